@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Errors travel up as an ll_error filled where they happen and printed in
+ * one place (main), so every failure is exactly one line on stderr.
+ */
+#ifndef LAYOUTLINT_DIAG_H
+#define LAYOUTLINT_DIAG_H
+
+#include <stdarg.h>
+
+#define LL_ERROR_MAX 1024
+
+struct ll_error {
+	char msg[LL_ERROR_MAX];
+};
+
+/* Always returns -1 so callers can write "return ll_fail(err, ...)". */
+int ll_fail(struct ll_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int ll_vfail(struct ll_error *err, const char *fmt, va_list ap);
+
+/* Print "layoutlint: MSG" on stderr. */
+void ll_report_error(const struct ll_error *err);
+void ll_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ll_notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,835 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ELF + DWARF -> layout model.
+ *
+ * Which inputs take which path to a Dwarf handle:
+ *  - ET_EXEC / ET_DYN with .debug_info in the file: dwarf_begin_elf on the
+ *    file itself (no relocations to apply, cheapest);
+ *  - ET_REL (objects, kernel modules): libdwfl's offline reporting, which
+ *    applies the .rela.debug_* relocations (without them every string
+ *    offset in a .o is wrong);
+ *  - no .debug_info (stripped): libdwfl's standard debuginfo search, which
+ *    follows the build-id (/usr/lib/debug/.build-id/) and .gnu_debuglink
+ *    as gdb does.
+ * zlib-compressed sections (SHF_COMPRESSED and .zdebug) are decompressed by
+ * libdw; zstd ones need elfutils 0.189, so they are refused up front.
+ */
+#include "reader.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <elfutils/version.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "ctype_name.h"
+#include "finder.h"
+#include "pathglob.h"
+#include "strbuf.h"
+
+/* Bounds that keep hostile DWARF from costing unbounded work. */
+#define MAX_NESTING 64
+#define MAX_MEMBERS 1000000
+
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2
+#endif
+
+struct ll_input {
+	char *path;
+	int fd;
+	Elf *elf;
+	Dwfl *dwfl;		/* offline session, when libdwfl found the DWARF */
+	Dwarf *dwarf;		/* owned by dwfl when dwfl is set */
+	bool own_dwarf;
+	char *build_id;
+	unsigned arch_cacheline;
+	struct ll_input_options opts;
+};
+
+static char *debuginfo_path = NULL;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static unsigned arch_cacheline(GElf_Half machine, unsigned char elfclass)
+{
+	switch (machine) {
+	case EM_PPC64:
+		return 128;
+	case EM_S390:
+		return elfclass == ELFCLASS64 ? 256 : 64;
+	default:
+		return 64;
+	}
+}
+
+static char *hex_build_id(Elf *elf)
+{
+	const void *id;
+	ssize_t len = dwelf_elf_gnu_build_id(elf, &id);
+
+	if (len <= 0)
+		return NULL;
+	char *hex = xmalloc((size_t)len * 2 + 1);
+
+	for (ssize_t i = 0; i < len; i++)
+		sprintf(hex + 2 * i, "%02x", ((const unsigned char *)id)[i]);
+	return hex;
+}
+
+/* Refuse zstd before libdw turns it into a vague "no DWARF". */
+static int scan_sections(struct ll_input *in, bool *has_debug_info, struct ll_error *err)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	*has_debug_info = false;
+	if (elf_getshdrstrndx(in->elf, &shstrndx) != 0)
+		return ll_fail(err, "%s: malformed ELF section header table: %s",
+			       in->path, elf_errmsg(-1));
+	while ((scn = elf_nextscn(in->elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return ll_fail(err, "%s: malformed ELF section header: %s",
+				       in->path, elf_errmsg(-1));
+		name = elf_strptr(in->elf, shstrndx, shdr.sh_name);
+		if (!name)
+			continue;
+		if (strcmp(name, ".debug_info") == 0 || strcmp(name, ".zdebug_info") == 0)
+			*has_debug_info = shdr.sh_type != SHT_NOBITS;
+		if ((shdr.sh_flags & SHF_COMPRESSED) && strncmp(name, ".debug_", 7) == 0) {
+			GElf_Chdr chdr;
+
+			if (gelf_getchdr(scn, &chdr) && chdr.ch_type == ELFCOMPRESS_ZSTD)
+				return ll_fail(err,
+					       "%s: section %s is zstd-compressed; this layoutlint is built "
+					       "with elfutils %s, which reads zstd only from 0.189 on "
+					       "(decompress with 'objcopy --decompress-debug-sections')",
+					       in->path, name, LIBDW_BUILD_VERSION);
+		}
+	}
+	return 0;
+}
+
+static int open_with_dwfl(struct ll_input *in, struct ll_error *err)
+{
+	Dwarf_Addr bias;
+	Dwfl_Module *mod;
+
+	in->dwfl = dwfl_begin(&offline_callbacks);
+	if (!in->dwfl)
+		return ll_fail(err, "%s: cannot start libdwfl: %s", in->path, dwfl_errmsg(-1));
+	mod = dwfl_report_offline(in->dwfl, in->path, in->path, -1);
+	if (!mod)
+		return ll_fail(err, "%s: cannot read ELF: %s", in->path, dwfl_errmsg(-1));
+	dwfl_report_end(in->dwfl, NULL, NULL);
+	in->dwarf = dwfl_module_getdwarf(mod, &bias);
+	if (!in->dwarf)
+		return ll_fail(err, "%s: no DWARF debug info found (in the file, by build-id or by "
+			       ".gnu_debuglink): build with -g / CONFIG_DEBUG_INFO=y", in->path);
+	return 0;
+}
+
+int ll_input_open(const char *path, const struct ll_input_options *opts,
+		  struct ll_input **out, struct ll_error *err)
+{
+	struct ll_input *in = xcalloc(1, sizeof(*in));
+	GElf_Ehdr ehdr;
+	bool has_debug_info;
+	struct stat st;
+
+	in->path = xstrdup(path);
+	in->fd = -1;
+	if (opts)
+		in->opts = *opts;
+	*out = in;
+
+	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0)
+		return ll_fail(err, "%s: %s", path, strerror(errno));
+	if (fstat(in->fd, &st) != 0)
+		return ll_fail(err, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return ll_fail(err, "%s: is a directory, expected an ELF binary", path);
+	elf_version(EV_CURRENT);
+	in->elf = elf_begin(in->fd, ELF_C_READ_MMAP, NULL);
+	if (!in->elf || elf_kind(in->elf) != ELF_K_ELF)
+		return ll_fail(err, "%s: not an ELF file%s", path,
+			       st.st_size < 64 ? " (too short for an ELF header)" : "");
+	if (!gelf_getehdr(in->elf, &ehdr))
+		return ll_fail(err, "%s: malformed ELF header: %s", path, elf_errmsg(-1));
+	in->arch_cacheline = arch_cacheline(ehdr.e_machine, ehdr.e_ident[EI_CLASS]);
+	in->build_id = hex_build_id(in->elf);
+	if (scan_sections(in, &has_debug_info, err))
+		return -1;
+
+	if (ehdr.e_type == ET_REL || !has_debug_info)
+		return open_with_dwfl(in, err);
+
+	in->dwarf = dwarf_begin_elf(in->elf, DWARF_C_READ, NULL);
+	if (!in->dwarf)
+		return ll_fail(err, "%s: cannot read DWARF: %s", path, dwarf_errmsg(-1));
+	in->own_dwarf = true;
+	return 0;
+}
+
+void ll_input_close(struct ll_input *in)
+{
+	if (!in)
+		return;
+	if (in->own_dwarf && in->dwarf)
+		dwarf_end(in->dwarf);
+	if (in->dwfl)
+		dwfl_end(in->dwfl);
+	if (in->elf)
+		elf_end(in->elf);
+	if (in->fd >= 0)
+		close(in->fd);
+	free(in->build_id);
+	free(in->path);
+	free(in);
+}
+
+const char *ll_input_build_id(const struct ll_input *in)
+{
+	return in->build_id;
+}
+
+unsigned ll_input_arch_cacheline(const struct ll_input *in)
+{
+	return in->arch_cacheline;
+}
+
+/* ---- declaring files ---------------------------------------------------- */
+
+/* Declaring file as rules and diagnostics see it (rules.md, Paths). */
+static char *display_path(const struct ll_input_options *opts, const char *raw)
+{
+	char *norm = ll_normalize_path(raw);
+
+	if (!norm)
+		return NULL;
+	for (size_t i = 0; i < opts->nr_prefix_maps; i++) {
+		const char *map = opts->prefix_maps[i];
+		const char *eq = strchr(map, '=');
+		size_t olen;
+
+		if (!eq)
+			continue;
+		olen = (size_t)(eq - map);
+		if (olen && strncmp(norm, map, olen) == 0 &&
+		    (norm[olen] == '/' || norm[olen] == '\0' || map[olen - 1] == '/')) {
+			struct strbuf sb = STRBUF_INIT;
+
+			sb_adds(&sb, eq + 1);
+			sb_adds(&sb, norm + olen);
+			free(norm);
+			norm = ll_normalize_path(sb.buf);
+			sb_release(&sb);
+			if (!norm)
+				return NULL;
+			break;
+		}
+	}
+	if (opts->srcdir && norm[0] == '/') {
+		char *root = ll_normalize_path(opts->srcdir);
+		size_t rlen = root ? strlen(root) : 0;
+
+		if (root && rlen && strncmp(norm, root, rlen) == 0 &&
+		    (norm[rlen] == '/' || strcmp(root, "/") == 0)) {
+			const char *rest = norm + rlen + (norm[rlen] == '/');
+			char *rel = xstrdup(*rest ? rest : ".");
+
+			free(norm);
+			norm = rel;
+		}
+		free(root);
+	}
+	return norm;
+}
+
+static void die_decl(const struct ll_input *in, Dwarf_Die *die, struct ll_decl *d)
+{
+	const char *file = dwarf_decl_file(die);
+	int v;
+
+	d->file = file ? display_path(&in->opts, file) : NULL;
+	d->line = dwarf_decl_line(die, &v) == 0 && v > 0 ? (unsigned)v : 0;
+	d->column = dwarf_decl_column(die, &v) == 0 && v > 0 ? (unsigned)v : 0;
+}
+
+/* ---- types ------------------------------------------------------------- */
+
+static bool die_type(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
+	       dwarf_formref_die(&attr, out) != NULL;
+}
+
+static bool die_udata(Dwarf_Die *die, unsigned at, Dwarf_Word *out)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr(die, at, &attr) && dwarf_formudata(&attr, out) == 0;
+}
+
+static bool is_aggregate_tag(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/* Follow typedefs and qualifiers down to the type that has a shape. */
+static bool peel(Dwarf_Die *type, Dwarf_Die *out)
+{
+	Dwarf_Die cur = *type;
+
+	for (int i = 0; i < MAX_NESTING; i++) {
+		switch (dwarf_tag(&cur)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type: {
+			Dwarf_Die next;
+
+			if (!die_type(&cur, &next))
+				return false;	/* const void */
+			cur = next;
+			break;
+		}
+		default:
+			*out = cur;
+			return true;
+		}
+	}
+	return false;
+}
+
+static unsigned address_size(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	uint8_t asize = 8, osize;
+
+	if (dwarf_diecu(die, &cu, &asize, &osize) == NULL)
+		return 8;
+	return asize;
+}
+
+static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth)
+{
+	Dwarf_Word sz;
+	Dwarf_Die shaped;
+
+	if (depth > MAX_NESTING)
+		return ll_fail(err, "type chain deeper than %d at DIE 0x%llx", MAX_NESTING,
+			       (unsigned long long)dwarf_dieoffset(type));
+	if (!peel(type, &shaped))
+		return ll_fail(err, "type at DIE 0x%llx has no size (a cycle or void)",
+			       (unsigned long long)dwarf_dieoffset(type));
+	switch (dwarf_tag(&shaped)) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_ptr_to_member_type:
+		if (die_udata(&shaped, DW_AT_byte_size, &sz))
+			*size = sz;
+		else
+			*size = address_size(&shaped);
+		return 0;
+	case DW_TAG_subroutine_type:
+		*size = 0;
+		return 0;
+	default:
+		break;
+	}
+	if (dwarf_aggregate_size(&shaped, &sz) != 0)
+		return ll_fail(err, "cannot size the type at DIE 0x%llx: %s",
+			       (unsigned long long)dwarf_dieoffset(&shaped), dwarf_errmsg(-1));
+	*size = sz;
+	return 0;
+}
+
+static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth);
+
+static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int depth)
+{
+	Dwarf_Word a;
+	Dwarf_Die child;
+	uint64_t best = 1;
+	bool packed = false;
+	Dwarf_Word size = 0;
+
+	uint64_t declared = 0;
+
+	/* aligned(N) only ever raises the natural alignment. */
+	if (die_udata(agg, DW_AT_alignment, &a) && a) {
+		*explicit_align = true;
+		declared = a;
+	}
+	if (depth > MAX_NESTING || dwarf_child(agg, &child) != 0)
+		return declared ? declared : 1;
+	do {
+		Dwarf_Die mt;
+		Dwarf_Word off = 0, bits;
+		uint64_t ma;
+		bool ex = false;
+
+		if (dwarf_tag(&child) != DW_TAG_member || !die_type(&child, &mt))
+			continue;
+		ma = type_alignment(&mt, &ex, depth + 1);
+		if (die_udata(&child, DW_AT_alignment, &a) && a > ma) {
+			ma = a;
+			ex = true;
+		}
+		if (ex)
+			*explicit_align = true;
+		if (!die_udata(&child, DW_AT_bit_size, &bits) &&
+		    die_udata(&child, DW_AT_data_member_location, &off) && ma && off % ma)
+			packed = true;
+		if (ma > best)
+			best = ma;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	if (die_udata(agg, DW_AT_byte_size, &size) && best && size % best)
+		packed = true;
+	/* __attribute__((packed)) leaves no trace in DWARF but its effects. */
+	if (packed)
+		best = 1;
+	return declared > best ? declared : best;
+}
+
+static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth)
+{
+	Dwarf_Word a, sz, enc;
+	Dwarf_Die next;
+
+	if (depth > MAX_NESTING)
+		return 1;
+	if (is_aggregate_tag(dwarf_tag(type)))
+		return aggregate_alignment(type, explicit_align, depth + 1);
+	/* On a typedef, aligned(N) may also lower the alignment. */
+	if (die_udata(type, DW_AT_alignment, &a) && a) {
+		*explicit_align = true;
+		return a;
+	}
+	switch (dwarf_tag(type)) {
+	case DW_TAG_typedef:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+	case DW_TAG_array_type:
+		return die_type(type, &next) ? type_alignment(&next, explicit_align, depth + 1) : 1;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		return aggregate_alignment(type, explicit_align, depth + 1);
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+		return die_udata(type, DW_AT_byte_size, &sz) ? sz : address_size(type);
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type:
+		if (!die_udata(type, DW_AT_byte_size, &sz) || sz == 0)
+			return 1;
+		if (die_udata(type, DW_AT_encoding, &enc) && enc == DW_ATE_complex_float)
+			sz /= 2;
+		/* i386 long double is 12 bytes aligned to 4. */
+		while (sz & (sz - 1))
+			sz &= sz - 1;
+		return sz > 16 ? 16 : sz;
+	default:
+		return 1;
+	}
+}
+
+/* ---- members ----------------------------------------------------------- */
+
+struct build_ctx {
+	const struct ll_input *in;
+	struct ll_error *err;
+	size_t members;
+};
+
+static int member_location(Dwarf_Die *member, uint64_t *out, struct ll_error *err)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word value;
+
+	*out = 0;
+	if (!dwarf_attr(member, DW_AT_data_member_location, &attr))
+		return 0;	/* union members, and DWARF 4+ bitfields */
+	if (dwarf_formudata(&attr, &value) == 0) {
+		*out = value;
+		return 0;
+	}
+	/* DWARF 2 style: a location expression, normally DW_OP_plus_uconst N. */
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (dwarf_getlocation(&attr, &ops, &nops) == 0 && nops == 1 &&
+	    (ops[0].atom == DW_OP_plus_uconst || ops[0].atom == DW_OP_constu)) {
+		*out = ops[0].number;
+		return 0;
+	}
+	return ll_fail(err, "member at DIE 0x%llx: unsupported DW_AT_data_member_location "
+		       "expression", (unsigned long long)dwarf_dieoffset(member));
+}
+
+static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
+			 const char *path_prefix, bool packed, int depth,
+			 struct ll_member **out, size_t *nr_out);
+
+static char *join_path(const char *prefix, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (prefix && *prefix) {
+		sb_adds(&sb, prefix);
+		sb_addc(&sb, '.');
+	}
+	sb_adds(&sb, name);
+	return sb_detach(&sb);
+}
+
+static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
+			const char *path_prefix, bool parent_packed, int depth,
+			struct ll_member *m)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Die type, shaped;
+	uint64_t loc;
+	Dwarf_Word bits, a;
+	bool ex = false;
+	unsigned long long die_off = (unsigned long long)dwarf_dieoffset(die);
+
+	if (!die_type(die, &type))
+		return ll_fail(ctx->err, "member %s at DIE 0x%llx has no valid type",
+			       name ? name : "<anonymous>", die_off);
+	if (member_location(die, &loc, ctx->err))
+		return -1;
+	m->name = name ? xstrdup(name) : NULL;
+	m->type = ll_c_declaration(&type, "");
+	die_decl(ctx->in, die, &m->decl);
+	if (type_size(&type, &m->size, ctx->err, 0))
+		return -1;
+	if (base + loc < base)
+		return ll_fail(ctx->err, "member %s at DIE 0x%llx: offset overflows",
+			       name ? name : "<anonymous>", die_off);
+	m->offset = base + loc;
+
+	m->alignment = type_alignment(&type, &ex, 0);
+	if (parent_packed && !ex)
+		m->alignment = 1;
+	if (die_udata(die, DW_AT_alignment, &a) && a) {
+		if (a > m->alignment || parent_packed)
+			m->alignment = a;
+		ex = true;
+	}
+	m->explicit_align = ex;
+
+	if (die_udata(die, DW_AT_bit_size, &bits)) {
+		Dwarf_Word dbo, unit, old_bo;
+
+		m->is_bitfield = true;
+		m->bit_size = bits;
+		if (die_udata(die, DW_AT_byte_size, &unit))
+			m->size = unit;
+		if (die_udata(die, DW_AT_data_bit_offset, &dbo)) {
+			m->bit_offset = base * 8 + dbo;
+		} else if (die_udata(die, DW_AT_bit_offset, &old_bo)) {
+			/* DWARF 2/3: counted from the storage unit's most significant bit. */
+			if (old_bo + bits > m->size * 8)
+				return ll_fail(ctx->err, "bitfield %s at DIE 0x%llx lies outside its "
+					       "storage unit", name ? name : "<unnamed>", die_off);
+			m->bit_offset = m->offset * 8 + (m->size * 8 - old_bo - bits);
+		} else {
+			m->bit_offset = m->offset * 8;
+		}
+		m->offset = m->bit_offset / 8;
+	}
+
+	if (m->name)
+		m->path = join_path(path_prefix, m->name);
+
+	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
+		bool child_packed = aggregate_alignment(&shaped, &ex, 0) == 1 && m->size > 1;
+
+		m->is_aggregate = true;
+		m->agg_kind = dwarf_tag(&shaped) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
+		if (depth + 1 > MAX_NESTING)
+			return ll_fail(ctx->err, "member %s at DIE 0x%llx: aggregates nested deeper "
+				       "than %d levels", name ? name : "<anonymous>", die_off,
+				       MAX_NESTING);
+		/* Anonymous aggregates lend their members to the enclosing path. */
+		if (build_members(ctx, &shaped, m->offset, m->name ? m->path : path_prefix,
+				  child_packed, depth + 1, &m->children, &m->nr_children))
+			return -1;
+	}
+	return 0;
+}
+
+static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
+			 const char *path_prefix, bool packed, int depth,
+			 struct ll_member **out, size_t *nr_out)
+{
+	Dwarf_Die child;
+	size_t n = 0, cap = 0;
+	struct ll_member *v = NULL;
+
+	*out = NULL;
+	*nr_out = 0;
+	if (dwarf_child(agg, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		if (++ctx->members > MAX_MEMBERS)
+			return ll_fail(ctx->err, "more than %d members below DIE 0x%llx",
+				       MAX_MEMBERS, (unsigned long long)dwarf_dieoffset(agg));
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		memset(&v[n], 0, sizeof(v[n]));
+		int rc = build_member(ctx, &child, base, path_prefix, packed, depth, &v[n]);
+
+		n++;
+		*out = v;
+		*nr_out = n;
+		if (rc)
+			return -1;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	*out = v;
+	*nr_out = n;
+	return 0;
+}
+
+/* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
+static int build_struct(const struct ll_input *in, Dwarf_Die *agg, const char *name,
+			struct ll_struct **out, struct ll_error *err)
+{
+	struct ll_struct *s = xcalloc(1, sizeof(*s));
+	struct build_ctx ctx = { .in = in, .err = err };
+	Dwarf_Word size;
+	bool ex = false;
+
+	*out = s;
+	s->kind = dwarf_tag(agg) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
+	s->name = xstrdup(name);
+	if (!die_udata(agg, DW_AT_byte_size, &size))
+		return ll_fail(err, "%s %s at DIE 0x%llx has no DW_AT_byte_size",
+			       ll_kind_name(s->kind), name,
+			       (unsigned long long)dwarf_dieoffset(agg));
+	s->size = size;
+	s->alignment = aggregate_alignment(agg, &ex, 0);
+	s->explicit_align = ex;
+	s->cacheline = in->arch_cacheline;
+	die_decl(in, agg, &s->decl);
+	if (build_members(&ctx, agg, 0, "", s->alignment == 1 && size > 1, 0,
+			  &s->members, &s->nr_members))
+		return -1;
+	return 0;
+}
+
+/* ---- lookup ------------------------------------------------------------ */
+
+struct candidate {
+	Dwarf_Off die;		/* the aggregate DIE */
+	const char *name;	/* query name it answers */
+	struct ll_finder_sig sig;
+	char *file;		/* display path, for listing ambiguities */
+	unsigned line;
+	size_t hits;		/* CUs carrying this same definition */
+};
+
+struct query_state {
+	struct candidate *cands;
+	size_t nr_cands;
+	bool declared;
+};
+
+static void add_candidate(struct query_state *qs, const struct ll_input *in,
+			  Dwarf_Die *agg, const char *name)
+{
+	struct ll_finder_sig sig;
+	const char *raw_file = dwarf_decl_file(agg);
+	char *file = raw_file ? display_path(&in->opts, raw_file) : NULL;
+	int line = 0;
+
+	dwarf_decl_line(agg, &line);
+	ll_finder_signature(agg, file, &sig);
+	for (size_t i = 0; i < qs->nr_cands; i++) {
+		if (ll_finder_sig_equal(&qs->cands[i].sig, &sig)) {
+			qs->cands[i].hits++;
+			free(file);
+			return;
+		}
+	}
+	qs->cands = xrealloc(qs->cands, (qs->nr_cands + 1) * sizeof(*qs->cands));
+	qs->cands[qs->nr_cands++] = (struct candidate){
+		.die = dwarf_dieoffset(agg), .name = name, .sig = sig,
+		.file = file, .line = line > 0 ? (unsigned)line : 0, .hits = 1,
+	};
+}
+
+static bool kind_matches(enum ll_query_kind want, int tag)
+{
+	if (want == LL_QUERY_ANY)
+		return true;
+	return (want == LL_QUERY_UNION) == (tag == DW_TAG_union_type);
+}
+
+struct lookup_ctx {
+	struct ll_input *in;
+	const struct ll_query *queries;
+	size_t n;
+	struct query_state *state;
+};
+
+/* Called by the finder for each top-level DIE whose name some query wants. */
+static void on_named_die(Dwarf_Die *die, const char *name, void *arg)
+{
+	struct lookup_ctx *lc = arg;
+	int tag = dwarf_tag(die);
+
+	for (size_t q = 0; q < lc->n; q++) {
+		const struct ll_query *query = &lc->queries[q];
+		Dwarf_Die target;
+		Dwarf_Attribute attr;
+
+		if (strcmp(query->name, name) != 0)
+			continue;
+		if (is_aggregate_tag(tag)) {
+			if (!kind_matches(query->kind, tag))
+				continue;
+			if (dwarf_attr(die, DW_AT_declaration, &attr)) {
+				lc->state[q].declared = true;
+				continue;
+			}
+			add_candidate(&lc->state[q], lc->in, die, query->name);
+		} else if (tag == DW_TAG_typedef && die_type(die, &target) &&
+			   is_aggregate_tag(dwarf_tag(&target)) &&
+			   dwarf_diename(&target) == NULL &&
+			   kind_matches(query->kind, dwarf_tag(&target))) {
+			if (dwarf_attr(&target, DW_AT_declaration, &attr)) {
+				lc->state[q].declared = true;
+				continue;
+			}
+			add_candidate(&lc->state[q], lc->in, &target, query->name);
+		}
+	}
+}
+
+static char *describe_candidates(const struct query_state *qs)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < qs->nr_cands; i++) {
+		const struct candidate *c = &qs->cands[i];
+
+		sb_addf(&sb, "%s%s:%u (size %llu)", i ? ", " : "",
+			c->file ? c->file : "<unknown file>", c->line,
+			(unsigned long long)c->sig.size);
+	}
+	return sb_detach(&sb);
+}
+
+static int resolve_query(struct ll_input *in, const struct ll_query *q,
+			 struct query_state *qs, struct ll_finder *finder,
+			 struct ll_lookup_result *r, struct ll_error *err)
+{
+	struct candidate *pick = NULL;
+	size_t matching = 0;
+
+	for (size_t i = 0; i < qs->nr_cands; i++) {
+		struct candidate *c = &qs->cands[i];
+
+		if (q->decl_glob && !(c->file && ll_path_glob_match(q->decl_glob, c->file)))
+			continue;
+		matching++;
+		if (!pick)
+			pick = c;
+	}
+	if (matching == 0) {
+		if (qs->nr_cands) {
+			r->status = LL_MISSING;
+			r->detail = describe_candidates(qs);
+			return 0;
+		}
+		r->status = qs->declared ? LL_DECLARED_ONLY : LL_MISSING;
+		r->detail = qs->declared ? NULL : ll_finder_suggest(finder, q->name);
+		return 0;
+	}
+	if (matching > 1) {
+		r->status = LL_AMBIGUOUS;
+		r->detail = describe_candidates(qs);
+		return 0;
+	}
+	Dwarf_Die die;
+
+	if (!dwarf_offdie(in->dwarf, pick->die, &die))
+		return ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", in->path,
+			       (unsigned long long)pick->die, dwarf_errmsg(-1));
+	struct ll_error berr;
+
+	if (build_struct(in, &die, q->name, &r->layout, &berr)) {
+		ll_struct_free(r->layout);
+		r->layout = NULL;
+		return ll_fail(err, "%s: %s %s: %s", in->path,
+			       q->kind == LL_QUERY_UNION ? "union" : "struct", q->name, berr.msg);
+	}
+	r->status = LL_FOUND;
+	return 0;
+}
+
+int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t n,
+		    struct ll_lookup_result *results, struct ll_error *err)
+{
+	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
+	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state };
+	const char **names = xcalloc(n ? n : 1, sizeof(*names));
+	struct ll_finder *finder = NULL;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		names[i] = queries[i].name;
+		memset(&results[i], 0, sizeof(results[i]));
+	}
+	rc = ll_finder_scan(in->dwarf, in->path, names, n, on_named_die, &lc, &finder, err);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = resolve_query(in, &queries[i], &state[i], finder, &results[i], err);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t c = 0; c < state[i].nr_cands; c++)
+			free(state[i].cands[c].file);
+		free(state[i].cands);
+	}
+	ll_finder_free(finder);
+	free(state);
+	free(names);
+	return rc;
+}
+
+void ll_lookup_result_release(struct ll_lookup_result *r)
+{
+	ll_struct_free(r->layout);
+	free(r->detail);
+	r->layout = NULL;
+	r->detail = NULL;
+}

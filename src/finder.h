@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Finding named aggregates in a Dwarf handle without building any type
+ * graph: one pass over the top-level DIEs of every CU, a callback for each
+ * DIE whose name was asked for.
+ */
+#ifndef LAYOUTLINT_FINDER_H
+#define LAYOUTLINT_FINDER_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+struct ll_finder;
+
+typedef void (*ll_finder_fn)(Dwarf_Die *die, const char *name, void *arg);
+
+/*
+ * Visit every top-level struct, union, class or typedef DIE named in NAMES.
+ * *FINDER keeps what is needed for later suggestions; free it with
+ * ll_finder_free().
+ */
+int ll_finder_scan(Dwarf *dwarf, const char *path, const char *const *names, size_t n,
+		   ll_finder_fn fn, void *arg, struct ll_finder **finder,
+		   struct ll_error *err);
+void ll_finder_free(struct ll_finder *finder);
+
+/* "did you mean struct X?" text for a missing NAME, or NULL. */
+char *ll_finder_suggest(struct ll_finder *finder, const char *name);
+
+/*
+ * What makes two same-named definitions "the same": kind, size, the
+ * normalised declaring file and line, and the top-level members' names and
+ * offsets.
+ */
+struct ll_finder_sig {
+	int tag;
+	uint64_t size;
+	unsigned line;
+	uint64_t file_hash;
+	uint64_t members_hash;
+	uint32_t nr_members;
+};
+
+void ll_finder_signature(Dwarf_Die *agg, const char *display_file, struct ll_finder_sig *sig);
+bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_sig *b);
+
+#endif

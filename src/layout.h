@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The layout model: one aggregate, its members (a tree, because nested
+ * aggregates are expanded in place), and the cachelines they land on.
+ *
+ * This file knows nothing of DWARF or of any other debug format: readers
+ * fill it, checks and the solver read it, reporters print it.
+ *
+ * Ownership: an ll_struct owns every string and every member below it;
+ * ll_struct_free() releases all of it.
+ */
+#ifndef LAYOUTLINT_LAYOUT_H
+#define LAYOUTLINT_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ll_kind { LL_STRUCT, LL_UNION };
+
+enum ll_tag { LL_UNTAGGED, LL_COLD, LL_READ_MOSTLY, LL_WRITE_HOT };
+
+struct ll_decl {
+	char *file;		/* normalised declaring file, NULL if unknown */
+	unsigned line;		/* 0 if unknown */
+	unsigned column;	/* 0 if unknown (clang emits none) */
+};
+
+struct ll_member {
+	char *name;		/* NULL for an anonymous struct/union or unnamed bitfield */
+	char *path;		/* dotted path rules use ("f_path.dentry"); NULL if unnamed */
+	char *type;		/* the type as C spells it, abstract ("char[16]") */
+	uint64_t offset;	/* bytes from the start of the outermost struct */
+	uint64_t size;		/* bytes; for a bitfield, its storage unit's size */
+	uint64_t alignment;	/* natural or explicit alignment, in bytes */
+	bool explicit_align;	/* DW_AT_alignment / _Alignas on the member or its type */
+	bool is_bitfield;
+	uint64_t bit_offset;	/* bitfields: from bit 0 of the outermost struct */
+	uint64_t bit_size;
+	bool is_aggregate;	/* a nested struct/union whose members are children */
+	enum ll_kind agg_kind;	/* valid when is_aggregate */
+	struct ll_decl decl;
+
+	struct ll_member *children;
+	size_t nr_children;
+
+	/* Filled by the rules engine; untouched by readers. */
+	enum ll_tag tag;
+	char *domain;		/* write-hot domain; NULL is the default domain */
+	int tag_rule_line;	/* rules line that tagged it, 0 if none */
+	bool pinned;
+};
+
+struct ll_struct {
+	enum ll_kind kind;
+	char *name;		/* tag name, or the typedef name of an anonymous aggregate */
+	uint64_t size;
+	uint64_t alignment;
+	bool explicit_align;
+	struct ll_decl decl;
+	unsigned cacheline;	/* line size used for this struct */
+
+	struct ll_member *members;
+	size_t nr_members;
+};
+
+/* Bytes [begin, end) a member occupies, bitfields widened to whole bytes. */
+struct ll_extent {
+	uint64_t begin;
+	uint64_t end;
+};
+
+struct ll_extent ll_member_extent(const struct ll_member *m);
+bool ll_member_is_empty(const struct ll_member *m);
+
+/* First and last cacheline a member touches; false for zero-size members. */
+bool ll_member_lines(const struct ll_member *m, unsigned cacheline,
+		     uint64_t *first, uint64_t *last);
+
+uint64_t ll_struct_lines(const struct ll_struct *s);
+
+/* A gap at one nesting level: between two members or after the last one. */
+struct ll_hole {
+	uint64_t offset;	/* first byte of the gap */
+	uint64_t size;		/* bytes; bit holes are reported as bits */
+	uint64_t bits;		/* non-zero for a hole between bitfields */
+	const struct ll_member *after;	/* NULL when the gap opens the struct */
+	bool is_padding;	/* tail padding of the aggregate at this level */
+};
+
+struct ll_holes {
+	struct ll_hole *v;
+	size_t n;
+};
+
+/*
+ * Holes and tail padding among one level of members lying in
+ * [begin, begin + size). Union levels have no holes between members,
+ * only padding after the largest one.
+ */
+int ll_find_holes(const struct ll_member *members, size_t n, enum ll_kind kind,
+		  uint64_t begin, uint64_t size, struct ll_holes *out);
+void ll_holes_free(struct ll_holes *h);
+
+struct ll_summary {
+	size_t members;		/* named leaves and aggregates, all levels */
+	size_t top_members;
+	size_t holes;
+	uint64_t hole_bytes;
+	uint64_t padding;	/* tail padding of the outermost struct */
+	uint64_t bit_holes;
+};
+
+void ll_summarize(const struct ll_struct *s, struct ll_summary *out);
+
+/* Visit every member, depth first, in declaration order. */
+typedef int (*ll_visit_fn)(struct ll_member *m, int depth, void *arg);
+int ll_visit(struct ll_member *members, size_t n, ll_visit_fn fn, void *arg);
+
+void ll_member_release(struct ll_member *m);
+void ll_struct_free(struct ll_struct *s);
+
+const char *ll_tag_name(enum ll_tag tag);
+const char *ll_kind_name(enum ll_kind kind);
+
+/* Normalise a path: collapse "//", drop "./", resolve "dir/.." lexically. */
+char *ll_normalize_path(const char *path);
+
+
+/*
+ * Put NAME into an abstract C type ("void (*)(int)" -> "void (*fn)(int)",
+ * "char[16]" -> "char name[16]"). The caller frees the result.
+ */
+char *ll_c_decl_with_name(const char *type, const char *name);
+
+#endif

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The human listing: pahole-like, with each member's cacheline, tag and
+ * each line's verdict, then findings as gcc-style diagnostics.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define DECL_COLUMN 48
+
+struct text_ctx {
+	struct strbuf *out;
+	const struct ll_struct *s;
+	uint64_t next_boundary;	/* offset of the next cacheline marker to print */
+	bool color;
+};
+
+static const char *color(const struct text_ctx *c, const char *code)
+{
+	return c->color ? code : "";
+}
+
+#define C_RESET "\033[0m"
+#define C_BOLD "\033[1m"
+#define C_RED "\033[1;31m"
+#define C_MAGENTA "\033[1;35m"
+#define C_CYAN "\033[1;36m"
+#define C_DIM "\033[2m"
+
+static void indent(struct strbuf *out, int depth)
+{
+	for (int i = 0; i <= depth; i++)
+		sb_addc(out, '\t');
+}
+
+/* Visible width of an indented prefix, tabs at 8. */
+static size_t visible_width(const char *line)
+{
+	size_t w = 0;
+
+	for (const char *p = line; *p; p++)
+		w = *p == '\t' ? (w / 8 + 1) * 8 : w + 1;
+	return w;
+}
+
+static void pad_to(struct strbuf *out, size_t line_start, size_t column)
+{
+	size_t w = visible_width(out->buf + line_start);
+
+	do {
+		sb_addc(out, ' ');
+		w++;
+	} while (w < column);
+}
+
+static void markers_before(struct text_ctx *c, uint64_t begin, int depth)
+{
+	unsigned cl = c->s->cacheline;
+
+	while (c->next_boundary < c->s->size && begin >= c->next_boundary) {
+		indent(c->out, depth);
+		if (begin == c->next_boundary)
+			sb_addf(c->out, "%s/* --- cacheline %" PRIu64 " boundary (%" PRIu64
+				" bytes) --- */%s\n", color(c, C_CYAN), c->next_boundary / cl,
+				c->next_boundary, color(c, C_RESET));
+		else
+			sb_addf(c->out, "%s/* --- cacheline %" PRIu64 " boundary (%" PRIu64
+				" bytes) was %" PRIu64 " bytes ago --- */%s\n", color(c, C_CYAN),
+				c->next_boundary / cl, c->next_boundary, begin - c->next_boundary,
+				color(c, C_RESET));
+		c->next_boundary += cl;
+	}
+}
+
+static void position(struct text_ctx *c, const struct ll_member *m)
+{
+	unsigned cl = c->s->cacheline;
+	struct ll_extent e = ll_member_extent(m);
+
+	if (m->is_bitfield)
+		sb_addf(c->out, "/* %5" PRIu64 ":%-2" PRIu64, m->bit_offset / 8, m->bit_offset % 8);
+	else
+		sb_addf(c->out, "/* %5" PRIu64 "   ", m->offset);
+	sb_addf(c->out, " line %" PRIu64 " +%-3" PRIu64, e.begin / cl, e.begin % cl);
+	if (m->is_bitfield)
+		sb_addf(c->out, " %4" PRIu64 ":%-2" PRIu64, m->size, m->bit_size);
+	else
+		sb_addf(c->out, " %4" PRIu64 "   ", m->size);
+	uint64_t first, last;
+
+	if (ll_member_lines(m, cl, &first, &last) && last != first)
+		sb_addf(c->out, " spans lines %" PRIu64 "-%" PRIu64, first, last);
+	if (m->tag != LL_UNTAGGED) {
+		const char *col = m->tag == LL_WRITE_HOT ? C_RED :
+				  m->tag == LL_READ_MOSTLY ? C_MAGENTA : C_DIM;
+
+		sb_addf(c->out, " %s%s%s%s%s", color(c, col), ll_tag_name(m->tag),
+			m->domain ? ":" : "", m->domain ? m->domain : "", color(c, C_RESET));
+	}
+	sb_adds(c->out, " */\n");
+}
+
+static void hole_line(struct text_ctx *c, const struct ll_hole *h, int depth)
+{
+	indent(c->out, depth);
+	if (h->bits)
+		sb_addf(c->out, "/* XXX %" PRIu64 " bit%s hole */\n", h->bits, h->bits == 1 ? "" : "s");
+	else if (h->is_padding)
+		sb_addf(c->out, "/* XXX %" PRIu64 " byte%s padding */\n", h->size,
+			h->size == 1 ? "" : "s");
+	else
+		sb_addf(c->out, "/* XXX %" PRIu64 " byte%s hole */\n", h->size,
+			h->size == 1 ? "" : "s");
+}
+
+static void list_level(struct text_ctx *c, const struct ll_member *members, size_t n,
+		       enum ll_kind kind, uint64_t begin, uint64_t size, int depth,
+		       bool outermost)
+{
+	struct ll_holes holes = { 0 };
+
+	ll_find_holes(members, n, kind, begin, size, &holes);
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &members[i];
+		struct ll_extent e = ll_member_extent(m);
+		size_t line_start;
+
+		markers_before(c, e.begin, depth);
+		line_start = c->out->len;
+		indent(c->out, depth);
+		if (m->is_aggregate && !m->name) {
+			sb_addf(c->out, "%s {\n", ll_kind_name(m->agg_kind));
+			list_level(c, m->children, m->nr_children, m->agg_kind, m->offset,
+				   m->size, depth + 1, false);
+			line_start = c->out->len;
+			indent(c->out, depth);
+			sb_addf(c->out, "}%s%s;", m->name ? " " : "", m->name ? m->name : "");
+		} else {
+			char *d = ll_c_decl_with_name(m->type, m->name ? m->name : "");
+
+			sb_adds(c->out, d ? d : m->type);
+			free(d);
+			if (m->is_bitfield)
+				sb_addf(c->out, ":%" PRIu64, m->bit_size);
+			sb_addc(c->out, ';');
+		}
+		pad_to(c->out, line_start, DECL_COLUMN);
+		position(c, m);
+		for (size_t h = 0; h < holes.n; h++)
+			if (holes.v[h].after == m && !(outermost && holes.v[h].is_padding))
+				hole_line(c, &holes.v[h], depth);
+	}
+	ll_holes_free(&holes);
+}
+
+static void listing(const struct ll_run *run, const struct ll_linted *l, struct strbuf *out)
+{
+	const struct ll_struct *s = l->layout;
+	struct text_ctx c = { .out = out, .s = s, .next_boundary = s->cacheline,
+			      .color = run->color };
+	struct ll_summary sum;
+
+	sb_addf(out, "%s%s %s%s {", color(&c, C_BOLD), ll_kind_name(s->kind), s->name,
+		color(&c, C_RESET));
+	if (s->decl.file)
+		sb_addf(out, "\t/* %s:%u */", s->decl.file, s->decl.line);
+	sb_addc(out, '\n');
+	list_level(&c, s->members, s->nr_members, s->kind, 0, s->size, 0, true);
+	ll_summarize(s, &sum);
+	sb_addf(out, "\n\t/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %zu */\n",
+		s->size, ll_struct_lines(s), s->nr_members);
+	sb_addf(out, "\t/* sum holes: %zu holes, %" PRIu64 " bytes", sum.holes, sum.hole_bytes);
+	if (sum.bit_holes)
+		sb_addf(out, ", %" PRIu64 " bits", sum.bit_holes);
+	sb_addf(out, "; padding: %" PRIu64 "; alignment: %" PRIu64 "%s */\n", sum.padding,
+		s->alignment, s->explicit_align ? " (explicit)" : "");
+	sb_adds(out, "};\n");
+}
+
+void ll_report_text(const struct ll_run *run, struct strbuf *out)
+{
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		if (i)
+			sb_addc(out, '\n');
+		listing(run, &run->structs[i], out);
+	}
+}

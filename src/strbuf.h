@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A growable NUL-terminated byte buffer; allocation failure aborts. */
+#ifndef LAYOUTLINT_STRBUF_H
+#define LAYOUTLINT_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void sb_grow(struct strbuf *sb, size_t extra);
+void sb_add(struct strbuf *sb, const char *data, size_t len);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_addc(struct strbuf *sb, char c);
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_insert(struct strbuf *sb, size_t pos, const char *s);
+void sb_reset(struct strbuf *sb);
+/* Hand the string to the caller (never NULL) and reset the buffer. */
+char *sb_detach(struct strbuf *sb);
+void sb_release(struct strbuf *sb);
+/* xmalloc-style helpers: out of memory is not an input error, so abort. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+#endif
