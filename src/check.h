@@ -46,7 +46,6 @@ struct ll_findings {
 void ll_findings_release(struct ll_findings *f);
 const char *ll_level_name(enum ll_level level);
 
-#endif
 
 /*
  * A unit is what findings name: a leaf member, or a named nested aggregate
@@ -86,3 +85,33 @@ struct ll_lines {
 void ll_map_lines(const struct ll_struct *s, const struct ll_units *units, struct ll_lines *out);
 void ll_lines_release(struct ll_lines *l);
 const char *ll_verdict_name(enum ll_verdict v);
+
+/* Members whose findings of one rule the rules accept ("allow"). */
+struct ll_allow {
+	const char *rule;	/* static rule id */
+	const char *path;	/* member path; covers its children too */
+};
+
+struct ll_check_input {
+	const struct ll_struct *s;
+	uint64_t align;		/* start alignment assumed; 0: the cacheline size */
+	const struct ll_allow *allows;
+	size_t nr_allows;
+};
+
+/* Run mixed-cacheline, write-domains, split-hot and placement on S. */
+void ll_check(const struct ll_check_input *in, struct ll_findings *out);
+
+/* Builders shared by every producer of findings. */
+struct ll_finding *ll_finding_add(struct ll_findings *out, const char *rule,
+				  enum ll_level level, int64_t cacheline);
+void ll_finding_member(struct ll_finding *f, const char *path);
+void ll_finding_pair(struct ll_finding *f, const char *a, const char *b);
+void ll_finding_note(struct ll_finding *f, const struct ll_decl *decl, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Fingerprint from rule, struct and the member paths, order-independent. */
+void ll_finding_seal(struct ll_finding *f, const struct ll_struct *s);
+
+enum ll_level ll_findings_max_level(const struct ll_findings *f, bool *any);
+
+#endif

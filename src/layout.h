@@ -48,6 +48,8 @@ struct ll_member {
 	enum ll_tag tag;
 	char *domain;		/* write-hot domain; NULL is the default domain */
 	int tag_rule_line;	/* rules line that tagged it, 0 if none */
+	const char *tag_rule_file;	/* borrowed from the rules */
+	unsigned tag_specificity;	/* of the pattern that tagged it */
 	bool pinned;
 };
 

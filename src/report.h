@@ -28,6 +28,7 @@ struct ll_run {
 	struct ll_linted *structs;
 	size_t nr_structs;
 	bool color;
+	bool quiet;		/* text: diagnostics only */
 };
 
 /* Each reporter renders the whole run into OUT; main writes it. */

@@ -156,6 +156,8 @@ static void list_level(struct text_ctx *c, const struct ll_member *members, size
 	ll_holes_free(&holes);
 }
 
+static void tag_summary(struct text_ctx *c, const struct ll_linted *l);
+
 static void listing(const struct ll_run *run, const struct ll_linted *l, struct strbuf *out)
 {
 	const struct ll_struct *s = l->layout;
@@ -177,14 +179,100 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 		sb_addf(out, ", %" PRIu64 " bits", sum.bit_holes);
 	sb_addf(out, "; padding: %" PRIu64 "; alignment: %" PRIu64 "%s */\n", sum.padding,
 		s->alignment, s->explicit_align ? " (explicit)" : "");
+	if (l->has_rules)
+		tag_summary(&c, l);
 	sb_adds(out, "};\n");
+}
+
+static void tag_summary(struct text_ctx *c, const struct ll_linted *l)
+{
+	const struct ll_struct *s = l->layout;
+	struct ll_units units;
+	struct ll_lines lines;
+	size_t tagged = 0;
+	static const char *const rules[] = { "mixed-cacheline", "write-domains", "split-hot",
+					     "stale-rule", "placement", "group-span" };
+
+	ll_collect_units(s, &units);
+	ll_map_lines(s, &units, &lines);
+	for (size_t i = 0; i < units.n; i++)
+		tagged += units.v[i].tag != LL_UNTAGGED;
+	sb_addf(c->out, "\t/* tagged: %zu, untagged: %zu; findings: %zu", tagged,
+		units.n - tagged, l->findings.n);
+	for (size_t r = 0, first = 1; r < sizeof(rules) / sizeof(rules[0]); r++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < l->findings.n; i++)
+			n += strcmp(l->findings.v[i].rule, rules[r]) == 0;
+		if (n) {
+			sb_addf(c->out, "%s%s %zu", first ? " (" : ", ", rules[r], n);
+			first = 0;
+		}
+	}
+	for (size_t i = 0; i < l->findings.n; i++) {
+		sb_addc(c->out, ')');
+		break;
+	}
+	sb_adds(c->out, " */\n\t/* verdicts:");
+	for (size_t i = 0; i < lines.n; i++) {
+		enum ll_verdict v = lines.v[i].verdict;
+		const char *col = v == LL_VERDICT_CLEAN ? C_DIM :
+				  v == LL_VERDICT_UNTAGGED_ONLY ? "" : C_RED;
+
+		sb_addf(c->out, "%s line %zu %s%s%s", i ? "," : "", i, color(c, col),
+			ll_verdict_name(v), color(c, C_RESET));
+	}
+	sb_adds(c->out, " */\n");
+	ll_lines_release(&lines);
+	ll_units_release(&units);
+}
+
+/* gcc's form, so editors and review bots parse it: FILE:LINE:COL: level: msg [rule] */
+static void location(struct strbuf *out, const struct ll_run *run, const struct ll_struct *s,
+		     const struct ll_decl *d)
+{
+	if (d->file && d->line) {
+		sb_addf(out, "%s:%u:", d->file, d->line);
+		if (d->column)
+			sb_addf(out, "%u:", d->column);
+	} else {
+		sb_addf(out, "%s: %s %s:", run->binary_path, ll_kind_name(s->kind), s->name);
+	}
+}
+
+static void diagnostics(const struct ll_run *run, const struct ll_linted *l, struct strbuf *out)
+{
+	const char *levels[] = { C_BOLD "\033[36m", C_MAGENTA, C_RED };
+
+	for (size_t i = 0; i < l->findings.n; i++) {
+		const struct ll_finding *f = &l->findings.v[i];
+
+		if (run->color)
+			sb_adds(out, C_BOLD);
+		location(out, run, l->layout, &f->location);
+		sb_addf(out, "%s %s%s:%s %s [%s]\n", run->color ? C_RESET : "",
+			run->color ? levels[f->level] : "", ll_level_name(f->level),
+			run->color ? C_RESET : "", f->message, f->rule);
+		for (size_t n = 0; n < f->nr_notes; n++) {
+			location(out, run, l->layout, &f->notes[n].decl);
+			sb_addf(out, " note: %s\n", f->notes[n].message);
+		}
+	}
 }
 
 void ll_report_text(const struct ll_run *run, struct strbuf *out)
 {
-	for (size_t i = 0; i < run->nr_structs; i++) {
+	bool any = false;
+
+	for (size_t i = 0; i < run->nr_structs && !run->quiet; i++) {
 		if (i)
 			sb_addc(out, '\n');
 		listing(run, &run->structs[i], out);
 	}
+	for (size_t i = 0; i < run->nr_structs; i++)
+		any |= run->structs[i].findings.n > 0;
+	if (any && !run->quiet)
+		sb_addc(out, '\n');
+	for (size_t i = 0; i < run->nr_structs; i++)
+		diagnostics(run, &run->structs[i], out);
 }
