@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Real kernels with the shipped rules: the findings issue 3 promises.
+
+6.1 and 6.12 struct file with rules/file.rules, struct optimistic_spin_node
+with rules/osq_lock.rules, and xfs.ko (ET_REL) with tests/kernel/xfs_buf.rules.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_common import Tap, fetch  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# (cacheline, read-mostly members, write-hot members) per mixed finding,
+# from the layouts pahole prints for these images.
+FILE_EXPECTED = {
+    "6.1": [(0, ["f_path", "f_inode", "f_op"], ["f_lock", "f_count"]),
+            (1, ["f_flags", "f_mode"], ["f_pos_lock", "f_pos"])],
+    "6.12": [(0, ["f_mode", "f_op", "f_mapping", "f_inode", "f_flags", "f_cred"],
+              ["f_count", "f_lock"]),
+             (1, ["f_path"], ["f_pos_lock", "f_pos"])],
+}
+
+
+def lint(tool, args):
+    p = subprocess.run([tool, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def findings_of(stdout):
+    doc = json.loads(stdout)
+    return [f for s in doc["structs"] for f in s["findings"]]
+
+
+def check_mixed(tap, label, findings, expected):
+    got = [(f["cacheline"], f["members"]) for f in findings]
+    want = [(line, reads + writes) for line, reads, writes in expected]
+    tap.ok(len(findings) == len(expected) and all(f["rule"] == "mixed-cacheline" for f in findings),
+           f"{label}: exactly {len(expected)} mixed-cacheline findings",
+           json.dumps([(f['rule'], f['cacheline'], f['members']) for f in findings]))
+    tap.ok(got == want, f"{label}: lines and members", f"got {got}\nwant {want}")
+    for f, (line, reads, writes) in zip(findings, expected):
+        pairs = sorted(map(tuple, f["pairs"]))
+        tap.ok(pairs == sorted((r, w) for r in reads for w in writes),
+               f"{label}: line {line} pairs are read-mostly x write-hot", pairs)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layoutlint", required=True)
+    ap.add_argument("--rules-dir", required=True)
+    a = ap.parse_args()
+    tap = Tap()
+    tool = a.layoutlint
+    file_rules = os.path.join(a.rules_dir, "file.rules")
+    osq_rules = os.path.join(a.rules_dir, "osq_lock.rules")
+
+    for series in ("6.1", "6.12"):
+        paths = fetch(series)
+        if not paths:
+            print(f"1..0 # SKIP cannot fetch the {series} kernel")
+            return 0
+        vmlinux = paths[0]
+        rc, out, err = lint(tool, ["--format=json", "-r", file_rules, vmlinux, "struct", "file"])
+        tap.ok(rc == 1, f"{series}: struct file with file.rules exits 1", f"rc={rc} {err}")
+        if rc in (0, 1):
+            check_mixed(tap, f"{series} struct file", findings_of(out), FILE_EXPECTED[series])
+        # The text form points at include/linux/fs.h, as gcc would.
+        rc, out, err = lint(tool, ["-q", "-r", file_rules, vmlinux, "struct", "file"])
+        errors = [l for l in out.splitlines() if ": error: " in l]
+        tap.ok(len(errors) == 2 and all(l.startswith("include/linux/fs.h:") for l in errors),
+               f"{series}: diagnostics point at include/linux/fs.h", out)
+
+        # No NAME: the rules pick their structs; no stale-rule on either kernel.
+        rc, out, err = lint(tool, ["--format=json", "-r", file_rules, "-r", osq_rules, vmlinux])
+        doc = json.loads(out) if out else {"structs": []}
+        names = sorted(s["name"] for s in doc["structs"])
+        stale = [f for s in doc["structs"] for f in s["findings"] if f["rule"] == "stale-rule"]
+        tap.ok(names == ["file", "optimistic_spin_node"], f"{series}: rules name their structs",
+               names)
+        tap.ok(not stale, f"{series}: shipped rules have no stale-rule", stale)
+
+        rc, out, err = lint(tool, ["--format=json", "-r", osq_rules, vmlinux,
+                                   "struct", "optimistic_spin_node"])
+        fs = findings_of(out) if rc in (0, 1) else []
+        tap.ok(rc == 1 and len(fs) == 1 and fs[0]["members"] == ["cpu", "next", "prev", "locked"],
+               f"{series}: osq cpu mixed with next/prev/locked",
+               f"rc={rc} {[(f['rule'], f['members']) for f in fs]} {err}")
+
+    paths = fetch("6.12", "fs/xfs/xfs.ko")
+    if paths:
+        rc, out, err = lint(tool, ["--format=json", "-r", os.path.join(HERE, "xfs_buf.rules"),
+                                   paths[1], "struct", "xfs_buf"])
+        fs = findings_of(out) if rc in (0, 1) else []
+        got = [(f["rule"], f["cacheline"], f["members"]) for f in fs]
+        tap.ok(rc == 1 and got == [("mixed-cacheline", 0,
+                                    ["b_rhash_key", "b_length", "b_hold", "b_lru_ref", "b_sema"])],
+               "xfs.ko (ET_REL): struct xfs_buf line 0 mixed", f"rc={rc} {got} {err}")
+    return tap.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
