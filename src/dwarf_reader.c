@@ -334,6 +334,55 @@ static unsigned address_size(Dwarf_Die *die)
 	return asize;
 }
 
+static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth);
+
+/*
+ * Element size times every dimension. A dimension without a count or
+ * bound is a flexible array member: zero bytes, where dwarf_aggregate_size
+ * gives up.
+ */
+static int array_size(Dwarf_Die *array, uint64_t *size, struct ll_error *err, int depth)
+{
+	Dwarf_Die elem, sub;
+	uint64_t total;
+
+	if (!die_type(array, &elem))
+		return ll_fail(err, "array at DIE 0x%llx has no element type",
+			       (unsigned long long)dwarf_dieoffset(array));
+	if (type_size(&elem, &total, err, depth + 1))
+		return -1;
+	if (dwarf_child(array, &sub) != 0) {
+		*size = 0;
+		return 0;
+	}
+	do {
+		Dwarf_Attribute attr;
+		Dwarf_Word count;
+		Dwarf_Sword upper, lower = 0;
+
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type && dwarf_tag(&sub) != DW_TAG_enumeration_type)
+			continue;
+		if (dwarf_attr(&sub, DW_AT_count, &attr)) {
+			if (dwarf_formudata(&attr, &count) != 0)
+				count = 0;
+		} else if (dwarf_attr(&sub, DW_AT_upper_bound, &attr)) {
+			if (dwarf_formsdata(&attr, &upper) != 0)
+				upper = -1;
+			if (dwarf_attr(&sub, DW_AT_lower_bound, &attr))
+				dwarf_formsdata(&attr, &lower);
+			count = upper >= lower ? (Dwarf_Word)(upper - lower + 1) : 0;
+		} else {
+			count = 0;	/* flexible */
+		}
+		if (count && total > UINT64_MAX / count)
+			return ll_fail(err, "array at DIE 0x%llx: byte size overflows 64 bits",
+				       (unsigned long long)dwarf_dieoffset(array));
+		total *= count;
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+	*size = total;
+	return 0;
+}
+
 static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth)
 {
 	Dwarf_Word sz;
@@ -357,12 +406,14 @@ static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int 
 	case DW_TAG_subroutine_type:
 		*size = 0;
 		return 0;
+	case DW_TAG_array_type:
+		return array_size(&shaped, size, err, depth);
 	default:
 		break;
 	}
 	if (dwarf_aggregate_size(&shaped, &sz) != 0)
-		return ll_fail(err, "cannot size the type at DIE 0x%llx: %s",
-			       (unsigned long long)dwarf_dieoffset(&shaped), dwarf_errmsg(-1));
+		return ll_fail(err, "cannot size the type at DIE 0x%llx (tag 0x%x)",
+			       (unsigned long long)dwarf_dieoffset(&shaped), dwarf_tag(&shaped));
 	*size = sz;
 	return 0;
 }
@@ -374,7 +425,6 @@ static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int de
 	Dwarf_Word a;
 	Dwarf_Die child;
 	uint64_t best = 1;
-	bool packed = false;
 	Dwarf_Word size = 0;
 
 	uint64_t declared = 0;
@@ -401,17 +451,20 @@ static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int de
 		}
 		if (ex)
 			*explicit_align = true;
+		/* A member packed on its own sits misaligned and adds nothing. */
 		if (!die_udata(&child, DW_AT_bit_size, &bits) &&
 		    die_udata(&child, DW_AT_data_member_location, &off) && ma && off % ma)
-			packed = true;
+			continue;
 		if (ma > best)
 			best = ma;
 	} while (dwarf_siblingof(&child, &child) == 0);
-	if (die_udata(agg, DW_AT_byte_size, &size) && best && size % best)
-		packed = true;
-	/* __attribute__((packed)) leaves no trace in DWARF but its effects. */
-	if (packed)
-		best = 1;
+	/*
+	 * __attribute__((packed)) leaves no trace in DWARF but its effects: a
+	 * size that is not a multiple of the alignment is one of them.
+	 */
+	if (die_udata(agg, DW_AT_byte_size, &size))
+		while (best > 1 && size % best)
+			best /= 2;
 	return declared > best ? declared : best;
 }
 
@@ -493,7 +546,7 @@ static int member_location(Dwarf_Die *member, uint64_t *out, struct ll_error *er
 }
 
 static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
-			 const char *path_prefix, bool packed, int depth,
+			 const char *path_prefix, uint64_t parent_align, int depth,
 			 struct ll_member **out, size_t *nr_out);
 
 static char *join_path(const char *prefix, const char *name)
@@ -509,7 +562,7 @@ static char *join_path(const char *prefix, const char *name)
 }
 
 static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
-			const char *path_prefix, bool parent_packed, int depth,
+			const char *path_prefix, uint64_t parent_align, int depth,
 			struct ll_member *m)
 {
 	const char *name = dwarf_diename(die);
@@ -535,13 +588,20 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 	m->offset = base + loc;
 
 	m->alignment = type_alignment(&type, &ex, 0);
-	if (parent_packed && !ex)
-		m->alignment = 1;
 	if (die_udata(die, DW_AT_alignment, &a) && a) {
-		if (a > m->alignment || parent_packed)
+		if (a > m->alignment)
 			m->alignment = a;
 		ex = true;
 	}
+	/*
+	 * Packing shows only in the offsets: a misaligned member was packed
+	 * on its own, and no member of a packed aggregate is aligned beyond
+	 * the aggregate itself.
+	 */
+	if (loc % m->alignment)
+		m->alignment = 1;
+	else if (parent_align < m->alignment)
+		m->alignment = parent_align;
 	m->explicit_align = ex;
 
 	if (die_udata(die, DW_AT_bit_size, &bits)) {
@@ -569,7 +629,8 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 		m->path = join_path(path_prefix, m->name);
 
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
-		bool child_packed = aggregate_alignment(&shaped, &ex, 0) == 1 && m->size > 1;
+		bool child_ex = false;
+		uint64_t child_align = aggregate_alignment(&shaped, &child_ex, 0);
 
 		m->is_aggregate = true;
 		m->agg_kind = dwarf_tag(&shaped) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
@@ -579,14 +640,14 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 				       MAX_NESTING);
 		/* Anonymous aggregates lend their members to the enclosing path. */
 		if (build_members(ctx, &shaped, m->offset, m->name ? m->path : path_prefix,
-				  child_packed, depth + 1, &m->children, &m->nr_children))
+				  child_align, depth + 1, &m->children, &m->nr_children))
 			return -1;
 	}
 	return 0;
 }
 
 static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
-			 const char *path_prefix, bool packed, int depth,
+			 const char *path_prefix, uint64_t parent_align, int depth,
 			 struct ll_member **out, size_t *nr_out)
 {
 	Dwarf_Die child;
@@ -608,7 +669,7 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 			v = xrealloc(v, cap * sizeof(*v));
 		}
 		memset(&v[n], 0, sizeof(v[n]));
-		int rc = build_member(ctx, &child, base, path_prefix, packed, depth, &v[n]);
+		int rc = build_member(ctx, &child, base, path_prefix, parent_align, depth, &v[n]);
 
 		n++;
 		*out = v;
@@ -642,7 +703,7 @@ static int build_struct(const struct ll_input *in, Dwarf_Die *agg, const char *n
 	s->explicit_align = ex;
 	s->cacheline = in->arch_cacheline;
 	die_decl(in, agg, &s->decl);
-	if (build_members(&ctx, agg, 0, "", s->alignment == 1 && size > 1, 0,
+	if (build_members(&ctx, agg, 0, "", s->alignment, 0,
 			  &s->members, &s->nr_members))
 		return -1;
 	return 0;
