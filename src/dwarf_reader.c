@@ -33,6 +33,7 @@
 #include "config.h"
 #include "ctype_name.h"
 #include "finder.h"
+#include "line_table.h"
 #include "pathglob.h"
 #include "strbuf.h"
 
@@ -53,6 +54,7 @@ struct ll_input {
 	bool own_dwarf;
 	char *build_id;
 	unsigned arch_cacheline;
+	struct ll_line_sections lines;	/* raw line tables, when the file holds them plainly */
 	struct ll_input_options opts;
 };
 
@@ -146,6 +148,43 @@ static int open_with_dwfl(struct ll_input *in, struct ll_error *err)
 	return 0;
 }
 
+static const unsigned char *plain_section(Elf *elf, size_t shstrndx, const char *want,
+					  size_t *size)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name || strcmp(name, want) != 0 || (shdr.sh_flags & SHF_COMPRESSED))
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			return NULL;
+		*size = d->d_size;
+		return d->d_buf;
+	}
+	return NULL;
+}
+
+/* After dwarf_begin_elf, which decompressed what needed it in place. */
+static void find_line_sections(struct ll_input *in)
+{
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(in->elf, &shstrndx) != 0)
+		return;
+	in->lines.line = plain_section(in->elf, shstrndx, ".debug_line", &in->lines.line_size);
+	in->lines.line_str = plain_section(in->elf, shstrndx, ".debug_line_str",
+					   &in->lines.line_str_size);
+	in->lines.str = plain_section(in->elf, shstrndx, ".debug_str", &in->lines.str_size);
+}
+
 int ll_input_open(const char *path, const struct ll_input_options *opts,
 		  struct ll_input **out, struct ll_error *err)
 {
@@ -186,6 +225,7 @@ int ll_input_open(const char *path, const struct ll_input_options *opts,
 	if (!in->dwarf)
 		return ll_fail(err, "%s: cannot read DWARF: %s", path, dwarf_errmsg(-1));
 	in->own_dwarf = true;
+	find_line_sections(in);
 	return 0;
 }
 
@@ -726,12 +766,39 @@ struct query_state {
 	bool declared;
 };
 
+/*
+ * The declaring file as dwarf_decl_file() spells it, read from the line
+ * table header when the file holds it plainly: libdw would decode the
+ * unit's whole line program for it.
+ */
+static char *decl_file_fast(const struct ll_input *in, Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	Dwarf_Attribute attr;
+	Dwarf_Word stmt_list, index;
+	struct strbuf sb = STRBUF_INIT;
+	const char *raw;
+
+	if (in->lines.line && dwarf_diecu(die, &cu, NULL, NULL) &&
+	    dwarf_attr(&cu, DW_AT_stmt_list, &attr) && dwarf_formudata(&attr, &stmt_list) == 0 &&
+	    dwarf_attr(die, DW_AT_decl_file, &attr) && dwarf_formudata(&attr, &index) == 0 &&
+	    ll_line_file(&in->lines, stmt_list, index,
+			 dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr)), &sb)) {
+		char *path = display_path(&in->opts, sb.buf);
+
+		sb_release(&sb);
+		return path;
+	}
+	sb_release(&sb);
+	raw = dwarf_decl_file(die);
+	return raw ? display_path(&in->opts, raw) : NULL;
+}
+
 static void add_candidate(struct query_state *qs, const struct ll_input *in,
 			  Dwarf_Die *agg, const char *name)
 {
 	struct ll_finder_sig sig;
-	const char *raw_file = dwarf_decl_file(agg);
-	char *file = raw_file ? display_path(&in->opts, raw_file) : NULL;
+	char *file = decl_file_fast(in, agg);
 	int line = 0;
 
 	dwarf_decl_line(agg, &line);
@@ -873,7 +940,8 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 		names[i] = queries[i].name;
 		memset(&results[i], 0, sizeof(results[i]));
 	}
-	rc = ll_finder_scan(in->dwarf, in->path, names, n, on_named_die, &lc, &finder, err);
+	rc = ll_finder_scan(in->dwarf, in->path, in->own_dwarf, names, n, on_named_die, &lc,
+			    &finder, err);
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = resolve_query(in, &queries[i], &state[i], finder, &results[i], err);
 	for (size_t i = 0; i < n; i++) {

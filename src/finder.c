@@ -2,9 +2,12 @@
 #include "finder.h"
 
 #include <dwarf.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "dwarf_scan.h"
 #include "strbuf.h"
 
 struct ll_finder {
@@ -71,46 +74,193 @@ static bool set_has(const struct name_set *set, const char *name)
 	return false;
 }
 
-int ll_finder_scan(Dwarf *dwarf, const char *path, const char *const *names, size_t n,
-		   ll_finder_fn fn, void *arg, struct ll_finder **finder,
-		   struct ll_error *err)
+static struct ll_finder *new_finder(Dwarf *dwarf)
+{
+	struct ll_finder *f = xcalloc(1, sizeof(*f));
+
+	f->dwarf = dwarf;
+	return f;
+}
+
+struct offsets {
+	uint64_t *v;
+	size_t n;
+};
+
+static void push_offset(struct offsets *o, uint64_t off)
+{
+	o->v = xrealloc(o->v, (o->n + 1) * sizeof(*o->v));
+	o->v[o->n++] = off;
+}
+
+/* The plain libdw walk of one unit's top-level DIEs. */
+static void walk_unit(Dwarf_Die *cu, const struct name_set *set, struct offsets *hits)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(cu, &child) != 0)
+		return;
+	do {
+		const char *name;
+
+		if (!wanted_tag(dwarf_tag(&child)))
+			continue;
+		name = dwarf_diename(&child);
+		if (name && set_has(set, name))
+			push_offset(hits, dwarf_dieoffset(&child));
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int walk_all(Dwarf *dwarf, const char *path, const struct name_set *set,
+		    struct offsets *hits, struct ll_error *err)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
-	struct name_set set;
 	int rc;
 
-	*finder = xcalloc(1, sizeof(**finder));
-	(*finder)->dwarf = dwarf;
-	set_init(&set, names, n);
 	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
 				     NULL, NULL)) == 0) {
-		Dwarf_Die cu, child;
+		Dwarf_Die cu;
 
-		if (!dwarf_offdie(dwarf, off + hsize, &cu)) {
-			free(set.slots);
+		if (!dwarf_offdie(dwarf, off + hsize, &cu))
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
 				       "offset 0x%llx: %s", path, (unsigned long long)off,
 				       dwarf_errmsg(-1));
-		}
+		walk_unit(&cu, set, hits);
 		off = next;
-		if (dwarf_child(&cu, &child) != 0)
-			continue;
-		do {
-			const char *name;
-
-			if (!wanted_tag(dwarf_tag(&child)))
-				continue;
-			name = dwarf_diename(&child);
-			if (name && set_has(&set, name))
-				fn(&child, name, arg);
-		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	free(set.slots);
 	if (rc < 0)
 		return ll_fail(err, "%s: malformed .debug_info unit header at offset 0x%llx: %s",
 			       path, (unsigned long long)off, dwarf_errmsg(-1));
 	return 0;
+}
+
+static bool section_data(Elf *elf, const char *want, const char *zwant,
+			 const unsigned char **data, size_t *size)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name || (strcmp(name, want) != 0 && strcmp(name, zwant) != 0))
+			continue;
+		/* libdw decompressed it in place when it opened the file. */
+		if (shdr.sh_flags & SHF_COMPRESSED)
+			return false;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			return false;
+		*data = d->d_buf;
+		*size = d->d_size;
+		return true;
+	}
+	return false;
+}
+
+static unsigned scan_threads(void)
+{
+	const char *env = getenv("LAYOUTLINT_THREADS");
+	long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
+}
+
+/*
+ * The raw scan (dwarf_scan.c) when the sections are plain bytes in this
+ * file: ET_EXEC / ET_DYN whose DWARF libdw read directly. Units the scan
+ * is unsure of, and every other input (ET_REL, whose string offsets live
+ * in relocations; separate debug files), take the libdw walk.
+ */
+static int raw_scan(Dwarf *dwarf, const char *path, const char *const *names, size_t n,
+		    const struct name_set *set, struct offsets *hits, bool *done,
+		    struct ll_error *err)
+{
+	struct ll_scan_input in = { 0 };
+	struct ll_scan_result r;
+	Elf *elf = dwarf_getelf(dwarf);
+
+	*done = false;
+	if (!elf || !section_data(elf, ".debug_info", ".zdebug_info", &in.info, &in.info_size) ||
+	    !section_data(elf, ".debug_abbrev", ".zdebug_abbrev", &in.abbrev, &in.abbrev_size))
+		return 0;
+	if (!section_data(elf, ".debug_str", ".zdebug_str", &in.str, &in.str_size)) {
+		in.str = (const unsigned char *)"";
+		in.str_size = 0;
+	}
+	if (ll_scan(&in, names, n, scan_threads(), &r) != 0)
+		return 0;
+	for (size_t i = 0; i < r.nr_hits; i++)
+		push_offset(hits, r.hits[i].die);
+	for (size_t i = 0; i < r.nr_fallback; i++) {
+		Dwarf_Off next;
+		size_t hsize;
+		Dwarf_Die cu;
+
+		if (dwarf_next_unit(dwarf, r.fallback_units[i], &next, &hsize, NULL, NULL, NULL,
+				    NULL, NULL, NULL) != 0 ||
+		    !dwarf_offdie(dwarf, r.fallback_units[i] + hsize, &cu)) {
+			ll_scan_result_release(&r);
+			return ll_fail(err, "%s: unreadable compilation unit at .debug_info offset "
+				       "0x%llx: %s", path, (unsigned long long)r.fallback_units[i],
+				       dwarf_errmsg(-1));
+		}
+		walk_unit(&cu, set, hits);
+	}
+	ll_scan_result_release(&r);
+	*done = true;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int ll_finder_scan(Dwarf *dwarf, const char *path, bool raw_ok, const char *const *names,
+		   size_t n, ll_finder_fn fn, void *arg, struct ll_finder **finder,
+		   struct ll_error *err)
+{
+	struct name_set set;
+	struct offsets hits = { 0 };
+	bool done = false;
+	int rc = 0;
+
+	*finder = new_finder(dwarf);
+	set_init(&set, names, n);
+	if (raw_ok)
+		rc = raw_scan(dwarf, path, names, n, &set, &hits, &done, err);
+	if (!rc && !done)
+		rc = walk_all(dwarf, path, &set, &hits, err);
+	/* Callbacks in .debug_info order, however many threads found them. */
+	qsort(hits.v, hits.n, sizeof(*hits.v), cmp_u64);
+	for (size_t i = 0; i < hits.n && !rc; i++) {
+		Dwarf_Die die;
+		const char *name;
+
+		if (!dwarf_offdie(dwarf, hits.v[i], &die)) {
+			rc = ll_fail(err, "%s: unreadable DIE at .debug_info offset 0x%llx: %s", path,
+				     (unsigned long long)hits.v[i], dwarf_errmsg(-1));
+			break;
+		}
+		name = dwarf_diename(&die);
+		/* The raw scan only proposes; libdw confirms. */
+		if (name && wanted_tag(dwarf_tag(&die)) && set_has(&set, name))
+			fn(&die, name, arg);
+	}
+	free(hits.v);
+	free(set.slots);
+	return rc;
 }
 
 void ll_finder_free(struct ll_finder *finder)

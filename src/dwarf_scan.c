@@ -1,0 +1,721 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The raw top-level DIE scanner; see dwarf_scan.h for what it promises. */
+#include "dwarf_scan.h"
+
+#include <dwarf.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+
+#define MAX_ABBREV_CODE (1u << 16)
+#define MAX_ATTRS 256
+
+struct abbrev {
+	uint16_t tag;
+	bool children;
+	bool present;
+	bool wanted;		/* a tag whose name the scan checks */
+	uint16_t nr_attrs;
+	uint32_t first;		/* index into the spec arrays */
+	/*
+	 * Shortcuts for DIEs the scan only steps over: -1 unless every form
+	 * before the attribute (or in the whole DIE) has a fixed size.
+	 */
+	int32_t fixed_size;
+	int32_t sibling_at;
+	uint16_t sibling_form;
+};
+
+struct abbrev_table {
+	struct abbrev *by_code;
+	size_t nr_codes;
+	uint16_t *attr;
+	uint16_t *form;
+	size_t nr_specs, cap_specs;
+	uint64_t offset;	/* .debug_abbrev offset it was read from */
+	unsigned addr_size, offset_size, version;	/* form sizes depend on these */
+	bool valid;
+};
+
+struct cursor {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static uint64_t uleb(struct cursor *c)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (c->p < c->end) {
+		unsigned char b = *c->p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	c->bad = true;
+	return 0;
+}
+
+static void skip_leb(struct cursor *c)
+{
+	while (c->p < c->end)
+		if (!(*c->p++ & 0x80))
+			return;
+	c->bad = true;
+}
+
+static uint64_t fixed(struct cursor *c, unsigned n)
+{
+	uint64_t v = 0;
+
+	if ((size_t)(c->end - c->p) < n) {
+		c->bad = true;
+		return 0;
+	}
+	for (unsigned i = 0; i < n; i++)	/* little endian only: see ll_scan */
+		v |= (uint64_t)c->p[i] << (8 * i);
+	c->p += n;
+	return v;
+}
+
+static void skip(struct cursor *c, uint64_t n)
+{
+	if ((uint64_t)(c->end - c->p) < n) {
+		c->bad = true;
+		return;
+	}
+	c->p += n;
+}
+
+struct unit {
+	uint64_t offset, end, first_die, abbrev_offset;
+	unsigned version, addr_size, offset_size;
+};
+
+/* Read one unit header; false at the end or on a header it cannot read. */
+static bool read_unit(const struct ll_scan_input *in, uint64_t off, struct unit *u)
+{
+	struct cursor c = { in->info + off, in->info + in->info_size, false };
+	uint64_t len = fixed(&c, 4);
+	unsigned unit_type = DW_UT_compile;
+
+	u->offset = off;
+	u->offset_size = 4;
+	if (len == 0xffffffff) {
+		len = fixed(&c, 8);
+		u->offset_size = 8;
+	} else if (len >= 0xfffffff0) {
+		return false;
+	}
+	if (c.bad || len > (uint64_t)(c.end - c.p))
+		return false;
+	u->end = (uint64_t)(c.p - in->info) + len;
+	c.end = in->info + u->end;
+	u->version = (unsigned)fixed(&c, 2);
+	if (u->version < 2 || u->version > 5)
+		return false;
+	if (u->version >= 5) {
+		unit_type = (unsigned)fixed(&c, 1);
+		u->addr_size = (unsigned)fixed(&c, 1);
+		u->abbrev_offset = fixed(&c, u->offset_size);
+		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile)
+			skip(&c, 8);
+		else if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
+			skip(&c, 8 + u->offset_size);
+		else if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
+			return false;
+	} else {
+		u->abbrev_offset = fixed(&c, u->offset_size);
+		u->addr_size = (unsigned)fixed(&c, 1);
+	}
+	if (c.bad || u->abbrev_offset >= in->abbrev_size)
+		return false;
+	u->first_die = (uint64_t)(c.p - in->info);
+	return true;
+}
+
+static bool wanted_tag(unsigned tag);
+
+/* Size of a form when it does not depend on the value, else -1. */
+static int fixed_form_size(unsigned form, const struct unit *u)
+{
+	switch (form) {
+	case DW_FORM_flag_present: case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4:
+	case DW_FORM_strx4: case DW_FORM_addrx4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return (int)u->addr_size;
+	case DW_FORM_ref_addr:
+		return (int)(u->version <= 2 ? u->addr_size : u->offset_size);
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		return (int)u->offset_size;
+	default:
+		return -1;
+	}
+}
+
+static void precompute(struct abbrev_table *t, struct abbrev *a, const struct unit *u)
+{
+	int32_t at = 0;
+	bool fixed_so_far = true;
+
+	a->wanted = wanted_tag(a->tag);
+	a->sibling_at = -1;
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		int size = fixed_form_size(t->form[a->first + i], u);
+
+		if (t->attr[a->first + i] == DW_AT_sibling && fixed_so_far) {
+			a->sibling_at = at;
+			a->sibling_form = t->form[a->first + i];
+		}
+		if (size < 0)
+			fixed_so_far = false;
+		else
+			at += size;
+	}
+	a->fixed_size = fixed_so_far ? at : -1;
+}
+
+static bool load_abbrevs(const struct ll_scan_input *in, const struct unit *u,
+			 struct abbrev_table *t)
+{
+	uint64_t off = u->abbrev_offset;
+	struct cursor c = { in->abbrev + off, in->abbrev + in->abbrev_size, false };
+
+	if (t->valid && t->offset == off && t->addr_size == u->addr_size &&
+	    t->offset_size == u->offset_size && t->version == u->version)
+		return true;
+	memset(t->by_code, 0, t->nr_codes * sizeof(*t->by_code));
+	t->nr_specs = 0;
+	t->valid = false;
+	for (;;) {
+		uint64_t code = uleb(&c);
+
+		if (c.bad)
+			return false;
+		if (code == 0)
+			break;
+		if (code >= MAX_ABBREV_CODE)
+			return false;
+		if (code >= t->nr_codes) {
+			size_t n = t->nr_codes ? t->nr_codes : 256;
+
+			while (n <= code)
+				n *= 2;
+			t->by_code = xrealloc(t->by_code, n * sizeof(*t->by_code));
+			memset(t->by_code + t->nr_codes, 0, (n - t->nr_codes) * sizeof(*t->by_code));
+			t->nr_codes = n;
+		}
+		struct abbrev *a = &t->by_code[code];
+
+		a->tag = (uint16_t)uleb(&c);
+		a->children = fixed(&c, 1) != 0;
+		a->present = true;
+		a->first = (uint32_t)t->nr_specs;
+		a->nr_attrs = 0;
+		for (;;) {
+			uint64_t at = uleb(&c), form = uleb(&c);
+
+			if (c.bad)
+				return false;
+			if (at == 0 && form == 0)
+				break;
+			if (form == DW_FORM_implicit_const)
+				uleb(&c);	/* the value lives here, not in the DIE */
+			if (at > 0xffff || form > 0xffff || a->nr_attrs == MAX_ATTRS)
+				return false;
+			if (t->nr_specs == t->cap_specs) {
+				t->cap_specs = t->cap_specs ? t->cap_specs * 2 : 1024;
+				t->attr = xrealloc(t->attr, t->cap_specs * sizeof(*t->attr));
+				t->form = xrealloc(t->form, t->cap_specs * sizeof(*t->form));
+			}
+			t->attr[t->nr_specs] = (uint16_t)at;
+			t->form[t->nr_specs] = (uint16_t)form;
+			t->nr_specs++;
+			a->nr_attrs++;
+		}
+		precompute(t, a, u);
+	}
+	t->offset = off;
+	t->addr_size = u->addr_size;
+	t->offset_size = u->offset_size;
+	t->version = u->version;
+	t->valid = true;
+	return true;
+}
+
+/* Skip one attribute value; false for a form this scanner does not know. */
+static bool skip_form(struct cursor *c, unsigned form, const struct unit *u, int depth)
+{
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
+		return true;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		skip(c, 1); return true;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		skip(c, 2); return true;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		skip(c, 3); return true;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4:
+	case DW_FORM_strx4: case DW_FORM_addrx4:
+		skip(c, 4); return true;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		skip(c, 8); return true;
+	case DW_FORM_data16:
+		skip(c, 16); return true;
+	case DW_FORM_addr:
+		skip(c, u->addr_size); return true;
+	case DW_FORM_ref_addr:
+		skip(c, u->version <= 2 ? u->addr_size : u->offset_size); return true;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		skip(c, u->offset_size); return true;
+	case DW_FORM_sdata: case DW_FORM_udata: case DW_FORM_ref_udata:
+	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
+		skip_leb(c); return true;
+	case DW_FORM_string: {
+		const unsigned char *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+
+		if (!nul) {
+			c->bad = true;
+			return false;
+		}
+		c->p = nul + 1;
+		return true;
+	}
+	case DW_FORM_block1:
+		skip(c, fixed(c, 1)); return true;
+	case DW_FORM_block2:
+		skip(c, fixed(c, 2)); return true;
+	case DW_FORM_block4:
+		skip(c, fixed(c, 4)); return true;
+	case DW_FORM_block: case DW_FORM_exprloc:
+		skip(c, uleb(c)); return true;
+	case DW_FORM_indirect:
+		if (depth > 4)
+			return false;
+		return skip_form(c, (unsigned)uleb(c), u, depth + 1);
+	default:
+		return false;
+	}
+}
+
+/* What the scan looks for: string offsets of the names, and the names. */
+struct targets {
+	uint64_t *offsets;	/* open addressing, 0 = empty slot (offset+1 stored) */
+	uint32_t *offset_name;
+	size_t mask;
+	const char *const *names;
+	size_t n;
+};
+
+static size_t hash64(uint64_t v)
+{
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdULL;
+	v ^= v >> 33;
+	return (size_t)v;
+}
+
+static void add_offset(struct targets *t, uint64_t off, uint32_t name)
+{
+	size_t at = hash64(off) & t->mask;
+
+	while (t->offsets[at] && t->offsets[at] != off + 1)
+		at = (at + 1) & t->mask;
+	t->offsets[at] = off + 1;
+	t->offset_name[at] = name;
+}
+
+static bool find_offset(const struct targets *t, uint64_t off, uint32_t *name)
+{
+	size_t at = hash64(off) & t->mask;
+
+	while (t->offsets[at]) {
+		if (t->offsets[at] == off + 1) {
+			*name = t->offset_name[at];
+			return true;
+		}
+		at = (at + 1) & t->mask;
+	}
+	return false;
+}
+
+/*
+ * Every place "NAME\0" occurs in .debug_str is a string offset a DIE may
+ * use: the linker merges string tails, so "file" may live only as the end
+ * of "profile".
+ */
+static void build_targets(const struct ll_scan_input *in, const char *const *names, size_t n,
+			  struct targets *t)
+{
+	size_t count = 0, cap = 64;
+	uint64_t *found = xmalloc(cap * sizeof(*found));
+	uint32_t *found_name = xmalloc(cap * sizeof(*found_name));
+
+	memset(t, 0, sizeof(*t));
+	t->names = names;
+	t->n = n;
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(names[i]) + 1;	/* with the NUL */
+		const unsigned char *p = in->str, *end = in->str + in->str_size;
+
+		while (p < end) {
+			const unsigned char *hit = memmem(p, (size_t)(end - p), names[i], len);
+
+			if (!hit)
+				break;
+			if (count == cap) {
+				cap *= 2;
+				found = xrealloc(found, cap * sizeof(*found));
+				found_name = xrealloc(found_name, cap * sizeof(*found_name));
+			}
+			found[count] = (uint64_t)(hit - in->str);
+			found_name[count++] = (uint32_t)i;
+			p = hit + 1;
+		}
+	}
+	size_t slots = 16;
+
+	while (slots < count * 4)
+		slots *= 2;
+	t->offsets = xcalloc(slots, sizeof(*t->offsets));
+	t->offset_name = xcalloc(slots, sizeof(*t->offset_name));
+	t->mask = slots - 1;
+	for (size_t i = 0; i < count; i++)
+		add_offset(t, found[i], found_name[i]);
+	free(found);
+	free(found_name);
+}
+
+static bool wanted_tag(unsigned tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type || tag == DW_TAG_typedef;
+}
+
+struct worker {
+	const struct ll_scan_input *in;
+	const struct targets *targets;
+	const struct unit *units;
+	size_t first, last;		/* unit range [first, last) */
+	struct ll_scan_hit *hits;
+	size_t nr_hits, cap_hits;
+	uint64_t *fallback;
+	size_t nr_fallback, cap_fallback;
+	struct abbrev_table abbrevs;
+};
+
+static void push_hit(struct worker *w, uint64_t die, uint32_t name)
+{
+	if (w->nr_hits == w->cap_hits) {
+		w->cap_hits = w->cap_hits ? w->cap_hits * 2 : 64;
+		w->hits = xrealloc(w->hits, w->cap_hits * sizeof(*w->hits));
+	}
+	w->hits[w->nr_hits++] = (struct ll_scan_hit){ die, name };
+}
+
+static void push_fallback(struct worker *w, uint64_t unit)
+{
+	if (w->nr_fallback == w->cap_fallback) {
+		w->cap_fallback = w->cap_fallback ? w->cap_fallback * 2 : 16;
+		w->fallback = xrealloc(w->fallback, w->cap_fallback * sizeof(*w->fallback));
+	}
+	w->fallback[w->nr_fallback++] = unit;
+}
+
+enum die_status { DIE_OK, DIE_END, DIE_UNSURE };
+
+/*
+ * Read one DIE at c. For a wanted DIE, *match says whether its name is a
+ * target. *sibling is the DW_AT_sibling target or 0.
+ */
+static enum die_status read_die(struct worker *w, const struct unit *u, struct cursor *c,
+				bool want, const struct abbrev **out, uint64_t *sibling,
+				bool *match, uint32_t *name_index)
+{
+	const struct abbrev_table *t = &w->abbrevs;
+	uint64_t code = uleb(c);
+
+	*match = false;
+	*sibling = 0;
+	if (c->bad)
+		return DIE_UNSURE;
+	if (code == 0)
+		return DIE_END;
+	if (code >= t->nr_codes || !t->by_code[code].present)
+		return DIE_UNSURE;
+	const struct abbrev *a = &t->by_code[code];
+	bool check_name = want && a->wanted;
+
+	*out = a;
+	/* Fast paths for the DIEs the scan only steps over. */
+	if (!check_name) {
+		if (a->children && a->sibling_at >= 0) {
+			struct cursor s = { c->p + a->sibling_at, c->end, false };
+			uint64_t v;
+
+			switch (a->sibling_form) {
+			case DW_FORM_ref1: v = fixed(&s, 1); break;
+			case DW_FORM_ref2: v = fixed(&s, 2); break;
+			case DW_FORM_ref4: v = fixed(&s, 4); break;
+			case DW_FORM_ref8: v = fixed(&s, 8); break;
+			default: goto slow;
+			}
+			if (s.bad)
+				return DIE_UNSURE;
+			*sibling = u->offset + v;
+			/* The caller jumps to the sibling; the cursor position no longer matters. */
+			c->p = s.p;
+			return DIE_OK;
+		}
+		if (!a->children && a->fixed_size >= 0) {
+			skip(c, (uint64_t)a->fixed_size);
+			return c->bad ? DIE_UNSURE : DIE_OK;
+		}
+	}
+slow:
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
+
+		if (at == DW_AT_sibling) {
+			uint64_t v;
+
+			switch (form) {
+			case DW_FORM_ref1: v = fixed(c, 1); break;
+			case DW_FORM_ref2: v = fixed(c, 2); break;
+			case DW_FORM_ref4: v = fixed(c, 4); break;
+			case DW_FORM_ref8: v = fixed(c, 8); break;
+			case DW_FORM_ref_udata: v = uleb(c); break;
+			default: return DIE_UNSURE;
+			}
+			*sibling = u->offset + v;
+			continue;
+		}
+		if (check_name && at == DW_AT_name) {
+			if (form == DW_FORM_strp) {
+				uint64_t off = fixed(c, u->offset_size);
+
+				if (!c->bad && find_offset(w->targets, off, name_index))
+					*match = true;
+				continue;
+			}
+			if (form == DW_FORM_string) {
+				const unsigned char *s = c->p;
+
+				if (!skip_form(c, form, u, 0))
+					return DIE_UNSURE;
+				for (size_t k = 0; k < w->targets->n; k++) {
+					if (strcmp((const char *)s, w->targets->names[k]) == 0) {
+						*match = true;
+						*name_index = (uint32_t)k;
+					}
+				}
+				continue;
+			}
+			/* strx, dwz's strp_alt: names this scanner cannot see. */
+			return DIE_UNSURE;
+		}
+		if (!skip_form(c, form, u, 0))
+			return DIE_UNSURE;
+	}
+	return c->bad ? DIE_UNSURE : DIE_OK;
+}
+
+/* Walk a subtree's children without DW_AT_sibling help. */
+static bool skip_children(struct worker *w, const struct unit *u, struct cursor *c)
+{
+	size_t depth = 1;
+
+	while (depth) {
+		const struct abbrev *a = NULL;
+		uint64_t sibling;
+		bool match;
+		uint32_t idx;
+		enum die_status st = read_die(w, u, c, false, &a, &sibling, &match, &idx);
+
+		if (st == DIE_UNSURE)
+			return false;
+		if (st == DIE_END) {
+			depth--;
+			continue;
+		}
+		if (!a->children)
+			continue;
+		if (sibling) {
+			if (sibling <= (uint64_t)(c->p - w->in->info) || sibling > u->end)
+				return false;
+			c->p = w->in->info + sibling;
+		} else {
+			depth++;
+		}
+	}
+	return true;
+}
+
+/* Top-level DIEs of one unit; false when the unit needs the libdw walk. */
+static bool scan_unit(struct worker *w, const struct unit *u)
+{
+	struct cursor c = { w->in->info + u->first_die, w->in->info + u->end, false };
+	const struct abbrev *a = NULL;
+	uint64_t sibling;
+	bool match;
+	uint32_t idx;
+
+	if (!load_abbrevs(w->in, u, &w->abbrevs))
+		return false;
+	/* The unit DIE itself; its children are the top-level DIEs. */
+	if (read_die(w, u, &c, false, &a, &sibling, &match, &idx) != DIE_OK)
+		return false;
+	if (!a->children)
+		return true;
+	size_t start_hits = w->nr_hits;
+
+	for (;;) {
+		uint64_t die = (uint64_t)(c.p - w->in->info);
+		enum die_status st;
+
+		if (c.p >= c.end)
+			break;	/* some producers omit the final null entry */
+		st = read_die(w, u, &c, true, &a, &sibling, &match, &idx);
+		if (st == DIE_END)
+			break;
+		if (st == DIE_UNSURE)
+			goto unsure;
+		if (match)
+			push_hit(w, die, idx);
+		if (!a->children)
+			continue;
+		if (sibling) {
+			if (sibling <= (uint64_t)(c.p - w->in->info) || sibling > u->end)
+				goto unsure;
+			c.p = w->in->info + sibling;
+		} else if (!skip_children(w, u, &c)) {
+			goto unsure;
+		}
+	}
+	return true;
+unsure:
+	w->nr_hits = start_hits;
+	return false;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	for (size_t i = w->first; i < w->last; i++)
+		if (!scan_unit(w, &w->units[i]))
+			push_fallback(w, w->units[i].offset);
+	return NULL;
+}
+
+int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
+	    unsigned threads, struct ll_scan_result *out)
+{
+	struct unit *units = NULL;
+	size_t nr_units = 0, cap = 0;
+	struct targets targets;
+	const uint16_t probe = 1;
+
+	memset(out, 0, sizeof(*out));
+	/* Values are read little endian; a big-endian image takes the libdw walk. */
+	if (*(const unsigned char *)&probe != 1)
+		return -1;
+	for (uint64_t off = 0; off < in->info_size;) {
+		struct unit u;
+
+		if (!read_unit(in, off, &u))
+			return -1;
+		if (nr_units == cap) {
+			cap = cap ? cap * 2 : 1024;
+			units = xrealloc(units, cap * sizeof(*units));
+		}
+		units[nr_units++] = u;
+		off = u.end;
+	}
+	build_targets(in, names, n, &targets);
+
+	if (threads < 1)
+		threads = 1;
+	if (threads > nr_units)
+		threads = nr_units ? (unsigned)nr_units : 1;
+	struct worker *w = xcalloc(threads, sizeof(*w));
+	pthread_t *tids = xcalloc(threads, sizeof(*tids));
+	size_t next = 0;
+
+	/* Contiguous ranges of about equal bytes keep the merged order trivial. */
+	for (unsigned t = 0; t < threads; t++) {
+		uint64_t goal = in->info_size / threads * (t + 1);
+
+		w[t].in = in;
+		w[t].targets = &targets;
+		w[t].units = units;
+		w[t].first = next;
+		while (next < nr_units && (t + 1 == threads || units[next].offset < goal))
+			next++;
+		w[t].last = next;
+	}
+	for (unsigned t = 1; t < threads; t++)
+		if (pthread_create(&tids[t], NULL, worker_main, &w[t]) != 0)
+			worker_main(&w[t]), tids[t] = 0;
+	worker_main(&w[0]);
+	for (unsigned t = 1; t < threads; t++)
+		if (tids[t])
+			pthread_join(tids[t], NULL);
+
+	for (unsigned t = 0; t < threads; t++) {
+		out->hits = xrealloc(out->hits, (out->nr_hits + w[t].nr_hits + 1) * sizeof(*out->hits));
+		memcpy(out->hits + out->nr_hits, w[t].hits, w[t].nr_hits * sizeof(*out->hits));
+		out->nr_hits += w[t].nr_hits;
+		out->fallback_units = xrealloc(out->fallback_units,
+					       (out->nr_fallback + w[t].nr_fallback + 1) *
+					       sizeof(*out->fallback_units));
+		memcpy(out->fallback_units + out->nr_fallback, w[t].fallback,
+		       w[t].nr_fallback * sizeof(*out->fallback_units));
+		out->nr_fallback += w[t].nr_fallback;
+		free(w[t].hits);
+		free(w[t].fallback);
+		free(w[t].abbrevs.by_code);
+		free(w[t].abbrevs.attr);
+		free(w[t].abbrevs.form);
+	}
+	out->nr_units = nr_units;
+	free(w);
+	free(tids);
+	free(units);
+	free(targets.offsets);
+	free(targets.offset_name);
+	return 0;
+}
+
+void ll_scan_result_release(struct ll_scan_result *r)
+{
+	free(r->hits);
+	free(r->fallback_units);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One entry of a line table's file list, read from the header alone,
+ * spelled exactly as libdw's dwarf_decl_file() spells it (directory joined
+ * as written, entry 0 / the CU's comp_dir for DWARF 4's directory 0).
+ *
+ * libdw 0.188 answers dwarf_decl_file() by decoding the unit's whole line
+ * program; comparing the declaring file of struct file across the ~1,800
+ * units of a vmlinux that define it cost over a second that way. The file
+ * list sits in the header, so this reads only that. Bounds-checked; any
+ * surprise returns false and the caller asks libdw instead.
+ */
+#include "line_table.h"
+
+#include <dwarf.h>
+#include <string.h>
+
+#include "strbuf.h"
+
+struct cur {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static uint64_t rd(struct cur *c, unsigned n)
+{
+	uint64_t v = 0;
+
+	if ((size_t)(c->end - c->p) < n) {
+		c->bad = true;
+		return 0;
+	}
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)c->p[i] << (8 * i);
+	c->p += n;
+	return v;
+}
+
+static uint64_t uleb(struct cur *c)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (c->p < c->end) {
+		unsigned char b = *c->p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	c->bad = true;
+	return 0;
+}
+
+static const char *cstr(struct cur *c)
+{
+	const unsigned char *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+	const char *s = (const char *)c->p;
+
+	if (!nul) {
+		c->bad = true;
+		return NULL;
+	}
+	c->p = nul + 1;
+	return s;
+}
+
+static const char *section_str(const struct ll_line_sections *s, bool line_str, uint64_t off)
+{
+	const unsigned char *base = line_str ? s->line_str : s->str;
+	size_t size = line_str ? s->line_str_size : s->str_size;
+
+	if (!base || off >= size || !memchr(base + off, 0, size - off))
+		return NULL;
+	return (const char *)base + off;
+}
+
+struct format {
+	uint64_t type, form;
+};
+
+/* Read one entry's fields; path and directory index are the ones kept. */
+static bool read_entry(struct cur *c, const struct format *f, size_t nf, unsigned offset_size,
+		       const struct ll_line_sections *s, const char **path, uint64_t *dir)
+{
+	*path = NULL;
+	*dir = 0;
+	for (size_t i = 0; i < nf; i++) {
+		uint64_t v = 0;
+		const char *str = NULL;
+
+		switch (f[i].form) {
+		case DW_FORM_string: str = cstr(c); break;
+		case DW_FORM_line_strp: str = section_str(s, true, rd(c, offset_size)); break;
+		case DW_FORM_strp: str = section_str(s, false, rd(c, offset_size)); break;
+		case DW_FORM_data1: v = rd(c, 1); break;
+		case DW_FORM_data2: v = rd(c, 2); break;
+		case DW_FORM_data4: v = rd(c, 4); break;
+		case DW_FORM_data8: v = rd(c, 8); break;
+		case DW_FORM_data16: rd(c, 8); rd(c, 8); break;
+		case DW_FORM_udata: v = uleb(c); break;
+		case DW_FORM_block: {
+			uint64_t n = uleb(c);
+
+			if (n > (uint64_t)(c->end - c->p))
+				return false;
+			c->p += n;
+			break;
+		}
+		default:
+			return false;
+		}
+		if (c->bad)
+			return false;
+		if (f[i].type == DW_LNCT_path) {
+			if (!str)
+				return false;
+			*path = str;
+		} else if (f[i].type == DW_LNCT_directory_index) {
+			*dir = v;
+		}
+	}
+	return *path != NULL;
+}
+
+static bool read_formats(struct cur *c, struct format *f, size_t *nf)
+{
+	size_t n = (size_t)rd(c, 1);
+
+	if (c->bad || n > 16)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		f[i].type = uleb(c);
+		f[i].form = uleb(c);
+	}
+	*nf = n;
+	return !c->bad;
+}
+
+static void join(struct strbuf *out, const char *dir, const char *name)
+{
+	if (name[0] == '/' || !dir || !*dir) {
+		sb_adds(out, name);
+		return;
+	}
+	sb_adds(out, dir);
+	sb_addc(out, '/');
+	sb_adds(out, name);
+}
+
+bool ll_line_file(const struct ll_line_sections *s, uint64_t stmt_list, uint64_t index,
+		  const char *comp_dir, struct strbuf *out)
+{
+	struct cur c;
+	uint64_t len;
+	unsigned offset_size = 4, version;
+
+	if (!s->line || stmt_list >= s->line_size)
+		return false;
+	c = (struct cur){ s->line + stmt_list, s->line + s->line_size, false };
+	len = rd(&c, 4);
+	if (len == 0xffffffff) {
+		len = rd(&c, 8);
+		offset_size = 8;
+	}
+	if (c.bad || len > (uint64_t)(c.end - c.p))
+		return false;
+	c.end = c.p + len;
+	version = (unsigned)rd(&c, 2);
+	if (version < 2 || version > 5)
+		return false;
+	if (version >= 5)
+		rd(&c, 2);			/* address_size, segment_selector_size */
+	uint64_t header_length = rd(&c, offset_size);
+
+	if (c.bad || header_length > (uint64_t)(c.end - c.p))
+		return false;
+	c.end = c.p + header_length;
+	rd(&c, version >= 4 ? 5 : 4);		/* min_inst .. line_range */
+	unsigned opcode_base = (unsigned)rd(&c, 1);
+
+	if (c.bad || opcode_base == 0 || (size_t)(c.end - c.p) < opcode_base - 1)
+		return false;
+	c.p += opcode_base - 1;
+
+	if (version >= 5) {
+		struct format df[16], ff[16];
+		size_t ndf, nff;
+		const char *dir_path = NULL, *file_path = NULL;
+		uint64_t want_dir = 0;
+
+		if (!read_formats(&c, df, &ndf))
+			return false;
+		uint64_t ndirs = uleb(&c);
+
+		/* Skip the directories; the wanted one is known after the file entry. */
+		const unsigned char *dirs_start = c.p;
+
+		for (uint64_t i = 0; i < ndirs; i++) {
+			const char *p;
+			uint64_t unused;
+
+			if (!read_entry(&c, df, ndf, offset_size, s, &p, &unused))
+				return false;
+		}
+		if (!read_formats(&c, ff, &nff))
+			return false;
+		uint64_t nfiles = uleb(&c);
+
+		if (c.bad || index >= nfiles)
+			return false;
+		for (uint64_t i = 0; i <= index; i++)
+			if (!read_entry(&c, ff, nff, offset_size, s, &file_path, &want_dir))
+				return false;
+		if (want_dir >= ndirs)
+			return false;
+		c.p = dirs_start;
+		for (uint64_t i = 0; i <= want_dir; i++) {
+			uint64_t unused;
+
+			if (!read_entry(&c, df, ndf, offset_size, s, &dir_path, &unused))
+				return false;
+		}
+		join(out, dir_path, file_path);
+		return true;
+	}
+
+	/* DWARF 2-4: include_directories, then file_names; both 1-based. */
+	const char *dirs[1024];
+	size_t ndirs = 0;
+
+	for (;;) {
+		const char *d = cstr(&c);
+
+		if (c.bad)
+			return false;
+		if (!*d)
+			break;
+		if (ndirs < 1024)
+			dirs[ndirs] = d;
+		ndirs++;
+	}
+	if (index == 0)
+		return false;
+	for (uint64_t i = 1;; i++) {
+		const char *name = cstr(&c);
+		uint64_t dir;
+
+		if (c.bad || !*name)
+			return false;
+		dir = uleb(&c);
+		uleb(&c);
+		uleb(&c);
+		if (c.bad)
+			return false;
+		if (i < index)
+			continue;
+		const char *dpath = dir == 0 ? comp_dir : dir <= ndirs && dir <= 1024 ?
+				    dirs[dir - 1] : NULL;
+
+		if (dir != 0 && !dpath)
+			return false;
+		join(out, dpath, name);
+		return true;
+	}
+}

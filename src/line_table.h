@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LAYOUTLINT_LINE_TABLE_H
+#define LAYOUTLINT_LINE_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strbuf.h"
+
+struct ll_line_sections {
+	const unsigned char *line, *line_str, *str;
+	size_t line_size, line_str_size, str_size;
+};
+
+/*
+ * Append to OUT the path of file INDEX (DW_AT_decl_file's value) of the
+ * line table at STMT_LIST, joined with its directory as libdw does
+ * (COMP_DIR is DWARF 4's directory 0). False when the header is not one
+ * this reads; the caller then asks libdw.
+ */
+bool ll_line_file(const struct ll_line_sections *s, uint64_t stmt_list, uint64_t index,
+		  const char *comp_dir, struct strbuf *out);
+
+#endif
