@@ -940,8 +940,8 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 		names[i] = queries[i].name;
 		memset(&results[i], 0, sizeof(results[i]));
 	}
-	rc = ll_finder_scan(in->dwarf, in->path, in->own_dwarf, names, n, on_named_die, &lc,
-			    &finder, err);
+	rc = ll_finder_scan(in->dwarf, in->path, in->fd, in->own_dwarf, names, n, on_named_die,
+			    &lc, &finder, err);
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = resolve_query(in, &queries[i], &state[i], finder, &results[i], err);
 	for (size_t i = 0; i < n; i++) {

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "strbuf.h"
 
@@ -38,6 +39,8 @@ struct abbrev_table {
 	uint64_t offset;	/* .debug_abbrev offset it was read from */
 	unsigned addr_size, offset_size, version;	/* form sizes depend on these */
 	bool valid;
+	bool names_inline;	/* some wanted DIE may carry its name as DW_FORM_string */
+	bool names_hidden;	/* ... or in a form whose bytes are not the .debug_str offset */
 };
 
 struct cursor {
@@ -99,10 +102,14 @@ struct unit {
 	unsigned version, addr_size, offset_size;
 };
 
-/* Read one unit header; false at the end or on a header it cannot read. */
-static bool read_unit(const struct ll_scan_input *in, uint64_t off, struct unit *u)
+/*
+ * Read one unit header from HDR (the first bytes of the unit at OFF);
+ * false on a header it cannot read.
+ */
+static bool read_unit(const unsigned char *hdr, size_t avail, uint64_t off, uint64_t info_size,
+		      uint64_t abbrev_size, struct unit *u)
 {
-	struct cursor c = { in->info + off, in->info + in->info_size, false };
+	struct cursor c = { hdr, hdr + avail, false };
 	uint64_t len = fixed(&c, 4);
 	unsigned unit_type = DW_UT_compile;
 
@@ -114,10 +121,11 @@ static bool read_unit(const struct ll_scan_input *in, uint64_t off, struct unit 
 	} else if (len >= 0xfffffff0) {
 		return false;
 	}
-	if (c.bad || len > (uint64_t)(c.end - c.p))
+	uint64_t start = off + (uint64_t)(c.p - hdr);
+
+	if (c.bad || len > info_size - start)
 		return false;
-	u->end = (uint64_t)(c.p - in->info) + len;
-	c.end = in->info + u->end;
+	u->end = start + len;
 	u->version = (unsigned)fixed(&c, 2);
 	if (u->version < 2 || u->version > 5)
 		return false;
@@ -135,10 +143,10 @@ static bool read_unit(const struct ll_scan_input *in, uint64_t off, struct unit 
 		u->abbrev_offset = fixed(&c, u->offset_size);
 		u->addr_size = (unsigned)fixed(&c, 1);
 	}
-	if (c.bad || u->abbrev_offset >= in->abbrev_size)
+	if (c.bad || u->abbrev_offset >= abbrev_size)
 		return false;
-	u->first_die = (uint64_t)(c.p - in->info);
-	return true;
+	u->first_die = off + (uint64_t)(c.p - hdr);
+	return u->first_die <= u->end;
 }
 
 static bool wanted_tag(unsigned tag);
@@ -209,6 +217,7 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct unit *u,
 	memset(t->by_code, 0, t->nr_codes * sizeof(*t->by_code));
 	t->nr_specs = 0;
 	t->valid = false;
+	t->names_inline = t->names_hidden = false;
 	for (;;) {
 		uint64_t code = uleb(&c);
 
@@ -256,6 +265,14 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct unit *u,
 			a->nr_attrs++;
 		}
 		precompute(t, a, u);
+		for (unsigned i = 0; a->wanted && i < a->nr_attrs; i++) {
+			if (t->attr[a->first + i] != DW_AT_name)
+				continue;
+			if (t->form[a->first + i] == DW_FORM_string)
+				t->names_inline = true;
+			else if (t->form[a->first + i] != DW_FORM_strp)
+				t->names_hidden = true;
+		}
 	}
 	t->offset = off;
 	t->addr_size = u->addr_size;
@@ -326,6 +343,8 @@ static bool skip_form(struct cursor *c, unsigned form, const struct unit *u, int
 
 /* What the scan looks for: string offsets of the names, and the names. */
 struct targets {
+	uint32_t *list;		/* every candidate offset, for the byte filter */
+	size_t nr_list;
 	uint64_t *offsets;	/* open addressing, 0 = empty slot (offset+1 stored) */
 	uint32_t *offset_name;
 	size_t mask;
@@ -408,6 +427,10 @@ static void build_targets(const struct ll_scan_input *in, const char *const *nam
 	t->mask = slots - 1;
 	for (size_t i = 0; i < count; i++)
 		add_offset(t, found[i], found_name[i]);
+	t->list = xmalloc((count ? count : 1) * sizeof(*t->list));
+	for (size_t i = 0; i < count; i++)
+		if (found[i] <= UINT32_MAX)
+			t->list[t->nr_list++] = (uint32_t)found[i];
 	free(found);
 	free(found_name);
 }
@@ -420,6 +443,10 @@ static bool wanted_tag(unsigned tag)
 
 struct worker {
 	const struct ll_scan_input *in;
+	const unsigned char *ub;	/* bytes of the unit being scanned */
+	uint64_t ub_off;		/* .debug_info offset of ub[0] */
+	unsigned char *buf;		/* pread buffer, reused across units */
+	size_t buf_size;
 	const struct targets *targets;
 	const struct unit *units;
 	size_t first, last;		/* unit range [first, last) */
@@ -567,9 +594,9 @@ static bool skip_children(struct worker *w, const struct unit *u, struct cursor 
 		if (!a->children)
 			continue;
 		if (sibling) {
-			if (sibling <= (uint64_t)(c->p - w->in->info) || sibling > u->end)
+			if (sibling <= w->ub_off + (uint64_t)(c->p - w->ub) || sibling > u->end)
 				return false;
-			c->p = w->in->info + sibling;
+			c->p = w->ub + (sibling - w->ub_off);
 		} else {
 			depth++;
 		}
@@ -580,14 +607,12 @@ static bool skip_children(struct worker *w, const struct unit *u, struct cursor 
 /* Top-level DIEs of one unit; false when the unit needs the libdw walk. */
 static bool scan_unit(struct worker *w, const struct unit *u)
 {
-	struct cursor c = { w->in->info + u->first_die, w->in->info + u->end, false };
+	struct cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
 	const struct abbrev *a = NULL;
 	uint64_t sibling;
 	bool match;
 	uint32_t idx;
 
-	if (!load_abbrevs(w->in, u, &w->abbrevs))
-		return false;
 	/* The unit DIE itself; its children are the top-level DIEs. */
 	if (read_die(w, u, &c, false, &a, &sibling, &match, &idx) != DIE_OK)
 		return false;
@@ -596,7 +621,7 @@ static bool scan_unit(struct worker *w, const struct unit *u)
 	size_t start_hits = w->nr_hits;
 
 	for (;;) {
-		uint64_t die = (uint64_t)(c.p - w->in->info);
+		uint64_t die = w->ub_off + (uint64_t)(c.p - w->ub);
 		enum die_status st;
 
 		if (c.p >= c.end)
@@ -611,9 +636,9 @@ static bool scan_unit(struct worker *w, const struct unit *u)
 		if (!a->children)
 			continue;
 		if (sibling) {
-			if (sibling <= (uint64_t)(c.p - w->in->info) || sibling > u->end)
+			if (sibling <= w->ub_off + (uint64_t)(c.p - w->ub) || sibling > u->end)
 				goto unsure;
-			c.p = w->in->info + sibling;
+			c.p = w->ub + (sibling - w->ub_off);
 		} else if (!skip_children(w, u, &c)) {
 			goto unsure;
 		}
@@ -624,13 +649,85 @@ unsure:
 	return false;
 }
 
+/* Beyond this many candidate offsets the byte filter costs more than it saves. */
+#define FILTER_MAX_OFFSETS 16
+
+/*
+ * Can this unit hold a wanted name at all? Its DIEs name things by
+ * .debug_str offset, so a unit whose bytes never contain a candidate
+ * offset (or, where names may be inline, the name itself) cannot.
+ */
+static bool may_contain(const struct worker *w, const unsigned char *p, size_t n)
+{
+	const struct targets *t = w->targets;
+
+	if (w->abbrevs.names_hidden || t->nr_list > FILTER_MAX_OFFSETS)
+		return true;
+	for (size_t i = 0; i < t->nr_list; i++) {
+		uint32_t v = t->list[i];
+		unsigned char b0 = (unsigned char)v;
+		const unsigned char *q = p, *end = p + n;
+
+		while (end - q >= 4 && (q = memchr(q, b0, (size_t)(end - q - 3))) != NULL) {
+			if (q[1] == (unsigned char)(v >> 8) && q[2] == (unsigned char)(v >> 16) &&
+			    q[3] == (unsigned char)(v >> 24))
+				return true;
+			q++;
+		}
+	}
+	if (w->abbrevs.names_inline)
+		for (size_t k = 0; k < t->n; k++)
+			if (memmem(p, n, t->names[k], strlen(t->names[k]) + 1))
+				return true;
+	return false;
+}
+
+/* Point w->ub at the unit's bytes: the mapping, or a pread copy. */
+static bool load_unit(struct worker *w, const struct unit *u)
+{
+	uint64_t size = u->end - u->offset;
+
+	if (!w->in->use_pread) {
+		w->ub = w->in->info + u->offset;
+		w->ub_off = u->offset;
+		return true;
+	}
+	if (size > SIZE_MAX / 2)
+		return false;
+	if (w->buf_size < size) {
+		free(w->buf);
+		w->buf_size = (size_t)size;
+		w->buf = xmalloc(w->buf_size);
+	}
+	for (size_t done = 0; done < size;) {
+		ssize_t r = pread(w->in->fd, w->buf + done, (size_t)size - done,
+				  (off_t)(w->in->info_file_offset + u->offset + done));
+
+		if (r <= 0)
+			return false;
+		done += (size_t)r;
+	}
+	w->ub = w->buf;
+	w->ub_off = u->offset;
+	return true;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
-	for (size_t i = w->first; i < w->last; i++)
-		if (!scan_unit(w, &w->units[i]))
-			push_fallback(w, w->units[i].offset);
+	for (size_t i = w->first; i < w->last; i++) {
+		const struct unit *u = &w->units[i];
+
+		if (!load_unit(w, u) || !load_abbrevs(w->in, u, &w->abbrevs)) {
+			push_fallback(w, u->offset);
+			continue;
+		}
+		if (!may_contain(w, w->ub + (u->first_die - w->ub_off), u->end - u->first_die))
+			continue;
+		if (!scan_unit(w, u))
+			push_fallback(w, u->offset);
+	}
 	return NULL;
 }
 
@@ -648,8 +745,17 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		return -1;
 	for (uint64_t off = 0; off < in->info_size;) {
 		struct unit u;
+		unsigned char hdr[32];
+		const unsigned char *h = in->info ? in->info + off : hdr;
+		size_t avail = (size_t)(in->info_size - off < sizeof(hdr) ? in->info_size - off :
+					sizeof(hdr));
 
-		if (!read_unit(in, off, &u))
+		if (in->use_pread &&
+		    pread(in->fd, hdr, avail, (off_t)(in->info_file_offset + off)) != (ssize_t)avail)
+			return -1;
+		if (in->use_pread)
+			h = hdr;
+		if (!read_unit(h, avail, off, in->info_size, in->abbrev_size, &u))
 			return -1;
 		if (nr_units == cap) {
 			cap = cap ? cap * 2 : 1024;
@@ -703,6 +809,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		free(w[t].abbrevs.by_code);
 		free(w[t].abbrevs.attr);
 		free(w[t].abbrevs.form);
+		free(w[t].buf);
 	}
 	out->nr_units = nr_units;
 	free(w);
@@ -710,6 +817,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	free(units);
 	free(targets.offsets);
 	free(targets.offset_name);
+	free(targets.list);
 	return 0;
 }
 

@@ -13,12 +13,21 @@
 #ifndef LAYOUTLINT_DWARF_SCAN_H
 #define LAYOUTLINT_DWARF_SCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct ll_scan_input {
-	const unsigned char *info;
+	const unsigned char *info;	/* NULL when use_pread */
 	size_t info_size;
+	/*
+	 * Read units with pread into a reused buffer instead of touching the
+	 * mapping: first-touch page faults cost more than the copy, and the
+	 * mapped pages would count against peak RSS for the whole image.
+	 */
+	bool use_pread;
+	int fd;
+	uint64_t info_file_offset;
 	const unsigned char *abbrev;
 	size_t abbrev_size;
 	const unsigned char *str;

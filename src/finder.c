@@ -180,7 +180,37 @@ static unsigned scan_threads(void)
  * is unsure of, and every other input (ET_REL, whose string offsets live
  * in relocations; separate debug files), take the libdw walk.
  */
-static int raw_scan(Dwarf *dwarf, const char *path, const char *const *names, size_t n,
+/* File offset of .debug_info when its bytes are stored there as is. */
+static bool info_file_offset(Elf *elf, uint64_t *off)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return false;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name || strcmp(name, ".debug_info") != 0)
+			continue;
+		/* libdw decompressed a compressed section into memory: not in the file. */
+		Elf_Data *raw = elf_rawdata(scn, NULL);
+		Elf_Data *d = elf_getdata(scn, NULL);
+
+		if (shdr.sh_type != SHT_PROGBITS || !raw || !d || raw->d_buf != d->d_buf ||
+		    raw->d_size != d->d_size)
+			return false;
+		*off = shdr.sh_offset;
+		return true;
+	}
+	return false;
+}
+
+static int raw_scan(int fd, Dwarf *dwarf, const char *path, const char *const *names, size_t n,
 		    const struct name_set *set, struct offsets *hits, bool *done,
 		    struct ll_error *err)
 {
@@ -192,6 +222,12 @@ static int raw_scan(Dwarf *dwarf, const char *path, const char *const *names, si
 	if (!elf || !section_data(elf, ".debug_info", ".zdebug_info", &in.info, &in.info_size) ||
 	    !section_data(elf, ".debug_abbrev", ".zdebug_abbrev", &in.abbrev, &in.abbrev_size))
 		return 0;
+	/* Sections stored plainly in the file can be read without the mapping. */
+	if (fd >= 0 && info_file_offset(elf, &in.info_file_offset)) {
+		in.use_pread = true;
+		in.fd = fd;
+		in.info = NULL;
+	}
 	if (!section_data(elf, ".debug_str", ".zdebug_str", &in.str, &in.str_size)) {
 		in.str = (const unsigned char *)"";
 		in.str_size = 0;
@@ -227,7 +263,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int ll_finder_scan(Dwarf *dwarf, const char *path, bool raw_ok, const char *const *names,
+int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const char *const *names,
 		   size_t n, ll_finder_fn fn, void *arg, struct ll_finder **finder,
 		   struct ll_error *err)
 {
@@ -239,7 +275,7 @@ int ll_finder_scan(Dwarf *dwarf, const char *path, bool raw_ok, const char *cons
 	*finder = new_finder(dwarf);
 	set_init(&set, names, n);
 	if (raw_ok)
-		rc = raw_scan(dwarf, path, names, n, &set, &hits, &done, err);
+		rc = raw_scan(fd, dwarf, path, names, n, &set, &hits, &done, err);
 	if (!rc && !done)
 		rc = walk_all(dwarf, path, &set, &hits, err);
 	/* Callbacks in .debug_info order, however many threads found them. */

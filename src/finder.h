@@ -20,11 +20,12 @@ typedef void (*ll_finder_fn)(Dwarf_Die *die, const char *name, void *arg);
 /*
  * Visit every top-level struct, union, class or typedef DIE named in NAMES,
  * in .debug_info order. RAW_OK: the file's own sections hold the DWARF as
- * libdw reads it (no relocations to apply), so the raw scan may be used.
+ * libdw reads it (no relocations to apply), so the raw scan may be used;
+ * FD (or -1) is the file, for reading it without the mapping.
  * *FINDER keeps what is needed for later suggestions; free it with
  * ll_finder_free().
  */
-int ll_finder_scan(Dwarf *dwarf, const char *path, bool raw_ok, const char *const *names,
+int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const char *const *names,
 		   size_t n, ll_finder_fn fn, void *arg, struct ll_finder **finder,
 		   struct ll_error *err);
 void ll_finder_free(struct ll_finder *finder);
