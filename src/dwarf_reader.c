@@ -54,7 +54,8 @@ struct ll_input {
 	bool own_dwarf;
 	char *build_id;
 	unsigned arch_cacheline;
-	struct ll_line_sections lines;	/* raw line tables, when the file holds them plainly */
+	struct ll_line_sections lines;	/* raw line tables, when held plainly in memory */
+	char *srcdir;			/* --srcdir, absolute and normalised */
 	struct ll_input_options opts;
 };
 
@@ -129,6 +130,8 @@ static int scan_sections(struct ll_input *in, bool *has_debug_info, struct ll_er
 	return 0;
 }
 
+static void find_line_sections(struct ll_input *in, Elf *elf);
+
 static int open_with_dwfl(struct ll_input *in, struct ll_error *err)
 {
 	Dwarf_Addr bias;
@@ -145,6 +148,8 @@ static int open_with_dwfl(struct ll_input *in, struct ll_error *err)
 	if (!in->dwarf)
 		return ll_fail(err, "%s: no DWARF debug info found (in the file, by build-id or by "
 			       ".gnu_debuglink): build with -g / CONFIG_DEBUG_INFO=y", in->path);
+	/* libdwfl applied the relocations to these section buffers. */
+	find_line_sections(in, dwarf_getelf(in->dwarf));
 	return 0;
 }
 
@@ -172,17 +177,17 @@ static const unsigned char *plain_section(Elf *elf, size_t shstrndx, const char 
 	return NULL;
 }
 
-/* After dwarf_begin_elf, which decompressed what needed it in place. */
-static void find_line_sections(struct ll_input *in)
+/* After libdw opened ELF, which decompressed what needed it in place. */
+static void find_line_sections(struct ll_input *in, Elf *elf)
 {
 	size_t shstrndx;
 
-	if (elf_getshdrstrndx(in->elf, &shstrndx) != 0)
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return;
-	in->lines.line = plain_section(in->elf, shstrndx, ".debug_line", &in->lines.line_size);
-	in->lines.line_str = plain_section(in->elf, shstrndx, ".debug_line_str",
+	in->lines.line = plain_section(elf, shstrndx, ".debug_line", &in->lines.line_size);
+	in->lines.line_str = plain_section(elf, shstrndx, ".debug_line_str",
 					   &in->lines.line_str_size);
-	in->lines.str = plain_section(in->elf, shstrndx, ".debug_str", &in->lines.str_size);
+	in->lines.str = plain_section(elf, shstrndx, ".debug_str", &in->lines.str_size);
 }
 
 int ll_input_open(const char *path, const struct ll_input_options *opts,
@@ -198,6 +203,14 @@ int ll_input_open(const char *path, const struct ll_input_options *opts,
 	if (opts)
 		in->opts = *opts;
 	*out = in;
+	if (in->opts.srcdir) {
+		char *abs = realpath(in->opts.srcdir, NULL);
+
+		if (!abs)
+			return ll_fail(err, "--srcdir %s: %s", in->opts.srcdir, strerror(errno));
+		in->srcdir = ll_normalize_path(abs);
+		free(abs);
+	}
 
 	in->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (in->fd < 0)
@@ -225,7 +238,7 @@ int ll_input_open(const char *path, const struct ll_input_options *opts,
 	if (!in->dwarf)
 		return ll_fail(err, "%s: cannot read DWARF: %s", path, dwarf_errmsg(-1));
 	in->own_dwarf = true;
-	find_line_sections(in);
+	find_line_sections(in, in->elf);
 	return 0;
 }
 
@@ -242,6 +255,7 @@ void ll_input_close(struct ll_input *in)
 	if (in->fd >= 0)
 		close(in->fd);
 	free(in->build_id);
+	free(in->srcdir);
 	free(in->path);
 	free(in);
 }
@@ -258,9 +272,29 @@ unsigned ll_input_arch_cacheline(const struct ll_input *in)
 
 /* ---- declaring files ---------------------------------------------------- */
 
-/* Declaring file as rules and diagnostics see it (rules.md, Paths). */
-static char *display_path(const struct ll_input_options *opts, const char *raw)
+/* Strip ROOT/ from an absolute NORM; returns NORM itself when outside ROOT. */
+static char *relative_to(char *norm, const char *root)
 {
+	size_t rlen = strlen(root);
+
+	if (norm[0] != '/' || !rlen || strncmp(norm, root, rlen) != 0 ||
+	    (norm[rlen] != '/' && strcmp(root, "/") != 0))
+		return norm;
+	const char *rest = norm + rlen + (norm[rlen] == '/');
+	char *rel = xstrdup(*rest ? rest : ".");
+
+	free(norm);
+	return rel;
+}
+
+/*
+ * Declaring file as rules and diagnostics see it (rules.md, Paths):
+ * normalised, --prefix-map applied, then relative to --srcdir, or by
+ * default to the unit's compilation directory, when inside it.
+ */
+static char *display_path(const struct ll_input *in, const char *raw, const char *comp_dir)
+{
+	const struct ll_input_options *opts = &in->opts;
 	char *norm = ll_normalize_path(raw);
 
 	if (!norm)
@@ -287,29 +321,112 @@ static char *display_path(const struct ll_input_options *opts, const char *raw)
 			break;
 		}
 	}
-	if (opts->srcdir && norm[0] == '/') {
-		char *root = ll_normalize_path(opts->srcdir);
-		size_t rlen = root ? strlen(root) : 0;
+	if (in->srcdir)
+		return relative_to(norm, in->srcdir);
+	if (comp_dir && comp_dir[0] == '/') {
+		char *root = ll_normalize_path(comp_dir);
 
-		if (root && rlen && strncmp(norm, root, rlen) == 0 &&
-		    (norm[rlen] == '/' || strcmp(root, "/") == 0)) {
-			const char *rest = norm + rlen + (norm[rlen] == '/');
-			char *rel = xstrdup(*rest ? rest : ".");
-
-			free(norm);
-			norm = rel;
-		}
+		if (root)
+			norm = relative_to(norm, root);
 		free(root);
 	}
 	return norm;
 }
 
-static void die_decl(const struct ll_input *in, Dwarf_Die *die, struct ll_decl *d)
+static const char *cu_comp_dir(Dwarf_Die *cu)
 {
-	const char *file = dwarf_decl_file(die);
+	Dwarf_Attribute attr;
+
+	return dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+}
+
+/*
+ * The raw declaring file of DIE. The line table header is read directly
+ * when possible: libdw 0.188 decodes the unit's whole line program for
+ * dwarf_decl_file(), and treats DWARF 5's file 0 (clang's primary source
+ * file) as no file at all.
+ */
+static bool raw_decl_file(const struct ll_input *in, Dwarf_Die *die, Dwarf_Die *cu,
+			  struct strbuf *out)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word stmt_list, index;
+	const char *libdw_file;
+
+	if (!dwarf_attr(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &index) != 0)
+		return false;
+	if (in->lines.line && dwarf_attr(cu, DW_AT_stmt_list, &attr) &&
+	    dwarf_formudata(&attr, &stmt_list) == 0 &&
+	    ll_line_file(&in->lines, stmt_list, index, cu_comp_dir(cu), out))
+		return true;
+	libdw_file = dwarf_decl_file(die);
+	if (!libdw_file)
+		return false;
+	sb_adds(out, libdw_file);
+	return true;
+}
+
+/* Display paths of one unit's file entries, resolved once each. */
+struct file_cache {
+	Dwarf_Off cu;
+	char **paths;		/* by DW_AT_decl_file index; NULL: not resolved yet */
+	bool *resolved;
+	size_t n;
+};
+
+static void file_cache_reset(struct file_cache *fc)
+{
+	for (size_t i = 0; i < fc->n; i++)
+		free(fc->paths[i]);
+	free(fc->paths);
+	free(fc->resolved);
+	memset(fc, 0, sizeof(*fc));
+}
+
+static char *decl_file(const struct ll_input *in, Dwarf_Die *die, struct file_cache *fc)
+{
+	Dwarf_Die cu;
+	Dwarf_Attribute attr;
+	Dwarf_Word index;
+	struct strbuf sb = STRBUF_INIT;
+	char *path = NULL;
+
+	if (!dwarf_attr(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &index) != 0 ||
+	    !dwarf_diecu(die, &cu, NULL, NULL))
+		return NULL;
+	if (fc && index < 65536) {
+		if (fc->cu != dwarf_dieoffset(&cu) || !fc->paths) {
+			file_cache_reset(fc);
+			fc->cu = dwarf_dieoffset(&cu);
+		}
+		if (index < fc->n && fc->resolved[index])
+			return fc->paths[index] ? xstrdup(fc->paths[index]) : NULL;
+	}
+	if (raw_decl_file(in, die, &cu, &sb))
+		path = display_path(in, sb.buf, cu_comp_dir(&cu));
+	sb_release(&sb);
+	if (fc && index < 65536) {
+		if (index >= fc->n) {
+			size_t n = (size_t)index + 1;
+
+			fc->paths = xrealloc(fc->paths, n * sizeof(*fc->paths));
+			fc->resolved = xrealloc(fc->resolved, n * sizeof(*fc->resolved));
+			memset(fc->paths + fc->n, 0, (n - fc->n) * sizeof(*fc->paths));
+			memset(fc->resolved + fc->n, 0, (n - fc->n) * sizeof(*fc->resolved));
+			fc->n = n;
+		}
+		fc->paths[index] = path ? xstrdup(path) : NULL;
+		fc->resolved[index] = true;
+	}
+	return path;
+}
+
+static void die_decl(const struct ll_input *in, Dwarf_Die *die, struct file_cache *fc,
+		     struct ll_decl *d)
+{
 	int v;
 
-	d->file = file ? display_path(&in->opts, file) : NULL;
+	d->file = decl_file(in, die, fc);
 	d->line = dwarf_decl_line(die, &v) == 0 && v > 0 ? (unsigned)v : 0;
 	d->column = dwarf_decl_column(die, &v) == 0 && v > 0 ? (unsigned)v : 0;
 }
@@ -558,6 +675,7 @@ struct build_ctx {
 	const struct ll_input *in;
 	struct ll_error *err;
 	size_t members;
+	struct file_cache files;
 };
 
 static int member_location(Dwarf_Die *member, uint64_t *out, struct ll_error *err)
@@ -619,7 +737,7 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 		return -1;
 	m->name = name ? xstrdup(name) : NULL;
 	m->type = ll_c_declaration(&type, "");
-	die_decl(ctx->in, die, &m->decl);
+	die_decl(ctx->in, die, &ctx->files, &m->decl);
 	if (type_size(&type, &m->size, ctx->err, 0))
 		return -1;
 	if (base + loc < base)
@@ -742,11 +860,11 @@ static int build_struct(const struct ll_input *in, Dwarf_Die *agg, const char *n
 	s->alignment = aggregate_alignment(agg, &ex, 0);
 	s->explicit_align = ex;
 	s->cacheline = in->arch_cacheline;
-	die_decl(in, agg, &s->decl);
-	if (build_members(&ctx, agg, 0, "", s->alignment, 0,
-			  &s->members, &s->nr_members))
-		return -1;
-	return 0;
+	die_decl(in, agg, &ctx.files, &s->decl);
+	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
+
+	file_cache_reset(&ctx.files);
+	return rc;
 }
 
 /* ---- lookup ------------------------------------------------------------ */
@@ -766,39 +884,11 @@ struct query_state {
 	bool declared;
 };
 
-/*
- * The declaring file as dwarf_decl_file() spells it, read from the line
- * table header when the file holds it plainly: libdw would decode the
- * unit's whole line program for it.
- */
-static char *decl_file_fast(const struct ll_input *in, Dwarf_Die *die)
-{
-	Dwarf_Die cu;
-	Dwarf_Attribute attr;
-	Dwarf_Word stmt_list, index;
-	struct strbuf sb = STRBUF_INIT;
-	const char *raw;
-
-	if (in->lines.line && dwarf_diecu(die, &cu, NULL, NULL) &&
-	    dwarf_attr(&cu, DW_AT_stmt_list, &attr) && dwarf_formudata(&attr, &stmt_list) == 0 &&
-	    dwarf_attr(die, DW_AT_decl_file, &attr) && dwarf_formudata(&attr, &index) == 0 &&
-	    ll_line_file(&in->lines, stmt_list, index,
-			 dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr)), &sb)) {
-		char *path = display_path(&in->opts, sb.buf);
-
-		sb_release(&sb);
-		return path;
-	}
-	sb_release(&sb);
-	raw = dwarf_decl_file(die);
-	return raw ? display_path(&in->opts, raw) : NULL;
-}
-
 static void add_candidate(struct query_state *qs, const struct ll_input *in,
 			  Dwarf_Die *agg, const char *name)
 {
 	struct ll_finder_sig sig;
-	char *file = decl_file_fast(in, agg);
+	char *file = decl_file(in, agg, NULL);
 	int line = 0;
 
 	dwarf_decl_line(agg, &line);
