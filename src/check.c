@@ -306,14 +306,14 @@ static void tag_words(const struct ll_unit *u, char *buf, size_t n)
 
 static void add_line_notes(struct ll_finding *f, const struct ll_line *line,
 			   const struct ll_unit *at, bool (*involved)(const struct ll_unit *),
-			   unsigned cl)
+			   const struct ll_check_input *in, unsigned cl)
 {
 	for (size_t i = 0; i < line->nr_units; i++) {
 		const struct ll_unit *u = line->units[i];
 		uint64_t lo, hi;
 		char tag[128];
 
-		if (u == at || !involved(u))
+		if (u == at || !involved(u) || allowed(in, f->rule, u->m->path))
 			continue;
 		unit_bytes_on_line(u, line->index, cl, &lo, &hi);
 		tag_words(u, tag, sizeof(tag));
@@ -397,19 +397,7 @@ static void check_mixed(const struct ll_check_input *in, const struct ll_line *l
 	list_names(&msg, line, LL_WRITE_HOT, rule, in, NULL);
 	f->message = sb_detach(&msg);
 	f->location = at->m->decl;
-	for (size_t i = 0; i < line->nr_units; i++) {
-		const struct ll_unit *u = line->units[i];
-		uint64_t lo, hi;
-		char tag[128];
-
-		if (u == at || !is_hot(u) || allowed(in, rule, u->m->path))
-			continue;
-		unit_bytes_on_line(u, line->index, s->cacheline, &lo, &hi);
-		tag_words(u, tag, sizeof(tag));
-		ll_finding_note(f, &u->m->decl, "%s %s shares cacheline %llu (bytes %llu-%llu)",
-				tag, u->m->path, (unsigned long long)line->index,
-				(unsigned long long)lo, (unsigned long long)hi);
-	}
+	add_line_notes(f, line, at, is_hot, in, s->cacheline);
 	ll_finding_seal(f, s);
 }
 
@@ -466,7 +454,7 @@ static void check_domains(const struct ll_check_input *in, const struct ll_line 
 	}
 	f->message = sb_detach(&msg);
 	f->location = at->m->decl;
-	add_line_notes(f, line, at, is_write, s->cacheline);
+	add_line_notes(f, line, at, is_write, in, s->cacheline);
 	ll_finding_seal(f, s);
 }
 

@@ -5,8 +5,10 @@
 
 int ll_vfail(struct ll_error *err, const char *fmt, va_list ap)
 {
-	if (err)
+	if (err) {
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		err->located = false;
+	}
 	return -1;
 }
 
@@ -22,7 +24,7 @@ int ll_fail(struct ll_error *err, const char *fmt, ...)
 
 void ll_report_error(const struct ll_error *err)
 {
-	fprintf(stderr, "layoutlint: %s\n", err->msg);
+	fprintf(stderr, "%s%s\n", err->located ? "" : "layoutlint: ", err->msg);
 }
 
 void ll_warnf(const char *fmt, ...)

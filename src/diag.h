@@ -7,11 +7,13 @@
 #define LAYOUTLINT_DIAG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 #define LL_ERROR_MAX 1024
 
 struct ll_error {
 	char msg[LL_ERROR_MAX];
+	bool located;	/* msg starts with FILE:LINE:COL, as gcc prints it */
 };
 
 /* Always returns -1 so callers can write "return ll_fail(err, ...)". */
@@ -19,7 +21,7 @@ int ll_fail(struct ll_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int ll_vfail(struct ll_error *err, const char *fmt, va_list ap);
 
-/* Print "layoutlint: MSG" on stderr. */
+/* Print "layoutlint: MSG" on stderr, or MSG alone when it names its location. */
 void ll_report_error(const struct ll_error *err);
 void ll_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ll_notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -342,7 +342,7 @@ char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	size_t best = (size_t)-1;
-	size_t limit = strlen(name) / 3 + 1;
+	size_t limit = strlen(name) / 4 + 1;
 	char *best_name = NULL;
 	const char *best_kind = NULL;
 

@@ -82,24 +82,39 @@ int ll_find_holes(const struct ll_member *members, size_t n, enum ll_kind kind,
 			continue;
 		}
 		if (b > cursor) {
-			struct ll_hole h = { .after = prev };
-			uint64_t gap = b - cursor;
+			/*
+			 * As pahole counts them: the unused bits up to the end of
+			 * the previous bitfield's storage unit are a bit hole, the
+			 * whole bytes after it a byte hole.
+			 */
+			uint64_t split = cursor;
 
-			/* Gaps inside a byte or between bitfields are bit holes. */
-			if ((prev && prev->is_bitfield) || m->is_bitfield) {
-				if (cursor % 8 || gap < 8 || b % 8) {
-					h.offset = cursor / 8;
-					h.bits = gap;
-				} else {
-					h.offset = cursor / 8;
-					h.size = gap / 8;
-				}
-			} else {
-				h.offset = cursor / 8;
-				h.size = (b - cursor) / 8;
+			if (prev && prev->is_bitfield && prev->size) {
+				uint64_t unit_bits = prev->size * 8;
+				uint64_t unit_end = (prev->bit_offset / unit_bits + 1) * unit_bits;
+
+				split = unit_end < b ? unit_end : b;
+			} else if (cursor % 8) {
+				split = (cursor + 7) / 8 * 8 < b ? (cursor + 7) / 8 * 8 : b;
 			}
-			if (push_hole(out, h))
-				return -1;
+			if (split > cursor) {
+				struct ll_hole h = { .after = prev, .offset = cursor / 8,
+						     .bits = split - cursor };
+
+				if (push_hole(out, h))
+					return -1;
+			}
+			if (b > split) {
+				struct ll_hole h = { .after = prev, .offset = split / 8 };
+
+				/* A gap ending inside a byte, before a bitfield, is bits too. */
+				if (split % 8 || (b - split) % 8)
+					h.bits = b - split;
+				else
+					h.size = (b - split) / 8;
+				if (push_hole(out, h))
+					return -1;
+			}
 		}
 		if (e > cursor)
 			cursor = e;
@@ -240,7 +255,7 @@ const char *ll_kind_name(enum ll_kind kind)
 char *ll_normalize_path(const char *path)
 {
 	size_t len = strlen(path);
-	char *out = malloc(len + 1);
+	char *out = malloc(len + 2);	/* "" becomes "." */
 	size_t *starts = malloc((len / 2 + 2) * sizeof(*starts));
 	size_t depth = 0, o = 0;
 	bool absolute = path[0] == '/';
@@ -294,18 +309,30 @@ char *ll_c_decl_with_name(const char *type, const char *name)
 {
 	size_t tlen = strlen(type), nlen = strlen(name);
 	char *out = malloc(tlen + nlen + 2);
-	const char *at = strstr(type, "(*");
-	size_t pos;
+	const char *at;
+	size_t pos = 0;
+	bool found = false;
 
 	if (!out)
 		return NULL;
-	if (at) {
-		/* The innermost pointer group: after "(*", its '*'s and qualifiers. */
-		pos = (size_t)(at - type) + 2;
-		while (type[pos] == '*' || type[pos] == ' ' ||
-		       strncmp(type + pos, "const", 5) == 0 || strncmp(type + pos, "volatile", 8) == 0)
-			pos += type[pos] == '*' || type[pos] == ' ' ? 1 :
-			       type[pos] == 'c' ? 5 : 8;
+	/*
+	 * The name goes in the innermost pointer group: the "(*" whose '*'s
+	 * and qualifiers are followed directly by ')'.
+	 */
+	for (const char *p = type; (p = strstr(p, "(*")) != NULL; p++) {
+		size_t q = (size_t)(p - type) + 2;
+
+		while (type[q] == '*' || type[q] == ' ' || strncmp(type + q, "const", 5) == 0 ||
+		       strncmp(type + q, "volatile", 8) == 0 || strncmp(type + q, "restrict", 8) == 0)
+			q += type[q] == '*' || type[q] == ' ' ? 1 : type[q] == 'c' ? 5 : 8;
+		if (type[q] == ')') {
+			pos = q;
+			found = true;
+			break;
+		}
+	}
+	if (found) {
+		/* pos is set */
 	} else if ((at = strchr(type, '['))) {
 		pos = (size_t)(at - type);
 	} else {

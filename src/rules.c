@@ -45,7 +45,9 @@ struct parser {
 	const char *file;
 	unsigned line;
 	unsigned file_cacheline;	/* "cacheline" before the first block */
+	unsigned file_cacheline_line;
 	struct ll_block *block;		/* the block statements go to */
+	unsigned instance;		/* counts struct/union lines, across files */
 	struct ll_error *err;
 };
 
@@ -60,7 +62,9 @@ static int fail_at(struct parser *p, unsigned column, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return ll_fail(p->err, "%s:%u:%u: error: %s", p->file, p->line, column, msg);
+	ll_fail(p->err, "%s:%u:%u: error: %s", p->file, p->line, column, msg);
+	p->err->located = true;
+	return -1;
 }
 
 /* Length of the valid UTF-8 sequence at s, or 0. */
@@ -202,9 +206,13 @@ static int parse_pattern(struct parser *p, const struct word *w, struct ll_patte
 
 		if (!is_ident_char(c) && c != '.' && c != '*' && c != '?' && c != '[' &&
 		    c != ']' && c != '!' && c != '-' && c != '^')
+		{
+			size_t clen = utf8_len((const unsigned char *)s + i, n - i);
+
 			return fail_at(p, col + (unsigned)i,
-				       "unexpected '%c' in member pattern (expected a C member name, "
-				       "'.', or glob characters * ? [ ])", c);
+				       "unexpected '%.*s' in member pattern (expected a C member name, "
+				       "'.', or glob characters * ? [ ])", (int)(clen ? clen : 1), s + i);
+		}
 	}
 	pat->text = xmalloc(n + 1);
 	memcpy(pat->text, s, n);
@@ -254,9 +262,10 @@ static int add_patterns(struct parser *p, struct ll_stmt *st, const struct word 
 			       (int)keyword->n, keyword->s);
 	st->patterns = xcalloc(nr, sizeof(*st->patterns));
 	for (size_t i = 0; i < nr; i++) {
+		/* Counted first, so a half-parsed pattern is released with the rest. */
+		st->nr_patterns++;
 		if (parse_pattern(p, &words[i], &st->patterns[i]))
 			return -1;
-		st->nr_patterns++;
 	}
 	return 0;
 }
@@ -306,15 +315,21 @@ static int open_block(struct parser *p, const struct word *w, size_t nr)
 		if (cl && b->cacheline && cl != b->cacheline) {
 			free(name);
 			free(in_glob);
-			return fail_at(p, w[0].column, "%s %s: cacheline %u here, but %u in the block "
-				       "at %s:%u", ll_kind_name(kind), b->name, cl, b->cacheline,
-				       b->file, b->line);
+			return fail_at(p, w[0].column, "%s %s: cacheline %u here, but %u at %s:%u",
+				       ll_kind_name(kind), b->name, cl, b->cacheline,
+				       b->cacheline_file, b->cacheline_line);
 		}
-		if (cl)
+		if (cl && !b->cacheline) {
 			b->cacheline = cl;
+			b->cacheline_in_block = false;
+			b->cacheline_file = p->file;
+			b->cacheline_line = p->file_cacheline_line;
+		}
 		free(name);
 		free(in_glob);
 		p->block = b;
+		b->instance = ++p->rules->instances;
+		b->cacheline_from_instance = cl ? b->instance : b->cacheline_from_instance;
 		return 0;
 	}
 	p->rules->blocks = xrealloc(p->rules->blocks,
@@ -325,6 +340,10 @@ static int open_block(struct parser *p, const struct word *w, size_t nr)
 	b->name = name;
 	b->in_glob = in_glob;
 	b->cacheline = p->file_cacheline;
+	b->cacheline_file = p->file;
+	b->cacheline_line = p->file_cacheline_line;
+	b->instance = ++p->rules->instances;
+	b->cacheline_from_instance = b->instance;
 	b->file = p->file;
 	b->line = p->line;
 	b->column = w[0].column;
@@ -347,15 +366,28 @@ static int parse_cacheline(struct parser *p, const struct word *w, size_t nr)
 			       "to 4096", (unsigned long long)v);
 	if (!p->block) {
 		p->file_cacheline = (unsigned)v;
+		p->file_cacheline_line = p->line;
 		return 0;
 	}
-	if (p->block->cacheline && p->block->cacheline != v && p->block->cacheline_in_block)
+	struct ll_block *b = p->block;
+
+	/*
+	 * Inside a block, cacheline overrides the file-level value for that
+	 * block only; any other value for the same aggregate (another block
+	 * it merges with, or this block's own earlier statement) conflicts.
+	 */
+	bool inherited_here = !b->cacheline_in_block && b->cacheline_from_instance == b->instance;
+
+	if (b->cacheline && b->cacheline != v && !inherited_here)
 		return fail_at(p, w[0].column, "%s %s: cacheline %llu conflicts with cacheline %u "
-			       "set for it at %s:%u", ll_kind_name(p->block->kind), p->block->name,
-			       (unsigned long long)v, p->block->cacheline, p->block->file,
-			       p->block->line);
-	p->block->cacheline = (unsigned)v;
-	p->block->cacheline_in_block = true;
+			       "set for it at %s:%u", ll_kind_name(b->kind), b->name,
+			       (unsigned long long)v, b->cacheline, b->cacheline_file,
+			       b->cacheline_line);
+	b->cacheline = (unsigned)v;
+	b->cacheline_in_block = true;
+	b->cacheline_from_instance = b->instance;
+	b->cacheline_file = p->file;
+	b->cacheline_line = p->line;
 	return 0;
 }
 
@@ -377,10 +409,12 @@ static int parse_align(struct parser *p, const struct word *w, size_t nr)
 				       (unsigned long long)v);
 	}
 	if (p->block->align && p->block->align != v)
-		return fail_at(p, w[0].column, "%s %s: conflicting 'align' (already set at %s:%u "
-			       "or earlier)", ll_kind_name(p->block->kind), p->block->name,
-			       p->block->file, p->block->line);
+		return fail_at(p, w[0].column, "%s %s: conflicting 'align' (already set at %s:%u)",
+			       ll_kind_name(p->block->kind), p->block->name, p->block->align_file,
+			       p->block->align_line);
 	p->block->align = v;
+	p->block->align_file = p->file;
+	p->block->align_line = p->line;
 	return 0;
 }
 

@@ -48,7 +48,13 @@ struct ll_block {
 	char *in_glob;		/* NULL: no "in" */
 	unsigned cacheline;	/* 0: not set by the rules */
 	bool cacheline_in_block;	/* set inside the block, not inherited from the file */
+	const char *cacheline_file;	/* where the value was set, for conflicts */
+	unsigned cacheline_line;
+	unsigned instance;		/* the struct/union line being parsed for it */
+	unsigned cacheline_from_instance; /* which of them set the value */
 	uint64_t align;		/* 0: not set (line-aligned); LL_ALIGN_TYPE: "align type" */
+	const char *align_file;	/* where align was set, for conflicts */
+	unsigned align_line;
 	struct ll_stmt *stmts;
 	size_t nr_stmts;
 	const char *file;	/* where the first block for this aggregate opened */
@@ -60,6 +66,7 @@ struct ll_rules {
 	size_t nr_blocks;
 	char **files;		/* every file read, owned */
 	size_t nr_files;
+	unsigned instances;	/* struct/union lines seen, for merge bookkeeping */
 };
 
 /* Read a rules file or a directory of *.rules (recursively, in name order). */

@@ -42,7 +42,9 @@ static int pattern_error(const struct ll_pattern *p, struct ll_error *err, const
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return ll_fail(err, "%s:%u:%u: error: %s", p->file, p->line, p->column, msg);
+	ll_fail(err, "%s:%u:%u: error: %s", p->file, p->line, p->column, msg);
+	err->located = true;
+	return -1;
 }
 
 /* Match components [ci..] of P against one level of members (anonymous ones flattened). */
@@ -82,10 +84,28 @@ static int match_level(struct ll_member *members, size_t n, const struct ll_patt
 			return pattern_error(p, err, "pattern '%s' follows the pointer %s (%s); "
 					     "patterns never go through pointers: tag %s itself",
 					     p->text, m->path, m->type, m->path);
-		return pattern_error(p, err, "pattern '%s' goes into %s, which is a %s, not a "
-				     "struct or union", p->text, m->path, m->type);
+		return pattern_error(p, err, "pattern '%s' goes into %s, of type %s, which is not "
+				     "a struct or union", p->text, m->path, m->type);
 	}
 	return 0;
+}
+
+/*
+ * A tag on an aggregate covers all its bytes: show it on the children the
+ * rules did not tag themselves. tag_rule_line stays 0 on them, so the
+ * checks still see where each tag came from.
+ */
+static void inherit_tags(struct ll_member *m, const struct ll_member *tagged_parent)
+{
+	if (m->tag_rule_line)
+		tagged_parent = m;
+	else if (tagged_parent) {
+		m->tag = tagged_parent->tag;
+		free(m->domain);
+		m->domain = tagged_parent->domain ? xstrdup(tagged_parent->domain) : NULL;
+	}
+	for (size_t i = 0; i < m->nr_children; i++)
+		inherit_tags(&m->children[i], tagged_parent);
 }
 
 static void set_pinned(struct ll_member *m)
@@ -242,5 +262,7 @@ int ll_rules_apply(struct ll_block *block, struct ll_struct *s, struct ll_findin
 				stale_finding(block, s, p, out);
 		}
 	}
+	for (size_t i = 0; i < s->nr_members; i++)
+		inherit_tags(&s->members[i], NULL);
 	return 0;
 }
