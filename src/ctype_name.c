@@ -103,25 +103,14 @@ static void spell(Dwarf_Die *type, struct strbuf *decl, struct strbuf *out, int 
 
 		if (dwarf_child(type, &sub) == 0) {
 			do {
-				Dwarf_Word count;
-				Dwarf_Attribute attr;
+				uint64_t count;
 
 				if (dwarf_tag(&sub) != DW_TAG_subrange_type)
 					continue;
-				if (dwarf_attr(&sub, DW_AT_count, &attr) &&
-				    dwarf_formudata(&attr, &count) == 0)
+				if (ll_subrange_count(&sub, &count))
 					sb_addf(decl, "[%llu]", (unsigned long long)count);
-				else if (dwarf_attr(&sub, DW_AT_upper_bound, &attr)) {
-					Dwarf_Sword upper;
-
-					/* gcc encodes "[0]" as an upper bound of -1. */
-					if (dwarf_formsdata(&attr, &upper) == 0 && upper >= -1)
-						sb_addf(decl, "[%lld]", (long long)upper + 1);
-					else
-						sb_adds(decl, "[]");
-				} else {
+				else
 					sb_adds(decl, "[]");
-				}
 			} while (dwarf_siblingof(&sub, &sub) == 0);
 		} else {
 			sb_adds(decl, "[]");
@@ -198,4 +187,53 @@ char *ll_c_declaration(Dwarf_Die *type, const char *declarator)
 	spell(type, &decl, &out, 0);
 	sb_release(&decl);
 	return sb_detach(&out);
+}
+
+/*
+ * A bound's value as the producer meant it. Only a 64-bit all-ones value
+ * is -1 (older gcc's "[0]"); a data1/data2/data4 bound is unsigned.
+ */
+static bool read_bound(Dwarf_Attribute *attr, int64_t *out)
+{
+	Dwarf_Word u;
+	Dwarf_Sword v;
+
+	switch (dwarf_whatform(attr)) {
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_udata:
+		if (dwarf_formudata(attr, &u) != 0)
+			return false;
+		if (dwarf_whatform(attr) == DW_FORM_data1)
+			u &= 0xff;
+		else if (dwarf_whatform(attr) == DW_FORM_data2)
+			u &= 0xffff;
+		else if (dwarf_whatform(attr) == DW_FORM_data4)
+			u &= 0xffffffff;
+		*out = u == UINT64_MAX ? -1 : u > INT64_MAX ? INT64_MAX : (int64_t)u;
+		return true;
+	default:
+		if (dwarf_formsdata(attr, &v) != 0)
+			return false;
+		*out = v;
+		return true;
+	}
+}
+
+bool ll_subrange_count(Dwarf_Die *sub, uint64_t *count)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word c;
+	int64_t upper, lower = 0;
+
+	if (dwarf_attr(sub, DW_AT_count, &attr))
+		return dwarf_formudata(&attr, &c) == 0 ? (*count = c, true) : false;
+	if (!dwarf_attr(sub, DW_AT_upper_bound, &attr) || !read_bound(&attr, &upper))
+		return false;
+	if (dwarf_attr(sub, DW_AT_lower_bound, &attr) && !read_bound(&attr, &lower))
+		return false;
+	*count = upper >= lower ? (uint64_t)(upper - lower) + 1 : 0;
+	return true;
 }

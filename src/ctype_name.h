@@ -12,4 +12,14 @@
  */
 char *ll_c_declaration(Dwarf_Die *type, const char *declarator);
 
+/*
+ * Number of elements of a subrange DIE: DW_AT_count, or DW_AT_upper_bound
+ * - lower + 1. False when there is neither (a flexible array member).
+ * dwarf_formsdata sign-extends DW_FORM_data1/2/4, so unsigned forms are
+ * read as unsigned: char[65536] has upper bound 0xffff in a data2.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+bool ll_subrange_count(Dwarf_Die *subrange, uint64_t *count);
+
 #endif

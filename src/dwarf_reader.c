@@ -513,24 +513,12 @@ static int array_size(Dwarf_Die *array, uint64_t *size, struct ll_error *err, in
 		return 0;
 	}
 	do {
-		Dwarf_Attribute attr;
-		Dwarf_Word count;
-		Dwarf_Sword upper, lower = 0;
+		uint64_t count;
 
 		if (dwarf_tag(&sub) != DW_TAG_subrange_type && dwarf_tag(&sub) != DW_TAG_enumeration_type)
 			continue;
-		if (dwarf_attr(&sub, DW_AT_count, &attr)) {
-			if (dwarf_formudata(&attr, &count) != 0)
-				count = 0;
-		} else if (dwarf_attr(&sub, DW_AT_upper_bound, &attr)) {
-			if (dwarf_formsdata(&attr, &upper) != 0)
-				upper = -1;
-			if (dwarf_attr(&sub, DW_AT_lower_bound, &attr))
-				dwarf_formsdata(&attr, &lower);
-			count = upper >= lower ? (Dwarf_Word)(upper - lower + 1) : 0;
-		} else {
+		if (!ll_subrange_count(&sub, &count))
 			count = 0;	/* flexible */
-		}
 		if (count && total > UINT64_MAX / count)
 			return ll_fail(err, "array at DIE 0x%llx: byte size overflows 64 bits",
 				       (unsigned long long)dwarf_dieoffset(array));
