@@ -249,7 +249,8 @@ void ll_finding_seal(struct ll_finding *f, const struct ll_struct *s)
 	uint64_t h = 0xcbf29ce484222325ULL;
 	char hex[17];
 
-	memcpy(sorted, f->members, f->nr_members * sizeof(*sorted));
+	if (f->nr_members)
+		memcpy(sorted, f->members, f->nr_members * sizeof(*sorted));
 	qsort(sorted, f->nr_members, sizeof(*sorted), str_cmp);
 	h = fnv1a(h, f->rule);
 	h = fnv1a(h, ll_kind_name(s->kind));

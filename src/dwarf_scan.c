@@ -214,7 +214,8 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct unit *u,
 	if (t->valid && t->offset == off && t->addr_size == u->addr_size &&
 	    t->offset_size == u->offset_size && t->version == u->version)
 		return true;
-	memset(t->by_code, 0, t->nr_codes * sizeof(*t->by_code));
+	if (t->by_code)
+		memset(t->by_code, 0, t->nr_codes * sizeof(*t->by_code));
 	t->nr_specs = 0;
 	t->valid = false;
 	t->names_inline = t->names_hidden = false;
@@ -796,13 +797,15 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 
 	for (unsigned t = 0; t < threads; t++) {
 		out->hits = xrealloc(out->hits, (out->nr_hits + w[t].nr_hits + 1) * sizeof(*out->hits));
-		memcpy(out->hits + out->nr_hits, w[t].hits, w[t].nr_hits * sizeof(*out->hits));
+		if (w[t].nr_hits)
+			memcpy(out->hits + out->nr_hits, w[t].hits, w[t].nr_hits * sizeof(*out->hits));
 		out->nr_hits += w[t].nr_hits;
 		out->fallback_units = xrealloc(out->fallback_units,
 					       (out->nr_fallback + w[t].nr_fallback + 1) *
 					       sizeof(*out->fallback_units));
-		memcpy(out->fallback_units + out->nr_fallback, w[t].fallback,
-		       w[t].nr_fallback * sizeof(*out->fallback_units));
+		if (w[t].nr_fallback)
+			memcpy(out->fallback_units + out->nr_fallback, w[t].fallback,
+			       w[t].nr_fallback * sizeof(*out->fallback_units));
 		out->nr_fallback += w[t].nr_fallback;
 		free(w[t].hits);
 		free(w[t].fallback);

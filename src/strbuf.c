@@ -60,6 +60,11 @@ void sb_grow(struct strbuf *sb, size_t extra)
 
 void sb_add(struct strbuf *sb, const char *data, size_t len)
 {
+	if (!len) {
+		sb_grow(sb, 0);	/* still NUL-terminated */
+		sb->buf[sb->len] = '\0';
+		return;
+	}
 	sb_grow(sb, len);
 	memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
