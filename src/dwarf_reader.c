@@ -872,17 +872,12 @@ struct query_state {
 	bool declared;
 };
 
-static void add_candidate(struct query_state *qs, const struct ll_input *in,
-			  Dwarf_Die *agg, const char *name)
+/* Count one more definition; FILE is taken over. */
+static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *name,
+			  const struct ll_finder_sig *sig, char *file)
 {
-	struct ll_finder_sig sig;
-	char *file = decl_file(in, agg, NULL);
-	int line = 0;
-
-	dwarf_decl_line(agg, &line);
-	ll_finder_signature(agg, file, &sig);
 	for (size_t i = 0; i < qs->nr_cands; i++) {
-		if (ll_finder_sig_equal(&qs->cands[i].sig, &sig)) {
+		if (ll_finder_sig_equal(&qs->cands[i].sig, sig)) {
 			qs->cands[i].hits++;
 			free(file);
 			return;
@@ -890,9 +885,37 @@ static void add_candidate(struct query_state *qs, const struct ll_input *in,
 	}
 	qs->cands = xrealloc(qs->cands, (qs->nr_cands + 1) * sizeof(*qs->cands));
 	qs->cands[qs->nr_cands++] = (struct candidate){
-		.die = dwarf_dieoffset(agg), .name = name, .sig = sig,
-		.file = file, .line = line > 0 ? (unsigned)line : 0, .hits = 1,
+		.die = die, .name = name, .sig = *sig, .file = file, .line = sig->line, .hits = 1,
 	};
+}
+
+static void add_die_candidate(struct query_state *qs, const struct ll_input *in,
+			      Dwarf_Die *agg, const char *name)
+{
+	struct ll_finder_sig sig;
+	char *file = decl_file(in, agg, NULL);
+
+	ll_finder_signature(agg, file, &sig);
+	add_candidate(qs, dwarf_dieoffset(agg), name, &sig, file);
+}
+
+/* The same from what the raw scan read; false when libdw must look. */
+static bool add_raw_candidate(struct query_state *qs, const struct ll_input *in,
+			      const struct ll_scan_hit *raw, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ll_finder_sig sig;
+	char *file;
+
+	if (!ll_line_file(&in->lines, raw->stmt_list, raw->decl_file, raw->comp_dir, &sb)) {
+		sb_release(&sb);
+		return false;
+	}
+	file = display_path(in, sb.buf, raw->comp_dir);
+	sb_release(&sb);
+	ll_finder_sig_from_scan(raw, file, &sig);
+	add_candidate(qs, raw->die, name, &sig, file);
+	return true;
 }
 
 static bool kind_matches(enum ll_query_kind want, int tag)
@@ -910,11 +933,27 @@ struct lookup_ctx {
 };
 
 /* Called by the finder for each top-level DIE whose name some query wants. */
-static void on_named_die(Dwarf_Die *die, const char *name, void *arg)
+static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const char *name,
+			 void *arg)
 {
 	struct lookup_ctx *lc = arg;
-	int tag = dwarf_tag(die);
+	Dwarf_Die from_raw;
+	int tag;
 
+	if (raw) {
+		/* A definition of an aggregate, read whole by the scan. */
+		bool need_libdw = false;
+
+		for (size_t q = 0; q < lc->n && !need_libdw; q++)
+			if (strcmp(lc->queries[q].name, name) == 0 &&
+			    kind_matches(lc->queries[q].kind, raw->tag))
+				need_libdw = !add_raw_candidate(&lc->state[q], lc->in, raw,
+								lc->queries[q].name);
+		if (!need_libdw || !dwarf_offdie(lc->in->dwarf, raw->die, &from_raw))
+			return;
+		die = &from_raw;
+	}
+	tag = dwarf_tag(die);
 	for (size_t q = 0; q < lc->n; q++) {
 		const struct ll_query *query = &lc->queries[q];
 		Dwarf_Die target;
@@ -929,7 +968,7 @@ static void on_named_die(Dwarf_Die *die, const char *name, void *arg)
 				lc->state[q].declared = true;
 				continue;
 			}
-			add_candidate(&lc->state[q], lc->in, die, query->name);
+			add_die_candidate(&lc->state[q], lc->in, die, query->name);
 		} else if (tag == DW_TAG_typedef && die_type(die, &target) &&
 			   is_aggregate_tag(dwarf_tag(&target)) &&
 			   dwarf_diename(&target) == NULL &&
@@ -938,7 +977,7 @@ static void on_named_die(Dwarf_Die *die, const char *name, void *arg)
 				lc->state[q].declared = true;
 				continue;
 			}
-			add_candidate(&lc->state[q], lc->in, &target, query->name);
+			add_die_candidate(&lc->state[q], lc->in, &target, query->name);
 		}
 	}
 }

@@ -458,13 +458,209 @@ struct worker {
 	struct abbrev_table abbrevs;
 };
 
-static void push_hit(struct worker *w, uint64_t die, uint32_t name)
+static bool skip_children(struct worker *w, const struct unit *u, struct cursor *c);
+
+static struct ll_scan_hit *push_hit(struct worker *w, uint64_t die, uint32_t name)
 {
 	if (w->nr_hits == w->cap_hits) {
 		w->cap_hits = w->cap_hits ? w->cap_hits * 2 : 64;
 		w->hits = xrealloc(w->hits, w->cap_hits * sizeof(*w->hits));
 	}
-	w->hits[w->nr_hits++] = (struct ll_scan_hit){ die, name };
+	w->hits[w->nr_hits] = (struct ll_scan_hit){ .die = die, .query = name };
+	return &w->hits[w->nr_hits++];
+}
+
+/* A constant attribute value; false (nothing read) for non-constant forms. */
+static bool read_const(struct cursor *c, unsigned form, uint64_t *v)
+{
+	switch (form) {
+	case DW_FORM_data1: *v = fixed(c, 1); break;
+	case DW_FORM_data2: *v = fixed(c, 2); break;
+	case DW_FORM_data4: *v = fixed(c, 4); break;
+	case DW_FORM_data8: *v = fixed(c, 8); break;
+	case DW_FORM_udata: *v = uleb(c); break;
+	default: return false;
+	}
+	return !c->bad;
+}
+
+/* A unit-relative reference; false (nothing read) for other forms. */
+static bool read_ref(struct cursor *c, unsigned form, uint64_t *v)
+{
+	switch (form) {
+	case DW_FORM_ref1: *v = fixed(c, 1); break;
+	case DW_FORM_ref2: *v = fixed(c, 2); break;
+	case DW_FORM_ref4: *v = fixed(c, 4); break;
+	case DW_FORM_ref8: *v = fixed(c, 8); break;
+	case DW_FORM_ref_udata: *v = uleb(c); break;
+	default: return false;
+	}
+	return !c->bad;
+}
+
+/* A string attribute: inline, or in .debug_str / .debug_line_str. */
+static const char *read_string(const struct worker *w, const struct unit *u, struct cursor *c,
+			       unsigned form)
+{
+	const unsigned char *base;
+	size_t size;
+	uint64_t off;
+
+	if (form == DW_FORM_string) {
+		const char *s = (const char *)c->p;
+
+		return skip_form(c, form, u, 0) ? s : NULL;
+	}
+	if (form == DW_FORM_strp) {
+		base = w->in->str;
+		size = w->in->str_size;
+	} else if (form == DW_FORM_line_strp) {
+		base = w->in->line_str;
+		size = w->in->line_str_size;
+	} else {
+		return NULL;
+	}
+	off = fixed(c, u->offset_size);
+	if (c->bad || !base || off >= size || !memchr(base + off, 0, size - off))
+		return NULL;
+	return (const char *)base + off;
+}
+
+/* DW_AT_stmt_list and DW_AT_comp_dir of the unit DIE at P. */
+static bool unit_info(const struct worker *w, const struct unit *u, struct ll_scan_hit *h)
+{
+	struct cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
+	const struct abbrev_table *t = &w->abbrevs;
+	uint64_t code = uleb(&c);
+	bool have_stmt = false;
+
+	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
+		return false;
+	const struct abbrev *a = &t->by_code[code];
+
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
+
+		if (at == DW_AT_stmt_list && (form == DW_FORM_sec_offset || form == DW_FORM_data4 ||
+					      form == DW_FORM_data8)) {
+			h->stmt_list = form == DW_FORM_data8 ? fixed(&c, 8) :
+				       form == DW_FORM_data4 ? fixed(&c, 4) : fixed(&c, u->offset_size);
+			have_stmt = !c.bad;
+		} else if (at == DW_AT_comp_dir) {
+			const char *dir = read_string(w, u, &c, form);
+
+			if (!dir)
+				return false;
+			h->comp_dir = xstrdup(dir);
+		} else if (!skip_form(&c, form, u, 0)) {
+			return false;
+		}
+	}
+	return have_stmt && !c.bad;
+}
+
+/* The members hash of ll_finder_signature(), from the raw children. */
+static bool hash_members(const struct worker *w, const struct unit *u, struct cursor *c,
+			 struct ll_scan_hit *h)
+{
+	const struct abbrev_table *t = &w->abbrevs;
+
+	h->members_hash = LL_SIG_INIT;
+	for (;;) {
+		uint64_t code = uleb(c);
+
+		if (c->bad)
+			return false;
+		if (code == 0)
+			return true;
+		if (code >= t->nr_codes || !t->by_code[code].present)
+			return false;
+		const struct abbrev *a = &t->by_code[code];
+		bool member = a->tag == DW_TAG_member;
+		const char *name = NULL;
+		uint64_t loc = 0, bits = 0;
+		uint64_t sibling = 0;
+
+		for (unsigned i = 0; i < a->nr_attrs; i++) {
+			unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
+
+			if (member && at == DW_AT_name) {
+				if (!(name = read_string(w, u, c, form)))
+					return false;
+			} else if (member && at == DW_AT_data_member_location &&
+				   read_const(c, form, &loc)) {
+				/* read */
+			} else if (member && at == DW_AT_data_bit_offset && read_const(c, form, &bits)) {
+				/* read */
+			} else if (at == DW_AT_sibling && read_ref(c, form, &sibling)) {
+				sibling += u->offset;
+			} else if (!skip_form(c, form, u, 0)) {
+				return false;
+			}
+		}
+		if (c->bad)
+			return false;
+		if (member) {
+			h->members_hash = ll_sig_mix(h->members_hash, name ? name : "",
+						     name ? strlen(name) + 1 : 1);
+			h->members_hash = ll_sig_mix(h->members_hash, &loc, sizeof(loc));
+			h->members_hash = ll_sig_mix(h->members_hash, &bits, sizeof(bits));
+			h->nr_members++;
+		}
+		if (!a->children)
+			continue;
+		/* A type defined inside the struct (clang puts anonymous unions here). */
+		if (sibling) {
+			if (sibling <= w->ub_off + (uint64_t)(c->p - w->ub) || sibling > u->end)
+				return false;
+			c->p = w->ub + (sibling - w->ub_off);
+		} else if (!skip_children((struct worker *)w, u, c)) {
+			return false;
+		}
+	}
+}
+
+/*
+ * Read a matched DIE again, this time keeping what the signature needs.
+ * Anything unexpected leaves has_sig false and the caller asks libdw.
+ */
+static void capture(struct worker *w, const struct unit *u, const unsigned char *at,
+		    struct ll_scan_hit *h)
+{
+	const struct abbrev_table *t = &w->abbrevs;
+	struct cursor c = { at, w->ub + (u->end - w->ub_off), false };
+	uint64_t code = uleb(&c);
+	bool have_size = false, have_line = false, have_file = false;
+
+	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
+		return;
+	const struct abbrev *a = &t->by_code[code];
+
+	h->tag = a->tag;
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned attr = t->attr[a->first + i], form = t->form[a->first + i];
+
+		if (attr == DW_AT_byte_size)
+			have_size = read_const(&c, form, &h->byte_size);
+		else if (attr == DW_AT_decl_line)
+			have_line = read_const(&c, form, &h->decl_line);
+		else if (attr == DW_AT_decl_file)
+			have_file = read_const(&c, form, &h->decl_file);
+		else if (attr == DW_AT_declaration)
+			h->declaration = form == DW_FORM_flag_present ||
+					 (form == DW_FORM_flag && fixed(&c, 1) != 0);
+		else if (!skip_form(&c, form, u, 0))
+			return;
+		if (c.bad)
+			return;
+	}
+	if (a->tag == DW_TAG_typedef || h->declaration || !have_size || !have_line || !have_file)
+		return;
+	if (a->children && !hash_members(w, u, &c, h))
+		return;
+	if (!a->children)
+		h->members_hash = LL_SIG_INIT;
+	h->has_sig = unit_info(w, u, h);
 }
 
 static void push_fallback(struct worker *w, uint64_t unit)
@@ -633,7 +829,7 @@ static bool scan_unit(struct worker *w, const struct unit *u)
 		if (st == DIE_UNSURE)
 			goto unsure;
 		if (match)
-			push_hit(w, die, idx);
+			capture(w, u, w->ub + (die - w->ub_off), push_hit(w, die, idx));
 		if (!a->children)
 			continue;
 		if (sibling) {
@@ -646,7 +842,8 @@ static bool scan_unit(struct worker *w, const struct unit *u)
 	}
 	return true;
 unsure:
-	w->nr_hits = start_hits;
+	while (w->nr_hits > start_hits)
+		free(w->hits[--w->nr_hits].comp_dir);
 	return false;
 }
 
@@ -826,6 +1023,8 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 
 void ll_scan_result_release(struct ll_scan_result *r)
 {
+	for (size_t i = 0; i < r->nr_hits; i++)
+		free(r->hits[i].comp_dir);
 	free(r->hits);
 	free(r->fallback_units);
 	memset(r, 0, sizeof(*r));

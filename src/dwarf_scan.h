@@ -32,11 +32,28 @@ struct ll_scan_input {
 	size_t abbrev_size;
 	const unsigned char *str;
 	size_t str_size;
+	const unsigned char *line_str;	/* for DW_AT_comp_dir in DW_FORM_line_strp */
+	size_t line_str_size;
 };
 
+/*
+ * What the scan read about a hit, so that the ~1,800 identical copies of
+ * struct file in a vmlinux can be compared without libdw touching each:
+ * valid when has_sig.
+ */
 struct ll_scan_hit {
-	uint64_t die;		/* .debug_info offset of a DIE, or of a unit (fallback) */
-	uint32_t query;		/* index into the names; unused for fallback units */
+	uint64_t die;		/* .debug_info offset of the DIE */
+	uint32_t query;		/* index into the names */
+	uint16_t tag;
+	bool declaration;	/* DW_AT_declaration: not a definition */
+	bool has_sig;		/* every field below was read */
+	uint64_t byte_size;
+	uint64_t decl_line;
+	uint64_t decl_file;	/* DW_AT_decl_file index */
+	uint64_t members_hash;	/* as ll_finder_signature() computes it */
+	uint32_t nr_members;
+	uint64_t stmt_list;	/* the unit's line table */
+	char *comp_dir;		/* the unit's DW_AT_comp_dir, owned; NULL if none */
 };
 
 struct ll_scan_result {
@@ -46,6 +63,20 @@ struct ll_scan_result {
 	size_t nr_fallback;
 	size_t nr_units;
 };
+
+/* FNV-1a step shared by the raw and the libdw signatures. */
+static inline uint64_t ll_sig_mix(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+#define LL_SIG_INIT 0xcbf29ce484222325ULL
 
 /*
  * Scan for top-level struct/union/class/typedef DIEs named NAMES[i].

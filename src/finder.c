@@ -82,15 +82,21 @@ static struct ll_finder *new_finder(Dwarf *dwarf)
 	return f;
 }
 
+/* A DIE to report: from the raw scan (RAW set) or from the libdw walk. */
+struct hit {
+	uint64_t die;
+	const struct ll_scan_hit *raw;
+};
+
 struct offsets {
-	uint64_t *v;
+	struct hit *v;
 	size_t n;
 };
 
-static void push_offset(struct offsets *o, uint64_t off)
+static void push_offset(struct offsets *o, uint64_t off, const struct ll_scan_hit *raw)
 {
 	o->v = xrealloc(o->v, (o->n + 1) * sizeof(*o->v));
-	o->v[o->n++] = off;
+	o->v[o->n++] = (struct hit){ off, raw };
 }
 
 /* The plain libdw walk of one unit's top-level DIEs. */
@@ -107,7 +113,7 @@ static void walk_unit(Dwarf_Die *cu, const struct name_set *set, struct offsets 
 			continue;
 		name = dwarf_diename(&child);
 		if (name && set_has(set, name))
-			push_offset(hits, dwarf_dieoffset(&child));
+			push_offset(hits, dwarf_dieoffset(&child), NULL);
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
@@ -211,11 +217,10 @@ static bool info_file_offset(Elf *elf, uint64_t *off)
 }
 
 static int raw_scan(int fd, Dwarf *dwarf, const char *path, const char *const *names, size_t n,
-		    const struct name_set *set, struct offsets *hits, bool *done,
-		    struct ll_error *err)
+		    const struct name_set *set, struct ll_scan_result *r, struct offsets *hits,
+		    bool *done, struct ll_error *err)
 {
 	struct ll_scan_input in = { 0 };
-	struct ll_scan_result r;
 	Elf *elf = dwarf_getelf(dwarf);
 
 	*done = false;
@@ -232,33 +237,33 @@ static int raw_scan(int fd, Dwarf *dwarf, const char *path, const char *const *n
 		in.str = (const unsigned char *)"";
 		in.str_size = 0;
 	}
-	if (ll_scan(&in, names, n, scan_threads(), &r) != 0)
+	if (!section_data(elf, ".debug_line_str", ".zdebug_line_str", &in.line_str,
+			  &in.line_str_size))
+		in.line_str = NULL;
+	if (ll_scan(&in, names, n, scan_threads(), r) != 0)
 		return 0;
-	for (size_t i = 0; i < r.nr_hits; i++)
-		push_offset(hits, r.hits[i].die);
-	for (size_t i = 0; i < r.nr_fallback; i++) {
+	for (size_t i = 0; i < r->nr_hits; i++)
+		push_offset(hits, r->hits[i].die, &r->hits[i]);
+	for (size_t i = 0; i < r->nr_fallback; i++) {
 		Dwarf_Off next;
 		size_t hsize;
 		Dwarf_Die cu;
 
-		if (dwarf_next_unit(dwarf, r.fallback_units[i], &next, &hsize, NULL, NULL, NULL,
+		if (dwarf_next_unit(dwarf, r->fallback_units[i], &next, &hsize, NULL, NULL, NULL,
 				    NULL, NULL, NULL) != 0 ||
-		    !dwarf_offdie(dwarf, r.fallback_units[i] + hsize, &cu)) {
-			ll_scan_result_release(&r);
+		    !dwarf_offdie(dwarf, r->fallback_units[i] + hsize, &cu))
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info offset "
-				       "0x%llx: %s", path, (unsigned long long)r.fallback_units[i],
+				       "0x%llx: %s", path, (unsigned long long)r->fallback_units[i],
 				       dwarf_errmsg(-1));
-		}
 		walk_unit(&cu, set, hits);
 	}
-	ll_scan_result_release(&r);
 	*done = true;
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_hit(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t x = ((const struct hit *)a)->die, y = ((const struct hit *)b)->die;
 
 	return x < y ? -1 : x > y;
 }
@@ -269,33 +274,41 @@ int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const ch
 {
 	struct name_set set;
 	struct offsets hits = { 0 };
+	struct ll_scan_result scan = { 0 };
 	bool done = false;
 	int rc = 0;
 
 	*finder = new_finder(dwarf);
 	set_init(&set, names, n);
 	if (raw_ok)
-		rc = raw_scan(fd, dwarf, path, names, n, &set, &hits, &done, err);
+		rc = raw_scan(fd, dwarf, path, names, n, &set, &scan, &hits, &done, err);
 	if (!rc && !done)
 		rc = walk_all(dwarf, path, &set, &hits, err);
 	/* Callbacks in .debug_info order, however many threads found them. */
-	qsort(hits.v, hits.n, sizeof(*hits.v), cmp_u64);
+	qsort(hits.v, hits.n, sizeof(*hits.v), cmp_hit);
 	for (size_t i = 0; i < hits.n && !rc; i++) {
+		const struct ll_scan_hit *raw = hits.v[i].raw;
 		Dwarf_Die die;
 		const char *name;
 
-		if (!dwarf_offdie(dwarf, hits.v[i], &die)) {
+		/* A hit the scan read whole needs no libdw until it is chosen. */
+		if (raw && raw->has_sig) {
+			fn(NULL, raw, names[raw->query], arg);
+			continue;
+		}
+		if (!dwarf_offdie(dwarf, hits.v[i].die, &die)) {
 			rc = ll_fail(err, "%s: unreadable DIE at .debug_info offset 0x%llx: %s", path,
-				     (unsigned long long)hits.v[i], dwarf_errmsg(-1));
+				     (unsigned long long)hits.v[i].die, dwarf_errmsg(-1));
 			break;
 		}
 		name = dwarf_diename(&die);
-		/* The raw scan only proposes; libdw confirms. */
+		/* Otherwise the raw scan only proposes; libdw confirms. */
 		if (name && wanted_tag(dwarf_tag(&die)) && set_has(&set, name))
-			fn(&die, name, arg);
+			fn(&die, NULL, name, arg);
 	}
 	free(hits.v);
 	free(set.slots);
+	ll_scan_result_release(&scan);
 	return rc;
 }
 
@@ -403,25 +416,41 @@ void ll_finder_signature(Dwarf_Die *agg, const char *display_file, struct ll_fin
 	dwarf_decl_line(agg, &line);
 	sig->line = line > 0 ? (unsigned)line : 0;
 	sig->file_hash = display_file ? name_hash(display_file) : 0;
-	sig->members_hash = FNV_INIT;
+	sig->members_hash = LL_SIG_INIT;
 	if (dwarf_child(agg, &child) != 0)
 		return;
+	/* Keep in step with hash_members() in dwarf_scan.c: both feed one table. */
 	do {
 		const char *name;
-		Dwarf_Word loc = 0, bits = 0;
+		uint64_t loc = 0, bits = 0;
+		Dwarf_Word v;
 
 		if (dwarf_tag(&child) != DW_TAG_member)
 			continue;
 		name = dwarf_diename(&child);
-		if (dwarf_attr(&child, DW_AT_data_member_location, &attr))
-			dwarf_formudata(&attr, &loc);
-		if (dwarf_attr(&child, DW_AT_data_bit_offset, &attr))
-			dwarf_formudata(&attr, &bits);
-		sig->members_hash = fnv(sig->members_hash, name ? name : "", name ? strlen(name) + 1 : 1);
-		sig->members_hash = fnv(sig->members_hash, &loc, sizeof(loc));
-		sig->members_hash = fnv(sig->members_hash, &bits, sizeof(bits));
+		if (dwarf_attr(&child, DW_AT_data_member_location, &attr) &&
+		    dwarf_formudata(&attr, &v) == 0)
+			loc = v;
+		if (dwarf_attr(&child, DW_AT_data_bit_offset, &attr) && dwarf_formudata(&attr, &v) == 0)
+			bits = v;
+		sig->members_hash = ll_sig_mix(sig->members_hash, name ? name : "",
+					       name ? strlen(name) + 1 : 1);
+		sig->members_hash = ll_sig_mix(sig->members_hash, &loc, sizeof(loc));
+		sig->members_hash = ll_sig_mix(sig->members_hash, &bits, sizeof(bits));
 		sig->nr_members++;
 	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+void ll_finder_sig_from_scan(const struct ll_scan_hit *h, const char *display_file,
+			     struct ll_finder_sig *sig)
+{
+	memset(sig, 0, sizeof(*sig));
+	sig->tag = h->tag;
+	sig->size = h->byte_size;
+	sig->line = h->decl_line <= UINT32_MAX ? (unsigned)h->decl_line : 0;
+	sig->file_hash = display_file ? name_hash(display_file) : 0;
+	sig->members_hash = h->members_hash;
+	sig->nr_members = h->nr_members;
 }
 
 bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_sig *b)

@@ -12,10 +12,16 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "dwarf_scan.h"
 
 struct ll_finder;
 
-typedef void (*ll_finder_fn)(Dwarf_Die *die, const char *name, void *arg);
+/*
+ * One named DIE: DIE from libdw, or, when the raw scan read everything a
+ * signature needs, DIE NULL and RAW set (libdw has not touched it yet).
+ */
+typedef void (*ll_finder_fn)(Dwarf_Die *die, const struct ll_scan_hit *raw, const char *name,
+			     void *arg);
 
 /*
  * Visit every top-level struct, union, class or typedef DIE named in NAMES,
@@ -48,6 +54,8 @@ struct ll_finder_sig {
 };
 
 void ll_finder_signature(Dwarf_Die *agg, const char *display_file, struct ll_finder_sig *sig);
+void ll_finder_sig_from_scan(const struct ll_scan_hit *h, const char *display_file,
+			     struct ll_finder_sig *sig);
 bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_sig *b);
 
 #endif
