@@ -12,6 +12,8 @@
 
 struct ll_finder {
 	Dwarf *dwarf;
+	bool raw;			/* the raw scan can run on this input */
+	struct ll_scan_input in;	/* its sections, valid while the Dwarf is */
 };
 
 /* FNV-1a: cheap, stable across runs, good enough to tell layouts apart. */
@@ -216,9 +218,9 @@ static bool info_file_offset(Elf *elf, uint64_t *off)
 	return false;
 }
 
-static int raw_scan(int fd, Dwarf *dwarf, const char *path, const char *const *names, size_t n,
-		    const struct name_set *set, struct ll_scan_result *r, struct offsets *hits,
-		    bool *done, struct ll_error *err)
+static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *path,
+		    const char *const *names, size_t n, const struct name_set *set,
+		    struct ll_scan_result *r, struct offsets *hits, bool *done, struct ll_error *err)
 {
 	struct ll_scan_input in = { 0 };
 	Elf *elf = dwarf_getelf(dwarf);
@@ -242,6 +244,8 @@ static int raw_scan(int fd, Dwarf *dwarf, const char *path, const char *const *n
 		in.line_str = NULL;
 	if (ll_scan(&in, names, n, scan_threads(), r) != 0)
 		return 0;
+	finder->raw = true;
+	finder->in = in;
 	for (size_t i = 0; i < r->nr_hits; i++)
 		push_offset(hits, r->hits[i].die, &r->hits[i]);
 	for (size_t i = 0; i < r->nr_fallback; i++) {
@@ -281,7 +285,7 @@ int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const ch
 	*finder = new_finder(dwarf);
 	set_init(&set, names, n);
 	if (raw_ok)
-		rc = raw_scan(fd, dwarf, path, names, n, &set, &scan, &hits, &done, err);
+		rc = raw_scan(*finder, fd, dwarf, path, names, n, &set, &scan, &hits, &done, err);
 	if (!rc && !done)
 		rc = walk_all(dwarf, path, &set, &hits, err);
 	/* Callbacks in .debug_info order, however many threads found them. */
@@ -317,50 +321,181 @@ void ll_finder_free(struct ll_finder *finder)
 	free(finder);
 }
 
-static size_t edit_distance(const char *a, const char *b)
+#define MAX_EDIT_LEN 256
+
+/*
+ * Edit distance counting a swap of neighbours as one edit (strcut ->
+ * struct), computed only within LIMIT of the diagonal: any answer above
+ * LIMIT comes back as LIMIT + 1, which is all a suggestion needs.
+ */
+static size_t edit_distance_n(const char *a, size_t la, const char *b, size_t lb, size_t limit)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = xmalloc((lb + 1) * sizeof(*row));
+	size_t r0[MAX_EDIT_LEN + 1], r1[MAX_EDIT_LEN + 1], r2[MAX_EDIT_LEN + 1];
+	size_t *prev2 = r0, *prev = r1, *row = r2;
+	const size_t far = limit + 1;
 
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+	if (la > MAX_EDIT_LEN || lb > MAX_EDIT_LEN || (la > lb ? la - lb : lb - la) > limit)
+		return far;
+	for (size_t j = 0; j <= lb; j++) {
+		prev[j] = j <= limit ? j : far;
+		prev2[j] = far;
+	}
 	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
+		size_t lo = i > limit ? i - limit : 1, hi = i + limit < lb ? i + limit : lb;
+		size_t row_min = far;
 
-		row[0] = i;
+		row[0] = i <= limit ? i : far;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (j < lo || j > hi) {
+				row[j] = far;
+				continue;
+			}
+			size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
 
-			if (up + 1 < best)
-				best = up + 1;
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
 			if (row[j - 1] + 1 < best)
 				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			row[j] = best < far ? best : far;
+			if (row[j] < row_min)
+				row_min = row[j];
 		}
-	}
-	size_t d = row[lb];
+		if (row_min >= far)
+			return far;
+		size_t *t = prev2;
 
-	free(row);
-	return d;
+		prev2 = prev;
+		prev = row;
+		row = t;
+	}
+	return prev[lb];
+}
+
+static size_t suggest_limit(size_t len)
+{
+	return len < 4 ? 1 : len < 8 ? 2 : 3;
+}
+
+static size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+	return edit_distance_n(a, strlen(a), b, strlen(b), limit);
 }
 
 /*
  * Missing names are rare, so the suggestion costs a second walk instead of
  * making every successful lookup collect all names.
  */
+#define SUGGEST_CANDIDATES 16
+
+struct near {
+	const char *s;
+	size_t dist;
+};
+
+/*
+ * The raw way: every string of .debug_str is a possible name; the closest
+ * few are then scanned for, so only a real struct or union is proposed.
+ * Costs one filtered scan instead of a libdw walk of every unit.
+ */
+static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limit)
+{
+	const struct ll_scan_input *in = &finder->in;
+	struct near near[SUGGEST_CANDIDATES];
+	size_t nr = 0, len = strlen(name);
+	const char *names[SUGGEST_CANDIDATES];	/* point into .debug_str */
+	struct ll_scan_result r;
+	char *answer = NULL;
+
+	for (size_t off = 0; off < in->str_size;) {
+		const char *str = (const char *)in->str + off;
+		const char *nul = memchr(str, 0, in->str_size - off);
+		size_t sl;
+
+		if (!nul)
+			break;
+		sl = (size_t)(nul - str);
+		off += sl + 1;
+		/*
+		 * ld merges string tails, so a name may exist only as the end
+		 * of a longer string ("sk_buff" in "__sk_buff"): try every
+		 * suffix of a length that could be close enough.
+		 */
+		size_t min = len > limit ? len - limit : 1;
+
+		for (size_t l = min; l <= len + limit && l <= sl; l++) {
+			const char *s = str + sl - l;
+			bool ident = !(s[0] >= '0' && s[0] <= '9');
+
+			for (size_t k = 0; k < l && ident; k++)
+				ident = (s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z') ||
+					(s[k] >= '0' && s[k] <= '9') || s[k] == '_';
+			if (!ident || strcmp(s, name) == 0)
+				continue;
+			size_t d = edit_distance_n(name, len, s, l, limit);
+			bool dup = false;
+
+			if (d > limit)
+				continue;
+			for (size_t i = 0; i < nr; i++)
+				dup |= strcmp(near[i].s, s) == 0;
+			if (dup)
+				continue;
+			/* Keep the closest, ties by name, in a small sorted array. */
+			size_t at = nr;
+
+			while (at > 0 && (near[at - 1].dist > d ||
+					  (near[at - 1].dist == d && strcmp(near[at - 1].s, s) > 0)))
+				at--;
+			if (at >= SUGGEST_CANDIDATES)
+				continue;
+			if (nr < SUGGEST_CANDIDATES)
+				nr++;
+			memmove(&near[at + 1], &near[at], (nr - 1 - at) * sizeof(near[0]));
+			near[at] = (struct near){ s, d };
+		}
+	}
+	if (!nr)
+		return NULL;
+	for (size_t i = 0; i < nr; i++)
+		names[i] = near[i].s;
+	if (ll_scan(in, names, nr, scan_threads(), &r) != 0)
+		return NULL;
+	/* The closest candidate that names a struct or union definition. */
+	for (size_t i = 0; i < nr && !answer; i++) {
+		for (size_t h = 0; h < r.nr_hits; h++) {
+			const struct ll_scan_hit *hit = &r.hits[h];
+
+			if (strcmp(names[hit->query], names[i]) != 0 || hit->declaration ||
+			    (hit->tag != DW_TAG_structure_type && hit->tag != DW_TAG_union_type))
+				continue;
+			struct strbuf sb = STRBUF_INIT;
+
+			sb_addf(&sb, "did you mean %s %s?",
+				hit->tag == DW_TAG_union_type ? "union" : "struct", names[i]);
+			answer = sb_detach(&sb);
+			break;
+		}
+	}
+	ll_scan_result_release(&r);
+	return answer;
+}
+
 char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	size_t best = (size_t)-1;
-	size_t limit = strlen(name) / 4 + 1;
+	size_t limit = suggest_limit(strlen(name));
 	char *best_name = NULL;
 	const char *best_kind = NULL;
 
 	if (!finder)
 		return NULL;
+	if (finder->raw)
+		return suggest_raw(finder, name, limit);
 	while (dwarf_next_unit(finder->dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
 			       NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
@@ -382,7 +517,7 @@ char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 			cand = dwarf_diename(&child);
 			if (!cand || (best_name && strcmp(cand, best_name) == 0))
 				continue;
-			size_t d = edit_distance(name, cand);
+			size_t d = edit_distance(name, cand, limit);
 
 			if (d <= limit && (d < best || (d == best && strcmp(cand, best_name) < 0))) {
 				free(best_name);
