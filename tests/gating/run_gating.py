@@ -1,0 +1,573 @@
+#!/usr/bin/env python3
+"""Gating only on what is new: SARIF, baselines, --against (issue 5).
+
+usage: run_gating.py --layoutlint PATH [--workdir DIR]
+
+Compiles tests/gating/gating.c in several variants (see its header) and
+checks:
+  - --format=sarif against the official SARIF 2.1.0 JSON schema
+    (tests/sarif/sarif-schema-2.1.0.json, with python3-jsonschema) on runs
+    with findings, without findings, with several structs, with a stale rule,
+    with clang input (no columns), with input that has no source locations,
+    and gated runs; and that a broken document fails the same validation.
+    When the SARIF Multitool is at hand (LAYOUTLINT_SARIF_MULTITOOL, or
+    Sarif.Multitool on PATH), its `validate` with GitHub's ingestion rules
+    must report nothing either;
+  - --write-baseline / --baseline / --strict-baseline round trips, stable
+    output, atomic writes, malformed baselines (exit 2 naming FILE:LINE:COL);
+  - --against on two builds of struct sess: exactly the moves, the added
+    member, the size change and the one new finding;
+  - fingerprints: identical across runs and across json and sarif.
+
+Output is TAP. Exit status 1 if anything failed.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
+SCHEMA = os.path.join(TOP, "tests", "sarif", "sarif-schema-2.1.0.json")
+RULE_IDS = ["mixed-cacheline", "write-domains", "split-hot", "stale-rule", "placement",
+            "group-span", "group-member"]
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, desc, diag=""):
+        self.n += 1
+        if not cond:
+            self.failed += 1
+        print(f"{'ok' if cond else 'not ok'} {self.n} - {desc}")
+        if not cond and diag:
+            for line in str(diag).splitlines()[:60]:
+                print(f"# {line}")
+        sys.stdout.flush()
+        return cond
+
+    def skip(self, desc, why):
+        self.n += 1
+        print(f"ok {self.n} - {desc} # SKIP {why}")
+
+    def finish(self):
+        print(f"1..{self.n}")
+        return 1 if self.failed else 0
+
+
+class Lint:
+    def __init__(self, tool, cwd):
+        self.tool = tool
+        self.cwd = cwd
+
+    def __call__(self, *args):
+        p = subprocess.run([self.tool, "--color=never", *args], cwd=self.cwd,
+                           capture_output=True, text=True, timeout=120)
+        return p.returncode, p.stdout, p.stderr
+
+    def json(self, *args):
+        rc, out, err = self(*args)
+        try:
+            return rc, json.loads(out), err
+        except ValueError as e:
+            return rc, {"error": f"not JSON: {e}: {out[:200]}"}, err
+
+
+# ---- SARIF validation ---------------------------------------------------------
+
+VALIDATE_SNIPPET = r"""
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+cls = jsonschema.validators.validator_for(schema)
+v = cls(schema, format_checker=cls.FORMAT_CHECKER)
+errs = sorted(v.iter_errors(json.load(sys.stdin)), key=lambda e: list(e.path))
+for e in errs[:20]:
+    print("/".join(map(str, e.path)) + ": " + e.message)
+sys.exit(1 if errs else 0)
+"""
+
+
+def find_validator():
+    """A callable doc -> list of errors, or None when no jsonschema is at hand."""
+    try:
+        import jsonschema  # noqa: F401
+        with open(SCHEMA) as f:
+            schema = json.load(f)
+        cls = jsonschema.validators.validator_for(schema)
+        v = cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+        def check(doc):
+            return [("/".join(map(str, e.path)) + ": " + e.message)
+                    for e in v.iter_errors(doc)]
+        return check, f"python {sys.version.split()[0]}, jsonschema in process"
+    except ImportError:
+        pass
+    # The Debian package (python3-jsonschema) serves /usr/bin/python3, which
+    # need not be the python3 running this script.
+    for py in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if not os.access(py, os.X_OK) or os.path.realpath(py) == os.path.realpath(sys.executable):
+            continue
+        p = subprocess.run([py, "-c", "import jsonschema"], capture_output=True)
+        if p.returncode == 0:
+            def check(doc, py=py):
+                q = subprocess.run([py, "-c", VALIDATE_SNIPPET, SCHEMA], input=json.dumps(doc),
+                                   capture_output=True, text=True)
+                return [] if q.returncode == 0 else (q.stdout + q.stderr).splitlines() or ["?"]
+            return check, f"{py} with jsonschema"
+    return None, None
+
+
+def find_multitool():
+    env = os.environ.get("LAYOUTLINT_SARIF_MULTITOOL")
+    if env and os.access(env, os.X_OK):
+        return env
+    return shutil.which("Sarif.Multitool")
+
+
+URI_RE = re.compile(r"^(file://)?[A-Za-z0-9\-._~/%]+$")
+
+
+def sarif_own_checks(doc):
+    """What GitHub code scanning needs beyond the schema."""
+    problems = []
+    run = doc["runs"][0]
+    driver = run["tool"]["driver"]
+    if driver.get("name") != "layoutlint" or not driver.get("version"):
+        problems.append("driver name/version")
+    if not driver.get("informationUri"):
+        problems.append("no informationUri")
+    ids = [r["id"] for r in driver.get("rules", [])]
+    if ids != RULE_IDS:
+        problems.append(f"rules {ids}")
+    for r in driver.get("rules", []):
+        for k in ("shortDescription", "fullDescription", "help"):
+            if not r.get(k, {}).get("text"):
+                problems.append(f"rule {r['id']}: no {k}")
+        if r.get("defaultConfiguration", {}).get("level") not in ("error", "warning", "note"):
+            problems.append(f"rule {r['id']}: no default level")
+    for i, res in enumerate(run["results"]):
+        where = f"results[{i}]"
+        if ids[res["ruleIndex"]] != res["ruleId"]:
+            problems.append(f"{where}: ruleIndex")
+        if res.get("level") not in ("error", "warning", "note"):
+            problems.append(f"{where}: level")
+        if not res.get("message", {}).get("text"):
+            problems.append(f"{where}: message")
+        locs = res.get("locations") or []
+        if not locs or "physicalLocation" not in locs[0]:
+            problems.append(f"{where}: no physical location")
+            continue
+        for loc in locs + res.get("relatedLocations", []):
+            uri = loc["physicalLocation"]["artifactLocation"]["uri"]
+            if not URI_RE.match(uri):
+                problems.append(f"{where}: uri {uri!r}")
+            if not uri.startswith("file://") and \
+                    loc["physicalLocation"]["artifactLocation"].get("uriBaseId") != "%SRCROOT%":
+                problems.append(f"{where}: relative uri without uriBaseId")
+        if not res.get("partialFingerprints", {}).get("layoutlint/v1"):
+            problems.append(f"{where}: no partialFingerprints")
+    return problems
+
+
+# ---- the tests ----------------------------------------------------------------
+
+def compile_variants(tap, work):
+    src = os.path.join(work, "gating.c")
+    shutil.copy(os.path.join(HERE, "gating.c"), src)
+    for r in ("conn", "sess", "spl", "stale"):
+        shutil.copy(os.path.join(HERE, r + ".rules"), os.path.join(work, r + ".rules"))
+    objs = {}
+    variants = {"v1": [], "newhot": ["-DNEW_HOT"], "newread": ["-DNEW_READ"],
+                "fixed": ["-DFIXED"], "v2": ["-DV2"], "nosess": ["-DNO_SESS"]}
+    errors = []
+    for name, flags in variants.items():
+        out = name + ".o"
+        p = subprocess.run(["gcc", "-g", "-c", *flags, "gating.c", "-o", out], cwd=work,
+                           capture_output=True, text=True)
+        if p.returncode:
+            errors.append(p.stderr)
+        objs[name] = out
+    # No line table: the binary itself is the location.
+    p = subprocess.run(["gcc", "-g", "-shared", "-nostdlib", "gating.c", "-o", "noline.so"],
+                       cwd=work, capture_output=True, text=True)
+    if p.returncode == 0:
+        p = subprocess.run(["objcopy", "--remove-section=.debug_line",
+                            "--remove-section=.debug_line_str", "noline.so"],
+                           cwd=work, capture_output=True, text=True)
+    objs["noline"] = "noline.so" if p.returncode == 0 else None
+    objs["clang"] = None
+    if shutil.which("clang"):
+        p = subprocess.run(["clang", "-g", "-c", "gating.c", "-o", "clang.o"], cwd=work,
+                           capture_output=True, text=True)
+        objs["clang"] = "clang.o" if p.returncode == 0 else None
+    tap.ok(not errors, "compile the gating.c variants with gcc -g -c", "\n".join(errors))
+    return objs
+
+
+def sarif_tests(tap, lint, objs, work):
+    check, how = find_validator()
+    if not tap.ok(check is not None,
+                  "a JSON schema validator is at hand (python3-jsonschema; scripts/deps test)",
+                  "install python3-jsonschema"):
+        return
+    print(f"# validating with {how} against {os.path.relpath(SCHEMA, TOP)}")
+    multitool = find_multitool()
+    cases = [
+        ("findings", ["-r", "conn.rules", objs["v1"]], 1, 1),
+        ("no findings", [objs["v1"], "struct", "quiet"], 0, 0),
+        ("no findings with rules", ["-r", "sess.rules", "--against", objs["v1"], objs["v1"]], 0, 0),
+        ("several structs", ["-r", "conn.rules", "-r", "sess.rules", "-r", "spl.rules",
+                             objs["newhot"], "struct", "conn", "struct", "sess", "struct", "spl",
+                             "struct", "quiet"], 1, 4),
+        ("stale rule", ["-r", "stale.rules", objs["v1"]], 1, 1),
+        ("--against", ["-r", "sess.rules", "--against", objs["v1"], objs["v2"]], 1, 1),
+    ]
+    if objs["clang"]:
+        cases.append(("clang input (no columns)", ["-r", "conn.rules", objs["clang"]], 1, 1))
+    if objs["noline"]:
+        cases.append(("input without source locations", ["-r", "conn.rules", objs["noline"]],
+                      1, 1))
+    docs = {}
+    for name, args, want_rc, want_results in cases:
+        rc, out, err = lint("--format=sarif", *args)
+        try:
+            doc = json.loads(out)
+        except ValueError as e:
+            tap.ok(False, f"sarif {name}: a JSON document", f"{e}\n{err}")
+            continue
+        docs[name] = doc
+        errs = check(doc)
+        tap.ok(rc == want_rc and not errs, f"sarif {name}: valid SARIF 2.1.0, exit {want_rc}",
+               f"exit {rc}\n{err}\n" + "\n".join(errs[:20]))
+        results = doc["runs"][0]["results"]
+        own = sarif_own_checks(doc)
+        tap.ok(len(results) == want_results and not own,
+               f"sarif {name}: {want_results} result(s) with what code scanning needs",
+               f"{len(results)} results\n" + "\n".join(own))
+        if multitool:
+            sarif_path = os.path.join(work, "mt-" + re.sub(r"\W+", "-", name) + ".sarif")
+            log = sarif_path + ".validation"
+            with open(sarif_path, "w") as f:
+                f.write(out)
+            if os.path.exists(log):
+                os.unlink(log)
+            q = subprocess.run([multitool, "validate", "--rule-kind", "Gh;Sarif", "-o", log,
+                                sarif_path], capture_output=True, text=True)
+            found = []
+            try:
+                with open(log) as f:
+                    found = [f"{r['ruleId']}: {r['message']}" for r in
+                             json.load(f)["runs"][0]["results"]
+                             # A location in a binary has no region to give.
+                             if not (r["ruleId"] == "SARIF2017" and objs["noline"] in args)]
+            except (OSError, ValueError, KeyError) as e:
+                found = [f"no validation log: {e}"]
+            tap.ok(q.returncode == 0 and not found,
+                   f"sarif {name}: SARIF Multitool validate (GitHub rules) reports nothing",
+                   q.stdout + q.stderr + "\n".join(found))
+
+    # The validator is not a rubber stamp.
+    if "findings" in docs:
+        bad = json.loads(json.dumps(docs["findings"]))
+        bad["runs"][0]["results"][0]["level"] = "fatal"
+        del bad["version"]
+        tap.ok(len(check(bad)) >= 2, "sarif: a broken document fails the schema")
+
+    d = docs.get("findings")
+    if d:
+        res = d["runs"][0]["results"][0]
+        loc = res["locations"][0]["physicalLocation"]
+        tap.ok(loc["artifactLocation"] == {"uri": "gating.c", "uriBaseId": "%SRCROOT%"} and
+               loc["region"]["startLine"] > 0 and loc["region"].get("startColumn", 0) > 0 and
+               len(res.get("relatedLocations", [])) == 1,
+               "sarif: result at gating.c line and column (gcc), the note as a related location",
+               json.dumps(res, indent=1)[:1500])
+    d = docs.get("clang input (no columns)")
+    if d:
+        regions = [loc["physicalLocation"]["region"] for r in d["runs"][0]["results"]
+                   for loc in r["locations"] + r.get("relatedLocations", [])]
+        tap.ok(regions and all("startColumn" not in reg and reg["startLine"] > 0
+                               for reg in regions),
+               "sarif: clang input has lines and no columns", json.dumps(regions))
+    else:
+        tap.skip("sarif: clang input has lines and no columns", "no clang")
+    d = docs.get("input without source locations")
+    if d:
+        loc = d["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+        tap.ok(loc["artifactLocation"]["uri"] == "noline.so" and "region" not in loc,
+               "sarif: without source locations the binary itself is the location",
+               json.dumps(loc))
+    else:
+        tap.skip("sarif: without source locations the binary itself is the location",
+                 "could not build noline.so")
+    d = docs.get("stale rule")
+    if d:
+        loc = d["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+        tap.ok(loc["artifactLocation"]["uri"] == "stale.rules" and
+               loc["region"]["startLine"] == 4,
+               "sarif: a stale rule is located in the rules file", json.dumps(loc))
+    d = docs.get("several structs")
+    if d:
+        structs = sorted({r["properties"]["struct"] for r in d["runs"][0]["results"]})
+        tap.ok(structs == ["struct conn", "struct sess", "struct spl"],
+               "sarif: results of several structs", structs)
+
+
+def baseline_tests(tap, lint, objs, work):
+    base = os.path.join(work, "conn.baseline")
+    for f in os.listdir(work):
+        if f.startswith("conn.baseline"):
+            os.unlink(os.path.join(work, f))
+    rc, doc, err = lint.json("--format=json", "-r", "conn.rules", "-r", "spl.rules",
+                             "--write-baseline", base, objs["v1"])
+    tap.ok(rc == 1 and os.path.exists(base), "--write-baseline: run with findings writes FILE",
+           f"exit {rc}\n{err}")
+    try:
+        with open(base) as f:
+            text = f.read()
+        written = json.loads(text)
+    except (OSError, ValueError) as e:
+        tap.ok(False, "the baseline is JSON", e)
+        return
+    pairs = [(e["rule"], e["struct"], tuple(e["pair"])) for e in written["pairs"]]
+    want = sorted((f["rule"], f"struct {s['name']}", tuple(p)) for s in doc["structs"]
+                  for f in s["findings"] for p in f["pairs"])
+    tap.ok(written.get("layoutlint-baseline") == 1 and pairs == want,
+           "the baseline lists every pair of every finding, sorted",
+           f"got {pairs}\nwant {want}")
+    tap.ok(("split-hot", "struct spl", ("hot",)) in pairs,
+           "a split-hot finding is one single-member entry", pairs)
+    lines = text.splitlines()
+    tap.ok(len([ln for ln in lines if '"rule"' in ln]) == len(pairs),
+           "one entry per line", text)
+    lint("-r", "conn.rules", "-r", "spl.rules", "--write-baseline", base, objs["v1"])
+    with open(base) as f:
+        again = f.read()
+    leftovers = [f for f in os.listdir(work) if f.startswith("conn.baseline.")]
+    tap.ok(again == text and not leftovers, "rewriting the baseline: same bytes, no temp file",
+           f"{leftovers}\n{again}")
+
+    rc, out, err = lint("-r", "conn.rules", "-r", "spl.rules", "--baseline", base, objs["v1"])
+    tap.ok(rc == 0 and ": error:" not in out and ": note:" not in out,
+           "--baseline: the same run exits 0 and reports nothing", f"exit {rc}\n{out}\n{err}")
+    tap.ok(re.search(r"2 findings \(2 pairs\) already in the baseline suppressed", err)
+           is not None, "--baseline: stderr says how many were suppressed", err)
+    rc, doc, err = lint.json("--format=json", "-r", "conn.rules", "-r", "spl.rules",
+                             "--baseline", base, objs["v1"])
+    g = doc.get("gating", {})
+    tap.ok(rc == 0 and all(not s["findings"] for s in doc["structs"]) and
+           g.get("suppressed_findings") == 2 and g.get("suppressed_pairs") == 2 and
+           g.get("reported_findings") == 0 and g.get("reference") == "baseline",
+           "--baseline --format=json: no findings, a gating object with the counts",
+           json.dumps(g))
+
+    rc, doc, err = lint.json("--format=json", "-r", "conn.rules", "--baseline", base,
+                             objs["newhot"])
+    found = [f for s in doc["structs"] for f in s["findings"]]
+    tap.ok(rc == 1 and len(found) == 1 and found[0]["rule"] == "mixed-cacheline" and
+           found[0]["cacheline"] == 1 and
+           sorted(map(tuple, found[0]["pairs"])) == [("cfg", "hits"), ("flags", "hits")] and
+           sorted(map(tuple, found[0]["new_pairs"])) == [("cfg", "hits"), ("flags", "hits")],
+           "a new write-hot member next to read-mostly ones: exactly that finding, exit 1",
+           f"exit {rc}\n{json.dumps(found, indent=1)}\n{err}")
+    rc, out, err = lint("-q", "-r", "conn.rules", "--baseline", base, objs["newhot"])
+    errors = [ln for ln in out.splitlines() if ": error:" in ln]
+    tap.ok(rc == 1 and len(errors) == 1 and "hits" in errors[0],
+           "the same in text: one error line", out)
+
+    rc, doc, err = lint.json("--format=json", "-r", "conn.rules", "--baseline", base,
+                             objs["newread"])
+    found = [f for s in doc["structs"] for f in s["findings"]]
+    tap.ok(rc == 1 and len(found) == 1 and found[0]["cacheline"] == 0 and
+           sorted(map(tuple, found[0]["pairs"])) == [("name", "lock"), ("ops", "lock")] and
+           found[0]["new_pairs"] == [["name", "lock"]],
+           "a finding with old and new pairs is reported; new_pairs names the new one",
+           f"exit {rc}\n{json.dumps(found, indent=1)}")
+    rc, out, err = lint("-q", "-r", "conn.rules", "--baseline", base, objs["newread"])
+    tap.ok(rc == 1 and re.search(r"note: new since .*: name with lock \(1 of 2 pairs", out),
+           "text says which pairs are new", out)
+
+    rc, out, err = lint("-r", "conn.rules", "--baseline", base, objs["fixed"])
+    tap.ok(rc == 0 and "1 pair of the baseline no longer occurs" in err,
+           "a fixed finding passes without --strict-baseline (and is counted)",
+           f"exit {rc}\n{err}")
+    rc, out, err = lint("-q", "-r", "conn.rules", "--baseline", base, "--strict-baseline",
+                        objs["fixed"])
+    want_line = next(i + 1 for i, ln in enumerate(lines) if '"ops","lock"' in ln)
+    tap.ok(rc == 1 and f"{os.path.basename(base)}:{want_line}: error: baseline pair no longer "
+           "occurs: mixed-cacheline, struct conn: ops with lock" in out,
+           "--strict-baseline: a vanished pair fails, named with its baseline line",
+           f"exit {rc}\n{out}\n{err}")
+    rc, doc, err = lint.json("--format=json", "-r", "conn.rules", "--baseline", base,
+                             "--strict-baseline", objs["fixed"])
+    van = doc.get("gating", {}).get("vanished", [])
+    tap.ok(rc == 1 and van == [{"rule": "mixed-cacheline", "struct": "struct conn",
+                                "pair": ["ops", "lock"], "line": want_line}],
+           "--strict-baseline --format=json lists it", json.dumps(van))
+    rc, out, err = lint("-r", "conn.rules", "-r", "spl.rules", "--baseline", base,
+                        "--strict-baseline", objs["v1"])
+    tap.ok(rc == 0, "--strict-baseline passes when every pair still occurs", f"exit {rc}\n{out}")
+    rc, out, err = lint("-r", "conn.rules", "--baseline", base, "--strict-baseline",
+                        objs["v1"], "struct", "conn")
+    tap.ok(rc == 0, "--strict-baseline ignores pairs of structs not linted (struct spl)",
+           f"exit {rc}\n{out}")
+
+    def malformed(name, content, want):
+        path = os.path.join(work, name)
+        with open(path, "w") as f:
+            f.write(content)
+        rc, out, err = lint("-r", "conn.rules", "--baseline", path, objs["v1"])
+        tap.ok(rc == 2 and out == "" and re.search(want, err) and len(err.splitlines()) == 1,
+               f"malformed baseline ({name}): exit 2, one line naming the place",
+               f"exit {rc}\nstdout {out!r}\nstderr {err!r}")
+
+    malformed("truncated.json", text[: len(text) // 2],
+              r"truncated\.json:\d+:\d+: malformed baseline: ")
+    malformed("norule.json", '{\n  "layoutlint-baseline": 1,\n  "pairs": [\n'
+              '    {"struct": "struct conn", "pair": ["ops", "lock"]}\n  ]\n}\n',
+              r"norule\.json:4:5: malformed baseline: entry has no \"rule\"")
+    malformed("badrule.json", '{"layoutlint-baseline": 1, "pairs": [\n'
+              '{"rule": "mixed-cachelin", "struct": "struct conn", "pair": ["ops"]}]}',
+              r"badrule\.json:2:10: malformed baseline: unknown rule 'mixed-cachelin'")
+    malformed("notbaseline.json", '{"pairs": []}', r"notbaseline\.json:1:1: .*layoutlint-baseline")
+    malformed("trailing.json", '{"layoutlint-baseline": 1, "pairs": []}\n]',
+              r"trailing\.json:2:1: malformed baseline: text after the end")
+    malformed("empty.json", "", r"empty\.json:1:1: malformed baseline: unexpected end")
+    rc, out, err = lint("-r", "conn.rules", "--baseline", os.path.join(work, "missing.json"),
+                        objs["v1"])
+    tap.ok(rc == 2 and out == "" and "missing.json" in err, "missing baseline: exit 2",
+           f"exit {rc}\n{err}")
+    rc, out, err = lint("--format=json", "-r", "conn.rules", "--write-baseline",
+                        os.path.join(work, "no-such-dir", "b.json"), objs["v1"])
+    tap.ok(rc == 2 and out == "" and "no-such-dir/b.json" in err,
+           "an unwritable baseline: exit 2 and no output at all", f"exit {rc}\n{out}\n{err}")
+    rc, _, err = lint("-r", "conn.rules", "--strict-baseline", objs["v1"])
+    rc2, _, err2 = lint("-r", "conn.rules", "--baseline", base, "--against", objs["v1"],
+                        objs["v1"])
+    tap.ok(rc == 2 and rc2 == 2 and "--baseline" in err and "--against" in err2,
+           "usage errors: --strict-baseline alone, --baseline with --against", err + err2)
+
+
+def against_tests(tap, lint, objs):
+    rc, doc, err = lint.json("--format=json", "-r", "sess.rules", "--against", objs["v1"],
+                             objs["v2"], "struct", "sess")
+    s = doc.get("structs", [{}])[0]
+    a = s.get("against", {})
+    found = s.get("findings", [])
+    tap.ok(rc == 1 and len(found) == 1 and found[0]["cacheline"] == 1 and
+           found[0]["pairs"] == [["ops", "counter"]],
+           "--against: exactly the one new finding (ops with counter on line 1), exit 1",
+           f"exit {rc}\n{json.dumps(found, indent=1)}\n{err}")
+    moved = sorted((m["path"], tuple(m["from"]), tuple(m["to"])) for m in a.get("moved", []))
+    tap.ok(moved == [("cfg", (2, 2), (0, 0)), ("ops", (0, 0), (1, 1))],
+           "--against: exactly the moves (cfg line 2 -> 0, ops line 0 -> 1)", moved)
+    tap.ok(a.get("added") == [{"path": "extra", "lines": [2, 3]}] and a.get("removed") == [],
+           "--against: one member added, none removed", json.dumps(a))
+    tap.ok(a.get("size") == {"old": 192, "new": 256} and
+           a.get("cachelines") == {"old": 3, "new": 4} and a.get("in_reference") is True,
+           "--against: size and cacheline count change", json.dumps(a))
+    g = doc.get("gating", {})
+    tap.ok(g.get("reference") == "against" and g.get("path") == objs["v1"] and
+           g.get("reported_findings") == 1 and g.get("new_pairs") == 1 and
+           g.get("vanished_pairs") == 1,
+           "--against --format=json: the gating object", json.dumps(g))
+
+    rc, out, err = lint("-r", "sess.rules", "--against", objs["v1"], objs["v2"],
+                        "struct", "sess")
+    want = ["\tsize: 192 -> 256 bytes, cachelines: 3 -> 4",
+            "\tmoved:   cfg: line 2 -> line 0",
+            "\tmoved:   ops: line 0 -> line 1",
+            "\tadded:   extra: lines 2-3"]
+    missing = [w for w in want if w not in out.splitlines()]
+    errors = [ln for ln in out.splitlines() if ": error:" in ln]
+    tap.ok(rc == 1 and not missing and len(errors) == 1 and
+           "mixes read-mostly ops with write-hot counter" in errors[0] and
+           "struct sess against v1.o:" in out,
+           "--against text: the layout diff and one diagnostic", f"missing {missing}\n{out}")
+
+    rc, out, err = lint("-r", "sess.rules", "--against", objs["v1"], objs["v1"], "struct", "sess")
+    tap.ok(rc == 0 and ": error:" not in out and
+           "no member added, removed or moved to another cacheline" in out and
+           "size: 192 bytes, cachelines: 3 (unchanged)" in out,
+           "--against the same build: exit 0, nothing new, nothing moved", f"exit {rc}\n{out}")
+
+    rc, doc, err = lint.json("--format=json", "-r", "sess.rules", "--against", objs["nosess"],
+                             objs["v1"], "struct", "sess")
+    s = doc.get("structs", [{}])[0]
+    tap.ok(rc == 1 and s.get("against", {}).get("in_reference") is False and
+           len(s.get("findings", [])) == 1,
+           "--against a build without the struct: all its findings are new", json.dumps(s)[:800])
+    rc, out, err = lint("-r", "sess.rules", "--against", os.path.join("nope.o"), objs["v1"])
+    tap.ok(rc == 2 and "nope.o" in err and out == "", "--against a missing file: exit 2", err)
+
+
+def fingerprint_tests(tap, lint, objs):
+    args = ["-r", "conn.rules", "-r", "sess.rules", "-r", "spl.rules", objs["newhot"]]
+
+    def fps_json():
+        _, doc, _ = lint.json("--format=json", *args)
+        return [f["fingerprint"] for s in doc["structs"] for f in s["findings"]]
+
+    def fps_sarif():
+        _, doc, _ = lint.json("--format=sarif", *args)
+        return [r["partialFingerprints"]["layoutlint/v1"] for r in doc["runs"][0]["results"]]
+
+    a, b, c = fps_json(), fps_json(), fps_sarif()
+    tap.ok(len(a) == 4 and a == b and len(set(a)) == len(a),
+           "fingerprints: identical across two runs, distinct per finding", f"{a}\n{b}")
+    tap.ok(a == c, "fingerprints: identical in --format=json and --format=sarif", f"{a}\n{c}")
+    # Line numbers and offsets are not part of it: the moved sess keeps its
+    # finding's fingerprint when the same pairs meet on another line.
+    _, d1, _ = lint.json("--format=json", "-r", "conn.rules", objs["v1"], "struct", "conn")
+    _, d2, _ = lint.json("--format=json", "-r", "conn.rules", objs["newread"], "struct", "conn")
+    f1 = d1["structs"][0]["findings"][0]["fingerprint"]
+    f2 = [f["fingerprint"] for f in d2["structs"][0]["findings"]]
+    tap.ok(f1 not in f2, "fingerprints: a finding with another member gets another one",
+           f"{f1} {f2}")
+    _, d3, _ = lint.json("--format=json", "-r", "conn.rules", "--baseline",
+                         os.path.join(lint.cwd, "conn.baseline"), objs["newhot"])
+    _, d4, _ = lint.json("--format=json", "-r", "conn.rules", objs["newhot"])
+    g = {f["fingerprint"] for s in d3["structs"] for f in s["findings"]}
+    p = {f["fingerprint"] for s in d4["structs"] for f in s["findings"]}
+    tap.ok(g and g <= p, "fingerprints: the same under --baseline", f"{g} {p}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--layoutlint", required=True)
+    ap.add_argument("--workdir")
+    a = ap.parse_args()
+    tool = os.path.abspath(a.layoutlint)
+    tap = Tap()
+    if not shutil.which("gcc"):
+        print("1..0 # SKIP no gcc")
+        return 0
+    tmp = None
+    if a.workdir:
+        work = os.path.abspath(a.workdir)
+        os.makedirs(work, exist_ok=True)
+    else:
+        work = tmp = tempfile.mkdtemp(prefix="layoutlint-gating-")
+    try:
+        lint = Lint(tool, work)
+        objs = compile_variants(tap, work)
+        sarif_tests(tap, lint, objs, work)
+        baseline_tests(tap, lint, objs, work)
+        against_tests(tap, lint, objs)
+        fingerprint_tests(tap, lint, objs)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return tap.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
