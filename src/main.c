@@ -7,14 +7,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "config.h"
 #include "diag.h"
 #include "reader.h"
 #include "report.h"
+#include "groups.h"
+#include "import_rst.h"
 #include "rules.h"
 #include "strbuf.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct options {
@@ -34,6 +37,12 @@ struct options {
 	enum ll_level fail_level;
 	bool require_all;
 	bool quiet;
+	bool groups_off;		/* --groups=off */
+	const char *import_net;		/* --import-net-cachelines FILE */
+	const char *baseline;		/* --baseline FILE */
+	const char *write_baseline;	/* --write-baseline FILE */
+	bool strict_baseline;
+	const char *against;		/* --against OLD-BINARY */
 };
 
 enum {
@@ -44,7 +53,13 @@ enum {
 	OPT_PREFIX_MAP,
 	OPT_COLOR,
 	OPT_FAIL_LEVEL,
+	OPT_GROUPS,
+	OPT_IMPORT_NET,
 	OPT_REQUIRE_ALL,
+	OPT_BASELINE,
+	OPT_WRITE_BASELINE,
+	OPT_STRICT_BASELINE,
+	OPT_AGAINST,
 };
 
 static const struct argp_option argp_options[] = {
@@ -58,17 +73,33 @@ static const struct argp_option argp_options[] = {
 	  "A rules file, or a directory of *.rules files (repeatable)", 2 },
 	{ "require-all", OPT_REQUIRE_ALL, NULL, 0,
 	  "A struct the rules name but BINARY does not define is an error, not a note", 2 },
+	{ "groups", OPT_GROUPS, "WHEN", 0,
+	  "auto (default): kernel __cacheline_group markers tag the members no rules tag, "
+	  "and group-span is checked; off: ignore them", 2 },
+	{ "import-net-cachelines", OPT_IMPORT_NET, "FILE.rst", 0,
+	  "Write a rules file, to stdout, from one Documentation/networking/net_cachelines "
+	  "table; no BINARY", 2 },
 	{ "fail-level", OPT_FAIL_LEVEL, "LEVEL", 0,
 	  "Exit 1 for findings at or above LEVEL: note, warning or error (default)", 2 },
-	{ NULL, 0, NULL, 0, "Paths:", 2 },
+	{ NULL, 0, NULL, 0, "Gating (report and fail only on new member pairs):", 3 },
+	{ "baseline", OPT_BASELINE, "FILE", 0,
+	  "Report only findings with a pair FILE does not list; count the others", 3 },
+	{ "write-baseline", OPT_WRITE_BASELINE, "FILE", 0,
+	  "Write the pairs of this run's findings to FILE (JSON, sorted)", 3 },
+	{ "strict-baseline", OPT_STRICT_BASELINE, NULL, 0,
+	  "With --baseline: baseline pairs that no longer occur fail the run too", 3 },
+	{ "against", OPT_AGAINST, "OLD-BINARY", 0,
+	  "Lint OLD-BINARY with the same rules as the reference; report new findings and "
+	  "each struct's layout changes", 3 },
+	{ NULL, 0, NULL, 0, "Paths:", 4 },
 	{ "srcdir", OPT_SRCDIR, "DIR", 0,
-	  "Show declaring files relative to DIR (default: the compilation directory)", 2 },
+	  "Show declaring files relative to DIR (default: the compilation directory)", 4 },
 	{ "prefix-map", OPT_PREFIX_MAP, "OLD=NEW", 0,
-	  "Rewrite declaring files starting with OLD to start with NEW (repeatable)", 2 },
-	{ NULL, 0, NULL, 0, "Output:", 3 },
-	{ "format", OPT_FORMAT, "FMT", 0, "text (default) or json", 3 },
-	{ "color", OPT_COLOR, "WHEN", 0, "auto (default), always or never", 3 },
-	{ "quiet", 'q', NULL, 0, "Text: print only the diagnostics, no listings", 3 },
+	  "Rewrite declaring files starting with OLD to start with NEW (repeatable)", 4 },
+	{ NULL, 0, NULL, 0, "Output:", 5 },
+	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json or sarif", 5 },
+	{ "color", OPT_COLOR, "WHEN", 0, "auto (default), always or never", 5 },
+	{ "quiet", 'q', NULL, 0, "Text: print only the diagnostics, no listings", 5 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -77,7 +108,9 @@ static const char doc[] =
 	"\vExamples:\n"
 	"  layoutlint vmlinux struct file\n"
 	"  layoutlint --format=json fs/xfs/xfs.ko struct xfs_inode\n"
-	"  layoutlint obj.o union foo seqlock_t\n";
+	"  layoutlint obj.o union foo seqlock_t\n"
+	"  layoutlint -r rules --baseline layoutlint.baseline vmlinux\n"
+	"  layoutlint -r rules/file.rules --against old/vmlinux vmlinux struct file\n";
 
 static int parse_uint(const char *s, unsigned *out)
 {
@@ -114,8 +147,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			o->format = FORMAT_TEXT;
 		else if (strcmp(arg, "json") == 0)
 			o->format = FORMAT_JSON;
+		else if (strcmp(arg, "sarif") == 0)
+			o->format = FORMAT_SARIF;
 		else
-			argp_error(state, "unknown --format '%s' (expected text or json)", arg);
+			argp_error(state, "unknown --format '%s' (expected text, json or sarif)", arg);
 		break;
 	case OPT_CACHELINE:
 		if (parse_uint(arg, &o->cacheline) || o->cacheline < 16 || o->cacheline > 4096 ||
@@ -157,6 +192,29 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'q':
 		o->quiet = true;
 		break;
+	case OPT_BASELINE:
+		o->baseline = arg;
+		break;
+	case OPT_WRITE_BASELINE:
+		o->write_baseline = arg;
+		break;
+	case OPT_STRICT_BASELINE:
+		o->strict_baseline = true;
+		break;
+	case OPT_AGAINST:
+		o->against = arg;
+		break;
+	case OPT_GROUPS:
+		if (strcmp(arg, "auto") == 0)
+			o->groups_off = false;
+		else if (strcmp(arg, "off") == 0)
+			o->groups_off = true;
+		else
+			argp_error(state, "unknown --groups '%s' (expected auto or off)", arg);
+		break;
+	case OPT_IMPORT_NET:
+		o->import_net = arg;
+		break;
 	case OPT_FAIL_LEVEL:
 		if (strcmp(arg, "note") == 0)
 			o->fail_level = LL_LEVEL_NOTE;
@@ -180,12 +238,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case ARGP_KEY_END:
+		if (o->import_net) {
+			if (o->binary)
+				argp_error(state, "--import-net-cachelines takes no BINARY");
+			break;
+		}
 		if (!o->binary)
 			argp_error(state, "no BINARY given");
 		if (o->pending_kind)
 			argp_error(state, "'%s' must be followed by a NAME", o->pending_kind);
 		if (!o->nr_queries && !o->nr_rules_paths)
 			argp_error(state, "no struct NAME and no --rules given");
+		if (o->baseline && o->against)
+			argp_error(state, "--baseline and --against each set the reference; give one");
+		if (o->strict_baseline && !o->baseline)
+			argp_error(state, "--strict-baseline needs --baseline FILE");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -294,121 +361,257 @@ static int lint_one(const struct options *o, struct ll_input *in, struct ll_bloc
 		if (ll_rules_apply(block, s, &l->findings, &allows, err))
 			return -1;
 		align = block->align == LL_ALIGN_TYPE ? s->alignment : block->align;
+		/* rules.md: align N is at least the type's own alignment. */
+		if (block->align && block->align != LL_ALIGN_TYPE && block->align < s->alignment) {
+			ll_fail(err, "%s:%u: error: align %llu is below the %llu-byte alignment %s %s "
+				"already has; use 'align type' or a multiple of %llu", block->align_file,
+				block->align_line, (unsigned long long)block->align,
+				(unsigned long long)s->alignment, ll_kind_name(s->kind), s->name,
+				(unsigned long long)s->alignment);
+			err->located = true;
+			return -1;
+		}
 	}
 	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
 				     .nr_allows = allows.n };
 
+	/* After the rules: a rules tag always beats a group's. */
+	if (!o->groups_off) {
+		ll_find_groups(s, &l->groups);
+		ll_groups_apply_tags(s, &l->groups);
+	}
 	ll_check(&ci, &l->findings);
+	ll_check_groups(&ci, &l->groups, &l->findings);
 	free(allows.v);
 	return 0;
 }
 
-static int run(struct options *o)
+/* One binary, linted: what run() reports, and what --against compares with. */
+struct linted_binary {
+	const char *path;
+	struct ll_input *in;
+	struct ll_run run;		/* run.structs: the structs found, in query order */
+	long *struct_of_query;		/* index into run.structs, -1 when not found */
+};
+
+/*
+ * Read PATH and lint every query with its rules block. For the binary under
+ * test, a struct it does not define is an error, or a note for rules-named
+ * structs; for the REFERENCE (--against OLD-BINARY) it is just absent.
+ */
+static int lint_binary(const struct options *o, const char *path, struct ll_block **blocks,
+		       bool from_rules, bool reference, struct linted_binary *lb,
+		       struct ll_error *err)
 {
 	struct ll_input_options io = {
 		.srcdir = o->srcdir,
 		.prefix_maps = o->prefix_maps,
 		.nr_prefix_maps = o->nr_prefix_maps,
 	};
-	struct ll_input *in = NULL;
+	struct ll_lookup_result *results;
+	int rc = -1;
+
+	lb->path = path;
+	lb->run.binary_path = path;
+	lb->struct_of_query = xcalloc(o->nr_queries ? o->nr_queries : 1,
+				      sizeof(*lb->struct_of_query));
+	results = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*results));
+	if (ll_input_open(path, &io, &lb->in, err) ||
+	    ll_input_lookup(lb->in, o->queries, o->nr_queries, results, err))
+		goto done;
+	lb->run.build_id = ll_input_build_id(lb->in);
+	lb->run.structs = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*lb->run.structs));
+	for (size_t i = 0; i < o->nr_queries; i++) {
+		lb->struct_of_query[i] = -1;
+		if (results[i].status == LL_FOUND) {
+			struct ll_linted *l = &lb->run.structs[lb->run.nr_structs];
+
+			lb->struct_of_query[i] = (long)lb->run.nr_structs++;
+			l->layout = results[i].layout;
+			results[i].layout = NULL;
+			if (lint_one(o, lb->in, blocks[i], l, err))
+				goto done;
+			continue;
+		}
+		if (reference && results[i].status != LL_AMBIGUOUS)
+			continue;	/* the diff says "not defined there" */
+		lookup_error(path, &o->queries[i], &results[i], err);
+		/* A kernel tree's rules cover vmlinux and modules: absence is news, not failure. */
+		if (!reference && from_rules && !o->require_all &&
+		    results[i].status != LL_AMBIGUOUS) {
+			fprintf(stderr, "%s:%u: note: %s; skipped\n", blocks[i]->file, blocks[i]->line,
+				err->msg);
+			continue;
+		}
+		goto done;
+	}
+	rc = 0;
+done:
+	for (size_t i = 0; i < o->nr_queries; i++)
+		ll_lookup_result_release(&results[i]);
+	free(results);
+	return rc;
+}
+
+static void linted_binary_release(struct linted_binary *lb)
+{
+	for (size_t i = 0; i < lb->run.nr_structs; i++) {
+		ll_findings_release(&lb->run.structs[i].findings);
+		ll_layout_diff_free(lb->run.structs[i].diff);
+		ll_struct_free(lb->run.structs[i].layout);
+		/* Last: the members' group tags borrowed its strings. */
+		ll_groups_release(&lb->run.structs[i].groups);
+	}
+	free(lb->run.structs);
+	free(lb->struct_of_query);
+	ll_input_close(lb->in);
+}
+
+/* --against: each struct of CUR next to its namesake in OLD. */
+static void diff_layouts(const struct options *o, struct linted_binary *cur,
+			 const struct linted_binary *old)
+{
+	for (size_t q = 0; q < o->nr_queries; q++) {
+		long c = cur->struct_of_query[q], r = old->struct_of_query[q];
+
+		if (c < 0)
+			continue;
+		cur->run.structs[c].diff =
+			ll_layout_diff(r >= 0 ? old->run.structs[r].layout : NULL,
+				       cur->run.structs[c].layout);
+	}
+}
+
+static void gating_summary(const struct ll_gating *g)
+{
+	const char *what = g->against ? "OLD-BINARY" : "the baseline";
+
+	fprintf(stderr, "layoutlint: %s %s: %zu finding%s with new pairs (%zu new pair%s); "
+		"%zu finding%s (%zu pair%s) already in %s suppressed",
+		g->against ? "against" : "baseline", g->reference, g->reported_findings,
+		g->reported_findings == 1 ? "" : "s", g->new_pairs, g->new_pairs == 1 ? "" : "s",
+		g->suppressed_findings, g->suppressed_findings == 1 ? "" : "s",
+		g->suppressed_pairs, g->suppressed_pairs == 1 ? "" : "s", what);
+	if (g->nr_vanished)
+		fprintf(stderr, "; %zu pair%s of %s no longer occur%s%s", g->nr_vanished,
+			g->nr_vanished == 1 ? "" : "s", what, g->nr_vanished == 1 ? "s" : "",
+			g->strict || g->against ? "" : " (--strict-baseline would fail)");
+	fputc('\n', stderr);
+}
+
+static int run(struct options *o)
+{
 	struct ll_error err;
 	struct ll_rules rules = { 0 };
 	struct ll_block **blocks = NULL;
-	struct ll_lookup_result *results = NULL;
-	struct ll_run report = { .binary_path = o->binary };
+	struct linted_binary cur = { 0 }, old = { 0 };
+	struct ll_pairset ref = { 0 }, mine = { 0 };
+	struct ll_gating gating = { .strict = o->strict_baseline };
+	bool gate = o->baseline || o->against;
 	struct strbuf out = STRBUF_INIT;
 	bool from_rules;
 	int status = 0;
 
-	/* Rules errors stop the run before any binary is read. */
+	/* Rules and baseline errors stop the run before any binary is read. */
 	for (size_t i = 0; i < o->nr_rules_paths; i++) {
-		if (ll_rules_load(&rules, o->rules_paths[i], &err)) {
-			ll_report_error(&err);
-			status = 2;
-			goto done;
-		}
+		if (ll_rules_load(&rules, o->rules_paths[i], &err))
+			goto fail;
 	}
+	if (o->baseline && ll_baseline_load(o->baseline, &ref, &err))
+		goto fail;
 	plan_queries(o, &rules, &blocks, &from_rules);
-	results = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*results));
-	if (ll_input_open(o->binary, &io, &in, &err) ||
-	    ll_input_lookup(in, o->queries, o->nr_queries, results, &err)) {
-		ll_report_error(&err);
-		status = 2;
-		goto done;
+	if (lint_binary(o, o->binary, blocks, from_rules, false, &cur, &err))
+		goto fail;
+	if (o->against) {
+		if (lint_binary(o, o->against, blocks, from_rules, true, &old, &err))
+			goto fail;
+		ll_pairset_from_run(&old.run, &ref);
+		diff_layouts(o, &cur, &old);
 	}
-	report.build_id = ll_input_build_id(in);
-	report.structs = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*report.structs));
-	for (size_t i = 0; i < o->nr_queries; i++) {
-		if (results[i].status == LL_FOUND) {
-			struct ll_linted *l = &report.structs[report.nr_structs++];
-
-			l->layout = results[i].layout;
-			results[i].layout = NULL;
-			if (lint_one(o, in, blocks[i], l, &err)) {
-				ll_report_error(&err);
-				status = 2;
-				goto done;
-			}
-			continue;
-		}
-		lookup_error(o->binary, &o->queries[i], &results[i], &err);
-		/* A kernel tree's rules cover vmlinux and modules: absence is news, not failure. */
-		if (from_rules && !o->require_all && results[i].status != LL_AMBIGUOUS) {
-			fprintf(stderr, "%s:%u: note: %s; skipped\n", blocks[i]->file, blocks[i]->line,
-				err.msg);
-			continue;
-		}
-		ll_report_error(&err);
-		status = 2;
-		goto done;
+	/* Before any output: a baseline that cannot be written fails the run whole. */
+	if (o->write_baseline) {
+		ll_pairset_from_run(&cur.run, &mine);
+		if (ll_baseline_write(o->write_baseline, &mine, &err))
+			goto fail;
 	}
-	report.color = o->color == COLOR_ALWAYS ||
-		       (o->color == COLOR_AUTO && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-	report.quiet = o->quiet;
+	if (gate) {
+		gating.against = o->against != NULL;
+		gating.reference = o->against ? o->against : o->baseline;
+		gating.reference_build_id = o->against ? old.run.build_id : NULL;
+		ll_gate(&cur.run, &ref, &gating);
+		cur.run.gating = &gating;
+	}
+	cur.run.color = o->color == COLOR_ALWAYS ||
+			(o->color == COLOR_AUTO && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+	cur.run.quiet = o->quiet;
 	if (o->format == FORMAT_JSON)
-		ll_report_json(&report, &out);
+		ll_report_json(&cur.run, &out);
+	else if (o->format == FORMAT_SARIF)
+		ll_report_sarif(&cur.run, &out);
 	else
-		ll_report_text(&report, &out);
+		ll_report_text(&cur.run, &out);
 	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
 		ll_fail(&err, "cannot write output: %m");
-		ll_report_error(&err);
-		status = 2;
-		goto done;
+		goto fail;
 	}
-	for (size_t i = 0; i < report.nr_structs; i++) {
+	if (gate && o->format == FORMAT_TEXT)
+		gating_summary(&gating);
+	for (size_t i = 0; i < cur.run.nr_structs; i++) {
 		bool any;
-		enum ll_level max = ll_findings_max_level(&report.structs[i].findings, &any);
+		enum ll_level max = ll_findings_max_level(&cur.run.structs[i].findings, &any);
 
 		if (any && max >= o->fail_level)
 			status = 1;
 	}
+	if (gating.strict && gating.nr_vanished)
+		status = 1;
+	goto done;
+fail:
+	ll_report_error(&err);
+	status = 2;
 done:
-	for (size_t i = 0; i < report.nr_structs; i++) {
-		ll_findings_release(&report.structs[i].findings);
-		ll_struct_free(report.structs[i].layout);
-	}
-	free(report.structs);
-	for (size_t i = 0; results && i < o->nr_queries; i++)
-		ll_lookup_result_release(&results[i]);
-	free(results);
+	ll_gate_release(&cur.run, &gating);
+	linted_binary_release(&cur);
+	linted_binary_release(&old);
+	ll_pairset_release(&ref);
+	ll_pairset_release(&mine);
 	free(blocks);
 	sb_release(&out);
-	ll_input_close(in);
 	ll_rules_release(&rules);
+	return status;
+}
+
+/* --import-net-cachelines: a rules file from a kernel table, no binary. */
+static int import_net_cachelines(const char *path)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct ll_error err;
+	int status = 0;
+
+	if (ll_import_net_cachelines(path, &out, &err)) {
+		ll_report_error(&err);
+		status = 2;
+	} else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+		ll_fail(&err, "cannot write output: %m");
+		ll_report_error(&err);
+		status = 2;
+	}
+	sb_release(&out);
 	return status;
 }
 
 int main(int argc, char **argv)
 {
 	struct options o = { .fail_level = LL_LEVEL_ERROR };
-	struct argp argp = { argp_options, parse_opt, "BINARY [[struct|union] NAME]...", doc,
+	struct argp argp = { argp_options, parse_opt,
+			     "BINARY [[struct|union] NAME]...\n--import-net-cachelines FILE.rst", doc,
 			     NULL, NULL, NULL };
 	int status;
 
 	argp_err_exit_status = 2;
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o) != 0)
 		return 2;
-	status = run(&o);
+	status = o.import_net ? import_net_cachelines(o.import_net) : run(&o);
 	free(o.queries);
 	free(o.prefix_maps);
 	free(o.rules_paths);

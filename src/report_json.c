@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* --format=json: the document cli.md fixes; keys are never renamed. */
+#include "baseline.h"
+#include "groups.h"
 #include "json_writer.h"
 #include "report.h"
 
@@ -65,7 +67,96 @@ static void member(struct json_writer *w, const struct ll_member *m, unsigned ca
 	jw_end_object(w);
 }
 
-static void finding(struct json_writer *w, const struct ll_finding *f)
+/* Gating: the pairs of F the reference does not have. */
+static void new_pairs(struct json_writer *w, const struct ll_finding *f,
+		      const struct ll_gate_mark *mark)
+{
+	const char *a = NULL, *b = NULL;
+
+	jw_key(w, "new_pairs");
+	jw_begin_array(w);
+	for (size_t i = 0; i < mark->nr_pairs; i++) {
+		if (!mark->pair_new[i])
+			continue;
+		ll_finding_gate_pairs(f, i, &a, &b);
+		jw_begin_array(w);
+		jw_string(w, a);
+		if (b)
+			jw_string(w, b);
+		jw_end_array(w);
+	}
+	jw_end_array(w);
+}
+
+static void diff_lines(struct json_writer *w, const char *key, bool has, uint64_t first,
+		       uint64_t last)
+{
+	jw_key(w, key);
+	if (!has) {
+		jw_null(w);
+		return;
+	}
+	jw_begin_array(w);
+	jw_uint(w, first);
+	jw_uint(w, last);
+	jw_end_array(w);
+}
+
+/* --against: the "against" object of one struct. */
+static void against(struct json_writer *w, const struct ll_layout_diff *d)
+{
+	jw_key(w, "against");
+	jw_begin_object(w);
+	jw_kbool(w, "in_reference", d->in_reference);
+	if (d->in_reference) {
+		jw_key(w, "size");
+		jw_begin_object(w);
+		jw_kuint(w, "old", d->old_size);
+		jw_kuint(w, "new", d->new_size);
+		jw_end_object(w);
+		jw_key(w, "cachelines");
+		jw_begin_object(w);
+		jw_kuint(w, "old", d->old_cachelines);
+		jw_kuint(w, "new", d->new_cachelines);
+		jw_end_object(w);
+	}
+	jw_key(w, "added");
+	jw_begin_array(w);
+	for (size_t i = 0; i < d->nr_added; i++) {
+		jw_begin_object(w);
+		jw_kstring(w, "path", d->added[i].path);
+		diff_lines(w, "lines", d->added[i].new_lines, d->added[i].new_first,
+			   d->added[i].new_last);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_key(w, "removed");
+	jw_begin_array(w);
+	for (size_t i = 0; i < d->nr_removed; i++) {
+		jw_begin_object(w);
+		jw_kstring(w, "path", d->removed[i].path);
+		diff_lines(w, "lines", d->removed[i].old_lines, d->removed[i].old_first,
+			   d->removed[i].old_last);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_key(w, "moved");
+	jw_begin_array(w);
+	for (size_t i = 0; i < d->nr_moved; i++) {
+		const struct ll_diff_member *m = &d->moved[i];
+
+		jw_begin_object(w);
+		jw_kstring(w, "path", m->path);
+		diff_lines(w, "from", m->old_lines, m->old_first, m->old_last);
+		diff_lines(w, "to", m->new_lines, m->new_first, m->new_last);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
+static void finding(struct json_writer *w, const struct ll_finding *f,
+		    const struct ll_gate_mark *mark)
 {
 	jw_begin_object(w);
 	jw_kstring(w, "rule", f->rule);
@@ -93,6 +184,8 @@ static void finding(struct json_writer *w, const struct ll_finding *f)
 	}
 	jw_end_array(w);
 	jw_kstring(w, "fingerprint", f->fingerprint);
+	if (mark)
+		new_pairs(w, f, mark);
 	jw_end_object(w);
 }
 
@@ -146,12 +239,19 @@ static void one_struct(struct json_writer *w, const struct ll_linted *l)
 		member(w, &s->members[i], s->cacheline);
 	jw_end_array(w);
 	lines(w, s);
+	struct ll_groups groups;
+
+	ll_find_groups(s, &groups);
+	ll_groups_json(w, &groups);
+	ll_groups_release(&groups);
 	jw_key(w, "findings");
 	jw_begin_array(w);
 	for (size_t i = 0; i < l->findings.n; i++)
-		finding(w, &l->findings.v[i]);
+		finding(w, &l->findings.v[i], l->marks ? &l->marks[i] : NULL);
 	jw_end_array(w);
 	jw_knull(w, "suggestion");
+	if (l->diff)
+		against(w, l->diff);
 	jw_end_object(w);
 }
 
@@ -172,6 +272,10 @@ void ll_report_json(const struct ll_run *run, struct strbuf *out)
 	for (size_t i = 0; i < run->nr_structs; i++)
 		one_struct(&w, &run->structs[i]);
 	jw_end_array(&w);
+	if (run->gating) {
+		jw_key(&w, "gating");
+		ll_gating_json(&w, run->gating);
+	}
 	jw_end_object(&w);
 	sb_addc(&w.out, '\n');
 	sb_add(out, w.out.buf, w.out.len);

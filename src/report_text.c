@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline.h"
+#include "groups.h"
 #include "report.h"
 
 #define DECL_COLUMN 48
@@ -16,6 +18,7 @@ struct text_ctx {
 	const struct ll_struct *s;
 	uint64_t next_boundary;	/* offset of the next cacheline marker to print */
 	bool color;
+	const struct ll_groups *groups;	/* kernel cacheline groups of s */
 };
 
 static const char *color(const struct text_ctx *c, const char *code)
@@ -100,6 +103,7 @@ static void position(struct text_ctx *c, const struct ll_member *m)
 		sb_addf(c->out, " %s%s%s%s%s", color(c, col), ll_tag_name(m->tag),
 			m->domain ? ":" : "", m->domain ? m->domain : "", color(c, C_RESET));
 	}
+	ll_groups_marker_note(c->groups, m, c->out);
 	sb_adds(c->out, " */\n");
 }
 
@@ -164,7 +168,10 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 	struct text_ctx c = { .out = out, .s = s, .next_boundary = s->cacheline,
 			      .color = run->color };
 	struct ll_summary sum;
+	struct ll_groups groups;
 
+	ll_find_groups(s, &groups);
+	c.groups = &groups;
 	sb_addf(out, "%s%s %s%s {", color(&c, C_BOLD), ll_kind_name(s->kind), s->name,
 		color(&c, C_RESET));
 	if (s->decl.file)
@@ -179,8 +186,10 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 		sb_addf(out, ", %" PRIu64 " bits", sum.bit_holes);
 	sb_addf(out, "; padding: %" PRIu64 "; alignment: %" PRIu64 "%s */\n", sum.padding,
 		s->alignment, s->explicit_align ? " (explicit)" : "");
-	if (l->has_rules)
+	ll_groups_summary(&groups, out);
+	if (l->has_rules || ll_groups_tagged(s))
 		tag_summary(&c, l);
+	ll_groups_release(&groups);
 	sb_adds(out, "};\n");
 }
 
@@ -191,7 +200,8 @@ static void tag_summary(struct text_ctx *c, const struct ll_linted *l)
 	struct ll_lines lines;
 	size_t tagged = 0;
 	static const char *const rules[] = { "mixed-cacheline", "write-domains", "split-hot",
-					     "stale-rule", "placement", "group-span" };
+					     "stale-rule", "placement", "group-span",
+					     "group-member" };
 
 	ll_collect_units(s, &units);
 	ll_map_lines(s, &units, &lines);
@@ -240,6 +250,78 @@ static void location(struct strbuf *out, const struct ll_run *run, const struct 
 	}
 }
 
+/* Gating: a finding that also has old pairs says which ones are new. */
+static void new_pairs_note(const struct ll_run *run, const struct ll_linted *l, size_t i,
+			   struct strbuf *out)
+{
+	const struct ll_finding *f = &l->findings.v[i];
+	const struct ll_gate_mark *m = &l->marks[i];
+
+	if (m->nr_new == m->nr_pairs)
+		return;
+	location(out, run, l->layout, &f->location);
+	sb_addf(out, " note: new since %s: ", run->gating->reference);
+	ll_gate_describe_new(f, m, out);
+	sb_addf(out, " (%zu of %zu pairs were already there)\n", m->nr_pairs - m->nr_new,
+		m->nr_pairs);
+}
+
+/* --against: what moved, per struct. */
+static void layout_diff(const struct ll_run *run, const struct ll_linted *l, struct strbuf *out)
+{
+	const struct ll_layout_diff *d = l->diff;
+	const struct ll_struct *s = l->layout;
+	char a[64], b[64];
+
+	sb_addf(out, "\n%s %s against %s:", ll_kind_name(s->kind), s->name,
+		run->gating->reference);
+	if (!d->in_reference) {
+		sb_adds(out, " not defined there; all its findings are new\n");
+		return;
+	}
+	sb_addc(out, '\n');
+	if (d->old_size != d->new_size || d->old_cachelines != d->new_cachelines)
+		sb_addf(out, "\tsize: %llu -> %llu bytes, cachelines: %llu -> %llu\n",
+			(unsigned long long)d->old_size, (unsigned long long)d->new_size,
+			(unsigned long long)d->old_cachelines, (unsigned long long)d->new_cachelines);
+	else
+		sb_addf(out, "\tsize: %llu bytes, cachelines: %llu (unchanged)\n",
+			(unsigned long long)d->new_size, (unsigned long long)d->new_cachelines);
+	for (size_t i = 0; i < d->nr_moved; i++) {
+		const struct ll_diff_member *m = &d->moved[i];
+
+		sb_addf(out, "\tmoved:   %s: %s -> %s\n", m->path,
+			ll_diff_lines(m->old_lines, m->old_first, m->old_last, a, sizeof(a)),
+			ll_diff_lines(m->new_lines, m->new_first, m->new_last, b, sizeof(b)));
+	}
+	for (size_t i = 0; i < d->nr_added; i++)
+		sb_addf(out, "\tadded:   %s: %s\n", d->added[i].path,
+			ll_diff_lines(d->added[i].new_lines, d->added[i].new_first,
+				      d->added[i].new_last, a, sizeof(a)));
+	for (size_t i = 0; i < d->nr_removed; i++)
+		sb_addf(out, "\tremoved: %s: was %s\n", d->removed[i].path,
+			ll_diff_lines(d->removed[i].old_lines, d->removed[i].old_first,
+				      d->removed[i].old_last, a, sizeof(a)));
+	if (!d->nr_moved && !d->nr_added && !d->nr_removed)
+		sb_adds(out, "\tno member added, removed or moved to another cacheline\n");
+}
+
+/* --strict-baseline: reference pairs that no longer occur fail the run. */
+static void vanished(const struct ll_gating *g, struct strbuf *out)
+{
+	for (size_t i = 0; i < g->nr_vanished; i++) {
+		const struct ll_pairkey *k = &g->vanished[i];
+
+		if (k->line)
+			sb_addf(out, "%s:%u: error: baseline pair no longer occurs: ", g->reference,
+				k->line);
+		else
+			sb_addf(out, "%s: error: reference pair no longer occurs: ", g->reference);
+		ll_pairkey_describe(k, out);
+		sb_adds(out, "; shrink the baseline with --write-baseline [strict-baseline]\n");
+	}
+}
+
 static void diagnostics(const struct ll_run *run, const struct ll_linted *l, struct strbuf *out)
 {
 	const char *levels[] = { C_BOLD "\033[36m", C_MAGENTA, C_RED };
@@ -257,6 +339,8 @@ static void diagnostics(const struct ll_run *run, const struct ll_linted *l, str
 			location(out, run, l->layout, &f->notes[n].decl);
 			sb_addf(out, " note: %s\n", f->notes[n].message);
 		}
+		if (l->marks)
+			new_pairs_note(run, l, i, out);
 	}
 }
 
@@ -268,6 +352,8 @@ void ll_report_text(const struct ll_run *run, struct strbuf *out)
 		if (i)
 			sb_addc(out, '\n');
 		listing(run, &run->structs[i], out);
+		if (run->structs[i].diff)
+			layout_diff(run, &run->structs[i], out);
 	}
 	for (size_t i = 0; i < run->nr_structs; i++)
 		any |= run->structs[i].findings.n > 0;
@@ -275,4 +361,6 @@ void ll_report_text(const struct ll_run *run, struct strbuf *out)
 		sb_addc(out, '\n');
 	for (size_t i = 0; i < run->nr_structs; i++)
 		diagnostics(run, &run->structs[i], out);
+	if (run->gating && run->gating->strict)
+		vanished(run->gating, out);
 }

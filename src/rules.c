@@ -17,6 +17,7 @@
 
 static const char *const rule_ids[] = {
 	"mixed-cacheline", "write-domains", "split-hot", "stale-rule", "placement", "group-span",
+	"group-member",
 };
 
 const char *ll_rule_id_static(const char *id)
@@ -477,7 +478,8 @@ static int parse_allow(struct parser *p, const struct word *w, size_t nr)
 	id = word_dup(&w[1]);
 	if (!ll_rule_id_known(id)) {
 		fail_at(p, w[1].column, "unknown rule id '%s' (expected mixed-cacheline, "
-			"write-domains, split-hot, stale-rule, placement or group-span)", id);
+			"write-domains, split-hot, stale-rule, placement, group-span or "
+			"group-member)", id);
 		free(id);
 		return -1;
 	}
