@@ -1072,6 +1072,11 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 	return rc;
 }
 
+int ll_input_list(struct ll_input *in, char ***names, size_t *n, struct ll_error *err)
+{
+	return ll_finder_list(in->dwarf, in->path, in->fd, in->own_dwarf, names, n, err);
+}
+
 void ll_lookup_result_release(struct ll_lookup_result *r)
 {
 	ll_struct_free(r->layout);

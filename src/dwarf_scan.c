@@ -351,6 +351,7 @@ struct targets {
 	size_t mask;
 	const char *const *names;
 	size_t n;
+	bool collect_all;	/* every named struct/union/typedef, not NAMES */
 };
 
 static size_t hash64(uint64_t v)
@@ -456,6 +457,11 @@ struct worker {
 	uint64_t *fallback;
 	size_t nr_fallback, cap_fallback;
 	struct abbrev_table abbrevs;
+	/* collect_all: the distinct names seen, as .debug_str offsets or copies */
+	uint64_t *seen;			/* open addressing, offset + 1 */
+	size_t seen_mask, nr_seen;
+	char **names;
+	size_t nr_names, cap_names;
 };
 
 static bool skip_children(struct worker *w, const struct unit *u, struct cursor *c);
@@ -672,6 +678,59 @@ static void push_fallback(struct worker *w, uint64_t unit)
 	w->fallback[w->nr_fallback++] = unit;
 }
 
+static void add_name(struct worker *w, const char *name)
+{
+	if (w->nr_names == w->cap_names) {
+		w->cap_names = w->cap_names ? w->cap_names * 2 : 1024;
+		w->names = xrealloc(w->names, w->cap_names * sizeof(*w->names));
+	}
+	w->names[w->nr_names++] = xstrdup(name);
+}
+
+/*
+ * collect_all: remember each distinct name once per thread. Names by
+ * .debug_str offset are deduplicated by offset (ld merged equal strings);
+ * inline names are few and short, and the caller deduplicates all.
+ */
+static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_name)
+{
+	if (inline_name) {
+		add_name(w, inline_name);
+		return false;
+	}
+	if (str_off >= w->in->str_size || !memchr(w->in->str + str_off, 0, w->in->str_size - str_off))
+		return false;
+	if (w->nr_seen * 2 >= w->seen_mask) {
+		size_t cap = w->seen_mask ? (w->seen_mask + 1) * 2 : 4096;
+		uint64_t *old = w->seen;
+		size_t old_cap = w->seen_mask ? w->seen_mask + 1 : 0;
+
+		w->seen = xcalloc(cap, sizeof(*w->seen));
+		w->seen_mask = cap - 1;
+		for (size_t i = 0; i < old_cap; i++) {
+			if (!old[i])
+				continue;
+			size_t at = hash64(old[i] - 1) & w->seen_mask;
+
+			while (w->seen[at])
+				at = (at + 1) & w->seen_mask;
+			w->seen[at] = old[i];
+		}
+		free(old);
+	}
+	size_t at = hash64(str_off) & w->seen_mask;
+
+	while (w->seen[at]) {
+		if (w->seen[at] == str_off + 1)
+			return false;
+		at = (at + 1) & w->seen_mask;
+	}
+	w->seen[at] = str_off + 1;
+	w->nr_seen++;
+	add_name(w, (const char *)w->in->str + str_off);
+	return false;
+}
+
 enum die_status { DIE_OK, DIE_END, DIE_UNSURE };
 
 /*
@@ -744,7 +803,13 @@ slow:
 			if (form == DW_FORM_strp) {
 				uint64_t off = fixed(c, u->offset_size);
 
-				if (!c->bad && find_offset(w->targets, off, name_index))
+				if (c->bad)
+					return DIE_UNSURE;
+				if (w->targets->collect_all) {
+					*match = collect_name(w, off, NULL);
+					continue;
+				}
+				if (find_offset(w->targets, off, name_index))
 					*match = true;
 				continue;
 			}
@@ -753,6 +818,10 @@ slow:
 
 				if (!skip_form(c, form, u, 0))
 					return DIE_UNSURE;
+				if (w->targets->collect_all) {
+					*match = collect_name(w, 0, (const char *)s);
+					continue;
+				}
 				for (size_t k = 0; k < w->targets->n; k++) {
 					if (strcmp((const char *)s, w->targets->names[k]) == 0) {
 						*match = true;
@@ -859,7 +928,7 @@ static bool may_contain(const struct worker *w, const unsigned char *p, size_t n
 {
 	const struct targets *t = w->targets;
 
-	if (w->abbrevs.names_hidden || t->nr_list > FILTER_MAX_OFFSETS)
+	if (t->collect_all || w->abbrevs.names_hidden || t->nr_list > FILTER_MAX_OFFSETS)
 		return true;
 	for (size_t i = 0; i < t->nr_list; i++) {
 		uint32_t v = t->list[i];
@@ -963,6 +1032,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		off = u.end;
 	}
 	build_targets(in, names, n, &targets);
+	targets.collect_all = names == NULL;
 
 	if (threads < 1)
 		threads = 1;
@@ -1010,6 +1080,15 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		free(w[t].abbrevs.attr);
 		free(w[t].abbrevs.form);
 		free(w[t].buf);
+		free(w[t].seen);
+		if (w[t].nr_names) {
+			out->names = xrealloc(out->names,
+					      (out->nr_names + w[t].nr_names) * sizeof(*out->names));
+			memcpy(out->names + out->nr_names, w[t].names,
+			       w[t].nr_names * sizeof(*out->names));
+			out->nr_names += w[t].nr_names;
+		}
+		free(w[t].names);
 	}
 	out->nr_units = nr_units;
 	free(w);
@@ -1026,6 +1105,9 @@ void ll_scan_result_release(struct ll_scan_result *r)
 	for (size_t i = 0; i < r->nr_hits; i++)
 		free(r->hits[i].comp_dir);
 	free(r->hits);
+	for (size_t i = 0; i < r->nr_names; i++)
+		free(r->names[i]);
+	free(r->names);
 	free(r->fallback_units);
 	memset(r, 0, sizeof(*r));
 }

@@ -62,6 +62,8 @@ struct ll_scan_result {
 	uint64_t *fallback_units;	/* unit offsets to walk with libdw, in order */
 	size_t nr_fallback;
 	size_t nr_units;
+	char **names;			/* NAMES NULL: every struct/union/typedef name, */
+	size_t nr_names;		/* owned, unsorted, possibly repeated */
 };
 
 /* FNV-1a step shared by the raw and the libdw signatures. */
@@ -79,7 +81,8 @@ static inline uint64_t ll_sig_mix(uint64_t h, const void *data, size_t n)
 #define LL_SIG_INIT 0xcbf29ce484222325ULL
 
 /*
- * Scan for top-level struct/union/class/typedef DIEs named NAMES[i].
+ * Scan for top-level struct/union/class/typedef DIEs named NAMES[i]; with
+ * NAMES NULL, collect the names of all of them instead (no hits).
  * THREADS <= 1 scans in the caller's thread. Returns -1 only when the
  * unit headers themselves cannot be walked (then use libdw for all).
  */

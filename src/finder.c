@@ -218,31 +218,39 @@ static bool info_file_offset(Elf *elf, uint64_t *off)
 	return false;
 }
 
+/* The sections the raw scan reads, when the file holds them plainly. */
+static bool scan_input(Dwarf *dwarf, int fd, struct ll_scan_input *in)
+{
+	Elf *elf = dwarf_getelf(dwarf);
+
+	memset(in, 0, sizeof(*in));
+	if (!elf || !section_data(elf, ".debug_info", ".zdebug_info", &in->info, &in->info_size) ||
+	    !section_data(elf, ".debug_abbrev", ".zdebug_abbrev", &in->abbrev, &in->abbrev_size))
+		return false;
+	/* Sections stored plainly in the file can be read without the mapping. */
+	if (fd >= 0 && info_file_offset(elf, &in->info_file_offset)) {
+		in->use_pread = true;
+		in->fd = fd;
+		in->info = NULL;
+	}
+	if (!section_data(elf, ".debug_str", ".zdebug_str", &in->str, &in->str_size)) {
+		in->str = (const unsigned char *)"";
+		in->str_size = 0;
+	}
+	if (!section_data(elf, ".debug_line_str", ".zdebug_line_str", &in->line_str,
+			  &in->line_str_size))
+		in->line_str = NULL;
+	return true;
+}
+
 static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *path,
 		    const char *const *names, size_t n, const struct name_set *set,
 		    struct ll_scan_result *r, struct offsets *hits, bool *done, struct ll_error *err)
 {
-	struct ll_scan_input in = { 0 };
-	Elf *elf = dwarf_getelf(dwarf);
+	struct ll_scan_input in;
 
 	*done = false;
-	if (!elf || !section_data(elf, ".debug_info", ".zdebug_info", &in.info, &in.info_size) ||
-	    !section_data(elf, ".debug_abbrev", ".zdebug_abbrev", &in.abbrev, &in.abbrev_size))
-		return 0;
-	/* Sections stored plainly in the file can be read without the mapping. */
-	if (fd >= 0 && info_file_offset(elf, &in.info_file_offset)) {
-		in.use_pread = true;
-		in.fd = fd;
-		in.info = NULL;
-	}
-	if (!section_data(elf, ".debug_str", ".zdebug_str", &in.str, &in.str_size)) {
-		in.str = (const unsigned char *)"";
-		in.str_size = 0;
-	}
-	if (!section_data(elf, ".debug_line_str", ".zdebug_line_str", &in.line_str,
-			  &in.line_str_size))
-		in.line_str = NULL;
-	if (ll_scan(&in, names, n, scan_threads(), r) != 0)
+	if (!scan_input(dwarf, fd, &in) || ll_scan(&in, names, n, scan_threads(), r) != 0)
 		return 0;
 	finder->raw = true;
 	finder->in = in;
@@ -594,4 +602,77 @@ bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_s
 	return a->tag == b->tag && a->size == b->size && a->line == b->line &&
 	       a->file_hash == b->file_hash && a->members_hash == b->members_hash &&
 	       a->nr_members == b->nr_members;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Names from the libdw walk, for inputs the raw scan cannot read. */
+static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t *n,
+			   struct ll_error *err)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int rc;
+
+	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
+				     NULL, NULL)) == 0) {
+		Dwarf_Die cu, child;
+
+		if (!dwarf_offdie(dwarf, off + hsize, &cu))
+			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
+				       "offset 0x%llx: %s", path, (unsigned long long)off,
+				       dwarf_errmsg(-1));
+		off = next;
+		if (dwarf_child(&cu, &child) != 0)
+			continue;
+		do {
+			const char *name;
+
+			if (!wanted_tag(dwarf_tag(&child)) || !(name = dwarf_diename(&child)))
+				continue;
+			*names = xrealloc(*names, (*n + 1) * sizeof(**names));
+			(*names)[(*n)++] = xstrdup(name);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (rc < 0)
+		return ll_fail(err, "%s: malformed .debug_info unit header at offset 0x%llx: %s",
+			       path, (unsigned long long)off, dwarf_errmsg(-1));
+	return 0;
+}
+
+int ll_finder_list(Dwarf *dwarf, const char *path, int fd, bool raw_ok, char ***names,
+		   size_t *n, struct ll_error *err)
+{
+	struct ll_scan_input in;
+	struct ll_scan_result r = { 0 };
+	size_t out = 0;
+	bool scanned = raw_ok && scan_input(dwarf, fd, &in) &&
+		       ll_scan(&in, NULL, 0, scan_threads(), &r) == 0;
+
+	*names = NULL;
+	*n = 0;
+	/* A unit the scan was unsure of: its names need the libdw walk, so all do. */
+	if (scanned && r.nr_fallback == 0) {
+		*names = r.names;
+		*n = r.nr_names;
+		r.names = NULL;
+		r.nr_names = 0;
+	}
+	ll_scan_result_release(&r);
+	if ((!scanned || !*names) && list_with_libdw(dwarf, path, names, n, err))
+		return -1;
+	if (*n)
+		qsort(*names, *n, sizeof(**names), cmp_str);
+	for (size_t i = 0; i < *n; i++) {
+		if (out && strcmp((*names)[out - 1], (*names)[i]) == 0) {
+			free((*names)[i]);
+			continue;
+		}
+		(*names)[out++] = (*names)[i];
+	}
+	*n = out;
+	return 0;
 }

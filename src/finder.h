@@ -36,6 +36,13 @@ int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const ch
 		   struct ll_error *err);
 void ll_finder_free(struct ll_finder *finder);
 
+/*
+ * Every name of a top-level struct, union, class or typedef DIE, sorted,
+ * each once; the caller frees them and the array.
+ */
+int ll_finder_list(Dwarf *dwarf, const char *path, int fd, bool raw_ok, char ***names,
+		   size_t *n, struct ll_error *err);
+
 /* "did you mean struct X?" text for a missing NAME, or NULL. */
 char *ll_finder_suggest(struct ll_finder *finder, const char *name);
 

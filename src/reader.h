@@ -58,4 +58,11 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 
 void ll_lookup_result_release(struct ll_lookup_result *r);
 
+/*
+ * Every name the binary gives a struct, union or typedef, sorted, each
+ * once (a typedef may name a non-aggregate: look the names up to know).
+ * The caller frees each name and the array.
+ */
+int ll_input_list(struct ll_input *in, char ***names, size_t *n, struct ll_error *err);
+
 #endif
