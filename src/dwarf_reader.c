@@ -930,7 +930,53 @@ struct lookup_ctx {
 	const struct ll_query *queries;
 	size_t n;
 	struct query_state *state;
+	/* Queries by name: --list asks for thousands at once. */
+	size_t *first;		/* open addressing: query index + 1 */
+	size_t mask;
+	size_t *next;		/* next query with the same name, index + 1 */
 };
+
+static size_t str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (size_t)h;
+}
+
+static void index_queries(struct lookup_ctx *lc)
+{
+	size_t slots = 16;
+
+	while (slots < lc->n * 4)
+		slots *= 2;
+	lc->first = xcalloc(slots, sizeof(*lc->first));
+	lc->next = xcalloc(lc->n ? lc->n : 1, sizeof(*lc->next));
+	lc->mask = slots - 1;
+	for (size_t i = lc->n; i-- > 0;) {
+		size_t at = str_hash(lc->queries[i].name) & lc->mask;
+
+		while (lc->first[at] && strcmp(lc->queries[lc->first[at] - 1].name,
+					       lc->queries[i].name) != 0)
+			at = (at + 1) & lc->mask;
+		lc->next[i] = lc->first[at];
+		lc->first[at] = i + 1;
+	}
+}
+
+/* First query named NAME, as index + 1 (0: none); then follow lc->next. */
+static size_t queries_named(const struct lookup_ctx *lc, const char *name)
+{
+	size_t at = str_hash(name) & lc->mask;
+
+	while (lc->first[at]) {
+		if (strcmp(lc->queries[lc->first[at] - 1].name, name) == 0)
+			return lc->first[at];
+		at = (at + 1) & lc->mask;
+	}
+	return 0;
+}
 
 /* Called by the finder for each top-level DIE whose name some query wants. */
 static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const char *name,
@@ -944,23 +990,21 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 		/* A definition of an aggregate, read whole by the scan. */
 		bool need_libdw = false;
 
-		for (size_t q = 0; q < lc->n && !need_libdw; q++)
-			if (strcmp(lc->queries[q].name, name) == 0 &&
-			    kind_matches(lc->queries[q].kind, raw->tag))
-				need_libdw = !add_raw_candidate(&lc->state[q], lc->in, raw,
-								lc->queries[q].name);
+		for (size_t q1 = queries_named(lc, name); q1 && !need_libdw; q1 = lc->next[q1 - 1])
+			if (kind_matches(lc->queries[q1 - 1].kind, raw->tag))
+				need_libdw = !add_raw_candidate(&lc->state[q1 - 1], lc->in, raw,
+								lc->queries[q1 - 1].name);
 		if (!need_libdw || !dwarf_offdie(lc->in->dwarf, raw->die, &from_raw))
 			return;
 		die = &from_raw;
 	}
 	tag = dwarf_tag(die);
-	for (size_t q = 0; q < lc->n; q++) {
+	for (size_t q1 = queries_named(lc, name); q1; q1 = lc->next[q1 - 1]) {
+		size_t q = q1 - 1;
 		const struct ll_query *query = &lc->queries[q];
 		Dwarf_Die target;
 		Dwarf_Attribute attr;
 
-		if (strcmp(query->name, name) != 0)
-			continue;
 		if (is_aggregate_tag(tag)) {
 			if (!kind_matches(query->kind, tag))
 				continue;
@@ -1057,6 +1101,7 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 		names[i] = queries[i].name;
 		memset(&results[i], 0, sizeof(results[i]));
 	}
+	index_queries(&lc);
 	rc = ll_finder_scan(in->dwarf, in->path, in->fd, in->own_dwarf, names, n, on_named_die,
 			    &lc, &finder, err);
 	for (size_t i = 0; i < n && rc == 0; i++)
@@ -1069,6 +1114,8 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 	ll_finder_free(finder);
 	free(state);
 	free(names);
+	free(lc.first);
+	free(lc.next);
 	return rc;
 }
 

@@ -351,6 +351,8 @@ struct targets {
 	size_t mask;
 	const char *const *names;
 	size_t n;
+	uint32_t *name_slots;	/* index + 1 into names, by content */
+	size_t name_mask;
 	bool collect_all;	/* every named struct/union/typedef, not NAMES */
 };
 
@@ -391,50 +393,131 @@ static bool find_offset(const struct targets *t, uint64_t off, uint32_t *name)
  * use: the linker merges string tails, so "file" may live only as the end
  * of "profile".
  */
+/* Names by content, for inline names and for finding many names at once. */
+static uint64_t str_hash(const char *s, size_t n)
+{
+	return ll_sig_mix(LL_SIG_INIT, s, n);
+}
+
+static void name_index_init(struct targets *t)
+{
+	size_t slots = 16;
+
+	while (slots < t->n * 4)
+		slots *= 2;
+	t->name_slots = xcalloc(slots, sizeof(*t->name_slots));
+	t->name_mask = slots - 1;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t at = str_hash(t->names[i], strlen(t->names[i])) & t->name_mask;
+
+		while (t->name_slots[at] && strcmp(t->names[t->name_slots[at] - 1], t->names[i]) != 0)
+			at = (at + 1) & t->name_mask;
+		if (!t->name_slots[at])
+			t->name_slots[at] = (uint32_t)i + 1;
+	}
+}
+
+/* Index of the name S[0..n) among the targets, or -1. */
+static long name_index(const struct targets *t, const char *s, size_t n)
+{
+	size_t at = str_hash(s, n) & t->name_mask;
+
+	while (t->name_slots[at]) {
+		const char *cand = t->names[t->name_slots[at] - 1];
+
+		if (strncmp(cand, s, n) == 0 && cand[n] == '\0')
+			return (long)t->name_slots[at] - 1;
+		at = (at + 1) & t->name_mask;
+	}
+	return -1;
+}
+
+struct found_offsets {
+	uint64_t *off;
+	uint32_t *name;
+	size_t n, cap;
+};
+
+static void found_push(struct found_offsets *f, uint64_t off, uint32_t name)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 64;
+		f->off = xrealloc(f->off, f->cap * sizeof(*f->off));
+		f->name = xrealloc(f->name, f->cap * sizeof(*f->name));
+	}
+	f->off[f->n] = off;
+	f->name[f->n++] = name;
+}
+
+/* Below this many names, one memmem each; above, one pass over all strings. */
+#define FEW_NAMES 8
+
 static void build_targets(const struct ll_scan_input *in, const char *const *names, size_t n,
 			  struct targets *t)
 {
-	size_t count = 0, cap = 64;
-	uint64_t *found = xmalloc(cap * sizeof(*found));
-	uint32_t *found_name = xmalloc(cap * sizeof(*found_name));
+	struct found_offsets f = { 0 };
 
 	memset(t, 0, sizeof(*t));
 	t->names = names;
 	t->n = n;
+	name_index_init(t);
+	if (n > FEW_NAMES) {
+		/* Every suffix of every string whose length is a wanted name's. */
+		bool lens[257] = { false };
+
+		for (size_t i = 0; i < n; i++) {
+			size_t l = strlen(names[i]);
+
+			if (l <= 256)
+				lens[l] = true;
+		}
+		for (size_t end = 0; end < in->str_size; end++) {
+			if (in->str[end])
+				continue;
+			for (size_t l = 1; l <= 256 && l <= end; l++) {
+				const char *s = (const char *)in->str + end - l;
+				long k;
+
+				if (!lens[l])
+					continue;
+				if (s[0] == '\0')
+					break;	/* crossed into the previous string */
+				if ((k = name_index(t, s, l)) >= 0)
+					found_push(&f, end - l, (uint32_t)k);
+			}
+		}
+	}
+	/* Names too long for the suffix pass, and every name when there are few. */
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(names[i]) + 1;	/* with the NUL */
 		const unsigned char *p = in->str, *end = in->str + in->str_size;
 
+		if (n > FEW_NAMES && len <= 257)
+			continue;
 		while (p < end) {
 			const unsigned char *hit = memmem(p, (size_t)(end - p), names[i], len);
 
 			if (!hit)
 				break;
-			if (count == cap) {
-				cap *= 2;
-				found = xrealloc(found, cap * sizeof(*found));
-				found_name = xrealloc(found_name, cap * sizeof(*found_name));
-			}
-			found[count] = (uint64_t)(hit - in->str);
-			found_name[count++] = (uint32_t)i;
+			found_push(&f, (uint64_t)(hit - in->str), (uint32_t)i);
 			p = hit + 1;
 		}
 	}
 	size_t slots = 16;
 
-	while (slots < count * 4)
+	while (slots < f.n * 4)
 		slots *= 2;
 	t->offsets = xcalloc(slots, sizeof(*t->offsets));
 	t->offset_name = xcalloc(slots, sizeof(*t->offset_name));
 	t->mask = slots - 1;
-	for (size_t i = 0; i < count; i++)
-		add_offset(t, found[i], found_name[i]);
-	t->list = xmalloc((count ? count : 1) * sizeof(*t->list));
-	for (size_t i = 0; i < count; i++)
-		if (found[i] <= UINT32_MAX)
-			t->list[t->nr_list++] = (uint32_t)found[i];
-	free(found);
-	free(found_name);
+	t->list = xmalloc((f.n ? f.n : 1) * sizeof(*t->list));
+	for (size_t i = 0; i < f.n; i++) {
+		add_offset(t, f.off[i], f.name[i]);
+		if (f.off[i] <= UINT32_MAX)
+			t->list[t->nr_list++] = (uint32_t)f.off[i];
+	}
+	free(f.off);
+	free(f.name);
 }
 
 static bool wanted_tag(unsigned tag)
@@ -739,7 +822,7 @@ enum die_status { DIE_OK, DIE_END, DIE_UNSURE };
  */
 static enum die_status read_die(struct worker *w, const struct unit *u, struct cursor *c,
 				bool want, const struct abbrev **out, uint64_t *sibling,
-				bool *match, uint32_t *name_index)
+				bool *match, uint32_t *index_out)
 {
 	const struct abbrev_table *t = &w->abbrevs;
 	uint64_t code = uleb(c);
@@ -809,7 +892,7 @@ slow:
 					*match = collect_name(w, off, NULL);
 					continue;
 				}
-				if (find_offset(w->targets, off, name_index))
+				if (find_offset(w->targets, off, index_out))
 					*match = true;
 				continue;
 			}
@@ -822,11 +905,11 @@ slow:
 					*match = collect_name(w, 0, (const char *)s);
 					continue;
 				}
-				for (size_t k = 0; k < w->targets->n; k++) {
-					if (strcmp((const char *)s, w->targets->names[k]) == 0) {
-						*match = true;
-						*name_index = (uint32_t)k;
-					}
+				long k = name_index(w->targets, (const char *)s, strlen((const char *)s));
+
+				if (k >= 0) {
+					*match = true;
+					*index_out = (uint32_t)k;
 				}
 				continue;
 			}
@@ -1097,6 +1180,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	free(targets.offsets);
 	free(targets.offset_name);
 	free(targets.list);
+	free(targets.name_slots);
 	return 0;
 }
 
