@@ -13,6 +13,7 @@
 #include "line_table.h"
 
 #include <dwarf.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "strbuf.h"
@@ -150,13 +151,25 @@ static void join(struct strbuf *out, const char *dir, const char *name)
 	sb_adds(out, name);
 }
 
-bool ll_line_file(const struct ll_line_sections *s, uint64_t stmt_list, uint64_t index,
-		  const char *comp_dir, struct strbuf *out)
+static void push_path(struct ll_line_table *t, const char *dir, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (name)
+		join(&sb, dir, name);
+	t->paths = xrealloc(t->paths, (t->n + 1) * sizeof(*t->paths));
+	t->paths[t->n++] = name ? sb_detach(&sb) : NULL;
+}
+
+bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
+			const char *comp_dir, struct ll_line_table *t)
 {
 	struct cur c;
 	uint64_t len;
 	unsigned offset_size = 4, version;
 
+	memset(t, 0, sizeof(*t));
+	t->stmt_list = stmt_list;
 	if (!s->line || stmt_list >= s->line_size)
 		return false;
 	c = (struct cur){ s->line + stmt_list, s->line + s->line_size, false };
@@ -188,81 +201,96 @@ bool ll_line_file(const struct ll_line_sections *s, uint64_t stmt_list, uint64_t
 	if (version >= 5) {
 		struct format df[16], ff[16];
 		size_t ndf, nff;
-		const char *dir_path = NULL, *file_path = NULL;
-		uint64_t want_dir = 0;
+		const char **dirs = NULL;
+		bool ok = true;
 
 		if (!read_formats(&c, df, &ndf))
 			return false;
 		uint64_t ndirs = uleb(&c);
 
-		/* Skip the directories; the wanted one is known after the file entry. */
-		const unsigned char *dirs_start = c.p;
-
-		for (uint64_t i = 0; i < ndirs; i++) {
-			const char *p;
+		if (c.bad || ndirs > (uint64_t)(c.end - c.p))
+			return false;
+		dirs = xcalloc(ndirs ? ndirs : 1, sizeof(*dirs));
+		for (uint64_t i = 0; i < ndirs && ok; i++) {
 			uint64_t unused;
 
-			if (!read_entry(&c, df, ndf, offset_size, s, &p, &unused))
-				return false;
+			ok = read_entry(&c, df, ndf, offset_size, s, &dirs[i], &unused);
 		}
-		if (!read_formats(&c, ff, &nff))
-			return false;
-		uint64_t nfiles = uleb(&c);
+		ok = ok && read_formats(&c, ff, &nff);
+		uint64_t nfiles = ok ? uleb(&c) : 0;
 
-		if (c.bad || index >= nfiles)
-			return false;
-		for (uint64_t i = 0; i <= index; i++)
-			if (!read_entry(&c, ff, nff, offset_size, s, &file_path, &want_dir))
-				return false;
-		if (want_dir >= ndirs)
-			return false;
-		c.p = dirs_start;
-		for (uint64_t i = 0; i <= want_dir; i++) {
-			uint64_t unused;
+		ok = ok && !c.bad && nfiles <= (uint64_t)(c.end - c.p);
+		for (uint64_t i = 0; i < nfiles && ok; i++) {
+			const char *name;
+			uint64_t dir;
 
-			if (!read_entry(&c, df, ndf, offset_size, s, &dir_path, &unused))
-				return false;
+			ok = read_entry(&c, ff, nff, offset_size, s, &name, &dir) && dir < ndirs;
+			if (ok)
+				push_path(t, dirs[dir], name);
 		}
-		join(out, dir_path, file_path);
-		return true;
+		free(dirs);
+		if (!ok)
+			ll_line_table_release(t);
+		return ok;
 	}
 
 	/* DWARF 2-4: include_directories, then file_names; both 1-based. */
-	const char *dirs[1024];
+	const char **dirs = NULL;
 	size_t ndirs = 0;
 
 	for (;;) {
 		const char *d = cstr(&c);
 
-		if (c.bad)
+		if (c.bad) {
+			free(dirs);
 			return false;
+		}
 		if (!*d)
 			break;
-		if (ndirs < 1024)
-			dirs[ndirs] = d;
-		ndirs++;
+		dirs = xrealloc(dirs, (ndirs + 1) * sizeof(*dirs));
+		dirs[ndirs++] = d;
 	}
-	if (index == 0)
-		return false;
-	for (uint64_t i = 1;; i++) {
+	push_path(t, NULL, NULL);	/* file 0 means no file before DWARF 5 */
+	for (;;) {
 		const char *name = cstr(&c);
 		uint64_t dir;
 
 		if (c.bad || !*name)
-			return false;
+			break;
 		dir = uleb(&c);
 		uleb(&c);
 		uleb(&c);
+		if (dir > ndirs)
+			c.bad = true;
 		if (c.bad)
-			return false;
-		if (i < index)
-			continue;
-		const char *dpath = dir == 0 ? comp_dir : dir <= ndirs && dir <= 1024 ?
-				    dirs[dir - 1] : NULL;
-
-		if (dir != 0 && !dpath)
-			return false;
-		join(out, dpath, name);
-		return true;
+			break;
+		push_path(t, dir == 0 ? comp_dir : dirs[dir - 1], name);
 	}
+	free(dirs);
+	if (c.bad) {
+		ll_line_table_release(t);
+		return false;
+	}
+	return true;
+}
+
+void ll_line_table_release(struct ll_line_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->paths[i]);
+	free(t->paths);
+	t->paths = NULL;
+	t->n = 0;
+}
+
+bool ll_line_file(const struct ll_line_sections *s, uint64_t stmt_list, uint64_t index,
+		  const char *comp_dir, struct strbuf *out)
+{
+	struct ll_line_table t;
+	bool ok = ll_line_table_load(s, stmt_list, comp_dir, &t) && index < t.n && t.paths[index];
+
+	if (ok)
+		sb_adds(out, t.paths[index]);
+	ll_line_table_release(&t);
+	return ok;
 }

@@ -13,6 +13,17 @@ struct ll_line_sections {
 	size_t line_size, line_str_size, str_size;
 };
 
+/* Every file entry of one line table, joined with its directory. */
+struct ll_line_table {
+	uint64_t stmt_list;
+	char **paths;		/* by DW_AT_decl_file value; NULL: no file */
+	size_t n;
+};
+
+bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
+			const char *comp_dir, struct ll_line_table *t);
+void ll_line_table_release(struct ll_line_table *t);
+
 /*
  * Append to OUT the path of file INDEX (DW_AT_decl_file's value) of the
  * line table at STMT_LIST, joined with its directory as libdw does

@@ -91,6 +91,23 @@ def main():
                f"{series}: osq cpu mixed with next/prev/locked",
                f"rc={rc} {[(f['rule'], f['members']) for f in fs]} {err}")
 
+    # Discovery without rules (issue 9): the 6.12 image's own answers.
+    paths = fetch("6.12")
+    if paths:
+        rc, out, err = lint(tool, ["--contains", "address_space", paths[0]])
+        tap.ok(rc == 0 and any(l.startswith("struct inode: struct address_space i_data")
+                               for l in out.splitlines()),
+               "6.12: --contains address_space includes inode.i_data", err)
+        rc, out, err = lint(tool, ["--audit", "*", paths[0]])
+        tap.ok(rc == 0 and any(l.split()[2:4] == ["file:", "line"] and "f_op with" in l
+                               and "f_lock" in l and "f_count" in l for l in out.splitlines()),
+               "6.12: --audit flags struct file (f_op beside f_lock, f_count) with no rules",
+               err + out[:2000])
+        rc, out, err = lint(tool, ["--list=file*", paths[0]])
+        tap.ok(rc == 0 and any(l.split()[:4] == ["struct", "file", "184", "3"]
+                               for l in out.splitlines()),
+               "6.12: --list=file* shows struct file, 184 bytes, 3 cachelines", out[:2000])
+
     paths = fetch("6.12", "fs/xfs/xfs.ko")
     if paths:
         rc, out, err = lint(tool, ["--format=json", "-r", os.path.join(HERE, "xfs_buf.rules"),
