@@ -14,7 +14,7 @@
  * zlib-compressed sections (SHF_COMPRESSED and .zdebug) are decompressed by
  * libdw; zstd ones need elfutils 0.189, so they are refused up front.
  */
-#include "reader.h"
+#include "reader_impl.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -45,7 +45,7 @@
 #define ELFCOMPRESS_ZSTD 2
 #endif
 
-struct ll_input {
+struct ll_dwarf_input {
 	char *path;
 	int fd;
 	Elf *elf;
@@ -68,18 +68,6 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-static unsigned arch_cacheline(GElf_Half machine, unsigned char elfclass)
-{
-	switch (machine) {
-	case EM_PPC64:
-		return 128;
-	case EM_S390:
-		return elfclass == ELFCLASS64 ? 256 : 64;
-	default:
-		return 64;
-	}
-}
-
 static char *hex_build_id(Elf *elf)
 {
 	const void *id;
@@ -95,7 +83,7 @@ static char *hex_build_id(Elf *elf)
 }
 
 /* Refuse zstd before libdw turns it into a vague "no DWARF". */
-static int scan_sections(struct ll_input *in, bool *has_debug_info, struct ll_error *err)
+static int scan_sections(struct ll_dwarf_input *in, bool *has_debug_info, struct ll_error *err)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
@@ -130,9 +118,9 @@ static int scan_sections(struct ll_input *in, bool *has_debug_info, struct ll_er
 	return 0;
 }
 
-static void find_line_sections(struct ll_input *in, Elf *elf);
+static void find_line_sections(struct ll_dwarf_input *in, Elf *elf);
 
-static int open_with_dwfl(struct ll_input *in, struct ll_error *err)
+static int open_with_dwfl(struct ll_dwarf_input *in, struct ll_error *err)
 {
 	Dwarf_Addr bias;
 	Dwfl_Module *mod;
@@ -178,7 +166,7 @@ static const unsigned char *plain_section(Elf *elf, size_t shstrndx, const char 
 }
 
 /* After libdw opened ELF, which decompressed what needed it in place. */
-static void find_line_sections(struct ll_input *in, Elf *elf)
+static void find_line_sections(struct ll_dwarf_input *in, Elf *elf)
 {
 	size_t shstrndx;
 
@@ -190,10 +178,10 @@ static void find_line_sections(struct ll_input *in, Elf *elf)
 	in->lines.str = plain_section(elf, shstrndx, ".debug_str", &in->lines.str_size);
 }
 
-int ll_input_open(const char *path, const struct ll_input_options *opts,
-		  struct ll_input **out, struct ll_error *err)
+int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
+			struct ll_dwarf_input **out, struct ll_error *err)
 {
-	struct ll_input *in = xcalloc(1, sizeof(*in));
+	struct ll_dwarf_input *in = xcalloc(1, sizeof(*in));
 	GElf_Ehdr ehdr;
 	bool has_debug_info;
 	struct stat st;
@@ -226,7 +214,7 @@ int ll_input_open(const char *path, const struct ll_input_options *opts,
 			       st.st_size < 64 ? " (too short for an ELF header)" : "");
 	if (!gelf_getehdr(in->elf, &ehdr))
 		return ll_fail(err, "%s: malformed ELF header: %s", path, elf_errmsg(-1));
-	in->arch_cacheline = arch_cacheline(ehdr.e_machine, ehdr.e_ident[EI_CLASS]);
+	in->arch_cacheline = ll_elf_arch_cacheline(ehdr.e_machine, ehdr.e_ident[EI_CLASS]);
 	in->build_id = hex_build_id(in->elf);
 	if (scan_sections(in, &has_debug_info, err))
 		return -1;
@@ -242,7 +230,7 @@ int ll_input_open(const char *path, const struct ll_input_options *opts,
 	return 0;
 }
 
-void ll_input_close(struct ll_input *in)
+void ll_dwarf_input_close(struct ll_dwarf_input *in)
 {
 	if (!in)
 		return;
@@ -260,12 +248,12 @@ void ll_input_close(struct ll_input *in)
 	free(in);
 }
 
-const char *ll_input_build_id(const struct ll_input *in)
+const char *ll_dwarf_input_build_id(const struct ll_dwarf_input *in)
 {
 	return in->build_id;
 }
 
-unsigned ll_input_arch_cacheline(const struct ll_input *in)
+unsigned ll_dwarf_input_arch_cacheline(const struct ll_dwarf_input *in)
 {
 	return in->arch_cacheline;
 }
@@ -292,7 +280,7 @@ static char *relative_to(char *norm, const char *root)
  * normalised, --prefix-map applied, then relative to --srcdir, or by
  * default to the unit's compilation directory, when inside it.
  */
-static char *display_path(const struct ll_input *in, const char *raw, const char *comp_dir)
+static char *display_path(const struct ll_dwarf_input *in, const char *raw, const char *comp_dir)
 {
 	const struct ll_input_options *opts = &in->opts;
 	char *norm = ll_normalize_path(raw);
@@ -346,7 +334,7 @@ static const char *cu_comp_dir(Dwarf_Die *cu)
  * dwarf_decl_file(), and treats DWARF 5's file 0 (clang's primary source
  * file) as no file at all.
  */
-static bool raw_decl_file(const struct ll_input *in, Dwarf_Die *die, Dwarf_Die *cu,
+static bool raw_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf_Die *cu,
 			  struct strbuf *out)
 {
 	Dwarf_Attribute attr;
@@ -383,7 +371,7 @@ static void file_cache_reset(struct file_cache *fc)
 	memset(fc, 0, sizeof(*fc));
 }
 
-static char *decl_file(const struct ll_input *in, Dwarf_Die *die, struct file_cache *fc)
+static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct file_cache *fc)
 {
 	Dwarf_Die cu;
 	Dwarf_Attribute attr;
@@ -421,7 +409,7 @@ static char *decl_file(const struct ll_input *in, Dwarf_Die *die, struct file_ca
 	return path;
 }
 
-static void die_decl(const struct ll_input *in, Dwarf_Die *die, struct file_cache *fc,
+static void die_decl(const struct ll_dwarf_input *in, Dwarf_Die *die, struct file_cache *fc,
 		     struct ll_decl *d)
 {
 	int v;
@@ -660,7 +648,7 @@ static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth)
 /* ---- members ----------------------------------------------------------- */
 
 struct build_ctx {
-	const struct ll_input *in;
+	const struct ll_dwarf_input *in;
 	struct ll_error *err;
 	size_t members;
 	struct file_cache files;
@@ -829,7 +817,7 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 }
 
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
-static int build_struct(const struct ll_input *in, Dwarf_Die *agg, const char *name,
+static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
 			struct ll_struct **out, struct ll_error *err)
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
@@ -889,7 +877,7 @@ static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *nam
 	};
 }
 
-static void add_die_candidate(struct query_state *qs, const struct ll_input *in,
+static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
 			      Dwarf_Die *agg, const char *name)
 {
 	struct ll_finder_sig sig;
@@ -900,19 +888,57 @@ static void add_die_candidate(struct query_state *qs, const struct ll_input *in,
 }
 
 /* The same from what the raw scan read; false when libdw must look. */
-static bool add_raw_candidate(struct query_state *qs, const struct ll_input *in,
-			      const struct ll_scan_hit *raw, const char *name)
+/*
+ * The display paths of one unit's file table. Hits arrive unit by unit
+ * in .debug_info order, so one entry suffices; --list asks about every
+ * definition of every struct, where parsing the table per hit was
+ * quadratic in the number of files.
+ */
+struct unit_files {
+	struct ll_line_table table;
+	char **display;		/* by file index, resolved on first use */
+	bool loaded, ok;
+};
+
+static void unit_files_release(struct unit_files *uf)
 {
-	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; uf->display && i < uf->table.n; i++)
+		free(uf->display[i]);
+	free(uf->display);
+	ll_line_table_release(&uf->table);
+	memset(uf, 0, sizeof(*uf));
+}
+
+/* A copy of the display path of file INDEX of the unit RAW is in; NULL: unknown. */
+static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
+		      const struct ll_scan_hit *raw, char **out)
+{
+	if (!uf->loaded || uf->table.stmt_list != raw->stmt_list) {
+		unit_files_release(uf);
+		uf->loaded = true;
+		uf->ok = ll_line_table_load(&in->lines, raw->stmt_list, raw->comp_dir, &uf->table);
+		uf->table.stmt_list = raw->stmt_list;
+		uf->display = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->display));
+	}
+	if (!uf->ok || raw->decl_file >= uf->table.n || !uf->table.paths[raw->decl_file])
+		return false;
+	if (!uf->display[raw->decl_file])
+		uf->display[raw->decl_file] = display_path(in, uf->table.paths[raw->decl_file],
+							   raw->comp_dir);
+	*out = uf->display[raw->decl_file] ? xstrdup(uf->display[raw->decl_file]) : NULL;
+	return true;
+}
+
+/* The same from what the raw scan read; false when libdw must look. */
+static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
+			      struct unit_files *uf, const struct ll_scan_hit *raw,
+			      const char *name)
+{
 	struct ll_finder_sig sig;
 	char *file;
 
-	if (!ll_line_file(&in->lines, raw->stmt_list, raw->decl_file, raw->comp_dir, &sb)) {
-		sb_release(&sb);
+	if (!unit_file(in, uf, raw, &file))
 		return false;
-	}
-	file = display_path(in, sb.buf, raw->comp_dir);
-	sb_release(&sb);
 	ll_finder_sig_from_scan(raw, file, &sig);
 	add_candidate(qs, raw->die, name, &sig, file);
 	return true;
@@ -926,7 +952,7 @@ static bool kind_matches(enum ll_query_kind want, int tag)
 }
 
 struct lookup_ctx {
-	struct ll_input *in;
+	struct ll_dwarf_input *in;
 	const struct ll_query *queries;
 	size_t n;
 	struct query_state *state;
@@ -934,6 +960,7 @@ struct lookup_ctx {
 	size_t *first;		/* open addressing: query index + 1 */
 	size_t mask;
 	size_t *next;		/* next query with the same name, index + 1 */
+	struct unit_files files;	/* of the unit the last raw hit was in */
 };
 
 static size_t str_hash(const char *s)
@@ -992,7 +1019,8 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 
 		for (size_t q1 = queries_named(lc, name); q1 && !need_libdw; q1 = lc->next[q1 - 1])
 			if (kind_matches(lc->queries[q1 - 1].kind, raw->tag))
-				need_libdw = !add_raw_candidate(&lc->state[q1 - 1], lc->in, raw,
+				need_libdw = !add_raw_candidate(&lc->state[q1 - 1], lc->in,
+								&lc->files, raw,
 								lc->queries[q1 - 1].name);
 		if (!need_libdw || !dwarf_offdie(lc->in->dwarf, raw->die, &from_raw))
 			return;
@@ -1040,7 +1068,7 @@ static char *describe_candidates(const struct query_state *qs)
 	return sb_detach(&sb);
 }
 
-static int resolve_query(struct ll_input *in, const struct ll_query *q,
+static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 			 struct query_state *qs, struct ll_finder *finder,
 			 struct ll_lookup_result *r, struct ll_error *err)
 {
@@ -1063,7 +1091,8 @@ static int resolve_query(struct ll_input *in, const struct ll_query *q,
 			return 0;
 		}
 		r->status = qs->declared ? LL_DECLARED_ONLY : LL_MISSING;
-		r->detail = qs->declared ? NULL : ll_finder_suggest(finder, q->name);
+		r->detail = qs->declared || q->no_suggestion ? NULL :
+			    ll_finder_suggest(finder, q->name);
 		return 0;
 	}
 	if (matching > 1) {
@@ -1088,8 +1117,8 @@ static int resolve_query(struct ll_input *in, const struct ll_query *q,
 	return 0;
 }
 
-int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t n,
-		    struct ll_lookup_result *results, struct ll_error *err)
+int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *queries, size_t n,
+			  struct ll_lookup_result *results, struct ll_error *err)
 {
 	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
 	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state };
@@ -1116,18 +1145,11 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 	free(names);
 	free(lc.first);
 	free(lc.next);
+	unit_files_release(&lc.files);
 	return rc;
 }
 
-int ll_input_list(struct ll_input *in, char ***names, size_t *n, struct ll_error *err)
+int ll_dwarf_input_list(struct ll_dwarf_input *in, char ***names, size_t *n, struct ll_error *err)
 {
 	return ll_finder_list(in->dwarf, in->path, in->fd, in->own_dwarf, names, n, err);
-}
-
-void ll_lookup_result_release(struct ll_lookup_result *r)
-{
-	ll_struct_free(r->layout);
-	free(r->detail);
-	r->layout = NULL;
-	r->detail = NULL;
 }

@@ -59,6 +59,13 @@ struct ll_struct {
 	uint64_t size;
 	uint64_t alignment;
 	bool explicit_align;
+	/*
+	 * The alignment (the struct's and its members') was inferred from
+	 * member types and offsets alone, because the input records no
+	 * alignment attributes (BTF): an _Alignas or aligned(N) that left no
+	 * trace in the offsets is unknown, so suggestions must say so.
+	 */
+	bool alignment_inferred;
 	struct ll_decl decl;
 	unsigned cacheline;	/* line size used for this struct */
 

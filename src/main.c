@@ -10,11 +10,14 @@
 #include "baseline.h"
 #include "config.h"
 #include "diag.h"
+#include "pathglob.h"
 #include "reader.h"
 #include "report.h"
+#include "discover.h"
 #include "groups.h"
 #include "import_rst.h"
 #include "rules.h"
+#include "suggest.h"
 #include "strbuf.h"
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
@@ -37,12 +40,18 @@ struct options {
 	enum ll_level fail_level;
 	bool require_all;
 	bool quiet;
+	bool suggest;			/* --suggest */
 	bool groups_off;		/* --groups=off */
 	const char *import_net;		/* --import-net-cachelines FILE */
+	const char *list_glob;		/* --list[=GLOB] */
+	const char *contains;		/* --contains TYPE */
+	const char *audit_glob;		/* --audit GLOB */
 	const char *baseline;		/* --baseline FILE */
 	const char *write_baseline;	/* --write-baseline FILE */
 	bool strict_baseline;
 	const char *against;		/* --against OLD-BINARY */
+	bool btf;			/* --btf */
+	const char *btf_base;		/* --btf-base FILE */
 };
 
 enum {
@@ -55,11 +64,17 @@ enum {
 	OPT_FAIL_LEVEL,
 	OPT_GROUPS,
 	OPT_IMPORT_NET,
+	OPT_LIST,
+	OPT_SUGGEST,
+	OPT_CONTAINS,
+	OPT_AUDIT,
 	OPT_REQUIRE_ALL,
 	OPT_BASELINE,
 	OPT_WRITE_BASELINE,
 	OPT_STRICT_BASELINE,
 	OPT_AGAINST,
+	OPT_BTF,
+	OPT_BTF_BASE,
 };
 
 static const struct argp_option argp_options[] = {
@@ -68,6 +83,12 @@ static const struct argp_option argp_options[] = {
 	  "Among same-named distinct definitions, pick the one declared in a file matching GLOB", 1 },
 	{ "cacheline", OPT_CACHELINE, "N", 0,
 	  "Cacheline size in bytes (default: by the binary's architecture)", 1 },
+	{ "btf", OPT_BTF, NULL, 0,
+	  "Read the .BTF section even when the binary has DWARF (BTF alone is read anyway: "
+	  "raw BTF such as /sys/kernel/btf/vmlinux, or ELF with .BTF and no DWARF)", 1 },
+	{ "btf-base", OPT_BTF_BASE, "FILE", 0,
+	  "Base BTF (a vmlinux, or /sys/kernel/btf/vmlinux) of a module's split BTF; "
+	  "implies --btf", 1 },
 	{ NULL, 0, NULL, 0, "Rules:", 2 },
 	{ "rules", 'r', "PATH", 0,
 	  "A rules file, or a directory of *.rules files (repeatable)", 2 },
@@ -76,6 +97,16 @@ static const struct argp_option argp_options[] = {
 	{ "groups", OPT_GROUPS, "WHEN", 0,
 	  "auto (default): kernel __cacheline_group markers tag the members no rules tag, "
 	  "and group-span is checked; off: ignore them", 2 },
+	{ "list", OPT_LIST, "GLOB", OPTION_ARG_OPTIONAL,
+	  "List the structs and unions whose names match GLOB (default *): kind, name, size, "
+	  "cachelines, holes, declaring file", 1 },
+	{ "contains", OPT_CONTAINS, "TYPE", 0,
+	  "List the structs that embed TYPE by value, and where (its cacheline map depends "
+	  "on its host)", 1 },
+	{ "audit", OPT_AUDIT, "GLOB", 0,
+	  "Heuristic, no rules needed: rank the structs matching GLOB by how many cachelines "
+	  "mix lock-like members (spinlock_t, atomic_t, refcount_t, struct mutex...) with "
+	  "pointers to const ops tables", 1 },
 	{ "import-net-cachelines", OPT_IMPORT_NET, "FILE.rst", 0,
 	  "Write a rules file, to stdout, from one Documentation/networking/net_cachelines "
 	  "table; no BINARY", 2 },
@@ -100,15 +131,19 @@ static const struct argp_option argp_options[] = {
 	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json or sarif", 5 },
 	{ "color", OPT_COLOR, "WHEN", 0, "auto (default), always or never", 5 },
 	{ "quiet", 'q', NULL, 0, "Text: print only the diagnostics, no listings", 5 },
+	{ "suggest", OPT_SUGGEST, NULL, 0,
+	  "Propose a member order without mixed-cacheline, write-domains and split-hot "
+	  "findings (without rules: the tightest packing C allows)", 5 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
 static const char doc[] =
-	"Map every member of a C struct to the cacheline it lands on, from DWARF."
+	"Map every member of a C struct to the cacheline it lands on, from DWARF or BTF."
 	"\vExamples:\n"
 	"  layoutlint vmlinux struct file\n"
 	"  layoutlint --format=json fs/xfs/xfs.ko struct xfs_inode\n"
 	"  layoutlint obj.o union foo seqlock_t\n"
+	"  layoutlint -r rules/file.rules /sys/kernel/btf/vmlinux struct file\n"
 	"  layoutlint -r rules --baseline layoutlint.baseline vmlinux\n"
 	"  layoutlint -r rules/file.rules --against old/vmlinux vmlinux struct file\n";
 
@@ -158,6 +193,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--cacheline '%s': expected a power of two from 16 to 4096",
 				   arg);
 		break;
+	case OPT_BTF:
+		o->btf = true;
+		break;
+	case OPT_BTF_BASE:
+		o->btf_base = arg;
+		break;
 	case OPT_DECL_FILE:
 		o->decl_glob = arg;
 		break;
@@ -189,6 +230,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_REQUIRE_ALL:
 		o->require_all = true;
 		break;
+	case OPT_SUGGEST:
+		o->suggest = true;
+		break;
 	case 'q':
 		o->quiet = true;
 		break;
@@ -214,6 +258,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_IMPORT_NET:
 		o->import_net = arg;
+		break;
+	case OPT_LIST:
+		o->list_glob = arg ? arg : "*";
+		break;
+	case OPT_CONTAINS:
+		o->contains = arg;
+		break;
+	case OPT_AUDIT:
+		o->audit_glob = arg;
 		break;
 	case OPT_FAIL_LEVEL:
 		if (strcmp(arg, "note") == 0)
@@ -247,7 +300,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "no BINARY given");
 		if (o->pending_kind)
 			argp_error(state, "'%s' must be followed by a NAME", o->pending_kind);
-		if (!o->nr_queries && !o->nr_rules_paths)
+		if (!!o->list_glob + !!o->contains + !!o->audit_glob > 1)
+			argp_error(state, "give one of --list, --contains and --audit");
+		if ((o->list_glob || o->contains || o->audit_glob) && (o->nr_queries || o->nr_rules_paths))
+			argp_error(state, "--list, --contains and --audit take a BINARY only, "
+				   "no NAME or --rules");
+		if (!o->nr_queries && !o->nr_rules_paths && !o->list_glob && !o->contains &&
+		    !o->audit_glob)
 			argp_error(state, "no struct NAME and no --rules given");
 		if (o->baseline && o->against)
 			argp_error(state, "--baseline and --against each set the reference; give one");
@@ -283,7 +342,7 @@ static void lookup_error(const char *binary, const struct ll_query *q,
 
 	switch (r->status) {
 	case LL_DECLARED_ONLY:
-		ll_fail(err, "%s: %s %s is only declared, never defined, in this binary's DWARF "
+		ll_fail(err, "%s: %s %s is only declared, never defined, in this binary's debug info "
 			"(look in the object or module that defines it)", binary, kind, q->name);
 		break;
 	case LL_AMBIGUOUS:
@@ -347,6 +406,34 @@ static void plan_queries(struct options *o, struct ll_rules *rules, struct ll_bl
 	}
 }
 
+/* Findings an order can remove; the others are not the solver's business. */
+static bool reorder_finding(const struct ll_finding *f)
+{
+	return strcmp(f->rule, "mixed-cacheline") == 0 || strcmp(f->rule, "write-domains") == 0 ||
+	       strcmp(f->rule, "split-hot") == 0;
+}
+
+/*
+ * --suggest, per cli.md: every struct with such findings; a struct with
+ * no tags at all gets the tightest packing when it has holes.
+ */
+static int suggest_one(struct ll_linted *l, const struct ll_allows *allows, struct ll_error *err)
+{
+	struct ll_suggest_opts opts = { .allows = allows->v, .nr_allows = allows->n };
+	struct ll_summary sum;
+	bool wanted = false;
+
+	for (size_t i = 0; i < l->findings.n && !wanted; i++)
+		wanted = reorder_finding(&l->findings.v[i]);
+	if (!wanted && !l->has_rules && !ll_groups_tagged(l->layout)) {
+		ll_summarize(l->layout, &sum);
+		wanted = sum.holes > 0 || sum.padding >= l->layout->alignment;
+	}
+	if (!wanted)
+		return 0;
+	return ll_suggest_opts(l->layout, &opts, &l->suggestion, err);
+}
+
 static int lint_one(const struct options *o, struct ll_input *in, struct ll_block *block,
 		    struct ll_linted *l, struct ll_error *err)
 {
@@ -382,8 +469,10 @@ static int lint_one(const struct options *o, struct ll_input *in, struct ll_bloc
 	}
 	ll_check(&ci, &l->findings);
 	ll_check_groups(&ci, &l->groups, &l->findings);
+	int rc = o->suggest ? suggest_one(l, &allows, err) : 0;
+
 	free(allows.v);
-	return 0;
+	return rc;
 }
 
 /* One binary, linted: what run() reports, and what --against compares with. */
@@ -407,6 +496,8 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 		.srcdir = o->srcdir,
 		.prefix_maps = o->prefix_maps,
 		.nr_prefix_maps = o->nr_prefix_maps,
+		.prefer_btf = o->btf,
+		.btf_base = o->btf_base,
 	};
 	struct ll_lookup_result *results;
 	int rc = -1;
@@ -458,6 +549,8 @@ static void linted_binary_release(struct linted_binary *lb)
 	for (size_t i = 0; i < lb->run.nr_structs; i++) {
 		ll_findings_release(&lb->run.structs[i].findings);
 		ll_layout_diff_free(lb->run.structs[i].diff);
+		/* The suggestion borrows the members of the layout. */
+		ll_suggestion_free(lb->run.structs[i].suggestion);
 		ll_struct_free(lb->run.structs[i].layout);
 		/* Last: the members' group tags borrowed its strings. */
 		ll_groups_release(&lb->run.structs[i].groups);
@@ -581,6 +674,134 @@ done:
 	return status;
 }
 
+struct audited {
+	struct ll_audit a;
+	const char *name;
+	const char *kind;
+};
+
+static int cmp_audited(const void *x, const void *y)
+{
+	const struct audited *a = x, *b = y;
+
+	if (a->a.mixed_lines != b->a.mixed_lines)
+		return a->a.mixed_lines < b->a.mixed_lines ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/*
+ * --list, --contains, --audit: every matching name looked up in one pass,
+ * then a question asked of each model.
+ */
+static int discover(struct options *o)
+{
+	struct ll_input_options io = { .srcdir = o->srcdir, .prefix_maps = o->prefix_maps,
+				       .nr_prefix_maps = o->nr_prefix_maps, .prefer_btf = o->btf,
+				       .btf_base = o->btf_base };
+	const char *glob = o->list_glob ? o->list_glob : o->audit_glob ? o->audit_glob : "*";
+	struct ll_input *in = NULL;
+	struct ll_error err;
+	char **names = NULL;
+	size_t n = 0, nq = 0, hits = 0;
+	struct ll_query *queries = NULL;
+	struct ll_lookup_result *results = NULL;
+	struct audited *audits = NULL;
+	size_t nr_audits = 0;
+	struct strbuf out = STRBUF_INIT;
+	int status = 0;
+
+	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, &names, &n, &err)) {
+		ll_report_error(&err);
+		status = 2;
+		goto done;
+	}
+	queries = xcalloc(n ? n : 1, sizeof(*queries));
+	for (size_t i = 0; i < n; i++)
+		if (ll_glob_component(glob, names[i], strlen(names[i])))
+			queries[nq++] = (struct ll_query){ .name = names[i], .kind = LL_QUERY_ANY,
+							   .decl_glob = o->decl_glob,
+							   .no_suggestion = true };
+	results = xcalloc(nq ? nq : 1, sizeof(*results));
+	if (ll_input_lookup(in, queries, nq, results, &err)) {
+		ll_report_error(&err);
+		status = 2;
+		goto done;
+	}
+	if (o->list_glob)
+		sb_addf(&out, "%-6s %-40s %7s %4s %5s  %s\n", "kind", "name", "size", "lines", "holes",
+			"declared at");
+	for (size_t i = 0; i < nq; i++) {
+		struct ll_struct *s = results[i].layout;
+
+		if (results[i].status == LL_AMBIGUOUS && o->list_glob) {
+			sb_addf(&out, "%-6s %-40s  (distinct definitions: %s)\n", "?", queries[i].name,
+				results[i].detail);
+			continue;
+		}
+		if (results[i].status != LL_FOUND)
+			continue;	/* typedefs of non-aggregates, declarations */
+		s->cacheline = o->cacheline ? o->cacheline : ll_input_arch_cacheline(in);
+		hits++;
+		if (o->list_glob) {
+			ll_list_row(s, &out);
+		} else if (o->contains) {
+			ll_contains(s, o->contains, &out);
+		} else {
+			struct audited *a;
+
+			audits = xrealloc(audits, (nr_audits + 1) * sizeof(*audits));
+			a = &audits[nr_audits++];
+			ll_audit(s, &a->a);
+			a->name = queries[i].name;
+			a->kind = ll_kind_name(s->kind);
+		}
+	}
+	if (o->audit_glob) {
+		size_t shown = 0;
+
+		qsort(audits, nr_audits, sizeof(*audits), cmp_audited);
+		sb_adds(&out, "# heuristic, no rules: lines mixing lock-like members (spinlock_t, "
+			"atomic_t, refcount_t, struct mutex...)\n# with pointers to const ops tables; "
+			"write rules for the structs that matter\n");
+		for (size_t i = 0; i < nr_audits; i++) {
+			if (!audits[i].a.mixed_lines)
+				continue;
+			sb_addf(&out, "%4zu  %s %s: %s\n", audits[i].a.mixed_lines, audits[i].kind,
+				audits[i].name, audits[i].a.detail);
+			shown++;
+		}
+		if (!shown)
+			sb_adds(&out, "# no struct matching the glob mixes them\n");
+	}
+	if (!hits) {
+		ll_fail(&err, "%s: no struct or union matches '%s'%s%s", o->binary,
+			o->contains ? "*" : glob, o->contains ? " that contains " : "",
+			o->contains ? o->contains : "");
+		ll_report_error(&err);
+		status = 2;
+		goto done;
+	}
+	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+		ll_fail(&err, "cannot write output: %m");
+		ll_report_error(&err);
+		status = 2;
+	}
+done:
+	for (size_t i = 0; i < nr_audits; i++)
+		free(audits[i].a.detail);
+	free(audits);
+	for (size_t i = 0; results && i < nq; i++)
+		ll_lookup_result_release(&results[i]);
+	free(results);
+	free(queries);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	sb_release(&out);
+	ll_input_close(in);
+	return status;
+}
+
 /* --import-net-cachelines: a rules file from a kernel table, no binary. */
 static int import_net_cachelines(const char *path)
 {
@@ -611,7 +832,12 @@ int main(int argc, char **argv)
 	argp_err_exit_status = 2;
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o) != 0)
 		return 2;
-	status = o.import_net ? import_net_cachelines(o.import_net) : run(&o);
+	if (o.import_net)
+		status = import_net_cachelines(o.import_net);
+	else if (o.list_glob || o.contains || o.audit_glob)
+		status = discover(&o);
+	else
+		status = run(&o);
 	free(o.queries);
 	free(o.prefix_maps);
 	free(o.rules_paths);

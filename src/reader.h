@@ -1,11 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The reader boundary: a binary goes in, ll_struct models come out. Only
- * the reader implementation knows the debug format.
+ * the reader implementations know the debug format: ll_input_open() looks
+ * at the input and picks DWARF (libdw) or BTF (libbpf), see reader.c.
+ *
+ * Which format a file is read as:
+ *  - a raw BTF blob (magic 0xeB9F, either byte order; /sys/kernel/btf/...):
+ *    BTF;
+ *  - an ELF file with a .BTF section and no .debug_info: BTF;
+ *  - an ELF file with both: DWARF, unless prefer_btf (--btf) or btf_base
+ *    (--btf-base) is set;
+ *  - anything else: DWARF (which also follows build-ids and debuglinks).
+ * BTF carries no declaring files or lines (decl.file stays NULL) and no
+ * alignment attributes (ll_struct.alignment_inferred).
  */
 #ifndef LAYOUTLINT_READER_H
 #define LAYOUTLINT_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "diag.h"
@@ -17,6 +29,9 @@ struct ll_input_options {
 	const char *srcdir;		/* make absolute declaring files relative to it */
 	const char *const *prefix_maps;	/* "OLD=NEW" entries */
 	size_t nr_prefix_maps;
+	bool prefer_btf;		/* --btf: read .BTF even when there is DWARF */
+	const char *btf_base;		/* --btf-base: base BTF for split BTF (modules);
+					   implies prefer_btf */
 };
 
 int ll_input_open(const char *path, const struct ll_input_options *opts,
@@ -34,6 +49,7 @@ struct ll_query {
 	const char *name;
 	enum ll_query_kind kind;
 	const char *decl_glob;		/* pick among same-named definitions; NULL: none */
+	bool no_suggestion;		/* a miss needs no "did you mean" (costs a scan) */
 };
 
 enum ll_lookup_status {

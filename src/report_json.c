@@ -4,6 +4,7 @@
 #include "groups.h"
 #include "json_writer.h"
 #include "report.h"
+#include "suggest.h"
 
 static void decl(struct json_writer *w, const char *key, const struct ll_decl *d)
 {
@@ -216,6 +217,58 @@ static void lines(struct json_writer *w, const struct ll_struct *s)
 	ll_units_release(&units);
 }
 
+/* cli.md's core keys (members: path, offset, size; size; cachelines; findings), then extras. */
+static void suggestion(struct json_writer *w, const struct ll_linted *l)
+{
+	const struct ll_suggestion *sg = l->suggestion;
+
+	jw_key(w, "suggestion");
+	if (!sg) {
+		jw_null(w);
+		return;
+	}
+	jw_begin_object(w);
+	jw_key(w, "members");
+	jw_begin_array(w);
+	for (size_t i = 0; i < sg->n; i++) {
+		const struct ll_suggested_member *m = &sg->members[i];
+
+		jw_begin_object(w);
+		jw_kstring(w, "path", m->m->path);
+		jw_kuint(w, "offset", m->offset);
+		jw_kuint(w, "size", m->size);
+		if (m->m->is_bitfield)
+			jw_kuint(w, "bit_offset", m->bit_offset);
+		jw_kstring(w, "container", m->container ? "anonymous" : NULL);
+		jw_kbool(w, "moved", m->moved);
+		jw_kbool(w, "line_start", m->line_start);
+		jw_kuint(w, "pad_before", m->pad_before);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_kuint(w, "size", sg->size);
+	jw_kuint(w, "cachelines", sg->cachelines);
+	jw_kuint(w, "findings", sg->findings);
+	jw_kuint(w, "holes", sg->holes);
+	jw_kuint(w, "hole_bytes", sg->hole_bytes);
+	jw_key(w, "before");
+	jw_begin_object(w);
+	jw_kuint(w, "size", sg->before_size);
+	jw_kuint(w, "cachelines", sg->before_cachelines);
+	jw_kuint(w, "holes", sg->before_holes);
+	jw_kuint(w, "findings", sg->before_findings);
+	jw_end_object(w);
+	jw_kuint(w, "lower_bound_lines", sg->lower_bound_lines);
+	jw_kuint(w, "moved", sg->moved);
+	jw_kbool(w, "impossible", sg->impossible);
+	jw_key(w, "notes");
+	jw_begin_array(w);
+	for (size_t i = 0; i < sg->nr_notes; i++)
+		jw_string(w, sg->notes[i]);
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
 static void one_struct(struct json_writer *w, const struct ll_linted *l)
 {
 	const struct ll_struct *s = l->layout;
@@ -227,6 +280,7 @@ static void one_struct(struct json_writer *w, const struct ll_linted *l)
 	jw_kstring(w, "name", s->name);
 	jw_kuint(w, "size", s->size);
 	jw_kuint(w, "alignment", s->alignment);
+	jw_kbool(w, "alignment_inferred", s->alignment_inferred);
 	jw_kuint(w, "cacheline", s->cacheline);
 	jw_kuint(w, "cachelines", ll_struct_lines(s));
 	jw_kuint(w, "holes", sum.holes);
@@ -249,7 +303,7 @@ static void one_struct(struct json_writer *w, const struct ll_linted *l)
 	for (size_t i = 0; i < l->findings.n; i++)
 		finding(w, &l->findings.v[i], l->marks ? &l->marks[i] : NULL);
 	jw_end_array(w);
-	jw_knull(w, "suggestion");
+	suggestion(w, l);
 	if (l->diff)
 		against(w, l->diff);
 	jw_end_object(w);

@@ -3,7 +3,8 @@
  * --format=sarif: SARIF 2.1.0 as GitHub code scanning takes it. One run;
  * the driver lists every rule id; each result is located at the member's
  * declaring file (a relative URI under %SRCROOT%, or a file: URI when the
- * path is absolute; the binary itself when the DWARF has no file), carries
+ * path is absolute; the binary itself when the input has no file, as BTF
+ * has none), names the struct and member as logical locations, carries
  * our fingerprint in partialFingerprints and the notes as related locations.
  */
 #include <stdio.h>
@@ -244,17 +245,29 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	jw_begin_array(w);
 	jw_begin_object(w);
 	physical(w, run, &f->location);
+	/*
+	 * Every result names the struct, and the member where there is one
+	 * (stale-rule names a pattern): without source locations (BTF) this
+	 * is what says where the finding is.
+	 */
+	jw_key(w, "logicalLocations");
+	jw_begin_array(w);
 	if (f->nr_members && strcmp(f->rule, "stale-rule") != 0) {
 		sb_addf(&qname, "%s %s::%s", ll_kind_name(s->kind), s->name, f->members[0]);
-		jw_key(w, "logicalLocations");
-		jw_begin_array(w);
 		jw_begin_object(w);
 		jw_kstring(w, "name", f->members[0]);
 		jw_kstring(w, "fullyQualifiedName", qname.buf);
 		jw_kstring(w, "kind", "member");
 		jw_end_object(w);
-		jw_end_array(w);
+		sb_reset(&qname);
 	}
+	sb_addf(&qname, "%s %s", ll_kind_name(s->kind), s->name);
+	jw_begin_object(w);
+	jw_kstring(w, "name", s->name);
+	jw_kstring(w, "fullyQualifiedName", qname.buf);
+	jw_kstring(w, "kind", "type");
+	jw_end_object(w);
+	jw_end_array(w);
 	jw_end_object(w);
 	jw_end_array(w);
 	if (f->nr_notes) {

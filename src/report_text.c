@@ -10,6 +10,7 @@
 #include "baseline.h"
 #include "groups.h"
 #include "report.h"
+#include "suggest.h"
 
 #define DECL_COLUMN 48
 
@@ -185,7 +186,8 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 	if (sum.bit_holes)
 		sb_addf(out, ", %" PRIu64 " bits", sum.bit_holes);
 	sb_addf(out, "; padding: %" PRIu64 "; alignment: %" PRIu64 "%s */\n", sum.padding,
-		s->alignment, s->explicit_align ? " (explicit)" : "");
+		s->alignment, s->explicit_align ? " (explicit)" :
+		s->alignment_inferred ? " (inferred)" : "");
 	ll_groups_summary(&groups, out);
 	if (l->has_rules || ll_groups_tagged(s))
 		tag_summary(&c, l);
@@ -344,6 +346,23 @@ static void diagnostics(const struct ll_run *run, const struct ll_linted *l, str
 	}
 }
 
+/* BTF (or DWARF without decl_file) locates findings at the binary: say how to do better. */
+static void no_location_note(const struct ll_run *run, struct strbuf *out)
+{
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		for (size_t k = 0; k < run->structs[i].findings.n; k++) {
+			const struct ll_decl *d = &run->structs[i].findings.v[k].location;
+
+			if (d->file && d->line)
+				continue;
+			sb_addf(out, "%s: note: no source locations in this input (BTF records none); "
+				"for FILE:LINE, lint the same build's binary with DWARF (a vmlinux "
+				"or module from the debug package)\n", run->binary_path);
+			return;
+		}
+	}
+}
+
 void ll_report_text(const struct ll_run *run, struct strbuf *out)
 {
 	bool any = false;
@@ -361,6 +380,14 @@ void ll_report_text(const struct ll_run *run, struct strbuf *out)
 		sb_addc(out, '\n');
 	for (size_t i = 0; i < run->nr_structs; i++)
 		diagnostics(run, &run->structs[i], out);
+	no_location_note(run, out);
+	/* --suggest was asked for: shown even with -q. */
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		if (!run->structs[i].suggestion)
+			continue;
+		sb_addc(out, '\n');
+		ll_suggestion_text(run->structs[i].layout, run->structs[i].suggestion, out);
+	}
 	if (run->gating && run->gating->strict)
 		vanished(run->gating, out);
 }
