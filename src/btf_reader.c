@@ -40,8 +40,7 @@
 #define MAX_NESTING 64
 #define MAX_MEMBERS 1000000
 #define MAX_TYPE_DEPTH 64
-/* Larger than any real struct; beyond it, cacheline maps would cost minutes. */
-#define MAX_SIZE (256u << 20)
+#define MAX_SIZE LL_MAX_STRUCT_SIZE
 
 struct ll_btf_input {
 	char *path;
@@ -541,8 +540,7 @@ static void spell(const struct ll_btf_input *in, __u32 id, struct strbuf *decl,
 			spell(in, next_id, decl, out, depth + 1);
 			return;
 		}
-		sb_adds(out, q);
-		sb_addc(out, ' ');
+		ll_c_qualify(out, q);
 		spell(in, next_id, decl, out, depth + 1);
 		return;
 	}

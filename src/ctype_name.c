@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "layout.h"
 #include "strbuf.h"
 
 /* Long chains only come from corrupt DWARF; cut them instead of looping. */
@@ -35,6 +36,7 @@ static void add_named(struct strbuf *out, const char *kw, Dwarf_Die *die)
 }
 
 static void add_params(struct strbuf *decl, Dwarf_Die *fn, int depth);
+
 
 static void spell(Dwarf_Die *type, struct strbuf *decl, struct strbuf *out, int depth);
 
@@ -93,8 +95,12 @@ static void spell(Dwarf_Die *type, struct strbuf *decl, struct strbuf *out, int 
 			spell(&next, decl, out, depth + 1);
 			return;
 		}
-		sb_adds(out, q);
-		sb_addc(out, ' ');
+		/*
+		 * Qualifiers collect in OUT ahead of the base type. gcc repeats
+		 * them on an array and on its elements ("const char name[16]"
+		 * is const array of const char): say each once.
+		 */
+		ll_c_qualify(out, q);
 		spell(has_next ? &next : NULL, decl, out, depth + 1);
 		return;
 	}

@@ -832,6 +832,11 @@ static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const c
 		return ll_fail(err, "%s %s at DIE 0x%llx has no DW_AT_byte_size",
 			       ll_kind_name(s->kind), name,
 			       (unsigned long long)dwarf_dieoffset(agg));
+	if (size > LL_MAX_STRUCT_SIZE)
+		return ll_fail(err, "%s %s at DIE 0x%llx claims %llu bytes, beyond the %u MiB "
+			       "layoutlint accepts", ll_kind_name(s->kind), name,
+			       (unsigned long long)dwarf_dieoffset(agg), (unsigned long long)size,
+			       LL_MAX_STRUCT_SIZE >> 20);
 	s->size = size;
 	s->alignment = aggregate_alignment(agg, &ex, 0);
 	s->explicit_align = ex;

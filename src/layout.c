@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
+
 struct ll_extent ll_member_extent(const struct ll_member *m)
 {
 	struct ll_extent e;
@@ -352,4 +354,20 @@ char *ll_c_decl_with_name(const char *type, const char *name)
 	o += tlen - pos;
 	out[o] = '\0';
 	return out;
+}
+
+void ll_c_qualify(struct strbuf *prefix, const char *q)
+{
+	size_t n = strlen(q);
+
+	for (const char *p = prefix->buf; p && *p;) {
+		const char *e = strchr(p, ' ');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && strncmp(p, q, n) == 0)
+			return;
+		p = e ? e + 1 : p + len;
+	}
+	sb_adds(prefix, q);
+	sb_addc(prefix, ' ');
 }

@@ -18,6 +18,12 @@
 
 enum ll_kind { LL_STRUCT, LL_UNION };
 
+/*
+ * Larger than any real struct; beyond it a cacheline map would cost
+ * minutes, so readers refuse such sizes as malformed input.
+ */
+#define LL_MAX_STRUCT_SIZE (256u << 20)
+
 enum ll_tag { LL_UNTAGGED, LL_COLD, LL_READ_MOSTLY, LL_WRITE_HOT };
 
 struct ll_decl {
@@ -141,5 +147,14 @@ char *ll_normalize_path(const char *path);
  * "char[16]" -> "char name[16]"). The caller frees the result.
  */
 char *ll_c_decl_with_name(const char *type, const char *name);
+
+struct strbuf;
+/*
+ * Append qualifier Q ("const") and a blank to PREFIX, the qualifiers
+ * collected ahead of a base type, unless it is there already: debug info
+ * repeats qualifiers on an array and on its elements, and "const char
+ * name[16]" must not come out as "const const char name[16]".
+ */
+void ll_c_qualify(struct strbuf *prefix, const char *q);
 
 #endif
