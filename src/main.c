@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* layoutlint: command line and orchestration. */
 #include <argp.h>
+#include <sys/stat.h>
+#include <errno.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -690,6 +692,57 @@ static int cmp_audited(const void *x, const void *y)
 }
 
 /*
+ * Shell completion of struct names reads $XDG_CACHE_HOME/layoutlint/
+ * BUILD-ID.names, which every --list refreshes. Best effort: a cache that
+ * cannot be written costs completion, not the listing.
+ */
+static int mkdir_p(const char *dir)
+{
+	char buf[4096];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, dir, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static void write_name_index(const char *build_id, char *const *names, size_t n)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT, path = STRBUF_INIT;
+	FILE *f;
+
+	if (!build_id || (!xdg && !home))
+		return;
+	if (xdg && *xdg)
+		sb_addf(&dir, "%s/layoutlint", xdg);
+	else
+		sb_addf(&dir, "%s/.cache/layoutlint", home);
+	sb_addf(&path, "%s/%s.names", dir.buf, build_id);
+	sb_addf(&tmp, "%s.%ld.tmp", path.buf, (long)getpid());
+	if (mkdir_p(dir.buf) == 0 && (f = fopen(tmp.buf, "w")) != NULL) {
+		bool ok = true;
+
+		for (size_t i = 0; i < n && ok; i++)
+			ok = fprintf(f, "%s\n", names[i]) > 0;
+		if (fclose(f) != 0 || !ok || rename(tmp.buf, path.buf) != 0)
+			unlink(tmp.buf);
+	}
+	sb_release(&dir);
+	sb_release(&tmp);
+	sb_release(&path);
+}
+
+/*
  * --list, --contains, --audit: every matching name looked up in one pass,
  * then a question asked of each model.
  */
@@ -727,9 +780,11 @@ static int discover(struct options *o)
 		status = 2;
 		goto done;
 	}
-	if (o->list_glob)
+	if (o->list_glob) {
+		write_name_index(ll_input_build_id(in), names, n);
 		sb_addf(&out, "%-6s %-40s %7s %4s %5s  %s\n", "kind", "name", "size", "lines", "holes",
 			"declared at");
+	}
 	for (size_t i = 0; i < nq; i++) {
 		struct ll_struct *s = results[i].layout;
 

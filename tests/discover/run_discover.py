@@ -65,6 +65,21 @@ def main():
 
         rc, out, err = run("--list", "--audit", "x", obj)
         ok(rc == 2, f"{cc}: --list and --audit together are a usage error", err)
+    # Completion: --list leaves a name index that the bash completion reads.
+    exe = os.path.join(a.workdir, "discover-exe")
+    subprocess.run(["gcc", "-g", "-Wl,--build-id", "-o", exe, os.path.join(HERE, "discover.c"),
+                    "-xc", "-", "-o", exe], input="int main(void){return 0;}", text=True,
+                   check=True)
+    cache = os.path.join(a.workdir, "cache")
+    env = dict(os.environ, XDG_CACHE_HOME=cache)
+    p = subprocess.run([a.layoutlint, "--list", exe], capture_output=True, text=True, env=env)
+    comp = os.path.join(HERE, "..", "..", "completions", "layoutlint.bash")
+    script = (f"source {comp}; COMP_WORDS=(layoutlint {exe} struct disc_h); COMP_CWORD=3; "
+              "_layoutlint; echo ${COMPREPLY[@]}")
+    q = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env)
+    ok(p.returncode == 0 and sorted(q.stdout.split()) == ["disc_host", "disc_hot"],
+       "bash completion offers struct names from the index --list wrote",
+       p.stderr + q.stdout + q.stderr)
     print(f"1..{n}")
     return 1 if failed else 0
 

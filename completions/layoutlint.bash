@@ -1,0 +1,56 @@
+# bash completion for layoutlint                           -*- shell-script -*-
+# Options from layoutlint --help; after "struct" or "union", struct names
+# from the index that "layoutlint --list BINARY" leaves in
+# ${XDG_CACHE_HOME:-~/.cache}/layoutlint/BUILD-ID.names (run it once per
+# binary: a vmlinux has thousands of names and no index of its own).
+
+_layoutlint_binary()
+{
+    local i w
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        w=${COMP_WORDS[i]}
+        case $w in
+            -r|--rules|--format|--cacheline|--decl-file|--srcdir|--prefix-map|--color|\
+            --fail-level|--baseline|--write-baseline|--against|--groups|--contains|\
+            --audit|--btf-base|--import-net-cachelines) ((i++)) ;;
+            -*) ;;
+            *) echo "$w"; return ;;
+        esac
+    done
+}
+
+_layoutlint()
+{
+    local cur prev bin id cache
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD - 1]}
+
+    case $prev in
+        -r|--rules|--baseline|--write-baseline|--against|--btf-base|--srcdir|--import-net-cachelines)
+            COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W "text json sarif" -- "$cur")); return ;;
+        --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+        --fail-level) COMPREPLY=($(compgen -W "note warning error" -- "$cur")); return ;;
+        --groups) COMPREPLY=($(compgen -W "auto off" -- "$cur")); return ;;
+        struct|union)
+            bin=$(_layoutlint_binary)
+            if [[ -n $bin && -r $bin ]]; then
+                id=$(readelf -n "$bin" 2>/dev/null | awk '/Build ID:/ {print $3; exit}')
+                cache=${XDG_CACHE_HOME:-$HOME/.cache}/layoutlint/$id.names
+                [[ -n $id && -r $cache ]] && COMPREPLY=($(compgen -W "$(<"$cache")" -- "$cur"))
+            fi
+            return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$(layoutlint --help 2>/dev/null |
+            grep -oE -- '--[a-z][a-z-]*=?|-[a-zA-Z],' | tr -d ',' | sort -u)" -- "$cur"))
+        [[ ${COMPREPLY[*]} == *= ]] && compopt -o nospace
+        return
+    fi
+    if [[ -z $(_layoutlint_binary) ]]; then
+        COMPREPLY=($(compgen -f -- "$cur"))
+    else
+        COMPREPLY=($(compgen -W "struct union" -- "$cur"))
+    fi
+} &&
+complete -F _layoutlint layoutlint
