@@ -1137,7 +1137,7 @@ int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *quer
 	}
 	index_queries(&lc);
 	rc = ll_finder_scan(in->dwarf, in->path, in->fd, in->own_dwarf, names, n, on_named_die,
-			    &lc, &finder, err);
+			    &lc, &in->opts.progress, &finder, err);
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = resolve_query(in, &queries[i], &state[i], finder, &results[i], err);
 	for (size_t i = 0; i < n; i++) {
@@ -1156,5 +1156,6 @@ int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *quer
 
 int ll_dwarf_input_list(struct ll_dwarf_input *in, char ***names, size_t *n, struct ll_error *err)
 {
-	return ll_finder_list(in->dwarf, in->path, in->fd, in->own_dwarf, names, n, err);
+	return ll_finder_list(in->dwarf, in->path, in->fd, in->own_dwarf, names, n,
+			      &in->opts.progress, err);
 }

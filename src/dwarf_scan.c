@@ -4,6 +4,7 @@
 
 #include <dwarf.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -540,6 +541,9 @@ struct worker {
 	uint64_t *fallback;
 	size_t nr_fallback, cap_fallback;
 	struct abbrev_table abbrevs;
+	atomic_size_t *units_done;	/* shared by all workers */
+	size_t nr_units;
+	bool report;			/* this worker runs in the caller's thread */
 	/* collect_all: the distinct names seen, as .debug_str offsets or copies */
 	uint64_t *seen;			/* open addressing, offset + 1 */
 	size_t seen_mask, nr_seen;
@@ -1069,6 +1073,12 @@ static void *worker_main(void *arg)
 	for (size_t i = w->first; i < w->last; i++) {
 		const struct unit *u = &w->units[i];
 
+		/* Every thread counts; the caller's thread (worker 0) reports. */
+		size_t done = atomic_fetch_add_explicit(w->units_done, 1, memory_order_relaxed) + 1;
+
+		if (w->report)
+			ll_progress_report(w->in->progress, "units", done, w->nr_units);
+
 		if (!load_unit(w, u) || !load_abbrevs(w->in, u, &w->abbrevs)) {
 			push_fallback(w, u->offset);
 			continue;
@@ -1122,6 +1132,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	if (threads > nr_units)
 		threads = nr_units ? (unsigned)nr_units : 1;
 	struct worker *w = xcalloc(threads, sizeof(*w));
+	atomic_size_t units_done = 0;
 	pthread_t *tids = xcalloc(threads, sizeof(*tids));
 	size_t next = 0;
 
@@ -1130,6 +1141,9 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		uint64_t goal = in->info_size / threads * (t + 1);
 
 		w[t].in = in;
+		w[t].units_done = &units_done;
+		w[t].nr_units = nr_units;
+		w[t].report = t == 0;
 		w[t].targets = &targets;
 		w[t].units = units;
 		w[t].first = next;

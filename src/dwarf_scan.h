@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "progress.h"
+
 struct ll_scan_input {
 	const unsigned char *info;	/* NULL when use_pread */
 	size_t info_size;
@@ -34,6 +36,7 @@ struct ll_scan_input {
 	size_t str_size;
 	const unsigned char *line_str;	/* for DW_AT_comp_dir in DW_FORM_line_strp */
 	size_t line_str_size;
+	const struct ll_progress *progress;	/* units done, from the calling thread */
 };
 
 /*

@@ -219,11 +219,13 @@ static bool info_file_offset(Elf *elf, uint64_t *off)
 }
 
 /* The sections the raw scan reads, when the file holds them plainly. */
-static bool scan_input(Dwarf *dwarf, int fd, struct ll_scan_input *in)
+static bool scan_input(Dwarf *dwarf, int fd, const struct ll_progress *progress,
+		       struct ll_scan_input *in)
 {
 	Elf *elf = dwarf_getelf(dwarf);
 
 	memset(in, 0, sizeof(*in));
+	in->progress = progress;
 	if (!elf || !section_data(elf, ".debug_info", ".zdebug_info", &in->info, &in->info_size) ||
 	    !section_data(elf, ".debug_abbrev", ".zdebug_abbrev", &in->abbrev, &in->abbrev_size))
 		return false;
@@ -245,12 +247,13 @@ static bool scan_input(Dwarf *dwarf, int fd, struct ll_scan_input *in)
 
 static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *path,
 		    const char *const *names, size_t n, const struct name_set *set,
-		    struct ll_scan_result *r, struct offsets *hits, bool *done, struct ll_error *err)
+		    const struct ll_progress *progress, struct ll_scan_result *r,
+		    struct offsets *hits, bool *done, struct ll_error *err)
 {
 	struct ll_scan_input in;
 
 	*done = false;
-	if (!scan_input(dwarf, fd, &in) || ll_scan(&in, names, n, scan_threads(), r) != 0)
+	if (!scan_input(dwarf, fd, progress, &in) || ll_scan(&in, names, n, scan_threads(), r) != 0)
 		return 0;
 	finder->raw = true;
 	finder->in = in;
@@ -281,8 +284,8 @@ static int cmp_hit(const void *a, const void *b)
 }
 
 int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const char *const *names,
-		   size_t n, ll_finder_fn fn, void *arg, struct ll_finder **finder,
-		   struct ll_error *err)
+		   size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
+		   struct ll_finder **finder, struct ll_error *err)
 {
 	struct name_set set;
 	struct offsets hits = { 0 };
@@ -293,7 +296,8 @@ int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const ch
 	*finder = new_finder(dwarf);
 	set_init(&set, names, n);
 	if (raw_ok)
-		rc = raw_scan(*finder, fd, dwarf, path, names, n, &set, &scan, &hits, &done, err);
+		rc = raw_scan(*finder, fd, dwarf, path, names, n, &set, progress, &scan, &hits,
+			      &done, err);
 	if (!rc && !done)
 		rc = walk_all(dwarf, path, &set, &hits, err);
 	/* Callbacks in .debug_info order, however many threads found them. */
@@ -644,12 +648,12 @@ static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t
 }
 
 int ll_finder_list(Dwarf *dwarf, const char *path, int fd, bool raw_ok, char ***names,
-		   size_t *n, struct ll_error *err)
+		   size_t *n, const struct ll_progress *progress, struct ll_error *err)
 {
 	struct ll_scan_input in;
 	struct ll_scan_result r = { 0 };
 	size_t out = 0;
-	bool scanned = raw_ok && scan_input(dwarf, fd, &in) &&
+	bool scanned = raw_ok && scan_input(dwarf, fd, progress, &in) &&
 		       ll_scan(&in, NULL, 0, scan_threads(), &r) == 0;
 
 	*names = NULL;

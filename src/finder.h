@@ -13,6 +13,7 @@
 
 #include "diag.h"
 #include "dwarf_scan.h"
+#include "progress.h"
 
 struct ll_finder;
 
@@ -32,8 +33,8 @@ typedef void (*ll_finder_fn)(Dwarf_Die *die, const struct ll_scan_hit *raw, cons
  * ll_finder_free().
  */
 int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const char *const *names,
-		   size_t n, ll_finder_fn fn, void *arg, struct ll_finder **finder,
-		   struct ll_error *err);
+		   size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
+		   struct ll_finder **finder, struct ll_error *err);
 void ll_finder_free(struct ll_finder *finder);
 
 /*
@@ -41,7 +42,7 @@ void ll_finder_free(struct ll_finder *finder);
  * each once; the caller frees them and the array.
  */
 int ll_finder_list(Dwarf *dwarf, const char *path, int fd, bool raw_ok, char ***names,
-		   size_t *n, struct ll_error *err);
+		   size_t *n, const struct ll_progress *progress, struct ll_error *err);
 
 /* "did you mean struct X?" text for a missing NAME, or NULL. */
 char *ll_finder_suggest(struct ll_finder *finder, const char *name);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* layoutlint: command line and orchestration. */
 #include <argp.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <errno.h>
 #include <elfutils/libdwfl.h>
@@ -486,6 +487,55 @@ struct linted_binary {
 };
 
 /*
+ * One updating line on stderr during long scans: only on a terminal, and
+ * only once the work has taken half a second, so quick runs and pipes
+ * never see it.
+ */
+struct progress_line {
+	struct timespec start, last;
+	bool shown;
+};
+
+static double seconds_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static void progress_update(const char *what, size_t done, size_t total, void *arg)
+{
+	struct progress_line *p = arg;
+
+	if (seconds_since(&p->start) < 0.5 || (p->shown && done != total &&
+						 seconds_since(&p->last) < 0.1))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &p->last);
+	fprintf(stderr, "\rlayoutlint: %s %zu/%zu (%zu%%)\033[K", what, done, total,
+		total ? done * 100 / total : 100);
+	p->shown = true;
+}
+
+static struct ll_progress progress_for(struct progress_line *p)
+{
+	struct ll_progress none = { 0 };
+
+	if (!isatty(STDERR_FILENO))
+		return none;
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	return (struct ll_progress){ .fn = progress_update, .arg = p };
+}
+
+/* Erase the line before anything else is printed. */
+static void progress_done(struct progress_line *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = false;
+}
+
+/*
  * Read PATH and lint every query with its rules block. For the binary under
  * test, a struct it does not define is an error, or a note for rules-named
  * structs; for the REFERENCE (--against OLD-BINARY) it is just absent.
@@ -494,12 +544,14 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 		       bool from_rules, bool reference, struct linted_binary *lb,
 		       struct ll_error *err)
 {
+	struct progress_line line = { 0 };
 	struct ll_input_options io = {
 		.srcdir = o->srcdir,
 		.prefix_maps = o->prefix_maps,
 		.nr_prefix_maps = o->nr_prefix_maps,
 		.prefer_btf = o->btf,
 		.btf_base = o->btf_base,
+		.progress = progress_for(&line),
 	};
 	struct ll_lookup_result *results;
 	int rc = -1;
@@ -540,6 +592,7 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 	}
 	rc = 0;
 done:
+	progress_done(&line);
 	for (size_t i = 0; i < o->nr_queries; i++)
 		ll_lookup_result_release(&results[i]);
 	free(results);
@@ -748,9 +801,10 @@ static void write_name_index(const char *build_id, char *const *names, size_t n)
  */
 static int discover(struct options *o)
 {
+	struct progress_line line = { 0 };
 	struct ll_input_options io = { .srcdir = o->srcdir, .prefix_maps = o->prefix_maps,
 				       .nr_prefix_maps = o->nr_prefix_maps, .prefer_btf = o->btf,
-				       .btf_base = o->btf_base };
+				       .btf_base = o->btf_base, .progress = progress_for(&line) };
 	const char *glob = o->list_glob ? o->list_glob : o->audit_glob ? o->audit_glob : "*";
 	struct ll_input *in = NULL;
 	struct ll_error err;
@@ -788,6 +842,7 @@ static int discover(struct options *o)
 	for (size_t i = 0; i < nq; i++) {
 		struct ll_struct *s = results[i].layout;
 
+		ll_progress_report(&io.progress, "structs", i + 1, nq);
 		if (results[i].status == LL_AMBIGUOUS && o->list_glob) {
 			sb_addf(&out, "%-6s %-40s  (distinct definitions: %s)\n", "?", queries[i].name,
 				results[i].detail);
@@ -811,6 +866,7 @@ static int discover(struct options *o)
 			a->kind = ll_kind_name(s->kind);
 		}
 	}
+	progress_done(&line);
 	if (o->audit_glob) {
 		size_t shown = 0;
 

@@ -22,6 +22,7 @@
 
 #include "diag.h"
 #include "layout.h"
+#include "progress.h"
 
 struct ll_input;
 
@@ -32,6 +33,7 @@ struct ll_input_options {
 	bool prefer_btf;		/* --btf: read .BTF even when there is DWARF */
 	const char *btf_base;		/* --btf-base: base BTF for split BTF (modules);
 					   implies prefer_btf */
+	struct ll_progress progress;	/* long scans report here; fn NULL: silent */
 };
 
 int ll_input_open(const char *path, const struct ll_input_options *opts,

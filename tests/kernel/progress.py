@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""The progress line: on a terminal during a long scan, never in a pipe (TAP).
+
+Drives layoutlint in a tmux pane (tmux send-keys / capture-pane) on the
+6.12 vmlinux, where --list of every struct takes seconds.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_common import Tap, fetch  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layoutlint", required=True)
+    a = ap.parse_args()
+    tap = Tap()
+    if not shutil.which("tmux"):
+        print("1..0 # SKIP tmux is not installed")
+        return 0
+    paths = fetch("6.12")
+    if not paths:
+        print("1..0 # SKIP cannot fetch the 6.12 kernel")
+        return 0
+    vmlinux = paths[0]
+    tool = os.path.abspath(a.layoutlint)
+    session = f"ll-progress-{os.getpid()}"
+    with tempfile.TemporaryDirectory() as tmp:
+        done = os.path.join(tmp, "done")
+        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "20"],
+                       check=True)
+        try:
+            cmd = f"{tool} --list='*' {vmlinux} > {tmp}/out.txt; echo $? > {done}"
+            subprocess.run(["tmux", "send-keys", "-t", session, cmd, "Enter"], check=True)
+            seen = ""
+            deadline = time.time() + 300
+            while time.time() < deadline and not os.path.exists(done):
+                pane = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+                                      capture_output=True, text=True).stdout
+                for line in pane.splitlines():
+                    if line.startswith("layoutlint: ") and "/" in line and "%" in line:
+                        seen = line.strip()
+                time.sleep(0.05)
+            rc = open(done).read().strip() if os.path.exists(done) else "timeout"
+            tap.ok(rc == "0", "--list on a terminal finishes", f"exit {rc}")
+            tap.ok(bool(seen), "a progress line appears on the terminal", seen)
+            pane = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+                                  capture_output=True, text=True).stdout
+            tap.ok(not any(l.startswith("layoutlint: ") and "%" in l for l in pane.splitlines()),
+                   "the progress line is erased at the end", pane)
+        finally:
+            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        p = subprocess.run([tool, "--list=*", vmlinux], capture_output=True, text=True)
+        tap.ok(p.returncode == 0 and p.stderr == "", "nothing on stderr when it is a pipe",
+               p.stderr[:500])
+        with open(os.path.join(tmp, "out.txt")) as f:
+            tap.ok("\r" not in f.read() and "\r" not in p.stdout,
+                   "stdout never carries the progress line")
+    return tap.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
