@@ -2,18 +2,24 @@
 /*
  * The reorder solver (see suggest.h for what it promises).
  *
- * Model. The members of the solve level are cut into units that move whole
- * (a member with the zero-size members attached to it, or a run of
- * bitfields). A layout is a sequence of units plus, for each, whether it
- * must start a new cacheline (a "break"). Offsets then follow C: a unit
- * lands on the first offset at or after the end of the previous one that
- * its alignment (for a bitfield run: the phases at which C reproduces the
- * run's bit layout) allows; after a break, at or after the next line
- * boundary; a pinned unit at its original offset.
+ * Model. The members of the solve level are cut into units that move
+ * whole: a member (with the zero-size members around it attached: a
+ * __cacheline_group_end__ marker to the member before it, others to the
+ * member after), a run of consecutive bitfields, or a kernel cacheline
+ * group (__cacheline_group_begin__X ... __cacheline_group_end__X and its
+ * pad), moved rigidly so that its markers stay around its members. A
+ * layout is a sequence of units plus, for each, whether it must start a
+ * new cacheline (a "break"). Offsets then follow C: a unit lands on the
+ * first offset at or after the end of the previous one that its alignment
+ * (for a bitfield run: the phases at which C reproduces the run's bit
+ * layout) allows; after a break, at or after the next line boundary; a
+ * pinned unit at its original offset. Two bitfield runs never touch: C
+ * would pack them into one storage unit.
  *
  * Cost, compared lexicographically: findings, cachelines, bytes, then how
  * far the order is from the original (units outside the longest increasing
- * run of original positions).
+ * run of original positions). With nothing tagged hot, interior hole bytes
+ * come before that: packing moves the slack to the tail, as pahole does.
  *
  * Search. Units are placed left to right; a state is (units placed,
  * cursor, what the line holding the cursor already carries, whether the
@@ -27,6 +33,11 @@
  * ever placed in their original order. Then local moves: drop breaks that
  * buy nothing, move units back toward the original order, and (beam only)
  * relocate units while that lowers the cost.
+ *
+ * Branch and bound: the original order and a narrow first beam give a
+ * layout to beat; states whose lower bound (bytes still to place, and,
+ * when no finding is allowed, the lines each hot class still needs) cannot
+ * beat it are dropped.
  *
  * The evaluator used while searching mirrors the checks' counting (one
  * finding per line and rule; split-hot merged per first line); the
@@ -46,6 +57,7 @@
 #define BEAM_MIN 64
 #define BEAM_MAX 512
 #define QUICK_BEAM 8
+#define RELOCATE_BUDGET 30000000	/* unit placements per local-search phase */
 #define MAX_CLASSES 64		/* read-mostly + 63 write-hot domains */
 #define MAX_CHAIN 16
 
@@ -230,6 +242,8 @@ struct unit {
 	size_t idx;
 	ptrdiff_t prev_same;	/* previous identical unit, -1 if none */
 	unsigned min_alone;	/* findings it has on its own wherever it goes */
+	uint8_t skip[64];	/* bitfield runs: bytes from offset % pmod to an allowed phase */
+	bool pow2;		/* pmod is a power of two */
 	uint64_t best_alone;	/* an offset where it has that few */
 };
 
@@ -342,7 +356,7 @@ static void add_unit(struct ctx *x, size_t first, size_t count, bool group)
 	const struct ll_member *mem = x->L->members;
 	struct unit *u;
 	uint64_t lead_align = 1, a = 1;
-	size_t nonempty = 0, nbits = 0;
+	size_t nonempty = 0;
 
 	x->u = xrealloc(x->u, (x->nu + 1) * sizeof(*x->u));
 	u = &x->u[x->nu];
@@ -361,7 +375,6 @@ static void add_unit(struct ctx *x, size_t first, size_t count, bool group)
 			lead_align = lead_align > member_align(m) ? lead_align : member_align(m);
 		if (!member_empty(m)) {
 			nonempty++;
-			nbits += m->is_bitfield;
 			u->ends_bf = m->is_bitfield;
 		}
 	}
@@ -381,7 +394,6 @@ static void add_unit(struct ctx *x, size_t first, size_t count, bool group)
 	} else if (u->bitfield) {
 		uint64_t end = 0;
 
-		(void)nbits;
 		for (size_t i = first; i < first + count; i++) {
 			const struct ll_member *m = &mem[i];
 
@@ -635,6 +647,19 @@ static int build_atoms(struct ctx *x, struct ll_error *err)
 	return rc;
 }
 
+static void unit_phases(struct unit *u)
+{
+	u->pow2 = (u->pmod & (u->pmod - 1)) == 0;
+	if (u->pmod > 64 || !u->bitfield || u->block)
+		return;
+	for (uint64_t r = 0; r < u->pmod; r++)
+		for (uint64_t k = 0; k < u->pmod; k++)
+			if (u->pmask >> ((r + k) % u->pmod) & 1) {
+				u->skip[r] = (uint8_t)k;
+				break;
+			}
+}
+
 static bool units_identical(const struct unit *a, const struct unit *b)
 {
 	if (a->pinned || b->pinned || a->size != b->size || a->pmod != b->pmod ||
@@ -663,6 +688,7 @@ static int pin_cmp_ctx_orig(const void *a, const void *b, void *arg)
 static void finish_units(struct ctx *x)
 {
 	for (size_t k = 0; k < x->nu; k++) {
+		unit_phases(&x->u[k]);
 		for (ptrdiff_t j = (ptrdiff_t)k - 1; j >= 0; j--) {
 			if (units_identical(&x->u[j], &x->u[k])) {
 				x->u[k].prev_same = j;
@@ -702,15 +728,13 @@ static uint64_t next_pos(const struct unit *u, uint64_t c)
 {
 	if (u->pmod <= 1)
 		return c;
-	if (u->pmod <= 64 && u->bitfield && !u->block) {
-		uint64_t r = c % u->pmod;
-
-		for (uint64_t k = 0; k < u->pmod; k++)
-			if (u->pmask >> ((r + k) % u->pmod) & 1)
-				return c + k;
-	}
+	if (u->pmod <= 64 && u->bitfield && !u->block)
+		return c + u->skip[c % u->pmod];
+	if (u->pow2)
+		return c + ((u->phase0 - c) & (u->pmod - 1));
 	return c + (u->phase0 + u->pmod - c % u->pmod) % u->pmod;
 }
+
 
 /* Where U goes after CURSOR, with or without a break; pinned: its own offset. */
 static uint64_t place_at(const struct ctx *x, const struct unit *u, uint64_t cursor, bool brk)
@@ -858,7 +882,7 @@ static size_t order_moved(const struct ctx *x, const uint32_t *ord, size_t n, bo
 
 /* Lay out a whole sequence; false if it breaks a pin or joins two bitfield runs. */
 static bool eval_seq(struct ctx *x, const uint32_t *ord, const uint8_t *brk, uint64_t *pos,
-		     struct cost *c)
+		     struct cost *c, bool with_moved)
 {
 	uint64_t cursor = x->L->base;
 	struct lst open = { 0, 0 };
@@ -881,7 +905,7 @@ static bool eval_seq(struct ctx *x, const uint32_t *ord, const uint8_t *brk, uin
 	c->holes = x->pack ? cursor - x->L->base - x->unit_bytes : 0;
 	c->size = final_size(x, cursor);
 	c->lines = div_up(c->size, x->cl);
-	c->moved = order_moved(x, ord, x->nu, NULL);
+	c->moved = with_moved ? order_moved(x, ord, x->nu, NULL) : 0;
 	return true;
 }
 
@@ -1359,7 +1383,7 @@ static void drop_breaks(struct ctx *x, struct seq *q)
 		if (!q->brk[i])
 			continue;
 		q->brk[i] = 0;
-		if (eval_seq(x, q->ord, q->brk, NULL, &c) && cost_cmp(&c, &q->c) <= 0)
+		if (eval_seq(x, q->ord, q->brk, NULL, &c, true) && cost_cmp(&c, &q->c) <= 0)
 			q->c = c;
 		else
 			q->brk[i] = 1;
@@ -1374,6 +1398,7 @@ static void drop_breaks(struct ctx *x, struct seq *q)
 static void relocate(struct ctx *x, struct seq *q, bool full, int passes)
 {
 	size_t n = x->nu;
+	uint64_t work = 0;	/* units placed so far: a budget keeps huge structs fast */
 	uint32_t *ord = xmalloc(n * sizeof(*ord));
 	uint8_t *brk = xmalloc(n * sizeof(*brk));
 	bool *keep = xmalloc(n * sizeof(*keep));
@@ -1381,7 +1406,7 @@ static void relocate(struct ctx *x, struct seq *q, bool full, int passes)
 	for (int pass = 0; pass < passes; pass++) {
 		bool improved = false;
 
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < n && work < RELOCATE_BUDGET; i++) {
 			order_moved(x, q->ord, n, keep);
 			if (!full && keep[i])
 				continue;
@@ -1400,9 +1425,15 @@ static void relocate(struct ctx *x, struct seq *q, bool full, int passes)
 					seq_move(ord, brk, i, to);
 					if (b)
 						brk[to] ^= 1;
-					if (!eval_seq(x, ord, brk, NULL, &c))
+					work += n;
+					if (!eval_seq(x, ord, brk, NULL, &c, false))
 						continue;
-					if (cost_cmp(&c, &best) < 0) {
+					int d = cost_cmp3(&c, &best);
+
+					if (d > 0)
+						continue;
+					c.moved = order_moved(x, ord, n, NULL);
+					if (d < 0 || c.moved < best.moved) {
 						best = c;
 						best_to = to;
 						best_b = b;
@@ -1952,7 +1983,7 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 	struct seq q = { ord, brk, { 0 } };
 	bool found = false;
 
-	if (s->kind == LL_STRUCT && x.nu > 1) {
+	if ((s->kind == LL_STRUCT || x.nlv > 1) && x.nu > 1) {
 		uint32_t *o2 = xmalloc(x.nu * sizeof(*o2));
 		uint8_t *b2 = xcalloc(x.nu, sizeof(*b2));
 		struct cost c2, ub;
@@ -1960,7 +1991,7 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 		/* The original order is the first layout to beat. */
 		for (size_t i = 0; i < x.nu; i++)
 			ord[i] = (uint32_t)i;
-		found = eval_seq(&x, ord, brk, NULL, &q.c);
+		found = eval_seq(&x, ord, brk, NULL, &q.c, true);
 		/* A narrow beam next: the better the bound, the cheaper the real search. */
 		for (int round = 0; round < 2; round++) {
 			size_t width = QUICK_BEAM;
@@ -1972,7 +2003,7 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 			}
 			ub = q.c;
 			x.ub = found ? &ub : NULL;
-			if (search(&x, width, o2, b2) && eval_seq(&x, o2, b2, NULL, &c2) &&
+			if (search(&x, width, o2, b2) && eval_seq(&x, o2, b2, NULL, &c2, true) &&
 			    (!found || cost_cmp(&c2, &q.c) < 0)) {
 				memcpy(ord, o2, x.nu * sizeof(*ord));
 				memcpy(brk, b2, x.nu * sizeof(*brk));
@@ -1994,7 +2025,7 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 	if (found) {
 		uint64_t cursor = 0;
 
-		eval_seq(&x, ord, brk, pos, &q.c);
+		eval_seq(&x, ord, brk, pos, &q.c, true);
 		order_moved(&x, ord, x.nu, keep);
 		emit_level(&x, sg, 0, ord, brk, pos, keep, &cursor);
 		sg->size = final_size(&x, pos[x.nu - 1] + x.u[ord[x.nu - 1]].size);
@@ -2020,21 +2051,22 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 		sg->size = s->size;
 		sg->moved = 0;
 		sg->model_findings = sg->before_findings;
-		if (s->kind != LL_STRUCT || x.nu <= 1)
+		if ((s->kind != LL_STRUCT && x.nlv == 1) || x.nu <= 1)
 			sg->optimal = true;
 		measure(&x, s, sg);
-		if (s->kind == LL_UNION && sg->findings)
+		if (s->kind == LL_UNION && x.nlv == 1 && sg->findings)
 			add_note(sg, "members of a union all start at offset 0: no order changes "
 				 "where they land");
 	}
 	if (sg->findings) {
 		bool proven = explain_impossible(&x, sg);
+		bool fixed = s->kind == LL_UNION && x.nlv == 1;
 
-		sg->impossible = proven || sg->optimal || s->kind == LL_UNION;
+		sg->impossible = proven || sg->optimal || fixed;
 		if (!sg->impossible)
 			add_note(sg, "no finding-free order was found, but the search was not "
 				 "exhaustive (%zu units); the findings left may be avoidable", x.nu);
-		else if (!proven && s->kind != LL_UNION)
+		else if (!proven && !fixed)
 			add_note(sg, "cannot be removed: no order of the %zu units (searched "
 				 "exhaustively) separates every class; pinned members or alignment "
 				 "leave no room", x.nu);
