@@ -211,18 +211,10 @@ void ll_finding_note(struct ll_finding *f, const struct ll_decl *decl, const cha
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	sb_grow(&sb, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(sb.buf, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb.len = (size_t)n;
 	f->notes = xrealloc(f->notes, (f->nr_notes + 1) * sizeof(*f->notes));
 	f->notes[f->nr_notes++] = (struct ll_note){ sb_detach(&sb), *decl };
 }

@@ -101,18 +101,10 @@ static void warn(struct import *im, unsigned line, struct row_out *skipped, cons
 {
 	struct strbuf msg = STRBUF_INIT;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	sb_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	sb_grow(&msg, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(msg.buf, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	msg.len = (size_t)n;
 	if (im->warnings)
 		sb_addf(im->warnings, "%s:%u: warning: %s\n", im->name, line, msg.buf);
 	else

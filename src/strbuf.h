@@ -20,6 +20,8 @@ void sb_adds(struct strbuf *sb, const char *s);
 void sb_addc(struct strbuf *sb, char c);
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 void sb_insert(struct strbuf *sb, size_t pos, const char *s);
 void sb_reset(struct strbuf *sb);
 /* Hand the string to the caller (never NULL) and reset the buffer. */

@@ -136,18 +136,10 @@ static void add_note(struct ll_suggestion *sg, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	sb_grow(&sb, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(sb.buf, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb.len = (size_t)n;
 	for (size_t i = 0; i < sg->nr_notes; i++) {
 		if (strcmp(sg->notes[i], sb.buf) == 0) {
 			sb_release(&sb);
