@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer harness for the reader: the input is an ELF image. It is
+ * written to a memfd and opened through /proc/self/fd/N with the same
+ * ll_input_open() the command line uses, so every path a real file takes
+ * is fuzzed: libdwfl for ET_REL (which needs a file descriptor to apply
+ * relocations), dwarf_begin_elf for the rest, and the raw threaded scan,
+ * which pread()s .debug_info from the descriptor. An elf_memory() entry
+ * point would have skipped the last two, or needed a second code path.
+ *
+ * Then a fixed set of queries (names from the fixtures and the corpus, a
+ * typo that asks for a "did you mean", a union, a --decl-file glob) is
+ * looked up, and each struct found is linted and rendered as main.c does.
+ */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../../src/reader.h"
+#include "fuzz_common.h"
+
+static int memfd = -1;
+static char fd_path[64];
+
+static const struct ll_query queries[] = {
+	{ "bits", LL_QUERY_ANY, NULL },
+	{ "nested_anon", LL_QUERY_STRUCT, NULL },
+	{ "outer", LL_QUERY_ANY, NULL },
+	{ "victim", LL_QUERY_ANY, NULL },
+	{ "wide", LL_QUERY_STRUCT, NULL },
+	{ "u", LL_QUERY_UNION, NULL },
+	{ "anon_typedef_t", LL_QUERY_ANY, NULL },
+	{ "file", LL_QUERY_ANY, "*.h" },
+	{ "bitz", LL_QUERY_ANY, NULL },		/* missing: exercises the suggestion */
+};
+#define NR_QUERIES (sizeof(queries) / sizeof(queries[0]))
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	memfd = memfd_create("fuzz_reader.elf", MFD_CLOEXEC);
+	if (memfd < 0) {
+		perror("memfd_create");
+		abort();
+	}
+	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", memfd);
+	/* Two scan threads: the split of units between workers is fuzzed too. */
+	setenv("LAYOUTLINT_THREADS", "2", 0);
+	return 0;
+}
+
+static bool write_image(const uint8_t *data, size_t size)
+{
+	if (ftruncate(memfd, 0) != 0)
+		return false;
+	for (size_t done = 0; done < size;) {
+		ssize_t n = pwrite(memfd, data + done, size - done, (off_t)done);
+
+		if (n <= 0)
+			return false;
+		done += (size_t)n;
+	}
+	return true;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ll_input *in = NULL;
+	struct ll_error err;
+	struct ll_lookup_result results[NR_QUERIES];
+	struct ll_linted linted[NR_QUERIES];
+	struct ll_run run = { .binary_path = "fuzz.elf", .structs = linted };
+
+	if (!write_image(data, size))
+		abort();
+	if (ll_input_open(fd_path, NULL, &in, &err) == 0 &&
+	    ll_input_lookup(in, queries, NR_QUERIES, results, &err) == 0) {
+		run.build_id = ll_input_build_id(in);
+		for (size_t i = 0; i < NR_QUERIES; i++) {
+			if (results[i].status == LL_FOUND) {
+				fuzz_lint(&linted[run.nr_structs++], results[i].layout, NULL);
+				results[i].layout = NULL;
+			}
+			ll_lookup_result_release(&results[i]);
+		}
+		fuzz_report(&run);
+		for (size_t i = 0; i < run.nr_structs; i++)
+			fuzz_linted_release(&linted[i]);
+	}
+	ll_input_close(in);
+	return 0;
+}
