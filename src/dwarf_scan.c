@@ -354,6 +354,7 @@ struct targets {
 	size_t n;
 	uint32_t *name_slots;	/* index + 1 into names, by content */
 	size_t name_mask;
+	size_t shortest;	/* length of the shortest name */
 	bool collect_all;	/* every named struct/union/typedef, not NAMES */
 };
 
@@ -461,6 +462,10 @@ static void build_targets(const struct ll_scan_input *in, const char *const *nam
 	memset(t, 0, sizeof(*t));
 	t->names = names;
 	t->n = n;
+	t->shortest = SIZE_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(names[i]) < t->shortest)
+			t->shortest = strlen(names[i]);
 	name_index_init(t);
 	if (n > FEW_NAMES) {
 		/* Every suffix of every string whose length is a wanted name's. */
@@ -592,8 +597,8 @@ static bool read_ref(struct cursor *c, unsigned form, uint64_t *v)
 }
 
 /* A string attribute: inline, or in .debug_str / .debug_line_str. */
-static const char *read_string(const struct worker *w, const struct unit *u, struct cursor *c,
-			       unsigned form)
+static const char *read_string(const struct ll_scan_input *in, const struct unit *u,
+			       struct cursor *c, unsigned form)
 {
 	const unsigned char *base;
 	size_t size;
@@ -605,11 +610,11 @@ static const char *read_string(const struct worker *w, const struct unit *u, str
 		return skip_form(c, form, u, 0) ? s : NULL;
 	}
 	if (form == DW_FORM_strp) {
-		base = w->in->str;
-		size = w->in->str_size;
+		base = in->str;
+		size = in->str_size;
 	} else if (form == DW_FORM_line_strp) {
-		base = w->in->line_str;
-		size = w->in->line_str_size;
+		base = in->line_str;
+		size = in->line_str_size;
 	} else {
 		return NULL;
 	}
@@ -640,7 +645,7 @@ static bool unit_info(const struct worker *w, const struct unit *u, struct ll_sc
 				       form == DW_FORM_data4 ? fixed(&c, 4) : fixed(&c, u->offset_size);
 			have_stmt = !c.bad;
 		} else if (at == DW_AT_comp_dir) {
-			const char *dir = read_string(w, u, &c, form);
+			const char *dir = read_string(w->in, u, &c, form);
 
 			if (!dir)
 				return false;
@@ -678,7 +683,7 @@ static bool hash_members(const struct worker *w, const struct unit *u, struct cu
 			unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
 
 			if (member && at == DW_AT_name) {
-				if (!(name = read_string(w, u, c, form)))
+				if (!(name = read_string(w->in, u, c, form)))
 					return false;
 			} else if (member && at == DW_AT_data_member_location &&
 				   read_const(c, form, &loc)) {
@@ -1007,11 +1012,116 @@ unsure:
 #define FILTER_MAX_OFFSETS 16
 
 /*
+ * The attribute specs of abbreviation CODE in the table at OFF, found by
+ * walking the table only as far as it: the unit DIE's comes first in
+ * what gcc and clang write, so this is cheap where a whole table is not.
+ */
+static bool find_abbrev(const struct ll_scan_input *in, uint64_t off, uint64_t code,
+			uint64_t *tag, struct cursor *specs)
+{
+	struct cursor c = { in->abbrev + off, in->abbrev + in->abbrev_size, false };
+
+	if (off >= in->abbrev_size)
+		return false;
+	for (;;) {
+		uint64_t have = uleb(&c);
+
+		if (c.bad || have == 0)
+			return false;
+		*tag = uleb(&c);
+		skip(&c, 1);		/* DW_CHILDREN_* */
+		*specs = c;
+		for (;;) {
+			uint64_t at = uleb(&c), form = uleb(&c);
+
+			if (c.bad)
+				return false;
+			if (at == 0 && form == 0)
+				break;
+			if (form == DW_FORM_implicit_const)
+				skip_leb(&c);
+		}
+		if (have == code)
+			return true;
+	}
+}
+
+/*
+ * The longest name a unit may carry inline (DW_FORM_string), known from
+ * its DW_AT_producer; SIZE_MAX when the producer does not tell. gcc puts a
+ * string inline only when it is no longer than a .debug_str offset
+ * (gcc/dwarf2out.cc, AT_string_form: strlen + 1 <= offset size), unless
+ * -fno-merge-debug-strings; LLVM always uses .debug_str (strp or strx)
+ * for names. Everything else, or a unit DIE this cannot read: any length.
+ */
+static size_t inline_name_max(const struct ll_scan_input *in, const struct unit *u,
+			      const unsigned char *die, const unsigned char *end)
+{
+	struct cursor c = { die, end, false }, specs;
+	uint64_t code = uleb(&c), tag;
+
+	if (c.bad || in->supplementary || !find_abbrev(in, u->abbrev_offset, code, &tag, &specs) ||
+	    (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit))
+		return SIZE_MAX;
+	for (;;) {
+		uint64_t at = uleb(&specs), form = uleb(&specs);
+
+		if (specs.bad || (at == 0 && form == 0))
+			return SIZE_MAX;
+		if (form == DW_FORM_implicit_const) {
+			skip_leb(&specs);
+			continue;
+		}
+		if (at != DW_AT_producer) {
+			if (!skip_form(&c, (unsigned)form, u, 0))
+				return SIZE_MAX;
+			continue;
+		}
+		const char *producer = read_string(in, u, &c, (unsigned)form);
+
+		if (!producer)
+			return SIZE_MAX;
+		if (strncmp(producer, "GNU C", 5) == 0 &&
+		    !strstr(producer, "-fno-merge-debug-strings"))
+			return u->offset_size - 1;
+		if (strstr(producer, "clang version"))
+			return 0;
+		return SIZE_MAX;
+	}
+}
+
+/* Bytes of a unit DIE this reads ahead of deciding whether to read the unit. */
+#define UNIT_HEAD 512
+
+/*
+ * With no .debug_str offset to look for, a unit can hold a wanted name
+ * only inline: false when its producer rules that out for every name, so
+ * a missing name costs a few hundred bytes per unit, not the whole image.
+ */
+static bool unit_may_hold_inline(struct worker *w, const struct unit *u)
+{
+	unsigned char head[UNIT_HEAD];
+	const unsigned char *p;
+	size_t avail = u->end - u->first_die < sizeof(head) ? u->end - u->first_die : sizeof(head);
+
+	if (w->in->use_pread) {
+		if (pread(w->in->fd, head, avail,
+			  (off_t)(w->in->info_file_offset + u->first_die)) != (ssize_t)avail)
+			return true;
+		p = head;
+	} else {
+		p = w->in->info + u->first_die;
+	}
+	return inline_name_max(w->in, u, p, p + avail) >= w->targets->shortest;
+}
+
+/*
  * Can this unit hold a wanted name at all? Its DIEs name things by
  * .debug_str offset, so a unit whose bytes never contain a candidate
  * offset (or, where names may be inline, the name itself) cannot.
  */
-static bool may_contain(const struct worker *w, const unsigned char *p, size_t n)
+static bool may_contain(const struct worker *w, const struct unit *u, const unsigned char *p,
+			size_t n)
 {
 	const struct targets *t = w->targets;
 
@@ -1029,10 +1139,16 @@ static bool may_contain(const struct worker *w, const unsigned char *p, size_t n
 			q++;
 		}
 	}
-	if (w->abbrevs.names_inline)
-		for (size_t k = 0; k < t->n; k++)
-			if (memmem(p, n, t->names[k], strlen(t->names[k]) + 1))
-				return true;
+	if (!w->abbrevs.names_inline)
+		return false;
+	size_t inline_max = inline_name_max(w->in, u, p, p + n);
+
+	for (size_t k = 0; k < t->n; k++) {
+		size_t len = strlen(t->names[k]);
+
+		if (len <= inline_max && memmem(p, n, t->names[k], len + 1))
+			return true;
+	}
 	return false;
 }
 
@@ -1079,11 +1195,14 @@ static void *worker_main(void *arg)
 		if (w->report)
 			ll_progress_report(w->in->progress, "units", done, w->nr_units);
 
+		if (!w->targets->collect_all && w->targets->nr_list == 0 &&
+		    !unit_may_hold_inline(w, u))
+			continue;
 		if (!load_unit(w, u) || !load_abbrevs(w->in, u, &w->abbrevs)) {
 			push_fallback(w, u->offset);
 			continue;
 		}
-		if (!may_contain(w, w->ub + (u->first_die - w->ub_off), u->end - u->first_die))
+		if (!may_contain(w, u, w->ub + (u->first_die - w->ub_off), u->end - u->first_die))
 			continue;
 		if (!scan_unit(w, u))
 			push_fallback(w, u->offset);

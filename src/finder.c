@@ -242,6 +242,12 @@ static bool scan_input(Dwarf *dwarf, int fd, const struct ll_progress *progress,
 	if (!section_data(elf, ".debug_line_str", ".zdebug_line_str", &in->line_str,
 			  &in->line_str_size))
 		in->line_str = NULL;
+	const unsigned char *sup;
+	size_t sup_size;
+
+	in->supplementary = section_data(elf, ".gnu_debugaltlink", ".gnu_debugaltlink", &sup,
+					 &sup_size) ||
+			    section_data(elf, ".debug_sup", ".debug_sup", &sup, &sup_size);
 	return true;
 }
 
@@ -408,6 +414,26 @@ struct near {
 	size_t dist;
 };
 
+/* One bit per identifier character (case kept), 0 for any other byte. */
+static uint64_t char_bit(char c)
+{
+	if (c >= 'a' && c <= 'z')
+		return 1ULL << (c - 'a');
+	if (c >= 'A' && c <= 'Z')
+		return 1ULL << (26 + c - 'A');
+	if (c >= '0' && c <= '9')
+		return 1ULL << (52 + c - '0');
+	return c == '_' ? 1ULL << 62 : 0;
+}
+
+/* Whether X has more than N bits set; N is small, and x86-64 may lack popcnt. */
+static bool more_bits_than(uint64_t x, size_t n)
+{
+	for (size_t i = 0; i < n && x; i++)
+		x &= x - 1;
+	return x != 0;
+}
+
 /*
  * The raw way: every string of .debug_str is a possible name; the closest
  * few are then scanned for, so only a real struct or union is proposed.
@@ -422,6 +448,10 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 	struct ll_scan_result r;
 	char *answer = NULL;
 
+	uint64_t name_set = 0;
+
+	for (size_t k = 0; k < len; k++)
+		name_set |= char_bit(name[k]);
 	for (size_t off = 0; off < in->str_size;) {
 		const char *str = (const char *)in->str + off;
 		const char *nul = memchr(str, 0, in->str_size - off);
@@ -434,18 +464,30 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 		/*
 		 * ld merges string tails, so a name may exist only as the end
 		 * of a longer string ("sk_buff" in "__sk_buff"): try every
-		 * suffix of a length that could be close enough.
+		 * suffix of a length that could be close enough, growing it
+		 * one character at a time from the end.
 		 */
 		size_t min = len > limit ? len - limit : 1;
+		uint64_t suffix_set = 0;
 
-		for (size_t l = min; l <= len + limit && l <= sl; l++) {
+		for (size_t l = 1; l <= len + limit && l <= sl; l++) {
 			const char *s = str + sl - l;
-			bool ident = !(s[0] >= '0' && s[0] <= '9');
+			uint64_t bit = char_bit(s[0]);
 
-			for (size_t k = 0; k < l && ident; k++)
-				ident = (s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z') ||
-					(s[k] >= '0' && s[k] <= '9') || s[k] == '_';
-			if (!ident || strcmp(s, name) == 0)
+			if (!bit)
+				break;	/* not an identifier, nor any longer suffix */
+			suffix_set |= bit;
+			if (l < min || (s[0] >= '0' && s[0] <= '9'))
+				continue;
+			/*
+			 * Each edit brings in at most one character the other
+			 * side lacks: a cheap lower bound that rejects almost
+			 * every string before the real distance is computed.
+			 */
+			if (more_bits_than(suffix_set & ~name_set, limit) ||
+			    more_bits_than(name_set & ~suffix_set, limit))
+				continue;
+			if (strcmp(s, name) == 0)
 				continue;
 			size_t d = edit_distance_n(name, len, s, l, limit);
 			bool dup = false;
