@@ -1018,6 +1018,13 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 	Dwarf_Die from_raw;
 	int tag;
 
+	if (raw && raw->settled) {
+		/* A declaration only, or a typedef of a named type. */
+		for (size_t q1 = queries_named(lc, name); q1; q1 = lc->next[q1 - 1])
+			if (raw->declaration && kind_matches(lc->queries[q1 - 1].kind, raw->tag))
+				lc->state[q1 - 1].declared = true;
+		return;
+	}
 	if (raw) {
 		/* A definition of an aggregate, read whole by the scan. */
 		bool need_libdw = false;

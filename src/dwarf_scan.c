@@ -722,13 +722,56 @@ static bool hash_members(const struct worker *w, const struct unit *u, struct cu
  * Read a matched DIE again, this time keeping what the signature needs.
  * Anything unexpected leaves has_sig false and the caller asks libdw.
  */
+static bool is_aggregate(unsigned tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/*
+ * Whether the DIE at unit offset REF is a named type or no aggregate at
+ * all, so that a typedef to it names nothing a lookup wants (only a
+ * typedef of an anonymous struct or union does). False when unsure.
+ */
+static bool names_nothing_wanted(const struct worker *w, const struct unit *u, uint64_t ref)
+{
+	const struct abbrev_table *t = &w->abbrevs;
+
+	if (ref >= u->end - u->offset || u->offset + ref < u->first_die)
+		return false;
+	struct cursor c = { w->ub + (u->offset + ref - w->ub_off), w->ub + (u->end - w->ub_off),
+			    false };
+	uint64_t code = uleb(&c);
+
+	if (c.bad || code == 0 || code >= t->nr_codes || !t->by_code[code].present)
+		return false;
+	const struct abbrev *a = &t->by_code[code];
+
+	if (!is_aggregate(a->tag))
+		return true;
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned attr = t->attr[a->first + i];
+
+		/* A name inherited from elsewhere is for libdw to follow. */
+		if (attr == DW_AT_specification || attr == DW_AT_abstract_origin)
+			return false;
+		if (attr == DW_AT_name)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Read a matched DIE again, this time keeping what the signature needs.
+ * Anything unexpected leaves has_sig false and the caller asks libdw.
+ */
 static void capture(struct worker *w, const struct unit *u, const unsigned char *at,
 		    struct ll_scan_hit *h)
 {
 	const struct abbrev_table *t = &w->abbrevs;
 	struct cursor c = { at, w->ub + (u->end - w->ub_off), false };
-	uint64_t code = uleb(&c);
-	bool have_size = false, have_line = false, have_file = false;
+	uint64_t code = uleb(&c), type = 0;
+	bool have_size = false, have_line = false, have_file = false, have_type = false;
 
 	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
 		return;
@@ -747,12 +790,23 @@ static void capture(struct worker *w, const struct unit *u, const unsigned char 
 		else if (attr == DW_AT_declaration)
 			h->declaration = form == DW_FORM_flag_present ||
 					 (form == DW_FORM_flag && fixed(&c, 1) != 0);
-		else if (!skip_form(&c, form, u, 0))
-			return;
+		else if (attr == DW_AT_type && read_ref(&c, form, &type))
+			have_type = true;
+		else if (attr == DW_AT_specification || attr == DW_AT_abstract_origin ||
+			 !skip_form(&c, form, u, 0))
+			return;	/* parts of it live elsewhere: libdw integrates them */
 		if (c.bad)
 			return;
 	}
-	if (a->tag == DW_TAG_typedef || h->declaration || !have_size || !have_line || !have_file)
+	if (a->tag == DW_TAG_typedef) {
+		h->settled = have_type && names_nothing_wanted(w, u, type);
+		return;
+	}
+	if (h->declaration) {
+		h->settled = is_aggregate(a->tag);
+		return;
+	}
+	if (!have_size || !have_line || !have_file)
 		return;
 	if (a->children && !hash_members(w, u, &c, h))
 		return;

@@ -51,6 +51,12 @@ struct ll_scan_hit {
 	uint32_t query;		/* index into the names */
 	uint16_t tag;
 	bool declaration;	/* DW_AT_declaration: not a definition */
+	/*
+	 * Nothing for libdw to add: a declaration of an aggregate, or a
+	 * typedef of a named type (only typedefs of anonymous aggregates
+	 * name something a lookup wants).
+	 */
+	bool settled;
 	bool has_sig;		/* every field below was read */
 	uint64_t byte_size;
 	uint64_t decl_line;

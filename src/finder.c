@@ -314,8 +314,12 @@ int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const ch
 		Dwarf_Die die;
 		const char *name;
 
-		/* A hit the scan read whole needs no libdw until it is chosen. */
-		if (raw && raw->has_sig) {
+		/*
+		 * A hit the scan read whole needs no libdw until it is chosen:
+		 * calling dwarf_offdie() on a late unit makes libdw register
+		 * every unit before it, touching pages all over the image.
+		 */
+		if (raw && (raw->has_sig || raw->settled)) {
 			fn(NULL, raw, names[raw->query], arg);
 			continue;
 		}
