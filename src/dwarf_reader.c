@@ -35,6 +35,7 @@
 #include "finder.h"
 #include "line_table.h"
 #include "pathglob.h"
+#include "sparse_image.h"
 #include "strbuf.h"
 
 /* Bounds that keep hostile DWARF from costing unbounded work. */
@@ -54,6 +55,7 @@ struct ll_dwarf_input {
 	bool own_dwarf;
 	char *build_id;
 	unsigned arch_cacheline;
+	struct ll_sparse_image *image;	/* what elf reads, when .debug_info is read sparsely */
 	struct ll_line_sections lines;	/* raw line tables, when held plainly in memory */
 	char *srcdir;			/* --srcdir, absolute and normalised */
 	struct ll_input_options opts;
@@ -178,6 +180,49 @@ static void find_line_sections(struct ll_dwarf_input *in, Elf *elf)
 	in->lines.str = plain_section(elf, shstrndx, ".debug_str", &in->lines.str_size);
 }
 
+/*
+ * Reopen the ELF on a sparse image (sparse_image.h) when its .debug_info
+ * is stored plainly in the file: the raw scan reads the section with
+ * pread, and libdw then sees only the units a lookup materialises.
+ * Anything else keeps the plain mapping.
+ */
+static int open_sparse(struct ll_dwarf_input *in, size_t file_size, struct ll_error *err)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	bool found = false;
+	Elf *image_elf;
+
+	if (elf_getshdrstrndx(in->elf, &shstrndx) != 0)
+		return 0;
+	while (!found && (scn = elf_nextscn(in->elf, scn)) != NULL) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return 0;
+		name = elf_strptr(in->elf, shstrndx, shdr.sh_name);
+		found = name && strcmp(name, ".debug_info") == 0;
+	}
+	if (!found || shdr.sh_type != SHT_PROGBITS || (shdr.sh_flags & SHF_COMPRESSED) ||
+	    shdr.sh_offset > file_size || shdr.sh_size > file_size - shdr.sh_offset)
+		return 0;
+	if (ll_sparse_open(in->fd, in->path, file_size, shdr.sh_offset, shdr.sh_size, &in->image,
+			   err))
+		return -1;
+	image_elf = elf_memory((char *)ll_sparse_base(in->image), file_size);
+	if (!image_elf || elf_kind(image_elf) != ELF_K_ELF) {
+		if (image_elf)
+			elf_end(image_elf);
+		ll_sparse_close(in->image);
+		in->image = NULL;
+		return 0;
+	}
+	elf_end(in->elf);
+	in->elf = image_elf;
+	return 0;
+}
+
 int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
 			struct ll_dwarf_input **out, struct ll_error *err)
 {
@@ -221,6 +266,8 @@ int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
 
 	if (ehdr.e_type == ET_REL || !has_debug_info)
 		return open_with_dwfl(in, err);
+	if (open_sparse(in, (size_t)st.st_size, err))
+		return -1;
 
 	in->dwarf = dwarf_begin_elf(in->elf, DWARF_C_READ, NULL);
 	if (!in->dwarf)
@@ -240,6 +287,7 @@ void ll_dwarf_input_close(struct ll_dwarf_input *in)
 		dwfl_end(in->dwfl);
 	if (in->elf)
 		elf_end(in->elf);
+	ll_sparse_close(in->image);
 	if (in->fd >= 0)
 		close(in->fd);
 	free(in->build_id);
@@ -966,6 +1014,9 @@ struct lookup_ctx {
 	size_t mask;
 	size_t *next;		/* next query with the same name, index + 1 */
 	struct unit_files files;	/* of the unit the last raw hit was in */
+	struct ll_finder **finder;	/* set before the first callback */
+	int prepare_rc;			/* a sparse image read failed */
+	struct ll_error prepare_err;
 };
 
 static size_t str_hash(const char *s)
@@ -1034,7 +1085,13 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 				need_libdw = !add_raw_candidate(&lc->state[q1 - 1], lc->in,
 								&lc->files, raw,
 								lc->queries[q1 - 1].name);
-		if (!need_libdw || !dwarf_offdie(lc->in->dwarf, raw->die, &from_raw))
+		if (!need_libdw)
+			return;
+		if (ll_finder_prepare(*lc->finder, raw->die, &lc->prepare_err)) {
+			lc->prepare_rc = -1;
+			return;
+		}
+		if (!dwarf_offdie(lc->in->dwarf, raw->die, &from_raw))
 			return;
 		die = &from_raw;
 	}
@@ -1114,6 +1171,8 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 	}
 	Dwarf_Die die;
 
+	if (ll_finder_prepare(finder, pick->die, err))
+		return -1;
 	if (!dwarf_offdie(in->dwarf, pick->die, &die))
 		return ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", in->path,
 			       (unsigned long long)pick->die, dwarf_errmsg(-1));
@@ -1133,9 +1192,10 @@ int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *quer
 			  struct ll_lookup_result *results, struct ll_error *err)
 {
 	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
-	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state };
-	const char **names = xcalloc(n ? n : 1, sizeof(*names));
 	struct ll_finder *finder = NULL;
+	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state,
+				 .finder = &finder };
+	const char **names = xcalloc(n ? n : 1, sizeof(*names));
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -1143,8 +1203,12 @@ int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *quer
 		memset(&results[i], 0, sizeof(results[i]));
 	}
 	index_queries(&lc);
-	rc = ll_finder_scan(in->dwarf, in->path, in->fd, in->own_dwarf, names, n, on_named_die,
-			    &lc, &in->opts.progress, &finder, err);
+	rc = ll_finder_scan(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, names, n,
+			    on_named_die, &lc, &in->opts.progress, &finder, err);
+	if (!rc && lc.prepare_rc) {
+		*err = lc.prepare_err;
+		rc = -1;
+	}
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = resolve_query(in, &queries[i], &state[i], finder, &results[i], err);
 	for (size_t i = 0; i < n; i++) {
@@ -1163,6 +1227,6 @@ int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *quer
 
 int ll_dwarf_input_list(struct ll_dwarf_input *in, char ***names, size_t *n, struct ll_error *err)
 {
-	return ll_finder_list(in->dwarf, in->path, in->fd, in->own_dwarf, names, n,
+	return ll_finder_list(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, names, n,
 			      &in->opts.progress, err);
 }

@@ -98,17 +98,12 @@ static void skip(struct cursor *c, uint64_t n)
 	c->p += n;
 }
 
-struct unit {
-	uint64_t offset, end, first_die, abbrev_offset;
-	unsigned version, addr_size, offset_size;
-};
-
 /*
  * Read one unit header from HDR (the first bytes of the unit at OFF);
  * false on a header it cannot read.
  */
 static bool read_unit(const unsigned char *hdr, size_t avail, uint64_t off, uint64_t info_size,
-		      uint64_t abbrev_size, struct unit *u)
+		      uint64_t abbrev_size, struct ll_scan_unit *u)
 {
 	struct cursor c = { hdr, hdr + avail, false };
 	uint64_t len = fixed(&c, 4);
@@ -153,7 +148,7 @@ static bool read_unit(const unsigned char *hdr, size_t avail, uint64_t off, uint
 static bool wanted_tag(unsigned tag);
 
 /* Size of a form when it does not depend on the value, else -1. */
-static int fixed_form_size(unsigned form, const struct unit *u)
+static int fixed_form_size(unsigned form, const struct ll_scan_unit *u)
 {
 	switch (form) {
 	case DW_FORM_flag_present: case DW_FORM_implicit_const:
@@ -184,7 +179,7 @@ static int fixed_form_size(unsigned form, const struct unit *u)
 	}
 }
 
-static void precompute(struct abbrev_table *t, struct abbrev *a, const struct unit *u)
+static void precompute(struct abbrev_table *t, struct abbrev *a, const struct ll_scan_unit *u)
 {
 	int32_t at = 0;
 	bool fixed_so_far = true;
@@ -206,7 +201,7 @@ static void precompute(struct abbrev_table *t, struct abbrev *a, const struct un
 	a->fixed_size = fixed_so_far ? at : -1;
 }
 
-static bool load_abbrevs(const struct ll_scan_input *in, const struct unit *u,
+static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_unit *u,
 			 struct abbrev_table *t)
 {
 	uint64_t off = u->abbrev_offset;
@@ -285,7 +280,7 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct unit *u,
 }
 
 /* Skip one attribute value; false for a form this scanner does not know. */
-static bool skip_form(struct cursor *c, unsigned form, const struct unit *u, int depth)
+static bool skip_form(struct cursor *c, unsigned form, const struct ll_scan_unit *u, int depth)
 {
 	switch (form) {
 	case DW_FORM_flag_present:
@@ -539,7 +534,7 @@ struct worker {
 	unsigned char *buf;		/* pread buffer, reused across units */
 	size_t buf_size;
 	const struct targets *targets;
-	const struct unit *units;
+	const struct ll_scan_unit *units;
 	size_t first, last;		/* unit range [first, last) */
 	struct ll_scan_hit *hits;
 	size_t nr_hits, cap_hits;
@@ -556,7 +551,7 @@ struct worker {
 	size_t nr_names, cap_names;
 };
 
-static bool skip_children(struct worker *w, const struct unit *u, struct cursor *c);
+static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct cursor *c);
 
 static struct ll_scan_hit *push_hit(struct worker *w, uint64_t die, uint32_t name)
 {
@@ -597,7 +592,7 @@ static bool read_ref(struct cursor *c, unsigned form, uint64_t *v)
 }
 
 /* A string attribute: inline, or in .debug_str / .debug_line_str. */
-static const char *read_string(const struct ll_scan_input *in, const struct unit *u,
+static const char *read_string(const struct ll_scan_input *in, const struct ll_scan_unit *u,
 			       struct cursor *c, unsigned form)
 {
 	const unsigned char *base;
@@ -625,7 +620,7 @@ static const char *read_string(const struct ll_scan_input *in, const struct unit
 }
 
 /* DW_AT_stmt_list and DW_AT_comp_dir of the unit DIE at P. */
-static bool unit_info(const struct worker *w, const struct unit *u, struct ll_scan_hit *h)
+static bool unit_info(const struct worker *w, const struct ll_scan_unit *u, struct ll_scan_hit *h)
 {
 	struct cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
 	const struct abbrev_table *t = &w->abbrevs;
@@ -658,7 +653,7 @@ static bool unit_info(const struct worker *w, const struct unit *u, struct ll_sc
 }
 
 /* The members hash of ll_finder_signature(), from the raw children. */
-static bool hash_members(const struct worker *w, const struct unit *u, struct cursor *c,
+static bool hash_members(const struct worker *w, const struct ll_scan_unit *u, struct cursor *c,
 			 struct ll_scan_hit *h)
 {
 	const struct abbrev_table *t = &w->abbrevs;
@@ -733,7 +728,7 @@ static bool is_aggregate(unsigned tag)
  * all, so that a typedef to it names nothing a lookup wants (only a
  * typedef of an anonymous struct or union does). False when unsure.
  */
-static bool names_nothing_wanted(const struct worker *w, const struct unit *u, uint64_t ref)
+static bool names_nothing_wanted(const struct worker *w, const struct ll_scan_unit *u, uint64_t ref)
 {
 	const struct abbrev_table *t = &w->abbrevs;
 
@@ -765,7 +760,7 @@ static bool names_nothing_wanted(const struct worker *w, const struct unit *u, u
  * Read a matched DIE again, this time keeping what the signature needs.
  * Anything unexpected leaves has_sig false and the caller asks libdw.
  */
-static void capture(struct worker *w, const struct unit *u, const unsigned char *at,
+static void capture(struct worker *w, const struct ll_scan_unit *u, const unsigned char *at,
 		    struct ll_scan_hit *h)
 {
 	const struct abbrev_table *t = &w->abbrevs;
@@ -883,7 +878,7 @@ enum die_status { DIE_OK, DIE_END, DIE_UNSURE };
  * Read one DIE at c. For a wanted DIE, *match says whether its name is a
  * target. *sibling is the DW_AT_sibling target or 0.
  */
-static enum die_status read_die(struct worker *w, const struct unit *u, struct cursor *c,
+static enum die_status read_die(struct worker *w, const struct ll_scan_unit *u, struct cursor *c,
 				bool want, const struct abbrev **out, uint64_t *sibling,
 				bool *match, uint32_t *index_out)
 {
@@ -986,7 +981,7 @@ slow:
 }
 
 /* Walk a subtree's children without DW_AT_sibling help. */
-static bool skip_children(struct worker *w, const struct unit *u, struct cursor *c)
+static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct cursor *c)
 {
 	size_t depth = 1;
 
@@ -1017,7 +1012,7 @@ static bool skip_children(struct worker *w, const struct unit *u, struct cursor 
 }
 
 /* Top-level DIEs of one unit; false when the unit needs the libdw walk. */
-static bool scan_unit(struct worker *w, const struct unit *u)
+static bool scan_unit(struct worker *w, const struct ll_scan_unit *u)
 {
 	struct cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
 	const struct abbrev *a = NULL;
@@ -1107,13 +1102,17 @@ static bool find_abbrev(const struct ll_scan_input *in, uint64_t off, uint64_t c
  * (gcc/dwarf2out.cc, AT_string_form: strlen + 1 <= offset size), unless
  * -fno-merge-debug-strings; LLVM always uses .debug_str (strp or strx)
  * for names. Everything else, or a unit DIE this cannot read: any length.
+ * STRP_NAMES: gcc's rule holds, so every longer name is a DW_FORM_strp
+ * (gcc writes strx only with -gsplit-dwarf), and the unit's bytes hold
+ * the .debug_str offset of every name they use.
  */
-static size_t inline_name_max(const struct ll_scan_input *in, const struct unit *u,
-			      const unsigned char *die, const unsigned char *end)
+static size_t inline_name_max(const struct ll_scan_input *in, const struct ll_scan_unit *u,
+			      const unsigned char *die, const unsigned char *end, bool *strp_names)
 {
 	struct cursor c = { die, end, false }, specs;
 	uint64_t code = uleb(&c), tag;
 
+	*strp_names = false;
 	if (c.bad || in->supplementary || !find_abbrev(in, u->abbrev_offset, code, &tag, &specs) ||
 	    (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit))
 		return SIZE_MAX;
@@ -1136,8 +1135,10 @@ static size_t inline_name_max(const struct ll_scan_input *in, const struct unit 
 		if (!producer)
 			return SIZE_MAX;
 		if (strncmp(producer, "GNU C", 5) == 0 &&
-		    !strstr(producer, "-fno-merge-debug-strings"))
+		    !strstr(producer, "-fno-merge-debug-strings") && !strstr(producer, "-gsplit-dwarf")) {
+			*strp_names = true;
 			return u->offset_size - 1;
+		}
 		if (strstr(producer, "clang version"))
 			return 0;
 		return SIZE_MAX;
@@ -1152,7 +1153,7 @@ static size_t inline_name_max(const struct ll_scan_input *in, const struct unit 
  * only inline: false when its producer rules that out for every name, so
  * a missing name costs a few hundred bytes per unit, not the whole image.
  */
-static bool unit_may_hold_inline(struct worker *w, const struct unit *u)
+static bool unit_may_hold_inline(struct worker *w, const struct ll_scan_unit *u)
 {
 	unsigned char head[UNIT_HEAD];
 	const unsigned char *p;
@@ -1166,7 +1167,9 @@ static bool unit_may_hold_inline(struct worker *w, const struct unit *u)
 	} else {
 		p = w->in->info + u->first_die;
 	}
-	return inline_name_max(w->in, u, p, p + avail) >= w->targets->shortest;
+	bool strp_names;
+
+	return inline_name_max(w->in, u, p, p + avail, &strp_names) >= w->targets->shortest;
 }
 
 /*
@@ -1174,13 +1177,9 @@ static bool unit_may_hold_inline(struct worker *w, const struct unit *u)
  * .debug_str offset, so a unit whose bytes never contain a candidate
  * offset (or, where names may be inline, the name itself) cannot.
  */
-static bool may_contain(const struct worker *w, const struct unit *u, const unsigned char *p,
-			size_t n)
+static bool bytes_may_name(const struct targets *t, const unsigned char *p, size_t n,
+			   size_t inline_max)
 {
-	const struct targets *t = w->targets;
-
-	if (t->collect_all || w->abbrevs.names_hidden || t->nr_list > FILTER_MAX_OFFSETS)
-		return true;
 	for (size_t i = 0; i < t->nr_list; i++) {
 		uint32_t v = t->list[i];
 		unsigned char b0 = (unsigned char)v;
@@ -1193,11 +1192,7 @@ static bool may_contain(const struct worker *w, const struct unit *u, const unsi
 			q++;
 		}
 	}
-	if (!w->abbrevs.names_inline)
-		return false;
-	size_t inline_max = inline_name_max(w->in, u, p, p + n);
-
-	for (size_t k = 0; k < t->n; k++) {
+	for (size_t k = 0; k < t->n && inline_max; k++) {
 		size_t len = strlen(t->names[k]);
 
 		if (len <= inline_max && memmem(p, n, t->names[k], len + 1))
@@ -1206,8 +1201,37 @@ static bool may_contain(const struct worker *w, const struct unit *u, const unsi
 	return false;
 }
 
+enum filter_verdict { UNIT_SKIP, UNIT_SCAN, UNIT_ASK_ABBREVS };
+
+/*
+ * The byte filter of the unit at P (its unit DIE on): UNIT_ASK_ABBREVS
+ * when only the unit's abbreviations can tell how its names are stored.
+ */
+static enum filter_verdict filter_unit(const struct worker *w, const struct ll_scan_unit *u,
+				       const unsigned char *p, size_t n, size_t *inline_max)
+{
+	const struct targets *t = w->targets;
+	bool strp_names;
+
+	if (t->collect_all || t->nr_list > FILTER_MAX_OFFSETS)
+		return UNIT_SCAN;
+	*inline_max = inline_name_max(w->in, u, p, p + n, &strp_names);
+	if (!strp_names)
+		return UNIT_ASK_ABBREVS;
+	return bytes_may_name(t, p, n, *inline_max) ? UNIT_SCAN : UNIT_SKIP;
+}
+
+/* The byte filter once the abbreviations are known. */
+static bool may_contain(const struct worker *w, const unsigned char *p, size_t n,
+			size_t inline_max)
+{
+	if (w->abbrevs.names_hidden)
+		return true;
+	return bytes_may_name(w->targets, p, n, w->abbrevs.names_inline ? inline_max : 0);
+}
+
 /* Point w->ub at the unit's bytes: the mapping, or a pread copy. */
-static bool load_unit(struct worker *w, const struct unit *u)
+static bool load_unit(struct worker *w, const struct ll_scan_unit *u)
 {
 	uint64_t size = u->end - u->offset;
 
@@ -1241,7 +1265,7 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 
 	for (size_t i = w->first; i < w->last; i++) {
-		const struct unit *u = &w->units[i];
+		const struct ll_scan_unit *u = &w->units[i];
 
 		/* Every thread counts; the caller's thread (worker 0) reports. */
 		size_t done = atomic_fetch_add_explicit(w->units_done, 1, memory_order_relaxed) + 1;
@@ -1252,11 +1276,21 @@ static void *worker_main(void *arg)
 		if (!w->targets->collect_all && w->targets->nr_list == 0 &&
 		    !unit_may_hold_inline(w, u))
 			continue;
-		if (!load_unit(w, u) || !load_abbrevs(w->in, u, &w->abbrevs)) {
+		if (!load_unit(w, u)) {
 			push_fallback(w, u->offset);
 			continue;
 		}
-		if (!may_contain(w, u, w->ub + (u->first_die - w->ub_off), u->end - u->first_die))
+		const unsigned char *p = w->ub + (u->first_die - w->ub_off);
+		size_t n = u->end - u->first_die, inline_max = SIZE_MAX;
+		enum filter_verdict v = filter_unit(w, u, p, n, &inline_max);
+
+		if (v == UNIT_SKIP)
+			continue;
+		if (!load_abbrevs(w->in, u, &w->abbrevs)) {
+			push_fallback(w, u->offset);
+			continue;
+		}
+		if (v == UNIT_ASK_ABBREVS && !may_contain(w, p, n, inline_max))
 			continue;
 		if (!scan_unit(w, u))
 			push_fallback(w, u->offset);
@@ -1267,7 +1301,7 @@ static void *worker_main(void *arg)
 int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	    unsigned threads, struct ll_scan_result *out)
 {
-	struct unit *units = NULL;
+	struct ll_scan_unit *units = NULL;
 	size_t nr_units = 0, cap = 0;
 	struct targets targets;
 	const uint16_t probe = 1;
@@ -1277,19 +1311,23 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	if (*(const unsigned char *)&probe != 1)
 		return -1;
 	for (uint64_t off = 0; off < in->info_size;) {
-		struct unit u;
+		struct ll_scan_unit u;
 		unsigned char hdr[32];
 		const unsigned char *h = in->info ? in->info + off : hdr;
 		size_t avail = (size_t)(in->info_size - off < sizeof(hdr) ? in->info_size - off :
 					sizeof(hdr));
 
 		if (in->use_pread &&
-		    pread(in->fd, hdr, avail, (off_t)(in->info_file_offset + off)) != (ssize_t)avail)
+		    pread(in->fd, hdr, avail, (off_t)(in->info_file_offset + off)) != (ssize_t)avail) {
+			free(units);
 			return -1;
+		}
 		if (in->use_pread)
 			h = hdr;
-		if (!read_unit(h, avail, off, in->info_size, in->abbrev_size, &u))
+		if (!read_unit(h, avail, off, in->info_size, in->abbrev_size, &u)) {
+			free(units);
 			return -1;
+		}
 		if (nr_units == cap) {
 			cap = cap ? cap * 2 : 1024;
 			units = xrealloc(units, cap * sizeof(*units));
@@ -1361,14 +1399,33 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		free(w[t].names);
 	}
 	out->nr_units = nr_units;
+	out->units = units;
 	free(w);
 	free(tids);
-	free(units);
 	free(targets.offsets);
 	free(targets.offset_name);
 	free(targets.list);
 	free(targets.name_slots);
 	return 0;
+}
+
+bool ll_scan_unit_refs_outside(const struct ll_scan_input *in, const struct ll_scan_unit *u)
+{
+	struct abbrev_table t = { 0 };
+	bool outside = !load_abbrevs(in, u, &t);
+
+	for (size_t i = 0; !outside && i < t.nr_specs; i++) {
+		unsigned form = t.form[i];
+
+		/* DW_FORM_indirect may stand for any of them. */
+		outside = form == DW_FORM_ref_addr || form == DW_FORM_ref_sig8 ||
+			  form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8 ||
+			  form == DW_FORM_GNU_ref_alt || form == DW_FORM_indirect;
+	}
+	free(t.by_code);
+	free(t.attr);
+	free(t.form);
+	return outside;
 }
 
 void ll_scan_result_release(struct ll_scan_result *r)
@@ -1380,5 +1437,6 @@ void ll_scan_result_release(struct ll_scan_result *r)
 		free(r->names[i]);
 	free(r->names);
 	free(r->fallback_units);
+	free(r->units);
 	memset(r, 0, sizeof(*r));
 }

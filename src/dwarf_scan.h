@@ -67,11 +67,18 @@ struct ll_scan_hit {
 	char *comp_dir;		/* the unit's DW_AT_comp_dir, owned; NULL if none */
 };
 
+/* A unit header as read by the scan. */
+struct ll_scan_unit {
+	uint64_t offset, end, first_die, abbrev_offset;
+	unsigned version, addr_size, offset_size;
+};
+
 struct ll_scan_result {
 	struct ll_scan_hit *hits;	/* named DIEs, in .debug_info order */
 	size_t nr_hits;
 	uint64_t *fallback_units;	/* unit offsets to walk with libdw, in order */
 	size_t nr_fallback;
+	struct ll_scan_unit *units;	/* every unit, in order */
 	size_t nr_units;
 	char **names;			/* NAMES NULL: every struct/union/typedef name, */
 	size_t nr_names;		/* owned, unsorted, possibly repeated */
@@ -100,5 +107,12 @@ static inline uint64_t ll_sig_mix(uint64_t h, const void *data, size_t n)
 int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	    unsigned threads, struct ll_scan_result *out);
 void ll_scan_result_release(struct ll_scan_result *r);
+
+/*
+ * Whether DIEs of unit U may refer to DIEs outside it (DW_FORM_ref_addr,
+ * type signatures, supplementary files); true when its abbreviations
+ * cannot be read.
+ */
+bool ll_scan_unit_refs_outside(const struct ll_scan_input *in, const struct ll_scan_unit *u);
 
 #endif

@@ -14,6 +14,12 @@ struct ll_finder {
 	Dwarf *dwarf;
 	bool raw;			/* the raw scan can run on this input */
 	struct ll_scan_input in;	/* its sections, valid while the Dwarf is */
+	/* What libdw may read of a sparse image; see ll_finder_prepare(). */
+	struct ll_sparse_image *image;	/* borrowed; NULL: all of it */
+	struct ll_scan_unit *units;	/* from the scan; NULL: unknown */
+	size_t nr_units;
+	bool *unit_filled;
+	bool headers_filled;
 };
 
 /* FNV-1a: cheap, stable across runs, good enough to tell layouts apart. */
@@ -76,12 +82,66 @@ static bool set_has(const struct name_set *set, const char *name)
 	return false;
 }
 
-static struct ll_finder *new_finder(Dwarf *dwarf)
+static struct ll_finder *new_finder(Dwarf *dwarf, struct ll_sparse_image *image)
 {
 	struct ll_finder *f = xcalloc(1, sizeof(*f));
 
 	f->dwarf = dwarf;
+	f->image = image;
 	return f;
+}
+
+static int fill_all(struct ll_finder *f, struct ll_error *err)
+{
+	return f->image ? ll_sparse_fill_all(f->image, err) : 0;
+}
+
+int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
+{
+	size_t lo = 0, hi;
+
+	if (!f || !f->image)
+		return 0;
+	if (!f->units)
+		return fill_all(f, err);
+	/*
+	 * libdw registers units one after another up to the one asked for,
+	 * reading their headers (and, below DWARF 5, their unit DIEs too:
+	 * those images get the whole section).
+	 */
+	if (!f->headers_filled) {
+		for (size_t i = 0; i < f->nr_units; i++) {
+			const struct ll_scan_unit *u = &f->units[i];
+
+			if (u->version < 5)
+				return fill_all(f, err);
+			if (ll_sparse_fill(f->image, u->offset, u->first_die - u->offset, err))
+				return -1;
+		}
+		f->headers_filled = true;
+	}
+	hi = f->nr_units;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->units[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == f->nr_units || off < f->units[lo].offset)
+		return fill_all(f, err);
+	if (f->unit_filled[lo])
+		return 0;
+	const struct ll_scan_unit *u = &f->units[lo];
+
+	/* A DIE that may point into other units needs them all. */
+	if (ll_scan_unit_refs_outside(&f->in, u))
+		return fill_all(f, err);
+	if (ll_sparse_fill(f->image, u->offset, u->end - u->offset, err))
+		return -1;
+	f->unit_filled[lo] = true;
+	return 0;
 }
 
 /* A DIE to report: from the raw scan (RAW set) or from the libdw walk. */
@@ -263,6 +323,10 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 		return 0;
 	finder->raw = true;
 	finder->in = in;
+	finder->units = r->units;
+	finder->nr_units = r->nr_units;
+	finder->unit_filled = xcalloc(r->nr_units ? r->nr_units : 1, sizeof(bool));
+	r->units = NULL;
 	for (size_t i = 0; i < r->nr_hits; i++)
 		push_offset(hits, r->hits[i].die, &r->hits[i]);
 	for (size_t i = 0; i < r->nr_fallback; i++) {
@@ -270,6 +334,8 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 		size_t hsize;
 		Dwarf_Die cu;
 
+		if (ll_finder_prepare(finder, r->fallback_units[i], err))
+			return -1;
 		if (dwarf_next_unit(dwarf, r->fallback_units[i], &next, &hsize, NULL, NULL, NULL,
 				    NULL, NULL, NULL) != 0 ||
 		    !dwarf_offdie(dwarf, r->fallback_units[i] + hsize, &cu))
@@ -289,7 +355,8 @@ static int cmp_hit(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const char *const *names,
+int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
+		   bool raw_ok, const char *const *names,
 		   size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
 		   struct ll_finder **finder, struct ll_error *err)
 {
@@ -299,12 +366,12 @@ int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const ch
 	bool done = false;
 	int rc = 0;
 
-	*finder = new_finder(dwarf);
+	*finder = new_finder(dwarf, image);
 	set_init(&set, names, n);
 	if (raw_ok)
 		rc = raw_scan(*finder, fd, dwarf, path, names, n, &set, progress, &scan, &hits,
 			      &done, err);
-	if (!rc && !done)
+	if (!rc && !done && !(rc = fill_all(*finder, err)))
 		rc = walk_all(dwarf, path, &set, &hits, err);
 	/* Callbacks in .debug_info order, however many threads found them. */
 	if (hits.n)
@@ -323,6 +390,8 @@ int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const ch
 			fn(NULL, raw, names[raw->query], arg);
 			continue;
 		}
+		if ((rc = ll_finder_prepare(*finder, hits.v[i].die, err)))
+			break;
 		if (!dwarf_offdie(dwarf, hits.v[i].die, &die)) {
 			rc = ll_fail(err, "%s: unreadable DIE at .debug_info offset 0x%llx: %s", path,
 				     (unsigned long long)hits.v[i].die, dwarf_errmsg(-1));
@@ -341,6 +410,10 @@ int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const ch
 
 void ll_finder_free(struct ll_finder *finder)
 {
+	if (!finder)
+		return;
+	free(finder->units);
+	free(finder->unit_filled);
 	free(finder);
 }
 
@@ -555,6 +628,10 @@ char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 		return NULL;
 	if (finder->raw)
 		return suggest_raw(finder, name, limit);
+	struct ll_error err;
+
+	if (fill_all(finder, &err))
+		return NULL;
 	while (dwarf_next_unit(finder->dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
 			       NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
@@ -693,7 +770,8 @@ static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t
 	return 0;
 }
 
-int ll_finder_list(Dwarf *dwarf, const char *path, int fd, bool raw_ok, char ***names,
+int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
+		   bool raw_ok, char ***names,
 		   size_t *n, const struct ll_progress *progress, struct ll_error *err)
 {
 	struct ll_scan_input in;
@@ -712,7 +790,8 @@ int ll_finder_list(Dwarf *dwarf, const char *path, int fd, bool raw_ok, char ***
 		r.nr_names = 0;
 	}
 	ll_scan_result_release(&r);
-	if ((!scanned || !*names) && list_with_libdw(dwarf, path, names, n, err))
+	if ((!scanned || !*names) &&
+	    ((image && ll_sparse_fill_all(image, err)) || list_with_libdw(dwarf, path, names, n, err)))
 		return -1;
 	if (*n)
 		qsort(*names, *n, sizeof(**names), cmp_str);

@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "dwarf_scan.h"
 #include "progress.h"
+#include "sparse_image.h"
 
 struct ll_finder;
 
@@ -28,20 +29,30 @@ typedef void (*ll_finder_fn)(Dwarf_Die *die, const struct ll_scan_hit *raw, cons
  * Visit every top-level struct, union, class or typedef DIE named in NAMES,
  * in .debug_info order. RAW_OK: the file's own sections hold the DWARF as
  * libdw reads it (no relocations to apply), so the raw scan may be used;
- * FD (or -1) is the file, for reading it without the mapping.
+ * FD (or -1) is the file, for reading it without the mapping. IMAGE, when
+ * not NULL, is the sparse image DWARF was opened on: libdw reads of it go
+ * through ll_finder_prepare().
  * *FINDER keeps what is needed for later suggestions; free it with
  * ll_finder_free().
  */
-int ll_finder_scan(Dwarf *dwarf, const char *path, int fd, bool raw_ok, const char *const *names,
-		   size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
+int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
+		   bool raw_ok, const char *const *names, size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
 		   struct ll_finder **finder, struct ll_error *err);
 void ll_finder_free(struct ll_finder *finder);
+
+/*
+ * Before libdw reads the DIE at .debug_info offset OFF: make its unit (and
+ * every unit header before it) real bytes in the sparse image. A unit
+ * whose DIEs may point outside it makes the whole section real.
+ */
+int ll_finder_prepare(struct ll_finder *finder, uint64_t off, struct ll_error *err);
 
 /*
  * Every name of a top-level struct, union, class or typedef DIE, sorted,
  * each once; the caller frees them and the array.
  */
-int ll_finder_list(Dwarf *dwarf, const char *path, int fd, bool raw_ok, char ***names,
+int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
+		   bool raw_ok, char ***names,
 		   size_t *n, const struct ll_progress *progress, struct ll_error *err);
 
 /* "did you mean struct X?" text for a missing NAME, or NULL. */
