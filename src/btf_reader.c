@@ -844,6 +844,7 @@ static int build_struct(const struct ll_btf_input *in, __u32 id, const char *nam
 	s->explicit_align = false;
 	s->alignment_inferred = true;
 	s->cacheline = in->arch_cacheline;
+	s->origin = id;
 	ctx.s = s;
 	return build_members(&ctx, t, id, 0, "", s->alignment, 0, &s->members, &s->nr_members);
 }

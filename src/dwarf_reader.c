@@ -889,6 +889,7 @@ static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const c
 	s->alignment = aggregate_alignment(agg, &ex, 0);
 	s->explicit_align = ex;
 	s->cacheline = in->arch_cacheline;
+	s->origin = dwarf_dieoffset(agg);
 	die_decl(in, agg, &ctx.files, &s->decl);
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
 

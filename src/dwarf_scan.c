@@ -36,6 +36,7 @@ struct abbrev_table {
 	size_t nr_codes;
 	uint16_t *attr;
 	uint16_t *form;
+	int64_t *implicit;	/* DW_FORM_implicit_const values, by spec */
 	size_t nr_specs, cap_specs;
 	uint64_t offset;	/* .debug_abbrev offset it was read from */
 	unsigned addr_size, offset_size, version;	/* form sizes depend on these */
@@ -62,6 +63,27 @@ static uint64_t uleb(struct cursor *c)
 		shift += 7;
 		if (!(b & 0x80))
 			return v;
+	}
+	c->bad = true;
+	return 0;
+}
+
+static int64_t sleb(struct cursor *c)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (c->p < c->end) {
+		unsigned char b = *c->p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << shift;
+			return (int64_t)v;
+		}
 	}
 	c->bad = true;
 	return 0;
@@ -242,22 +264,26 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 		a->nr_attrs = 0;
 		for (;;) {
 			uint64_t at = uleb(&c), form = uleb(&c);
+			int64_t value = 0;
 
 			if (c.bad)
 				return false;
 			if (at == 0 && form == 0)
 				break;
 			if (form == DW_FORM_implicit_const)
-				uleb(&c);	/* the value lives here, not in the DIE */
+				value = sleb(&c);	/* the value lives here, not in the DIE */
 			if (at > 0xffff || form > 0xffff || a->nr_attrs == MAX_ATTRS)
 				return false;
 			if (t->nr_specs == t->cap_specs) {
 				t->cap_specs = t->cap_specs ? t->cap_specs * 2 : 1024;
 				t->attr = xrealloc(t->attr, t->cap_specs * sizeof(*t->attr));
 				t->form = xrealloc(t->form, t->cap_specs * sizeof(*t->form));
+				t->implicit = xrealloc(t->implicit,
+						       t->cap_specs * sizeof(*t->implicit));
 			}
 			t->attr[t->nr_specs] = (uint16_t)at;
 			t->form[t->nr_specs] = (uint16_t)form;
+			t->implicit[t->nr_specs] = value;
 			t->nr_specs++;
 			a->nr_attrs++;
 		}
@@ -577,6 +603,17 @@ static bool read_const(struct cursor *c, unsigned form, uint64_t *v)
 	return !c->bad;
 }
 
+/* The constant of attribute spec SPEC of T: in the DIE, or in the abbreviation. */
+static bool read_const_spec(struct cursor *c, const struct abbrev_table *t, uint32_t spec,
+			    uint64_t *v)
+{
+	if (t->form[spec] == DW_FORM_implicit_const) {
+		*v = (uint64_t)t->implicit[spec];	/* as dwarf_formudata() gives it */
+		return true;
+	}
+	return read_const(c, t->form[spec], v);
+}
+
 /* A unit-relative reference; false (nothing read) for other forms. */
 static bool read_ref(struct cursor *c, unsigned form, uint64_t *v)
 {
@@ -681,9 +718,10 @@ static bool hash_members(const struct worker *w, const struct ll_scan_unit *u, s
 				if (!(name = read_string(w->in, u, c, form)))
 					return false;
 			} else if (member && at == DW_AT_data_member_location &&
-				   read_const(c, form, &loc)) {
+				   read_const_spec(c, t, a->first + i, &loc)) {
 				/* read */
-			} else if (member && at == DW_AT_data_bit_offset && read_const(c, form, &bits)) {
+			} else if (member && at == DW_AT_data_bit_offset &&
+				   read_const_spec(c, t, a->first + i, &bits)) {
 				/* read */
 			} else if (at == DW_AT_sibling && read_ref(c, form, &sibling)) {
 				sibling += u->offset;
@@ -777,11 +815,11 @@ static void capture(struct worker *w, const struct ll_scan_unit *u, const unsign
 		unsigned attr = t->attr[a->first + i], form = t->form[a->first + i];
 
 		if (attr == DW_AT_byte_size)
-			have_size = read_const(&c, form, &h->byte_size);
+			have_size = read_const_spec(&c, t, a->first + i, &h->byte_size);
 		else if (attr == DW_AT_decl_line)
-			have_line = read_const(&c, form, &h->decl_line);
+			have_line = read_const_spec(&c, t, a->first + i, &h->decl_line);
 		else if (attr == DW_AT_decl_file)
-			have_file = read_const(&c, form, &h->decl_file);
+			have_file = read_const_spec(&c, t, a->first + i, &h->decl_file);
 		else if (attr == DW_AT_declaration)
 			h->declaration = form == DW_FORM_flag_present ||
 					 (form == DW_FORM_flag && fixed(&c, 1) != 0);
@@ -1387,6 +1425,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		free(w[t].abbrevs.by_code);
 		free(w[t].abbrevs.attr);
 		free(w[t].abbrevs.form);
+		free(w[t].abbrevs.implicit);
 		free(w[t].buf);
 		free(w[t].seen);
 		if (w[t].nr_names) {
@@ -1425,6 +1464,7 @@ bool ll_scan_unit_refs_outside(const struct ll_scan_input *in, const struct ll_s
 	free(t.by_code);
 	free(t.attr);
 	free(t.form);
+	free(t.implicit);
 	return outside;
 }
 

@@ -73,6 +73,12 @@ struct ll_struct {
 	 */
 	bool alignment_inferred;
 	struct ll_decl decl;
+	/*
+	 * Where the reader found the definition, for cross-checking with
+	 * readelf or pahole: the .debug_info offset of its DIE, or the BTF
+	 * type id; 0 if none.
+	 */
+	uint64_t origin;
 	unsigned cacheline;	/* line size used for this struct */
 
 	struct ll_member *members;

@@ -287,6 +287,8 @@ static void one_struct(struct json_writer *w, const struct ll_linted *l)
 	jw_kuint(w, "hole_bytes", sum.hole_bytes);
 	jw_kuint(w, "padding", sum.padding);
 	decl(w, "decl", &s->decl);
+	if (s->origin)
+		jw_kuint(w, "origin", s->origin);
 	jw_key(w, "members");
 	jw_begin_array(w);
 	for (size_t i = 0; i < s->nr_members; i++)

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Same input, same bytes out: across thread counts, the raw scan against
+the plain libdw walk, and a cold page cache against a warm one.
+
+A gcc-linked executable of several units (the fixture structs, defined
+identically in each unit, so every lookup compares copies across units),
+asked for every struct at once in each output format, with rules and
+--suggest.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURE = os.path.join(HERE, "..", "fixtures", "layouts.c")
+RULES = """struct big
+	read-mostly pad0 last
+	write-hot straddle aligned_long tail_arr
+struct outer
+	read-mostly kind
+	write-hot inner
+"""
+
+
+class Tap:
+    def __init__(self):
+        self.n = self.failed = 0
+
+    def ok(self, cond, desc, diag=""):
+        self.n += 1
+        self.failed += not cond
+        print(f"{'ok' if cond else 'not ok'} {self.n} - {desc}")
+        if not cond and diag:
+            for line in str(diag).splitlines()[:40]:
+                print(f"# {line}")
+        sys.stdout.flush()
+
+
+def cold(path):
+    """Drop PATH from the page cache (this file only)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layoutlint", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = ap.parse_args()
+    tool = os.path.abspath(a.layoutlint)
+    os.makedirs(a.workdir, exist_ok=True)
+    tap = Tap()
+
+    objs = []
+    for i in range(4):
+        src = os.path.join(a.workdir, f"unit{i}.c")
+        with open(src, "w") as f:
+            f.write(f'#include "{os.path.abspath(FIXTURE)}"\n'
+                    f"int unit{i}_marker;\n")
+        obj = os.path.join(a.workdir, f"unit{i}.o")
+        # The fixture defines main(); only the first unit keeps it.
+        defs = [] if i == 0 else ["-Dmain=not_main_%d" % i]
+        subprocess.run(["gcc", "-g", "-gdwarf-5", "-O0", "-w", "-c", src, "-o", obj] + defs,
+                       check=True)
+        objs.append(obj)
+    exe = os.path.join(a.workdir, "multi")
+    subprocess.run(["gcc", "-Wl,--allow-multiple-definition", "-o", exe] + objs, check=True)
+    rules = os.path.join(a.workdir, "fixture.rules")
+    with open(rules, "w") as f:
+        f.write(RULES)
+
+    listing = subprocess.run([tool, "--list=*", exe], capture_output=True, text=True)
+    names = sorted({line.split()[1] for line in listing.stdout.splitlines()[1:]
+                    if len(line.split()) > 1})
+    tap.ok(len(names) >= 20, f"{len(names)} structs listed", listing.stderr)
+
+    runs = {
+        "1 thread": {"LAYOUTLINT_THREADS": "1"},
+        "2 threads": {"LAYOUTLINT_THREADS": "2"},
+        "8 threads": {"LAYOUTLINT_THREADS": "8"},
+        "libdw walk": {"LAYOUTLINT_SCAN": "libdw"},
+    }
+    for fmt in ("text", "json", "sarif"):
+        outs = {}
+        for label, env in runs.items():
+            for cache in ("warm", "cold"):
+                if cache == "cold":
+                    cold(exe)
+                cmd = [tool, f"--format={fmt}", "--suggest", exe, *names]
+                r = subprocess.run(cmd, capture_output=True, text=True,
+                                   env=dict(os.environ, **env), timeout=120)
+                outs[f"{label}, {cache}"] = r
+        ref_label = "1 thread, warm"
+        ref = outs[ref_label]
+        tap.ok(ref.returncode in (0, 1) and ref.stdout, f"{fmt}: exit {ref.returncode}",
+               ref.stderr)
+        for label, r in outs.items():
+            if label == ref_label:
+                continue
+            tap.ok((r.returncode, r.stdout, r.stderr) == (ref.returncode, ref.stdout, ref.stderr),
+                   f"{fmt}: {label} byte-identical to {ref_label}",
+                   r.stderr or r.stdout[:2000])
+        # With rules: the findings and the suggestions too.
+        outs = []
+        for env in runs.values():
+            r = subprocess.run([tool, f"--format={fmt}", "--suggest", "--rules", rules, exe],
+                               capture_output=True, text=True, env=dict(os.environ, **env),
+                               timeout=120)
+            outs.append((r.returncode, r.stdout, r.stderr))
+        tap.ok(outs[0][0] == 1 and all(o == outs[0] for o in outs),
+               f"{fmt} with rules: exit 1 and byte-identical across threads and paths",
+               outs[0][2] or outs[0][1][:1000])
+    print(f"1..{tap.n}")
+    return 1 if tap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
