@@ -974,11 +974,15 @@ static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
 		uf->table.stmt_list = raw->stmt_list;
 		uf->display = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->display));
 	}
-	if (!uf->ok || raw->decl_file >= uf->table.n || !uf->table.paths[raw->decl_file])
+	if (!uf->ok || raw->decl_file >= uf->table.n || !uf->table.names[raw->decl_file])
 		return false;
-	if (!uf->display[raw->decl_file])
-		uf->display[raw->decl_file] = display_path(in, uf->table.paths[raw->decl_file],
-							   raw->comp_dir);
+	if (!uf->display[raw->decl_file]) {
+		struct strbuf path = STRBUF_INIT;
+
+		ll_line_table_path(&uf->table, raw->decl_file, &path);
+		uf->display[raw->decl_file] = display_path(in, path.buf, raw->comp_dir);
+		sb_release(&path);
+	}
 	*out = uf->display[raw->decl_file] ? xstrdup(uf->display[raw->decl_file]) : NULL;
 	return true;
 }

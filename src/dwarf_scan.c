@@ -489,29 +489,42 @@ static void build_targets(const struct ll_scan_input *in, const char *const *nam
 			t->shortest = strlen(names[i]);
 	name_index_init(t);
 	if (n > FEW_NAMES) {
-		/* Every suffix of every string whose length is a wanted name's. */
+		/*
+		 * Every suffix of every string whose length and first byte are
+		 * a wanted name's: hashing only those keeps this pass cheap.
+		 */
 		bool lens[257] = { false };
+		uint8_t firsts[257][32] = { { 0 } };
 
 		for (size_t i = 0; i < n; i++) {
 			size_t l = strlen(names[i]);
+			unsigned char c0 = (unsigned char)names[i][0];
 
-			if (l <= 256)
+			if (l <= 256) {
 				lens[l] = true;
+				firsts[l][c0 >> 3] |= (uint8_t)(1u << (c0 & 7));
+			}
 		}
+		size_t want[256], nr_want = 0, start = 0;
+
+		for (size_t l = 1; l <= 256; l++)
+			if (lens[l])
+				want[nr_want++] = l;
 		for (size_t end = 0; end < in->str_size; end++) {
 			if (in->str[end])
 				continue;
-			for (size_t l = 1; l <= 256 && l <= end; l++) {
+			/* The string is [start, end); only its suffixes of wanted lengths. */
+			for (size_t i = 0; i < nr_want && want[i] <= end - start; i++) {
+				size_t l = want[i];
 				const char *s = (const char *)in->str + end - l;
 				long k;
 
-				if (!lens[l])
+				if (!(firsts[l][(unsigned char)s[0] >> 3] & (1u << ((unsigned char)s[0] & 7))))
 					continue;
-				if (s[0] == '\0')
-					break;	/* crossed into the previous string */
 				if ((k = name_index(t, s, l)) >= 0)
 					found_push(&f, end - l, (uint32_t)k);
 			}
+			start = end + 1;
 		}
 	}
 	/* Names too long for the suffix pass, and every name when there are few. */
@@ -732,10 +745,7 @@ static bool hash_members(const struct worker *w, const struct ll_scan_unit *u, s
 		if (c->bad)
 			return false;
 		if (member) {
-			h->members_hash = ll_sig_mix(h->members_hash, name ? name : "",
-						     name ? strlen(name) + 1 : 1);
-			h->members_hash = ll_sig_mix(h->members_hash, &loc, sizeof(loc));
-			h->members_hash = ll_sig_mix(h->members_hash, &bits, sizeof(bits));
+			h->members_hash = ll_sig_member(h->members_hash, name, loc, bits);
 			h->nr_members++;
 		}
 		if (!a->children)

@@ -19,7 +19,7 @@ struct ll_finder {
 	struct ll_scan_unit *units;	/* from the scan; NULL: unknown */
 	size_t nr_units;
 	bool *unit_filled;
-	bool headers_filled;
+	size_t headers_filled;		/* units [0, headers_filled) have theirs */
 };
 
 /* FNV-1a: cheap, stable across runs, good enough to tell layouts apart. */
@@ -104,22 +104,6 @@ int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 		return 0;
 	if (!f->units)
 		return fill_all(f, err);
-	/*
-	 * libdw registers units one after another up to the one asked for,
-	 * reading their headers (and, below DWARF 5, their unit DIEs too:
-	 * those images get the whole section).
-	 */
-	if (!f->headers_filled) {
-		for (size_t i = 0; i < f->nr_units; i++) {
-			const struct ll_scan_unit *u = &f->units[i];
-
-			if (u->version < 5)
-				return fill_all(f, err);
-			if (ll_sparse_fill(f->image, u->offset, u->first_die - u->offset, err))
-				return -1;
-		}
-		f->headers_filled = true;
-	}
 	hi = f->nr_units;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -131,6 +115,19 @@ int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 	}
 	if (lo == f->nr_units || off < f->units[lo].offset)
 		return fill_all(f, err);
+	/*
+	 * libdw registers units one after another up to the one asked for,
+	 * reading their headers (and, below DWARF 5, their unit DIEs too:
+	 * those images get the whole section).
+	 */
+	for (; f->headers_filled <= lo; f->headers_filled++) {
+		const struct ll_scan_unit *u = &f->units[f->headers_filled];
+
+		if (u->version < 5)
+			return fill_all(f, err);
+		if (ll_sparse_fill(f->image, u->offset, u->first_die - u->offset, err))
+			return -1;
+	}
 	if (f->unit_filled[lo])
 		return 0;
 	const struct ll_scan_unit *u = &f->units[lo];
@@ -716,10 +713,7 @@ void ll_finder_signature(Dwarf_Die *agg, const char *display_file, struct ll_fin
 			loc = v;
 		if (dwarf_attr(&child, DW_AT_data_bit_offset, &attr) && dwarf_formudata(&attr, &v) == 0)
 			bits = v;
-		sig->members_hash = ll_sig_mix(sig->members_hash, name ? name : "",
-					       name ? strlen(name) + 1 : 1);
-		sig->members_hash = ll_sig_mix(sig->members_hash, &loc, sizeof(loc));
-		sig->members_hash = ll_sig_mix(sig->members_hash, &bits, sizeof(bits));
+		sig->members_hash = ll_sig_member(sig->members_hash, name, loc, bits);
 		sig->nr_members++;
 	} while (dwarf_siblingof(&child, &child) == 0);
 }

@@ -153,12 +153,23 @@ static void join(struct strbuf *out, const char *dir, const char *name)
 
 static void push_path(struct ll_line_table *t, const char *dir, const char *name)
 {
-	struct strbuf sb = STRBUF_INIT;
+	/* Tables are small; doubling keeps the copies few. */
+	if ((t->n & (t->n - 1)) == 0) {
+		size_t cap = t->n ? t->n * 2 : 16;
 
-	if (name)
-		join(&sb, dir, name);
-	t->paths = xrealloc(t->paths, (t->n + 1) * sizeof(*t->paths));
-	t->paths[t->n++] = name ? sb_detach(&sb) : NULL;
+		t->dirs = xrealloc(t->dirs, cap * sizeof(*t->dirs));
+		t->names = xrealloc(t->names, cap * sizeof(*t->names));
+	}
+	t->dirs[t->n] = dir;
+	t->names[t->n++] = name;
+}
+
+bool ll_line_table_path(const struct ll_line_table *t, uint64_t index, struct strbuf *out)
+{
+	if (index >= t->n || !t->names[index])
+		return false;
+	join(out, t->dirs[index], t->names[index]);
+	return true;
 }
 
 bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
@@ -276,10 +287,10 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 
 void ll_line_table_release(struct ll_line_table *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		free(t->paths[i]);
-	free(t->paths);
-	t->paths = NULL;
+	free(t->dirs);
+	free(t->names);
+	t->dirs = NULL;
+	t->names = NULL;
 	t->n = 0;
 }
 
@@ -287,10 +298,9 @@ bool ll_line_file(const struct ll_line_sections *s, uint64_t stmt_list, uint64_t
 		  const char *comp_dir, struct strbuf *out)
 {
 	struct ll_line_table t;
-	bool ok = ll_line_table_load(s, stmt_list, comp_dir, &t) && index < t.n && t.paths[index];
+	bool ok = ll_line_table_load(s, stmt_list, comp_dir, &t) &&
+		  ll_line_table_path(&t, index, out);
 
-	if (ok)
-		sb_adds(out, t.paths[index]);
 	ll_line_table_release(&t);
 	return ok;
 }

@@ -13,16 +13,25 @@ struct ll_line_sections {
 	size_t line_size, line_str_size, str_size;
 };
 
-/* Every file entry of one line table, joined with its directory. */
+/*
+ * Every file entry of one line table, by DW_AT_decl_file value. The
+ * strings point into the sections (and COMP_DIR): a unit's table has
+ * hundreds of entries and a lookup wants one or two, so paths are joined
+ * only when asked for. The table borrows COMP_DIR: keep it alive as long.
+ */
 struct ll_line_table {
 	uint64_t stmt_list;
-	char **paths;		/* by DW_AT_decl_file value; NULL: no file */
+	const char **dirs;	/* NULL: the name stands alone */
+	const char **names;	/* NULL: no file */
 	size_t n;
 };
 
 bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 			const char *comp_dir, struct ll_line_table *t);
 void ll_line_table_release(struct ll_line_table *t);
+
+/* Append file INDEX, joined with its directory as libdw does; false: no file. */
+bool ll_line_table_path(const struct ll_line_table *t, uint64_t index, struct strbuf *out);
 
 /*
  * Append to OUT the path of file INDEX (DW_AT_decl_file's value) of the
