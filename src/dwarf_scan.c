@@ -55,6 +55,10 @@ static uint64_t uleb(struct cursor *c)
 	uint64_t v = 0;
 	unsigned shift = 0;
 
+	/* Most values (codes, attributes, forms) fit one byte. */
+	if (c->p < c->end && !(*c->p & 0x80))
+		return *c->p++;
+
 	while (c->p < c->end) {
 		unsigned char b = *c->p++;
 

@@ -501,15 +501,16 @@ struct near {
 };
 
 /* One bit per identifier character (case kept), 0 for any other byte. */
-static uint64_t char_bit(char c)
+static void char_bits(uint64_t bits[256])
 {
-	if (c >= 'a' && c <= 'z')
-		return 1ULL << (c - 'a');
-	if (c >= 'A' && c <= 'Z')
-		return 1ULL << (26 + c - 'A');
-	if (c >= '0' && c <= '9')
-		return 1ULL << (52 + c - '0');
-	return c == '_' ? 1ULL << 62 : 0;
+	memset(bits, 0, 256 * sizeof(*bits));
+	for (int c = 'a'; c <= 'z'; c++)
+		bits[c] = 1ULL << (c - 'a');
+	for (int c = 'A'; c <= 'Z'; c++)
+		bits[c] = 1ULL << (26 + c - 'A');
+	for (int c = '0'; c <= '9'; c++)
+		bits[c] = 1ULL << (52 + c - '0');
+	bits['_'] = 1ULL << 62;
 }
 
 /* Whether X has more than N bits set; N is small, and x86-64 may lack popcnt. */
@@ -534,10 +535,11 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 	struct ll_scan_result r;
 	char *answer = NULL;
 
-	uint64_t name_set = 0;
+	uint64_t name_set = 0, bits[256];
 
+	char_bits(bits);
 	for (size_t k = 0; k < len; k++)
-		name_set |= char_bit(name[k]);
+		name_set |= bits[(unsigned char)name[k]];
 	for (size_t off = 0; off < in->str_size;) {
 		const char *str = (const char *)in->str + off;
 		const char *nul = memchr(str, 0, in->str_size - off);
@@ -553,12 +555,31 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 		 * suffix of a length that could be close enough, growing it
 		 * one character at a time from the end.
 		 */
-		size_t min = len > limit ? len - limit : 1;
+		size_t min = len > limit ? len - limit : 1, longest = 0;
 		uint64_t suffix_set = 0;
+
+		if (sl < min)
+			continue;
+		/*
+		 * The longest suffix that could be close enough holds every
+		 * character a shorter one does: when even it lacks more of
+		 * the name's characters than edits allow, no suffix is close.
+		 */
+		while (longest < len + limit && longest < sl) {
+			uint64_t bit = bits[(unsigned char)str[sl - longest - 1]];
+
+			if (!bit)
+				break;
+			suffix_set |= bit;
+			longest++;
+		}
+		if (longest < min || more_bits_than(name_set & ~suffix_set, limit))
+			continue;
+		suffix_set = 0;
 
 		for (size_t l = 1; l <= len + limit && l <= sl; l++) {
 			const char *s = str + sl - l;
-			uint64_t bit = char_bit(s[0]);
+			uint64_t bit = bits[(unsigned char)s[0]];
 
 			if (!bit)
 				break;	/* not an identifier, nor any longer suffix */
