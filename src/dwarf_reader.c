@@ -4,7 +4,10 @@
  *
  * Which inputs take which path to a Dwarf handle:
  *  - ET_EXEC / ET_DYN with .debug_info in the file: dwarf_begin_elf on the
- *    file itself (no relocations to apply, cheapest);
+ *    file itself (no relocations to apply, cheapest). When that section is
+ *    stored uncompressed, on a sparse image of the file (sparse_image.h):
+ *    the raw scan (finder.c, dwarf_scan.c) pread()s the units and libdw
+ *    later sees only the units chosen definitions live in;
  *  - ET_REL (objects, kernel modules): libdwfl's offline reporting, which
  *    applies the .rela.debug_* relocations (without them every string
  *    offset in a .o is wrong);

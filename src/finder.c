@@ -252,10 +252,17 @@ static unsigned scan_threads(void)
 }
 
 /*
- * The raw scan (dwarf_scan.c) when the sections are plain bytes in this
- * file: ET_EXEC / ET_DYN whose DWARF libdw read directly. Units the scan
- * is unsure of, and every other input (ET_REL, whose string offsets live
- * in relocations; separate debug files), take the libdw walk.
+ * Which inputs take which path:
+ *  - the raw scan (dwarf_scan.c), pread()ing .debug_info: ET_EXEC / ET_DYN
+ *    whose DWARF libdw read directly from this file, little endian, with
+ *    .debug_info stored uncompressed (a compressed one is scanned in
+ *    libdw's decompressed copy). Units it is unsure of (clang's strx
+ *    names, dwz's alternate strings, an unknown form) go to the libdw walk
+ *    one by one; a name missing from .debug_str skips units whose producer
+ *    (gcc, LLVM) rules out an inline copy of it;
+ *  - the plain libdw walk (walk_all): everything else: ET_REL objects and
+ *    modules (string offsets live in relocation addends), separate debug
+ *    files found by libdwfl, big-endian images, LAYOUTLINT_SCAN=libdw.
  */
 /* File offset of .debug_info when its bytes are stored there as is. */
 static bool info_file_offset(Elf *elf, uint64_t *off)

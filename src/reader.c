@@ -148,9 +148,15 @@ unsigned ll_input_arch_cacheline(const struct ll_input *in)
 int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t n,
 		    struct ll_lookup_result *results, struct ll_error *err)
 {
-	return in->format == INPUT_BTF ?
-		ll_btf_input_lookup(in->btf, queries, n, results, err) :
-		ll_dwarf_input_lookup(in->dwarf, queries, n, results, err);
+	int rc = in->format == INPUT_BTF ?
+		 ll_btf_input_lookup(in->btf, queries, n, results, err) :
+		 ll_dwarf_input_lookup(in->dwarf, queries, n, results, err);
+
+	/* A failed lookup leaves the caller nothing to release. */
+	if (rc)
+		for (size_t i = 0; i < n; i++)
+			ll_lookup_result_release(&results[i]);
+	return rc;
 }
 
 int ll_input_list(struct ll_input *in, char ***names, size_t *n, struct ll_error *err)

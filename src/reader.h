@@ -69,7 +69,8 @@ struct ll_lookup_result {
 
 /*
  * Resolve every query in one pass over the binary. results[i] answers
- * queries[i]. Returns -1 only when the binary itself is unreadable.
+ * queries[i]. Returns -1 only when the binary itself is unreadable; then
+ * every result is released already.
  */
 int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t n,
 		    struct ll_lookup_result *results, struct ll_error *err);
