@@ -846,7 +846,16 @@ static int build_struct(const struct ll_btf_input *in, __u32 id, const char *nam
 	s->cacheline = in->arch_cacheline;
 	s->origin = id;
 	ctx.s = s;
-	return build_members(&ctx, t, id, 0, "", s->alignment, 0, &s->members, &s->nr_members);
+	const struct ll_member *bad;
+
+	if (build_members(&ctx, t, id, 0, "", s->alignment, 0, &s->members, &s->nr_members))
+		return -1;
+	if ((bad = ll_struct_misfit(s)))
+		return ll_fail(err, "member %s at offset %llu (%llu bytes) does not fit in the %llu "
+			       "bytes BTF type [%u] declares, or in its enclosing member",
+			       bad->path ? bad->path : "<anonymous>", (unsigned long long)bad->offset,
+			       (unsigned long long)bad->size, (unsigned long long)s->size, id);
+	return 0;
 }
 
 /* ---- lookup ------------------------------------------------------------ */

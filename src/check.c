@@ -68,7 +68,7 @@ static bool has_tagged_descendant(const struct ll_member *m)
 static void push_unit(struct ll_units *out, const struct ll_member *m, enum ll_tag tag,
 		      const char *domain)
 {
-	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	out->v = xgrow(out->v, out->n, sizeof(*out->v));
 	out->v[out->n++] = (struct ll_unit){ .m = m, .tag = tag, .domain = domain };
 }
 
@@ -160,7 +160,7 @@ void ll_map_lines(const struct ll_struct *s, const struct ll_units *units, struc
 		for (uint64_t l = first; l <= last && l < nlines; l++) {
 			struct ll_line *line = &out->v[l];
 
-			line->units = xrealloc(line->units, (line->nr_units + 1) * sizeof(*line->units));
+			line->units = xgrow(line->units, line->nr_units, sizeof(*line->units));
 			line->units[line->nr_units++] = &units->v[i];
 		}
 	}

@@ -88,12 +88,25 @@ static char *hex_build_id(Elf *elf)
 }
 
 /* Refuse zstd before libdw turns it into a vague "no DWARF". */
-static int scan_sections(struct ll_dwarf_input *in, bool *has_debug_info, struct ll_error *err)
+static int scan_sections(struct ll_dwarf_input *in, uint64_t file_size, bool *has_debug_info,
+			 struct ll_error *err)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
+	GElf_Ehdr ehdr;
 
 	*has_debug_info = false;
+	/*
+	 * libelf reads a section table past the end of the file as no
+	 * sections at all, which would come out as "no DWARF": say what it is.
+	 */
+	if (gelf_getehdr(in->elf, &ehdr) && ehdr.e_shoff &&
+	    (ehdr.e_shoff > file_size ||
+	     (uint64_t)(ehdr.e_shnum ? ehdr.e_shnum : 1) * ehdr.e_shentsize >
+	     file_size - ehdr.e_shoff))
+		return ll_fail(err, "%s: truncated or malformed ELF: the section header table at "
+			       "offset 0x%llx runs past the end of the file (%llu bytes)", in->path,
+			       (unsigned long long)ehdr.e_shoff, (unsigned long long)file_size);
 	if (elf_getshdrstrndx(in->elf, &shstrndx) != 0)
 		return ll_fail(err, "%s: malformed ELF section header table: %s",
 			       in->path, elf_errmsg(-1));
@@ -107,6 +120,12 @@ static int scan_sections(struct ll_dwarf_input *in, bool *has_debug_info, struct
 		name = elf_strptr(in->elf, shstrndx, shdr.sh_name);
 		if (!name)
 			continue;
+		if (shdr.sh_type != SHT_NOBITS &&
+		    (shdr.sh_offset > file_size || shdr.sh_size > file_size - shdr.sh_offset))
+			return ll_fail(err, "%s: truncated or malformed ELF: section %s at offset "
+				       "0x%llx (0x%llx bytes) runs past the end of the file (%llu bytes)",
+				       in->path, name, (unsigned long long)shdr.sh_offset,
+				       (unsigned long long)shdr.sh_size, (unsigned long long)file_size);
 		if (strcmp(name, ".debug_info") == 0 || strcmp(name, ".zdebug_info") == 0)
 			*has_debug_info = shdr.sh_type != SHT_NOBITS;
 		if ((shdr.sh_flags & SHF_COMPRESSED) && strncmp(name, ".debug_", 7) == 0) {
@@ -125,6 +144,36 @@ static int scan_sections(struct ll_dwarf_input *in, bool *has_debug_info, struct
 
 static void find_line_sections(struct ll_dwarf_input *in, Elf *elf);
 
+/*
+ * libdw decompresses debug sections when it opens them and, when zlib
+ * fails, carries on as if the section were absent: a damaged -gz
+ * .debug_info would read as "struct not found". A section still marked
+ * compressed afterwards is one it could not decompress.
+ */
+static int check_decompressed(struct ll_dwarf_input *in, Elf *elf, struct ll_error *err)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_COMPRESSED))
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name || strncmp(name, ".debug_", 7) != 0)
+			continue;
+		if (elf_compress(scn, 0, 0) < 0)
+			return ll_fail(err, "%s: section %s at offset 0x%llx: cannot decompress: %s",
+				       in->path, name, (unsigned long long)shdr.sh_offset,
+				       elf_errmsg(-1));
+	}
+	return 0;
+}
+
 static int open_with_dwfl(struct ll_dwarf_input *in, struct ll_error *err)
 {
 	Dwarf_Addr bias;
@@ -141,6 +190,8 @@ static int open_with_dwfl(struct ll_dwarf_input *in, struct ll_error *err)
 	if (!in->dwarf)
 		return ll_fail(err, "%s: no DWARF debug info found (in the file, by build-id or by "
 			       ".gnu_debuglink): build with -g / CONFIG_DEBUG_INFO=y", in->path);
+	if (check_decompressed(in, dwarf_getelf(in->dwarf), err))
+		return -1;
 	/* libdwfl applied the relocations to these section buffers. */
 	find_line_sections(in, dwarf_getelf(in->dwarf));
 	return 0;
@@ -264,7 +315,7 @@ int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
 		return ll_fail(err, "%s: malformed ELF header: %s", path, elf_errmsg(-1));
 	in->arch_cacheline = ll_elf_arch_cacheline(ehdr.e_machine, ehdr.e_ident[EI_CLASS]);
 	in->build_id = hex_build_id(in->elf);
-	if (scan_sections(in, &has_debug_info, err))
+	if (scan_sections(in, (uint64_t)st.st_size, &has_debug_info, err))
 		return -1;
 
 	if (ehdr.e_type == ET_REL || !has_debug_info)
@@ -276,6 +327,8 @@ int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
 	if (!in->dwarf)
 		return ll_fail(err, "%s: cannot read DWARF: %s", path, dwarf_errmsg(-1));
 	in->own_dwarf = true;
+	if (check_decompressed(in, in->elf, err))
+		return -1;
 	find_line_sections(in, in->elf);
 	return 0;
 }
@@ -756,7 +809,12 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 	Dwarf_Word bits, a;
 	bool ex = false;
 	unsigned long long die_off = (unsigned long long)dwarf_dieoffset(die);
+	Dwarf_Attribute attr;
 
+	/* A name libdw cannot read is damage, not an anonymous member. */
+	if (!name && dwarf_attr(die, DW_AT_name, &attr))
+		return ll_fail(ctx->err, "member at DIE 0x%llx: unreadable DW_AT_name (form 0x%x): %s",
+			       die_off, dwarf_whatform(&attr), dwarf_errmsg(-1));
 	if (!die_type(die, &type))
 		return ll_fail(ctx->err, "member %s at DIE 0x%llx has no valid type",
 			       name ? name : "<anonymous>", die_off);
@@ -895,8 +953,15 @@ static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const c
 	s->origin = dwarf_dieoffset(agg);
 	die_decl(in, agg, &ctx.files, &s->decl);
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
+	const struct ll_member *bad;
 
 	file_cache_reset(&ctx.files);
+	if (!rc && (bad = ll_struct_misfit(s)))
+		rc = ll_fail(err, "member %s at offset %llu (%llu bytes) does not fit in the %llu "
+			     "bytes the struct at DIE 0x%llx declares, or in its enclosing member",
+			     bad->path ? bad->path : "<anonymous>", (unsigned long long)bad->offset,
+			     (unsigned long long)bad->size, (unsigned long long)s->size,
+			     (unsigned long long)s->origin);
 	return rc;
 }
 

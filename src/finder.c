@@ -154,32 +154,69 @@ struct offsets {
 
 static void push_offset(struct offsets *o, uint64_t off, const struct ll_scan_hit *raw)
 {
-	o->v = xrealloc(o->v, (o->n + 1) * sizeof(*o->v));
+	o->v = xgrow(o->v, o->n, sizeof(*o->v));
 	o->v[o->n++] = (struct hit){ off, raw };
 }
 
-/* The plain libdw walk of one unit's top-level DIEs. */
-static void walk_unit(Dwarf_Die *cu, const struct name_set *set, struct offsets *hits)
+/*
+ * The plain libdw walk of one unit's top-level DIEs. A DIE libdw cannot
+ * read, or a name it cannot read, is an error: skipping it could turn a
+ * damaged definition into "not found" or into the wrong one of two.
+ */
+static int walk_unit(Dwarf_Die *cu, const char *path, const struct name_set *set,
+		     struct offsets *hits, struct ll_error *err)
 {
 	Dwarf_Die child;
+	int rc = dwarf_child(cu, &child);
 
-	if (dwarf_child(cu, &child) != 0)
-		return;
-	do {
+	while (rc == 0) {
+		uint64_t off = dwarf_dieoffset(&child);
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute attr;
 		const char *name;
 
-		if (!wanted_tag(dwarf_tag(&child)))
-			continue;
-		name = dwarf_diename(&child);
-		if (name && set_has(set, name))
-			push_offset(hits, dwarf_dieoffset(&child), NULL);
-	} while (dwarf_siblingof(&child, &child) == 0);
+		if (tag == DW_TAG_invalid)
+			return ll_fail(err, "%s: unreadable DIE at .debug_info offset 0x%llx: %s", path,
+				       (unsigned long long)off, dwarf_errmsg(-1));
+		if (wanted_tag(tag)) {
+			name = dwarf_diename(&child);
+			if (!name && dwarf_attr_integrate(&child, DW_AT_name, &attr))
+				return ll_fail(err, "%s: DIE at .debug_info offset 0x%llx: unreadable "
+					       "DW_AT_name: %s", path, (unsigned long long)off,
+					       dwarf_errmsg(-1));
+			if (name && set_has(set, name))
+				push_offset(hits, off, NULL);
+		}
+		rc = dwarf_siblingof(&child, &child);
+		if (rc < 0)
+			return ll_fail(err, "%s: unreadable DIE after .debug_info offset 0x%llx: %s",
+				       path, (unsigned long long)off, dwarf_errmsg(-1));
+	}
+	if (rc < 0)
+		return ll_fail(err, "%s: unreadable DIE in the unit at .debug_info offset 0x%llx: %s",
+			       path, (unsigned long long)dwarf_dieoffset(cu), dwarf_errmsg(-1));
+	return 0;
+}
+
+static bool section_data(Elf *elf, const char *want, const char *zwant,
+			 const unsigned char **data, size_t *size);
+
+/* Size of .debug_info as libdw reads it (decompressed, relocated). */
+static uint64_t info_size(Dwarf *dwarf)
+{
+	const unsigned char *data;
+	size_t size;
+	Elf *elf = dwarf_getelf(dwarf);
+
+	return elf && section_data(elf, ".debug_info", ".zdebug_info", &data, &size) ? size :
+	       UINT64_MAX;
 }
 
 static int walk_all(Dwarf *dwarf, const char *path, const struct name_set *set,
 		    struct offsets *hits, struct ll_error *err)
 {
 	Dwarf_Off off = 0, next;
+	uint64_t size = info_size(dwarf);
 	size_t hsize;
 	int rc;
 
@@ -187,11 +224,16 @@ static int walk_all(Dwarf *dwarf, const char *path, const struct name_set *set,
 				     NULL, NULL)) == 0) {
 		Dwarf_Die cu;
 
+		if (next > size)
+			return ll_fail(err, "%s: the unit at .debug_info offset 0x%llx runs past the "
+				       "end of the section (0x%llx bytes)", path,
+				       (unsigned long long)off, (unsigned long long)size);
 		if (!dwarf_offdie(dwarf, off + hsize, &cu))
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
 				       "offset 0x%llx: %s", path, (unsigned long long)off,
 				       dwarf_errmsg(-1));
-		walk_unit(&cu, set, hits);
+		if (walk_unit(&cu, path, set, hits, err))
+			return -1;
 		off = next;
 	}
 	if (rc < 0)
@@ -335,7 +377,12 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 	struct ll_scan_input in;
 
 	*done = false;
-	if (!scan_input(dwarf, fd, progress, &in) || ll_scan(&in, names, n, scan_threads(), r) != 0)
+	/*
+	 * Without .debug_str bytes the scan could match no DW_FORM_strp name
+	 * and would skip every unit; the libdw walk reads (and checks) them.
+	 */
+	if (!scan_input(dwarf, fd, progress, &in) || in.str_size == 0 ||
+	    ll_scan(&in, names, n, scan_threads(), r) != 0)
 		return 0;
 	finder->raw = true;
 	finder->in = in;
@@ -358,7 +405,8 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info offset "
 				       "0x%llx: %s", path, (unsigned long long)r->fallback_units[i],
 				       dwarf_errmsg(-1));
-		walk_unit(&cu, set, hits);
+		if (walk_unit(&cu, path, set, hits, err))
+			return -1;
 	}
 	*done = true;
 	return 0;

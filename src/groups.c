@@ -113,7 +113,7 @@ static void flatten(const struct ll_member *members, size_t n, struct flat *out)
 				flatten(m->children, m->nr_children, out);
 			continue;
 		}
-		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v = xgrow(out->v, out->n, sizeof(*out->v));
 		out->v[out->n++] = m;
 	}
 }
@@ -173,7 +173,7 @@ size_t ll_find_groups(const struct ll_struct *s, struct ll_groups *out)
 
 			if (ll_group_marker(f.v[k], &ignored) != LL_MARKER_NONE)
 				continue;
-			g->members = xrealloc(g->members, (g->nr_members + 1) * sizeof(*g->members));
+			g->members = xgrow(g->members, g->nr_members, sizeof(*g->members));
 			g->members[g->nr_members++] = f.v[k];
 		}
 		/* The aligned variant's pad follows its end marker. */

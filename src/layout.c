@@ -21,6 +21,38 @@ struct ll_extent ll_member_extent(const struct ll_member *m)
 	return e;
 }
 
+/* Whether M lies within [begin, end), without overflowing on hostile values. */
+static bool fits(const struct ll_member *m, uint64_t begin, uint64_t end)
+{
+	if (m->is_bitfield) {
+		uint64_t bits = m->bit_offset;
+
+		return bits / 8 >= begin && bits / 8 <= end &&
+		       m->bit_size <= (end - bits / 8) * 8 - bits % 8;
+	}
+	return m->offset >= begin && m->offset <= end && m->size <= end - m->offset;
+}
+
+static const struct ll_member *misfit_in(const struct ll_member *v, size_t n, uint64_t begin,
+					 uint64_t end)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &v[i], *bad;
+
+		if (!fits(m, begin, end))
+			return m;
+		if (m->nr_children &&
+		    (bad = misfit_in(m->children, m->nr_children, m->offset, m->offset + m->size)))
+			return bad;
+	}
+	return NULL;
+}
+
+const struct ll_member *ll_struct_misfit(const struct ll_struct *s)
+{
+	return misfit_in(s->members, s->nr_members, 0, s->size);
+}
+
 bool ll_member_is_empty(const struct ll_member *m)
 {
 	return m->is_bitfield ? m->bit_size == 0 : m->size == 0;
@@ -45,11 +77,7 @@ uint64_t ll_struct_lines(const struct ll_struct *s)
 
 static int push_hole(struct ll_holes *out, struct ll_hole h)
 {
-	struct ll_hole *v = realloc(out->v, (out->n + 1) * sizeof(*v));
-
-	if (!v)
-		return -1;
-	out->v = v;
+	out->v = xgrow(out->v, out->n, sizeof(*out->v));
 	out->v[out->n++] = h;
 	return 0;
 }

@@ -92,6 +92,14 @@ struct ll_extent {
 };
 
 struct ll_extent ll_member_extent(const struct ll_member *m);
+
+/*
+ * The first member, at any depth, that does not lie within the struct (or
+ * within the member it is nested in); NULL when every one does. Readers
+ * refuse such a layout: no compiler writes one, and every cacheline
+ * figure drawn from it would be wrong.
+ */
+const struct ll_member *ll_struct_misfit(const struct ll_struct *s);
 bool ll_member_is_empty(const struct ll_member *m);
 
 /* First and last cacheline a member touches; false for zero-size members. */

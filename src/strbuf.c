@@ -2,6 +2,7 @@
 #include "strbuf.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,15 @@ void *xrealloc(void *p, size_t n)
 	if (!p)
 		out_of_memory();
 	return p;
+}
+
+void *xgrow(void *v, size_t n, size_t elem)
+{
+	if (n & (n - 1))
+		return v;	/* capacity is the next power of two: room left */
+	if (n > SIZE_MAX / 2 / elem)
+		out_of_memory();
+	return xrealloc(v, (n ? 2 * n : 1) * elem);
 }
 
 char *xstrdup(const char *s)

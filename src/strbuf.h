@@ -31,6 +31,14 @@ void sb_release(struct strbuf *sb);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/*
+ * V, an array of N elements of ELEM bytes, with room for one more: it
+ * grows geometrically (the capacity is the next power of two above N), so
+ * an array grown this way must be grown only this way. Appending one at a
+ * time with xrealloc() is quadratic: 100,000 members took minutes under
+ * ASan, whose realloc always moves.
+ */
+void *xgrow(void *v, size_t n, size_t elem);
 char *xstrdup(const char *s);
 
 #endif

@@ -350,7 +350,7 @@ static void add_unit(struct ctx *x, size_t first, size_t count, bool group)
 	uint64_t lead_align = 1, a = 1;
 	size_t nonempty = 0;
 
-	x->u = xrealloc(x->u, (x->nu + 1) * sizeof(*x->u));
+	x->u = xgrow(x->u, x->nu, sizeof(*x->u));
 	u = &x->u[x->nu];
 	memset(u, 0, sizeof(*u));
 	u->first = first;
@@ -1952,6 +1952,14 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 	x.nlv = find_levels(s, x.lv);
 	x.L = &x.lv[x.nlv - 1];
 	build_units(&x);
+	/* The search is quadratic in units at best: 8,000 took 14 s. */
+	if (x.nu > LL_SUGGEST_MAX_UNITS) {
+		ll_fail(err, "%s %s: %zu members to place, more than the %d --suggest takes",
+			ll_kind_name(s->kind), s->name, x.nu, LL_SUGGEST_MAX_UNITS);
+		free_units(&x);
+		ll_suggestion_free(sg);
+		return -1;
+	}
 	if (build_atoms(&x, err)) {
 		free_units(&x);
 		ll_suggestion_free(sg);

@@ -25,6 +25,9 @@
 #ifndef LAYOUTLINT_SUGGEST_H
 #define LAYOUTLINT_SUGGEST_H
 
+/* Members (units) one --suggest run places at most; more is an error. */
+#define LL_SUGGEST_MAX_UNITS 4096
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

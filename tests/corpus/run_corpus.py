@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""The broken-input corpus: each case and exactly what layoutlint must do.
+
+make_corpus.py builds the cases (real gcc objects damaged at known
+offsets, and rules files); this runs layoutlint on each with a time limit
+and checks the exit status and the one-line error, word for word, or, for
+inputs that are odd but valid, the exact layout. Offsets in the expected
+messages are read from the undamaged build, so they follow the compiler.
+The same cases run under ASan/UBSan when meson test runs this in the
+sanitizer build: a report there fails the case (non-zero exit, stderr).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_corpus as mc  # noqa: E402
+
+TIMEOUT = 60
+
+
+class Tap:
+    def __init__(self):
+        self.n = self.failed = 0
+
+    def ok(self, cond, desc, diag=""):
+        self.n += 1
+        self.failed += not cond
+        print(f"{'ok' if cond else 'not ok'} {self.n} - {desc}")
+        if not cond and diag:
+            for line in str(diag).splitlines()[:30]:
+                print(f"# {line[:400]}")
+        sys.stdout.flush()
+
+
+def run(tool, args):
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1",
+               UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")
+    try:
+        r = subprocess.run([tool, *args], capture_output=True, timeout=TIMEOUT, env=env)
+    except subprocess.TimeoutExpired:
+        return None
+    return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layoutlint", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = ap.parse_args()
+    tool = os.path.abspath(a.layoutlint)
+    os.makedirs(a.workdir, exist_ok=True)
+    tap = Tap()
+
+    bins = mc.make_binaries(a.workdir)
+    rules = mc.make_rules(a.workdir)
+    intact = open(bins["intact"], "rb").read()
+    dw = mc.Dwarf(intact)
+    info = dw.elf.sec(".debug_info")
+
+    def rel(die):
+        return die["at"] - info["offset"]
+
+    victim = dw.find("structure_type", "victim")
+    members = dw.members(victim)
+    uses_td = dw.find("structure_type", "uses_td")
+    td_b = dw.find("typedef", "td_b")
+    huge = dw.find("structure_type", "huge_arr")
+    huge_m = dw.members(huge)[0]
+    x_type = mc.value_at(dw.members(uses_td)[0], "type")[0]
+    assert x_type == rel(td_b), "uses_td.x is declared td_b"
+    only_victim = ["--decl-file=*/victim.c"]
+
+    def err(case, text):
+        return (2, f"layoutlint: {bins[case]}: {text}\n")
+
+    size = os.path.getsize
+    # case: (layoutlint arguments after the file, (exit, exact stderr) or a check)
+    expect = {
+        "empty": (["struct", "victim"], err("empty", "not an ELF file (too short for an ELF header)")),
+        "truncated-elf-header": (["struct", "victim"], err(
+            "truncated-elf-header", "not an ELF file (too short for an ELF header)")),
+        # The section table went with the end of the file.
+        "truncated-in-debug-info": (["struct", "victim"], err(
+            "truncated-in-debug-info",
+            f"truncated or malformed ELF: the section header table at offset "
+            f"0x{dw.elf.shoff:x} runs past the end of the file "
+            f"({size(bins['truncated-in-debug-info'])} bytes)")),
+        "section-headers-past-eof": (["struct", "victim"], err(
+            "section-headers-past-eof",
+            f"truncated or malformed ELF: the section header table at offset "
+            f"0x{len(intact) + 0x10000:x} runs past the end of the file ({len(intact)} bytes)")),
+        "debug-info-size-halved": (["struct", "victim"], err(
+            "debug-info-size-halved",
+            f"the unit at .debug_info offset 0x0 runs past the end of the section "
+            f"(0x{info['size'] // 2:x} bytes)")),
+        "unit-length-overruns": (["struct", "victim"], err(
+            "unit-length-overruns",
+            f"the unit at .debug_info offset 0x0 runs past the end of the section "
+            f"(0x{info['size']:x} bytes)")),
+        "unit-version-7": (["struct", "victim"], err(
+            "unit-version-7", "unreadable compilation unit at .debug_info offset 0x0: "
+            "invalid DWARF")),
+        "undefined-abbrev-code": (["struct", "victim"], err(
+            "undefined-abbrev-code",
+            f"unreadable DIE at .debug_info offset 0x{rel(victim):x}: invalid DWARF")),
+        "bad-abbrev-form": (["struct", "victim"] + only_victim, err(
+            "bad-abbrev-form",
+            f"struct victim: member at DIE 0x{rel(members[0]):x}: unreadable DW_AT_name "
+            f"(form 0x7f): no string data")),
+        "type-ref-outside-unit": (["struct", "victim"] + only_victim, err(
+            "type-ref-outside-unit",
+            f"struct victim: member b at DIE 0x{rel(members[1]):x} has no valid type")),
+        "typedef-cycle": (["struct", "uses_td"], err(
+            "typedef-cycle",
+            f"struct uses_td: type at DIE 0x{rel(td_b):x} has no size (a cycle or void)")),
+        "member-beyond-size": (["struct", "victim"] + only_victim, err(
+            "member-beyond-size",
+            f"struct victim: member b at offset 8 (8 bytes) does not fit in the 8 bytes "
+            f"the struct at DIE 0x{rel(victim):x} declares, or in its enclosing member")),
+        "array-size-overflow": (["struct", "huge_arr"], err(
+            "array-size-overflow",
+            f"struct huge_arr: array at DIE 0x{mc.value_at(huge_m, 'type')[0]:x}: byte size "
+            f"overflows 64 bits")),
+        "empty-debug-str": (["struct", "victim"], err(
+            "empty-debug-str",
+            f"DIE at .debug_info offset 0x{rel(victim):x}: unreadable DW_AT_name: "
+            f".debug_str section missing")),
+        "gz-corrupt-stream": (["struct", "victim"], err(
+            "gz-corrupt-stream",
+            f"section .debug_info at offset "
+            f"0x{mc.Elf(open(bins['gz-corrupt-stream'], 'rb').read()).sec('.debug_info')['offset']:x}"
+            f": cannot decompress: cannot decompress data")),
+    }
+    victim_layout = [("a", 0, 4), ("b", 8, 8), ("c", 16, 10), ("next", 32, 8)]
+
+    def layout_is(expected_size, expected_members):
+        def check(res):
+            rc, out, errs = res
+            if rc != 0 or errs:
+                return False, f"exit {rc}: {errs}"
+            s = json.loads(out)["structs"][0]
+            got = [(m["name"], m["offset"], m["size"]) for m in s["members"]]
+            if expected_members is not None and got != expected_members:
+                return False, f"members {got}"
+            return s["size"] == expected_size, f"size {s['size']}"
+        return check
+
+    def many(res):
+        rc, out, errs = res
+        if rc != 0 or errs:
+            return False, f"exit {rc}: {errs}"
+        s = json.loads(out)["structs"][0]
+        ms = s["members"]
+        ok = (s["size"] == 400000 and len(ms) == 100000 and
+              all(m["offset"] == 4 * i and m["name"] == f"m{i}" for i, m in enumerate(ms)))
+        return ok, f"size {s['size']}, {len(ms)} members"
+
+    checks = {
+        # Valid, if unusual: must give the exact layout.
+        "intact": (["--format=json", "struct", "victim"] + only_victim,
+                   layout_is(40, victim_layout)),
+        # gcc -gdwarf-2 -gstrict-dwarf: DW_OP_plus_uconst location expressions.
+        "member-location-expression": (["--format=json", "struct", "victim"] + only_victim,
+                                       layout_is(40, victim_layout)),
+        "100k-members": (["--format=json", "struct", "many"], many),
+    }
+
+    for case, (args, want) in expect.items():
+        res = run(tool, [bins[case], *args])
+        if res is None:
+            tap.ok(False, f"{case}: finished within {TIMEOUT} s")
+            continue
+        rc, out, errs = res
+        tap.ok((rc, errs) == want and out == "", f"{case}: exit {want[0]}, {want[1].strip()}",
+               f"got exit {rc}: {errs}{out[:300]}")
+    for case, (args, check) in checks.items():
+        res = run(tool, [bins[case], *args])
+        if res is None:
+            tap.ok(False, f"{case}: finished within {TIMEOUT} s")
+            continue
+        good, why = check(res)
+        tap.ok(good, f"{case}: the exact layout", why)
+
+    # Rules: UTF-8 text (rules.md); a NUL or an invalid byte is an error at
+    # its line and column, a long line is just long.
+    rexpect = {
+        "nul-byte.rules": (2, "{p}:3:15: error: NUL byte in rules text\n"),
+        "invalid-utf8.rules": (2, "{p}:3:14: error: invalid UTF-8 byte 0xff\n"),
+        "invalid-utf8-comment.rules": (2, "{p}:1:6: error: invalid UTF-8 byte 0xe9\n"),
+    }
+    for case, (code, text) in rexpect.items():
+        res = run(tool, ["--rules", rules[case], bins["intact"]] + only_victim)
+        want = text.format(p=rules[case])
+        tap.ok(res is not None and res[0] == code and res[2] == want and res[1] == "",
+               f"{case}: exit {code}, {want.strip()}", res and f"exit {res[0]}: {res[2]}")
+    for case in ("1mb-comment-line.rules", "1mb-member-line.rules"):
+        res = run(tool, ["--rules", rules[case], "--format=json", bins["intact"]] + only_victim)
+        good = res is not None and res[0] == 1 and res[2] == ""
+        if good:
+            tags = {m["name"]: m["tag"] for m in json.loads(res[1])["structs"][0]["members"]}
+            good = tags == {"a": "write-hot", "b": "read-mostly", "c": "untagged",
+                            "next": "untagged"}
+        tap.ok(good, f"{case}: a 1 MB line is read whole; a and b tagged, exit 1",
+               res and f"exit {res[0]}: {res[2][:500]}")
+    # 100,000 members against the rules, then against the solver's limit.
+    res = run(tool, ["--rules", rules["many.rules"], "--format=json", bins["100k-members"]])
+    good = res is not None and res[0] == 1 and res[2] == ""
+    if good:
+        ms = json.loads(res[1])["structs"][0]["members"]
+        good = (ms[1]["tag"] == "write-hot" and
+                all(m["tag"] == "read-mostly" for i, m in enumerate(ms) if i >= 10))
+    tap.ok(good, "100k-members with rules: every member tagged, exit 1",
+           res and f"exit {res[0]}: {res[2][:500]}")
+    res = run(tool, ["--rules", rules["many.rules"], "--suggest", bins["100k-members"]])
+    want = "layoutlint: struct many: 100000 members to place, more than the 4096 --suggest takes\n"
+    tap.ok(res is not None and res[0] == 2 and res[2] == want,
+           "100k-members --suggest: the solver's limit, exit 2", res and f"exit {res[0]}: {res[2]}")
+    print(f"1..{tap.n}")
+    return 1 if tap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
