@@ -655,9 +655,81 @@ static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int 
 	return 0;
 }
 
-static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth);
+/*
+ * Alignments of the aggregates met while one struct is built, by DIE
+ * offset. Without it a hostile (or very deep) type graph is walked once
+ * per path to each node: a fuzzed DAG of self-referring members made
+ * that exponential. An entry in progress stands for a cycle and counts
+ * as alignment 1.
+ */
+struct align_memo {
+	struct align_entry {
+		uint64_t die;		/* offset + 1; 0: empty slot */
+		uint64_t align;		/* 0: in progress */
+		bool explicit_align;
+	} *v;
+	size_t mask, used;
+};
 
-static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int depth)
+static struct align_entry *memo_slot(struct align_memo *memo, uint64_t die)
+{
+	size_t at;
+
+	if (memo->used * 2 >= memo->mask) {
+		struct align_memo bigger = { .mask = memo->mask ? memo->mask * 2 + 1 : 63 };
+
+		bigger.v = xcalloc(bigger.mask + 1, sizeof(*bigger.v));
+		for (size_t i = 0; memo->v && i <= memo->mask; i++) {
+			if (!memo->v[i].die)
+				continue;
+			at = (size_t)(memo->v[i].die * 0x9e3779b97f4a7c15ULL >> 20) & bigger.mask;
+			while (bigger.v[at].die)
+				at = (at + 1) & bigger.mask;
+			bigger.v[at] = memo->v[i];
+		}
+		bigger.used = memo->used;
+		free(memo->v);
+		*memo = bigger;
+	}
+	at = (size_t)((die + 1) * 0x9e3779b97f4a7c15ULL >> 20) & memo->mask;
+	while (memo->v[at].die && memo->v[at].die != die + 1)
+		at = (at + 1) & memo->mask;
+	return &memo->v[at];
+}
+
+static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
+			       struct align_memo *memo);
+
+static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_align, int depth,
+					     struct align_memo *memo);
+
+static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int depth,
+				    struct align_memo *memo)
+{
+	uint64_t die = dwarf_dieoffset(agg);
+	struct align_entry *e = memo_slot(memo, die);
+	uint64_t align;
+	bool ex = false;
+
+	if (e->die) {
+		if (e->explicit_align)
+			*explicit_align = true;
+		return e->align ? e->align : 1;
+	}
+	e->die = die + 1;
+	e->align = 0;
+	memo->used++;
+	align = aggregate_alignment_uncached(agg, &ex, depth, memo);
+	e = memo_slot(memo, die);	/* the table may have grown */
+	e->align = align;
+	e->explicit_align = ex;
+	if (ex)
+		*explicit_align = true;
+	return align;
+}
+
+static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_align, int depth,
+					     struct align_memo *memo)
 {
 	Dwarf_Word a;
 	Dwarf_Die child;
@@ -681,7 +753,7 @@ static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int de
 
 		if (dwarf_tag(&child) != DW_TAG_member || !die_type(&child, &mt))
 			continue;
-		ma = type_alignment(&mt, &ex, depth + 1);
+		ma = type_alignment(&mt, &ex, depth + 1, memo);
 		if (die_udata(&child, DW_AT_alignment, &a) && a > ma) {
 			ma = a;
 			ex = true;
@@ -705,7 +777,8 @@ static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int de
 	return declared > best ? declared : best;
 }
 
-static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth)
+static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
+			       struct align_memo *memo)
 {
 	Dwarf_Word a, sz, enc;
 	Dwarf_Die next;
@@ -713,7 +786,7 @@ static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth)
 	if (depth > MAX_NESTING)
 		return 1;
 	if (is_aggregate_tag(dwarf_tag(type)))
-		return aggregate_alignment(type, explicit_align, depth + 1);
+		return aggregate_alignment(type, explicit_align, depth + 1, memo);
 	/* On a typedef, aligned(N) may also lower the alignment. */
 	if (die_udata(type, DW_AT_alignment, &a) && a) {
 		*explicit_align = true;
@@ -726,11 +799,12 @@ static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth)
 	case DW_TAG_restrict_type:
 	case DW_TAG_atomic_type:
 	case DW_TAG_array_type:
-		return die_type(type, &next) ? type_alignment(&next, explicit_align, depth + 1) : 1;
+		return die_type(type, &next) ?
+		       type_alignment(&next, explicit_align, depth + 1, memo) : 1;
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
 	case DW_TAG_class_type:
-		return aggregate_alignment(type, explicit_align, depth + 1);
+		return aggregate_alignment(type, explicit_align, depth + 1, memo);
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 		return die_udata(type, DW_AT_byte_size, &sz) ? sz : address_size(type);
@@ -756,6 +830,7 @@ struct build_ctx {
 	struct ll_error *err;
 	size_t members;
 	struct file_cache files;
+	struct align_memo align;
 };
 
 static int member_location(Dwarf_Die *member, uint64_t *out, struct ll_error *err)
@@ -830,7 +905,7 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 			       name ? name : "<anonymous>", die_off);
 	m->offset = base + loc;
 
-	m->alignment = type_alignment(&type, &ex, 0);
+	m->alignment = type_alignment(&type, &ex, 0, &ctx->align);
 	if (die_udata(die, DW_AT_alignment, &a) && a) {
 		if (a > m->alignment)
 			m->alignment = a;
@@ -873,7 +948,7 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
 		bool child_ex = false;
-		uint64_t child_align = aggregate_alignment(&shaped, &child_ex, 0);
+		uint64_t child_align = aggregate_alignment(&shaped, &child_ex, 0, &ctx->align);
 
 		m->is_aggregate = true;
 		m->agg_kind = dwarf_tag(&shaped) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
@@ -947,7 +1022,7 @@ static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const c
 			       (unsigned long long)dwarf_dieoffset(agg), (unsigned long long)size,
 			       LL_MAX_STRUCT_SIZE >> 20);
 	s->size = size;
-	s->alignment = aggregate_alignment(agg, &ex, 0);
+	s->alignment = aggregate_alignment(agg, &ex, 0, &ctx.align);
 	s->explicit_align = ex;
 	s->cacheline = in->arch_cacheline;
 	s->origin = dwarf_dieoffset(agg);
@@ -956,6 +1031,7 @@ static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const c
 	const struct ll_member *bad;
 
 	file_cache_reset(&ctx.files);
+	free(ctx.align.v);
 	if (!rc && (bad = ll_struct_misfit(s)))
 		rc = ll_fail(err, "member %s at offset %llu (%llu bytes) does not fit in the %llu "
 			     "bytes the struct at DIE 0x%llx declares, or in its enclosing member",

@@ -12,7 +12,6 @@
  * typo that asks for a "did you mean", a union, a --decl-file glob) is
  * looked up, and each struct found is linted and rendered as main.c does.
  */
-#define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,15 +26,16 @@ static int memfd = -1;
 static char fd_path[64];
 
 static const struct ll_query queries[] = {
-	{ "bits", LL_QUERY_ANY, NULL },
-	{ "nested_anon", LL_QUERY_STRUCT, NULL },
-	{ "outer", LL_QUERY_ANY, NULL },
-	{ "victim", LL_QUERY_ANY, NULL },
-	{ "wide", LL_QUERY_STRUCT, NULL },
-	{ "u", LL_QUERY_UNION, NULL },
-	{ "anon_typedef_t", LL_QUERY_ANY, NULL },
-	{ "file", LL_QUERY_ANY, "*.h" },
-	{ "bitz", LL_QUERY_ANY, NULL },		/* missing: exercises the suggestion */
+	{ .name = "bits", .kind = LL_QUERY_ANY, .decl_glob = NULL },
+	{ .name = "nested_anon", .kind = LL_QUERY_STRUCT, .decl_glob = NULL },
+	{ .name = "outer", .kind = LL_QUERY_ANY, .decl_glob = NULL },
+	{ .name = "victim", .kind = LL_QUERY_ANY, .decl_glob = NULL },
+	{ .name = "wide", .kind = LL_QUERY_STRUCT, .decl_glob = NULL },
+	{ .name = "u", .kind = LL_QUERY_UNION, .decl_glob = NULL },
+	{ .name = "anon_typedef_t", .kind = LL_QUERY_ANY, .decl_glob = NULL },
+	{ .name = "file", .kind = LL_QUERY_ANY, .decl_glob = "*.h" },
+	/* Missing: exercises the suggestion. */
+	{ .name = "bitz", .kind = LL_QUERY_ANY, .decl_glob = NULL },
 };
 #define NR_QUERIES (sizeof(queries) / sizeof(queries[0]))
 
