@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "byte_cursor.h"
 #include "strbuf.h"
 
 #define MAX_ABBREV_CODE (1u << 16)
@@ -45,85 +46,6 @@ struct abbrev_table {
 	bool names_hidden;	/* ... or in a form whose bytes are not the .debug_str offset */
 };
 
-struct cursor {
-	const unsigned char *p, *end;
-	bool bad;
-};
-
-static uint64_t uleb(struct cursor *c)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	/* Most values (codes, attributes, forms) fit one byte. */
-	if (c->p < c->end && !(*c->p & 0x80))
-		return *c->p++;
-
-	while (c->p < c->end) {
-		unsigned char b = *c->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	c->bad = true;
-	return 0;
-}
-
-static int64_t sleb(struct cursor *c)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (c->p < c->end) {
-		unsigned char b = *c->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << shift;
-			return (int64_t)v;
-		}
-	}
-	c->bad = true;
-	return 0;
-}
-
-static void skip_leb(struct cursor *c)
-{
-	while (c->p < c->end)
-		if (!(*c->p++ & 0x80))
-			return;
-	c->bad = true;
-}
-
-static uint64_t fixed(struct cursor *c, unsigned n)
-{
-	uint64_t v = 0;
-
-	if ((size_t)(c->end - c->p) < n) {
-		c->bad = true;
-		return 0;
-	}
-	for (unsigned i = 0; i < n; i++)	/* little endian only: see ll_scan */
-		v |= (uint64_t)c->p[i] << (8 * i);
-	c->p += n;
-	return v;
-}
-
-static void skip(struct cursor *c, uint64_t n)
-{
-	if ((uint64_t)(c->end - c->p) < n) {
-		c->bad = true;
-		return;
-	}
-	c->p += n;
-}
-
 /*
  * Read one unit header from HDR (the first bytes of the unit at OFF);
  * false on a header it cannot read.
@@ -131,14 +53,14 @@ static void skip(struct cursor *c, uint64_t n)
 static bool read_unit(const unsigned char *hdr, size_t avail, uint64_t off, uint64_t info_size,
 		      uint64_t abbrev_size, struct ll_scan_unit *u)
 {
-	struct cursor c = { hdr, hdr + avail, false };
-	uint64_t len = fixed(&c, 4);
+	struct ll_cursor c = { hdr, hdr + avail, false };
+	uint64_t len = ll_fixed(&c, 4);
 	unsigned unit_type = DW_UT_compile;
 
 	u->offset = off;
 	u->offset_size = 4;
 	if (len == 0xffffffff) {
-		len = fixed(&c, 8);
+		len = ll_fixed(&c, 8);
 		u->offset_size = 8;
 	} else if (len >= 0xfffffff0) {
 		return false;
@@ -148,22 +70,22 @@ static bool read_unit(const unsigned char *hdr, size_t avail, uint64_t off, uint
 	if (c.bad || len > info_size - start)
 		return false;
 	u->end = start + len;
-	u->version = (unsigned)fixed(&c, 2);
+	u->version = (unsigned)ll_fixed(&c, 2);
 	if (u->version < 2 || u->version > 5)
 		return false;
 	if (u->version >= 5) {
-		unit_type = (unsigned)fixed(&c, 1);
-		u->addr_size = (unsigned)fixed(&c, 1);
-		u->abbrev_offset = fixed(&c, u->offset_size);
+		unit_type = (unsigned)ll_fixed(&c, 1);
+		u->addr_size = (unsigned)ll_fixed(&c, 1);
+		u->abbrev_offset = ll_fixed(&c, u->offset_size);
 		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile)
-			skip(&c, 8);
+			ll_skip(&c, 8);
 		else if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
-			skip(&c, 8 + u->offset_size);
+			ll_skip(&c, 8 + u->offset_size);
 		else if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
 			return false;
 	} else {
-		u->abbrev_offset = fixed(&c, u->offset_size);
-		u->addr_size = (unsigned)fixed(&c, 1);
+		u->abbrev_offset = ll_fixed(&c, u->offset_size);
+		u->addr_size = (unsigned)ll_fixed(&c, 1);
 	}
 	if (c.bad || u->abbrev_offset >= abbrev_size)
 		return false;
@@ -231,7 +153,7 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 			 struct abbrev_table *t)
 {
 	uint64_t off = u->abbrev_offset;
-	struct cursor c = { in->abbrev + off, in->abbrev + in->abbrev_size, false };
+	struct ll_cursor c = { in->abbrev + off, in->abbrev + in->abbrev_size, false };
 
 	if (t->valid && t->offset == off && t->addr_size == u->addr_size &&
 	    t->offset_size == u->offset_size && t->version == u->version)
@@ -242,7 +164,7 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 	t->valid = false;
 	t->names_inline = t->names_hidden = false;
 	for (;;) {
-		uint64_t code = uleb(&c);
+		uint64_t code = ll_uleb(&c);
 
 		if (c.bad)
 			return false;
@@ -261,13 +183,13 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 		}
 		struct abbrev *a = &t->by_code[code];
 
-		a->tag = (uint16_t)uleb(&c);
-		a->children = fixed(&c, 1) != 0;
+		a->tag = (uint16_t)ll_uleb(&c);
+		a->children = ll_fixed(&c, 1) != 0;
 		a->present = true;
 		a->first = (uint32_t)t->nr_specs;
 		a->nr_attrs = 0;
 		for (;;) {
-			uint64_t at = uleb(&c), form = uleb(&c);
+			uint64_t at = ll_uleb(&c), form = ll_uleb(&c);
 			int64_t value = 0;
 
 			if (c.bad)
@@ -275,7 +197,7 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 			if (at == 0 && form == 0)
 				break;
 			if (form == DW_FORM_implicit_const)
-				value = sleb(&c);	/* the value lives here, not in the DIE */
+				value = ll_sleb(&c);	/* the value lives here, not in the DIE */
 			if (at > 0xffff || form > 0xffff || a->nr_attrs == MAX_ATTRS)
 				return false;
 			if (t->nr_specs == t->cap_specs) {
@@ -310,7 +232,7 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 }
 
 /* Skip one attribute value; false for a form this scanner does not know. */
-static bool skip_form(struct cursor *c, unsigned form, const struct ll_scan_unit *u, int depth)
+static bool skip_form(struct ll_cursor *c, unsigned form, const struct ll_scan_unit *u, int depth)
 {
 	switch (form) {
 	case DW_FORM_flag_present:
@@ -318,29 +240,29 @@ static bool skip_form(struct cursor *c, unsigned form, const struct ll_scan_unit
 		return true;
 	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
 	case DW_FORM_strx1: case DW_FORM_addrx1:
-		skip(c, 1); return true;
+		ll_skip(c, 1); return true;
 	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
-		skip(c, 2); return true;
+		ll_skip(c, 2); return true;
 	case DW_FORM_strx3: case DW_FORM_addrx3:
-		skip(c, 3); return true;
+		ll_skip(c, 3); return true;
 	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4:
 	case DW_FORM_strx4: case DW_FORM_addrx4:
-		skip(c, 4); return true;
+		ll_skip(c, 4); return true;
 	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
-		skip(c, 8); return true;
+		ll_skip(c, 8); return true;
 	case DW_FORM_data16:
-		skip(c, 16); return true;
+		ll_skip(c, 16); return true;
 	case DW_FORM_addr:
-		skip(c, u->addr_size); return true;
+		ll_skip(c, u->addr_size); return true;
 	case DW_FORM_ref_addr:
-		skip(c, u->version <= 2 ? u->addr_size : u->offset_size); return true;
+		ll_skip(c, u->version <= 2 ? u->addr_size : u->offset_size); return true;
 	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
 	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
-		skip(c, u->offset_size); return true;
+		ll_skip(c, u->offset_size); return true;
 	case DW_FORM_sdata: case DW_FORM_udata: case DW_FORM_ref_udata:
 	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
 	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
-		skip_leb(c); return true;
+		ll_skip_leb(c); return true;
 	case DW_FORM_string: {
 		const unsigned char *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
 
@@ -352,17 +274,17 @@ static bool skip_form(struct cursor *c, unsigned form, const struct ll_scan_unit
 		return true;
 	}
 	case DW_FORM_block1:
-		skip(c, fixed(c, 1)); return true;
+		ll_skip(c, ll_fixed(c, 1)); return true;
 	case DW_FORM_block2:
-		skip(c, fixed(c, 2)); return true;
+		ll_skip(c, ll_fixed(c, 2)); return true;
 	case DW_FORM_block4:
-		skip(c, fixed(c, 4)); return true;
+		ll_skip(c, ll_fixed(c, 4)); return true;
 	case DW_FORM_block: case DW_FORM_exprloc:
-		skip(c, uleb(c)); return true;
+		ll_skip(c, ll_uleb(c)); return true;
 	case DW_FORM_indirect:
 		if (depth > 4)
 			return false;
-		return skip_form(c, (unsigned)uleb(c), u, depth + 1);
+		return skip_form(c, (unsigned)ll_uleb(c), u, depth + 1);
 	default:
 		return false;
 	}
@@ -594,7 +516,7 @@ struct worker {
 	size_t nr_names, cap_names;
 };
 
-static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct cursor *c);
+static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c);
 
 static struct ll_scan_hit *push_hit(struct worker *w, uint64_t die, uint32_t name)
 {
@@ -607,21 +529,21 @@ static struct ll_scan_hit *push_hit(struct worker *w, uint64_t die, uint32_t nam
 }
 
 /* A constant attribute value; false (nothing read) for non-constant forms. */
-static bool read_const(struct cursor *c, unsigned form, uint64_t *v)
+static bool read_const(struct ll_cursor *c, unsigned form, uint64_t *v)
 {
 	switch (form) {
-	case DW_FORM_data1: *v = fixed(c, 1); break;
-	case DW_FORM_data2: *v = fixed(c, 2); break;
-	case DW_FORM_data4: *v = fixed(c, 4); break;
-	case DW_FORM_data8: *v = fixed(c, 8); break;
-	case DW_FORM_udata: *v = uleb(c); break;
+	case DW_FORM_data1: *v = ll_fixed(c, 1); break;
+	case DW_FORM_data2: *v = ll_fixed(c, 2); break;
+	case DW_FORM_data4: *v = ll_fixed(c, 4); break;
+	case DW_FORM_data8: *v = ll_fixed(c, 8); break;
+	case DW_FORM_udata: *v = ll_uleb(c); break;
 	default: return false;
 	}
 	return !c->bad;
 }
 
 /* The constant of attribute spec SPEC of T: in the DIE, or in the abbreviation. */
-static bool read_const_spec(struct cursor *c, const struct abbrev_table *t, uint32_t spec,
+static bool read_const_spec(struct ll_cursor *c, const struct abbrev_table *t, uint32_t spec,
 			    uint64_t *v)
 {
 	if (t->form[spec] == DW_FORM_implicit_const) {
@@ -632,14 +554,14 @@ static bool read_const_spec(struct cursor *c, const struct abbrev_table *t, uint
 }
 
 /* A unit-relative reference; false (nothing read) for other forms. */
-static bool read_ref(struct cursor *c, unsigned form, uint64_t *v)
+static bool read_ref(struct ll_cursor *c, unsigned form, uint64_t *v)
 {
 	switch (form) {
-	case DW_FORM_ref1: *v = fixed(c, 1); break;
-	case DW_FORM_ref2: *v = fixed(c, 2); break;
-	case DW_FORM_ref4: *v = fixed(c, 4); break;
-	case DW_FORM_ref8: *v = fixed(c, 8); break;
-	case DW_FORM_ref_udata: *v = uleb(c); break;
+	case DW_FORM_ref1: *v = ll_fixed(c, 1); break;
+	case DW_FORM_ref2: *v = ll_fixed(c, 2); break;
+	case DW_FORM_ref4: *v = ll_fixed(c, 4); break;
+	case DW_FORM_ref8: *v = ll_fixed(c, 8); break;
+	case DW_FORM_ref_udata: *v = ll_uleb(c); break;
 	default: return false;
 	}
 	return !c->bad;
@@ -647,7 +569,7 @@ static bool read_ref(struct cursor *c, unsigned form, uint64_t *v)
 
 /* A string attribute: inline, or in .debug_str / .debug_line_str. */
 static const char *read_string(const struct ll_scan_input *in, const struct ll_scan_unit *u,
-			       struct cursor *c, unsigned form)
+			       struct ll_cursor *c, unsigned form)
 {
 	const unsigned char *base;
 	size_t size;
@@ -667,7 +589,7 @@ static const char *read_string(const struct ll_scan_input *in, const struct ll_s
 	} else {
 		return NULL;
 	}
-	off = fixed(c, u->offset_size);
+	off = ll_fixed(c, u->offset_size);
 	if (c->bad || !base || off >= size || !memchr(base + off, 0, size - off))
 		return NULL;
 	return (const char *)base + off;
@@ -676,9 +598,9 @@ static const char *read_string(const struct ll_scan_input *in, const struct ll_s
 /* DW_AT_stmt_list and DW_AT_comp_dir of the unit DIE at P. */
 static bool unit_info(const struct worker *w, const struct ll_scan_unit *u, struct ll_scan_hit *h)
 {
-	struct cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
+	struct ll_cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
 	const struct abbrev_table *t = &w->abbrevs;
-	uint64_t code = uleb(&c);
+	uint64_t code = ll_uleb(&c);
 	bool have_stmt = false;
 
 	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
@@ -690,8 +612,8 @@ static bool unit_info(const struct worker *w, const struct ll_scan_unit *u, stru
 
 		if (at == DW_AT_stmt_list && (form == DW_FORM_sec_offset || form == DW_FORM_data4 ||
 					      form == DW_FORM_data8)) {
-			h->stmt_list = form == DW_FORM_data8 ? fixed(&c, 8) :
-				       form == DW_FORM_data4 ? fixed(&c, 4) : fixed(&c, u->offset_size);
+			h->stmt_list = form == DW_FORM_data8 ? ll_fixed(&c, 8) :
+				       form == DW_FORM_data4 ? ll_fixed(&c, 4) : ll_fixed(&c, u->offset_size);
 			have_stmt = !c.bad;
 		} else if (at == DW_AT_comp_dir) {
 			const char *dir = read_string(w->in, u, &c, form);
@@ -707,14 +629,14 @@ static bool unit_info(const struct worker *w, const struct ll_scan_unit *u, stru
 }
 
 /* The members hash of ll_finder_signature(), from the raw children. */
-static bool hash_members(const struct worker *w, const struct ll_scan_unit *u, struct cursor *c,
+static bool hash_members(const struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
 			 struct ll_scan_hit *h)
 {
 	const struct abbrev_table *t = &w->abbrevs;
 
 	h->members_hash = LL_SIG_INIT;
 	for (;;) {
-		uint64_t code = uleb(c);
+		uint64_t code = ll_uleb(c);
 
 		if (c->bad)
 			return false;
@@ -786,9 +708,9 @@ static bool names_nothing_wanted(const struct worker *w, const struct ll_scan_un
 
 	if (ref >= u->end - u->offset || u->offset + ref < u->first_die)
 		return false;
-	struct cursor c = { w->ub + (u->offset + ref - w->ub_off), w->ub + (u->end - w->ub_off),
+	struct ll_cursor c = { w->ub + (u->offset + ref - w->ub_off), w->ub + (u->end - w->ub_off),
 			    false };
-	uint64_t code = uleb(&c);
+	uint64_t code = ll_uleb(&c);
 
 	if (c.bad || code == 0 || code >= t->nr_codes || !t->by_code[code].present)
 		return false;
@@ -816,8 +738,8 @@ static void capture(struct worker *w, const struct ll_scan_unit *u, const unsign
 		    struct ll_scan_hit *h)
 {
 	const struct abbrev_table *t = &w->abbrevs;
-	struct cursor c = { at, w->ub + (u->end - w->ub_off), false };
-	uint64_t code = uleb(&c), type = 0;
+	struct ll_cursor c = { at, w->ub + (u->end - w->ub_off), false };
+	uint64_t code = ll_uleb(&c), type = 0;
 	bool have_size = false, have_line = false, have_file = false, have_type = false;
 
 	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
@@ -836,7 +758,7 @@ static void capture(struct worker *w, const struct ll_scan_unit *u, const unsign
 			have_file = read_const_spec(&c, t, a->first + i, &h->decl_file);
 		else if (attr == DW_AT_declaration)
 			h->declaration = form == DW_FORM_flag_present ||
-					 (form == DW_FORM_flag && fixed(&c, 1) != 0);
+					 (form == DW_FORM_flag && ll_fixed(&c, 1) != 0);
 		else if (attr == DW_AT_type && read_ref(&c, form, &type))
 			have_type = true;
 		else if (attr == DW_AT_specification || attr == DW_AT_abstract_origin ||
@@ -930,12 +852,12 @@ enum die_status { DIE_OK, DIE_END, DIE_UNSURE };
  * Read one DIE at c. For a wanted DIE, *match says whether its name is a
  * target. *sibling is the DW_AT_sibling target or 0.
  */
-static enum die_status read_die(struct worker *w, const struct ll_scan_unit *u, struct cursor *c,
+static enum die_status read_die(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
 				bool want, const struct abbrev **out, uint64_t *sibling,
 				bool *match, uint32_t *index_out)
 {
 	const struct abbrev_table *t = &w->abbrevs;
-	uint64_t code = uleb(c);
+	uint64_t code = ll_uleb(c);
 
 	*match = false;
 	*sibling = 0;
@@ -952,14 +874,14 @@ static enum die_status read_die(struct worker *w, const struct ll_scan_unit *u, 
 	/* Fast paths for the DIEs the scan only steps over. */
 	if (!check_name) {
 		if (a->children && a->sibling_at >= 0) {
-			struct cursor s = { c->p + a->sibling_at, c->end, false };
+			struct ll_cursor s = { c->p + a->sibling_at, c->end, false };
 			uint64_t v;
 
 			switch (a->sibling_form) {
-			case DW_FORM_ref1: v = fixed(&s, 1); break;
-			case DW_FORM_ref2: v = fixed(&s, 2); break;
-			case DW_FORM_ref4: v = fixed(&s, 4); break;
-			case DW_FORM_ref8: v = fixed(&s, 8); break;
+			case DW_FORM_ref1: v = ll_fixed(&s, 1); break;
+			case DW_FORM_ref2: v = ll_fixed(&s, 2); break;
+			case DW_FORM_ref4: v = ll_fixed(&s, 4); break;
+			case DW_FORM_ref8: v = ll_fixed(&s, 8); break;
 			default: goto slow;
 			}
 			if (s.bad)
@@ -970,7 +892,7 @@ static enum die_status read_die(struct worker *w, const struct ll_scan_unit *u, 
 			return DIE_OK;
 		}
 		if (!a->children && a->fixed_size >= 0) {
-			skip(c, (uint64_t)a->fixed_size);
+			ll_skip(c, (uint64_t)a->fixed_size);
 			return c->bad ? DIE_UNSURE : DIE_OK;
 		}
 	}
@@ -982,11 +904,11 @@ slow:
 			uint64_t v;
 
 			switch (form) {
-			case DW_FORM_ref1: v = fixed(c, 1); break;
-			case DW_FORM_ref2: v = fixed(c, 2); break;
-			case DW_FORM_ref4: v = fixed(c, 4); break;
-			case DW_FORM_ref8: v = fixed(c, 8); break;
-			case DW_FORM_ref_udata: v = uleb(c); break;
+			case DW_FORM_ref1: v = ll_fixed(c, 1); break;
+			case DW_FORM_ref2: v = ll_fixed(c, 2); break;
+			case DW_FORM_ref4: v = ll_fixed(c, 4); break;
+			case DW_FORM_ref8: v = ll_fixed(c, 8); break;
+			case DW_FORM_ref_udata: v = ll_uleb(c); break;
 			default: return DIE_UNSURE;
 			}
 			*sibling = u->offset + v;
@@ -994,7 +916,7 @@ slow:
 		}
 		if (check_name && at == DW_AT_name) {
 			if (form == DW_FORM_strp) {
-				uint64_t off = fixed(c, u->offset_size);
+				uint64_t off = ll_fixed(c, u->offset_size);
 
 				if (c->bad)
 					return DIE_UNSURE;
@@ -1033,7 +955,7 @@ slow:
 }
 
 /* Walk a subtree's children without DW_AT_sibling help. */
-static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct cursor *c)
+static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c)
 {
 	size_t depth = 1;
 
@@ -1066,7 +988,7 @@ static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct
 /* Top-level DIEs of one unit; false when the unit needs the libdw walk. */
 static bool scan_unit(struct worker *w, const struct ll_scan_unit *u)
 {
-	struct cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
+	struct ll_cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
 	const struct abbrev *a = NULL;
 	uint64_t sibling;
 	bool match;
@@ -1118,29 +1040,29 @@ unsure:
  * what gcc and clang write, so this is cheap where a whole table is not.
  */
 static bool find_abbrev(const struct ll_scan_input *in, uint64_t off, uint64_t code,
-			uint64_t *tag, struct cursor *specs)
+			uint64_t *tag, struct ll_cursor *specs)
 {
-	struct cursor c = { in->abbrev + off, in->abbrev + in->abbrev_size, false };
+	struct ll_cursor c = { in->abbrev + off, in->abbrev + in->abbrev_size, false };
 
 	if (off >= in->abbrev_size)
 		return false;
 	for (;;) {
-		uint64_t have = uleb(&c);
+		uint64_t have = ll_uleb(&c);
 
 		if (c.bad || have == 0)
 			return false;
-		*tag = uleb(&c);
-		skip(&c, 1);		/* DW_CHILDREN_* */
+		*tag = ll_uleb(&c);
+		ll_skip(&c, 1);		/* DW_CHILDREN_* */
 		*specs = c;
 		for (;;) {
-			uint64_t at = uleb(&c), form = uleb(&c);
+			uint64_t at = ll_uleb(&c), form = ll_uleb(&c);
 
 			if (c.bad)
 				return false;
 			if (at == 0 && form == 0)
 				break;
 			if (form == DW_FORM_implicit_const)
-				skip_leb(&c);
+				ll_skip_leb(&c);
 		}
 		if (have == code)
 			return true;
@@ -1161,20 +1083,20 @@ static bool find_abbrev(const struct ll_scan_input *in, uint64_t off, uint64_t c
 static size_t inline_name_max(const struct ll_scan_input *in, const struct ll_scan_unit *u,
 			      const unsigned char *die, const unsigned char *end, bool *strp_names)
 {
-	struct cursor c = { die, end, false }, specs;
-	uint64_t code = uleb(&c), tag;
+	struct ll_cursor c = { die, end, false }, specs;
+	uint64_t code = ll_uleb(&c), tag;
 
 	*strp_names = false;
 	if (c.bad || in->supplementary || !find_abbrev(in, u->abbrev_offset, code, &tag, &specs) ||
 	    (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit))
 		return SIZE_MAX;
 	for (;;) {
-		uint64_t at = uleb(&specs), form = uleb(&specs);
+		uint64_t at = ll_uleb(&specs), form = ll_uleb(&specs);
 
 		if (specs.bad || (at == 0 && form == 0))
 			return SIZE_MAX;
 		if (form == DW_FORM_implicit_const) {
-			skip_leb(&specs);
+			ll_skip_leb(&specs);
 			continue;
 		}
 		if (at != DW_AT_producer) {

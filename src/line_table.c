@@ -16,46 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_cursor.h"
+
 #include "strbuf.h"
 
-struct cur {
-	const unsigned char *p, *end;
-	bool bad;
-};
 
-static uint64_t rd(struct cur *c, unsigned n)
-{
-	uint64_t v = 0;
-
-	if ((size_t)(c->end - c->p) < n) {
-		c->bad = true;
-		return 0;
-	}
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)c->p[i] << (8 * i);
-	c->p += n;
-	return v;
-}
-
-static uint64_t uleb(struct cur *c)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (c->p < c->end) {
-		unsigned char b = *c->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	c->bad = true;
-	return 0;
-}
-
-static const char *cstr(struct cur *c)
+static const char *cstr(struct ll_cursor *c)
 {
 	const unsigned char *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
 	const char *s = (const char *)c->p;
@@ -83,7 +49,7 @@ struct format {
 };
 
 /* Read one entry's fields; path and directory index are the ones kept. */
-static bool read_entry(struct cur *c, const struct format *f, size_t nf, unsigned offset_size,
+static bool read_entry(struct ll_cursor *c, const struct format *f, size_t nf, unsigned offset_size,
 		       const struct ll_line_sections *s, const char **path, uint64_t *dir)
 {
 	*path = NULL;
@@ -94,16 +60,16 @@ static bool read_entry(struct cur *c, const struct format *f, size_t nf, unsigne
 
 		switch (f[i].form) {
 		case DW_FORM_string: str = cstr(c); break;
-		case DW_FORM_line_strp: str = section_str(s, true, rd(c, offset_size)); break;
-		case DW_FORM_strp: str = section_str(s, false, rd(c, offset_size)); break;
-		case DW_FORM_data1: v = rd(c, 1); break;
-		case DW_FORM_data2: v = rd(c, 2); break;
-		case DW_FORM_data4: v = rd(c, 4); break;
-		case DW_FORM_data8: v = rd(c, 8); break;
-		case DW_FORM_data16: rd(c, 8); rd(c, 8); break;
-		case DW_FORM_udata: v = uleb(c); break;
+		case DW_FORM_line_strp: str = section_str(s, true, ll_fixed(c, offset_size)); break;
+		case DW_FORM_strp: str = section_str(s, false, ll_fixed(c, offset_size)); break;
+		case DW_FORM_data1: v = ll_fixed(c, 1); break;
+		case DW_FORM_data2: v = ll_fixed(c, 2); break;
+		case DW_FORM_data4: v = ll_fixed(c, 4); break;
+		case DW_FORM_data8: v = ll_fixed(c, 8); break;
+		case DW_FORM_data16: ll_fixed(c, 8); ll_fixed(c, 8); break;
+		case DW_FORM_udata: v = ll_uleb(c); break;
 		case DW_FORM_block: {
-			uint64_t n = uleb(c);
+			uint64_t n = ll_uleb(c);
 
 			if (n > (uint64_t)(c->end - c->p))
 				return false;
@@ -126,15 +92,15 @@ static bool read_entry(struct cur *c, const struct format *f, size_t nf, unsigne
 	return *path != NULL;
 }
 
-static bool read_formats(struct cur *c, struct format *f, size_t *nf)
+static bool read_formats(struct ll_cursor *c, struct format *f, size_t *nf)
 {
-	size_t n = (size_t)rd(c, 1);
+	size_t n = (size_t)ll_fixed(c, 1);
 
 	if (c->bad || n > 16)
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		f[i].type = uleb(c);
-		f[i].form = uleb(c);
+		f[i].type = ll_uleb(c);
+		f[i].form = ll_uleb(c);
 	}
 	*nf = n;
 	return !c->bad;
@@ -175,7 +141,7 @@ bool ll_line_table_path(const struct ll_line_table *t, uint64_t index, struct st
 bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 			const char *comp_dir, struct ll_line_table *t)
 {
-	struct cur c;
+	struct ll_cursor c;
 	uint64_t len;
 	unsigned offset_size = 4, version;
 
@@ -183,27 +149,27 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 	t->stmt_list = stmt_list;
 	if (!s->line || stmt_list >= s->line_size)
 		return false;
-	c = (struct cur){ s->line + stmt_list, s->line + s->line_size, false };
-	len = rd(&c, 4);
+	c = (struct ll_cursor){ s->line + stmt_list, s->line + s->line_size, false };
+	len = ll_fixed(&c, 4);
 	if (len == 0xffffffff) {
-		len = rd(&c, 8);
+		len = ll_fixed(&c, 8);
 		offset_size = 8;
 	}
 	if (c.bad || len > (uint64_t)(c.end - c.p))
 		return false;
 	c.end = c.p + len;
-	version = (unsigned)rd(&c, 2);
+	version = (unsigned)ll_fixed(&c, 2);
 	if (version < 2 || version > 5)
 		return false;
 	if (version >= 5)
-		rd(&c, 2);			/* address_size, segment_selector_size */
-	uint64_t header_length = rd(&c, offset_size);
+		ll_fixed(&c, 2);			/* address_size, segment_selector_size */
+	uint64_t header_length = ll_fixed(&c, offset_size);
 
 	if (c.bad || header_length > (uint64_t)(c.end - c.p))
 		return false;
 	c.end = c.p + header_length;
-	rd(&c, version >= 4 ? 5 : 4);		/* min_inst .. line_range */
-	unsigned opcode_base = (unsigned)rd(&c, 1);
+	ll_fixed(&c, version >= 4 ? 5 : 4);		/* min_inst .. line_range */
+	unsigned opcode_base = (unsigned)ll_fixed(&c, 1);
 
 	if (c.bad || opcode_base == 0 || (size_t)(c.end - c.p) < opcode_base - 1)
 		return false;
@@ -217,7 +183,7 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 
 		if (!read_formats(&c, df, &ndf))
 			return false;
-		uint64_t ndirs = uleb(&c);
+		uint64_t ndirs = ll_uleb(&c);
 
 		if (c.bad || ndirs > (uint64_t)(c.end - c.p))
 			return false;
@@ -228,7 +194,7 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 			ok = read_entry(&c, df, ndf, offset_size, s, &dirs[i], &unused);
 		}
 		ok = ok && read_formats(&c, ff, &nff);
-		uint64_t nfiles = ok ? uleb(&c) : 0;
+		uint64_t nfiles = ok ? ll_uleb(&c) : 0;
 
 		ok = ok && !c.bad && nfiles <= (uint64_t)(c.end - c.p);
 		for (uint64_t i = 0; i < nfiles && ok; i++) {
@@ -268,9 +234,9 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 
 		if (c.bad || !*name)
 			break;
-		dir = uleb(&c);
-		uleb(&c);
-		uleb(&c);
+		dir = ll_uleb(&c);
+		ll_uleb(&c);
+		ll_uleb(&c);
 		if (dir > ndirs)
 			c.bad = true;
 		if (c.bad)
