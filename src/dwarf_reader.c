@@ -35,6 +35,7 @@
 
 #include "config.h"
 #include "ctype_name.h"
+#include "elf_section.h"
 #include "finder.h"
 #include "line_table.h"
 #include "pathglob.h"
@@ -197,41 +198,16 @@ static int open_with_dwfl(struct ll_dwarf_input *in, struct ll_error *err)
 	return 0;
 }
 
-static const unsigned char *plain_section(Elf *elf, size_t shstrndx, const char *want,
-					  size_t *size)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr shdr;
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS)
-			continue;
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (!name || strcmp(name, want) != 0 || (shdr.sh_flags & SHF_COMPRESSED))
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf)
-			return NULL;
-		*size = d->d_size;
-		return d->d_buf;
-	}
-	return NULL;
-}
-
 /* After libdw opened ELF, which decompressed what needed it in place. */
 static void find_line_sections(struct ll_dwarf_input *in, Elf *elf)
 {
-	size_t shstrndx;
-
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return;
-	in->lines.line = plain_section(elf, shstrndx, ".debug_line", &in->lines.line_size);
-	in->lines.line_str = plain_section(elf, shstrndx, ".debug_line_str",
-					   &in->lines.line_str_size);
-	in->lines.str = plain_section(elf, shstrndx, ".debug_str", &in->lines.str_size);
+	if (!ll_elf_section_bytes(elf, ".debug_line", NULL, &in->lines.line, &in->lines.line_size))
+		in->lines.line = NULL;
+	if (!ll_elf_section_bytes(elf, ".debug_line_str", NULL, &in->lines.line_str,
+				  &in->lines.line_str_size))
+		in->lines.line_str = NULL;
+	if (!ll_elf_section_bytes(elf, ".debug_str", NULL, &in->lines.str, &in->lines.str_size))
+		in->lines.str = NULL;
 }
 
 /*
@@ -242,22 +218,10 @@ static void find_line_sections(struct ll_dwarf_input *in, Elf *elf)
  */
 static int open_sparse(struct ll_dwarf_input *in, size_t file_size, struct ll_error *err)
 {
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
-	bool found = false;
+	bool found = ll_elf_section(in->elf, ".debug_info", NULL, &shdr) != NULL;
 	Elf *image_elf;
 
-	if (elf_getshdrstrndx(in->elf, &shstrndx) != 0)
-		return 0;
-	while (!found && (scn = elf_nextscn(in->elf, scn)) != NULL) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, &shdr))
-			return 0;
-		name = elf_strptr(in->elf, shstrndx, shdr.sh_name);
-		found = name && strcmp(name, ".debug_info") == 0;
-	}
 	if (!found || shdr.sh_type != SHT_PROGBITS || (shdr.sh_flags & SHF_COMPRESSED) ||
 	    shdr.sh_offset > file_size || shdr.sh_size > file_size - shdr.sh_offset)
 		return 0;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "dwarf_scan.h"
+#include "elf_section.h"
 #include "strbuf.h"
 
 struct ll_finder {
@@ -198,9 +199,6 @@ static int walk_unit(Dwarf_Die *cu, const char *path, const struct name_set *set
 	return 0;
 }
 
-static bool section_data(Elf *elf, const char *want, const char *zwant,
-			 const unsigned char **data, size_t *size);
-
 /* Size of .debug_info as libdw reads it (decompressed, relocated). */
 static uint64_t info_size(Dwarf *dwarf)
 {
@@ -208,7 +206,7 @@ static uint64_t info_size(Dwarf *dwarf)
 	size_t size;
 	Elf *elf = dwarf_getelf(dwarf);
 
-	return elf && section_data(elf, ".debug_info", ".zdebug_info", &data, &size) ? size :
+	return elf && ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &data, &size) ? size :
 	       UINT64_MAX;
 }
 
@@ -242,36 +240,6 @@ static int walk_all(Dwarf *dwarf, const char *path, const struct name_set *set,
 	return 0;
 }
 
-static bool section_data(Elf *elf, const char *want, const char *zwant,
-			 const unsigned char **data, size_t *size)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return false;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr shdr;
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS)
-			continue;
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (!name || (strcmp(name, want) != 0 && strcmp(name, zwant) != 0))
-			continue;
-		/* libdw decompressed it in place when it opened the file. */
-		if (shdr.sh_flags & SHF_COMPRESSED)
-			return false;
-		d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf)
-			return false;
-		*data = d->d_buf;
-		*size = d->d_size;
-		return true;
-	}
-	return false;
-}
 
 /*
  * LAYOUTLINT_SCAN=libdw turns the raw scan off: the tests compare its
@@ -309,31 +277,20 @@ static unsigned scan_threads(void)
 /* File offset of .debug_info when its bytes are stored there as is. */
 static bool info_file_offset(Elf *elf, uint64_t *off)
 {
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	Elf_Scn *scn = ll_elf_section(elf, ".debug_info", NULL, &shdr);
+	Elf_Data *raw, *d;
 
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+	if (!scn)
 		return false;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr shdr;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &shdr))
-			return false;
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (!name || strcmp(name, ".debug_info") != 0)
-			continue;
-		/* libdw decompressed a compressed section into memory: not in the file. */
-		Elf_Data *raw = elf_rawdata(scn, NULL);
-		Elf_Data *d = elf_getdata(scn, NULL);
-
-		if (shdr.sh_type != SHT_PROGBITS || !raw || !d || raw->d_buf != d->d_buf ||
-		    raw->d_size != d->d_size)
-			return false;
-		*off = shdr.sh_offset;
-		return true;
-	}
-	return false;
+	/* libdw decompressed a compressed section into memory: not in the file. */
+	raw = elf_rawdata(scn, NULL);
+	d = elf_getdata(scn, NULL);
+	if (shdr.sh_type != SHT_PROGBITS || !raw || !d || raw->d_buf != d->d_buf ||
+	    raw->d_size != d->d_size)
+		return false;
+	*off = shdr.sh_offset;
+	return true;
 }
 
 /* The sections the raw scan reads, when the file holds them plainly. */
@@ -344,8 +301,8 @@ static bool scan_input(Dwarf *dwarf, int fd, const struct ll_progress *progress,
 
 	memset(in, 0, sizeof(*in));
 	in->progress = progress;
-	if (!elf || !section_data(elf, ".debug_info", ".zdebug_info", &in->info, &in->info_size) ||
-	    !section_data(elf, ".debug_abbrev", ".zdebug_abbrev", &in->abbrev, &in->abbrev_size))
+	if (!elf || !ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &in->info, &in->info_size) ||
+	    !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &in->abbrev, &in->abbrev_size))
 		return false;
 	/* Sections stored plainly in the file can be read without the mapping. */
 	if (fd >= 0 && info_file_offset(elf, &in->info_file_offset)) {
@@ -353,19 +310,19 @@ static bool scan_input(Dwarf *dwarf, int fd, const struct ll_progress *progress,
 		in->fd = fd;
 		in->info = NULL;
 	}
-	if (!section_data(elf, ".debug_str", ".zdebug_str", &in->str, &in->str_size)) {
+	if (!ll_elf_section_bytes(elf, ".debug_str", ".zdebug_str", &in->str, &in->str_size)) {
 		in->str = (const unsigned char *)"";
 		in->str_size = 0;
 	}
-	if (!section_data(elf, ".debug_line_str", ".zdebug_line_str", &in->line_str,
+	if (!ll_elf_section_bytes(elf, ".debug_line_str", ".zdebug_line_str", &in->line_str,
 			  &in->line_str_size))
 		in->line_str = NULL;
 	const unsigned char *sup;
 	size_t sup_size;
 
-	in->supplementary = section_data(elf, ".gnu_debugaltlink", ".gnu_debugaltlink", &sup,
+	in->supplementary = ll_elf_section_bytes(elf, ".gnu_debugaltlink", ".gnu_debugaltlink", &sup,
 					 &sup_size) ||
-			    section_data(elf, ".debug_sup", ".debug_sup", &sup, &sup_size);
+			    ll_elf_section_bytes(elf, ".debug_sup", ".debug_sup", &sup, &sup_size);
 	return true;
 }
 
