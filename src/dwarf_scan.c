@@ -508,6 +508,7 @@ struct worker {
 	struct abbrev_table abbrevs;
 	atomic_size_t *units_done;	/* shared by all workers */
 	size_t nr_units;
+	bool *header_copied;		/* shared; each worker writes its own units' */
 	bool report;			/* this worker runs in the caller's thread */
 	/* collect_all: the distinct names seen, as .debug_str offsets or copies */
 	uint64_t *seen;			/* open addressing, offset + 1 */
@@ -1254,6 +1255,11 @@ static void *worker_main(void *arg)
 			push_fallback(w, u->offset);
 			continue;
 		}
+		if (w->in->header_sink) {
+			memcpy(w->in->header_sink + u->offset, w->ub + (u->offset - w->ub_off),
+			       u->first_die - u->offset);
+			w->header_copied[i] = true;
+		}
 		const unsigned char *p = w->ub + (u->first_die - w->ub_off);
 		size_t n = u->end - u->first_die, inline_max = SIZE_MAX;
 		enum filter_verdict v = filter_unit(w, u, p, n, &inline_max);
@@ -1317,6 +1323,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	if (threads > nr_units)
 		threads = nr_units ? (unsigned)nr_units : 1;
 	struct worker *w = xcalloc(threads, sizeof(*w));
+	bool *header_copied = xcalloc(nr_units ? nr_units : 1, sizeof(*header_copied));
 	atomic_size_t units_done = 0;
 	pthread_t *tids = xcalloc(threads, sizeof(*tids));
 	size_t next = 0;
@@ -1327,6 +1334,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 
 		w[t].in = in;
 		w[t].units_done = &units_done;
+		w[t].header_copied = header_copied;
 		w[t].nr_units = nr_units;
 		w[t].report = t == 0;
 		w[t].targets = &targets;
@@ -1375,6 +1383,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	}
 	out->nr_units = nr_units;
 	out->units = units;
+	out->header_copied = header_copied;
 	free(w);
 	free(tids);
 	free(targets.offsets);
@@ -1414,5 +1423,6 @@ void ll_scan_result_release(struct ll_scan_result *r)
 	free(r->names);
 	free(r->fallback_units);
 	free(r->units);
+	free(r->header_copied);
 	memset(r, 0, sizeof(*r));
 }

@@ -73,6 +73,11 @@ unsigned char *ll_sparse_base(const struct ll_sparse_image *img)
 	return img->base;
 }
 
+unsigned char *ll_sparse_hole(const struct ll_sparse_image *img)
+{
+	return img->base + img->hole_off;
+}
+
 int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, struct ll_error *err)
 {
 	if (img->whole)
