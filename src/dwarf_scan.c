@@ -611,12 +611,13 @@ static bool unit_info(const struct worker *w, const struct ll_scan_unit *u, stru
 	for (unsigned i = 0; i < a->nr_attrs; i++) {
 		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
 
-		if (at == DW_AT_stmt_list && (form == DW_FORM_sec_offset || form == DW_FORM_data4 ||
-					      form == DW_FORM_data8)) {
+		/* A repeated attribute: libdw answers with the first, so does this. */
+		if (at == DW_AT_stmt_list && !have_stmt &&
+		    (form == DW_FORM_sec_offset || form == DW_FORM_data4 || form == DW_FORM_data8)) {
 			h->stmt_list = form == DW_FORM_data8 ? ll_fixed(&c, 8) :
 				       form == DW_FORM_data4 ? ll_fixed(&c, 4) : ll_fixed(&c, u->offset_size);
 			have_stmt = !c.bad;
-		} else if (at == DW_AT_comp_dir) {
+		} else if (at == DW_AT_comp_dir && !h->comp_dir) {
 			const char *dir = read_string(w->in, u, &c, form);
 
 			if (!dir)
@@ -751,11 +752,12 @@ static void capture(struct worker *w, const struct ll_scan_unit *u, const unsign
 	for (unsigned i = 0; i < a->nr_attrs; i++) {
 		unsigned attr = t->attr[a->first + i], form = t->form[a->first + i];
 
-		if (attr == DW_AT_byte_size)
+		/* A repeated attribute: libdw answers with the first, so does this. */
+		if (attr == DW_AT_byte_size && !have_size)
 			have_size = read_const_spec(&c, t, a->first + i, &h->byte_size);
-		else if (attr == DW_AT_decl_line)
+		else if (attr == DW_AT_decl_line && !have_line)
 			have_line = read_const_spec(&c, t, a->first + i, &h->decl_line);
-		else if (attr == DW_AT_decl_file)
+		else if (attr == DW_AT_decl_file && !have_file)
 			have_file = read_const_spec(&c, t, a->first + i, &h->decl_file);
 		else if (attr == DW_AT_declaration)
 			h->declaration = form == DW_FORM_flag_present ||
