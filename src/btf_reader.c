@@ -767,6 +767,8 @@ static int build_member(struct build_ctx *ctx, const struct btf_type *agg, __u32
 	 * position says nothing about its type's alignment.
 	 */
 	m->alignment = type_alignment(in, bm->type, 0);
+	if (!m->alignment)
+		m->alignment = 1;	/* a 0-byte int: hostile, not a reason to divide by 0 */
 	if (!bits && loc % m->alignment)
 		m->alignment = 1;
 	else if (parent_align < m->alignment)
@@ -850,6 +852,10 @@ static int build_struct(const struct ll_btf_input *in, __u32 id, const char *nam
 
 	if (build_members(&ctx, t, id, 0, "", s->alignment, 0, &s->members, &s->nr_members))
 		return -1;
+	if (!ll_struct_alignments_ok(s, &bad))
+		return ll_fail(err, "%s %s of BTF type [%u]: alignment %llu is not a power of two up "
+			       "to 2^28", bad ? "member" : "struct", bad && bad->path ? bad->path : name,
+			       id, (unsigned long long)(bad ? bad->alignment : s->alignment));
 	if ((bad = ll_struct_misfit(s)))
 		return ll_fail(err, "member %s at offset %llu (%llu bytes) does not fit in the %llu "
 			       "bytes BTF type [%u] declares, or in its enclosing member",

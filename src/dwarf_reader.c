@@ -781,7 +781,7 @@ static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
 		/* i386 long double is 12 bytes aligned to 4. */
 		while (sz & (sz - 1))
 			sz &= sz - 1;
-		return sz > 16 ? 16 : sz;
+		return sz == 0 ? 1 : sz > 16 ? 16 : sz;	/* a 0-byte base type: hostile */
 	default:
 		return 1;
 	}
@@ -870,6 +870,8 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 	m->offset = base + loc;
 
 	m->alignment = type_alignment(&type, &ex, 0, &ctx->align);
+	if (!m->alignment)
+		m->alignment = 1;
 	if (die_udata(die, DW_AT_alignment, &a) && a) {
 		if (a > m->alignment)
 			m->alignment = a;
@@ -996,6 +998,11 @@ static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const c
 
 	file_cache_reset(&ctx.files);
 	free(ctx.align.v);
+	if (!rc && !ll_struct_alignments_ok(s, &bad))
+		rc = ll_fail(err, "%s %s at DIE 0x%llx: alignment %llu is not a power of two up to "
+			     "2^28", bad ? "member" : "struct", bad && bad->path ? bad->path : name,
+			     (unsigned long long)s->origin,
+			     (unsigned long long)(bad ? bad->alignment : s->alignment));
 	if (!rc && (bad = ll_struct_misfit(s)))
 		rc = ll_fail(err, "member %s at offset %llu (%llu bytes) does not fit in the %llu "
 			     "bytes the struct at DIE 0x%llx declares, or in its enclosing member",

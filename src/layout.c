@@ -48,6 +48,33 @@ static const struct ll_member *misfit_in(const struct ll_member *v, size_t n, ui
 	return NULL;
 }
 
+static bool alignment_ok(uint64_t a)
+{
+	return a && !(a & (a - 1)) && a <= LL_MAX_ALIGNMENT;
+}
+
+static const struct ll_member *bad_alignment_in(const struct ll_member *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *bad;
+
+		if (!alignment_ok(v[i].alignment))
+			return &v[i];
+		if ((bad = bad_alignment_in(v[i].children, v[i].nr_children)))
+			return bad;
+	}
+	return NULL;
+}
+
+bool ll_struct_alignments_ok(const struct ll_struct *s, const struct ll_member **bad)
+{
+	*bad = NULL;
+	if (!alignment_ok(s->alignment))
+		return false;
+	*bad = bad_alignment_in(s->members, s->nr_members);
+	return *bad == NULL;
+}
+
 const struct ll_member *ll_struct_misfit(const struct ll_struct *s)
 {
 	return misfit_in(s->members, s->nr_members, 0, s->size);

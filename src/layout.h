@@ -100,6 +100,17 @@ struct ll_extent ll_member_extent(const struct ll_member *m);
  * figure drawn from it would be wrong.
  */
 const struct ll_member *ll_struct_misfit(const struct ll_struct *s);
+
+/* The largest alignment a model holds: gcc's own limit, 2^28. */
+#define LL_MAX_ALIGNMENT (1u << 28)
+
+/*
+ * Whether every alignment in S (its own, every member's) is a power of two
+ * up to LL_MAX_ALIGNMENT; *BAD is the first member that is not, or NULL
+ * when it is the struct's own. The solver and the checks divide and
+ * round by these, so the readers refuse anything else.
+ */
+bool ll_struct_alignments_ok(const struct ll_struct *s, const struct ll_member **bad);
 bool ll_member_is_empty(const struct ll_member *m);
 
 /* First and last cacheline a member touches; false for zero-size members. */
