@@ -508,7 +508,6 @@ struct worker {
 	struct abbrev_table abbrevs;
 	atomic_size_t *units_done;	/* shared by all workers */
 	size_t nr_units;
-	bool *header_copied;		/* shared; each worker writes its own units' */
 	bool report;			/* this worker runs in the caller's thread */
 	/* collect_all: the distinct names seen, as .debug_str offsets or copies */
 	uint64_t *seen;			/* open addressing, offset + 1 */
@@ -1257,11 +1256,6 @@ static void *worker_main(void *arg)
 			push_fallback(w, u->offset);
 			continue;
 		}
-		if (w->in->header_sink) {
-			memcpy(w->in->header_sink + u->offset, w->ub + (u->offset - w->ub_off),
-			       u->first_die - u->offset);
-			w->header_copied[i] = true;
-		}
 		const unsigned char *p = w->ub + (u->first_die - w->ub_off);
 		size_t n = u->end - u->first_die, inline_max = SIZE_MAX;
 		enum filter_verdict v = filter_unit(w, u, p, n, &inline_max);
@@ -1294,7 +1288,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		return -1;
 	for (uint64_t off = 0; off < in->info_size;) {
 		struct ll_scan_unit u;
-		unsigned char hdr[32];
+		unsigned char hdr[sizeof(((struct ll_scan_unit *)0)->head)];
 		const unsigned char *h = in->info ? in->info + off : hdr;
 		size_t avail = (size_t)(in->info_size - off < sizeof(hdr) ? in->info_size - off :
 					sizeof(hdr));
@@ -1306,10 +1300,12 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		}
 		if (in->use_pread)
 			h = hdr;
-		if (!read_unit(h, avail, off, in->info_size, in->abbrev_size, &u)) {
+		if (!read_unit(h, avail, off, in->info_size, in->abbrev_size, &u) ||
+		    u.first_die - u.offset > sizeof(u.head)) {
 			free(units);
 			return -1;
 		}
+		memcpy(u.head, h, (size_t)(u.first_die - u.offset));
 		if (nr_units == cap) {
 			cap = cap ? cap * 2 : 1024;
 			units = xrealloc(units, cap * sizeof(*units));
@@ -1325,7 +1321,6 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	if (threads > nr_units)
 		threads = nr_units ? (unsigned)nr_units : 1;
 	struct worker *w = xcalloc(threads, sizeof(*w));
-	bool *header_copied = xcalloc(nr_units ? nr_units : 1, sizeof(*header_copied));
 	atomic_size_t units_done = 0;
 	pthread_t *tids = xcalloc(threads, sizeof(*tids));
 	size_t next = 0;
@@ -1336,7 +1331,6 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 
 		w[t].in = in;
 		w[t].units_done = &units_done;
-		w[t].header_copied = header_copied;
 		w[t].nr_units = nr_units;
 		w[t].report = t == 0;
 		w[t].targets = &targets;
@@ -1385,7 +1379,6 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	}
 	out->nr_units = nr_units;
 	out->units = units;
-	out->header_copied = header_copied;
 	free(w);
 	free(tids);
 	free(targets.offsets);
@@ -1425,6 +1418,5 @@ void ll_scan_result_release(struct ll_scan_result *r)
 	free(r->names);
 	free(r->fallback_units);
 	free(r->units);
-	free(r->header_copied);
 	memset(r, 0, sizeof(*r));
 }

@@ -39,13 +39,6 @@ struct ll_scan_input {
 	size_t line_str_size;
 	/* A dwz / DWARF 5 supplementary file may hold names: no shortcuts. */
 	bool supplementary;
-	/*
-	 * When not NULL, .debug_info as libdw will read it (a sparse image):
-	 * the header of each unit the scan reads whole is copied there, by
-	 * the thread that read it, so libdw can register units later without
-	 * a second read of each header.
-	 */
-	unsigned char *header_sink;
 	const struct ll_progress *progress;	/* units done, from the calling thread */
 };
 
@@ -79,6 +72,11 @@ struct ll_scan_hit {
 struct ll_scan_unit {
 	uint64_t offset, end, first_die, abbrev_offset;
 	unsigned version, addr_size, offset_size;
+	/*
+	 * The header's bytes (first_die - offset of them), kept so that a
+	 * sparse image can be given them without reading the file again.
+	 */
+	unsigned char head[32];
 };
 
 struct ll_scan_result {
@@ -87,7 +85,6 @@ struct ll_scan_result {
 	uint64_t *fallback_units;	/* unit offsets to walk with libdw, in order */
 	size_t nr_fallback;
 	struct ll_scan_unit *units;	/* every unit, in order */
-	bool *header_copied;		/* by unit: its header is in header_sink */
 	size_t nr_units;
 	char **names;			/* NAMES NULL: every struct/union/typedef name, */
 	size_t nr_names;		/* owned, unsorted, possibly repeated */

@@ -18,7 +18,6 @@ struct ll_finder {
 	/* What libdw may read of a sparse image; see ll_finder_prepare(). */
 	struct ll_sparse_image *image;	/* borrowed; NULL: all of it */
 	struct ll_scan_unit *units;	/* from the scan; NULL: unknown */
-	bool *header_copied;		/* by unit: the scan put its header in the image */
 	size_t nr_units;
 	bool *unit_filled;
 	size_t headers_filled;		/* units [0, headers_filled) have theirs */
@@ -127,9 +126,8 @@ int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 
 		if (u->version < 5)
 			return fill_all(f, err);
-		if (!f->header_copied[f->headers_filled] &&
-		    ll_sparse_fill(f->image, u->offset, u->first_die - u->offset, err))
-			return -1;
+		/* The scan kept each header's bytes: no second read. */
+		ll_sparse_put(f->image, u->offset, u->head, u->first_die - u->offset);
 	}
 	if (f->unit_filled[lo])
 		return 0;
@@ -342,21 +340,14 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 	 */
 	if (!scan_input(dwarf, fd, progress, &in) || in.str_size == 0)
 		return 0;
-	/* The image's .debug_info is the very range the scan pread()s. */
-	if (finder->image && in.use_pread &&
-	    (uint64_t)(ll_sparse_hole(finder->image) - ll_sparse_base(finder->image)) ==
-	    in.info_file_offset)
-		in.header_sink = ll_sparse_hole(finder->image);
 	if (ll_scan(&in, names, n, scan_threads(), r) != 0)
 		return 0;
 	finder->raw = true;
 	finder->in = in;
 	finder->units = r->units;
-	finder->header_copied = r->header_copied;
 	finder->nr_units = r->nr_units;
 	finder->unit_filled = xcalloc(r->nr_units ? r->nr_units : 1, sizeof(bool));
 	r->units = NULL;
-	r->header_copied = NULL;
 	for (size_t i = 0; i < r->nr_hits; i++)
 		push_offset(hits, r->hits[i].die, &r->hits[i]);
 	for (size_t i = 0; i < r->nr_fallback; i++) {
@@ -444,7 +435,6 @@ void ll_finder_free(struct ll_finder *finder)
 	if (!finder)
 		return;
 	free(finder->units);
-	free(finder->header_copied);
 	free(finder->unit_filled);
 	free(finder);
 }

@@ -73,9 +73,11 @@ unsigned char *ll_sparse_base(const struct ll_sparse_image *img)
 	return img->base;
 }
 
-unsigned char *ll_sparse_hole(const struct ll_sparse_image *img)
+void ll_sparse_put(struct ll_sparse_image *img, uint64_t off, const void *bytes, size_t len)
 {
-	return img->base + img->hole_off;
+	if (img->whole || off > img->hole_size || len > img->hole_size - off)
+		return;
+	memcpy(img->base + img->hole_off + off, bytes, len);
 }
 
 int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, struct ll_error *err)

@@ -33,10 +33,10 @@ int ll_sparse_open(int fd, const char *path, size_t size, uint64_t hole_off, uin
 unsigned char *ll_sparse_base(const struct ll_sparse_image *img);
 
 /*
- * Where the hole starts in the image, for a caller that already holds some
- * of its bytes and copies them in itself (they must be the file's).
+ * Put LEN bytes the caller already read from the hole at OFF into it (they
+ * must be the file's bytes; OFF + LEN within the hole).
  */
-unsigned char *ll_sparse_hole(const struct ll_sparse_image *img);
+void ll_sparse_put(struct ll_sparse_image *img, uint64_t off, const void *bytes, size_t len);
 
 /* Read [OFF, OFF + LEN) of the hole (offsets from its start) from the file. */
 int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, struct ll_error *err);
