@@ -16,23 +16,11 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import make_corpus as mc  # noqa: E402
+from tap import Tap  # noqa: E402
 
 TIMEOUT = 60
-
-
-class Tap:
-    def __init__(self):
-        self.n = self.failed = 0
-
-    def ok(self, cond, desc, diag=""):
-        self.n += 1
-        self.failed += not cond
-        print(f"{'ok' if cond else 'not ok'} {self.n} - {desc}")
-        if not cond and diag:
-            for line in str(diag).splitlines()[:30]:
-                print(f"# {line[:400]}")
-        sys.stdout.flush()
 
 
 def run(tool, args):
@@ -218,8 +206,7 @@ def main():
     want = "layoutlint: struct many: 100000 members to place, more than the 4096 --suggest takes\n"
     tap.ok(res is not None and res[0] == 2 and res[2] == want,
            "100k-members --suggest: the solver's limit, exit 2", res and f"exit {res[0]}: {res[2]}")
-    print(f"1..{tap.n}")
-    return 1 if tap.failed else 0
+    return tap.finish()
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from tap import Tap  # noqa: E402
 FIXTURE = os.path.join(HERE, "..", "fixtures", "layouts.c")
 RULES = """struct big
 	read-mostly pad0 last
@@ -21,20 +23,6 @@ struct outer
 	read-mostly kind
 	write-hot inner
 """
-
-
-class Tap:
-    def __init__(self):
-        self.n = self.failed = 0
-
-    def ok(self, cond, desc, diag=""):
-        self.n += 1
-        self.failed += not cond
-        print(f"{'ok' if cond else 'not ok'} {self.n} - {desc}")
-        if not cond and diag:
-            for line in str(diag).splitlines()[:40]:
-                print(f"# {line}")
-        sys.stdout.flush()
 
 
 def cold(path):
@@ -114,8 +102,7 @@ def main():
         tap.ok(outs[0][0] == 1 and all(o == outs[0] for o in outs),
                f"{fmt} with rules: exit 1 and byte-identical across threads and paths",
                outs[0][2] or outs[0][1][:1000])
-    print(f"1..{tap.n}")
-    return 1 if tap.failed else 0
+    return tap.finish()
 
 
 if __name__ == "__main__":
