@@ -486,14 +486,32 @@ static void build_targets(const struct ll_scan_input *in, const char *const *nam
 	free(f.name);
 }
 
+static void release_targets(struct targets *t)
+{
+	free(t->offsets);
+	free(t->offset_name);
+	free(t->list);
+	free(t->name_slots);
+}
+
 static bool wanted_tag(unsigned tag)
 {
 	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 	       tag == DW_TAG_class_type || tag == DW_TAG_typedef;
 }
 
+/* Bytes of a unit DIE this reads ahead of deciding whether to read the unit. */
+#define UNIT_HEAD 512
+
+/* The first bytes of a unit DIE, read with the unit header. */
+struct unit_die_head {
+	unsigned char bytes[UNIT_HEAD];
+	size_t len;
+};
+
 struct worker {
 	const struct ll_scan_input *in;
+	const struct unit_die_head *dies;	/* by unit, or NULL */
 	const unsigned char *ub;	/* bytes of the unit being scanned */
 	uint64_t ub_off;		/* .debug_info offset of ub[0] */
 	unsigned char *buf;		/* pread buffer, reused across units */
@@ -507,6 +525,7 @@ struct worker {
 	size_t nr_fallback, cap_fallback;
 	struct abbrev_table abbrevs;
 	atomic_size_t *units_done;	/* shared by all workers */
+	atomic_bool *stop;		/* shared: in->stop_at_first_definition was met */
 	size_t nr_units;
 	bool report;			/* this worker runs in the caller's thread */
 	/* collect_all: the distinct names seen, as .debug_str offsets or copies */
@@ -1057,6 +1076,14 @@ static bool find_abbrev(const struct ll_scan_input *in, uint64_t off, uint64_t c
 		ll_skip(&c, 1);		/* DW_CHILDREN_* */
 		*specs = c;
 		for (;;) {
+			/*
+			 * Most specs are two one-byte LEBs: step over those
+			 * without decoding (this walk is a quarter of a
+			 * missing-name lookup on a vmlinux).
+			 */
+			while (c.end - c.p >= 2 && !((c.p[0] | c.p[1]) & 0x80) &&
+			       c.p[1] != DW_FORM_implicit_const && (c.p[0] | c.p[1]))
+				c.p += 2;
 			uint64_t at = ll_uleb(&c), form = ll_uleb(&c);
 
 			if (c.bad)
@@ -1121,21 +1148,22 @@ static size_t inline_name_max(const struct ll_scan_input *in, const struct ll_sc
 	}
 }
 
-/* Bytes of a unit DIE this reads ahead of deciding whether to read the unit. */
-#define UNIT_HEAD 512
-
 /*
  * With no .debug_str offset to look for, a unit can hold a wanted name
  * only inline: false when its producer rules that out for every name, so
  * a missing name costs a few hundred bytes per unit, not the whole image.
  */
-static bool unit_may_hold_inline(struct worker *w, const struct ll_scan_unit *u)
+static bool unit_may_hold_inline(struct worker *w, size_t i)
 {
+	const struct ll_scan_unit *u = &w->units[i];
 	unsigned char head[UNIT_HEAD];
 	const unsigned char *p;
 	size_t avail = u->end - u->first_die < sizeof(head) ? u->end - u->first_die : sizeof(head);
 
-	if (w->in->use_pread) {
+	if (w->dies) {
+		p = w->dies[i].bytes;
+		avail = w->dies[i].len;
+	} else if (w->in->use_pread) {
 		if (pread(w->in->fd, head, avail,
 			  (off_t)(w->in->info_file_offset + u->first_die)) != (ssize_t)avail)
 			return true;
@@ -1236,12 +1264,28 @@ static bool load_unit(struct worker *w, const struct ll_scan_unit *u)
 	return true;
 }
 
+/* Whether hits from FIRST on hold a struct or union definition of NAMES[0]. */
+static bool defines_first_name(const struct worker *w, size_t first)
+{
+	for (size_t i = first; i < w->nr_hits; i++) {
+		const struct ll_scan_hit *h = &w->hits[i];
+
+		if (h->query == 0 && !h->declaration &&
+		    (h->tag == DW_TAG_structure_type || h->tag == DW_TAG_union_type))
+			return true;
+	}
+	return false;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
 	for (size_t i = w->first; i < w->last; i++) {
 		const struct ll_scan_unit *u = &w->units[i];
+
+		if (atomic_load_explicit(w->stop, memory_order_relaxed))
+			break;
 
 		/* Every thread counts; the caller's thread (worker 0) reports. */
 		size_t done = atomic_fetch_add_explicit(w->units_done, 1, memory_order_relaxed) + 1;
@@ -1250,7 +1294,7 @@ static void *worker_main(void *arg)
 			ll_progress_report(w->in->progress, "units", done, w->nr_units);
 
 		if (!w->targets->collect_all && w->targets->nr_list == 0 &&
-		    !unit_may_hold_inline(w, u))
+		    !unit_may_hold_inline(w, i))
 			continue;
 		if (!load_unit(w, u)) {
 			push_fallback(w, u->offset);
@@ -1268,8 +1312,12 @@ static void *worker_main(void *arg)
 		}
 		if (v == UNIT_ASK_ABBREVS && !may_contain(w, p, n, inline_max))
 			continue;
+		size_t before = w->nr_hits;
+
 		if (!scan_unit(w, u))
 			push_fallback(w, u->offset);
+		else if (w->in->stop_at_first_definition && defines_first_name(w, before))
+			atomic_store_explicit(w->stop, true, memory_order_relaxed);
 	}
 	return NULL;
 }
@@ -1280,29 +1328,45 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	struct ll_scan_unit *units = NULL;
 	size_t nr_units = 0, cap = 0;
 	struct targets targets;
+	struct unit_die_head *dies = NULL;	/* by unit, when keep_dies */
 	const uint16_t probe = 1;
 
 	memset(out, 0, sizeof(*out));
 	/* Values are read little endian; a big-endian image takes the libdw walk. */
 	if (*(const unsigned char *)&probe != 1)
 		return -1;
+	build_targets(in, names, n, &targets);
+	targets.collect_all = names == NULL;
+	/*
+	 * A name with no .debug_str offset is looked for by each unit's
+	 * producer: read the unit DIE's first bytes with its header, one
+	 * pread per unit instead of two.
+	 */
+	bool keep_dies = in->use_pread && !targets.collect_all && targets.nr_list == 0;
+	size_t cap_dies = 0;
+
 	for (uint64_t off = 0; off < in->info_size;) {
 		struct ll_scan_unit u;
-		unsigned char hdr[sizeof(((struct ll_scan_unit *)0)->head)];
+		unsigned char hdr[sizeof(((struct ll_scan_unit *)0)->head) + UNIT_HEAD];
 		const unsigned char *h = in->info ? in->info + off : hdr;
-		size_t avail = (size_t)(in->info_size - off < sizeof(hdr) ? in->info_size - off :
-					sizeof(hdr));
+		size_t want = keep_dies ? sizeof(hdr) : sizeof(u.head);
+		size_t avail = (size_t)(in->info_size - off < want ? in->info_size - off : want);
 
 		if (in->use_pread &&
 		    pread(in->fd, hdr, avail, (off_t)(in->info_file_offset + off)) != (ssize_t)avail) {
 			free(units);
+			free(dies);
+			release_targets(&targets);
 			return -1;
 		}
 		if (in->use_pread)
 			h = hdr;
-		if (!read_unit(h, avail, off, in->info_size, in->abbrev_size, &u) ||
+		if (!read_unit(h, avail < sizeof(u.head) ? avail : sizeof(u.head), off, in->info_size,
+			       in->abbrev_size, &u) ||
 		    u.first_die - u.offset > sizeof(u.head)) {
 			free(units);
+			free(dies);
+			release_targets(&targets);
 			return -1;
 		}
 		memcpy(u.head, h, (size_t)(u.first_die - u.offset));
@@ -1310,11 +1374,24 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 			cap = cap ? cap * 2 : 1024;
 			units = xrealloc(units, cap * sizeof(*units));
 		}
+		if (keep_dies) {
+			size_t skip = (size_t)(u.first_die - u.offset), len = avail - skip;
+
+			if (len > UNIT_HEAD)
+				len = UNIT_HEAD;
+			if (len > u.end - u.first_die)
+				len = (size_t)(u.end - u.first_die);
+
+			if (nr_units == cap_dies) {
+				cap_dies = cap;
+				dies = xrealloc(dies, cap_dies * sizeof(*dies));
+			}
+			memcpy(dies[nr_units].bytes, h + skip, len);
+			dies[nr_units].len = len;
+		}
 		units[nr_units++] = u;
 		off = u.end;
 	}
-	build_targets(in, names, n, &targets);
-	targets.collect_all = names == NULL;
 
 	if (threads < 1)
 		threads = 1;
@@ -1322,6 +1399,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		threads = nr_units ? (unsigned)nr_units : 1;
 	struct worker *w = xcalloc(threads, sizeof(*w));
 	atomic_size_t units_done = 0;
+	atomic_bool stop = false;
 	pthread_t *tids = xcalloc(threads, sizeof(*tids));
 	size_t next = 0;
 
@@ -1331,10 +1409,12 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 
 		w[t].in = in;
 		w[t].units_done = &units_done;
+		w[t].stop = &stop;
 		w[t].nr_units = nr_units;
 		w[t].report = t == 0;
 		w[t].targets = &targets;
 		w[t].units = units;
+		w[t].dies = dies;
 		w[t].first = next;
 		while (next < nr_units && (t + 1 == threads || units[next].offset < goal))
 			next++;
@@ -1381,10 +1461,8 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	out->units = units;
 	free(w);
 	free(tids);
-	free(targets.offsets);
-	free(targets.offset_name);
-	free(targets.list);
-	free(targets.name_slots);
+	free(dies);
+	release_targets(&targets);
 	return 0;
 }
 

@@ -40,6 +40,13 @@ struct ll_scan_input {
 	/* A dwz / DWARF 5 supplementary file may hold names: no shortcuts. */
 	bool supplementary;
 	const struct ll_progress *progress;	/* units done, from the calling thread */
+	/*
+	 * Stop once some unit defines a struct or union named NAMES[0]: the
+	 * result then holds that definition but maybe not every other hit.
+	 * Enough to confirm the closest "did you mean" candidate, which is
+	 * mostly a common struct defined in the first units scanned.
+	 */
+	bool stop_at_first_definition;
 };
 
 /*

@@ -3,6 +3,8 @@
 
 #include <dwarf.h>
 #include <gelf.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -534,34 +536,55 @@ static bool more_bits_than(uint64_t x, size_t n)
 	return x != 0;
 }
 
-/*
- * The raw way: every string of .debug_str is a possible name; the closest
- * few are then scanned for, so only a real struct or union is proposed.
- * Costs one filtered scan instead of a libdw walk of every unit.
- */
-static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limit)
+/* The closest strings seen so far, sorted by distance, then by name. */
+struct near_list {
+	struct near v[SUGGEST_CANDIDATES];
+	size_t n;
+};
+
+static void near_add(struct near_list *l, const char *s, size_t d)
 {
-	const struct ll_scan_input *in = &finder->in;
-	struct near near[SUGGEST_CANDIDATES];
-	size_t nr = 0, len = strlen(name);
-	const char *names[SUGGEST_CANDIDATES];	/* point into .debug_str */
-	struct ll_scan_result r;
-	char *answer = NULL;
+	size_t at = l->n;
 
-	uint64_t name_set = 0, bits[256];
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].s, s) == 0)
+			return;
+	while (at > 0 && (l->v[at - 1].dist > d ||
+			  (l->v[at - 1].dist == d && strcmp(l->v[at - 1].s, s) > 0)))
+		at--;
+	if (at >= SUGGEST_CANDIDATES)
+		return;
+	if (l->n < SUGGEST_CANDIDATES)
+		l->n++;
+	memmove(&l->v[at + 1], &l->v[at], (l->n - 1 - at) * sizeof(l->v[0]));
+	l->v[at] = (struct near){ s, d };
+}
 
-	char_bits(bits);
-	for (size_t k = 0; k < len; k++)
-		name_set |= bits[(unsigned char)name[k]];
-	for (size_t off = 0; off < in->str_size;) {
-		const char *str = (const char *)in->str + off;
-		const char *nul = memchr(str, 0, in->str_size - off);
+/* One thread's share of the .debug_str pass: the strings in [STR, END). */
+struct near_pass {
+	const char *str, *end;
+	const char *name;
+	size_t len, limit;
+	const uint64_t *bits;	/* char_bits() */
+	uint64_t name_set;	/* the name's characters, as bits */
+	struct near_list found;
+};
+
+static void *near_pass_run(void *arg)
+{
+	struct near_pass *np = arg;
+	const char *name = np->name;
+	const uint64_t *bits = np->bits;
+	const uint64_t name_set = np->name_set;
+	const size_t len = np->len, limit = np->limit;
+
+	for (const char *str = np->str; str < np->end;) {
+		const char *nul = memchr(str, 0, (size_t)(np->end - str));
 		size_t sl;
 
 		if (!nul)
 			break;
 		sl = (size_t)(nul - str);
-		off += sl + 1;
 		/*
 		 * ld merges string tails, so a name may exist only as the end
 		 * of a longer string ("sk_buff" in "__sk_buff"): try every
@@ -570,7 +593,9 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 		 */
 		size_t min = len > limit ? len - limit : 1, longest = 0;
 		uint64_t suffix_set = 0;
+		const char *s_end = nul;
 
+		str = nul + 1;
 		if (sl < min)
 			continue;
 		/*
@@ -579,7 +604,7 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 		 * the name's characters than edits allow, no suffix is close.
 		 */
 		while (longest < len + limit && longest < sl) {
-			uint64_t bit = bits[(unsigned char)str[sl - longest - 1]];
+			uint64_t bit = bits[(unsigned char)s_end[-(ptrdiff_t)longest - 1]];
 
 			if (!bit)
 				break;
@@ -591,7 +616,7 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 		suffix_set = 0;
 
 		for (size_t l = 1; l <= len + limit && l <= sl; l++) {
-			const char *s = str + sl - l;
+			const char *s = s_end - l;
 			uint64_t bit = bits[(unsigned char)s[0]];
 
 			if (!bit)
@@ -610,33 +635,69 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 			if (strcmp(s, name) == 0)
 				continue;
 			size_t d = edit_distance_n(name, len, s, l, limit);
-			bool dup = false;
 
-			if (d > limit)
-				continue;
-			for (size_t i = 0; i < nr; i++)
-				dup |= strcmp(near[i].s, s) == 0;
-			if (dup)
-				continue;
-			/* Keep the closest, ties by name, in a small sorted array. */
-			size_t at = nr;
-
-			while (at > 0 && (near[at - 1].dist > d ||
-					  (near[at - 1].dist == d && strcmp(near[at - 1].s, s) > 0)))
-				at--;
-			if (at >= SUGGEST_CANDIDATES)
-				continue;
-			if (nr < SUGGEST_CANDIDATES)
-				nr++;
-			memmove(&near[at + 1], &near[at], (nr - 1 - at) * sizeof(near[0]));
-			near[at] = (struct near){ s, d };
+			if (d <= limit)
+				near_add(&np->found, s, d);
 		}
 	}
+	return NULL;
+}
+
+/*
+ * The raw way: every string of .debug_str is a possible name; the closest
+ * few are then scanned for, so only a real struct or union is proposed.
+ * Costs one filtered scan instead of a libdw walk of every unit. The
+ * strings are split between two threads at a NUL; each keeps its closest
+ * SUGGEST_CANDIDATES and the merge keeps the closest of both, so the
+ * answer is the single-threaded one.
+ */
+static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limit)
+{
+	const struct ll_scan_input *in = &finder->in;
+	const char *names[SUGGEST_CANDIDATES];	/* point into .debug_str */
+	struct near_pass pass[2];
+	struct ll_scan_result r;
+	char *answer = NULL;
+	uint64_t name_set = 0, bits[256];
+	const char *str = (const char *)in->str, *end = str + in->str_size;
+	const char *cut = str + in->str_size / 2;
+	size_t len = strlen(name), nr_pass = 1;
+	pthread_t tid;
+
+	char_bits(bits);
+	for (size_t k = 0; k < len; k++)
+		name_set |= bits[(unsigned char)name[k]];
+	for (size_t i = 0; i < 2; i++)
+		pass[i] = (struct near_pass){ .str = str, .end = end, .name = name, .len = len,
+					      .limit = limit, .bits = bits, .name_set = name_set };
+	/* The second half starts after a NUL: whole strings on each side. */
+	cut = cut < end ? memchr(cut, 0, (size_t)(end - cut)) : NULL;
+	if (scan_threads() > 1 && cut && cut + 1 < end) {
+		pass[0].end = cut + 1;
+		pass[1].str = cut + 1;
+		if (pthread_create(&tid, NULL, near_pass_run, &pass[1]) == 0)
+			nr_pass = 2;
+		else
+			pass[0].end = end;
+	}
+	near_pass_run(&pass[0]);
+	if (nr_pass == 2) {
+		pthread_join(tid, NULL);
+		for (size_t i = 0; i < pass[1].found.n; i++)
+			near_add(&pass[0].found, pass[1].found.v[i].s, pass[1].found.v[i].dist);
+	}
+	const struct near_list *near = &pass[0].found;
+	size_t nr = near->n;
+
 	if (!nr)
 		return NULL;
 	for (size_t i = 0; i < nr; i++)
-		names[i] = near[i].s;
-	if (ll_scan(in, names, nr, scan_threads(), &r) != 0)
+		names[i] = near->v[i].s;
+	/* Found, the closest candidate is the answer: no need to scan on. */
+	struct ll_scan_input first_wins = *in;
+
+	first_wins.stop_at_first_definition = true;
+	if (ll_scan(&first_wins, names, nr, scan_threads(), &r) != 0)
 		return NULL;
 	/* The closest candidate that names a struct or union definition. */
 	for (size_t i = 0; i < nr && !answer; i++) {

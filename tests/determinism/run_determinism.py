@@ -102,6 +102,19 @@ def main():
         tap.ok(outs[0][0] == 1 and all(o == outs[0] for o in outs),
                f"{fmt} with rules: exit 1 and byte-identical across threads and paths",
                outs[0][2] or outs[0][1][:1000])
+    # A misspelt name: the did-you-mean pass splits .debug_str between
+    # threads, and must still answer as one thread does.
+    for typo in [n + n[-1] for n in names[:4]] + [n[1:] + n[0] for n in names[4:6]]:
+        if typo in names:
+            continue
+        outs = []
+        for label in ("1 thread", "2 threads", "8 threads"):
+            r = subprocess.run([tool, exe, typo], capture_output=True, text=True,
+                               env=dict(os.environ, **runs[label]), timeout=120)
+            outs.append((r.returncode, r.stdout, r.stderr))
+        tap.ok(outs[0][0] == 2 and "not found" in outs[0][2] and all(o == outs[0] for o in outs),
+               f"missing {typo}: exit 2, the same answer on 1, 2 and 8 threads "
+               f"({outs[0][2].strip().split(': ', 1)[-1]})", repr(outs))
     return tap.finish()
 
 

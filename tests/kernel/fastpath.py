@@ -28,6 +28,12 @@ from kernel_common import Tap, fetch  # noqa: E402
 SEED = 20261202
 SAMPLE = 1000
 MUST = ["pid", "key", "file", "task_struct"]
+TYPOS = {"task_strct": "did you mean struct task_struct?",
+         "sk_buf": "did you mean struct sk_buff?",
+         "printf_specs": "did you mean struct printf_spec?",
+         "netdevice": "did you mean struct net_device?",
+         "optimistic_spin_nod": "did you mean struct optimistic_spin_node?",
+         "xyzzy_quux": "struct xyzzy_quux not found"}
 
 
 def run(tool, vmlinux, names, env_extra):
@@ -95,6 +101,19 @@ def main():
         tap.ok(n in got or n in refused, f"{n} is found (short inline / suffix-only name)")
     tap.ok(len(refused) < 50, f"{len(refused)} names refused alike on every path: "
            + ", ".join(refused[:10]))
+
+    # Misspelt names: the raw suggestion (a .debug_str pass split between
+    # threads, then a scan that stops at the first definition of the
+    # closest candidate) against the libdw walk's suggestion.
+    for typo, want in TYPOS.items():
+        outs = {m: subprocess.run([tool, vmlinux, "struct", typo], capture_output=True,
+                                  text=True, env=dict(os.environ, **env), timeout=900)
+                for m, env in modes.items()}
+        ref = outs["libdw walk"]
+        same = all((o.returncode, o.stdout, o.stderr) == (ref.returncode, ref.stdout, ref.stderr)
+                   for o in outs.values())
+        tap.ok(same and ref.returncode == 2 and ref.stderr.rstrip().endswith(want),
+               f"{typo}: '{want}' on every path", repr({m: o.stderr for m, o in outs.items()}))
     return tap.finish()
 
 
