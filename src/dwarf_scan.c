@@ -1177,6 +1177,27 @@ static bool unit_may_hold_inline(struct worker *w, size_t i)
 }
 
 /*
+ * memmem for a short needle (a name and its NUL) in DIE bytes: memchr for
+ * its first byte, then memcmp. Identifier letters are rare in DIE bytes,
+ * so this runs near memchr's speed; glibc's memmem was over half of a
+ * lookup of a short name that must be searched for inline in every unit.
+ */
+static bool has_bytes(const unsigned char *p, size_t n, const char *needle, size_t len)
+{
+	const unsigned char *end = p + n;
+
+	if (len == 0)
+		return true;
+	while ((size_t)(end - p) >= len &&
+	       (p = memchr(p, (unsigned char)needle[0], (size_t)(end - p) - len + 1)) != NULL) {
+		if (memcmp(p, needle, len) == 0)
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/*
  * Can this unit hold a wanted name at all? Its DIEs name things by
  * .debug_str offset, so a unit whose bytes never contain a candidate
  * offset (or, where names may be inline, the name itself) cannot.
@@ -1199,7 +1220,7 @@ static bool bytes_may_name(const struct targets *t, const unsigned char *p, size
 	for (size_t k = 0; k < t->n && inline_max; k++) {
 		size_t len = strlen(t->names[k]);
 
-		if (len <= inline_max && memmem(p, n, t->names[k], len + 1))
+		if (len <= inline_max && has_bytes(p, n, t->names[k], len + 1))
 			return true;
 	}
 	return false;
