@@ -30,6 +30,7 @@ struct abbrev {
 	int32_t fixed_size;
 	int32_t sibling_at;
 	uint16_t sibling_form;
+	int32_t name_strp_at;	/* the first DW_AT_name, when a DW_FORM_strp */
 };
 
 struct abbrev_table {
@@ -132,14 +133,22 @@ static void precompute(struct abbrev_table *t, struct abbrev *a, const struct ll
 	int32_t at = 0;
 	bool fixed_so_far = true;
 
+	bool named = false;
+
 	a->wanted = wanted_tag(a->tag);
 	a->sibling_at = -1;
+	a->name_strp_at = -1;
 	for (unsigned i = 0; i < a->nr_attrs; i++) {
 		int size = fixed_form_size(t->form[a->first + i], u);
 
 		if (t->attr[a->first + i] == DW_AT_sibling && fixed_so_far) {
 			a->sibling_at = at;
 			a->sibling_form = t->form[a->first + i];
+		}
+		if (t->attr[a->first + i] == DW_AT_name && !named) {
+			named = true;
+			if (fixed_so_far && t->form[a->first + i] == DW_FORM_strp)
+				a->name_strp_at = at;
 		}
 		if (size < 0)
 			fixed_so_far = false;
@@ -892,6 +901,21 @@ static enum die_status read_die(struct worker *w, const struct ll_scan_unit *u, 
 	bool check_name = want && a->wanted;
 
 	*out = a;
+	/*
+	 * A wanted tag named by a .debug_str offset that is no target (most
+	 * typedefs and structs of a unit): read just the offset, then step
+	 * over the DIE as below. A target, or a DIE these shortcuts do not
+	 * fit, takes the attribute walk.
+	 */
+	if (check_name && a->name_strp_at >= 0 && !w->targets->collect_all &&
+	    (a->children ? a->sibling_at >= 0 : a->fixed_size >= 0)) {
+		struct ll_cursor n = { c->p + a->name_strp_at, c->end, false };
+		uint64_t off = ll_fixed(&n, u->offset_size);
+		uint32_t unused;
+
+		if (!n.bad && !find_offset(w->targets, off, &unused))
+			check_name = false;
+	}
 	/* Fast paths for the DIEs the scan only steps over. */
 	if (!check_name) {
 		if (a->children && a->sibling_at >= 0) {
