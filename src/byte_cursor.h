@@ -81,6 +81,22 @@ static inline uint64_t ll_fixed(struct ll_cursor *c, unsigned n)
 	return v;
 }
 
+/*
+ * A cursor N bytes ahead of C (an attribute at a precomputed offset),
+ * bad when that is past C's end: a damaged DIE must not send a read
+ * beyond the unit.
+ */
+static inline struct ll_cursor ll_ahead(const struct ll_cursor *c, uint64_t n)
+{
+	struct ll_cursor r = *c;
+
+	if ((uint64_t)(c->end - c->p) < n)
+		r.bad = true;
+	else
+		r.p += n;
+	return r;
+}
+
 static inline void ll_skip(struct ll_cursor *c, uint64_t n)
 {
 	if ((uint64_t)(c->end - c->p) < n) {

@@ -909,7 +909,7 @@ static enum die_status read_die(struct worker *w, const struct ll_scan_unit *u, 
 	 */
 	if (check_name && a->name_strp_at >= 0 && !w->targets->collect_all &&
 	    (a->children ? a->sibling_at >= 0 : a->fixed_size >= 0)) {
-		struct ll_cursor n = { c->p + a->name_strp_at, c->end, false };
+		struct ll_cursor n = ll_ahead(c, (uint64_t)a->name_strp_at);
 		uint64_t off = ll_fixed(&n, u->offset_size);
 		uint32_t unused;
 
@@ -919,7 +919,7 @@ static enum die_status read_die(struct worker *w, const struct ll_scan_unit *u, 
 	/* Fast paths for the DIEs the scan only steps over. */
 	if (!check_name) {
 		if (a->children && a->sibling_at >= 0) {
-			struct ll_cursor s = { c->p + a->sibling_at, c->end, false };
+			struct ll_cursor s = ll_ahead(c, (uint64_t)a->sibling_at);
 			uint64_t v;
 
 			switch (a->sibling_form) {
