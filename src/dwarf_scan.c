@@ -131,9 +131,7 @@ static int fixed_form_size(unsigned form, const struct ll_scan_unit *u)
 static void precompute(struct abbrev_table *t, struct abbrev *a, const struct ll_scan_unit *u)
 {
 	int32_t at = 0;
-	bool fixed_so_far = true;
-
-	bool named = false;
+	bool fixed_so_far = true, named = false;
 
 	a->wanted = wanted_tag(a->tag);
 	a->sibling_at = -1;
