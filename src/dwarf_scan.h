@@ -37,6 +37,9 @@ struct ll_scan_input {
 	size_t str_size;
 	const unsigned char *line_str;	/* for DW_AT_comp_dir in DW_FORM_line_strp */
 	size_t line_str_size;
+	/* Optional: unit offsets, to split the header walk between threads. */
+	const unsigned char *aranges;
+	size_t aranges_size;
 	/* A dwz / DWARF 5 supplementary file may hold names: no shortcuts. */
 	bool supplementary;
 	const struct ll_progress *progress;	/* units done, from the calling thread */

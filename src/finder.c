@@ -319,6 +319,9 @@ static bool scan_input(Dwarf *dwarf, int fd, const struct ll_progress *progress,
 	if (!ll_elf_section_bytes(elf, ".debug_line_str", ".zdebug_line_str", &in->line_str,
 			  &in->line_str_size))
 		in->line_str = NULL;
+	if (!ll_elf_section_bytes(elf, ".debug_aranges", ".zdebug_aranges", &in->aranges,
+				  &in->aranges_size))
+		in->aranges = NULL;
 	const unsigned char *sup;
 	size_t sup_size;
 

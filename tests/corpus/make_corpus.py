@@ -257,6 +257,18 @@ def make_binaries(work):
     # No strings at all: every .debug_str offset is out of range.
     case("empty-debug-str", [(dw.strs["at"] + 32, struct.pack("<Q", 0))])
     case("section-headers-past-eof", [(0x28, struct.pack("<Q", len(data) + 0x10000))])
+    # Every .debug_aranges set names an offset 3 bytes into the last unit:
+    # the two-thread header walk starts its second half there, must notice
+    # that the first half does not end there, and walk it all in order.
+    ar = elf.sec(".debug_aranges")
+    bad_info_off = dw.units[-1]["offset"] - info["offset"] + 3
+    edits, at = [], ar["offset"]
+    while at < ar["offset"] + ar["size"]:
+        set_len, = struct.unpack_from("<I", data, at)
+        edits.append((at + 6, struct.pack("<I", bad_info_off)))
+        at += 4 + set_len
+    assert edits, "no .debug_aranges sets"
+    case("aranges-off-unit-start", edits)
 
     # DW_AT_data_member_location as a location expression (DW_OP_plus_uconst):
     # what gcc writes for strict DWARF 2. Must read as plain offsets.
