@@ -1430,10 +1430,13 @@ static void *walk_range(void *arg)
  */
 static uint64_t middle_unit(const struct ll_scan_input *in)
 {
-	struct ll_cursor c = { in->aranges, in->aranges + in->aranges_size, false };
+	struct ll_cursor c = { in->aranges, in->aranges, false };
 	uint64_t goal = in->info_size / 2, best = 0;
 
-	while (in->aranges && c.p < c.end) {
+	if (!in->aranges)
+		return 0;
+	c.end = in->aranges + in->aranges_size;
+	while (c.p < c.end) {
 		uint64_t len = ll_fixed(&c, 4), info;
 		unsigned offset_size = 4;
 
