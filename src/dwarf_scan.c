@@ -1079,8 +1079,10 @@ unsure:
 
 /*
  * The attribute specs of abbreviation CODE in the table at OFF, found by
- * walking the table only as far as it: the unit DIE's comes first in
- * what gcc and clang write, so this is cheap where a whole table is not.
+ * walking the table only as far as it. clang writes the unit DIE's first;
+ * gcc orders a big table by use, so in a vmlinux the unit DIE's (used
+ * once) sits near the end (code 241 of ~250 in the first 6.12 unit) and
+ * this walks most of the table: hence the fast step below.
  */
 static bool find_abbrev(const struct ll_scan_input *in, uint64_t off, uint64_t code,
 			uint64_t *tag, struct ll_cursor *specs)
