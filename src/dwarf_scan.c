@@ -1180,40 +1180,38 @@ static size_t inline_name_max(const struct ll_scan_input *in, const struct ll_sc
 static bool unit_may_hold_inline(struct worker *w, size_t i)
 {
 	const struct ll_scan_unit *u = &w->units[i];
-	unsigned char head[UNIT_HEAD];
 	const unsigned char *p;
-	size_t avail = u->end - u->first_die < sizeof(head) ? u->end - u->first_die : sizeof(head);
+	size_t avail;
+	bool strp_names;
 
+	/* Read with the header when units are pread (ll_scan's keep_dies). */
 	if (w->dies) {
 		p = w->dies[i].bytes;
 		avail = w->dies[i].len;
-	} else if (w->in->use_pread) {
-		if (pread(w->in->fd, head, avail,
-			  (off_t)(w->in->info_file_offset + u->first_die)) != (ssize_t)avail)
-			return true;
-		p = head;
 	} else {
 		p = w->in->info + u->first_die;
+		avail = u->end - u->first_die < UNIT_HEAD ? (size_t)(u->end - u->first_die) :
+							   UNIT_HEAD;
 	}
-	bool strp_names;
 
 	return inline_name_max(w->in, u, p, p + avail, &strp_names) >= w->targets->shortest;
 }
 
 /*
- * memmem for a short needle (a name and its NUL) in DIE bytes: memchr for
- * its first byte, then memcmp. Identifier letters are rare in DIE bytes,
- * so this runs near memchr's speed; glibc's memmem was over half of a
- * lookup of a short name that must be searched for inline in every unit.
+ * memmem for a short needle (a .debug_str offset, or a name and its NUL)
+ * in DIE bytes: memchr for its first byte, then memcmp. That runs near
+ * memchr's speed where the first byte is rare, as identifier letters are
+ * in DIE bytes; glibc's memmem was over half of a lookup of a short name
+ * that must be searched for inline in every unit.
  */
-static bool has_bytes(const unsigned char *p, size_t n, const char *needle, size_t len)
+static bool has_bytes(const unsigned char *p, size_t n, const void *needle, size_t len)
 {
-	const unsigned char *end = p + n;
+	const unsigned char *end = p + n, *first = needle;
 
 	if (len == 0)
 		return true;
 	while ((size_t)(end - p) >= len &&
-	       (p = memchr(p, (unsigned char)needle[0], (size_t)(end - p) - len + 1)) != NULL) {
+	       (p = memchr(p, first[0], (size_t)(end - p) - len + 1)) != NULL) {
 		if (memcmp(p, needle, len) == 0)
 			return true;
 		p++;
@@ -1231,15 +1229,11 @@ static bool bytes_may_name(const struct targets *t, const unsigned char *p, size
 {
 	for (size_t i = 0; i < t->nr_list; i++) {
 		uint32_t v = t->list[i];
-		unsigned char b0 = (unsigned char)v;
-		const unsigned char *q = p, *end = p + n;
+		const unsigned char le[4] = { (unsigned char)v, (unsigned char)(v >> 8),
+					      (unsigned char)(v >> 16), (unsigned char)(v >> 24) };
 
-		while (end - q >= 4 && (q = memchr(q, b0, (size_t)(end - q - 3))) != NULL) {
-			if (q[1] == (unsigned char)(v >> 8) && q[2] == (unsigned char)(v >> 16) &&
-			    q[3] == (unsigned char)(v >> 24))
-				return true;
-			q++;
-		}
+		if (has_bytes(p, n, le, sizeof(le)))
+			return true;
 	}
 	for (size_t k = 0; k < t->n && inline_max; k++) {
 		size_t len = strlen(t->names[k]);
@@ -1383,8 +1377,10 @@ static void *walk_range(void *arg)
 	struct unit_walk *wk = arg;
 	const struct ll_scan_input *in = wk->in;
 
+	uint64_t off = wk->from;
+
 	wk->ok = false;
-	for (uint64_t off = wk->from; off < wk->to;) {
+	while (off < wk->to) {
 		struct ll_scan_unit u;
 		unsigned char hdr[sizeof(((struct ll_scan_unit *)0)->head) + UNIT_HEAD];
 		const unsigned char *h = in->info ? in->info + off : hdr;
@@ -1417,11 +1413,8 @@ static void *walk_range(void *arg)
 		}
 		wk->units[wk->nr++] = u;
 		off = u.end;
-		if (off == wk->to)
-			wk->ok = true;
 	}
-	if (wk->from == wk->to)
-		wk->ok = true;
+	wk->ok = off == wk->to;
 	return NULL;
 }
 
@@ -1432,12 +1425,12 @@ static void *walk_range(void *arg)
  */
 static uint64_t middle_unit(const struct ll_scan_input *in)
 {
-	struct ll_cursor c = { in->aranges, in->aranges, false };
 	uint64_t goal = in->info_size / 2, best = 0;
 
 	if (!in->aranges)
 		return 0;
-	c.end = in->aranges + in->aranges_size;
+	struct ll_cursor c = { in->aranges, in->aranges + in->aranges_size, false };
+
 	while (c.p < c.end) {
 		uint64_t len = ll_fixed(&c, 4), info;
 		unsigned offset_size = 4;
