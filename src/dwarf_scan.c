@@ -1462,9 +1462,17 @@ static bool walk_units(const struct ll_scan_input *in, bool keep_dies, unsigned 
 		       struct unit_walk *out)
 {
 	struct unit_walk half[2];
-	uint64_t mid = threads > 1 ? middle_unit(in) : 0;
+	uint64_t mid;
 	pthread_t tid;
 
+	/* An earlier scan read them; the unit DIEs' bytes it did not keep. */
+	if (in->units && !keep_dies) {
+		*out = (struct unit_walk){ .in = in, .nr = in->nr_units, .ok = true };
+		out->units = xmalloc((in->nr_units ? in->nr_units : 1) * sizeof(*out->units));
+		memcpy(out->units, in->units, in->nr_units * sizeof(*out->units));
+		return true;
+	}
+	mid = threads > 1 ? middle_unit(in) : 0;
 	if (mid) {
 		half[0] = (struct unit_walk){ .in = in, .from = 0, .to = mid, .keep_dies = keep_dies };
 		half[1] = (struct unit_walk){ .in = in, .from = mid, .to = in->info_size,

@@ -50,6 +50,12 @@ struct ll_scan_input {
 	 * mostly a common struct defined in the first units scanned.
 	 */
 	bool stop_at_first_definition;
+	/*
+	 * Optional: the unit headers an earlier ll_scan() of this input
+	 * returned, so a second scan does not read them again.
+	 */
+	const struct ll_scan_unit *units;
+	size_t nr_units;
 };
 
 /*

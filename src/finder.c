@@ -700,6 +700,8 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 	struct ll_scan_input first_wins = *in;
 
 	first_wins.stop_at_first_definition = true;
+	first_wins.units = finder->units;
+	first_wins.nr_units = finder->nr_units;
 	if (ll_scan(&first_wins, names, nr, scan_threads(), &r) != 0)
 		return NULL;
 	/* The closest candidate that names a struct or union definition. */
