@@ -1329,8 +1329,11 @@ int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *quer
 		*err = lc.prepare_err;
 		rc = -1;
 	}
-	for (size_t i = 0; i < n && rc == 0; i++)
+	/* With thousands of queries (--list, --audit) this is the long part. */
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		ll_progress_report(&in->opts.progress, "structs", i + 1, n);
 		rc = resolve_query(in, &queries[i], &state[i], finder, &results[i], err);
+	}
 	for (size_t i = 0; i < n; i++) {
 		for (size_t c = 0; c < state[i].nr_cands; c++)
 			free(state[i].cands[c].file);

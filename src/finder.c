@@ -408,6 +408,9 @@ int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 		Dwarf_Die die;
 		const char *name;
 
+		/* Many names (--list, --audit) give ~10^6 definitions: a long step. */
+		if (i % 1024 == 0 || i + 1 == hits.n)
+			ll_progress_report(progress, "definitions", i + 1, hits.n);
 		/*
 		 * A hit the scan read whole needs no libdw until it is chosen:
 		 * calling dwarf_offdie() on a late unit makes libdw register
