@@ -869,7 +869,7 @@ static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t
 
 			if (!wanted_tag(dwarf_tag(&child)) || !(name = dwarf_diename(&child)))
 				continue;
-			*names = xrealloc(*names, (*n + 1) * sizeof(**names));
+			*names = xgrow(*names, *n, sizeof(**names));
 			(*names)[(*n)++] = xstrdup(name);
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}

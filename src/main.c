@@ -859,7 +859,7 @@ static int discover(struct options *o)
 		} else {
 			struct audited *a;
 
-			audits = xrealloc(audits, (nr_audits + 1) * sizeof(*audits));
+			audits = xgrow(audits, nr_audits, sizeof(*audits));
 			a = &audits[nr_audits++];
 			ll_audit(s, &a->a);
 			a->name = queries[i].name;
