@@ -842,7 +842,8 @@ static int discover(struct options *o)
 	for (size_t i = 0; i < nq; i++) {
 		struct ll_struct *s = results[i].layout;
 
-		ll_progress_report(&io.progress, "structs", i + 1, nq);
+		/* Not "structs": the lookup's own line just counted those to 100%. */
+		ll_progress_report(&io.progress, o->audit_glob ? "audits" : "rows", i + 1, nq);
 		if (results[i].status == LL_AMBIGUOUS && o->list_glob) {
 			sb_addf(&out, "%-6s %-40s  (distinct definitions: %s)\n", "?", queries[i].name,
 				results[i].detail);
