@@ -9,11 +9,11 @@
 
 #include <string.h>
 
-#include "../../src/check.h"
-#include "../../src/groups.h"
-#include "../../src/report.h"
-#include "../../src/rules.h"
-#include "../../src/strbuf.h"
+#include "../../src/checks/checks.h"
+#include "../../src/checks/groups.h"
+#include "../../src/report/report.h"
+#include "../../src/rules/rules.h"
+#include "../../src/util/strbuf.h"
 
 /* Lint S (owned by L from here on) with BLOCK, or none; false on a rules error. */
 static inline bool fuzz_lint(struct ll_linted *l, struct ll_struct *s, struct ll_block *block)

@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../src/reader.h"
+#include "../../src/input/reader.h"
 #include "fuzz_common.h"
 
 static int memfd = -1;

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../src/rules.h"
+#include "../../src/rules/rules.h"
 #include "../unit/model_builder.h"
 #include "fuzz_common.h"
 

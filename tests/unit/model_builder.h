@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/layout.h"
-#include "../../src/strbuf.h"
+#include "../../src/model/layout.h"
+#include "../../src/util/strbuf.h"
 
 #define MB_FILE "include/linux/fs.h"
 

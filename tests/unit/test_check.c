@@ -8,12 +8,12 @@
  * mb_tag() sets tag, domain and tag_rule_line = 1.
  */
 
-#include <check.h>	/* the Check framework; ours is "../../src/check.h" */
+#include <check.h>	/* the Check framework; ours is src/checks/checks.h */
 #ifndef CHECK_MAJOR_VERSION
 #error "the Check framework's check.h was not found"
 #endif
-#include "../../src/check.h"
-#include "../../src/layout.h"
+#include "../../src/checks/checks.h"
+#include "../../src/model/layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>

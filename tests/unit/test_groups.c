@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/check.h"
-#include "../../src/groups.h"
-#include "../../src/import_rst.h"
-#include "../../src/layout.h"
-#include "../../src/rules.h"
-#include "../../src/strbuf.h"
+#include "../../src/checks/checks.h"
+#include "../../src/checks/groups.h"
+#include "../../src/rules/import_rst.h"
+#include "../../src/model/layout.h"
+#include "../../src/rules/rules.h"
+#include "../../src/util/strbuf.h"
 
 /* ---- model builders -------------------------------------------------------- */
 

@@ -4,13 +4,13 @@
  * extents, cachelines, holes, summaries, path normalisation, C declarators.
  */
 
-#include <check.h>	/* the Check framework; ours is "../../src/check.h" */
+#include <check.h>	/* the Check framework; ours is src/checks/checks.h */
 #ifndef CHECK_MAJOR_VERSION
 #error "the Check framework's check.h was not found"
 #endif
-#include "../../src/check.h"
-#include "../../src/layout.h"
-#include "../../src/pathglob.h"
+#include "../../src/checks/checks.h"
+#include "../../src/model/layout.h"
+#include "../../src/util/pathglob.h"
 
 #include <stdio.h>
 #include <stdlib.h>

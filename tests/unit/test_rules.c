@@ -6,12 +6,12 @@
  * patterns, pins, allows).
  */
 
-#include <check.h>	/* the Check framework; ours is "../../src/check.h" */
+#include <check.h>	/* the Check framework; ours is src/checks/checks.h */
 #ifndef CHECK_MAJOR_VERSION
 #error "the Check framework's check.h was not found"
 #endif
-#include "../../src/check.h"
-#include "../../src/rules.h"
+#include "../../src/checks/checks.h"
+#include "../../src/rules/rules.h"
 
 #include <stdio.h>
 #include <stdlib.h>

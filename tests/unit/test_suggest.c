@@ -9,7 +9,7 @@
  * model this file builds itself, and the oracle is a separate search.
  */
 /* Check's header: with -I src, <check.h> would be ours. */
-#include <check.h>	/* the Check framework; ours is "../../src/check.h" */
+#include <check.h>	/* the Check framework; ours is src/checks/checks.h */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,10 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../src/check.h"
-#include "../../src/layout.h"
-#include "../../src/strbuf.h"
-#include "../../src/suggest.h"
+#include "../../src/checks/checks.h"
+#include "../../src/model/layout.h"
+#include "../../src/util/strbuf.h"
+#include "../../src/solver/suggest.h"
 
 #define SEED 0x1a7011a7c0ffee5ULL
 #define RANDOM_STRUCTS random_structs()

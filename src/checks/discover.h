@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Questions about a whole binary rather than one struct: which aggregates
+ * look like GLOB (--list), which embed a type by value (--contains), and
+ * which mix lock-like members with ops pointers on one line (--audit, a
+ * heuristic that needs no rules). Works on models the reader built.
+ */
+#ifndef LAYOUTLINT_DISCOVER_H
+#define LAYOUTLINT_DISCOVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/layout.h"
+#include "util/strbuf.h"
+
+/* One row of --list. */
+void ll_list_row(const struct ll_struct *s, struct strbuf *out);
+
+/*
+ * --contains: append to OUT one line per member of S (any depth, through
+ * named nested aggregates) whose type is TYPE by value ("struct TYPE",
+ * "union TYPE", TYPE itself for typedefs, or arrays of those). Returns
+ * how many lines were added.
+ */
+size_t ll_contains(const struct ll_struct *s, const char *type, struct strbuf *out);
+
+struct ll_audit {
+	size_t mixed_lines;	/* lines holding a lock-like and an ops-like member */
+	char *detail;		/* "line 0: f_op with f_lock, f_count; ..." (owned) */
+};
+
+/*
+ * --audit: tag S by member types alone (locks, atomics, refcounts,
+ * seqcounts write-hot; const pointers to *_operations / *_ops tables and
+ * function pointers read-mostly) and count the lines that mix them.
+ * Tags are set on S; use a fresh model for anything else.
+ */
+void ll_audit(struct ll_struct *s, struct ll_audit *out);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a run concluded: per struct, its model, its findings and what the
+ * later layers (solver, gating) added. Built by the CLI, read by gating and
+ * by the reporters, which see only this, never a debug format.
+ */
+#ifndef LAYOUTLINT_RUN_H
+#define LAYOUTLINT_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "checks/groups.h"
+#include "model/finding.h"
+#include "model/layout.h"
+
+struct ll_suggestion;
+struct ll_gate_mark;
+struct ll_layout_diff;
+struct ll_gating;
+
+struct ll_linted {
+	struct ll_struct *layout;
+	struct ll_findings findings;
+	bool has_rules;			/* a rules block applied to this struct */
+	struct ll_suggestion *suggestion;	/* NULL unless --suggest */
+	struct ll_gate_mark *marks;	/* per finding, which pairs are new; NULL unless gating */
+	struct ll_layout_diff *diff;	/* NULL unless --against (baseline.h) */
+	struct ll_groups groups;	/* kernel cacheline groups; empty with --groups=off.
+					   Members' group tags borrow from it: free it last. */
+};
+
+struct ll_run {
+	const char *binary_path;
+	const char *build_id;
+	struct ll_linted *structs;
+	size_t nr_structs;
+	bool color;
+	bool quiet;		/* text: diagnostics only */
+	const struct ll_gating *gating;	/* NULL unless --baseline or --against (baseline.h) */
+};
+
+#endif

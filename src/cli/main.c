@@ -1,0 +1,957 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* layoutlint: command line and orchestration. */
+#include <argp.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <errno.h>
+#include <elfutils/libdwfl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gating/baseline.h"
+#include "config.h"
+#include "util/diag.h"
+#include "util/pathglob.h"
+#include "input/reader.h"
+#include "report/report.h"
+#include "checks/discover.h"
+#include "checks/groups.h"
+#include "rules/import_rst.h"
+#include "rules/rules.h"
+#include "solver/suggest.h"
+#include "util/strbuf.h"
+
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct options {
+	enum format format;
+	unsigned cacheline;		/* 0: by the binary's architecture */
+	const char *decl_glob;
+	const char *srcdir;
+	const char **prefix_maps;
+	size_t nr_prefix_maps;
+	enum color_mode color;
+	const char *binary;
+	struct ll_query *queries;
+	size_t nr_queries;
+	const char *pending_kind;	/* "struct"/"union" waiting for its NAME */
+	const char **rules_paths;
+	size_t nr_rules_paths;
+	enum ll_level fail_level;
+	bool require_all;
+	bool quiet;
+	bool suggest;			/* --suggest */
+	bool groups_off;		/* --groups=off */
+	const char *import_net;		/* --import-net-cachelines FILE */
+	const char *list_glob;		/* --list[=GLOB] */
+	const char *contains;		/* --contains TYPE */
+	const char *audit_glob;		/* --audit GLOB */
+	const char *baseline;		/* --baseline FILE */
+	const char *write_baseline;	/* --write-baseline FILE */
+	bool strict_baseline;
+	const char *against;		/* --against OLD-BINARY */
+	bool btf;			/* --btf */
+	const char *btf_base;		/* --btf-base FILE */
+};
+
+enum {
+	OPT_FORMAT = 0x100,
+	OPT_CACHELINE,
+	OPT_DECL_FILE,
+	OPT_SRCDIR,
+	OPT_PREFIX_MAP,
+	OPT_COLOR,
+	OPT_FAIL_LEVEL,
+	OPT_GROUPS,
+	OPT_IMPORT_NET,
+	OPT_LIST,
+	OPT_SUGGEST,
+	OPT_CONTAINS,
+	OPT_AUDIT,
+	OPT_REQUIRE_ALL,
+	OPT_BASELINE,
+	OPT_WRITE_BASELINE,
+	OPT_STRICT_BASELINE,
+	OPT_AGAINST,
+	OPT_BTF,
+	OPT_BTF_BASE,
+};
+
+static const struct argp_option argp_options[] = {
+	{ NULL, 0, NULL, 0, "Input:", 1 },
+	{ "decl-file", OPT_DECL_FILE, "GLOB", 0,
+	  "Among same-named distinct definitions, pick the one declared in a file matching GLOB", 1 },
+	{ "cacheline", OPT_CACHELINE, "N", 0,
+	  "Cacheline size in bytes (default: by the binary's architecture)", 1 },
+	{ "btf", OPT_BTF, NULL, 0,
+	  "Read the .BTF section even when the binary has DWARF (BTF alone is read anyway: "
+	  "raw BTF such as /sys/kernel/btf/vmlinux, or ELF with .BTF and no DWARF)", 1 },
+	{ "btf-base", OPT_BTF_BASE, "FILE", 0,
+	  "Base BTF (a vmlinux, or /sys/kernel/btf/vmlinux) of a module's split BTF; "
+	  "implies --btf", 1 },
+	{ NULL, 0, NULL, 0, "Rules:", 2 },
+	{ "rules", 'r', "PATH", 0,
+	  "A rules file, or a directory of *.rules files (repeatable)", 2 },
+	{ "require-all", OPT_REQUIRE_ALL, NULL, 0,
+	  "A struct the rules name but BINARY does not define is an error, not a note", 2 },
+	{ "groups", OPT_GROUPS, "WHEN", 0,
+	  "auto (default): kernel __cacheline_group markers tag the members no rules tag, "
+	  "and group-span is checked; off: ignore them", 2 },
+	{ "list", OPT_LIST, "GLOB", OPTION_ARG_OPTIONAL,
+	  "List the structs and unions whose names match GLOB (default *): kind, name, size, "
+	  "cachelines, holes, declaring file", 1 },
+	{ "contains", OPT_CONTAINS, "TYPE", 0,
+	  "List the structs that embed TYPE by value, and where (its cacheline map depends "
+	  "on its host)", 1 },
+	{ "audit", OPT_AUDIT, "GLOB", 0,
+	  "Heuristic, no rules needed: rank the structs matching GLOB by how many cachelines "
+	  "mix lock-like members (spinlock_t, atomic_t, refcount_t, struct mutex...) with "
+	  "pointers to const ops tables", 1 },
+	{ "import-net-cachelines", OPT_IMPORT_NET, "FILE.rst", 0,
+	  "Write a rules file, to stdout, from one Documentation/networking/net_cachelines "
+	  "table; no BINARY", 2 },
+	{ "fail-level", OPT_FAIL_LEVEL, "LEVEL", 0,
+	  "Exit 1 for findings at or above LEVEL: note, warning or error (default)", 2 },
+	{ NULL, 0, NULL, 0, "Gating (report and fail only on new member pairs):", 3 },
+	{ "baseline", OPT_BASELINE, "FILE", 0,
+	  "Report only findings with a pair FILE does not list; count the others", 3 },
+	{ "write-baseline", OPT_WRITE_BASELINE, "FILE", 0,
+	  "Write the pairs of this run's findings to FILE (JSON, sorted)", 3 },
+	{ "strict-baseline", OPT_STRICT_BASELINE, NULL, 0,
+	  "With --baseline: baseline pairs that no longer occur fail the run too", 3 },
+	{ "against", OPT_AGAINST, "OLD-BINARY", 0,
+	  "Lint OLD-BINARY with the same rules as the reference; report new findings and "
+	  "each struct's layout changes", 3 },
+	{ NULL, 0, NULL, 0, "Paths:", 4 },
+	{ "srcdir", OPT_SRCDIR, "DIR", 0,
+	  "Show declaring files relative to DIR (default: the compilation directory)", 4 },
+	{ "prefix-map", OPT_PREFIX_MAP, "OLD=NEW", 0,
+	  "Rewrite declaring files starting with OLD to start with NEW (repeatable)", 4 },
+	{ NULL, 0, NULL, 0, "Output:", 5 },
+	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json or sarif", 5 },
+	{ "color", OPT_COLOR, "WHEN", 0, "auto (default), always or never", 5 },
+	{ "quiet", 'q', NULL, 0, "Text: print only the diagnostics, no listings", 5 },
+	{ "suggest", OPT_SUGGEST, NULL, 0,
+	  "Propose a member order without mixed-cacheline, write-domains and split-hot "
+	  "findings (without rules: the tightest packing C allows)", 5 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static const char doc[] =
+	"Map every member of a C struct to the cacheline it lands on, from DWARF or BTF."
+	"\vExamples:\n"
+	"  layoutlint vmlinux struct file\n"
+	"  layoutlint --format=json fs/xfs/xfs.ko struct xfs_inode\n"
+	"  layoutlint obj.o union foo seqlock_t\n"
+	"  layoutlint -r rules/file.rules /sys/kernel/btf/vmlinux struct file\n"
+	"  layoutlint -r rules --baseline layoutlint.baseline vmlinux\n"
+	"  layoutlint -r rules/file.rules --against old/vmlinux vmlinux struct file\n";
+
+static int parse_uint(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoul(s, &end, 10);
+	if (*end || v > 1u << 20)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static void add_query(struct options *o, const char *name, const char *kind)
+{
+	o->queries = xrealloc(o->queries, (o->nr_queries + 1) * sizeof(*o->queries));
+	o->queries[o->nr_queries++] = (struct ll_query){
+		.name = name,
+		.kind = !kind ? LL_QUERY_ANY :
+			strcmp(kind, "union") == 0 ? LL_QUERY_UNION : LL_QUERY_STRUCT,
+		.decl_glob = o->decl_glob,
+	};
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = state->input;
+
+	switch (key) {
+	case OPT_FORMAT:
+		if (strcmp(arg, "text") == 0)
+			o->format = FORMAT_TEXT;
+		else if (strcmp(arg, "json") == 0)
+			o->format = FORMAT_JSON;
+		else if (strcmp(arg, "sarif") == 0)
+			o->format = FORMAT_SARIF;
+		else
+			argp_error(state, "unknown --format '%s' (expected text, json or sarif)", arg);
+		break;
+	case OPT_CACHELINE:
+		if (parse_uint(arg, &o->cacheline) || o->cacheline < 16 || o->cacheline > 4096 ||
+		    (o->cacheline & (o->cacheline - 1)))
+			argp_error(state, "--cacheline '%s': expected a power of two from 16 to 4096",
+				   arg);
+		break;
+	case OPT_BTF:
+		o->btf = true;
+		break;
+	case OPT_BTF_BASE:
+		o->btf_base = arg;
+		break;
+	case OPT_DECL_FILE:
+		o->decl_glob = arg;
+		break;
+	case OPT_SRCDIR:
+		o->srcdir = arg;
+		break;
+	case OPT_PREFIX_MAP:
+		if (!strchr(arg, '=') || arg[0] == '=')
+			argp_error(state, "--prefix-map '%s': expected OLD=NEW", arg);
+		o->prefix_maps = xrealloc(o->prefix_maps,
+					  (o->nr_prefix_maps + 1) * sizeof(*o->prefix_maps));
+		o->prefix_maps[o->nr_prefix_maps++] = arg;
+		break;
+	case OPT_COLOR:
+		if (strcmp(arg, "auto") == 0)
+			o->color = COLOR_AUTO;
+		else if (strcmp(arg, "always") == 0)
+			o->color = COLOR_ALWAYS;
+		else if (strcmp(arg, "never") == 0)
+			o->color = COLOR_NEVER;
+		else
+			argp_error(state, "unknown --color '%s' (expected auto, always or never)", arg);
+		break;
+	case 'r':
+		o->rules_paths = xrealloc(o->rules_paths,
+					  (o->nr_rules_paths + 1) * sizeof(*o->rules_paths));
+		o->rules_paths[o->nr_rules_paths++] = arg;
+		break;
+	case OPT_REQUIRE_ALL:
+		o->require_all = true;
+		break;
+	case OPT_SUGGEST:
+		o->suggest = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case OPT_BASELINE:
+		o->baseline = arg;
+		break;
+	case OPT_WRITE_BASELINE:
+		o->write_baseline = arg;
+		break;
+	case OPT_STRICT_BASELINE:
+		o->strict_baseline = true;
+		break;
+	case OPT_AGAINST:
+		o->against = arg;
+		break;
+	case OPT_GROUPS:
+		if (strcmp(arg, "auto") == 0)
+			o->groups_off = false;
+		else if (strcmp(arg, "off") == 0)
+			o->groups_off = true;
+		else
+			argp_error(state, "unknown --groups '%s' (expected auto or off)", arg);
+		break;
+	case OPT_IMPORT_NET:
+		o->import_net = arg;
+		break;
+	case OPT_LIST:
+		o->list_glob = arg ? arg : "*";
+		break;
+	case OPT_CONTAINS:
+		o->contains = arg;
+		break;
+	case OPT_AUDIT:
+		o->audit_glob = arg;
+		break;
+	case OPT_FAIL_LEVEL:
+		if (strcmp(arg, "note") == 0)
+			o->fail_level = LL_LEVEL_NOTE;
+		else if (strcmp(arg, "warning") == 0)
+			o->fail_level = LL_LEVEL_WARNING;
+		else if (strcmp(arg, "error") == 0)
+			o->fail_level = LL_LEVEL_ERROR;
+		else
+			argp_error(state, "unknown --fail-level '%s' (expected note, warning or error)",
+				   arg);
+		break;
+	case ARGP_KEY_ARG:
+		if (!o->binary) {
+			o->binary = arg;
+		} else if (!o->pending_kind &&
+			   (strcmp(arg, "struct") == 0 || strcmp(arg, "union") == 0)) {
+			o->pending_kind = arg;
+		} else {
+			add_query(o, arg, o->pending_kind);
+			o->pending_kind = NULL;
+		}
+		break;
+	case ARGP_KEY_END:
+		if (o->import_net) {
+			if (o->binary)
+				argp_error(state, "--import-net-cachelines takes no BINARY");
+			break;
+		}
+		if (!o->binary)
+			argp_error(state, "no BINARY given");
+		if (o->pending_kind)
+			argp_error(state, "'%s' must be followed by a NAME", o->pending_kind);
+		if (!!o->list_glob + !!o->contains + !!o->audit_glob > 1)
+			argp_error(state, "give one of --list, --contains and --audit");
+		if ((o->list_glob || o->contains || o->audit_glob) && (o->nr_queries || o->nr_rules_paths))
+			argp_error(state, "--list, --contains and --audit take a BINARY only, "
+				   "no NAME or --rules");
+		if (!o->nr_queries && !o->nr_rules_paths && !o->list_glob && !o->contains &&
+		    !o->audit_glob)
+			argp_error(state, "no struct NAME and no --rules given");
+		if (o->baseline && o->against)
+			argp_error(state, "--baseline and --against each set the reference; give one");
+		if (o->strict_baseline && !o->baseline)
+			argp_error(state, "--strict-baseline needs --baseline FILE");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void print_version(FILE *stream, struct argp_state *state)
+{
+	(void)state;
+	fprintf(stream, "layoutlint %s (built with libdw %s, running libdw %s)\n",
+		LAYOUTLINT_VERSION, LIBDW_BUILD_VERSION, dwfl_version(NULL));
+}
+
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = print_version;
+const char *argp_program_bug_address = NULL;
+
+static const char *query_kind_name(const struct ll_query *q)
+{
+	return q->kind == LL_QUERY_UNION ? "union" : "struct";
+}
+
+/* Turn a failed lookup into the one-line error for exit status 2. */
+static void lookup_error(const char *binary, const struct ll_query *q,
+			 const struct ll_lookup_result *r, struct ll_error *err)
+{
+	const char *kind = query_kind_name(q);
+
+	switch (r->status) {
+	case LL_DECLARED_ONLY:
+		ll_fail(err, "%s: %s %s is only declared, never defined, in this binary's debug info "
+			"(look in the object or module that defines it)", binary, kind, q->name);
+		break;
+	case LL_AMBIGUOUS:
+		ll_fail(err, "%s: %s %s has distinct definitions: %s; pick one with --decl-file GLOB",
+			binary, kind, q->name, r->detail ? r->detail : "");
+		break;
+	case LL_MISSING:
+		if (q->decl_glob && r->detail)
+			ll_fail(err, "%s: no definition of %s %s is declared in a file matching '%s' "
+				"(definitions: %s)", binary, kind, q->name, q->decl_glob, r->detail);
+		else
+			ll_fail(err, "%s: %s %s not found%s%s", binary, kind, q->name,
+				r->detail ? "; " : "", r->detail ? r->detail : "");
+		break;
+	case LL_FOUND:
+		break;
+	}
+}
+
+/* The rules block for a command-line query, matching kind when one was given. */
+static struct ll_block *block_for(struct ll_rules *rules, const struct ll_query *q)
+{
+	if (q->kind == LL_QUERY_UNION)
+		return ll_rules_find(rules, LL_UNION, q->name);
+	if (q->kind == LL_QUERY_STRUCT)
+		return ll_rules_find(rules, LL_STRUCT, q->name);
+	struct ll_block *b = ll_rules_find(rules, LL_STRUCT, q->name);
+
+	return b ? b : ll_rules_find(rules, LL_UNION, q->name);
+}
+
+/*
+ * What to look up: the names given, each with its rules block; or, with
+ * rules and no names, every aggregate the rules name.
+ */
+static void plan_queries(struct options *o, struct ll_rules *rules, struct ll_block ***blocks,
+			 bool *from_rules)
+{
+	*from_rules = o->nr_queries == 0;
+	if (*from_rules) {
+		for (size_t i = 0; i < rules->nr_blocks; i++) {
+			struct ll_block *b = &rules->blocks[i];
+
+			o->queries = xrealloc(o->queries, (o->nr_queries + 1) * sizeof(*o->queries));
+			o->queries[o->nr_queries++] = (struct ll_query){
+				.name = b->name,
+				.kind = b->kind == LL_UNION ? LL_QUERY_UNION : LL_QUERY_STRUCT,
+				.decl_glob = o->decl_glob ? o->decl_glob : b->in_glob,
+			};
+		}
+		*blocks = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(**blocks));
+		for (size_t i = 0; i < o->nr_queries; i++)
+			(*blocks)[i] = &rules->blocks[i];
+		return;
+	}
+	*blocks = xcalloc(o->nr_queries, sizeof(**blocks));
+	for (size_t i = 0; i < o->nr_queries; i++) {
+		(*blocks)[i] = block_for(rules, &o->queries[i]);
+		if ((*blocks)[i] && !o->queries[i].decl_glob)
+			o->queries[i].decl_glob = (*blocks)[i]->in_glob;
+	}
+}
+
+/* Findings an order can remove; the others are not the solver's business. */
+static bool reorder_finding(const struct ll_finding *f)
+{
+	return strcmp(f->rule, "mixed-cacheline") == 0 || strcmp(f->rule, "write-domains") == 0 ||
+	       strcmp(f->rule, "split-hot") == 0;
+}
+
+/*
+ * --suggest, per cli.md: every struct with such findings; a struct with
+ * no tags at all gets the tightest packing when it has holes.
+ */
+static int suggest_one(struct ll_linted *l, const struct ll_allows *allows, struct ll_error *err)
+{
+	struct ll_suggest_opts opts = { .allows = allows->v, .nr_allows = allows->n };
+	struct ll_summary sum;
+	bool wanted = false;
+
+	for (size_t i = 0; i < l->findings.n && !wanted; i++)
+		wanted = reorder_finding(&l->findings.v[i]);
+	if (!wanted && !l->has_rules && !ll_groups_tagged(l->layout)) {
+		ll_summarize(l->layout, &sum);
+		wanted = sum.holes > 0 || sum.padding >= l->layout->alignment;
+	}
+	if (!wanted)
+		return 0;
+	return ll_suggest_opts(l->layout, &opts, &l->suggestion, err);
+}
+
+static int lint_one(const struct options *o, struct ll_input *in, struct ll_block *block,
+		    struct ll_linted *l, struct ll_error *err)
+{
+	struct ll_struct *s = l->layout;
+	struct ll_allows allows = { 0 };
+	uint64_t align = 0;
+
+	s->cacheline = o->cacheline ? o->cacheline :
+		       block && block->cacheline ? block->cacheline : ll_input_arch_cacheline(in);
+	if (block) {
+		l->has_rules = true;
+		if (ll_rules_apply(block, s, &l->findings, &allows, err))
+			return -1;
+		align = block->align == LL_ALIGN_TYPE ? s->alignment : block->align;
+		/* rules.md: align N is at least the type's own alignment. */
+		if (block->align && block->align != LL_ALIGN_TYPE && block->align < s->alignment) {
+			ll_fail(err, "%s:%u: error: align %llu is below the %llu-byte alignment %s %s "
+				"already has; use 'align type' or a multiple of %llu", block->align_file,
+				block->align_line, (unsigned long long)block->align,
+				(unsigned long long)s->alignment, ll_kind_name(s->kind), s->name,
+				(unsigned long long)s->alignment);
+			err->located = true;
+			return -1;
+		}
+	}
+	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
+				     .nr_allows = allows.n };
+
+	/* After the rules: a rules tag always beats a group's. */
+	if (!o->groups_off) {
+		ll_find_groups(s, &l->groups);
+		ll_groups_apply_tags(s, &l->groups);
+	}
+	ll_check(&ci, &l->findings);
+	ll_check_groups(&ci, &l->groups, &l->findings);
+	int rc = o->suggest ? suggest_one(l, &allows, err) : 0;
+
+	free(allows.v);
+	return rc;
+}
+
+/* One binary, linted: what run() reports, and what --against compares with. */
+struct linted_binary {
+	const char *path;
+	struct ll_input *in;
+	struct ll_run run;		/* run.structs: the structs found, in query order */
+	long *struct_of_query;		/* index into run.structs, -1 when not found */
+};
+
+/*
+ * One updating line on stderr during long scans: only on a terminal, and
+ * only once the work has taken half a second, so quick runs and pipes
+ * never see it.
+ */
+struct progress_line {
+	struct timespec start, last;
+	bool shown;
+};
+
+static double seconds_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static void progress_update(const char *what, size_t done, size_t total, void *arg)
+{
+	struct progress_line *p = arg;
+
+	if (seconds_since(&p->start) < 0.5 || (p->shown && done != total &&
+						 seconds_since(&p->last) < 0.1))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &p->last);
+	fprintf(stderr, "\rlayoutlint: %s %zu/%zu (%zu%%)\033[K", what, done, total,
+		total ? done * 100 / total : 100);
+	p->shown = true;
+}
+
+static struct ll_progress progress_for(struct progress_line *p)
+{
+	struct ll_progress none = { 0 };
+
+	if (!isatty(STDERR_FILENO))
+		return none;
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	return (struct ll_progress){ .fn = progress_update, .arg = p };
+}
+
+/* Erase the line before anything else is printed. */
+static void progress_done(struct progress_line *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = false;
+}
+
+/*
+ * Read PATH and lint every query with its rules block. For the binary under
+ * test, a struct it does not define is an error, or a note for rules-named
+ * structs; for the REFERENCE (--against OLD-BINARY) it is just absent.
+ */
+static int lint_binary(const struct options *o, const char *path, struct ll_block **blocks,
+		       bool from_rules, bool reference, struct linted_binary *lb,
+		       struct ll_error *err)
+{
+	struct progress_line line = { 0 };
+	struct ll_input_options io = {
+		.srcdir = o->srcdir,
+		.prefix_maps = o->prefix_maps,
+		.nr_prefix_maps = o->nr_prefix_maps,
+		.prefer_btf = o->btf,
+		.btf_base = o->btf_base,
+		.progress = progress_for(&line),
+	};
+	struct ll_lookup_result *results;
+	int rc = -1;
+
+	lb->path = path;
+	lb->run.binary_path = path;
+	lb->struct_of_query = xcalloc(o->nr_queries ? o->nr_queries : 1,
+				      sizeof(*lb->struct_of_query));
+	results = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*results));
+	if (ll_input_open(path, &io, &lb->in, err) ||
+	    ll_input_lookup(lb->in, o->queries, o->nr_queries, results, err))
+		goto done;
+	lb->run.build_id = ll_input_build_id(lb->in);
+	lb->run.structs = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*lb->run.structs));
+	for (size_t i = 0; i < o->nr_queries; i++) {
+		lb->struct_of_query[i] = -1;
+		if (results[i].status == LL_FOUND) {
+			struct ll_linted *l = &lb->run.structs[lb->run.nr_structs];
+
+			lb->struct_of_query[i] = (long)lb->run.nr_structs++;
+			l->layout = results[i].layout;
+			results[i].layout = NULL;
+			if (lint_one(o, lb->in, blocks[i], l, err))
+				goto done;
+			continue;
+		}
+		if (reference && results[i].status != LL_AMBIGUOUS)
+			continue;	/* the diff says "not defined there" */
+		lookup_error(path, &o->queries[i], &results[i], err);
+		/* A kernel tree's rules cover vmlinux and modules: absence is news, not failure. */
+		if (!reference && from_rules && !o->require_all &&
+		    results[i].status != LL_AMBIGUOUS) {
+			fprintf(stderr, "%s:%u: note: %s; skipped\n", blocks[i]->file, blocks[i]->line,
+				err->msg);
+			continue;
+		}
+		goto done;
+	}
+	rc = 0;
+done:
+	progress_done(&line);
+	for (size_t i = 0; i < o->nr_queries; i++)
+		ll_lookup_result_release(&results[i]);
+	free(results);
+	return rc;
+}
+
+static void linted_binary_release(struct linted_binary *lb)
+{
+	for (size_t i = 0; i < lb->run.nr_structs; i++) {
+		ll_findings_release(&lb->run.structs[i].findings);
+		ll_layout_diff_free(lb->run.structs[i].diff);
+		/* The suggestion borrows the members of the layout. */
+		ll_suggestion_free(lb->run.structs[i].suggestion);
+		ll_struct_free(lb->run.structs[i].layout);
+		/* Last: the members' group tags borrowed its strings. */
+		ll_groups_release(&lb->run.structs[i].groups);
+	}
+	free(lb->run.structs);
+	free(lb->struct_of_query);
+	ll_input_close(lb->in);
+}
+
+/* --against: each struct of CUR next to its namesake in OLD. */
+static void diff_layouts(const struct options *o, struct linted_binary *cur,
+			 const struct linted_binary *old)
+{
+	for (size_t q = 0; q < o->nr_queries; q++) {
+		long c = cur->struct_of_query[q], r = old->struct_of_query[q];
+
+		if (c < 0)
+			continue;
+		cur->run.structs[c].diff =
+			ll_layout_diff(r >= 0 ? old->run.structs[r].layout : NULL,
+				       cur->run.structs[c].layout);
+	}
+}
+
+static void gating_summary(const struct ll_gating *g)
+{
+	const char *what = g->against ? "OLD-BINARY" : "the baseline";
+
+	fprintf(stderr, "layoutlint: %s %s: %zu finding%s with new pairs (%zu new pair%s); "
+		"%zu finding%s (%zu pair%s) already in %s suppressed",
+		g->against ? "against" : "baseline", g->reference, g->reported_findings,
+		g->reported_findings == 1 ? "" : "s", g->new_pairs, g->new_pairs == 1 ? "" : "s",
+		g->suppressed_findings, g->suppressed_findings == 1 ? "" : "s",
+		g->suppressed_pairs, g->suppressed_pairs == 1 ? "" : "s", what);
+	if (g->nr_vanished)
+		fprintf(stderr, "; %zu pair%s of %s no longer occur%s%s", g->nr_vanished,
+			g->nr_vanished == 1 ? "" : "s", what, g->nr_vanished == 1 ? "s" : "",
+			g->strict || g->against ? "" : " (--strict-baseline would fail)");
+	fputc('\n', stderr);
+}
+
+static int run(struct options *o)
+{
+	struct ll_error err;
+	struct ll_rules rules = { 0 };
+	struct ll_block **blocks = NULL;
+	struct linted_binary cur = { 0 }, old = { 0 };
+	struct ll_pairset ref = { 0 }, mine = { 0 };
+	struct ll_gating gating = { .strict = o->strict_baseline };
+	bool gate = o->baseline || o->against;
+	struct strbuf out = STRBUF_INIT;
+	bool from_rules;
+	int status = 0;
+
+	/* Rules and baseline errors stop the run before any binary is read. */
+	for (size_t i = 0; i < o->nr_rules_paths; i++) {
+		if (ll_rules_load(&rules, o->rules_paths[i], &err))
+			goto fail;
+	}
+	if (o->baseline && ll_baseline_load(o->baseline, &ref, &err))
+		goto fail;
+	plan_queries(o, &rules, &blocks, &from_rules);
+	if (lint_binary(o, o->binary, blocks, from_rules, false, &cur, &err))
+		goto fail;
+	if (o->against) {
+		if (lint_binary(o, o->against, blocks, from_rules, true, &old, &err))
+			goto fail;
+		ll_pairset_from_run(&old.run, &ref);
+		diff_layouts(o, &cur, &old);
+	}
+	/* Before any output: a baseline that cannot be written fails the run whole. */
+	if (o->write_baseline) {
+		ll_pairset_from_run(&cur.run, &mine);
+		if (ll_baseline_write(o->write_baseline, &mine, &err))
+			goto fail;
+	}
+	if (gate) {
+		gating.against = o->against != NULL;
+		gating.reference = o->against ? o->against : o->baseline;
+		gating.reference_build_id = o->against ? old.run.build_id : NULL;
+		ll_gate(&cur.run, &ref, &gating);
+		cur.run.gating = &gating;
+	}
+	cur.run.color = o->color == COLOR_ALWAYS ||
+			(o->color == COLOR_AUTO && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+	cur.run.quiet = o->quiet;
+	if (o->format == FORMAT_JSON)
+		ll_report_json(&cur.run, &out);
+	else if (o->format == FORMAT_SARIF)
+		ll_report_sarif(&cur.run, &out);
+	else
+		ll_report_text(&cur.run, &out);
+	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+		ll_fail(&err, "cannot write output: %m");
+		goto fail;
+	}
+	if (gate && o->format == FORMAT_TEXT)
+		gating_summary(&gating);
+	for (size_t i = 0; i < cur.run.nr_structs; i++) {
+		bool any;
+		enum ll_level max = ll_findings_max_level(&cur.run.structs[i].findings, &any);
+
+		if (any && max >= o->fail_level)
+			status = 1;
+	}
+	if (gating.strict && gating.nr_vanished)
+		status = 1;
+	goto done;
+fail:
+	ll_report_error(&err);
+	status = 2;
+done:
+	ll_gate_release(&cur.run, &gating);
+	linted_binary_release(&cur);
+	linted_binary_release(&old);
+	ll_pairset_release(&ref);
+	ll_pairset_release(&mine);
+	free(blocks);
+	sb_release(&out);
+	ll_rules_release(&rules);
+	return status;
+}
+
+struct audited {
+	struct ll_audit a;
+	const char *name;
+	const char *kind;
+};
+
+static int cmp_audited(const void *x, const void *y)
+{
+	const struct audited *a = x, *b = y;
+
+	if (a->a.mixed_lines != b->a.mixed_lines)
+		return a->a.mixed_lines < b->a.mixed_lines ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/*
+ * Shell completion of struct names reads $XDG_CACHE_HOME/layoutlint/
+ * BUILD-ID.names, which every --list refreshes. Best effort: a cache that
+ * cannot be written costs completion, not the listing.
+ */
+static int mkdir_p(const char *dir)
+{
+	char buf[4096];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, dir, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static void write_name_index(const char *build_id, char *const *names, size_t n)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT, path = STRBUF_INIT;
+	FILE *f;
+
+	if (!build_id || (!xdg && !home))
+		return;
+	if (xdg && *xdg)
+		sb_addf(&dir, "%s/layoutlint", xdg);
+	else
+		sb_addf(&dir, "%s/.cache/layoutlint", home);
+	sb_addf(&path, "%s/%s.names", dir.buf, build_id);
+	sb_addf(&tmp, "%s.%ld.tmp", path.buf, (long)getpid());
+	if (mkdir_p(dir.buf) == 0 && (f = fopen(tmp.buf, "w")) != NULL) {
+		bool ok = true;
+
+		for (size_t i = 0; i < n && ok; i++)
+			ok = fprintf(f, "%s\n", names[i]) > 0;
+		if (fclose(f) != 0 || !ok || rename(tmp.buf, path.buf) != 0)
+			unlink(tmp.buf);
+	}
+	sb_release(&dir);
+	sb_release(&tmp);
+	sb_release(&path);
+}
+
+/*
+ * --list, --contains, --audit: every matching name looked up in one pass,
+ * then a question asked of each model.
+ */
+static int discover(struct options *o)
+{
+	struct progress_line line = { 0 };
+	struct ll_input_options io = { .srcdir = o->srcdir, .prefix_maps = o->prefix_maps,
+				       .nr_prefix_maps = o->nr_prefix_maps, .prefer_btf = o->btf,
+				       .btf_base = o->btf_base, .progress = progress_for(&line) };
+	const char *glob = o->list_glob ? o->list_glob : o->audit_glob ? o->audit_glob : "*";
+	struct ll_input *in = NULL;
+	struct ll_error err;
+	char **names = NULL;
+	size_t n = 0, nq = 0, hits = 0;
+	struct ll_query *queries = NULL;
+	struct ll_lookup_result *results = NULL;
+	struct audited *audits = NULL;
+	size_t nr_audits = 0;
+	struct strbuf out = STRBUF_INIT;
+	int status = 0;
+
+	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, &names, &n, &err)) {
+		ll_report_error(&err);
+		status = 2;
+		goto done;
+	}
+	queries = xcalloc(n ? n : 1, sizeof(*queries));
+	for (size_t i = 0; i < n; i++)
+		if (ll_glob_component(glob, names[i], strlen(names[i])))
+			queries[nq++] = (struct ll_query){ .name = names[i], .kind = LL_QUERY_ANY,
+							   .decl_glob = o->decl_glob,
+							   .no_suggestion = true };
+	results = xcalloc(nq ? nq : 1, sizeof(*results));
+	if (ll_input_lookup(in, queries, nq, results, &err)) {
+		ll_report_error(&err);
+		status = 2;
+		goto done;
+	}
+	if (o->list_glob) {
+		write_name_index(ll_input_build_id(in), names, n);
+		sb_addf(&out, "%-6s %-40s %7s %4s %5s  %s\n", "kind", "name", "size", "lines", "holes",
+			"declared at");
+	}
+	for (size_t i = 0; i < nq; i++) {
+		struct ll_struct *s = results[i].layout;
+
+		/* Not "structs": the lookup's own line just counted those to 100%. */
+		ll_progress_report(&io.progress, o->audit_glob ? "audits" : "rows", i + 1, nq);
+		if (results[i].status == LL_AMBIGUOUS && o->list_glob) {
+			sb_addf(&out, "%-6s %-40s  (distinct definitions: %s)\n", "?", queries[i].name,
+				results[i].detail);
+			continue;
+		}
+		if (results[i].status != LL_FOUND)
+			continue;	/* typedefs of non-aggregates, declarations */
+		s->cacheline = o->cacheline ? o->cacheline : ll_input_arch_cacheline(in);
+		hits++;
+		if (o->list_glob) {
+			ll_list_row(s, &out);
+		} else if (o->contains) {
+			ll_contains(s, o->contains, &out);
+		} else {
+			struct audited *a;
+
+			audits = xgrow(audits, nr_audits, sizeof(*audits));
+			a = &audits[nr_audits++];
+			ll_audit(s, &a->a);
+			a->name = queries[i].name;
+			a->kind = ll_kind_name(s->kind);
+		}
+	}
+	progress_done(&line);
+	if (o->audit_glob) {
+		size_t shown = 0;
+
+		qsort(audits, nr_audits, sizeof(*audits), cmp_audited);
+		sb_adds(&out, "# heuristic, no rules: lines mixing lock-like members (spinlock_t, "
+			"atomic_t, refcount_t, struct mutex...)\n# with pointers to const ops tables; "
+			"write rules for the structs that matter\n");
+		for (size_t i = 0; i < nr_audits; i++) {
+			if (!audits[i].a.mixed_lines)
+				continue;
+			sb_addf(&out, "%4zu  %s %s: %s\n", audits[i].a.mixed_lines, audits[i].kind,
+				audits[i].name, audits[i].a.detail);
+			shown++;
+		}
+		if (!shown)
+			sb_adds(&out, "# no struct matching the glob mixes them\n");
+	}
+	if (!hits) {
+		ll_fail(&err, "%s: no struct or union matches '%s'%s%s", o->binary,
+			o->contains ? "*" : glob, o->contains ? " that contains " : "",
+			o->contains ? o->contains : "");
+		ll_report_error(&err);
+		status = 2;
+		goto done;
+	}
+	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+		ll_fail(&err, "cannot write output: %m");
+		ll_report_error(&err);
+		status = 2;
+	}
+done:
+	for (size_t i = 0; i < nr_audits; i++)
+		free(audits[i].a.detail);
+	free(audits);
+	for (size_t i = 0; results && i < nq; i++)
+		ll_lookup_result_release(&results[i]);
+	free(results);
+	free(queries);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	sb_release(&out);
+	ll_input_close(in);
+	return status;
+}
+
+/* --import-net-cachelines: a rules file from a kernel table, no binary. */
+static int import_net_cachelines(const char *path)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct ll_error err;
+	int status = 0;
+
+	if (ll_import_net_cachelines(path, &out, &err)) {
+		ll_report_error(&err);
+		status = 2;
+	} else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+		ll_fail(&err, "cannot write output: %m");
+		ll_report_error(&err);
+		status = 2;
+	}
+	sb_release(&out);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .fail_level = LL_LEVEL_ERROR };
+	struct argp argp = { argp_options, parse_opt,
+			     "BINARY [[struct|union] NAME]...\n--import-net-cachelines FILE.rst", doc,
+			     NULL, NULL, NULL };
+	int status;
+
+	argp_err_exit_status = 2;
+	if (argp_parse(&argp, argc, argv, 0, NULL, &o) != 0)
+		return 2;
+	if (o.import_net)
+		status = import_net_cachelines(o.import_net);
+	else if (o.list_glob || o.contains || o.audit_glob)
+		status = discover(&o);
+	else
+		status = run(&o);
+	free(o.queries);
+	free(o.prefix_maps);
+	free(o.rules_paths);
+	return status;
+}

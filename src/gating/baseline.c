@@ -1,0 +1,929 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pairs, baseline files and gating (cli.md, "Gating only on what is new").
+ *
+ * A baseline file is JSON, one pair per line so that it diffs well:
+ *
+ *   {
+ *     "layoutlint-baseline": 1,
+ *     "pairs": [
+ *       {"rule":"mixed-cacheline","struct":"struct file","pair":["f_op","f_lock"]},
+ *       {"rule":"split-hot","struct":"struct foo","pair":["lock"]}
+ *     ]
+ *   }
+ *
+ * Entries are sorted by struct, rule and pair, and unique. A mixed-cacheline
+ * pair is written read-mostly member first; other pairs in name order.
+ */
+#include "gating/baseline.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/json_writer.h"
+#include "rules/rules.h"
+#include "util/strbuf.h"
+
+#define BASELINE_FORMAT 1
+
+/* ---- pairs ---------------------------------------------------------------- */
+
+size_t ll_finding_gate_pairs(const struct ll_finding *f, size_t i, const char **a,
+			     const char **b)
+{
+	if (f->nr_pairs) {
+		if (i < f->nr_pairs) {
+			*a = f->pairs[i].a;
+			*b = f->pairs[i].b;
+		}
+		return f->nr_pairs;
+	}
+	if (f->nr_members) {
+		if (i < f->nr_members) {
+			*a = f->members[i];
+			*b = NULL;
+		}
+		return f->nr_members;
+	}
+	/* Nothing to name: the finding itself is its one key. */
+	if (i == 0) {
+		*a = f->fingerprint ? f->fingerprint : "";
+		*b = NULL;
+	}
+	return 1;
+}
+
+static int strcmp_null_first(const char *x, const char *y)
+{
+	if (!x || !y)
+		return x ? 1 : y ? -1 : 0;
+	return strcmp(x, y);
+}
+
+/* Unordered pairs compare by their smaller, then larger name. */
+static void canonical(const char *a, const char *b, const char **lo, const char **hi)
+{
+	if (b && strcmp(b, a) < 0) {
+		*lo = b;
+		*hi = a;
+	} else {
+		*lo = a;
+		*hi = b;
+	}
+}
+
+static int key_cmp_parts(enum ll_kind k1, const char *n1, const char *r1, const char *a1,
+			 const char *b1, enum ll_kind k2, const char *n2, const char *r2,
+			 const char *a2, const char *b2)
+{
+	const char *lo1, *hi1, *lo2, *hi2;
+	int c;
+
+	if (k1 != k2)
+		return k1 < k2 ? -1 : 1;
+	if ((c = strcmp(n1, n2)) || (c = strcmp(r1, r2)))
+		return c;
+	canonical(a1, b1, &lo1, &hi1);
+	canonical(a2, b2, &lo2, &hi2);
+	if ((c = strcmp(lo1, lo2)))
+		return c;
+	return strcmp_null_first(hi1, hi2);
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+	const struct ll_pairkey *p = x, *q = y;
+
+	return key_cmp_parts(p->kind, p->name, p->rule, p->a, p->b, q->kind, q->name, q->rule,
+			     q->a, q->b);
+}
+
+static void push_key(struct ll_pairset *set, const char *rule, enum ll_kind kind,
+		     const char *name, const char *a, const char *b, unsigned line)
+{
+	set->v = xrealloc(set->v, (set->n + 1) * sizeof(*set->v));
+	set->v[set->n++] = (struct ll_pairkey){
+		.rule = xstrdup(rule), .kind = kind, .name = xstrdup(name), .a = xstrdup(a),
+		.b = b ? xstrdup(b) : NULL, .line = line,
+	};
+}
+
+static void key_release(struct ll_pairkey *k)
+{
+	free(k->rule);
+	free(k->name);
+	free(k->a);
+	free(k->b);
+}
+
+/* Sort and drop duplicates (the first of equal keys stays). */
+static void sort_unique(struct ll_pairset *set)
+{
+	size_t out = 0;
+
+	if (!set->n)
+		return;
+	/* qsort is not stable: order equal keys by line so the first listed stays. */
+	qsort(set->v, set->n, sizeof(*set->v), key_cmp);
+	for (size_t i = 0; i < set->n; i++) {
+		if (out && key_cmp(&set->v[out - 1], &set->v[i]) == 0) {
+			if (set->v[i].line && set->v[i].line < set->v[out - 1].line) {
+				struct ll_pairkey t = set->v[out - 1];
+
+				set->v[out - 1] = set->v[i];
+				set->v[i] = t;
+			}
+			key_release(&set->v[i]);
+			continue;
+		}
+		set->v[out++] = set->v[i];
+	}
+	set->n = out;
+}
+
+/* The orientation written: mixed-cacheline keeps read-mostly first. */
+static void oriented(const char *rule, const char *a, const char *b, const char **x,
+		     const char **y)
+{
+	if (strcmp(rule, "mixed-cacheline") == 0 || !b) {
+		*x = a;
+		*y = b;
+		return;
+	}
+	canonical(a, b, x, y);
+}
+
+void ll_pairset_from_run(const struct ll_run *run, struct ll_pairset *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		const struct ll_linted *l = &run->structs[i];
+
+		for (size_t k = 0; k < l->findings.n; k++) {
+			const struct ll_finding *f = &l->findings.v[k];
+			const char *a = NULL, *b = NULL, *x, *y;
+			size_t n = ll_finding_gate_pairs(f, 0, &a, &b);
+
+			for (size_t p = 0; p < n; p++) {
+				ll_finding_gate_pairs(f, p, &a, &b);
+				oriented(f->rule, a, b, &x, &y);
+				push_key(out, f->rule, l->layout->kind, l->layout->name, x, y, 0);
+			}
+		}
+	}
+	sort_unique(out);
+}
+
+void ll_pairset_release(struct ll_pairset *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		key_release(&set->v[i]);
+	free(set->v);
+	set->v = NULL;
+	set->n = 0;
+}
+
+/* ---- writing -------------------------------------------------------------- */
+
+/* The file lists pairs as written (read-mostly first), sorted that way. */
+static int written_cmp(const void *x, const void *y)
+{
+	const struct ll_pairkey *p = *(const struct ll_pairkey *const *)x;
+	const struct ll_pairkey *q = *(const struct ll_pairkey *const *)y;
+	int c;
+
+	if (p->kind != q->kind)
+		return p->kind < q->kind ? -1 : 1;
+	if ((c = strcmp(p->name, q->name)) || (c = strcmp(p->rule, q->rule)) ||
+	    (c = strcmp(p->a, q->a)))
+		return c;
+	return strcmp_null_first(p->b, q->b);
+}
+
+void ll_baseline_render(const struct ll_pairset *set, struct strbuf *out)
+{
+	const struct ll_pairkey **order = xcalloc(set->n ? set->n : 1, sizeof(*order));
+
+	for (size_t i = 0; i < set->n; i++)
+		order[i] = &set->v[i];
+	qsort(order, set->n, sizeof(*order), written_cmp);
+	sb_addf(out, "{\n  \"layoutlint-baseline\": %d,\n  \"pairs\": [", BASELINE_FORMAT);
+	for (size_t i = 0; i < set->n; i++) {
+		const struct ll_pairkey *k = order[i];
+		struct json_writer w;
+		char *kind_name;
+
+		jw_init(&w, false);
+		jw_begin_object(&w);
+		jw_kstring(&w, "rule", k->rule);
+		kind_name = xmalloc(strlen(k->name) + 8);
+		sprintf(kind_name, "%s %s", ll_kind_name(k->kind), k->name);
+		jw_kstring(&w, "struct", kind_name);
+		free(kind_name);
+		jw_key(&w, "pair");
+		jw_begin_array(&w);
+		jw_string(&w, k->a);
+		if (k->b)
+			jw_string(&w, k->b);
+		jw_end_array(&w);
+		jw_end_object(&w);
+		sb_addf(out, "%s\n    %s", i ? "," : "", w.out.buf);
+		jw_release(&w);
+	}
+	sb_adds(out, set->n ? "\n  ]\n}\n" : "]\n}\n");
+	free(order);
+}
+
+int ll_baseline_write(const char *path, const struct ll_pairset *set, struct ll_error *err)
+{
+	struct strbuf doc = STRBUF_INIT, tmp = STRBUF_INIT;
+	mode_t mask;
+	int fd, rc = -1;
+	size_t done = 0;
+
+	ll_baseline_render(set, &doc);
+	sb_addf(&tmp, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		ll_fail(err, "%s: cannot write the baseline: %s", path, strerror(errno));
+		goto out;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask))
+		goto io_error;
+	while (done < doc.len) {
+		ssize_t n = write(fd, doc.buf + done, doc.len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto io_error;
+		done += (size_t)n;
+	}
+	if (fsync(fd))
+		goto io_error;
+	if (close(fd)) {
+		fd = -1;
+		goto io_error;
+	}
+	fd = -1;
+	if (rename(tmp.buf, path))
+		goto io_error;
+	rc = 0;
+	goto out;
+io_error:
+	ll_fail(err, "%s: cannot write the baseline: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp.buf);
+out:
+	sb_release(&tmp);
+	sb_release(&doc);
+	return rc;
+}
+
+/* ---- reading: a small JSON parser that knows where it is ---------------- */
+
+enum jv_type { JV_NULL, JV_BOOL, JV_NUMBER, JV_STRING, JV_ARRAY, JV_OBJECT };
+
+struct jv {
+	enum jv_type type;
+	unsigned line, column;
+	char *str;		/* JV_STRING */
+	double number;		/* JV_NUMBER */
+	struct jv *items;	/* JV_ARRAY, JV_OBJECT (values) */
+	char **keys;		/* JV_OBJECT */
+	size_t n;
+};
+
+struct jparser {
+	const char *file;
+	const char *p, *end;
+	const char *line_start;
+	unsigned line;
+	int depth;
+	struct ll_error *err;
+};
+
+#define JSON_PARSE_MAX_DEPTH 64
+
+static unsigned column_of(const struct jparser *j, const char *at)
+{
+	return (unsigned)(at - j->line_start) + 1;
+}
+
+static int jfail(struct jparser *j, const char *at, const char *what)
+{
+	return ll_fail(j->err, "%s:%u:%u: malformed baseline: %s", j->file, j->line,
+		       column_of(j, at), what);
+}
+
+static void skip_ws(struct jparser *j)
+{
+	while (j->p < j->end) {
+		char c = *j->p;
+
+		if (c == '\n') {
+			j->line++;
+			j->line_start = j->p + 1;
+		} else if (c != ' ' && c != '\t' && c != '\r') {
+			break;
+		}
+		j->p++;
+	}
+}
+
+static void jv_release(struct jv *v)
+{
+	free(v->str);
+	for (size_t i = 0; i < v->n; i++) {
+		jv_release(&v->items[i]);
+		if (v->keys)
+			free(v->keys[i]);
+	}
+	free(v->items);
+	free(v->keys);
+	memset(v, 0, sizeof(*v));
+}
+
+static int hex4(const char *p, unsigned *out)
+{
+	unsigned v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		char c = p[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static void add_utf8(struct strbuf *sb, unsigned cp)
+{
+	if (cp < 0x80) {
+		sb_addc(sb, (char)cp);
+	} else if (cp < 0x800) {
+		sb_addc(sb, (char)(0xc0 | (cp >> 6)));
+		sb_addc(sb, (char)(0x80 | (cp & 0x3f)));
+	} else if (cp < 0x10000) {
+		sb_addc(sb, (char)(0xe0 | (cp >> 12)));
+		sb_addc(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
+		sb_addc(sb, (char)(0x80 | (cp & 0x3f)));
+	} else {
+		sb_addc(sb, (char)(0xf0 | (cp >> 18)));
+		sb_addc(sb, (char)(0x80 | ((cp >> 12) & 0x3f)));
+		sb_addc(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
+		sb_addc(sb, (char)(0x80 | (cp & 0x3f)));
+	}
+}
+
+static int parse_string(struct jparser *j, char **out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *open = j->p;
+
+	j->p++;	/* the opening quote */
+	for (;;) {
+		if (j->p >= j->end) {
+			sb_release(&sb);
+			return jfail(j, open, "string not closed");
+		}
+		unsigned char c = (unsigned char)*j->p;
+
+		if (c == '"') {
+			j->p++;
+			break;
+		}
+		if (c < 0x20) {
+			sb_release(&sb);
+			return jfail(j, j->p, "control character in a string");
+		}
+		if (c != '\\') {
+			sb_addc(&sb, (char)c);
+			j->p++;
+			continue;
+		}
+		if (j->end - j->p < 2) {
+			sb_release(&sb);
+			return jfail(j, j->p, "string not closed");
+		}
+		const char *esc = j->p;
+		unsigned cp, lo;
+
+		switch (j->p[1]) {
+		case '"': sb_addc(&sb, '"'); break;
+		case '\\': sb_addc(&sb, '\\'); break;
+		case '/': sb_addc(&sb, '/'); break;
+		case 'b': sb_addc(&sb, '\b'); break;
+		case 'f': sb_addc(&sb, '\f'); break;
+		case 'n': sb_addc(&sb, '\n'); break;
+		case 'r': sb_addc(&sb, '\r'); break;
+		case 't': sb_addc(&sb, '\t'); break;
+		case 'u':
+			if (j->end - j->p < 6 || hex4(j->p + 2, &cp))
+				goto bad_escape;
+			j->p += 4;
+			if (cp >= 0xd800 && cp < 0xdc00) {
+				if (j->end - j->p < 8 || j->p[2] != '\\' || j->p[3] != 'u' ||
+				    hex4(j->p + 4, &lo) || lo < 0xdc00 || lo >= 0xe000)
+					goto bad_escape;
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				j->p += 6;
+			} else if (cp >= 0xdc00 && cp < 0xe000) {
+				goto bad_escape;
+			}
+			if (cp == 0) {
+				sb_release(&sb);
+				return jfail(j, esc, "NUL character in a string");
+			}
+			add_utf8(&sb, cp);
+			break;
+		default:
+			goto bad_escape;
+		}
+		j->p += 2;
+		continue;
+bad_escape:
+		sb_release(&sb);
+		return jfail(j, esc, "invalid escape in a string");
+	}
+	*out = sb_detach(&sb);
+	return 0;
+}
+
+static int parse_number(struct jparser *j, struct jv *v)
+{
+	const char *s = j->p;
+	char buf[64];
+
+	if (j->p < j->end && *j->p == '-')
+		j->p++;
+	if (j->p < j->end && *j->p == '0') {
+		j->p++;
+	} else if (j->p < j->end && *j->p >= '1' && *j->p <= '9') {
+		while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+			j->p++;
+	} else {
+		return jfail(j, s, "expected a value");
+	}
+	if (j->p < j->end && *j->p == '.') {
+		j->p++;
+		if (j->p >= j->end || *j->p < '0' || *j->p > '9')
+			return jfail(j, j->p, "expected a digit after '.'");
+		while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+			j->p++;
+	}
+	if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+		j->p++;
+		if (j->p < j->end && (*j->p == '+' || *j->p == '-'))
+			j->p++;
+		if (j->p >= j->end || *j->p < '0' || *j->p > '9')
+			return jfail(j, j->p, "expected a digit in the exponent");
+		while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+			j->p++;
+	}
+	if ((size_t)(j->p - s) >= sizeof(buf))
+		return jfail(j, s, "number too long");
+	memcpy(buf, s, (size_t)(j->p - s));
+	buf[j->p - s] = '\0';
+	v->type = JV_NUMBER;
+	v->number = strtod(buf, NULL);
+	return 0;
+}
+
+static bool literal(struct jparser *j, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
+		return false;
+	j->p += n;
+	return true;
+}
+
+static int parse_value(struct jparser *j, struct jv *v);
+
+static int parse_container(struct jparser *j, struct jv *v, bool object)
+{
+	char close = object ? '}' : ']';
+
+	if (++j->depth > JSON_PARSE_MAX_DEPTH)
+		return jfail(j, j->p, "nested too deeply");
+	v->type = object ? JV_OBJECT : JV_ARRAY;
+	j->p++;
+	skip_ws(j);
+	if (j->p < j->end && *j->p == close) {
+		j->p++;
+		j->depth--;
+		return 0;
+	}
+	for (;;) {
+		char *key = NULL;
+
+		skip_ws(j);
+		if (object) {
+			if (j->p >= j->end || *j->p != '"')
+				return jfail(j, j->p, "expected a string key");
+			if (parse_string(j, &key))
+				return -1;
+			skip_ws(j);
+			if (j->p >= j->end || *j->p != ':') {
+				free(key);
+				return jfail(j, j->p, "expected ':'");
+			}
+			j->p++;
+		}
+		v->items = xrealloc(v->items, (v->n + 1) * sizeof(*v->items));
+		memset(&v->items[v->n], 0, sizeof(*v->items));
+		if (object) {
+			v->keys = xrealloc(v->keys, (v->n + 1) * sizeof(*v->keys));
+			v->keys[v->n] = key;
+		}
+		v->n++;
+		if (parse_value(j, &v->items[v->n - 1]))
+			return -1;
+		skip_ws(j);
+		if (j->p < j->end && *j->p == ',') {
+			j->p++;
+			continue;
+		}
+		if (j->p < j->end && *j->p == close) {
+			j->p++;
+			j->depth--;
+			return 0;
+		}
+		return jfail(j, j->p, object ? "expected ',' or '}'" : "expected ',' or ']'");
+	}
+}
+
+static int parse_value(struct jparser *j, struct jv *v)
+{
+	skip_ws(j);
+	v->line = j->line;
+	v->column = column_of(j, j->p);
+	if (j->p >= j->end)
+		return jfail(j, j->p, "unexpected end of file, expected a value");
+	switch (*j->p) {
+	case '{':
+		return parse_container(j, v, true);
+	case '[':
+		return parse_container(j, v, false);
+	case '"':
+		v->type = JV_STRING;
+		return parse_string(j, &v->str);
+	case 't':
+	case 'f':
+	case 'n':
+		if (literal(j, "true") || literal(j, "false")) {
+			v->type = JV_BOOL;
+			return 0;
+		}
+		if (literal(j, "null")) {
+			v->type = JV_NULL;
+			return 0;
+		}
+		return jfail(j, j->p, "expected a value");
+	default:
+		return parse_number(j, v);
+	}
+}
+
+static const struct jv *member_of(const struct jv *obj, const char *key)
+{
+	const struct jv *found = NULL;
+
+	for (size_t i = 0; i < obj->n; i++)
+		if (strcmp(obj->keys[i], key) == 0)
+			found = &obj->items[i];	/* the last one wins, as in most parsers */
+	return found;
+}
+
+static int vfail(const char *file, const struct jv *v, struct ll_error *err, const char *what)
+{
+	return ll_fail(err, "%s:%u:%u: malformed baseline: %s", file, v->line, v->column, what);
+}
+
+static int read_entry(const char *file, const struct jv *e, struct ll_pairset *out,
+		      struct ll_error *err)
+{
+	const struct jv *rule, *st, *pair;
+	const char *name;
+	enum ll_kind kind;
+
+	if (e->type != JV_OBJECT)
+		return vfail(file, e, err, "expected an object with \"rule\", \"struct\" and \"pair\"");
+	rule = member_of(e, "rule");
+	st = member_of(e, "struct");
+	pair = member_of(e, "pair");
+	if (!rule || !st || !pair)
+		return vfail(file, e, err, !rule ? "entry has no \"rule\"" :
+				    !st ? "entry has no \"struct\"" : "entry has no \"pair\"");
+	if (rule->type != JV_STRING)
+		return vfail(file, rule, err, "\"rule\" must be a string");
+	if (!ll_rule_id_known(rule->str)) {
+		struct ll_error e2;
+
+		ll_fail(&e2, "unknown rule '%s'", rule->str);
+		return vfail(file, rule, err, e2.msg);
+	}
+	if (st->type != JV_STRING)
+		return vfail(file, st, err, "\"struct\" must be a string");
+	if (strncmp(st->str, "struct ", 7) == 0) {
+		kind = LL_STRUCT;
+		name = st->str + 7;
+	} else if (strncmp(st->str, "union ", 6) == 0) {
+		kind = LL_UNION;
+		name = st->str + 6;
+	} else {
+		return vfail(file, st, err, "\"struct\" must be \"struct NAME\" or \"union NAME\"");
+	}
+	if (!*name)
+		return vfail(file, st, err, "\"struct\" has no name");
+	if (pair->type != JV_ARRAY || pair->n < 1 || pair->n > 2)
+		return vfail(file, pair, err, "\"pair\" must be an array of one or two member paths");
+	for (size_t i = 0; i < pair->n; i++)
+		if (pair->items[i].type != JV_STRING || !pair->items[i].str[0])
+			return vfail(file, &pair->items[i], err, "a member path must be a non-empty string");
+	push_key(out, rule->str, kind, name, pair->items[0].str,
+		 pair->n == 2 ? pair->items[1].str : NULL, e->line);
+	return 0;
+}
+
+static int read_document(const char *file, const struct jv *doc, struct ll_pairset *out,
+			 struct ll_error *err)
+{
+	const struct jv *fmt, *pairs;
+
+	if (doc->type != JV_OBJECT)
+		return vfail(file, doc, err, "expected an object (a layoutlint baseline)");
+	fmt = member_of(doc, "layoutlint-baseline");
+	if (!fmt)
+		return vfail(file, doc, err, "no \"layoutlint-baseline\" key: not a layoutlint "
+			     "baseline (write one with --write-baseline)");
+	if (fmt->type != JV_NUMBER || fmt->number != BASELINE_FORMAT) {
+		if (fmt->type == JV_NUMBER && fmt->number > BASELINE_FORMAT)
+			return vfail(file, fmt, err, "baseline format is newer than this layoutlint "
+				     "understands (1)");
+		return vfail(file, fmt, err, "\"layoutlint-baseline\" must be 1");
+	}
+	pairs = member_of(doc, "pairs");
+	if (!pairs)
+		return vfail(file, doc, err, "no \"pairs\" array");
+	if (pairs->type != JV_ARRAY)
+		return vfail(file, pairs, err, "\"pairs\" must be an array");
+	for (size_t i = 0; i < pairs->n; i++)
+		if (read_entry(file, &pairs->items[i], out, err))
+			return -1;
+	return 0;
+}
+
+static int slurp(const char *path, struct strbuf *out, struct ll_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[65536];
+	size_t n;
+
+	if (!f)
+		return ll_fail(err, "%s: cannot read the baseline: %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_add(out, buf, n);
+	if (ferror(f)) {
+		fclose(f);
+		return ll_fail(err, "%s: cannot read the baseline: %s", path, strerror(errno));
+	}
+	fclose(f);
+	return 0;
+}
+
+int ll_baseline_load(const char *path, struct ll_pairset *out, struct ll_error *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct jv doc = { 0 };
+	struct jparser j = { .file = path, .line = 1, .err = err };
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (slurp(path, &text, err))
+		goto done;
+	j.p = j.line_start = text.buf ? text.buf : "";
+	j.end = j.p + text.len;
+	if (text.len >= 3 && memcmp(j.p, "\xef\xbb\xbf", 3) == 0)
+		j.p += 3, j.line_start = j.p;	/* a UTF-8 byte order mark */
+	if (memchr(j.p, '\0', (size_t)(j.end - j.p))) {
+		const char *nul = memchr(j.p, '\0', (size_t)(j.end - j.p));
+
+		for (const char *q = j.p; q < nul; q++)
+			if (*q == '\n')
+				j.line++, j.line_start = q + 1;
+		jfail(&j, nul, "NUL byte");
+		goto done;
+	}
+	if (parse_value(&j, &doc))
+		goto done;
+	skip_ws(&j);
+	if (j.p < j.end) {
+		jfail(&j, j.p, "text after the end of the document");
+		goto done;
+	}
+	if (read_document(path, &doc, out, err))
+		goto done;
+	sort_unique(out);
+	rc = 0;
+done:
+	if (rc)
+		ll_pairset_release(out);
+	jv_release(&doc);
+	sb_release(&text);
+	return rc;
+}
+
+/* ---- gating --------------------------------------------------------------- */
+
+static struct ll_pairkey *lookup(struct ll_pairset *ref, const char *rule, enum ll_kind kind,
+				 const char *name, const char *a, const char *b)
+{
+	size_t lo = 0, hi = ref->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ll_pairkey *k = &ref->v[mid];
+		int c = key_cmp_parts(kind, name, rule, a, b, k->kind, k->name, k->rule, k->a, k->b);
+
+		if (c == 0)
+			return &ref->v[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static bool struct_linted(const struct ll_run *run, enum ll_kind kind, const char *name)
+{
+	for (size_t i = 0; i < run->nr_structs; i++)
+		if (run->structs[i].layout->kind == kind &&
+		    strcmp(run->structs[i].layout->name, name) == 0)
+			return true;
+	return false;
+}
+
+static void release_one(struct ll_finding *f)
+{
+	struct ll_findings one = { .v = xmalloc(sizeof(*f)), .n = 1 };
+
+	one.v[0] = *f;
+	ll_findings_release(&one);
+}
+
+void ll_gate(struct ll_run *run, struct ll_pairset *ref, struct ll_gating *g)
+{
+	for (size_t i = 0; i < ref->n; i++)
+		ref->v[i].seen = false;
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		struct ll_linted *l = &run->structs[i];
+		const struct ll_struct *s = l->layout;
+		size_t kept = 0;
+
+		l->marks = xcalloc(l->findings.n ? l->findings.n : 1, sizeof(*l->marks));
+		for (size_t k = 0; k < l->findings.n; k++) {
+			struct ll_finding *f = &l->findings.v[k];
+			const char *a = NULL, *b = NULL;
+			size_t n = ll_finding_gate_pairs(f, 0, &a, &b);
+			struct ll_gate_mark m = { .pair_new = xcalloc(n, sizeof(bool)), .nr_pairs = n };
+
+			for (size_t p = 0; p < n; p++) {
+				struct ll_pairkey *hit;
+
+				ll_finding_gate_pairs(f, p, &a, &b);
+				hit = lookup(ref, f->rule, s->kind, s->name, a, b);
+				if (hit)
+					hit->seen = true;
+				else
+					m.nr_new++;
+				m.pair_new[p] = !hit;
+			}
+			if (!m.nr_new) {
+				g->suppressed_findings++;
+				g->suppressed_pairs += n;
+				free(m.pair_new);
+				release_one(f);
+				continue;
+			}
+			g->reported_findings++;
+			g->new_pairs += m.nr_new;
+			l->marks[kept] = m;
+			l->findings.v[kept++] = *f;
+		}
+		l->findings.n = kept;
+	}
+	for (size_t i = 0; i < ref->n; i++) {
+		struct ll_pairkey *k = &ref->v[i];
+
+		if (k->seen || !struct_linted(run, k->kind, k->name))
+			continue;
+		g->vanished = xrealloc(g->vanished, (g->nr_vanished + 1) * sizeof(*g->vanished));
+		g->vanished[g->nr_vanished++] = *k;	/* borrowed strings */
+	}
+}
+
+void ll_gate_release(struct ll_run *run, struct ll_gating *g)
+{
+	for (size_t i = 0; run && i < run->nr_structs; i++) {
+		struct ll_linted *l = &run->structs[i];
+
+		for (size_t k = 0; l->marks && k < l->findings.n; k++)
+			free(l->marks[k].pair_new);
+		free(l->marks);
+		l->marks = NULL;
+	}
+	free(g->vanished);
+	g->vanished = NULL;
+	g->nr_vanished = 0;
+}
+
+static void describe_pair(const char *a, const char *b, struct strbuf *out)
+{
+	sb_adds(out, a);
+	if (b)
+		sb_addf(out, " with %s", b);
+}
+
+void ll_gate_describe_new(const struct ll_finding *f, const struct ll_gate_mark *m,
+			  struct strbuf *out)
+{
+	const char *a = NULL, *b = NULL;
+	bool first = true;
+
+	for (size_t i = 0; i < m->nr_pairs; i++) {
+		if (!m->pair_new[i])
+			continue;
+		ll_finding_gate_pairs(f, i, &a, &b);
+		if (!first)
+			sb_adds(out, ", ");
+		describe_pair(a, b, out);
+		first = false;
+	}
+}
+
+void ll_pairkey_describe(const struct ll_pairkey *k, struct strbuf *out)
+{
+	sb_addf(out, "%s, %s %s: ", k->rule, ll_kind_name(k->kind), k->name);
+	describe_pair(k->a, k->b, out);
+}
+
+void ll_gating_json(struct json_writer *w, const struct ll_gating *g)
+{
+	jw_begin_object(w);
+	jw_kstring(w, "reference", g->against ? "against" : "baseline");
+	jw_kstring(w, "path", g->reference);
+	if (g->against)
+		jw_kstring(w, "build_id", g->reference_build_id);
+	jw_kbool(w, "strict", g->strict);
+	jw_kuint(w, "reported_findings", g->reported_findings);
+	jw_kuint(w, "new_pairs", g->new_pairs);
+	jw_kuint(w, "suppressed_findings", g->suppressed_findings);
+	jw_kuint(w, "suppressed_pairs", g->suppressed_pairs);
+	jw_kuint(w, "vanished_pairs", g->nr_vanished);
+	jw_key(w, "vanished");
+	jw_begin_array(w);
+	for (size_t i = 0; i < g->nr_vanished; i++) {
+		const struct ll_pairkey *k = &g->vanished[i];
+		struct strbuf name = STRBUF_INIT;
+
+		sb_addf(&name, "%s %s", ll_kind_name(k->kind), k->name);
+		jw_begin_object(w);
+		jw_kstring(w, "rule", k->rule);
+		jw_kstring(w, "struct", name.buf);
+		jw_key(w, "pair");
+		jw_begin_array(w);
+		jw_string(w, k->a);
+		if (k->b)
+			jw_string(w, k->b);
+		jw_end_array(w);
+		jw_key(w, "line");
+		if (k->line)
+			jw_uint(w, k->line);
+		else
+			jw_null(w);
+		jw_end_object(w);
+		sb_release(&name);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+}

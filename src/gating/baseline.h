@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Gating only on what is new (cli.md): a finding is made of its rule, its
+ * struct and the member pairs it involves (read-mostly x write-hot,
+ * write-hot x write-hot of two domains; for split-hot and stale-rule the one
+ * member or pattern), by member path, never by line or offset. A reference
+ * (a baseline file, or OLD-BINARY linted with the same rules) is a set of
+ * such pairs; a finding is new when it has a pair the reference lacks.
+ *
+ * Also here: the per-struct layout diff that --against prints.
+ */
+#ifndef LAYOUTLINT_BASELINE_H
+#define LAYOUTLINT_BASELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/finding.h"
+#include "util/diag.h"
+#include "model/layout.h"
+#include "checks/run.h"
+
+/* One (rule, struct, pair). Pairs match unordered: {a, b} == {b, a}. */
+struct ll_pairkey {
+	char *rule;
+	enum ll_kind kind;
+	char *name;		/* the struct's name */
+	char *a;
+	char *b;		/* NULL for a single member or pattern */
+	unsigned line;		/* where a baseline file lists it; 0 otherwise */
+	bool seen;		/* gating: some current finding has it */
+};
+
+struct ll_pairset {
+	struct ll_pairkey *v;	/* sorted and unique once built */
+	size_t n;
+};
+
+/* The pairs of every finding of RUN, sorted, one entry per pair. */
+void ll_pairset_from_run(const struct ll_run *run, struct ll_pairset *out);
+void ll_pairset_release(struct ll_pairset *set);
+
+/* The baseline document for SET (JSON, one entry per line, stable). */
+void ll_baseline_render(const struct ll_pairset *set, struct strbuf *out);
+/* Write it to PATH atomically (temporary file, then rename). */
+int ll_baseline_write(const char *path, const struct ll_pairset *set, struct ll_error *err);
+/* Read a baseline; a malformed one fails naming PATH:LINE:COLUMN. */
+int ll_baseline_load(const char *path, struct ll_pairset *out, struct ll_error *err);
+
+/* For one reported finding: which of its gating pairs the reference lacks. */
+struct ll_gate_mark {
+	bool *pair_new;		/* one per gating pair (see ll_finding_gate_pairs) */
+	size_t nr_pairs;
+	size_t nr_new;
+};
+
+struct ll_gating {
+	const char *reference;		/* the baseline file, or OLD-BINARY */
+	const char *reference_build_id;	/* --against: OLD-BINARY's, may be NULL */
+	bool against;
+	bool strict;
+	size_t reported_findings;	/* findings with at least one new pair */
+	size_t new_pairs;
+	size_t suppressed_findings;	/* findings whose pairs are all in the reference */
+	size_t suppressed_pairs;
+	struct ll_pairkey *vanished;	/* reference pairs of linted structs that no longer
+					   occur; borrowed from the reference set */
+	size_t nr_vanished;
+};
+
+/*
+ * The gating pairs of F: its pairs; a finding without pairs falls back to
+ * its members, one key each. Returns how many; A and B are borrowed.
+ */
+size_t ll_finding_gate_pairs(const struct ll_finding *f, size_t i, const char **a,
+			     const char **b);
+
+/*
+ * Drop from RUN the findings whose pairs REF all has, mark the new pairs of
+ * the others (ll_linted.marks) and count both; reference pairs of structs
+ * RUN linted that no current finding has are the vanished ones.
+ */
+void ll_gate(struct ll_run *run, struct ll_pairset *ref, struct ll_gating *g);
+void ll_gate_release(struct ll_run *run, struct ll_gating *g);
+
+/* "a with b, c" for the new pairs of F. */
+void ll_gate_describe_new(const struct ll_finding *f, const struct ll_gate_mark *m,
+			  struct strbuf *out);
+/* "mixed-cacheline, struct file: f_op with f_lock" */
+void ll_pairkey_describe(const struct ll_pairkey *k, struct strbuf *out);
+
+struct json_writer;
+/* The "gating" object of --format=json and of SARIF's run properties. */
+void ll_gating_json(struct json_writer *w, const struct ll_gating *g);
+
+/* ---- --against: how one struct's layout changed --------------------- */
+
+struct ll_diff_member {
+	char *path;
+	bool old_lines, new_lines;	/* false for zero-size members */
+	uint64_t old_first, old_last;
+	uint64_t new_first, new_last;
+};
+
+struct ll_layout_diff {
+	bool in_reference;		/* false: OLD-BINARY does not define it */
+	uint64_t old_size, new_size;
+	uint64_t old_cachelines, new_cachelines;
+	unsigned old_cacheline, new_cacheline;	/* line sizes */
+	struct ll_diff_member *added, *removed, *moved;
+	size_t nr_added, nr_removed, nr_moved;
+};
+
+/* Members (units, as findings name them) added, removed or moved to other lines. */
+struct ll_layout_diff *ll_layout_diff(const struct ll_struct *old_s, const struct ll_struct *new_s);
+void ll_layout_diff_free(struct ll_layout_diff *d);
+/* "line 3", "lines 1-2" or "no line" (zero-size) into BUF. */
+const char *ll_diff_lines(bool has, uint64_t first, uint64_t last, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,1355 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ELF + DWARF -> layout model.
+ *
+ * Which inputs take which path to a Dwarf handle:
+ *  - ET_EXEC / ET_DYN with .debug_info in the file: dwarf_begin_elf on the
+ *    file itself (no relocations to apply, cheapest). When that section is
+ *    stored uncompressed, on a sparse image of the file (sparse_image.h):
+ *    the raw scan (finder.c, dwarf_scan.c) pread()s the units and libdw
+ *    later sees only the units chosen definitions live in;
+ *  - ET_REL (objects, kernel modules): libdwfl's offline reporting, which
+ *    applies the .rela.debug_* relocations (without them every string
+ *    offset in a .o is wrong);
+ *  - no .debug_info (stripped): libdwfl's standard debuginfo search, which
+ *    follows the build-id (/usr/lib/debug/.build-id/) and .gnu_debuglink
+ *    as gdb does.
+ * zlib-compressed sections (SHF_COMPRESSED and .zdebug) are decompressed by
+ * libdw; zstd ones need elfutils 0.189, so they are refused up front.
+ */
+#include "input/reader_impl.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <elfutils/version.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "input/dwarf/ctype_name.h"
+#include "input/elf/elf_section.h"
+#include "input/dwarf/finder.h"
+#include "input/dwarf/line_table.h"
+#include "util/pathglob.h"
+#include "input/dwarf/sparse_image.h"
+#include "util/strbuf.h"
+
+/* Bounds that keep hostile DWARF from costing unbounded work. */
+#define MAX_NESTING 64
+#define MAX_MEMBERS 1000000
+
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2
+#endif
+
+struct ll_dwarf_input {
+	char *path;
+	int fd;
+	Elf *elf;
+	Dwfl *dwfl;		/* offline session, when libdwfl found the DWARF */
+	Dwarf *dwarf;		/* owned by dwfl when dwfl is set */
+	bool own_dwarf;
+	char *build_id;
+	unsigned arch_cacheline;
+	struct ll_sparse_image *image;	/* what elf reads, when .debug_info is read sparsely */
+	struct ll_line_sections lines;	/* raw line tables, when held plainly in memory */
+	char *srcdir;			/* --srcdir, absolute and normalised */
+	struct ll_input_options opts;
+};
+
+static char *debuginfo_path = NULL;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static char *hex_build_id(Elf *elf)
+{
+	const void *id;
+	ssize_t len = dwelf_elf_gnu_build_id(elf, &id);
+
+	if (len <= 0)
+		return NULL;
+	char *hex = xmalloc((size_t)len * 2 + 1);
+
+	for (ssize_t i = 0; i < len; i++)
+		sprintf(hex + 2 * i, "%02x", ((const unsigned char *)id)[i]);
+	return hex;
+}
+
+/* Refuse zstd before libdw turns it into a vague "no DWARF". */
+static int scan_sections(struct ll_dwarf_input *in, uint64_t file_size, bool *has_debug_info,
+			 struct ll_error *err)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr ehdr;
+
+	*has_debug_info = false;
+	/*
+	 * libelf reads a section table past the end of the file as no
+	 * sections at all, which would come out as "no DWARF": say what it is.
+	 */
+	if (gelf_getehdr(in->elf, &ehdr) && ehdr.e_shoff &&
+	    (ehdr.e_shoff > file_size ||
+	     (uint64_t)(ehdr.e_shnum ? ehdr.e_shnum : 1) * ehdr.e_shentsize >
+	     file_size - ehdr.e_shoff))
+		return ll_fail(err, "%s: truncated or malformed ELF: the section header table at "
+			       "offset 0x%llx runs past the end of the file (%llu bytes)", in->path,
+			       (unsigned long long)ehdr.e_shoff, (unsigned long long)file_size);
+	if (elf_getshdrstrndx(in->elf, &shstrndx) != 0)
+		return ll_fail(err, "%s: malformed ELF section header table: %s",
+			       in->path, elf_errmsg(-1));
+	while ((scn = elf_nextscn(in->elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr))
+			return ll_fail(err, "%s: malformed ELF section header: %s",
+				       in->path, elf_errmsg(-1));
+		name = elf_strptr(in->elf, shstrndx, shdr.sh_name);
+		if (!name)
+			continue;
+		if (shdr.sh_type != SHT_NOBITS &&
+		    (shdr.sh_offset > file_size || shdr.sh_size > file_size - shdr.sh_offset))
+			return ll_fail(err, "%s: truncated or malformed ELF: section %s at offset "
+				       "0x%llx (0x%llx bytes) runs past the end of the file (%llu bytes)",
+				       in->path, name, (unsigned long long)shdr.sh_offset,
+				       (unsigned long long)shdr.sh_size, (unsigned long long)file_size);
+		if (strcmp(name, ".debug_info") == 0 || strcmp(name, ".zdebug_info") == 0)
+			*has_debug_info = shdr.sh_type != SHT_NOBITS;
+		if ((shdr.sh_flags & SHF_COMPRESSED) && strncmp(name, ".debug_", 7) == 0) {
+			GElf_Chdr chdr;
+
+			if (gelf_getchdr(scn, &chdr) && chdr.ch_type == ELFCOMPRESS_ZSTD)
+				return ll_fail(err,
+					       "%s: section %s is zstd-compressed; this layoutlint is built "
+					       "with elfutils %s, which reads zstd only from 0.189 on "
+					       "(decompress with 'objcopy --decompress-debug-sections')",
+					       in->path, name, LIBDW_BUILD_VERSION);
+		}
+	}
+	return 0;
+}
+
+static void find_line_sections(struct ll_dwarf_input *in, Elf *elf);
+
+/*
+ * libdw decompresses debug sections when it opens them and, when zlib
+ * fails, carries on as if the section were absent: a damaged -gz
+ * .debug_info would read as "struct not found". A section still marked
+ * compressed afterwards is one it could not decompress.
+ */
+static int check_decompressed(struct ll_dwarf_input *in, Elf *elf, struct ll_error *err)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_COMPRESSED))
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name || strncmp(name, ".debug_", 7) != 0)
+			continue;
+		if (elf_compress(scn, 0, 0) < 0)
+			return ll_fail(err, "%s: section %s at offset 0x%llx: cannot decompress: %s",
+				       in->path, name, (unsigned long long)shdr.sh_offset,
+				       elf_errmsg(-1));
+	}
+	return 0;
+}
+
+static int open_with_dwfl(struct ll_dwarf_input *in, struct ll_error *err)
+{
+	Dwarf_Addr bias;
+	Dwfl_Module *mod;
+
+	in->dwfl = dwfl_begin(&offline_callbacks);
+	if (!in->dwfl)
+		return ll_fail(err, "%s: cannot start libdwfl: %s", in->path, dwfl_errmsg(-1));
+	mod = dwfl_report_offline(in->dwfl, in->path, in->path, -1);
+	if (!mod)
+		return ll_fail(err, "%s: cannot read ELF: %s", in->path, dwfl_errmsg(-1));
+	dwfl_report_end(in->dwfl, NULL, NULL);
+	in->dwarf = dwfl_module_getdwarf(mod, &bias);
+	if (!in->dwarf)
+		return ll_fail(err, "%s: no DWARF debug info found (in the file, by build-id or by "
+			       ".gnu_debuglink): build with -g / CONFIG_DEBUG_INFO=y", in->path);
+	if (check_decompressed(in, dwarf_getelf(in->dwarf), err))
+		return -1;
+	/* libdwfl applied the relocations to these section buffers. */
+	find_line_sections(in, dwarf_getelf(in->dwarf));
+	return 0;
+}
+
+/* After libdw opened ELF, which decompressed what needed it in place. */
+static void find_line_sections(struct ll_dwarf_input *in, Elf *elf)
+{
+	if (!ll_elf_section_bytes(elf, ".debug_line", NULL, &in->lines.line, &in->lines.line_size))
+		in->lines.line = NULL;
+	if (!ll_elf_section_bytes(elf, ".debug_line_str", NULL, &in->lines.line_str,
+				  &in->lines.line_str_size))
+		in->lines.line_str = NULL;
+	if (!ll_elf_section_bytes(elf, ".debug_str", NULL, &in->lines.str, &in->lines.str_size))
+		in->lines.str = NULL;
+}
+
+/*
+ * Reopen the ELF on a sparse image (sparse_image.h) when its .debug_info
+ * is stored plainly in the file: the raw scan reads the section with
+ * pread, and libdw then sees only the units a lookup materialises.
+ * Anything else keeps the plain mapping.
+ */
+static int open_sparse(struct ll_dwarf_input *in, size_t file_size, struct ll_error *err)
+{
+	GElf_Shdr shdr;
+	bool found = ll_elf_section(in->elf, ".debug_info", NULL, &shdr) != NULL;
+	Elf *image_elf;
+
+	if (!found || shdr.sh_type != SHT_PROGBITS || (shdr.sh_flags & SHF_COMPRESSED) ||
+	    shdr.sh_offset > file_size || shdr.sh_size > file_size - shdr.sh_offset)
+		return 0;
+	if (ll_sparse_open(in->fd, in->path, file_size, shdr.sh_offset, shdr.sh_size, &in->image,
+			   err))
+		return -1;
+	image_elf = elf_memory((char *)ll_sparse_base(in->image), file_size);
+	if (!image_elf || elf_kind(image_elf) != ELF_K_ELF) {
+		if (image_elf)
+			elf_end(image_elf);
+		ll_sparse_close(in->image);
+		in->image = NULL;
+		return 0;
+	}
+	elf_end(in->elf);
+	in->elf = image_elf;
+	return 0;
+}
+
+int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
+			struct ll_dwarf_input **out, struct ll_error *err)
+{
+	struct ll_dwarf_input *in = xcalloc(1, sizeof(*in));
+	GElf_Ehdr ehdr;
+	bool has_debug_info;
+	struct stat st;
+
+	in->path = xstrdup(path);
+	in->fd = -1;
+	if (opts)
+		in->opts = *opts;
+	*out = in;
+	if (in->opts.srcdir) {
+		char *abs = realpath(in->opts.srcdir, NULL);
+
+		if (!abs)
+			return ll_fail(err, "--srcdir %s: %s", in->opts.srcdir, strerror(errno));
+		in->srcdir = ll_normalize_path(abs);
+		free(abs);
+	}
+
+	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0)
+		return ll_fail(err, "%s: %s", path, strerror(errno));
+	if (fstat(in->fd, &st) != 0)
+		return ll_fail(err, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return ll_fail(err, "%s: is a directory, expected an ELF binary", path);
+	elf_version(EV_CURRENT);
+	in->elf = elf_begin(in->fd, ELF_C_READ_MMAP, NULL);
+	if (!in->elf || elf_kind(in->elf) != ELF_K_ELF)
+		return ll_fail(err, "%s: not an ELF file%s", path,
+			       st.st_size < 64 ? " (too short for an ELF header)" : "");
+	if (!gelf_getehdr(in->elf, &ehdr))
+		return ll_fail(err, "%s: malformed ELF header: %s", path, elf_errmsg(-1));
+	in->arch_cacheline = ll_elf_arch_cacheline(ehdr.e_machine, ehdr.e_ident[EI_CLASS]);
+	in->build_id = hex_build_id(in->elf);
+	if (scan_sections(in, (uint64_t)st.st_size, &has_debug_info, err))
+		return -1;
+
+	if (ehdr.e_type == ET_REL || !has_debug_info)
+		return open_with_dwfl(in, err);
+	if (open_sparse(in, (size_t)st.st_size, err))
+		return -1;
+
+	in->dwarf = dwarf_begin_elf(in->elf, DWARF_C_READ, NULL);
+	if (!in->dwarf)
+		return ll_fail(err, "%s: cannot read DWARF: %s", path, dwarf_errmsg(-1));
+	in->own_dwarf = true;
+	if (check_decompressed(in, in->elf, err))
+		return -1;
+	find_line_sections(in, in->elf);
+	return 0;
+}
+
+void ll_dwarf_input_close(struct ll_dwarf_input *in)
+{
+	if (!in)
+		return;
+	if (in->own_dwarf && in->dwarf)
+		dwarf_end(in->dwarf);
+	if (in->dwfl)
+		dwfl_end(in->dwfl);
+	if (in->elf)
+		elf_end(in->elf);
+	ll_sparse_close(in->image);
+	if (in->fd >= 0)
+		close(in->fd);
+	free(in->build_id);
+	free(in->srcdir);
+	free(in->path);
+	free(in);
+}
+
+const char *ll_dwarf_input_build_id(const struct ll_dwarf_input *in)
+{
+	return in->build_id;
+}
+
+unsigned ll_dwarf_input_arch_cacheline(const struct ll_dwarf_input *in)
+{
+	return in->arch_cacheline;
+}
+
+/* ---- declaring files ---------------------------------------------------- */
+
+/* Strip ROOT/ from an absolute NORM; returns NORM itself when outside ROOT. */
+static char *relative_to(char *norm, const char *root)
+{
+	size_t rlen = strlen(root);
+
+	if (norm[0] != '/' || !rlen || strncmp(norm, root, rlen) != 0 ||
+	    (norm[rlen] != '/' && strcmp(root, "/") != 0))
+		return norm;
+	const char *rest = norm + rlen + (norm[rlen] == '/');
+	char *rel = xstrdup(*rest ? rest : ".");
+
+	free(norm);
+	return rel;
+}
+
+/*
+ * Declaring file as rules and diagnostics see it (rules.md, Paths):
+ * normalised, --prefix-map applied, then relative to --srcdir, or by
+ * default to the unit's compilation directory, when inside it.
+ */
+static char *display_path(const struct ll_dwarf_input *in, const char *raw, const char *comp_dir)
+{
+	const struct ll_input_options *opts = &in->opts;
+	char *norm = ll_normalize_path(raw);
+
+	if (!norm)
+		return NULL;
+	for (size_t i = 0; i < opts->nr_prefix_maps; i++) {
+		const char *map = opts->prefix_maps[i];
+		const char *eq = strchr(map, '=');
+		size_t olen;
+
+		if (!eq)
+			continue;
+		olen = (size_t)(eq - map);
+		if (olen && strncmp(norm, map, olen) == 0 &&
+		    (norm[olen] == '/' || norm[olen] == '\0' || map[olen - 1] == '/')) {
+			struct strbuf sb = STRBUF_INIT;
+
+			sb_adds(&sb, eq + 1);
+			sb_adds(&sb, norm + olen);
+			free(norm);
+			norm = ll_normalize_path(sb.buf);
+			sb_release(&sb);
+			if (!norm)
+				return NULL;
+			break;
+		}
+	}
+	if (in->srcdir)
+		return relative_to(norm, in->srcdir);
+	if (comp_dir && comp_dir[0] == '/') {
+		char *root = ll_normalize_path(comp_dir);
+
+		if (root)
+			norm = relative_to(norm, root);
+		free(root);
+	}
+	return norm;
+}
+
+static const char *cu_comp_dir(Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+}
+
+/*
+ * The raw declaring file of DIE. The line table header is read directly
+ * when possible: libdw 0.188 decodes the unit's whole line program for
+ * dwarf_decl_file(), and treats DWARF 5's file 0 (clang's primary source
+ * file) as no file at all.
+ */
+static bool raw_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf_Die *cu,
+			  struct strbuf *out)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word stmt_list, index;
+	const char *libdw_file;
+
+	if (!dwarf_attr(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &index) != 0)
+		return false;
+	if (in->lines.line && dwarf_attr(cu, DW_AT_stmt_list, &attr) &&
+	    dwarf_formudata(&attr, &stmt_list) == 0 &&
+	    ll_line_file(&in->lines, stmt_list, index, cu_comp_dir(cu), out))
+		return true;
+	libdw_file = dwarf_decl_file(die);
+	if (!libdw_file)
+		return false;
+	sb_adds(out, libdw_file);
+	return true;
+}
+
+/* Display paths of one unit's file entries, resolved once each. */
+struct file_cache {
+	Dwarf_Off cu;
+	char **paths;		/* by DW_AT_decl_file index; NULL: not resolved yet */
+	bool *resolved;
+	size_t n;
+};
+
+static void file_cache_reset(struct file_cache *fc)
+{
+	for (size_t i = 0; i < fc->n; i++)
+		free(fc->paths[i]);
+	free(fc->paths);
+	free(fc->resolved);
+	memset(fc, 0, sizeof(*fc));
+}
+
+static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct file_cache *fc)
+{
+	Dwarf_Die cu;
+	Dwarf_Attribute attr;
+	Dwarf_Word index;
+	struct strbuf sb = STRBUF_INIT;
+	char *path = NULL;
+
+	if (!dwarf_attr(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &index) != 0 ||
+	    !dwarf_diecu(die, &cu, NULL, NULL))
+		return NULL;
+	if (fc && index < 65536) {
+		if (fc->cu != dwarf_dieoffset(&cu) || !fc->paths) {
+			file_cache_reset(fc);
+			fc->cu = dwarf_dieoffset(&cu);
+		}
+		if (index < fc->n && fc->resolved[index])
+			return fc->paths[index] ? xstrdup(fc->paths[index]) : NULL;
+	}
+	if (raw_decl_file(in, die, &cu, &sb))
+		path = display_path(in, sb.buf, cu_comp_dir(&cu));
+	sb_release(&sb);
+	if (fc && index < 65536) {
+		if (index >= fc->n) {
+			size_t n = (size_t)index + 1;
+
+			fc->paths = xrealloc(fc->paths, n * sizeof(*fc->paths));
+			fc->resolved = xrealloc(fc->resolved, n * sizeof(*fc->resolved));
+			memset(fc->paths + fc->n, 0, (n - fc->n) * sizeof(*fc->paths));
+			memset(fc->resolved + fc->n, 0, (n - fc->n) * sizeof(*fc->resolved));
+			fc->n = n;
+		}
+		fc->paths[index] = path ? xstrdup(path) : NULL;
+		fc->resolved[index] = true;
+	}
+	return path;
+}
+
+static void die_decl(const struct ll_dwarf_input *in, Dwarf_Die *die, struct file_cache *fc,
+		     struct ll_decl *d)
+{
+	int v;
+
+	d->file = decl_file(in, die, fc);
+	d->line = dwarf_decl_line(die, &v) == 0 && v > 0 ? (unsigned)v : 0;
+	d->column = dwarf_decl_column(die, &v) == 0 && v > 0 ? (unsigned)v : 0;
+}
+
+/* ---- types ------------------------------------------------------------- */
+
+static bool die_type(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
+	       dwarf_formref_die(&attr, out) != NULL;
+}
+
+static bool die_udata(Dwarf_Die *die, unsigned at, Dwarf_Word *out)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr(die, at, &attr) && dwarf_formudata(&attr, out) == 0;
+}
+
+static bool is_aggregate_tag(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/* Follow typedefs and qualifiers down to the type that has a shape. */
+static bool peel(Dwarf_Die *type, Dwarf_Die *out)
+{
+	Dwarf_Die cur = *type;
+
+	for (int i = 0; i < MAX_NESTING; i++) {
+		switch (dwarf_tag(&cur)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type: {
+			Dwarf_Die next;
+
+			if (!die_type(&cur, &next))
+				return false;	/* const void */
+			cur = next;
+			break;
+		}
+		default:
+			*out = cur;
+			return true;
+		}
+	}
+	return false;
+}
+
+static unsigned address_size(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	uint8_t asize = 8, osize;
+
+	if (dwarf_diecu(die, &cu, &asize, &osize) == NULL)
+		return 8;
+	return asize;
+}
+
+static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth);
+
+/*
+ * Element size times every dimension. A dimension without a count or
+ * bound is a flexible array member: zero bytes, where dwarf_aggregate_size
+ * gives up.
+ */
+static int array_size(Dwarf_Die *array, uint64_t *size, struct ll_error *err, int depth)
+{
+	Dwarf_Die elem, sub;
+	uint64_t total;
+
+	if (!die_type(array, &elem))
+		return ll_fail(err, "array at DIE 0x%llx has no element type",
+			       (unsigned long long)dwarf_dieoffset(array));
+	if (type_size(&elem, &total, err, depth + 1))
+		return -1;
+	if (dwarf_child(array, &sub) != 0) {
+		*size = 0;
+		return 0;
+	}
+	do {
+		uint64_t count;
+
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type && dwarf_tag(&sub) != DW_TAG_enumeration_type)
+			continue;
+		if (!ll_subrange_count(&sub, &count))
+			count = 0;	/* flexible */
+		if (count && total > UINT64_MAX / count)
+			return ll_fail(err, "array at DIE 0x%llx: byte size overflows 64 bits",
+				       (unsigned long long)dwarf_dieoffset(array));
+		total *= count;
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+	*size = total;
+	return 0;
+}
+
+static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth)
+{
+	Dwarf_Word sz;
+	Dwarf_Die shaped;
+
+	if (depth > MAX_NESTING)
+		return ll_fail(err, "type chain deeper than %d at DIE 0x%llx", MAX_NESTING,
+			       (unsigned long long)dwarf_dieoffset(type));
+	if (!peel(type, &shaped))
+		return ll_fail(err, "type at DIE 0x%llx has no size (a cycle or void)",
+			       (unsigned long long)dwarf_dieoffset(type));
+	switch (dwarf_tag(&shaped)) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_ptr_to_member_type:
+		if (die_udata(&shaped, DW_AT_byte_size, &sz))
+			*size = sz;
+		else
+			*size = address_size(&shaped);
+		return 0;
+	case DW_TAG_subroutine_type:
+		*size = 0;
+		return 0;
+	case DW_TAG_array_type:
+		return array_size(&shaped, size, err, depth);
+	default:
+		break;
+	}
+	if (dwarf_aggregate_size(&shaped, &sz) != 0)
+		return ll_fail(err, "cannot size the type at DIE 0x%llx (tag 0x%x)",
+			       (unsigned long long)dwarf_dieoffset(&shaped), dwarf_tag(&shaped));
+	*size = sz;
+	return 0;
+}
+
+/*
+ * Alignments of the aggregates met while one struct is built, by DIE
+ * offset. Without it a hostile (or very deep) type graph is walked once
+ * per path to each node: a fuzzed DAG of self-referring members made
+ * that exponential. An entry in progress stands for a cycle and counts
+ * as alignment 1.
+ */
+struct align_memo {
+	struct align_entry {
+		uint64_t die;		/* offset + 1; 0: empty slot */
+		uint64_t align;		/* 0: in progress */
+		bool explicit_align;
+	} *v;
+	size_t mask, used;
+};
+
+static struct align_entry *memo_slot(struct align_memo *memo, uint64_t die)
+{
+	size_t at;
+
+	if (memo->used * 2 >= memo->mask) {
+		struct align_memo bigger = { .mask = memo->mask ? memo->mask * 2 + 1 : 63 };
+
+		bigger.v = xcalloc(bigger.mask + 1, sizeof(*bigger.v));
+		for (size_t i = 0; memo->v && i <= memo->mask; i++) {
+			if (!memo->v[i].die)
+				continue;
+			at = (size_t)(memo->v[i].die * 0x9e3779b97f4a7c15ULL >> 20) & bigger.mask;
+			while (bigger.v[at].die)
+				at = (at + 1) & bigger.mask;
+			bigger.v[at] = memo->v[i];
+		}
+		bigger.used = memo->used;
+		free(memo->v);
+		*memo = bigger;
+	}
+	at = (size_t)((die + 1) * 0x9e3779b97f4a7c15ULL >> 20) & memo->mask;
+	while (memo->v[at].die && memo->v[at].die != die + 1)
+		at = (at + 1) & memo->mask;
+	return &memo->v[at];
+}
+
+static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
+			       struct align_memo *memo);
+
+static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_align, int depth,
+					     struct align_memo *memo);
+
+static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int depth,
+				    struct align_memo *memo)
+{
+	uint64_t die = dwarf_dieoffset(agg);
+	struct align_entry *e = memo_slot(memo, die);
+	uint64_t align;
+	bool ex = false;
+
+	if (e->die) {
+		if (e->explicit_align)
+			*explicit_align = true;
+		return e->align ? e->align : 1;
+	}
+	e->die = die + 1;
+	e->align = 0;
+	memo->used++;
+	align = aggregate_alignment_uncached(agg, &ex, depth, memo);
+	e = memo_slot(memo, die);	/* the table may have grown */
+	e->align = align;
+	e->explicit_align = ex;
+	if (ex)
+		*explicit_align = true;
+	return align;
+}
+
+static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_align, int depth,
+					     struct align_memo *memo)
+{
+	Dwarf_Word a;
+	Dwarf_Die child;
+	uint64_t best = 1;
+	Dwarf_Word size = 0;
+
+	uint64_t declared = 0;
+
+	/* aligned(N) only ever raises the natural alignment. */
+	if (die_udata(agg, DW_AT_alignment, &a) && a) {
+		*explicit_align = true;
+		declared = a;
+	}
+	if (depth > MAX_NESTING || dwarf_child(agg, &child) != 0)
+		return declared ? declared : 1;
+	do {
+		Dwarf_Die mt;
+		Dwarf_Word off = 0, bits;
+		uint64_t ma;
+		bool ex = false;
+
+		if (dwarf_tag(&child) != DW_TAG_member || !die_type(&child, &mt))
+			continue;
+		ma = type_alignment(&mt, &ex, depth + 1, memo);
+		if (die_udata(&child, DW_AT_alignment, &a) && a > ma) {
+			ma = a;
+			ex = true;
+		}
+		if (ex)
+			*explicit_align = true;
+		/* A member packed on its own sits misaligned and adds nothing. */
+		if (!die_udata(&child, DW_AT_bit_size, &bits) &&
+		    die_udata(&child, DW_AT_data_member_location, &off) && ma && off % ma)
+			continue;
+		if (ma > best)
+			best = ma;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	/*
+	 * __attribute__((packed)) leaves no trace in DWARF but its effects: a
+	 * size that is not a multiple of the alignment is one of them.
+	 */
+	if (die_udata(agg, DW_AT_byte_size, &size))
+		while (best > 1 && size % best)
+			best /= 2;
+	return declared > best ? declared : best;
+}
+
+static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
+			       struct align_memo *memo)
+{
+	Dwarf_Word a, sz, enc;
+	Dwarf_Die next;
+
+	if (depth > MAX_NESTING)
+		return 1;
+	if (is_aggregate_tag(dwarf_tag(type)))
+		return aggregate_alignment(type, explicit_align, depth + 1, memo);
+	/* On a typedef, aligned(N) may also lower the alignment. */
+	if (die_udata(type, DW_AT_alignment, &a) && a) {
+		*explicit_align = true;
+		return a;
+	}
+	switch (dwarf_tag(type)) {
+	case DW_TAG_typedef:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+	case DW_TAG_array_type:
+		return die_type(type, &next) ?
+		       type_alignment(&next, explicit_align, depth + 1, memo) : 1;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		return aggregate_alignment(type, explicit_align, depth + 1, memo);
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+		return die_udata(type, DW_AT_byte_size, &sz) ? sz : address_size(type);
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type:
+		if (!die_udata(type, DW_AT_byte_size, &sz) || sz == 0)
+			return 1;
+		if (die_udata(type, DW_AT_encoding, &enc) && enc == DW_ATE_complex_float)
+			sz /= 2;
+		/* i386 long double is 12 bytes aligned to 4. */
+		while (sz & (sz - 1))
+			sz &= sz - 1;
+		return sz == 0 ? 1 : sz > 16 ? 16 : sz;	/* a 0-byte base type: hostile */
+	default:
+		return 1;
+	}
+}
+
+/* ---- members ----------------------------------------------------------- */
+
+struct build_ctx {
+	const struct ll_dwarf_input *in;
+	struct ll_error *err;
+	size_t members;
+	struct file_cache files;
+	struct align_memo align;
+};
+
+static int member_location(Dwarf_Die *member, uint64_t *out, struct ll_error *err)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word value;
+
+	*out = 0;
+	if (!dwarf_attr(member, DW_AT_data_member_location, &attr))
+		return 0;	/* union members, and DWARF 4+ bitfields */
+	if (dwarf_formudata(&attr, &value) == 0) {
+		*out = value;
+		return 0;
+	}
+	/* DWARF 2 style: a location expression, normally DW_OP_plus_uconst N. */
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (dwarf_getlocation(&attr, &ops, &nops) == 0 && nops == 1 &&
+	    (ops[0].atom == DW_OP_plus_uconst || ops[0].atom == DW_OP_constu)) {
+		*out = ops[0].number;
+		return 0;
+	}
+	return ll_fail(err, "member at DIE 0x%llx: unsupported DW_AT_data_member_location "
+		       "expression", (unsigned long long)dwarf_dieoffset(member));
+}
+
+static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
+			 const char *path_prefix, uint64_t parent_align, int depth,
+			 struct ll_member **out, size_t *nr_out);
+
+static char *join_path(const char *prefix, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (prefix && *prefix) {
+		sb_adds(&sb, prefix);
+		sb_addc(&sb, '.');
+	}
+	sb_adds(&sb, name);
+	return sb_detach(&sb);
+}
+
+static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
+			const char *path_prefix, uint64_t parent_align, int depth,
+			struct ll_member *m)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Die type, shaped;
+	uint64_t loc;
+	Dwarf_Word bits, a;
+	bool ex = false;
+	unsigned long long die_off = (unsigned long long)dwarf_dieoffset(die);
+	Dwarf_Attribute attr;
+
+	/* A name libdw cannot read is damage, not an anonymous member. */
+	if (!name && dwarf_attr(die, DW_AT_name, &attr))
+		return ll_fail(ctx->err, "member at DIE 0x%llx: unreadable DW_AT_name (form 0x%x): %s",
+			       die_off, dwarf_whatform(&attr), dwarf_errmsg(-1));
+	if (!die_type(die, &type))
+		return ll_fail(ctx->err, "member %s at DIE 0x%llx has no valid type",
+			       name ? name : "<anonymous>", die_off);
+	if (member_location(die, &loc, ctx->err))
+		return -1;
+	m->name = name ? xstrdup(name) : NULL;
+	m->type = ll_c_declaration(&type, "");
+	die_decl(ctx->in, die, &ctx->files, &m->decl);
+	if (type_size(&type, &m->size, ctx->err, 0))
+		return -1;
+	if (base + loc < base)
+		return ll_fail(ctx->err, "member %s at DIE 0x%llx: offset overflows",
+			       name ? name : "<anonymous>", die_off);
+	m->offset = base + loc;
+
+	m->alignment = type_alignment(&type, &ex, 0, &ctx->align);
+	if (!m->alignment)
+		m->alignment = 1;
+	if (die_udata(die, DW_AT_alignment, &a) && a) {
+		if (a > m->alignment)
+			m->alignment = a;
+		ex = true;
+	}
+	/*
+	 * Packing shows only in the offsets: a misaligned member was packed
+	 * on its own, and no member of a packed aggregate is aligned beyond
+	 * the aggregate itself.
+	 */
+	if (loc % m->alignment)
+		m->alignment = 1;
+	else if (parent_align < m->alignment)
+		m->alignment = parent_align;
+	m->explicit_align = ex;
+
+	if (die_udata(die, DW_AT_bit_size, &bits)) {
+		Dwarf_Word dbo, unit, old_bo;
+
+		m->is_bitfield = true;
+		m->bit_size = bits;
+		if (die_udata(die, DW_AT_byte_size, &unit))
+			m->size = unit;
+		if (die_udata(die, DW_AT_data_bit_offset, &dbo)) {
+			m->bit_offset = base * 8 + dbo;
+		} else if (die_udata(die, DW_AT_bit_offset, &old_bo)) {
+			/* DWARF 2/3: counted from the storage unit's most significant bit. */
+			if (old_bo + bits > m->size * 8)
+				return ll_fail(ctx->err, "bitfield %s at DIE 0x%llx lies outside its "
+					       "storage unit", name ? name : "<unnamed>", die_off);
+			m->bit_offset = m->offset * 8 + (m->size * 8 - old_bo - bits);
+		} else {
+			m->bit_offset = m->offset * 8;
+		}
+		m->offset = m->bit_offset / 8;
+	}
+
+	if (m->name)
+		m->path = join_path(path_prefix, m->name);
+
+	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
+		bool child_ex = false;
+		uint64_t child_align = aggregate_alignment(&shaped, &child_ex, 0, &ctx->align);
+
+		m->is_aggregate = true;
+		m->agg_kind = dwarf_tag(&shaped) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
+		if (depth + 1 > MAX_NESTING)
+			return ll_fail(ctx->err, "member %s at DIE 0x%llx: aggregates nested deeper "
+				       "than %d levels", name ? name : "<anonymous>", die_off,
+				       MAX_NESTING);
+		/* Anonymous aggregates lend their members to the enclosing path. */
+		if (build_members(ctx, &shaped, m->offset, m->name ? m->path : path_prefix,
+				  child_align, depth + 1, &m->children, &m->nr_children))
+			return -1;
+	}
+	return 0;
+}
+
+static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
+			 const char *path_prefix, uint64_t parent_align, int depth,
+			 struct ll_member **out, size_t *nr_out)
+{
+	Dwarf_Die child;
+	size_t n = 0, cap = 0;
+	struct ll_member *v = NULL;
+
+	*out = NULL;
+	*nr_out = 0;
+	if (dwarf_child(agg, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		if (++ctx->members > MAX_MEMBERS)
+			return ll_fail(ctx->err, "more than %d members below DIE 0x%llx",
+				       MAX_MEMBERS, (unsigned long long)dwarf_dieoffset(agg));
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		memset(&v[n], 0, sizeof(v[n]));
+		int rc = build_member(ctx, &child, base, path_prefix, parent_align, depth, &v[n]);
+
+		n++;
+		*out = v;
+		*nr_out = n;
+		if (rc)
+			return -1;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	*out = v;
+	*nr_out = n;
+	return 0;
+}
+
+/* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
+static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
+			struct ll_struct **out, struct ll_error *err)
+{
+	struct ll_struct *s = xcalloc(1, sizeof(*s));
+	struct build_ctx ctx = { .in = in, .err = err };
+	Dwarf_Word size;
+	bool ex = false;
+
+	*out = s;
+	s->kind = dwarf_tag(agg) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
+	s->name = xstrdup(name);
+	if (!die_udata(agg, DW_AT_byte_size, &size))
+		return ll_fail(err, "%s %s at DIE 0x%llx has no DW_AT_byte_size",
+			       ll_kind_name(s->kind), name,
+			       (unsigned long long)dwarf_dieoffset(agg));
+	if (size > LL_MAX_STRUCT_SIZE)
+		return ll_fail(err, "%s %s at DIE 0x%llx claims %llu bytes, beyond the %u MiB "
+			       "layoutlint accepts", ll_kind_name(s->kind), name,
+			       (unsigned long long)dwarf_dieoffset(agg), (unsigned long long)size,
+			       LL_MAX_STRUCT_SIZE >> 20);
+	s->size = size;
+	s->alignment = aggregate_alignment(agg, &ex, 0, &ctx.align);
+	s->explicit_align = ex;
+	s->cacheline = in->arch_cacheline;
+	s->origin = dwarf_dieoffset(agg);
+	die_decl(in, agg, &ctx.files, &s->decl);
+	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
+	const struct ll_member *bad;
+
+	file_cache_reset(&ctx.files);
+	free(ctx.align.v);
+	if (!rc && !ll_struct_alignments_ok(s, &bad))
+		rc = ll_fail(err, "%s %s at DIE 0x%llx: alignment %llu is not a power of two up to "
+			     "2^28", bad ? "member" : "struct", bad && bad->path ? bad->path : name,
+			     (unsigned long long)s->origin,
+			     (unsigned long long)(bad ? bad->alignment : s->alignment));
+	if (!rc && (bad = ll_struct_misfit(s)))
+		rc = ll_fail(err, "member %s at offset %llu (%llu bytes) does not fit in the %llu "
+			     "bytes the struct at DIE 0x%llx declares, or in its enclosing member",
+			     bad->path ? bad->path : "<anonymous>", (unsigned long long)bad->offset,
+			     (unsigned long long)bad->size, (unsigned long long)s->size,
+			     (unsigned long long)s->origin);
+	return rc;
+}
+
+/* ---- lookup ------------------------------------------------------------ */
+
+struct candidate {
+	Dwarf_Off die;		/* the aggregate DIE */
+	const char *name;	/* query name it answers */
+	struct ll_finder_sig sig;
+	char *file;		/* display path, for listing ambiguities */
+	unsigned line;
+	size_t hits;		/* CUs carrying this same definition */
+};
+
+struct query_state {
+	struct candidate *cands;
+	size_t nr_cands;
+	bool declared;
+};
+
+/* Count one more definition; FILE is taken over. */
+static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *name,
+			  const struct ll_finder_sig *sig, char *file)
+{
+	for (size_t i = 0; i < qs->nr_cands; i++) {
+		if (ll_finder_sig_equal(&qs->cands[i].sig, sig)) {
+			qs->cands[i].hits++;
+			free(file);
+			return;
+		}
+	}
+	qs->cands = xrealloc(qs->cands, (qs->nr_cands + 1) * sizeof(*qs->cands));
+	qs->cands[qs->nr_cands++] = (struct candidate){
+		.die = die, .name = name, .sig = *sig, .file = file, .line = sig->line, .hits = 1,
+	};
+}
+
+static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
+			      Dwarf_Die *agg, const char *name)
+{
+	struct ll_finder_sig sig;
+	char *file = decl_file(in, agg, NULL);
+
+	ll_finder_signature(agg, file, &sig);
+	add_candidate(qs, dwarf_dieoffset(agg), name, &sig, file);
+}
+
+/* The same from what the raw scan read; false when libdw must look. */
+/*
+ * The display paths of one unit's file table. Hits arrive unit by unit
+ * in .debug_info order, so one entry suffices; --list asks about every
+ * definition of every struct, where parsing the table per hit was
+ * quadratic in the number of files.
+ */
+struct unit_files {
+	struct ll_line_table table;
+	char **display;		/* by file index, resolved on first use */
+	bool loaded, ok;
+};
+
+static void unit_files_release(struct unit_files *uf)
+{
+	for (size_t i = 0; uf->display && i < uf->table.n; i++)
+		free(uf->display[i]);
+	free(uf->display);
+	ll_line_table_release(&uf->table);
+	memset(uf, 0, sizeof(*uf));
+}
+
+/* A copy of the display path of file INDEX of the unit RAW is in; NULL: unknown. */
+static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
+		      const struct ll_scan_hit *raw, char **out)
+{
+	if (!uf->loaded || uf->table.stmt_list != raw->stmt_list) {
+		unit_files_release(uf);
+		uf->loaded = true;
+		uf->ok = ll_line_table_load(&in->lines, raw->stmt_list, raw->comp_dir, &uf->table);
+		uf->table.stmt_list = raw->stmt_list;
+		uf->display = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->display));
+	}
+	if (!uf->ok || raw->decl_file >= uf->table.n || !uf->table.names[raw->decl_file])
+		return false;
+	if (!uf->display[raw->decl_file]) {
+		struct strbuf path = STRBUF_INIT;
+
+		ll_line_table_path(&uf->table, raw->decl_file, &path);
+		uf->display[raw->decl_file] = display_path(in, path.buf, raw->comp_dir);
+		sb_release(&path);
+	}
+	*out = uf->display[raw->decl_file] ? xstrdup(uf->display[raw->decl_file]) : NULL;
+	return true;
+}
+
+/* The same from what the raw scan read; false when libdw must look. */
+static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
+			      struct unit_files *uf, const struct ll_scan_hit *raw,
+			      const char *name)
+{
+	struct ll_finder_sig sig;
+	char *file;
+
+	if (!unit_file(in, uf, raw, &file))
+		return false;
+	ll_finder_sig_from_scan(raw, file, &sig);
+	add_candidate(qs, raw->die, name, &sig, file);
+	return true;
+}
+
+static bool kind_matches(enum ll_query_kind want, int tag)
+{
+	if (want == LL_QUERY_ANY)
+		return true;
+	return (want == LL_QUERY_UNION) == (tag == DW_TAG_union_type);
+}
+
+struct lookup_ctx {
+	struct ll_dwarf_input *in;
+	const struct ll_query *queries;
+	size_t n;
+	struct query_state *state;
+	/* Queries by name: --list asks for thousands at once. */
+	size_t *first;		/* open addressing: query index + 1 */
+	size_t mask;
+	size_t *next;		/* next query with the same name, index + 1 */
+	struct unit_files files;	/* of the unit the last raw hit was in */
+	struct ll_finder **finder;	/* set before the first callback */
+	int prepare_rc;			/* a sparse image read failed */
+	struct ll_error prepare_err;
+};
+
+static size_t str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (size_t)h;
+}
+
+static void index_queries(struct lookup_ctx *lc)
+{
+	size_t slots = 16;
+
+	while (slots < lc->n * 4)
+		slots *= 2;
+	lc->first = xcalloc(slots, sizeof(*lc->first));
+	lc->next = xcalloc(lc->n ? lc->n : 1, sizeof(*lc->next));
+	lc->mask = slots - 1;
+	for (size_t i = lc->n; i-- > 0;) {
+		size_t at = str_hash(lc->queries[i].name) & lc->mask;
+
+		while (lc->first[at] && strcmp(lc->queries[lc->first[at] - 1].name,
+					       lc->queries[i].name) != 0)
+			at = (at + 1) & lc->mask;
+		lc->next[i] = lc->first[at];
+		lc->first[at] = i + 1;
+	}
+}
+
+/* First query named NAME, as index + 1 (0: none); then follow lc->next. */
+static size_t queries_named(const struct lookup_ctx *lc, const char *name)
+{
+	size_t at = str_hash(name) & lc->mask;
+
+	while (lc->first[at]) {
+		if (strcmp(lc->queries[lc->first[at] - 1].name, name) == 0)
+			return lc->first[at];
+		at = (at + 1) & lc->mask;
+	}
+	return 0;
+}
+
+/* Called by the finder for each top-level DIE whose name some query wants. */
+static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const char *name,
+			 void *arg)
+{
+	struct lookup_ctx *lc = arg;
+	Dwarf_Die from_raw;
+	int tag;
+
+	if (raw && raw->settled) {
+		/* A declaration only, or a typedef of a named type. */
+		for (size_t q1 = queries_named(lc, name); q1; q1 = lc->next[q1 - 1])
+			if (raw->declaration && kind_matches(lc->queries[q1 - 1].kind, raw->tag))
+				lc->state[q1 - 1].declared = true;
+		return;
+	}
+	if (raw) {
+		/* A definition of an aggregate, read whole by the scan. */
+		bool need_libdw = false;
+
+		for (size_t q1 = queries_named(lc, name); q1 && !need_libdw; q1 = lc->next[q1 - 1])
+			if (kind_matches(lc->queries[q1 - 1].kind, raw->tag))
+				need_libdw = !add_raw_candidate(&lc->state[q1 - 1], lc->in,
+								&lc->files, raw,
+								lc->queries[q1 - 1].name);
+		if (!need_libdw)
+			return;
+		if (ll_finder_prepare(*lc->finder, raw->die, &lc->prepare_err)) {
+			lc->prepare_rc = -1;
+			return;
+		}
+		if (!dwarf_offdie(lc->in->dwarf, raw->die, &from_raw))
+			return;
+		die = &from_raw;
+	}
+	tag = dwarf_tag(die);
+	for (size_t q1 = queries_named(lc, name); q1; q1 = lc->next[q1 - 1]) {
+		size_t q = q1 - 1;
+		const struct ll_query *query = &lc->queries[q];
+		Dwarf_Die target;
+		Dwarf_Attribute attr;
+
+		if (is_aggregate_tag(tag)) {
+			if (!kind_matches(query->kind, tag))
+				continue;
+			if (dwarf_attr(die, DW_AT_declaration, &attr)) {
+				lc->state[q].declared = true;
+				continue;
+			}
+			add_die_candidate(&lc->state[q], lc->in, die, query->name);
+		} else if (tag == DW_TAG_typedef && die_type(die, &target) &&
+			   is_aggregate_tag(dwarf_tag(&target)) &&
+			   dwarf_diename(&target) == NULL &&
+			   kind_matches(query->kind, dwarf_tag(&target))) {
+			if (dwarf_attr(&target, DW_AT_declaration, &attr)) {
+				lc->state[q].declared = true;
+				continue;
+			}
+			add_die_candidate(&lc->state[q], lc->in, &target, query->name);
+		}
+	}
+}
+
+static char *describe_candidates(const struct query_state *qs)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < qs->nr_cands; i++) {
+		const struct candidate *c = &qs->cands[i];
+
+		sb_addf(&sb, "%s%s:%u (size %llu)", i ? ", " : "",
+			c->file ? c->file : "<unknown file>", c->line,
+			(unsigned long long)c->sig.size);
+	}
+	return sb_detach(&sb);
+}
+
+static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
+			 struct query_state *qs, struct ll_finder *finder,
+			 struct ll_lookup_result *r, struct ll_error *err)
+{
+	struct candidate *pick = NULL;
+	size_t matching = 0;
+
+	for (size_t i = 0; i < qs->nr_cands; i++) {
+		struct candidate *c = &qs->cands[i];
+
+		if (q->decl_glob && !(c->file && ll_path_glob_match(q->decl_glob, c->file)))
+			continue;
+		matching++;
+		if (!pick)
+			pick = c;
+	}
+	if (matching == 0) {
+		if (qs->nr_cands) {
+			r->status = LL_MISSING;
+			r->detail = describe_candidates(qs);
+			return 0;
+		}
+		r->status = qs->declared ? LL_DECLARED_ONLY : LL_MISSING;
+		r->detail = qs->declared || q->no_suggestion ? NULL :
+			    ll_finder_suggest(finder, q->name);
+		return 0;
+	}
+	if (matching > 1) {
+		r->status = LL_AMBIGUOUS;
+		r->detail = describe_candidates(qs);
+		return 0;
+	}
+	Dwarf_Die die;
+
+	if (ll_finder_prepare(finder, pick->die, err))
+		return -1;
+	if (!dwarf_offdie(in->dwarf, pick->die, &die))
+		return ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", in->path,
+			       (unsigned long long)pick->die, dwarf_errmsg(-1));
+	struct ll_error berr;
+
+	if (build_struct(in, &die, q->name, &r->layout, &berr)) {
+		ll_struct_free(r->layout);
+		r->layout = NULL;
+		return ll_fail(err, "%s: %s %s: %s", in->path,
+			       q->kind == LL_QUERY_UNION ? "union" : "struct", q->name, berr.msg);
+	}
+	r->status = LL_FOUND;
+	return 0;
+}
+
+int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *queries, size_t n,
+			  struct ll_lookup_result *results, struct ll_error *err)
+{
+	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
+	struct ll_finder *finder = NULL;
+	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state,
+				 .finder = &finder };
+	const char **names = xcalloc(n ? n : 1, sizeof(*names));
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		names[i] = queries[i].name;
+		memset(&results[i], 0, sizeof(results[i]));
+	}
+	index_queries(&lc);
+	rc = ll_finder_scan(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, names, n,
+			    on_named_die, &lc, &in->opts.progress, &finder, err);
+	if (!rc && lc.prepare_rc) {
+		*err = lc.prepare_err;
+		rc = -1;
+	}
+	/* With thousands of queries (--list, --audit) this is the long part. */
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		ll_progress_report(&in->opts.progress, "structs", i + 1, n);
+		rc = resolve_query(in, &queries[i], &state[i], finder, &results[i], err);
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (size_t c = 0; c < state[i].nr_cands; c++)
+			free(state[i].cands[c].file);
+		free(state[i].cands);
+	}
+	ll_finder_free(finder);
+	free(state);
+	free(names);
+	free(lc.first);
+	free(lc.next);
+	unit_files_release(&lc.files);
+	return rc;
+}
+
+int ll_dwarf_input_list(struct ll_dwarf_input *in, char ***names, size_t *n, struct ll_error *err)
+{
+	return ll_finder_list(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, names, n,
+			      &in->opts.progress, err);
+}

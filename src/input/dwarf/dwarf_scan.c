@@ -1,0 +1,1656 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The raw top-level DIE scanner; see dwarf_scan.h for what it promises. */
+#include "input/dwarf/dwarf_scan.h"
+
+#include <dwarf.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input/dwarf/byte_cursor.h"
+#include "util/strbuf.h"
+
+#define MAX_ABBREV_CODE (1u << 16)
+#define MAX_ATTRS 256
+
+struct abbrev {
+	uint16_t tag;
+	bool children;
+	bool present;
+	bool wanted;		/* a tag whose name the scan checks */
+	uint16_t nr_attrs;
+	uint32_t first;		/* index into the spec arrays */
+	/*
+	 * Shortcuts for DIEs the scan only steps over: -1 unless every form
+	 * before the attribute (or in the whole DIE) has a fixed size.
+	 */
+	int32_t fixed_size;
+	int32_t sibling_at;
+	uint16_t sibling_form;
+	int32_t name_strp_at;	/* the first DW_AT_name, when a DW_FORM_strp */
+};
+
+struct abbrev_table {
+	struct abbrev *by_code;
+	size_t nr_codes;
+	uint16_t *attr;
+	uint16_t *form;
+	int64_t *implicit;	/* DW_FORM_implicit_const values, by spec */
+	size_t nr_specs, cap_specs;
+	uint64_t offset;	/* .debug_abbrev offset it was read from */
+	unsigned addr_size, offset_size, version;	/* form sizes depend on these */
+	bool valid;
+	bool names_inline;	/* some wanted DIE may carry its name as DW_FORM_string */
+	bool names_hidden;	/* ... or in a form whose bytes are not the .debug_str offset */
+};
+
+/*
+ * Read one unit header from HDR (the first bytes of the unit at OFF);
+ * false on a header it cannot read.
+ */
+static bool read_unit(const unsigned char *hdr, size_t avail, uint64_t off, uint64_t info_size,
+		      uint64_t abbrev_size, struct ll_scan_unit *u)
+{
+	struct ll_cursor c = { hdr, hdr + avail, false };
+	uint64_t len = ll_fixed(&c, 4);
+	unsigned unit_type = DW_UT_compile;
+
+	u->offset = off;
+	u->offset_size = 4;
+	if (len == 0xffffffff) {
+		len = ll_fixed(&c, 8);
+		u->offset_size = 8;
+	} else if (len >= 0xfffffff0) {
+		return false;
+	}
+	uint64_t start = off + (uint64_t)(c.p - hdr);
+
+	if (c.bad || len > info_size - start)
+		return false;
+	u->end = start + len;
+	u->version = (unsigned)ll_fixed(&c, 2);
+	if (u->version < 2 || u->version > 5)
+		return false;
+	if (u->version >= 5) {
+		unit_type = (unsigned)ll_fixed(&c, 1);
+		u->addr_size = (unsigned)ll_fixed(&c, 1);
+		u->abbrev_offset = ll_fixed(&c, u->offset_size);
+		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile)
+			ll_skip(&c, 8);
+		else if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
+			ll_skip(&c, 8 + u->offset_size);
+		else if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
+			return false;
+	} else {
+		u->abbrev_offset = ll_fixed(&c, u->offset_size);
+		u->addr_size = (unsigned)ll_fixed(&c, 1);
+	}
+	if (c.bad || u->abbrev_offset >= abbrev_size)
+		return false;
+	u->first_die = off + (uint64_t)(c.p - hdr);
+	return u->first_die <= u->end;
+}
+
+static bool wanted_tag(unsigned tag);
+
+/* Size of a form when it does not depend on the value, else -1. */
+static int fixed_form_size(unsigned form, const struct ll_scan_unit *u)
+{
+	switch (form) {
+	case DW_FORM_flag_present: case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4:
+	case DW_FORM_strx4: case DW_FORM_addrx4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return (int)u->addr_size;
+	case DW_FORM_ref_addr:
+		return (int)(u->version <= 2 ? u->addr_size : u->offset_size);
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		return (int)u->offset_size;
+	default:
+		return -1;
+	}
+}
+
+static void precompute(struct abbrev_table *t, struct abbrev *a, const struct ll_scan_unit *u)
+{
+	int32_t at = 0;
+	bool fixed_so_far = true, named = false;
+
+	a->wanted = wanted_tag(a->tag);
+	a->sibling_at = -1;
+	a->name_strp_at = -1;
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		int size = fixed_form_size(t->form[a->first + i], u);
+
+		if (t->attr[a->first + i] == DW_AT_sibling && fixed_so_far) {
+			a->sibling_at = at;
+			a->sibling_form = t->form[a->first + i];
+		}
+		if (t->attr[a->first + i] == DW_AT_name && !named) {
+			named = true;
+			if (fixed_so_far && t->form[a->first + i] == DW_FORM_strp)
+				a->name_strp_at = at;
+		}
+		if (size < 0)
+			fixed_so_far = false;
+		else
+			at += size;
+	}
+	a->fixed_size = fixed_so_far ? at : -1;
+}
+
+static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_unit *u,
+			 struct abbrev_table *t)
+{
+	uint64_t off = u->abbrev_offset;
+	struct ll_cursor c = { in->abbrev + off, in->abbrev + in->abbrev_size, false };
+
+	if (t->valid && t->offset == off && t->addr_size == u->addr_size &&
+	    t->offset_size == u->offset_size && t->version == u->version)
+		return true;
+	if (t->by_code)
+		memset(t->by_code, 0, t->nr_codes * sizeof(*t->by_code));
+	t->nr_specs = 0;
+	t->valid = false;
+	t->names_inline = t->names_hidden = false;
+	for (;;) {
+		uint64_t code = ll_uleb(&c);
+
+		if (c.bad)
+			return false;
+		if (code == 0)
+			break;
+		if (code >= MAX_ABBREV_CODE)
+			return false;
+		if (code >= t->nr_codes) {
+			size_t n = t->nr_codes ? t->nr_codes : 256;
+
+			while (n <= code)
+				n *= 2;
+			t->by_code = xrealloc(t->by_code, n * sizeof(*t->by_code));
+			memset(t->by_code + t->nr_codes, 0, (n - t->nr_codes) * sizeof(*t->by_code));
+			t->nr_codes = n;
+		}
+		struct abbrev *a = &t->by_code[code];
+
+		a->tag = (uint16_t)ll_uleb(&c);
+		a->children = ll_fixed(&c, 1) != 0;
+		a->present = true;
+		a->first = (uint32_t)t->nr_specs;
+		a->nr_attrs = 0;
+		for (;;) {
+			uint64_t at = ll_uleb(&c), form = ll_uleb(&c);
+			int64_t value = 0;
+
+			if (c.bad)
+				return false;
+			if (at == 0 && form == 0)
+				break;
+			if (form == DW_FORM_implicit_const)
+				value = ll_sleb(&c);	/* the value lives here, not in the DIE */
+			if (at > 0xffff || form > 0xffff || a->nr_attrs == MAX_ATTRS)
+				return false;
+			if (t->nr_specs == t->cap_specs) {
+				t->cap_specs = t->cap_specs ? t->cap_specs * 2 : 1024;
+				t->attr = xrealloc(t->attr, t->cap_specs * sizeof(*t->attr));
+				t->form = xrealloc(t->form, t->cap_specs * sizeof(*t->form));
+				t->implicit = xrealloc(t->implicit,
+						       t->cap_specs * sizeof(*t->implicit));
+			}
+			t->attr[t->nr_specs] = (uint16_t)at;
+			t->form[t->nr_specs] = (uint16_t)form;
+			t->implicit[t->nr_specs] = value;
+			t->nr_specs++;
+			a->nr_attrs++;
+		}
+		precompute(t, a, u);
+		for (unsigned i = 0; a->wanted && i < a->nr_attrs; i++) {
+			if (t->attr[a->first + i] != DW_AT_name)
+				continue;
+			if (t->form[a->first + i] == DW_FORM_string)
+				t->names_inline = true;
+			else if (t->form[a->first + i] != DW_FORM_strp)
+				t->names_hidden = true;
+		}
+	}
+	t->offset = off;
+	t->addr_size = u->addr_size;
+	t->offset_size = u->offset_size;
+	t->version = u->version;
+	t->valid = true;
+	return true;
+}
+
+/* Skip one attribute value; false for a form this scanner does not know. */
+static bool skip_form(struct ll_cursor *c, unsigned form, const struct ll_scan_unit *u, int depth)
+{
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
+		return true;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		ll_skip(c, 1); return true;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		ll_skip(c, 2); return true;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		ll_skip(c, 3); return true;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4:
+	case DW_FORM_strx4: case DW_FORM_addrx4:
+		ll_skip(c, 4); return true;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		ll_skip(c, 8); return true;
+	case DW_FORM_data16:
+		ll_skip(c, 16); return true;
+	case DW_FORM_addr:
+		ll_skip(c, u->addr_size); return true;
+	case DW_FORM_ref_addr:
+		ll_skip(c, u->version <= 2 ? u->addr_size : u->offset_size); return true;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		ll_skip(c, u->offset_size); return true;
+	case DW_FORM_sdata: case DW_FORM_udata: case DW_FORM_ref_udata:
+	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
+		ll_skip_leb(c); return true;
+	case DW_FORM_string: {
+		const unsigned char *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+
+		if (!nul) {
+			c->bad = true;
+			return false;
+		}
+		c->p = nul + 1;
+		return true;
+	}
+	case DW_FORM_block1:
+		ll_skip(c, ll_fixed(c, 1)); return true;
+	case DW_FORM_block2:
+		ll_skip(c, ll_fixed(c, 2)); return true;
+	case DW_FORM_block4:
+		ll_skip(c, ll_fixed(c, 4)); return true;
+	case DW_FORM_block: case DW_FORM_exprloc:
+		ll_skip(c, ll_uleb(c)); return true;
+	case DW_FORM_indirect:
+		if (depth > 4)
+			return false;
+		return skip_form(c, (unsigned)ll_uleb(c), u, depth + 1);
+	default:
+		return false;
+	}
+}
+
+/* What the scan looks for: string offsets of the names, and the names. */
+struct targets {
+	uint32_t *list;		/* every candidate offset, for the byte filter */
+	size_t nr_list;
+	uint64_t *offsets;	/* open addressing, 0 = empty slot (offset+1 stored) */
+	uint32_t *offset_name;
+	size_t mask;
+	const char *const *names;
+	size_t n;
+	uint32_t *name_slots;	/* index + 1 into names, by content */
+	size_t name_mask;
+	size_t shortest;	/* length of the shortest name */
+	bool collect_all;	/* every named struct/union/typedef, not NAMES */
+};
+
+static size_t hash64(uint64_t v)
+{
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdULL;
+	v ^= v >> 33;
+	return (size_t)v;
+}
+
+static void add_offset(struct targets *t, uint64_t off, uint32_t name)
+{
+	size_t at = hash64(off) & t->mask;
+
+	while (t->offsets[at] && t->offsets[at] != off + 1)
+		at = (at + 1) & t->mask;
+	t->offsets[at] = off + 1;
+	t->offset_name[at] = name;
+}
+
+static bool find_offset(const struct targets *t, uint64_t off, uint32_t *name)
+{
+	size_t at = hash64(off) & t->mask;
+
+	while (t->offsets[at]) {
+		if (t->offsets[at] == off + 1) {
+			*name = t->offset_name[at];
+			return true;
+		}
+		at = (at + 1) & t->mask;
+	}
+	return false;
+}
+
+/*
+ * Every place "NAME\0" occurs in .debug_str is a string offset a DIE may
+ * use: the linker merges string tails, so "file" may live only as the end
+ * of "profile".
+ */
+/* Names by content, for inline names and for finding many names at once. */
+static uint64_t str_hash(const char *s, size_t n)
+{
+	return ll_sig_mix(LL_SIG_INIT, s, n);
+}
+
+static void name_index_init(struct targets *t)
+{
+	size_t slots = 16;
+
+	while (slots < t->n * 4)
+		slots *= 2;
+	t->name_slots = xcalloc(slots, sizeof(*t->name_slots));
+	t->name_mask = slots - 1;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t at = str_hash(t->names[i], strlen(t->names[i])) & t->name_mask;
+
+		while (t->name_slots[at] && strcmp(t->names[t->name_slots[at] - 1], t->names[i]) != 0)
+			at = (at + 1) & t->name_mask;
+		if (!t->name_slots[at])
+			t->name_slots[at] = (uint32_t)i + 1;
+	}
+}
+
+/* Index of the name S[0..n) among the targets, or -1. */
+static long name_index(const struct targets *t, const char *s, size_t n)
+{
+	size_t at = str_hash(s, n) & t->name_mask;
+
+	while (t->name_slots[at]) {
+		const char *cand = t->names[t->name_slots[at] - 1];
+
+		if (strncmp(cand, s, n) == 0 && cand[n] == '\0')
+			return (long)t->name_slots[at] - 1;
+		at = (at + 1) & t->name_mask;
+	}
+	return -1;
+}
+
+struct found_offsets {
+	uint64_t *off;
+	uint32_t *name;
+	size_t n, cap;
+};
+
+static void found_push(struct found_offsets *f, uint64_t off, uint32_t name)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 64;
+		f->off = xrealloc(f->off, f->cap * sizeof(*f->off));
+		f->name = xrealloc(f->name, f->cap * sizeof(*f->name));
+	}
+	f->off[f->n] = off;
+	f->name[f->n++] = name;
+}
+
+/* Below this many names, one memmem each; above, one pass over all strings. */
+#define FEW_NAMES 8
+
+static void build_targets(const struct ll_scan_input *in, const char *const *names, size_t n,
+			  struct targets *t)
+{
+	struct found_offsets f = { 0 };
+
+	memset(t, 0, sizeof(*t));
+	t->names = names;
+	t->n = n;
+	t->shortest = SIZE_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(names[i]) < t->shortest)
+			t->shortest = strlen(names[i]);
+	name_index_init(t);
+	if (n > FEW_NAMES) {
+		/*
+		 * Every suffix of every string whose length and first byte are
+		 * a wanted name's: hashing only those keeps this pass cheap.
+		 */
+		bool lens[257] = { false };
+		uint8_t firsts[257][32] = { { 0 } };
+
+		for (size_t i = 0; i < n; i++) {
+			size_t l = strlen(names[i]);
+			unsigned char c0 = (unsigned char)names[i][0];
+
+			if (l <= 256) {
+				lens[l] = true;
+				firsts[l][c0 >> 3] |= (uint8_t)(1u << (c0 & 7));
+			}
+		}
+		size_t want[256], nr_want = 0, start = 0;
+
+		for (size_t l = 1; l <= 256; l++)
+			if (lens[l])
+				want[nr_want++] = l;
+		for (size_t end = 0; end < in->str_size; end++) {
+			if (in->str[end])
+				continue;
+			/* The string is [start, end); only its suffixes of wanted lengths. */
+			for (size_t i = 0; i < nr_want && want[i] <= end - start; i++) {
+				size_t l = want[i];
+				const char *s = (const char *)in->str + end - l;
+				long k;
+
+				if (!(firsts[l][(unsigned char)s[0] >> 3] & (1u << ((unsigned char)s[0] & 7))))
+					continue;
+				if ((k = name_index(t, s, l)) >= 0)
+					found_push(&f, end - l, (uint32_t)k);
+			}
+			start = end + 1;
+		}
+	}
+	/* Names too long for the suffix pass, and every name when there are few. */
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(names[i]) + 1;	/* with the NUL */
+		const unsigned char *p = in->str, *end = in->str + in->str_size;
+
+		if (n > FEW_NAMES && len <= 257)
+			continue;
+		while (p < end) {
+			const unsigned char *hit = memmem(p, (size_t)(end - p), names[i], len);
+
+			if (!hit)
+				break;
+			found_push(&f, (uint64_t)(hit - in->str), (uint32_t)i);
+			p = hit + 1;
+		}
+	}
+	size_t slots = 16;
+
+	while (slots < f.n * 4)
+		slots *= 2;
+	t->offsets = xcalloc(slots, sizeof(*t->offsets));
+	t->offset_name = xcalloc(slots, sizeof(*t->offset_name));
+	t->mask = slots - 1;
+	t->list = xmalloc((f.n ? f.n : 1) * sizeof(*t->list));
+	for (size_t i = 0; i < f.n; i++) {
+		add_offset(t, f.off[i], f.name[i]);
+		if (f.off[i] <= UINT32_MAX)
+			t->list[t->nr_list++] = (uint32_t)f.off[i];
+	}
+	free(f.off);
+	free(f.name);
+}
+
+static void release_targets(struct targets *t)
+{
+	free(t->offsets);
+	free(t->offset_name);
+	free(t->list);
+	free(t->name_slots);
+}
+
+static bool wanted_tag(unsigned tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type || tag == DW_TAG_typedef;
+}
+
+/* Bytes of a unit DIE this reads ahead of deciding whether to read the unit. */
+#define UNIT_HEAD 512
+
+/* The first bytes of a unit DIE, read with the unit header. */
+struct unit_die_head {
+	unsigned char bytes[UNIT_HEAD];
+	size_t len;
+};
+
+struct worker {
+	const struct ll_scan_input *in;
+	const struct unit_die_head *dies;	/* by unit, or NULL */
+	const unsigned char *ub;	/* bytes of the unit being scanned */
+	uint64_t ub_off;		/* .debug_info offset of ub[0] */
+	unsigned char *buf;		/* pread buffer, reused across units */
+	size_t buf_size;
+	const struct targets *targets;
+	const struct ll_scan_unit *units;
+	size_t first, last;		/* unit range [first, last) */
+	struct ll_scan_hit *hits;
+	size_t nr_hits, cap_hits;
+	uint64_t *fallback;
+	size_t nr_fallback, cap_fallback;
+	struct abbrev_table abbrevs;
+	atomic_size_t *units_done;	/* shared by all workers */
+	atomic_bool *stop;		/* shared: in->stop_at_first_definition was met */
+	size_t nr_units;
+	bool report;			/* this worker runs in the caller's thread */
+	/* collect_all: the distinct names seen, as .debug_str offsets or copies */
+	uint64_t *seen;			/* open addressing, offset + 1 */
+	size_t seen_mask, nr_seen;
+	char **names;
+	size_t nr_names, cap_names;
+};
+
+static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c);
+
+static struct ll_scan_hit *push_hit(struct worker *w, uint64_t die, uint32_t name)
+{
+	if (w->nr_hits == w->cap_hits) {
+		w->cap_hits = w->cap_hits ? w->cap_hits * 2 : 64;
+		w->hits = xrealloc(w->hits, w->cap_hits * sizeof(*w->hits));
+	}
+	w->hits[w->nr_hits] = (struct ll_scan_hit){ .die = die, .query = name };
+	return &w->hits[w->nr_hits++];
+}
+
+/* A constant attribute value; false (nothing read) for non-constant forms. */
+static bool read_const(struct ll_cursor *c, unsigned form, uint64_t *v)
+{
+	switch (form) {
+	case DW_FORM_data1: *v = ll_fixed(c, 1); break;
+	case DW_FORM_data2: *v = ll_fixed(c, 2); break;
+	case DW_FORM_data4: *v = ll_fixed(c, 4); break;
+	case DW_FORM_data8: *v = ll_fixed(c, 8); break;
+	case DW_FORM_udata: *v = ll_uleb(c); break;
+	default: return false;
+	}
+	return !c->bad;
+}
+
+/* The constant of attribute spec SPEC of T: in the DIE, or in the abbreviation. */
+static bool read_const_spec(struct ll_cursor *c, const struct abbrev_table *t, uint32_t spec,
+			    uint64_t *v)
+{
+	if (t->form[spec] == DW_FORM_implicit_const) {
+		*v = (uint64_t)t->implicit[spec];	/* as dwarf_formudata() gives it */
+		return true;
+	}
+	return read_const(c, t->form[spec], v);
+}
+
+/* A unit-relative reference; false (nothing read) for other forms. */
+static bool read_ref(struct ll_cursor *c, unsigned form, uint64_t *v)
+{
+	switch (form) {
+	case DW_FORM_ref1: *v = ll_fixed(c, 1); break;
+	case DW_FORM_ref2: *v = ll_fixed(c, 2); break;
+	case DW_FORM_ref4: *v = ll_fixed(c, 4); break;
+	case DW_FORM_ref8: *v = ll_fixed(c, 8); break;
+	case DW_FORM_ref_udata: *v = ll_uleb(c); break;
+	default: return false;
+	}
+	return !c->bad;
+}
+
+/* A string attribute: inline, or in .debug_str / .debug_line_str. */
+static const char *read_string(const struct ll_scan_input *in, const struct ll_scan_unit *u,
+			       struct ll_cursor *c, unsigned form)
+{
+	const unsigned char *base;
+	size_t size;
+	uint64_t off;
+
+	if (form == DW_FORM_string) {
+		const char *s = (const char *)c->p;
+
+		return skip_form(c, form, u, 0) ? s : NULL;
+	}
+	if (form == DW_FORM_strp) {
+		base = in->str;
+		size = in->str_size;
+	} else if (form == DW_FORM_line_strp) {
+		base = in->line_str;
+		size = in->line_str_size;
+	} else {
+		return NULL;
+	}
+	off = ll_fixed(c, u->offset_size);
+	if (c->bad || !base || off >= size || !memchr(base + off, 0, size - off))
+		return NULL;
+	return (const char *)base + off;
+}
+
+/* DW_AT_stmt_list and DW_AT_comp_dir of the unit DIE at P. */
+static bool unit_info(const struct worker *w, const struct ll_scan_unit *u, struct ll_scan_hit *h)
+{
+	struct ll_cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
+	const struct abbrev_table *t = &w->abbrevs;
+	uint64_t code = ll_uleb(&c);
+	bool have_stmt = false;
+
+	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
+		return false;
+	const struct abbrev *a = &t->by_code[code];
+
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
+
+		/* A repeated attribute: libdw answers with the first, so does this. */
+		if (at == DW_AT_stmt_list && !have_stmt &&
+		    (form == DW_FORM_sec_offset || form == DW_FORM_data4 || form == DW_FORM_data8)) {
+			h->stmt_list = form == DW_FORM_data8 ? ll_fixed(&c, 8) :
+				       form == DW_FORM_data4 ? ll_fixed(&c, 4) : ll_fixed(&c, u->offset_size);
+			have_stmt = !c.bad;
+		} else if (at == DW_AT_comp_dir && !h->comp_dir) {
+			const char *dir = read_string(w->in, u, &c, form);
+
+			if (!dir)
+				return false;
+			h->comp_dir = xstrdup(dir);
+		} else if (!skip_form(&c, form, u, 0)) {
+			return false;
+		}
+	}
+	return have_stmt && !c.bad;
+}
+
+/* The members hash of ll_finder_signature(), from the raw children. */
+static bool hash_members(const struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
+			 struct ll_scan_hit *h)
+{
+	const struct abbrev_table *t = &w->abbrevs;
+
+	h->members_hash = LL_SIG_INIT;
+	for (;;) {
+		uint64_t code = ll_uleb(c);
+
+		if (c->bad)
+			return false;
+		if (code == 0)
+			return true;
+		if (code >= t->nr_codes || !t->by_code[code].present)
+			return false;
+		const struct abbrev *a = &t->by_code[code];
+		bool member = a->tag == DW_TAG_member;
+		const char *name = NULL;
+		uint64_t loc = 0, bits = 0;
+		uint64_t sibling = 0;
+
+		for (unsigned i = 0; i < a->nr_attrs; i++) {
+			unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
+
+			if (member && at == DW_AT_name) {
+				if (!(name = read_string(w->in, u, c, form)))
+					return false;
+			} else if (member && at == DW_AT_data_member_location &&
+				   read_const_spec(c, t, a->first + i, &loc)) {
+				/* read */
+			} else if (member && at == DW_AT_data_bit_offset &&
+				   read_const_spec(c, t, a->first + i, &bits)) {
+				/* read */
+			} else if (at == DW_AT_sibling && read_ref(c, form, &sibling)) {
+				sibling += u->offset;
+			} else if (!skip_form(c, form, u, 0)) {
+				return false;
+			}
+		}
+		if (c->bad)
+			return false;
+		if (member) {
+			h->members_hash = ll_sig_member(h->members_hash, name, loc, bits);
+			h->nr_members++;
+		}
+		if (!a->children)
+			continue;
+		/* A type defined inside the struct (clang puts anonymous unions here). */
+		if (sibling) {
+			if (sibling <= w->ub_off + (uint64_t)(c->p - w->ub) || sibling > u->end)
+				return false;
+			c->p = w->ub + (sibling - w->ub_off);
+		} else if (!skip_children((struct worker *)w, u, c)) {
+			return false;
+		}
+	}
+}
+
+/*
+ * Read a matched DIE again, this time keeping what the signature needs.
+ * Anything unexpected leaves has_sig false and the caller asks libdw.
+ */
+static bool is_aggregate(unsigned tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/*
+ * Whether the DIE at unit offset REF is a named type or no aggregate at
+ * all, so that a typedef to it names nothing a lookup wants (only a
+ * typedef of an anonymous struct or union does). False when unsure.
+ */
+static bool names_nothing_wanted(const struct worker *w, const struct ll_scan_unit *u, uint64_t ref)
+{
+	const struct abbrev_table *t = &w->abbrevs;
+
+	if (ref >= u->end - u->offset || u->offset + ref < u->first_die)
+		return false;
+	struct ll_cursor c = { w->ub + (u->offset + ref - w->ub_off), w->ub + (u->end - w->ub_off),
+			    false };
+	uint64_t code = ll_uleb(&c);
+
+	if (c.bad || code == 0 || code >= t->nr_codes || !t->by_code[code].present)
+		return false;
+	const struct abbrev *a = &t->by_code[code];
+
+	if (!is_aggregate(a->tag))
+		return true;
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned attr = t->attr[a->first + i];
+
+		/* A name inherited from elsewhere is for libdw to follow. */
+		if (attr == DW_AT_specification || attr == DW_AT_abstract_origin)
+			return false;
+		if (attr == DW_AT_name)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Read a matched DIE again, this time keeping what the signature needs.
+ * Anything unexpected leaves has_sig false and the caller asks libdw.
+ */
+static void capture(struct worker *w, const struct ll_scan_unit *u, const unsigned char *at,
+		    struct ll_scan_hit *h)
+{
+	const struct abbrev_table *t = &w->abbrevs;
+	struct ll_cursor c = { at, w->ub + (u->end - w->ub_off), false };
+	uint64_t code = ll_uleb(&c), type = 0;
+	bool have_size = false, have_line = false, have_file = false, have_type = false;
+
+	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
+		return;
+	const struct abbrev *a = &t->by_code[code];
+
+	h->tag = a->tag;
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned attr = t->attr[a->first + i], form = t->form[a->first + i];
+
+		/* A repeated attribute: libdw answers with the first, so does this. */
+		if (attr == DW_AT_byte_size && !have_size)
+			have_size = read_const_spec(&c, t, a->first + i, &h->byte_size);
+		else if (attr == DW_AT_decl_line && !have_line)
+			have_line = read_const_spec(&c, t, a->first + i, &h->decl_line);
+		else if (attr == DW_AT_decl_file && !have_file)
+			have_file = read_const_spec(&c, t, a->first + i, &h->decl_file);
+		else if (attr == DW_AT_declaration)
+			h->declaration = form == DW_FORM_flag_present ||
+					 (form == DW_FORM_flag && ll_fixed(&c, 1) != 0);
+		else if (attr == DW_AT_type && read_ref(&c, form, &type))
+			have_type = true;
+		else if (attr == DW_AT_specification || attr == DW_AT_abstract_origin ||
+			 !skip_form(&c, form, u, 0))
+			return;	/* parts of it live elsewhere: libdw integrates them */
+		if (c.bad)
+			return;
+	}
+	if (a->tag == DW_TAG_typedef) {
+		h->settled = have_type && names_nothing_wanted(w, u, type);
+		return;
+	}
+	if (h->declaration) {
+		h->settled = is_aggregate(a->tag);
+		return;
+	}
+	if (!have_size || !have_line || !have_file)
+		return;
+	if (a->children && !hash_members(w, u, &c, h))
+		return;
+	if (!a->children)
+		h->members_hash = LL_SIG_INIT;
+	h->has_sig = unit_info(w, u, h);
+}
+
+static void push_fallback(struct worker *w, uint64_t unit)
+{
+	if (w->nr_fallback == w->cap_fallback) {
+		w->cap_fallback = w->cap_fallback ? w->cap_fallback * 2 : 16;
+		w->fallback = xrealloc(w->fallback, w->cap_fallback * sizeof(*w->fallback));
+	}
+	w->fallback[w->nr_fallback++] = unit;
+}
+
+static void add_name(struct worker *w, const char *name)
+{
+	if (w->nr_names == w->cap_names) {
+		w->cap_names = w->cap_names ? w->cap_names * 2 : 1024;
+		w->names = xrealloc(w->names, w->cap_names * sizeof(*w->names));
+	}
+	w->names[w->nr_names++] = xstrdup(name);
+}
+
+/*
+ * collect_all: remember each distinct name once per thread. Names by
+ * .debug_str offset are deduplicated by offset (ld merged equal strings);
+ * inline names are few and short, and the caller deduplicates all.
+ */
+static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_name)
+{
+	if (inline_name) {
+		add_name(w, inline_name);
+		return false;
+	}
+	if (str_off >= w->in->str_size || !memchr(w->in->str + str_off, 0, w->in->str_size - str_off))
+		return false;
+	if (w->nr_seen * 2 >= w->seen_mask) {
+		size_t cap = w->seen_mask ? (w->seen_mask + 1) * 2 : 4096;
+		uint64_t *old = w->seen;
+		size_t old_cap = w->seen_mask ? w->seen_mask + 1 : 0;
+
+		w->seen = xcalloc(cap, sizeof(*w->seen));
+		w->seen_mask = cap - 1;
+		for (size_t i = 0; i < old_cap; i++) {
+			if (!old[i])
+				continue;
+			size_t at = hash64(old[i] - 1) & w->seen_mask;
+
+			while (w->seen[at])
+				at = (at + 1) & w->seen_mask;
+			w->seen[at] = old[i];
+		}
+		free(old);
+	}
+	size_t at = hash64(str_off) & w->seen_mask;
+
+	while (w->seen[at]) {
+		if (w->seen[at] == str_off + 1)
+			return false;
+		at = (at + 1) & w->seen_mask;
+	}
+	w->seen[at] = str_off + 1;
+	w->nr_seen++;
+	add_name(w, (const char *)w->in->str + str_off);
+	return false;
+}
+
+enum die_status { DIE_OK, DIE_END, DIE_UNSURE };
+
+/*
+ * Read one DIE at c. For a wanted DIE, *match says whether its name is a
+ * target. *sibling is the DW_AT_sibling target or 0.
+ */
+static enum die_status read_die(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
+				bool want, const struct abbrev **out, uint64_t *sibling,
+				bool *match, uint32_t *index_out)
+{
+	const struct abbrev_table *t = &w->abbrevs;
+	uint64_t code = ll_uleb(c);
+
+	*match = false;
+	*sibling = 0;
+	if (c->bad)
+		return DIE_UNSURE;
+	if (code == 0)
+		return DIE_END;
+	if (code >= t->nr_codes || !t->by_code[code].present)
+		return DIE_UNSURE;
+	const struct abbrev *a = &t->by_code[code];
+	bool check_name = want && a->wanted;
+
+	*out = a;
+	/*
+	 * A wanted tag named by a .debug_str offset that is no target (most
+	 * typedefs and structs of a unit): read just the offset, then step
+	 * over the DIE as below. A target, or a DIE these shortcuts do not
+	 * fit, takes the attribute walk.
+	 */
+	if (check_name && a->name_strp_at >= 0 && !w->targets->collect_all &&
+	    (a->children ? a->sibling_at >= 0 : a->fixed_size >= 0)) {
+		struct ll_cursor n = ll_ahead(c, (uint64_t)a->name_strp_at);
+		uint64_t off = ll_fixed(&n, u->offset_size);
+		uint32_t unused;
+
+		if (!n.bad && !find_offset(w->targets, off, &unused))
+			check_name = false;
+	}
+	/* Fast paths for the DIEs the scan only steps over. */
+	if (!check_name) {
+		if (a->children && a->sibling_at >= 0) {
+			struct ll_cursor s = ll_ahead(c, (uint64_t)a->sibling_at);
+			uint64_t v;
+
+			switch (a->sibling_form) {
+			case DW_FORM_ref1: v = ll_fixed(&s, 1); break;
+			case DW_FORM_ref2: v = ll_fixed(&s, 2); break;
+			case DW_FORM_ref4: v = ll_fixed(&s, 4); break;
+			case DW_FORM_ref8: v = ll_fixed(&s, 8); break;
+			default: goto slow;
+			}
+			if (s.bad)
+				return DIE_UNSURE;
+			*sibling = u->offset + v;
+			/* The caller jumps to the sibling; the cursor position no longer matters. */
+			c->p = s.p;
+			return DIE_OK;
+		}
+		if (!a->children && a->fixed_size >= 0) {
+			ll_skip(c, (uint64_t)a->fixed_size);
+			return c->bad ? DIE_UNSURE : DIE_OK;
+		}
+	}
+slow:
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
+
+		if (at == DW_AT_sibling) {
+			uint64_t v;
+
+			switch (form) {
+			case DW_FORM_ref1: v = ll_fixed(c, 1); break;
+			case DW_FORM_ref2: v = ll_fixed(c, 2); break;
+			case DW_FORM_ref4: v = ll_fixed(c, 4); break;
+			case DW_FORM_ref8: v = ll_fixed(c, 8); break;
+			case DW_FORM_ref_udata: v = ll_uleb(c); break;
+			default: return DIE_UNSURE;
+			}
+			*sibling = u->offset + v;
+			continue;
+		}
+		if (check_name && at == DW_AT_name) {
+			if (form == DW_FORM_strp) {
+				uint64_t off = ll_fixed(c, u->offset_size);
+
+				if (c->bad)
+					return DIE_UNSURE;
+				if (w->targets->collect_all) {
+					*match = collect_name(w, off, NULL);
+					continue;
+				}
+				if (find_offset(w->targets, off, index_out))
+					*match = true;
+				continue;
+			}
+			if (form == DW_FORM_string) {
+				const unsigned char *s = c->p;
+
+				if (!skip_form(c, form, u, 0))
+					return DIE_UNSURE;
+				if (w->targets->collect_all) {
+					*match = collect_name(w, 0, (const char *)s);
+					continue;
+				}
+				long k = name_index(w->targets, (const char *)s, strlen((const char *)s));
+
+				if (k >= 0) {
+					*match = true;
+					*index_out = (uint32_t)k;
+				}
+				continue;
+			}
+			/* strx, dwz's strp_alt: names this scanner cannot see. */
+			return DIE_UNSURE;
+		}
+		if (!skip_form(c, form, u, 0))
+			return DIE_UNSURE;
+	}
+	return c->bad ? DIE_UNSURE : DIE_OK;
+}
+
+/* Walk a subtree's children without DW_AT_sibling help. */
+static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c)
+{
+	size_t depth = 1;
+
+	while (depth) {
+		const struct abbrev *a = NULL;
+		uint64_t sibling;
+		bool match;
+		uint32_t idx;
+		enum die_status st = read_die(w, u, c, false, &a, &sibling, &match, &idx);
+
+		if (st == DIE_UNSURE)
+			return false;
+		if (st == DIE_END) {
+			depth--;
+			continue;
+		}
+		if (!a->children)
+			continue;
+		if (sibling) {
+			if (sibling <= w->ub_off + (uint64_t)(c->p - w->ub) || sibling > u->end)
+				return false;
+			c->p = w->ub + (sibling - w->ub_off);
+		} else {
+			depth++;
+		}
+	}
+	return true;
+}
+
+/* Top-level DIEs of one unit; false when the unit needs the libdw walk. */
+static bool scan_unit(struct worker *w, const struct ll_scan_unit *u)
+{
+	struct ll_cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
+	const struct abbrev *a = NULL;
+	uint64_t sibling;
+	bool match;
+	uint32_t idx;
+
+	/* The unit DIE itself; its children are the top-level DIEs. */
+	if (read_die(w, u, &c, false, &a, &sibling, &match, &idx) != DIE_OK)
+		return false;
+	if (!a->children)
+		return true;
+	size_t start_hits = w->nr_hits;
+
+	for (;;) {
+		uint64_t die = w->ub_off + (uint64_t)(c.p - w->ub);
+		enum die_status st;
+
+		if (c.p >= c.end)
+			break;	/* some producers omit the final null entry */
+		st = read_die(w, u, &c, true, &a, &sibling, &match, &idx);
+		if (st == DIE_END)
+			break;
+		if (st == DIE_UNSURE)
+			goto unsure;
+		if (match)
+			capture(w, u, w->ub + (die - w->ub_off), push_hit(w, die, idx));
+		if (!a->children)
+			continue;
+		if (sibling) {
+			if (sibling <= w->ub_off + (uint64_t)(c.p - w->ub) || sibling > u->end)
+				goto unsure;
+			c.p = w->ub + (sibling - w->ub_off);
+		} else if (!skip_children(w, u, &c)) {
+			goto unsure;
+		}
+	}
+	return true;
+unsure:
+	while (w->nr_hits > start_hits)
+		free(w->hits[--w->nr_hits].comp_dir);
+	return false;
+}
+
+/* Beyond this many candidate offsets the byte filter costs more than it saves. */
+#define FILTER_MAX_OFFSETS 16
+
+/*
+ * The attribute specs of abbreviation CODE in the table at OFF, found by
+ * walking the table only as far as it. clang writes the unit DIE's first;
+ * gcc orders a big table by use, so in a vmlinux the unit DIE's (used
+ * once) sits near the end (code 241 of ~250 in the first 6.12 unit) and
+ * this walks most of the table: hence the fast step below.
+ */
+static bool find_abbrev(const struct ll_scan_input *in, uint64_t off, uint64_t code,
+			uint64_t *tag, struct ll_cursor *specs)
+{
+	struct ll_cursor c = { in->abbrev + off, in->abbrev + in->abbrev_size, false };
+
+	if (off >= in->abbrev_size)
+		return false;
+	for (;;) {
+		uint64_t have = ll_uleb(&c);
+
+		if (c.bad || have == 0)
+			return false;
+		*tag = ll_uleb(&c);
+		ll_skip(&c, 1);		/* DW_CHILDREN_* */
+		*specs = c;
+		for (;;) {
+			/*
+			 * Most specs are two one-byte LEBs: step over those
+			 * without decoding (this walk is a quarter of a
+			 * missing-name lookup on a vmlinux).
+			 */
+			while (c.end - c.p >= 2 && !((c.p[0] | c.p[1]) & 0x80) &&
+			       c.p[1] != DW_FORM_implicit_const && (c.p[0] | c.p[1]))
+				c.p += 2;
+			uint64_t at = ll_uleb(&c), form = ll_uleb(&c);
+
+			if (c.bad)
+				return false;
+			if (at == 0 && form == 0)
+				break;
+			if (form == DW_FORM_implicit_const)
+				ll_skip_leb(&c);
+		}
+		if (have == code)
+			return true;
+	}
+}
+
+/*
+ * The longest name a unit may carry inline (DW_FORM_string), known from
+ * its DW_AT_producer; SIZE_MAX when the producer does not tell. gcc puts a
+ * string inline only when it is no longer than a .debug_str offset
+ * (gcc/dwarf2out.cc, AT_string_form: strlen + 1 <= offset size), unless
+ * -fno-merge-debug-strings; LLVM always uses .debug_str (strp or strx)
+ * for names. Everything else, or a unit DIE this cannot read: any length.
+ * STRP_NAMES: gcc's rule holds, so every longer name is a DW_FORM_strp
+ * (gcc writes strx only with -gsplit-dwarf), and the unit's bytes hold
+ * the .debug_str offset of every name they use.
+ */
+static size_t inline_name_max(const struct ll_scan_input *in, const struct ll_scan_unit *u,
+			      const unsigned char *die, const unsigned char *end, bool *strp_names)
+{
+	struct ll_cursor c = { die, end, false }, specs;
+	uint64_t code = ll_uleb(&c), tag;
+
+	*strp_names = false;
+	if (c.bad || in->supplementary || !find_abbrev(in, u->abbrev_offset, code, &tag, &specs) ||
+	    (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit))
+		return SIZE_MAX;
+	for (;;) {
+		uint64_t at = ll_uleb(&specs), form = ll_uleb(&specs);
+
+		if (specs.bad || (at == 0 && form == 0))
+			return SIZE_MAX;
+		if (form == DW_FORM_implicit_const) {
+			ll_skip_leb(&specs);
+			continue;
+		}
+		if (at != DW_AT_producer) {
+			if (!skip_form(&c, (unsigned)form, u, 0))
+				return SIZE_MAX;
+			continue;
+		}
+		const char *producer = read_string(in, u, &c, (unsigned)form);
+
+		if (!producer)
+			return SIZE_MAX;
+		if (strncmp(producer, "GNU C", 5) == 0 &&
+		    !strstr(producer, "-fno-merge-debug-strings") && !strstr(producer, "-gsplit-dwarf")) {
+			*strp_names = true;
+			return u->offset_size - 1;
+		}
+		if (strstr(producer, "clang version"))
+			return 0;
+		return SIZE_MAX;
+	}
+}
+
+/*
+ * With no .debug_str offset to look for, a unit can hold a wanted name
+ * only inline: false when its producer rules that out for every name, so
+ * a missing name costs a few hundred bytes per unit, not the whole image.
+ */
+static bool unit_may_hold_inline(struct worker *w, size_t i)
+{
+	const struct ll_scan_unit *u = &w->units[i];
+	const unsigned char *p;
+	size_t avail;
+	bool strp_names;
+
+	/* Read with the header when units are pread (ll_scan's keep_dies). */
+	if (w->dies) {
+		p = w->dies[i].bytes;
+		avail = w->dies[i].len;
+	} else {
+		p = w->in->info + u->first_die;
+		avail = u->end - u->first_die < UNIT_HEAD ? (size_t)(u->end - u->first_die) :
+							   UNIT_HEAD;
+	}
+
+	return inline_name_max(w->in, u, p, p + avail, &strp_names) >= w->targets->shortest;
+}
+
+/*
+ * memmem for a short needle (a .debug_str offset, or a name and its NUL)
+ * in DIE bytes: memchr for its first byte, then memcmp. That runs near
+ * memchr's speed where the first byte is rare, as identifier letters are
+ * in DIE bytes; glibc's memmem was over half of a lookup of a short name
+ * that must be searched for inline in every unit.
+ */
+static bool has_bytes(const unsigned char *p, size_t n, const void *needle, size_t len)
+{
+	const unsigned char *end = p + n, *first = needle;
+
+	if (len == 0)
+		return true;
+	while ((size_t)(end - p) >= len &&
+	       (p = memchr(p, first[0], (size_t)(end - p) - len + 1)) != NULL) {
+		if (memcmp(p, needle, len) == 0)
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/*
+ * Can this unit hold a wanted name at all? Its DIEs name things by
+ * .debug_str offset, so a unit whose bytes never contain a candidate
+ * offset (or, where names may be inline, the name itself) cannot.
+ */
+static bool bytes_may_name(const struct targets *t, const unsigned char *p, size_t n,
+			   size_t inline_max)
+{
+	for (size_t i = 0; i < t->nr_list; i++) {
+		uint32_t v = t->list[i];
+		const unsigned char le[4] = { (unsigned char)v, (unsigned char)(v >> 8),
+					      (unsigned char)(v >> 16), (unsigned char)(v >> 24) };
+
+		if (has_bytes(p, n, le, sizeof(le)))
+			return true;
+	}
+	for (size_t k = 0; k < t->n && inline_max; k++) {
+		size_t len = strlen(t->names[k]);
+
+		if (len <= inline_max && has_bytes(p, n, t->names[k], len + 1))
+			return true;
+	}
+	return false;
+}
+
+enum filter_verdict { UNIT_SKIP, UNIT_SCAN, UNIT_ASK_ABBREVS };
+
+/*
+ * The byte filter of the unit at P (its unit DIE on): UNIT_ASK_ABBREVS
+ * when only the unit's abbreviations can tell how its names are stored.
+ */
+static enum filter_verdict filter_unit(const struct worker *w, const struct ll_scan_unit *u,
+				       const unsigned char *p, size_t n, size_t *inline_max)
+{
+	const struct targets *t = w->targets;
+	bool strp_names;
+
+	if (t->collect_all || t->nr_list > FILTER_MAX_OFFSETS)
+		return UNIT_SCAN;
+	*inline_max = inline_name_max(w->in, u, p, p + n, &strp_names);
+	if (!strp_names)
+		return UNIT_ASK_ABBREVS;
+	return bytes_may_name(t, p, n, *inline_max) ? UNIT_SCAN : UNIT_SKIP;
+}
+
+/* The byte filter once the abbreviations are known. */
+static bool may_contain(const struct worker *w, const unsigned char *p, size_t n,
+			size_t inline_max)
+{
+	if (w->abbrevs.names_hidden)
+		return true;
+	return bytes_may_name(w->targets, p, n, w->abbrevs.names_inline ? inline_max : 0);
+}
+
+/* Point w->ub at the unit's bytes: the mapping, or a pread copy. */
+static bool load_unit(struct worker *w, const struct ll_scan_unit *u)
+{
+	uint64_t size = u->end - u->offset;
+
+	if (!w->in->use_pread) {
+		w->ub = w->in->info + u->offset;
+		w->ub_off = u->offset;
+		return true;
+	}
+	if (size > SIZE_MAX / 2)
+		return false;
+	if (w->buf_size < size) {
+		free(w->buf);
+		w->buf_size = (size_t)size;
+		w->buf = xmalloc(w->buf_size);
+	}
+	for (size_t done = 0; done < size;) {
+		ssize_t r = pread(w->in->fd, w->buf + done, (size_t)size - done,
+				  (off_t)(w->in->info_file_offset + u->offset + done));
+
+		if (r <= 0)
+			return false;
+		done += (size_t)r;
+	}
+	w->ub = w->buf;
+	w->ub_off = u->offset;
+	return true;
+}
+
+/* Whether hits from FIRST on hold a struct or union definition of NAMES[0]. */
+static bool defines_first_name(const struct worker *w, size_t first)
+{
+	for (size_t i = first; i < w->nr_hits; i++) {
+		const struct ll_scan_hit *h = &w->hits[i];
+
+		if (h->query == 0 && !h->declaration &&
+		    (h->tag == DW_TAG_structure_type || h->tag == DW_TAG_union_type))
+			return true;
+	}
+	return false;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	for (size_t i = w->first; i < w->last; i++) {
+		const struct ll_scan_unit *u = &w->units[i];
+
+		if (atomic_load_explicit(w->stop, memory_order_relaxed))
+			break;
+
+		/* Every thread counts; the caller's thread (worker 0) reports. */
+		size_t done = atomic_fetch_add_explicit(w->units_done, 1, memory_order_relaxed) + 1;
+
+		if (w->report)
+			ll_progress_report(w->in->progress, "units", done, w->nr_units);
+
+		if (!w->targets->collect_all && w->targets->nr_list == 0 &&
+		    !unit_may_hold_inline(w, i))
+			continue;
+		if (!load_unit(w, u)) {
+			push_fallback(w, u->offset);
+			continue;
+		}
+		const unsigned char *p = w->ub + (u->first_die - w->ub_off);
+		size_t n = u->end - u->first_die, inline_max = SIZE_MAX;
+		enum filter_verdict v = filter_unit(w, u, p, n, &inline_max);
+
+		if (v == UNIT_SKIP)
+			continue;
+		if (!load_abbrevs(w->in, u, &w->abbrevs)) {
+			push_fallback(w, u->offset);
+			continue;
+		}
+		if (v == UNIT_ASK_ABBREVS && !may_contain(w, p, n, inline_max))
+			continue;
+		size_t before = w->nr_hits;
+
+		if (!scan_unit(w, u))
+			push_fallback(w, u->offset);
+		else if (w->in->stop_at_first_definition && defines_first_name(w, before))
+			atomic_store_explicit(w->stop, true, memory_order_relaxed);
+	}
+	return NULL;
+}
+
+/* The unit headers of .debug_info [from, to), as one thread reads them. */
+struct unit_walk {
+	const struct ll_scan_input *in;
+	uint64_t from, to;
+	bool keep_dies;		/* also the unit DIEs' first bytes */
+	struct ll_scan_unit *units;
+	struct unit_die_head *dies;
+	size_t nr, cap;
+	bool ok;		/* read, and the last unit ends exactly at TO */
+};
+
+static void *walk_range(void *arg)
+{
+	struct unit_walk *wk = arg;
+	const struct ll_scan_input *in = wk->in;
+
+	uint64_t off = wk->from;
+
+	wk->ok = false;
+	while (off < wk->to) {
+		struct ll_scan_unit u;
+		unsigned char hdr[sizeof(((struct ll_scan_unit *)0)->head) + UNIT_HEAD];
+		const unsigned char *h = in->info ? in->info + off : hdr;
+		size_t want = wk->keep_dies ? sizeof(hdr) : sizeof(u.head);
+		size_t avail = (size_t)(in->info_size - off < want ? in->info_size - off : want);
+
+		if (in->use_pread &&
+		    pread(in->fd, hdr, avail, (off_t)(in->info_file_offset + off)) != (ssize_t)avail)
+			return NULL;
+		if (!read_unit(h, avail < sizeof(u.head) ? avail : sizeof(u.head), off, in->info_size,
+			       in->abbrev_size, &u) ||
+		    u.first_die - u.offset > sizeof(u.head))
+			return NULL;
+		memcpy(u.head, h, (size_t)(u.first_die - u.offset));
+		if (wk->nr == wk->cap) {
+			wk->cap = wk->cap ? wk->cap * 2 : 1024;
+			wk->units = xrealloc(wk->units, wk->cap * sizeof(*wk->units));
+			if (wk->keep_dies)
+				wk->dies = xrealloc(wk->dies, wk->cap * sizeof(*wk->dies));
+		}
+		if (wk->keep_dies) {
+			size_t skip = (size_t)(u.first_die - u.offset), len = avail - skip;
+
+			if (len > UNIT_HEAD)
+				len = UNIT_HEAD;
+			if (len > u.end - u.first_die)
+				len = (size_t)(u.end - u.first_die);
+			memcpy(wk->dies[wk->nr].bytes, h + skip, len);
+			wk->dies[wk->nr].len = len;
+		}
+		wk->units[wk->nr++] = u;
+		off = u.end;
+	}
+	wk->ok = off == wk->to;
+	return NULL;
+}
+
+/*
+ * Where a second thread may start walking unit headers: the .debug_info
+ * offset named by a .debug_aranges set nearest the middle, or 0. Only a
+ * guess: it counts only if the first half's walk ends exactly there.
+ */
+static uint64_t middle_unit(const struct ll_scan_input *in)
+{
+	uint64_t goal = in->info_size / 2, best = 0;
+
+	if (!in->aranges)
+		return 0;
+	struct ll_cursor c = { in->aranges, in->aranges + in->aranges_size, false };
+
+	while (c.p < c.end) {
+		uint64_t len = ll_fixed(&c, 4), info;
+		unsigned offset_size = 4;
+
+		if (len == 0xffffffff) {
+			len = ll_fixed(&c, 8);
+			offset_size = 8;
+		}
+		if (c.bad || len < 2 + (uint64_t)offset_size || len > (uint64_t)(c.end - c.p))
+			break;
+		struct ll_cursor set = { c.p, c.p + len, false };
+
+		ll_fixed(&set, 2);	/* version */
+		info = ll_fixed(&set, offset_size);
+		if (!set.bad && info > 0 && info < in->info_size &&
+		    (best == 0 || (info > goal ? info - goal : goal - info) <
+				  (best > goal ? best - goal : goal - best)))
+			best = info;
+		c.p += len;
+	}
+	return best;
+}
+
+/*
+ * Every unit header, in order. Reading them is one pread each, a few ms on
+ * a vmlinux: with two threads and a trustworthy middle, each reads half.
+ */
+static bool walk_units(const struct ll_scan_input *in, bool keep_dies, unsigned threads,
+		       struct unit_walk *out)
+{
+	struct unit_walk half[2];
+	uint64_t mid;
+	pthread_t tid;
+
+	/* An earlier scan read them; the unit DIEs' bytes it did not keep. */
+	if (in->units && !keep_dies) {
+		*out = (struct unit_walk){ .in = in, .nr = in->nr_units, .ok = true };
+		out->units = xmalloc((in->nr_units ? in->nr_units : 1) * sizeof(*out->units));
+		memcpy(out->units, in->units, in->nr_units * sizeof(*out->units));
+		return true;
+	}
+	mid = threads > 1 ? middle_unit(in) : 0;
+	if (mid) {
+		half[0] = (struct unit_walk){ .in = in, .from = 0, .to = mid, .keep_dies = keep_dies };
+		half[1] = (struct unit_walk){ .in = in, .from = mid, .to = in->info_size,
+					      .keep_dies = keep_dies };
+		bool threaded = pthread_create(&tid, NULL, walk_range, &half[1]) == 0;
+
+		walk_range(&half[0]);
+		if (threaded)
+			pthread_join(tid, NULL);
+		else
+			walk_range(&half[1]);
+		if (half[0].ok && half[1].ok) {
+			*out = half[0];
+			if (half[1].nr) {
+				out->units = xrealloc(out->units, (out->nr + half[1].nr) *
+							  sizeof(*out->units));
+				memcpy(out->units + out->nr, half[1].units,
+				       half[1].nr * sizeof(*out->units));
+				if (keep_dies) {
+					out->dies = xrealloc(out->dies, (out->nr + half[1].nr) *
+								sizeof(*out->dies));
+					memcpy(out->dies + out->nr, half[1].dies,
+					       half[1].nr * sizeof(*out->dies));
+				}
+				out->nr += half[1].nr;
+			}
+			free(half[1].units);
+			free(half[1].dies);
+			return true;
+		}
+		for (int i = 0; i < 2; i++) {
+			free(half[i].units);
+			free(half[i].dies);
+		}
+	}
+	/* One thread, or the middle was no unit start: walk it all in order. */
+	*out = (struct unit_walk){ .in = in, .from = 0, .to = in->info_size, .keep_dies = keep_dies };
+	walk_range(out);
+	if (out->ok)
+		return true;
+	free(out->units);
+	free(out->dies);
+	return false;
+}
+
+int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
+	    unsigned threads, struct ll_scan_result *out)
+{
+	struct ll_scan_unit *units;
+	size_t nr_units;
+	struct targets targets;
+	struct unit_die_head *dies;	/* by unit, when keep_dies */
+	const uint16_t probe = 1;
+
+	memset(out, 0, sizeof(*out));
+	/* Values are read little endian; a big-endian image takes the libdw walk. */
+	if (*(const unsigned char *)&probe != 1)
+		return -1;
+	build_targets(in, names, n, &targets);
+	targets.collect_all = names == NULL;
+	/*
+	 * A name with no .debug_str offset is looked for by each unit's
+	 * producer: read the unit DIE's first bytes with its header, one
+	 * pread per unit instead of two.
+	 */
+	bool keep_dies = in->use_pread && !targets.collect_all && targets.nr_list == 0;
+	struct unit_walk walk;
+
+	if (!walk_units(in, keep_dies, threads, &walk)) {
+		release_targets(&targets);
+		return -1;
+	}
+	units = walk.units;
+	nr_units = walk.nr;
+	dies = walk.dies;
+
+	if (threads < 1)
+		threads = 1;
+	if (threads > nr_units)
+		threads = nr_units ? (unsigned)nr_units : 1;
+	struct worker *w = xcalloc(threads, sizeof(*w));
+	atomic_size_t units_done = 0;
+	atomic_bool stop = false;
+	pthread_t *tids = xcalloc(threads, sizeof(*tids));
+	size_t next = 0;
+
+	/* Contiguous ranges of about equal bytes keep the merged order trivial. */
+	for (unsigned t = 0; t < threads; t++) {
+		uint64_t goal = in->info_size / threads * (t + 1);
+
+		w[t].in = in;
+		w[t].units_done = &units_done;
+		w[t].stop = &stop;
+		w[t].nr_units = nr_units;
+		w[t].report = t == 0;
+		w[t].targets = &targets;
+		w[t].units = units;
+		w[t].dies = dies;
+		w[t].first = next;
+		while (next < nr_units && (t + 1 == threads || units[next].offset < goal))
+			next++;
+		w[t].last = next;
+	}
+	for (unsigned t = 1; t < threads; t++)
+		if (pthread_create(&tids[t], NULL, worker_main, &w[t]) != 0)
+			worker_main(&w[t]), tids[t] = 0;
+	worker_main(&w[0]);
+	for (unsigned t = 1; t < threads; t++)
+		if (tids[t])
+			pthread_join(tids[t], NULL);
+
+	for (unsigned t = 0; t < threads; t++) {
+		out->hits = xrealloc(out->hits, (out->nr_hits + w[t].nr_hits + 1) * sizeof(*out->hits));
+		if (w[t].nr_hits)
+			memcpy(out->hits + out->nr_hits, w[t].hits, w[t].nr_hits * sizeof(*out->hits));
+		out->nr_hits += w[t].nr_hits;
+		out->fallback_units = xrealloc(out->fallback_units,
+					       (out->nr_fallback + w[t].nr_fallback + 1) *
+					       sizeof(*out->fallback_units));
+		if (w[t].nr_fallback)
+			memcpy(out->fallback_units + out->nr_fallback, w[t].fallback,
+			       w[t].nr_fallback * sizeof(*out->fallback_units));
+		out->nr_fallback += w[t].nr_fallback;
+		free(w[t].hits);
+		free(w[t].fallback);
+		free(w[t].abbrevs.by_code);
+		free(w[t].abbrevs.attr);
+		free(w[t].abbrevs.form);
+		free(w[t].abbrevs.implicit);
+		free(w[t].buf);
+		free(w[t].seen);
+		if (w[t].nr_names) {
+			out->names = xrealloc(out->names,
+					      (out->nr_names + w[t].nr_names) * sizeof(*out->names));
+			memcpy(out->names + out->nr_names, w[t].names,
+			       w[t].nr_names * sizeof(*out->names));
+			out->nr_names += w[t].nr_names;
+		}
+		free(w[t].names);
+	}
+	out->nr_units = nr_units;
+	out->units = units;
+	free(w);
+	free(tids);
+	free(dies);
+	release_targets(&targets);
+	return 0;
+}
+
+bool ll_scan_unit_refs_outside(const struct ll_scan_input *in, const struct ll_scan_unit *u)
+{
+	struct abbrev_table t = { 0 };
+	bool outside = !load_abbrevs(in, u, &t);
+
+	for (size_t i = 0; !outside && i < t.nr_specs; i++) {
+		unsigned form = t.form[i];
+
+		/* DW_FORM_indirect may stand for any of them. */
+		outside = form == DW_FORM_ref_addr || form == DW_FORM_ref_sig8 ||
+			  form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8 ||
+			  form == DW_FORM_GNU_ref_alt || form == DW_FORM_indirect;
+	}
+	free(t.by_code);
+	free(t.attr);
+	free(t.form);
+	free(t.implicit);
+	return outside;
+}
+
+void ll_scan_result_release(struct ll_scan_result *r)
+{
+	for (size_t i = 0; i < r->nr_hits; i++)
+		free(r->hits[i].comp_dir);
+	free(r->hits);
+	for (size_t i = 0; i < r->nr_names; i++)
+		free(r->names[i]);
+	free(r->names);
+	free(r->fallback_units);
+	free(r->units);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A raw pre-filter over .debug_info: walk only the top-level DIEs of every
+ * unit, jumping over children by DW_AT_sibling, and report those whose
+ * DW_AT_name is one of the names asked for. No libdw and no allocation per
+ * DIE, so it runs on several threads at once.
+ *
+ * It understands just enough DWARF (2-5) to skip attributes. Anything it
+ * does not expect in a unit (a strx name, an unknown form, a bound it
+ * would cross) marks that unit for the plain libdw walk instead, so a
+ * surprise costs speed, never an answer.
+ */
+#ifndef LAYOUTLINT_DWARF_SCAN_H
+#define LAYOUTLINT_DWARF_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "util/progress.h"
+
+struct ll_scan_input {
+	const unsigned char *info;	/* NULL when use_pread */
+	size_t info_size;
+	/*
+	 * Read units with pread into a reused buffer instead of touching the
+	 * mapping: first-touch page faults cost more than the copy, and the
+	 * mapped pages would count against peak RSS for the whole image.
+	 */
+	bool use_pread;
+	int fd;
+	uint64_t info_file_offset;
+	const unsigned char *abbrev;
+	size_t abbrev_size;
+	const unsigned char *str;
+	size_t str_size;
+	const unsigned char *line_str;	/* for DW_AT_comp_dir in DW_FORM_line_strp */
+	size_t line_str_size;
+	/* Optional: unit offsets, to split the header walk between threads. */
+	const unsigned char *aranges;
+	size_t aranges_size;
+	/* A dwz / DWARF 5 supplementary file may hold names: no shortcuts. */
+	bool supplementary;
+	const struct ll_progress *progress;	/* units done, from the calling thread */
+	/*
+	 * Stop once some unit defines a struct or union named NAMES[0]: the
+	 * result then holds that definition but maybe not every other hit.
+	 * Enough to confirm the closest "did you mean" candidate, which is
+	 * mostly a common struct defined in the first units scanned.
+	 */
+	bool stop_at_first_definition;
+	/*
+	 * Optional: the unit headers an earlier ll_scan() of this input
+	 * returned, so a second scan does not read them again.
+	 */
+	const struct ll_scan_unit *units;
+	size_t nr_units;
+};
+
+/*
+ * What the scan read about a hit, so that the ~1,800 identical copies of
+ * struct file in a vmlinux can be compared without libdw touching each:
+ * valid when has_sig.
+ */
+struct ll_scan_hit {
+	uint64_t die;		/* .debug_info offset of the DIE */
+	uint32_t query;		/* index into the names */
+	uint16_t tag;
+	bool declaration;	/* DW_AT_declaration: not a definition */
+	/*
+	 * Nothing for libdw to add: a declaration of an aggregate, or a
+	 * typedef of a named type (only typedefs of anonymous aggregates
+	 * name something a lookup wants).
+	 */
+	bool settled;
+	bool has_sig;		/* every field below was read */
+	uint64_t byte_size;
+	uint64_t decl_line;
+	uint64_t decl_file;	/* DW_AT_decl_file index */
+	uint64_t members_hash;	/* as ll_finder_signature() computes it */
+	uint32_t nr_members;
+	uint64_t stmt_list;	/* the unit's line table */
+	char *comp_dir;		/* the unit's DW_AT_comp_dir, owned; NULL if none */
+};
+
+/* A unit header as read by the scan. */
+struct ll_scan_unit {
+	uint64_t offset, end, first_die, abbrev_offset;
+	unsigned version, addr_size, offset_size;
+	/*
+	 * The header's bytes (first_die - offset of them), kept so that a
+	 * sparse image can be given them without reading the file again.
+	 */
+	unsigned char head[32];
+};
+
+struct ll_scan_result {
+	struct ll_scan_hit *hits;	/* named DIEs, in .debug_info order */
+	size_t nr_hits;
+	uint64_t *fallback_units;	/* unit offsets to walk with libdw, in order */
+	size_t nr_fallback;
+	struct ll_scan_unit *units;	/* every unit, in order */
+	size_t nr_units;
+	char **names;			/* NAMES NULL: every struct/union/typedef name, */
+	size_t nr_names;		/* owned, unsorted, possibly repeated */
+};
+
+/* FNV-1a step shared by the raw and the libdw signatures. */
+static inline uint64_t ll_sig_mix(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/*
+ * One member of a signature: its name, then its offsets as whole words
+ * (a byte-wise FNV over 16 bytes per member was a tenth of a lookup of
+ * struct task_struct, hashed in ~1,500 units).
+ */
+static inline uint64_t ll_sig_member(uint64_t h, const char *name, uint64_t loc, uint64_t bits)
+{
+	h = name ? ll_sig_mix(h, name, strlen(name) + 1) : ll_sig_mix(h, "", 1);
+	h = (h ^ loc) * 0x100000001b3ULL;
+	h = (h ^ (h >> 29) ^ bits) * 0x100000001b3ULL;
+	return h ^ (h >> 32);
+}
+
+#define LL_SIG_INIT 0xcbf29ce484222325ULL
+
+/*
+ * Scan for top-level struct/union/class/typedef DIEs named NAMES[i]; with
+ * NAMES NULL, collect the names of all of them instead (no hits).
+ * THREADS <= 1 scans in the caller's thread. Returns -1 only when the
+ * unit headers themselves cannot be walked (then use libdw for all).
+ */
+int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
+	    unsigned threads, struct ll_scan_result *out);
+void ll_scan_result_release(struct ll_scan_result *r);
+
+/*
+ * Whether DIEs of unit U may refer to DIEs outside it (DW_FORM_ref_addr,
+ * type signatures, supplementary files); true when its abbreviations
+ * cannot be read.
+ */
+bool ll_scan_unit_refs_outside(const struct ll_scan_input *in, const struct ll_scan_unit *u);
+
+#endif

@@ -1,0 +1,916 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "input/dwarf/finder.h"
+
+#include <dwarf.h>
+#include <gelf.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input/dwarf/dwarf_scan.h"
+#include "input/elf/elf_section.h"
+#include "util/strbuf.h"
+
+struct ll_finder {
+	Dwarf *dwarf;
+	bool raw;			/* the raw scan can run on this input */
+	struct ll_scan_input in;	/* its sections, valid while the Dwarf is */
+	/* What libdw may read of a sparse image; see ll_finder_prepare(). */
+	struct ll_sparse_image *image;	/* borrowed; NULL: all of it */
+	struct ll_scan_unit *units;	/* from the scan; NULL: unknown */
+	size_t nr_units;
+	bool *unit_filled;
+	size_t headers_filled;		/* units [0, headers_filled) have theirs */
+};
+
+/* FNV-1a: cheap, stable across runs, good enough to tell layouts apart. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+#define FNV_INIT 0xcbf29ce484222325ULL
+
+static bool wanted_tag(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type || tag == DW_TAG_typedef;
+}
+
+/* A tiny open-addressing set of the names asked for. */
+struct name_set {
+	const char **slots;
+	size_t mask;
+};
+
+static uint64_t name_hash(const char *s)
+{
+	return fnv(FNV_INIT, s, strlen(s));
+}
+
+static void set_init(struct name_set *set, const char *const *names, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < n * 4)
+		cap *= 2;
+	set->slots = xcalloc(cap, sizeof(*set->slots));
+	set->mask = cap - 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t at = name_hash(names[i]) & set->mask;
+
+		while (set->slots[at] && strcmp(set->slots[at], names[i]) != 0)
+			at = (at + 1) & set->mask;
+		set->slots[at] = names[i];
+	}
+}
+
+static bool set_has(const struct name_set *set, const char *name)
+{
+	size_t at = name_hash(name) & set->mask;
+
+	while (set->slots[at]) {
+		if (strcmp(set->slots[at], name) == 0)
+			return true;
+		at = (at + 1) & set->mask;
+	}
+	return false;
+}
+
+static struct ll_finder *new_finder(Dwarf *dwarf, struct ll_sparse_image *image)
+{
+	struct ll_finder *f = xcalloc(1, sizeof(*f));
+
+	f->dwarf = dwarf;
+	f->image = image;
+	return f;
+}
+
+static int fill_all(struct ll_finder *f, struct ll_error *err)
+{
+	return f->image ? ll_sparse_fill_all(f->image, err) : 0;
+}
+
+int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
+{
+	size_t lo = 0, hi;
+
+	if (!f || !f->image)
+		return 0;
+	if (!f->units)
+		return fill_all(f, err);
+	hi = f->nr_units;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->units[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == f->nr_units || off < f->units[lo].offset)
+		return fill_all(f, err);
+	/*
+	 * libdw registers units one after another up to the one asked for,
+	 * reading their headers (and, below DWARF 5, their unit DIEs too:
+	 * those images get the whole section).
+	 */
+	for (; f->headers_filled <= lo; f->headers_filled++) {
+		const struct ll_scan_unit *u = &f->units[f->headers_filled];
+
+		if (u->version < 5)
+			return fill_all(f, err);
+		/* The scan kept each header's bytes: no second read. */
+		ll_sparse_put(f->image, u->offset, u->head, u->first_die - u->offset);
+	}
+	if (f->unit_filled[lo])
+		return 0;
+	const struct ll_scan_unit *u = &f->units[lo];
+
+	/* A DIE that may point into other units needs them all. */
+	if (ll_scan_unit_refs_outside(&f->in, u))
+		return fill_all(f, err);
+	if (ll_sparse_fill(f->image, u->offset, u->end - u->offset, err))
+		return -1;
+	f->unit_filled[lo] = true;
+	return 0;
+}
+
+/* A DIE to report: from the raw scan (RAW set) or from the libdw walk. */
+struct hit {
+	uint64_t die;
+	const struct ll_scan_hit *raw;
+};
+
+struct offsets {
+	struct hit *v;
+	size_t n;
+};
+
+static void push_offset(struct offsets *o, uint64_t off, const struct ll_scan_hit *raw)
+{
+	o->v = xgrow(o->v, o->n, sizeof(*o->v));
+	o->v[o->n++] = (struct hit){ off, raw };
+}
+
+/*
+ * The plain libdw walk of one unit's top-level DIEs. A DIE libdw cannot
+ * read, or a name it cannot read, is an error: skipping it could turn a
+ * damaged definition into "not found" or into the wrong one of two.
+ */
+static int walk_unit(Dwarf_Die *cu, const char *path, const struct name_set *set,
+		     struct offsets *hits, struct ll_error *err)
+{
+	Dwarf_Die child;
+	int rc = dwarf_child(cu, &child);
+
+	while (rc == 0) {
+		uint64_t off = dwarf_dieoffset(&child);
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute attr;
+		const char *name;
+
+		if (tag == DW_TAG_invalid)
+			return ll_fail(err, "%s: unreadable DIE at .debug_info offset 0x%llx: %s", path,
+				       (unsigned long long)off, dwarf_errmsg(-1));
+		if (wanted_tag(tag)) {
+			name = dwarf_diename(&child);
+			if (!name && dwarf_attr_integrate(&child, DW_AT_name, &attr))
+				return ll_fail(err, "%s: DIE at .debug_info offset 0x%llx: unreadable "
+					       "DW_AT_name: %s", path, (unsigned long long)off,
+					       dwarf_errmsg(-1));
+			if (name && set_has(set, name))
+				push_offset(hits, off, NULL);
+		}
+		rc = dwarf_siblingof(&child, &child);
+		if (rc < 0)
+			return ll_fail(err, "%s: unreadable DIE after .debug_info offset 0x%llx: %s",
+				       path, (unsigned long long)off, dwarf_errmsg(-1));
+	}
+	if (rc < 0)
+		return ll_fail(err, "%s: unreadable DIE in the unit at .debug_info offset 0x%llx: %s",
+			       path, (unsigned long long)dwarf_dieoffset(cu), dwarf_errmsg(-1));
+	return 0;
+}
+
+/* Size of .debug_info as libdw reads it (decompressed, relocated). */
+static uint64_t info_size(Dwarf *dwarf)
+{
+	const unsigned char *data;
+	size_t size;
+	Elf *elf = dwarf_getelf(dwarf);
+
+	return elf && ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &data, &size) ? size :
+	       UINT64_MAX;
+}
+
+static int walk_all(Dwarf *dwarf, const char *path, const struct name_set *set,
+		    struct offsets *hits, struct ll_error *err)
+{
+	Dwarf_Off off = 0, next;
+	uint64_t size = info_size(dwarf);
+	size_t hsize;
+	int rc;
+
+	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
+				     NULL, NULL)) == 0) {
+		Dwarf_Die cu;
+
+		if (next > size)
+			return ll_fail(err, "%s: the unit at .debug_info offset 0x%llx runs past the "
+				       "end of the section (0x%llx bytes)", path,
+				       (unsigned long long)off, (unsigned long long)size);
+		if (!dwarf_offdie(dwarf, off + hsize, &cu))
+			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
+				       "offset 0x%llx: %s", path, (unsigned long long)off,
+				       dwarf_errmsg(-1));
+		if (walk_unit(&cu, path, set, hits, err))
+			return -1;
+		off = next;
+	}
+	if (rc < 0)
+		return ll_fail(err, "%s: malformed .debug_info unit header at offset 0x%llx: %s",
+			       path, (unsigned long long)off, dwarf_errmsg(-1));
+	return 0;
+}
+
+
+/*
+ * LAYOUTLINT_SCAN=libdw turns the raw scan off: the tests compare its
+ * answers with the plain libdw walk's, and it is the way out should the
+ * scan ever be wrong on some producer's output.
+ */
+static bool raw_scan_allowed(void)
+{
+	const char *env = getenv("LAYOUTLINT_SCAN");
+
+	return !env || strcmp(env, "libdw") != 0;
+}
+
+static unsigned scan_threads(void)
+{
+	const char *env = getenv("LAYOUTLINT_THREADS");
+	long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
+}
+
+/*
+ * Which inputs take which path:
+ *  - the raw scan (dwarf_scan.c), pread()ing .debug_info: ET_EXEC / ET_DYN
+ *    whose DWARF libdw read directly from this file, little endian, with
+ *    .debug_info stored uncompressed (a compressed one is scanned in
+ *    libdw's decompressed copy). Units it is unsure of (clang's strx
+ *    names, dwz's alternate strings, an unknown form) go to the libdw walk
+ *    one by one; a name missing from .debug_str skips units whose producer
+ *    (gcc, LLVM) rules out an inline copy of it;
+ *  - the plain libdw walk (walk_all): everything else: ET_REL objects and
+ *    modules (string offsets live in relocation addends), separate debug
+ *    files found by libdwfl, big-endian images, LAYOUTLINT_SCAN=libdw.
+ */
+/* File offset of .debug_info when its bytes are stored there as is. */
+static bool info_file_offset(Elf *elf, uint64_t *off)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = ll_elf_section(elf, ".debug_info", NULL, &shdr);
+	Elf_Data *raw, *d;
+
+	if (!scn)
+		return false;
+	/* libdw decompressed a compressed section into memory: not in the file. */
+	raw = elf_rawdata(scn, NULL);
+	d = elf_getdata(scn, NULL);
+	if (shdr.sh_type != SHT_PROGBITS || !raw || !d || raw->d_buf != d->d_buf ||
+	    raw->d_size != d->d_size)
+		return false;
+	*off = shdr.sh_offset;
+	return true;
+}
+
+/* The sections the raw scan reads, when the file holds them plainly. */
+static bool scan_input(Dwarf *dwarf, int fd, const struct ll_progress *progress,
+		       struct ll_scan_input *in)
+{
+	Elf *elf = dwarf_getelf(dwarf);
+
+	memset(in, 0, sizeof(*in));
+	in->progress = progress;
+	if (!elf || !ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &in->info, &in->info_size) ||
+	    !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &in->abbrev, &in->abbrev_size))
+		return false;
+	/* Sections stored plainly in the file can be read without the mapping. */
+	if (fd >= 0 && info_file_offset(elf, &in->info_file_offset)) {
+		in->use_pread = true;
+		in->fd = fd;
+		in->info = NULL;
+	}
+	if (!ll_elf_section_bytes(elf, ".debug_str", ".zdebug_str", &in->str, &in->str_size)) {
+		in->str = (const unsigned char *)"";
+		in->str_size = 0;
+	}
+	if (!ll_elf_section_bytes(elf, ".debug_line_str", ".zdebug_line_str", &in->line_str,
+			  &in->line_str_size))
+		in->line_str = NULL;
+	if (!ll_elf_section_bytes(elf, ".debug_aranges", ".zdebug_aranges", &in->aranges,
+				  &in->aranges_size))
+		in->aranges = NULL;
+	const unsigned char *sup;
+	size_t sup_size;
+
+	in->supplementary = ll_elf_section_bytes(elf, ".gnu_debugaltlink", ".gnu_debugaltlink", &sup,
+					 &sup_size) ||
+			    ll_elf_section_bytes(elf, ".debug_sup", ".debug_sup", &sup, &sup_size);
+	return true;
+}
+
+static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *path,
+		    const char *const *names, size_t n, const struct name_set *set,
+		    const struct ll_progress *progress, struct ll_scan_result *r,
+		    struct offsets *hits, bool *done, struct ll_error *err)
+{
+	struct ll_scan_input in;
+
+	*done = false;
+	/*
+	 * Without .debug_str bytes the scan could match no DW_FORM_strp name
+	 * and would skip every unit; the libdw walk reads (and checks) them.
+	 */
+	if (!scan_input(dwarf, fd, progress, &in) || in.str_size == 0)
+		return 0;
+	if (ll_scan(&in, names, n, scan_threads(), r) != 0)
+		return 0;
+	finder->raw = true;
+	finder->in = in;
+	finder->units = r->units;
+	finder->nr_units = r->nr_units;
+	finder->unit_filled = xcalloc(r->nr_units ? r->nr_units : 1, sizeof(bool));
+	r->units = NULL;
+	for (size_t i = 0; i < r->nr_hits; i++)
+		push_offset(hits, r->hits[i].die, &r->hits[i]);
+	for (size_t i = 0; i < r->nr_fallback; i++) {
+		Dwarf_Off next;
+		size_t hsize;
+		Dwarf_Die cu;
+
+		if (ll_finder_prepare(finder, r->fallback_units[i], err))
+			return -1;
+		if (dwarf_next_unit(dwarf, r->fallback_units[i], &next, &hsize, NULL, NULL, NULL,
+				    NULL, NULL, NULL) != 0 ||
+		    !dwarf_offdie(dwarf, r->fallback_units[i] + hsize, &cu))
+			return ll_fail(err, "%s: unreadable compilation unit at .debug_info offset "
+				       "0x%llx: %s", path, (unsigned long long)r->fallback_units[i],
+				       dwarf_errmsg(-1));
+		if (walk_unit(&cu, path, set, hits, err))
+			return -1;
+	}
+	*done = true;
+	return 0;
+}
+
+static int cmp_hit(const void *a, const void *b)
+{
+	uint64_t x = ((const struct hit *)a)->die, y = ((const struct hit *)b)->die;
+
+	return x < y ? -1 : x > y;
+}
+
+int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
+		   bool raw_ok, const char *const *names,
+		   size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
+		   struct ll_finder **finder, struct ll_error *err)
+{
+	struct name_set set;
+	struct offsets hits = { 0 };
+	struct ll_scan_result scan = { 0 };
+	bool done = false;
+	int rc = 0;
+
+	*finder = new_finder(dwarf, image);
+	set_init(&set, names, n);
+	if (raw_ok && raw_scan_allowed())
+		rc = raw_scan(*finder, fd, dwarf, path, names, n, &set, progress, &scan, &hits,
+			      &done, err);
+	if (!rc && !done && !(rc = fill_all(*finder, err)))
+		rc = walk_all(dwarf, path, &set, &hits, err);
+	/* Callbacks in .debug_info order, however many threads found them. */
+	if (hits.n)
+		qsort(hits.v, hits.n, sizeof(*hits.v), cmp_hit);
+	for (size_t i = 0; i < hits.n && !rc; i++) {
+		const struct ll_scan_hit *raw = hits.v[i].raw;
+		Dwarf_Die die;
+		const char *name;
+
+		/* Many names (--list, --audit) give ~10^6 definitions: a long step. */
+		if (i % 1024 == 0 || i + 1 == hits.n)
+			ll_progress_report(progress, "definitions", i + 1, hits.n);
+		/*
+		 * A hit the scan read whole needs no libdw until it is chosen:
+		 * calling dwarf_offdie() on a late unit makes libdw register
+		 * every unit before it, touching pages all over the image.
+		 */
+		if (raw && (raw->has_sig || raw->settled)) {
+			fn(NULL, raw, names[raw->query], arg);
+			continue;
+		}
+		if ((rc = ll_finder_prepare(*finder, hits.v[i].die, err)))
+			break;
+		if (!dwarf_offdie(dwarf, hits.v[i].die, &die)) {
+			rc = ll_fail(err, "%s: unreadable DIE at .debug_info offset 0x%llx: %s", path,
+				     (unsigned long long)hits.v[i].die, dwarf_errmsg(-1));
+			break;
+		}
+		name = dwarf_diename(&die);
+		/* Otherwise the raw scan only proposes; libdw confirms. */
+		if (name && wanted_tag(dwarf_tag(&die)) && set_has(&set, name))
+			fn(&die, NULL, name, arg);
+	}
+	free(hits.v);
+	free(set.slots);
+	ll_scan_result_release(&scan);
+	return rc;
+}
+
+void ll_finder_free(struct ll_finder *finder)
+{
+	if (!finder)
+		return;
+	free(finder->units);
+	free(finder->unit_filled);
+	free(finder);
+}
+
+#define MAX_EDIT_LEN 256
+
+/*
+ * Edit distance counting a swap of neighbours as one edit (strcut ->
+ * struct), computed only within LIMIT of the diagonal: any answer above
+ * LIMIT comes back as LIMIT + 1, which is all a suggestion needs.
+ */
+static size_t edit_distance_n(const char *a, size_t la, const char *b, size_t lb, size_t limit)
+{
+	size_t r0[MAX_EDIT_LEN + 1], r1[MAX_EDIT_LEN + 1], r2[MAX_EDIT_LEN + 1];
+	size_t *prev2 = r0, *prev = r1, *row = r2;
+	const size_t far = limit + 1;
+
+	if (la > MAX_EDIT_LEN || lb > MAX_EDIT_LEN || (la > lb ? la - lb : lb - la) > limit)
+		return far;
+	for (size_t j = 0; j <= lb; j++) {
+		prev[j] = j <= limit ? j : far;
+		prev2[j] = far;
+	}
+	for (size_t i = 1; i <= la; i++) {
+		size_t lo = i > limit ? i - limit : 1, hi = i + limit < lb ? i + limit : lb;
+		size_t row_min = far;
+
+		row[0] = i <= limit ? i : far;
+		for (size_t j = 1; j <= lb; j++) {
+			if (j < lo || j > hi) {
+				row[j] = far;
+				continue;
+			}
+			size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			row[j] = best < far ? best : far;
+			if (row[j] < row_min)
+				row_min = row[j];
+		}
+		if (row_min >= far)
+			return far;
+		size_t *t = prev2;
+
+		prev2 = prev;
+		prev = row;
+		row = t;
+	}
+	return prev[lb];
+}
+
+static size_t suggest_limit(size_t len)
+{
+	return len < 4 ? 1 : len < 8 ? 2 : 3;
+}
+
+static size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+	return edit_distance_n(a, strlen(a), b, strlen(b), limit);
+}
+
+/*
+ * Missing names are rare, so the suggestion costs a second walk instead of
+ * making every successful lookup collect all names.
+ */
+#define SUGGEST_CANDIDATES 16
+
+struct near {
+	const char *s;
+	size_t dist;
+};
+
+/* One bit per identifier character (case kept), 0 for any other byte. */
+static void char_bits(uint64_t bits[256])
+{
+	memset(bits, 0, 256 * sizeof(*bits));
+	for (int c = 'a'; c <= 'z'; c++)
+		bits[c] = 1ULL << (c - 'a');
+	for (int c = 'A'; c <= 'Z'; c++)
+		bits[c] = 1ULL << (26 + c - 'A');
+	for (int c = '0'; c <= '9'; c++)
+		bits[c] = 1ULL << (52 + c - '0');
+	bits['_'] = 1ULL << 62;
+}
+
+/* Whether X has more than N bits set; N is small, and x86-64 may lack popcnt. */
+static bool more_bits_than(uint64_t x, size_t n)
+{
+	for (size_t i = 0; i < n && x; i++)
+		x &= x - 1;
+	return x != 0;
+}
+
+/* The closest strings seen so far, sorted by distance, then by name. */
+struct near_list {
+	struct near v[SUGGEST_CANDIDATES];
+	size_t n;
+};
+
+static void near_add(struct near_list *l, const char *s, size_t d)
+{
+	size_t at = l->n;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].s, s) == 0)
+			return;
+	while (at > 0 && (l->v[at - 1].dist > d ||
+			  (l->v[at - 1].dist == d && strcmp(l->v[at - 1].s, s) > 0)))
+		at--;
+	if (at >= SUGGEST_CANDIDATES)
+		return;
+	if (l->n < SUGGEST_CANDIDATES)
+		l->n++;
+	memmove(&l->v[at + 1], &l->v[at], (l->n - 1 - at) * sizeof(l->v[0]));
+	l->v[at] = (struct near){ s, d };
+}
+
+/* One thread's share of the .debug_str pass: the strings in [STR, END). */
+struct near_pass {
+	const char *str, *end;
+	const char *name;
+	size_t len, limit;
+	const uint64_t *bits;	/* char_bits() */
+	uint64_t name_set;	/* the name's characters, as bits */
+	struct near_list found;
+};
+
+static void *near_pass_run(void *arg)
+{
+	struct near_pass *np = arg;
+	const char *name = np->name;
+	const uint64_t *bits = np->bits;
+	const uint64_t name_set = np->name_set;
+	const size_t len = np->len, limit = np->limit;
+
+	for (const char *str = np->str; str < np->end;) {
+		const char *nul = memchr(str, 0, (size_t)(np->end - str));
+		size_t sl;
+
+		if (!nul)
+			break;
+		sl = (size_t)(nul - str);
+		/*
+		 * ld merges string tails, so a name may exist only as the end
+		 * of a longer string ("sk_buff" in "__sk_buff"): try every
+		 * suffix of a length that could be close enough, growing it
+		 * one character at a time from the end.
+		 */
+		size_t min = len > limit ? len - limit : 1, longest = 0;
+		uint64_t suffix_set = 0;
+		const char *s_end = nul;
+
+		str = nul + 1;
+		if (sl < min)
+			continue;
+		/*
+		 * The longest suffix that could be close enough holds every
+		 * character a shorter one does: when even it lacks more of
+		 * the name's characters than edits allow, no suffix is close.
+		 */
+		while (longest < len + limit && longest < sl) {
+			uint64_t bit = bits[(unsigned char)s_end[-(ptrdiff_t)longest - 1]];
+
+			if (!bit)
+				break;
+			suffix_set |= bit;
+			longest++;
+		}
+		if (longest < min || more_bits_than(name_set & ~suffix_set, limit))
+			continue;
+		suffix_set = 0;
+
+		for (size_t l = 1; l <= len + limit && l <= sl; l++) {
+			const char *s = s_end - l;
+			uint64_t bit = bits[(unsigned char)s[0]];
+
+			if (!bit)
+				break;	/* not an identifier, nor any longer suffix */
+			suffix_set |= bit;
+			if (l < min || (s[0] >= '0' && s[0] <= '9'))
+				continue;
+			/*
+			 * Each edit brings in at most one character the other
+			 * side lacks: a cheap lower bound that rejects almost
+			 * every string before the real distance is computed.
+			 */
+			if (more_bits_than(suffix_set & ~name_set, limit) ||
+			    more_bits_than(name_set & ~suffix_set, limit))
+				continue;
+			if (strcmp(s, name) == 0)
+				continue;
+			size_t d = edit_distance_n(name, len, s, l, limit);
+
+			if (d <= limit)
+				near_add(&np->found, s, d);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The raw way: every string of .debug_str is a possible name; the closest
+ * few are then scanned for, so only a real struct or union is proposed.
+ * Costs one filtered scan instead of a libdw walk of every unit. The
+ * strings are split between two threads at a NUL; each keeps its closest
+ * SUGGEST_CANDIDATES and the merge keeps the closest of both, so the
+ * answer is the single-threaded one.
+ */
+static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limit)
+{
+	const struct ll_scan_input *in = &finder->in;
+	const char *names[SUGGEST_CANDIDATES];	/* point into .debug_str */
+	struct near_pass pass[2];
+	struct ll_scan_result r;
+	char *answer = NULL;
+	uint64_t name_set = 0, bits[256];
+	const char *str = (const char *)in->str, *end = str + in->str_size;
+	const char *cut = str + in->str_size / 2;
+	size_t len = strlen(name), nr_pass = 1;
+	pthread_t tid;
+
+	char_bits(bits);
+	for (size_t k = 0; k < len; k++)
+		name_set |= bits[(unsigned char)name[k]];
+	for (size_t i = 0; i < 2; i++)
+		pass[i] = (struct near_pass){ .str = str, .end = end, .name = name, .len = len,
+					      .limit = limit, .bits = bits, .name_set = name_set };
+	/* The second half starts after a NUL: whole strings on each side. */
+	cut = cut < end ? memchr(cut, 0, (size_t)(end - cut)) : NULL;
+	if (scan_threads() > 1 && cut && cut + 1 < end) {
+		pass[0].end = cut + 1;
+		pass[1].str = cut + 1;
+		if (pthread_create(&tid, NULL, near_pass_run, &pass[1]) == 0)
+			nr_pass = 2;
+		else
+			pass[0].end = end;
+	}
+	near_pass_run(&pass[0]);
+	if (nr_pass == 2) {
+		pthread_join(tid, NULL);
+		for (size_t i = 0; i < pass[1].found.n; i++)
+			near_add(&pass[0].found, pass[1].found.v[i].s, pass[1].found.v[i].dist);
+	}
+	const struct near_list *near = &pass[0].found;
+	size_t nr = near->n;
+
+	if (!nr)
+		return NULL;
+	for (size_t i = 0; i < nr; i++)
+		names[i] = near->v[i].s;
+	/* Found, the closest candidate is the answer: no need to scan on. */
+	struct ll_scan_input first_wins = *in;
+
+	first_wins.stop_at_first_definition = true;
+	first_wins.units = finder->units;
+	first_wins.nr_units = finder->nr_units;
+	if (ll_scan(&first_wins, names, nr, scan_threads(), &r) != 0)
+		return NULL;
+	/* The closest candidate that names a struct or union definition. */
+	for (size_t i = 0; i < nr && !answer; i++) {
+		for (size_t h = 0; h < r.nr_hits; h++) {
+			const struct ll_scan_hit *hit = &r.hits[h];
+
+			if (strcmp(names[hit->query], names[i]) != 0 || hit->declaration ||
+			    (hit->tag != DW_TAG_structure_type && hit->tag != DW_TAG_union_type))
+				continue;
+			struct strbuf sb = STRBUF_INIT;
+
+			sb_addf(&sb, "did you mean %s %s?",
+				hit->tag == DW_TAG_union_type ? "union" : "struct", names[i]);
+			answer = sb_detach(&sb);
+			break;
+		}
+	}
+	ll_scan_result_release(&r);
+	return answer;
+}
+
+char *ll_finder_suggest(struct ll_finder *finder, const char *name)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	size_t best = (size_t)-1;
+	size_t limit = suggest_limit(strlen(name));
+	char *best_name = NULL;
+	const char *best_kind = NULL;
+
+	if (!finder)
+		return NULL;
+	if (finder->raw)
+		return suggest_raw(finder, name, limit);
+	struct ll_error err;
+
+	if (fill_all(finder, &err))
+		return NULL;
+	while (dwarf_next_unit(finder->dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
+			       NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (!dwarf_offdie(finder->dwarf, off + hsize, &cu))
+			break;
+		off = next;
+		if (dwarf_child(&cu, &child) != 0)
+			continue;
+		do {
+			int tag = dwarf_tag(&child);
+			const char *cand;
+			Dwarf_Attribute attr;
+
+			if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+				continue;
+			if (dwarf_attr(&child, DW_AT_declaration, &attr))
+				continue;
+			cand = dwarf_diename(&child);
+			if (!cand || (best_name && strcmp(cand, best_name) == 0))
+				continue;
+			size_t d = edit_distance(name, cand, limit);
+
+			if (d <= limit && (d < best || (d == best && strcmp(cand, best_name) < 0))) {
+				free(best_name);
+				best_name = xstrdup(cand);
+				best_kind = tag == DW_TAG_union_type ? "union" : "struct";
+				best = d;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (!best_name)
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "did you mean %s %s?", best_kind, best_name);
+	free(best_name);
+	return sb_detach(&sb);
+}
+
+void ll_finder_signature(Dwarf_Die *agg, const char *display_file, struct ll_finder_sig *sig)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word size = 0;
+	Dwarf_Die child;
+	int line = 0;
+
+	memset(sig, 0, sizeof(*sig));
+	sig->tag = dwarf_tag(agg);
+	if (dwarf_attr(agg, DW_AT_byte_size, &attr))
+		dwarf_formudata(&attr, &size);
+	sig->size = size;
+	dwarf_decl_line(agg, &line);
+	sig->line = line > 0 ? (unsigned)line : 0;
+	sig->file_hash = display_file ? name_hash(display_file) : 0;
+	sig->members_hash = LL_SIG_INIT;
+	if (dwarf_child(agg, &child) != 0)
+		return;
+	/* Keep in step with hash_members() in dwarf_scan.c: both feed one table. */
+	do {
+		const char *name;
+		uint64_t loc = 0, bits = 0;
+		Dwarf_Word v;
+
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		name = dwarf_diename(&child);
+		if (dwarf_attr(&child, DW_AT_data_member_location, &attr) &&
+		    dwarf_formudata(&attr, &v) == 0)
+			loc = v;
+		if (dwarf_attr(&child, DW_AT_data_bit_offset, &attr) && dwarf_formudata(&attr, &v) == 0)
+			bits = v;
+		sig->members_hash = ll_sig_member(sig->members_hash, name, loc, bits);
+		sig->nr_members++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+void ll_finder_sig_from_scan(const struct ll_scan_hit *h, const char *display_file,
+			     struct ll_finder_sig *sig)
+{
+	memset(sig, 0, sizeof(*sig));
+	sig->tag = h->tag;
+	sig->size = h->byte_size;
+	sig->line = h->decl_line <= UINT32_MAX ? (unsigned)h->decl_line : 0;
+	sig->file_hash = display_file ? name_hash(display_file) : 0;
+	sig->members_hash = h->members_hash;
+	sig->nr_members = h->nr_members;
+}
+
+bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_sig *b)
+{
+	return a->tag == b->tag && a->size == b->size && a->line == b->line &&
+	       a->file_hash == b->file_hash && a->members_hash == b->members_hash &&
+	       a->nr_members == b->nr_members;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Names from the libdw walk, for inputs the raw scan cannot read. */
+static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t *n,
+			   struct ll_error *err)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int rc;
+
+	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
+				     NULL, NULL)) == 0) {
+		Dwarf_Die cu, child;
+
+		if (!dwarf_offdie(dwarf, off + hsize, &cu))
+			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
+				       "offset 0x%llx: %s", path, (unsigned long long)off,
+				       dwarf_errmsg(-1));
+		off = next;
+		if (dwarf_child(&cu, &child) != 0)
+			continue;
+		do {
+			const char *name;
+
+			if (!wanted_tag(dwarf_tag(&child)) || !(name = dwarf_diename(&child)))
+				continue;
+			*names = xgrow(*names, *n, sizeof(**names));
+			(*names)[(*n)++] = xstrdup(name);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (rc < 0)
+		return ll_fail(err, "%s: malformed .debug_info unit header at offset 0x%llx: %s",
+			       path, (unsigned long long)off, dwarf_errmsg(-1));
+	return 0;
+}
+
+int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
+		   bool raw_ok, char ***names,
+		   size_t *n, const struct ll_progress *progress, struct ll_error *err)
+{
+	struct ll_scan_input in;
+	struct ll_scan_result r = { 0 };
+	size_t out = 0;
+	bool scanned = raw_ok && raw_scan_allowed() && scan_input(dwarf, fd, progress, &in) &&
+		       ll_scan(&in, NULL, 0, scan_threads(), &r) == 0;
+
+	*names = NULL;
+	*n = 0;
+	/* A unit the scan was unsure of: its names need the libdw walk, so all do. */
+	if (scanned && r.nr_fallback == 0) {
+		*names = r.names;
+		*n = r.nr_names;
+		r.names = NULL;
+		r.nr_names = 0;
+	}
+	ll_scan_result_release(&r);
+	if ((!scanned || !*names) &&
+	    ((image && ll_sparse_fill_all(image, err)) || list_with_libdw(dwarf, path, names, n, err)))
+		return -1;
+	if (*n)
+		qsort(*names, *n, sizeof(**names), cmp_str);
+	for (size_t i = 0; i < *n; i++) {
+		if (out && strcmp((*names)[out - 1], (*names)[i]) == 0) {
+			free((*names)[i]);
+			continue;
+		}
+		(*names)[out++] = (*names)[i];
+	}
+	*n = out;
+	return 0;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Finding named aggregates in a Dwarf handle without building any type
+ * graph: one pass over the top-level DIEs of every CU, a callback for each
+ * DIE whose name was asked for.
+ */
+#ifndef LAYOUTLINT_FINDER_H
+#define LAYOUTLINT_FINDER_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+#include "input/dwarf/dwarf_scan.h"
+#include "util/progress.h"
+#include "input/dwarf/sparse_image.h"
+
+struct ll_finder;
+
+/*
+ * One named DIE: DIE from libdw, or, when the raw scan read everything a
+ * signature needs, DIE NULL and RAW set (libdw has not touched it yet).
+ */
+typedef void (*ll_finder_fn)(Dwarf_Die *die, const struct ll_scan_hit *raw, const char *name,
+			     void *arg);
+
+/*
+ * Visit every top-level struct, union, class or typedef DIE named in NAMES,
+ * in .debug_info order. RAW_OK: the file's own sections hold the DWARF as
+ * libdw reads it (no relocations to apply), so the raw scan may be used;
+ * FD (or -1) is the file, for reading it without the mapping. IMAGE, when
+ * not NULL, is the sparse image DWARF was opened on: libdw reads of it go
+ * through ll_finder_prepare().
+ * *FINDER keeps what is needed for later suggestions; free it with
+ * ll_finder_free().
+ */
+int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
+		   bool raw_ok, const char *const *names, size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
+		   struct ll_finder **finder, struct ll_error *err);
+void ll_finder_free(struct ll_finder *finder);
+
+/*
+ * Before libdw reads the DIE at .debug_info offset OFF: make its unit (and
+ * every unit header before it) real bytes in the sparse image. A unit
+ * whose DIEs may point outside it makes the whole section real.
+ */
+int ll_finder_prepare(struct ll_finder *finder, uint64_t off, struct ll_error *err);
+
+/*
+ * Every name of a top-level struct, union, class or typedef DIE, sorted,
+ * each once; the caller frees them and the array.
+ */
+int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
+		   bool raw_ok, char ***names,
+		   size_t *n, const struct ll_progress *progress, struct ll_error *err);
+
+/* "did you mean struct X?" text for a missing NAME, or NULL. */
+char *ll_finder_suggest(struct ll_finder *finder, const char *name);
+
+/*
+ * What makes two same-named definitions "the same": kind, size, the
+ * normalised declaring file and line, and the top-level members' names and
+ * offsets.
+ */
+struct ll_finder_sig {
+	int tag;
+	uint64_t size;
+	unsigned line;
+	uint64_t file_hash;
+	uint64_t members_hash;
+	uint32_t nr_members;
+};
+
+void ll_finder_signature(Dwarf_Die *agg, const char *display_file, struct ll_finder_sig *sig);
+void ll_finder_sig_from_scan(const struct ll_scan_hit *h, const char *display_file,
+			     struct ll_finder_sig *sig);
+bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_sig *b);
+
+#endif

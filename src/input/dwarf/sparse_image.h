@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A private image of an ELF file in which one byte range (.debug_info) is
+ * left unread: zero-filled anonymous pages until the caller fills parts of
+ * it from the file.
+ *
+ * Why: libdw registers every unit before the one holding a DIE it is asked
+ * for, reading each unit header. On a file mapping each of those reads
+ * faults in ~64 KiB around it (the kernel's fault-around), so one struct
+ * from a late unit of a 200 MB .debug_info cost 145 MB of resident pages.
+ * Here a header costs one anonymous page, and only the units a lookup
+ * materialises are read whole. Knows nothing of DWARF: the caller says
+ * which ranges libdw is about to read.
+ */
+#ifndef LAYOUTLINT_SPARSE_IMAGE_H
+#define LAYOUTLINT_SPARSE_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+
+struct ll_sparse_image;
+
+/*
+ * Map the SIZE bytes of FD (PATH names it in errors) with the file range
+ * [HOLE_OFF, HOLE_OFF + HOLE_SIZE) unread. The image is writable and
+ * private: hand it to elf_memory().
+ */
+int ll_sparse_open(int fd, const char *path, size_t size, uint64_t hole_off, uint64_t hole_size,
+		   struct ll_sparse_image **out, struct ll_error *err);
+
+unsigned char *ll_sparse_base(const struct ll_sparse_image *img);
+
+/*
+ * Put LEN bytes the caller already read from the hole at OFF into it (they
+ * must be the file's bytes; OFF + LEN within the hole).
+ */
+void ll_sparse_put(struct ll_sparse_image *img, uint64_t off, const void *bytes, size_t len);
+
+/* Read [OFF, OFF + LEN) of the hole (offsets from its start) from the file. */
+int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, struct ll_error *err);
+
+/* Make the whole hole the file's bytes again (a plain file mapping). */
+int ll_sparse_fill_all(struct ll_sparse_image *img, struct ll_error *err);
+
+void ll_sparse_close(struct ll_sparse_image *img);
+
+#endif

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The reader boundary as a dispatch: look at the input once, then forward
+ * every call to the DWARF reader (dwarf_reader.c) or the BTF reader
+ * (btf_reader.c). The rules for which format wins are in reader.h.
+ */
+#include "input/reader_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/strbuf.h"
+
+enum input_format { INPUT_DWARF, INPUT_BTF };
+
+struct ll_input {
+	enum input_format format;
+	struct ll_dwarf_input *dwarf;
+	struct ll_btf_input *btf;
+};
+
+unsigned ll_elf_arch_cacheline(unsigned machine, unsigned char elfclass)
+{
+	switch (machine) {
+	case EM_PPC64:
+		return 128;
+	case EM_S390:
+		return elfclass == ELFCLASS64 ? 256 : 64;
+	default:
+		return 64;
+	}
+}
+
+/* Which of .BTF and .debug_info an ELF file carries (with bytes in it). */
+static void elf_sections(int fd, bool *has_btf, bool *has_dwarf)
+{
+	Elf *elf;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	*has_btf = *has_dwarf = false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf)
+		return;
+	if (elf_kind(elf) == ELF_K_ELF && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+		while ((scn = elf_nextscn(elf, scn)) != NULL) {
+			GElf_Shdr shdr;
+			const char *name;
+
+			if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS || !shdr.sh_size)
+				continue;
+			name = elf_strptr(elf, shstrndx, shdr.sh_name);
+			if (!name)
+				continue;
+			if (strcmp(name, ".BTF") == 0)
+				*has_btf = true;
+			else if (strcmp(name, ".debug_info") == 0 || strcmp(name, ".zdebug_info") == 0)
+				*has_dwarf = true;
+		}
+	}
+	elf_end(elf);
+}
+
+/*
+ * Decide the format from the first bytes and the section table. Files that
+ * cannot be read at all go to the DWARF reader, which words those errors
+ * (missing file, directory, not ELF) as it always has.
+ */
+static int detect(const char *path, const struct ll_input_options *opts,
+		  enum input_format *format, bool *raw, struct ll_error *err)
+{
+	bool want_btf = opts && (opts->prefer_btf || opts->btf_base);
+	unsigned char magic[4];
+	bool has_btf, has_dwarf;
+	ssize_t got;
+	int fd;
+
+	*format = INPUT_DWARF;
+	*raw = false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	got = read(fd, magic, sizeof(magic));
+	if (got >= 2 && ll_btf_magic(magic)) {
+		*format = INPUT_BTF;
+		*raw = true;
+	} else if (got == 4 && memcmp(magic, ELFMAG, SELFMAG) == 0) {
+		elf_sections(fd, &has_btf, &has_dwarf);
+		if (want_btf && !has_btf) {
+			close(fd);
+			return ll_fail(err, "%s: %s: no .BTF section in this ELF file (a kernel "
+				       "built with CONFIG_DEBUG_INFO_BTF=y has one; pahole -J adds "
+				       "one)", path, opts->btf_base ? "--btf-base" : "--btf");
+		}
+		if (has_btf && (want_btf || !has_dwarf))
+			*format = INPUT_BTF;
+	} else if (want_btf && got >= 0) {
+		close(fd);
+		return ll_fail(err, "%s: %s: neither raw BTF (magic 0xeB9F) nor an ELF file", path,
+			       opts->btf_base ? "--btf-base" : "--btf");
+	}
+	close(fd);
+	return 0;
+}
+
+int ll_input_open(const char *path, const struct ll_input_options *opts,
+		  struct ll_input **out, struct ll_error *err)
+{
+	struct ll_input *in = xcalloc(1, sizeof(*in));
+	bool raw;
+
+	*out = in;
+	if (detect(path, opts, &in->format, &raw, err))
+		return -1;
+	if (in->format == INPUT_BTF)
+		return ll_btf_input_open(path, raw, opts, &in->btf, err);
+	return ll_dwarf_input_open(path, opts, &in->dwarf, err);
+}
+
+void ll_input_close(struct ll_input *in)
+{
+	if (!in)
+		return;
+	if (in->dwarf)
+		ll_dwarf_input_close(in->dwarf);
+	if (in->btf)
+		ll_btf_input_close(in->btf);
+	free(in);
+}
+
+const char *ll_input_build_id(const struct ll_input *in)
+{
+	return in->format == INPUT_BTF ? ll_btf_input_build_id(in->btf) :
+					 ll_dwarf_input_build_id(in->dwarf);
+}
+
+unsigned ll_input_arch_cacheline(const struct ll_input *in)
+{
+	return in->format == INPUT_BTF ? ll_btf_input_arch_cacheline(in->btf) :
+					 ll_dwarf_input_arch_cacheline(in->dwarf);
+}
+
+int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t n,
+		    struct ll_lookup_result *results, struct ll_error *err)
+{
+	int rc = in->format == INPUT_BTF ?
+		 ll_btf_input_lookup(in->btf, queries, n, results, err) :
+		 ll_dwarf_input_lookup(in->dwarf, queries, n, results, err);
+
+	/* A failed lookup leaves the caller nothing to release. */
+	if (rc)
+		for (size_t i = 0; i < n; i++)
+			ll_lookup_result_release(&results[i]);
+	return rc;
+}
+
+int ll_input_list(struct ll_input *in, char ***names, size_t *n, struct ll_error *err)
+{
+	return in->format == INPUT_BTF ? ll_btf_input_list(in->btf, names, n, err) :
+					 ll_dwarf_input_list(in->dwarf, names, n, err);
+}
+
+void ll_lookup_result_release(struct ll_lookup_result *r)
+{
+	ll_struct_free(r->layout);
+	free(r->detail);
+	r->layout = NULL;
+	r->detail = NULL;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The reader boundary: a binary goes in, ll_struct models come out. Only
+ * the reader implementations know the debug format: ll_input_open() looks
+ * at the input and picks DWARF (libdw) or BTF (libbpf), see reader.c.
+ *
+ * Which format a file is read as:
+ *  - a raw BTF blob (magic 0xeB9F, either byte order; /sys/kernel/btf/...):
+ *    BTF;
+ *  - an ELF file with a .BTF section and no .debug_info: BTF;
+ *  - an ELF file with both: DWARF, unless prefer_btf (--btf) or btf_base
+ *    (--btf-base) is set;
+ *  - anything else: DWARF (which also follows build-ids and debuglinks).
+ * BTF carries no declaring files or lines (decl.file stays NULL) and no
+ * alignment attributes (ll_struct.alignment_inferred).
+ */
+#ifndef LAYOUTLINT_READER_H
+#define LAYOUTLINT_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/diag.h"
+#include "model/layout.h"
+#include "util/progress.h"
+
+struct ll_input;
+
+struct ll_input_options {
+	const char *srcdir;		/* make absolute declaring files relative to it */
+	const char *const *prefix_maps;	/* "OLD=NEW" entries */
+	size_t nr_prefix_maps;
+	bool prefer_btf;		/* --btf: read .BTF even when there is DWARF */
+	const char *btf_base;		/* --btf-base: base BTF for split BTF (modules);
+					   implies prefer_btf */
+	struct ll_progress progress;	/* long scans report here; fn NULL: silent */
+};
+
+int ll_input_open(const char *path, const struct ll_input_options *opts,
+		  struct ll_input **out, struct ll_error *err);
+void ll_input_close(struct ll_input *in);
+
+/* Hex build-id, or NULL when the binary has none. */
+const char *ll_input_build_id(const struct ll_input *in);
+/* Cacheline size of the binary's architecture (not the host's). */
+unsigned ll_input_arch_cacheline(const struct ll_input *in);
+
+enum ll_query_kind { LL_QUERY_ANY = -1, LL_QUERY_STRUCT = LL_STRUCT, LL_QUERY_UNION = LL_UNION };
+
+struct ll_query {
+	const char *name;
+	enum ll_query_kind kind;
+	const char *decl_glob;		/* pick among same-named definitions; NULL: none */
+	bool no_suggestion;		/* a miss needs no "did you mean" (costs a scan) */
+};
+
+enum ll_lookup_status {
+	LL_FOUND,
+	LL_MISSING,		/* no definition, no declaration */
+	LL_DECLARED_ONLY,	/* declared (incomplete) but never defined */
+	LL_AMBIGUOUS,		/* distinct definitions and no glob picks one */
+};
+
+struct ll_lookup_result {
+	enum ll_lookup_status status;
+	struct ll_struct *layout;	/* LL_FOUND: owned by the caller */
+	char *detail;			/* suggestion or candidate list; owned by the caller */
+};
+
+/*
+ * Resolve every query in one pass over the binary. results[i] answers
+ * queries[i]. Returns -1 only when the binary itself is unreadable; then
+ * every result is released already.
+ */
+int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t n,
+		    struct ll_lookup_result *results, struct ll_error *err);
+
+void ll_lookup_result_release(struct ll_lookup_result *r);
+
+/*
+ * Every name the binary gives a struct, union or typedef, sorted, each
+ * once (a typedef may name a non-aggregate: look the names up to know).
+ * The caller frees each name and the array.
+ */
+int ll_input_list(struct ll_input *in, char ***names, size_t *n, struct ll_error *err);
+
+#endif

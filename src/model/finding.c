@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Findings and the builders every producer of findings shares. */
+#include "model/finding.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+const char *ll_level_name(enum ll_level level)
+{
+	switch (level) {
+	case LL_LEVEL_NOTE: return "note";
+	case LL_LEVEL_WARNING: return "warning";
+	case LL_LEVEL_ERROR: break;
+	}
+	return "error";
+}
+
+void ll_findings_release(struct ll_findings *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		struct ll_finding *x = &f->v[i];
+
+		free(x->message);
+		for (size_t j = 0; j < x->nr_members; j++)
+			free(x->members[j]);
+		free(x->members);
+		for (size_t j = 0; j < x->nr_pairs; j++) {
+			free(x->pairs[j].a);
+			free(x->pairs[j].b);
+		}
+		free(x->pairs);
+		for (size_t j = 0; j < x->nr_notes; j++)
+			free(x->notes[j].message);
+		free(x->notes);
+		free(x->fingerprint);
+	}
+	free(f->v);
+	f->v = NULL;
+	f->n = 0;
+}
+
+/* ---- finding builders ---------------------------------------------------- */
+
+struct ll_finding *ll_finding_add(struct ll_findings *out, const char *rule,
+				  enum ll_level level, int64_t cacheline)
+{
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	struct ll_finding *f = &out->v[out->n++];
+
+	memset(f, 0, sizeof(*f));
+	f->rule = rule;
+	f->level = level;
+	f->cacheline = cacheline;
+	return f;
+}
+
+void ll_finding_member(struct ll_finding *f, const char *path)
+{
+	for (size_t i = 0; i < f->nr_members; i++)
+		if (strcmp(f->members[i], path) == 0)
+			return;
+	f->members = xrealloc(f->members, (f->nr_members + 1) * sizeof(*f->members));
+	f->members[f->nr_members++] = xstrdup(path);
+}
+
+void ll_finding_pair(struct ll_finding *f, const char *a, const char *b)
+{
+	f->pairs = xrealloc(f->pairs, (f->nr_pairs + 1) * sizeof(*f->pairs));
+	f->pairs[f->nr_pairs++] = (struct ll_pair){ xstrdup(a), b ? xstrdup(b) : NULL };
+}
+
+void ll_finding_note(struct ll_finding *f, const struct ll_decl *decl, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	f->notes = xrealloc(f->notes, (f->nr_notes + 1) * sizeof(*f->notes));
+	f->notes[f->nr_notes++] = (struct ll_note){ sb_detach(&sb), *decl };
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	h ^= 0xff;	/* separator */
+	h *= 0x100000001b3ULL;
+	return h;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void ll_finding_seal(struct ll_finding *f, const struct ll_struct *s)
+{
+	char **sorted = xmalloc((f->nr_members ? f->nr_members : 1) * sizeof(*sorted));
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char hex[17];
+
+	if (f->nr_members)
+		memcpy(sorted, f->members, f->nr_members * sizeof(*sorted));
+	qsort(sorted, f->nr_members, sizeof(*sorted), str_cmp);
+	h = fnv1a(h, f->rule);
+	h = fnv1a(h, ll_kind_name(s->kind));
+	h = fnv1a(h, s->name);
+	for (size_t i = 0; i < f->nr_members; i++)
+		h = fnv1a(h, sorted[i]);
+	free(sorted);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
+	free(f->fingerprint);
+	f->fingerprint = xstrdup(hex);
+}
+
+enum ll_level ll_findings_max_level(const struct ll_findings *f, bool *any)
+{
+	enum ll_level max = LL_LEVEL_NOTE;
+
+	*any = f->n > 0;
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i].level > max)
+			max = f->v[i].level;
+	return max;
+}

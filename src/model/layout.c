@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The layout model: geometry, holes and summaries over ll_struct. */
+#include "model/layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+struct ll_extent ll_member_extent(const struct ll_member *m)
+{
+	struct ll_extent e;
+
+	if (m->is_bitfield) {
+		e.begin = m->bit_offset / 8;
+		e.end = m->bit_size ? (m->bit_offset + m->bit_size + 7) / 8 : e.begin;
+	} else {
+		e.begin = m->offset;
+		e.end = m->offset + m->size;
+	}
+	return e;
+}
+
+/* Whether M lies within [begin, end), without overflowing on hostile values. */
+static bool fits(const struct ll_member *m, uint64_t begin, uint64_t end)
+{
+	if (m->is_bitfield) {
+		uint64_t bits = m->bit_offset;
+
+		return bits / 8 >= begin && bits / 8 <= end &&
+		       m->bit_size <= (end - bits / 8) * 8 - bits % 8;
+	}
+	return m->offset >= begin && m->offset <= end && m->size <= end - m->offset;
+}
+
+static const struct ll_member *misfit_in(const struct ll_member *v, size_t n, uint64_t begin,
+					 uint64_t end)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &v[i], *bad;
+
+		if (!fits(m, begin, end))
+			return m;
+		if (m->nr_children &&
+		    (bad = misfit_in(m->children, m->nr_children, m->offset, m->offset + m->size)))
+			return bad;
+	}
+	return NULL;
+}
+
+static bool alignment_ok(uint64_t a)
+{
+	return a && !(a & (a - 1)) && a <= LL_MAX_ALIGNMENT;
+}
+
+static const struct ll_member *bad_alignment_in(const struct ll_member *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *bad;
+
+		if (!alignment_ok(v[i].alignment))
+			return &v[i];
+		if ((bad = bad_alignment_in(v[i].children, v[i].nr_children)))
+			return bad;
+	}
+	return NULL;
+}
+
+bool ll_struct_alignments_ok(const struct ll_struct *s, const struct ll_member **bad)
+{
+	*bad = NULL;
+	if (!alignment_ok(s->alignment))
+		return false;
+	*bad = bad_alignment_in(s->members, s->nr_members);
+	return *bad == NULL;
+}
+
+const struct ll_member *ll_struct_misfit(const struct ll_struct *s)
+{
+	return misfit_in(s->members, s->nr_members, 0, s->size);
+}
+
+bool ll_member_is_empty(const struct ll_member *m)
+{
+	return m->is_bitfield ? m->bit_size == 0 : m->size == 0;
+}
+
+bool ll_member_lines(const struct ll_member *m, unsigned cacheline,
+		     uint64_t *first, uint64_t *last)
+{
+	struct ll_extent e = ll_member_extent(m);
+
+	if (e.end <= e.begin)
+		return false;
+	*first = e.begin / cacheline;
+	*last = (e.end - 1) / cacheline;
+	return true;
+}
+
+uint64_t ll_struct_lines(const struct ll_struct *s)
+{
+	return (s->size + s->cacheline - 1) / s->cacheline;
+}
+
+static int push_hole(struct ll_holes *out, struct ll_hole h)
+{
+	out->v = xgrow(out->v, out->n, sizeof(*out->v));
+	out->v[out->n++] = h;
+	return 0;
+}
+
+/* End of a member in bits, so that bitfield gaps can be measured. */
+static uint64_t end_bit(const struct ll_member *m)
+{
+	if (m->is_bitfield)
+		return m->bit_offset + m->bit_size;
+	return (m->offset + m->size) * 8;
+}
+
+static uint64_t begin_bit(const struct ll_member *m)
+{
+	return m->is_bitfield ? m->bit_offset : m->offset * 8;
+}
+
+int ll_find_holes(const struct ll_member *members, size_t n, enum ll_kind kind,
+		  uint64_t begin, uint64_t size, struct ll_holes *out)
+{
+	uint64_t cursor = begin * 8;	/* in bits */
+	const struct ll_member *prev = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &members[i];
+		uint64_t b = begin_bit(m), e = end_bit(m);
+
+		if (kind == LL_UNION) {
+			if (e > cursor)
+				cursor = e;
+			prev = m;
+			continue;
+		}
+		if (b > cursor) {
+			/*
+			 * As pahole counts them: the unused bits up to the end of
+			 * the previous bitfield's storage unit are a bit hole, the
+			 * whole bytes after it a byte hole.
+			 */
+			uint64_t split = cursor;
+
+			if (prev && prev->is_bitfield && prev->size) {
+				uint64_t unit_bits = prev->size * 8;
+				uint64_t unit_end = (prev->bit_offset / unit_bits + 1) * unit_bits;
+
+				split = unit_end < b ? unit_end : b;
+			} else if (cursor % 8) {
+				split = (cursor + 7) / 8 * 8 < b ? (cursor + 7) / 8 * 8 : b;
+			}
+			if (split > cursor) {
+				struct ll_hole h = { .after = prev, .offset = cursor / 8,
+						     .bits = split - cursor };
+
+				if (push_hole(out, h))
+					return -1;
+			}
+			if (b > split) {
+				struct ll_hole h = { .after = prev, .offset = split / 8 };
+
+				/* A gap ending inside a byte, before a bitfield, is bits too. */
+				if (split % 8 || (b - split) % 8)
+					h.bits = b - split;
+				else
+					h.size = (b - split) / 8;
+				if (push_hole(out, h))
+					return -1;
+			}
+		}
+		if (e > cursor)
+			cursor = e;
+		prev = m;
+	}
+	uint64_t end_byte = (cursor + 7) / 8;
+
+	if (end_byte < begin + size) {
+		struct ll_hole h = {
+			.offset = end_byte,
+			.size = begin + size - end_byte,
+			.after = prev,
+			.is_padding = true,
+		};
+		if (push_hole(out, h))
+			return -1;
+	}
+	return 0;
+}
+
+void ll_holes_free(struct ll_holes *h)
+{
+	free(h->v);
+	h->v = NULL;
+	h->n = 0;
+}
+
+static void summarize_level(const struct ll_member *members, size_t n,
+			    enum ll_kind kind, uint64_t begin, uint64_t size,
+			    bool outermost, struct ll_summary *sum)
+{
+	struct ll_holes holes = { 0 };
+
+	if (ll_find_holes(members, n, kind, begin, size, &holes) == 0) {
+		for (size_t i = 0; i < holes.n; i++) {
+			const struct ll_hole *h = &holes.v[i];
+
+			if (h->is_padding) {
+				if (outermost)
+					sum->padding += h->size;
+				else if (h->size) {
+					/* A nested struct's tail padding is a hole of the outer one. */
+					sum->holes++;
+					sum->hole_bytes += h->size;
+				}
+			} else if (h->bits) {
+				sum->bit_holes += h->bits;
+			} else {
+				sum->holes++;
+				sum->hole_bytes += h->size;
+			}
+		}
+	}
+	ll_holes_free(&holes);
+
+	/*
+	 * Like pahole, count what the listing shows: this level and the
+	 * anonymous aggregates expanded into it, not named nested structs.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &members[i];
+
+		if (m->name)
+			sum->members++;
+		if (m->is_aggregate && !m->name)
+			summarize_level(m->children, m->nr_children, m->agg_kind,
+					m->offset, m->size, false, sum);
+	}
+}
+
+void ll_summarize(const struct ll_struct *s, struct ll_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->top_members = s->nr_members;
+	summarize_level(s->members, s->nr_members, s->kind, 0, s->size, true, out);
+}
+
+static int visit(struct ll_member *members, size_t n, int depth,
+		 ll_visit_fn fn, void *arg)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = fn(&members[i], depth, arg);
+
+		if (!rc && members[i].nr_children)
+			rc = visit(members[i].children, members[i].nr_children,
+				   depth + 1, fn, arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int ll_visit(struct ll_member *members, size_t n, ll_visit_fn fn, void *arg)
+{
+	return visit(members, n, 0, fn, arg);
+}
+
+void ll_member_release(struct ll_member *m)
+{
+	for (size_t i = 0; i < m->nr_children; i++)
+		ll_member_release(&m->children[i]);
+	free(m->children);
+	free(m->name);
+	free(m->path);
+	free(m->type);
+	free(m->domain);
+	free(m->decl.file);
+}
+
+void ll_struct_free(struct ll_struct *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_members; i++)
+		ll_member_release(&s->members[i]);
+	free(s->members);
+	free(s->name);
+	free(s->decl.file);
+	free(s);
+}
+
+const char *ll_tag_name(enum ll_tag tag)
+{
+	switch (tag) {
+	case LL_COLD: return "cold";
+	case LL_READ_MOSTLY: return "read-mostly";
+	case LL_WRITE_HOT: return "write-hot";
+	case LL_UNTAGGED: break;
+	}
+	return "untagged";
+}
+
+const char *ll_kind_name(enum ll_kind kind)
+{
+	return kind == LL_UNION ? "union" : "struct";
+}
+
+char *ll_normalize_path(const char *path)
+{
+	size_t len = strlen(path);
+	char *out = malloc(len + 2);	/* "" becomes "." */
+	size_t *starts = malloc((len / 2 + 2) * sizeof(*starts));
+	size_t depth = 0, o = 0;
+	bool absolute = path[0] == '/';
+
+	if (!out || !starts) {
+		free(out);
+		free(starts);
+		return NULL;
+	}
+	if (absolute)
+		out[o++] = '/';
+	for (const char *p = path; *p;) {
+		while (*p == '/')
+			p++;
+		const char *q = p;
+
+		while (*q && *q != '/')
+			q++;
+		size_t n = (size_t)(q - p);
+
+		if (n == 0)
+			break;
+		if (n == 1 && p[0] == '.') {
+			/* "." adds nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.' && depth > 0 &&
+			   !(o - starts[depth - 1] == 2 &&
+			     out[starts[depth - 1]] == '.' && out[starts[depth - 1] + 1] == '.')) {
+			o = starts[--depth];
+		} else if (n == 2 && p[0] == '.' && p[1] == '.' && absolute && depth == 0) {
+			/* "/.." is "/" */
+		} else {
+			if (o > 0 && out[o - 1] != '/')
+				out[o++] = '/';
+			starts[depth++] = o;
+			memcpy(out + o, p, n);
+			o += n;
+		}
+		p = q;
+	}
+	/* Trim the separator a popped component may leave behind. */
+	while (o > 1 && out[o - 1] == '/')
+		o--;
+	if (o == 0)
+		out[o++] = '.';
+	out[o] = '\0';
+	free(starts);
+	return out;
+}
+
+char *ll_c_decl_with_name(const char *type, const char *name)
+{
+	size_t tlen = strlen(type), nlen = strlen(name);
+	char *out = malloc(tlen + nlen + 2);
+	const char *at;
+	size_t pos = 0;
+	bool found = false;
+
+	if (!out)
+		return NULL;
+	/*
+	 * The name goes in the innermost pointer group: the "(*" whose '*'s
+	 * and qualifiers are followed directly by ')'.
+	 */
+	for (const char *p = type; (p = strstr(p, "(*")) != NULL; p++) {
+		size_t q = (size_t)(p - type) + 2;
+
+		while (type[q] == '*' || type[q] == ' ' || strncmp(type + q, "const", 5) == 0 ||
+		       strncmp(type + q, "volatile", 8) == 0 || strncmp(type + q, "restrict", 8) == 0)
+			q += type[q] == '*' || type[q] == ' ' ? 1 : type[q] == 'c' ? 5 : 8;
+		if (type[q] == ')') {
+			pos = q;
+			found = true;
+			break;
+		}
+	}
+	if (found) {
+		/* pos is set */
+	} else if ((at = strchr(type, '['))) {
+		pos = (size_t)(at - type);
+	} else {
+		pos = tlen;
+	}
+	bool space = pos > 0 && type[pos - 1] != '*' && type[pos - 1] != '(' &&
+		     type[pos - 1] != ' ' && nlen;
+
+	memcpy(out, type, pos);
+	size_t o = pos;
+
+	if (space)
+		out[o++] = ' ';
+	memcpy(out + o, name, nlen);
+	o += nlen;
+	memcpy(out + o, type + pos, tlen - pos);
+	o += tlen - pos;
+	out[o] = '\0';
+	return out;
+}
+
+void ll_c_qualify(struct strbuf *prefix, const char *q)
+{
+	size_t n = strlen(q);
+
+	for (const char *p = prefix->buf; p && *p;) {
+		const char *e = strchr(p, ' ');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && strncmp(p, q, n) == 0)
+			return;
+		p = e ? e + 1 : p + len;
+	}
+	sb_adds(prefix, q);
+	sb_addc(prefix, ' ');
+}

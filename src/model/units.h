@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Units and the cacheline map: the geometry findings are made of. */
+#ifndef LAYOUTLINT_UNITS_H
+#define LAYOUTLINT_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/layout.h"
+
+/*
+ * A unit is what findings name: a leaf member, or a named nested aggregate
+ * whose bytes carry one tag (no child tagged more specifically). Anonymous
+ * aggregates are always looked into.
+ */
+struct ll_unit {
+	const struct ll_member *m;
+	enum ll_tag tag;		/* effective tag, inherited from the closest tagged parent */
+	const char *domain;
+};
+
+struct ll_units {
+	struct ll_unit *v;
+	size_t n;
+};
+
+void ll_collect_units(const struct ll_struct *s, struct ll_units *out);
+void ll_units_release(struct ll_units *u);
+
+enum ll_verdict { LL_VERDICT_CLEAN, LL_VERDICT_MIXED, LL_VERDICT_WRITE_DOMAINS,
+		  LL_VERDICT_UNTAGGED_ONLY };
+
+struct ll_line {
+	uint64_t index;
+	const struct ll_unit **units;	/* units touching this line, in offset order */
+	size_t nr_units;
+	enum ll_verdict verdict;
+};
+
+struct ll_lines {
+	struct ll_line *v;
+	size_t n;
+};
+
+/* Map units to the cachelines of S at its line-aligned placement. */
+void ll_map_lines(const struct ll_struct *s, const struct ll_units *units, struct ll_lines *out);
+void ll_lines_release(struct ll_lines *l);
+const char *ll_verdict_name(enum ll_verdict v);
+/* Write domains compare by name; NULL (the default domain) only equals NULL. */
+bool ll_same_domain(const char *a, const char *b);
+
+#endif

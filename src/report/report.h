@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One reporter per output format, each rendering a whole run (checks/run.h).
+ */
+#ifndef LAYOUTLINT_REPORT_H
+#define LAYOUTLINT_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "checks/run.h"
+#include "util/strbuf.h"
+
+/* Each reporter renders the whole run into OUT; main writes it. */
+void ll_report_text(const struct ll_run *run, struct strbuf *out);
+void ll_report_json(const struct ll_run *run, struct strbuf *out);
+void ll_report_sarif(const struct ll_run *run, struct strbuf *out);
+
+#endif

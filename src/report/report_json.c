@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* --format=json: the document cli.md fixes; keys are never renamed. */
+#include "gating/baseline.h"
+#include "checks/groups.h"
+#include "util/json_writer.h"
+#include "report/report.h"
+#include "solver/suggest.h"
+
+static void decl(struct json_writer *w, const char *key, const struct ll_decl *d)
+{
+	jw_key(w, key);
+	if (!d->file && !d->line) {
+		jw_null(w);
+		return;
+	}
+	jw_begin_object(w);
+	jw_kstring(w, "file", d->file);
+	jw_key(w, "line");
+	if (d->line)
+		jw_uint(w, d->line);
+	else
+		jw_null(w);
+	jw_key(w, "column");
+	if (d->column)
+		jw_uint(w, d->column);
+	else
+		jw_null(w);
+	jw_end_object(w);
+}
+
+static void member(struct json_writer *w, const struct ll_member *m, unsigned cacheline)
+{
+	struct ll_extent e = ll_member_extent(m);
+	uint64_t first, last;
+
+	jw_begin_object(w);
+	jw_kstring(w, "name", m->name);
+	jw_kstring(w, "path", m->path);
+	jw_kstring(w, "type", m->type);
+	jw_kuint(w, "offset", m->offset);
+	jw_kuint(w, "size", m->size);
+	jw_kuint(w, "alignment", m->alignment);
+	if (m->is_bitfield) {
+		jw_kuint(w, "bit_offset", m->bit_offset);
+		jw_kuint(w, "bit_size", m->bit_size);
+	} else {
+		jw_knull(w, "bit_offset");
+		jw_knull(w, "bit_size");
+	}
+	jw_kstring(w, "tag", ll_tag_name(m->tag));
+	jw_kstring(w, "domain", m->domain);
+	jw_key(w, "lines");
+	if (ll_member_lines(m, cacheline, &first, &last)) {
+		jw_begin_array(w);
+		jw_uint(w, first);
+		jw_uint(w, last);
+		jw_end_array(w);
+	} else {
+		jw_null(w);
+	}
+	jw_kuint(w, "line_offset", e.begin % cacheline);
+	decl(w, "decl", &m->decl);
+	jw_key(w, "members");
+	jw_begin_array(w);
+	for (size_t i = 0; i < m->nr_children; i++)
+		member(w, &m->children[i], cacheline);
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
+/* Gating: the pairs of F the reference does not have. */
+static void new_pairs(struct json_writer *w, const struct ll_finding *f,
+		      const struct ll_gate_mark *mark)
+{
+	const char *a = NULL, *b = NULL;
+
+	jw_key(w, "new_pairs");
+	jw_begin_array(w);
+	for (size_t i = 0; i < mark->nr_pairs; i++) {
+		if (!mark->pair_new[i])
+			continue;
+		ll_finding_gate_pairs(f, i, &a, &b);
+		jw_begin_array(w);
+		jw_string(w, a);
+		if (b)
+			jw_string(w, b);
+		jw_end_array(w);
+	}
+	jw_end_array(w);
+}
+
+static void diff_lines(struct json_writer *w, const char *key, bool has, uint64_t first,
+		       uint64_t last)
+{
+	jw_key(w, key);
+	if (!has) {
+		jw_null(w);
+		return;
+	}
+	jw_begin_array(w);
+	jw_uint(w, first);
+	jw_uint(w, last);
+	jw_end_array(w);
+}
+
+/* --against: the "against" object of one struct. */
+static void against(struct json_writer *w, const struct ll_layout_diff *d)
+{
+	jw_key(w, "against");
+	jw_begin_object(w);
+	jw_kbool(w, "in_reference", d->in_reference);
+	if (d->in_reference) {
+		jw_key(w, "size");
+		jw_begin_object(w);
+		jw_kuint(w, "old", d->old_size);
+		jw_kuint(w, "new", d->new_size);
+		jw_end_object(w);
+		jw_key(w, "cachelines");
+		jw_begin_object(w);
+		jw_kuint(w, "old", d->old_cachelines);
+		jw_kuint(w, "new", d->new_cachelines);
+		jw_end_object(w);
+	}
+	jw_key(w, "added");
+	jw_begin_array(w);
+	for (size_t i = 0; i < d->nr_added; i++) {
+		jw_begin_object(w);
+		jw_kstring(w, "path", d->added[i].path);
+		diff_lines(w, "lines", d->added[i].new_lines, d->added[i].new_first,
+			   d->added[i].new_last);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_key(w, "removed");
+	jw_begin_array(w);
+	for (size_t i = 0; i < d->nr_removed; i++) {
+		jw_begin_object(w);
+		jw_kstring(w, "path", d->removed[i].path);
+		diff_lines(w, "lines", d->removed[i].old_lines, d->removed[i].old_first,
+			   d->removed[i].old_last);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_key(w, "moved");
+	jw_begin_array(w);
+	for (size_t i = 0; i < d->nr_moved; i++) {
+		const struct ll_diff_member *m = &d->moved[i];
+
+		jw_begin_object(w);
+		jw_kstring(w, "path", m->path);
+		diff_lines(w, "from", m->old_lines, m->old_first, m->old_last);
+		diff_lines(w, "to", m->new_lines, m->new_first, m->new_last);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
+static void finding(struct json_writer *w, const struct ll_finding *f,
+		    const struct ll_gate_mark *mark)
+{
+	jw_begin_object(w);
+	jw_kstring(w, "rule", f->rule);
+	jw_kstring(w, "level", ll_level_name(f->level));
+	jw_kstring(w, "message", f->message);
+	jw_key(w, "members");
+	jw_begin_array(w);
+	for (size_t i = 0; i < f->nr_members; i++)
+		jw_string(w, f->members[i]);
+	jw_end_array(w);
+	jw_key(w, "cacheline");
+	if (f->cacheline >= 0)
+		jw_uint(w, (uint64_t)f->cacheline);
+	else
+		jw_null(w);
+	decl(w, "location", &f->location);
+	jw_key(w, "pairs");
+	jw_begin_array(w);
+	for (size_t i = 0; i < f->nr_pairs; i++) {
+		jw_begin_array(w);
+		jw_string(w, f->pairs[i].a);
+		if (f->pairs[i].b)
+			jw_string(w, f->pairs[i].b);
+		jw_end_array(w);
+	}
+	jw_end_array(w);
+	jw_kstring(w, "fingerprint", f->fingerprint);
+	if (mark)
+		new_pairs(w, f, mark);
+	jw_end_object(w);
+}
+
+static void lines(struct json_writer *w, const struct ll_struct *s)
+{
+	struct ll_units units;
+	struct ll_lines map;
+
+	ll_collect_units(s, &units);
+	ll_map_lines(s, &units, &map);
+	jw_key(w, "lines");
+	jw_begin_array(w);
+	for (size_t i = 0; i < map.n; i++) {
+		const struct ll_line *line = &map.v[i];
+
+		/* Lines no member touches (padding) say nothing: a 64 MB struct has a million. */
+		if (!line->nr_units)
+			continue;
+		jw_begin_object(w);
+		jw_kuint(w, "index", line->index);
+		jw_key(w, "members");
+		jw_begin_array(w);
+		for (size_t u = 0; u < line->nr_units; u++)
+			jw_string(w, line->units[u]->m->path);
+		jw_end_array(w);
+		jw_kstring(w, "verdict", ll_verdict_name(line->verdict));
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	ll_lines_release(&map);
+	ll_units_release(&units);
+}
+
+/* cli.md's core keys (members: path, offset, size; size; cachelines; findings), then extras. */
+static void suggestion(struct json_writer *w, const struct ll_linted *l)
+{
+	const struct ll_suggestion *sg = l->suggestion;
+
+	jw_key(w, "suggestion");
+	if (!sg) {
+		jw_null(w);
+		return;
+	}
+	jw_begin_object(w);
+	jw_key(w, "members");
+	jw_begin_array(w);
+	for (size_t i = 0; i < sg->n; i++) {
+		const struct ll_suggested_member *m = &sg->members[i];
+
+		jw_begin_object(w);
+		jw_kstring(w, "path", m->m->path);
+		jw_kuint(w, "offset", m->offset);
+		jw_kuint(w, "size", m->size);
+		if (m->m->is_bitfield)
+			jw_kuint(w, "bit_offset", m->bit_offset);
+		jw_kstring(w, "container", m->container ? "anonymous" : NULL);
+		jw_kbool(w, "moved", m->moved);
+		jw_kbool(w, "line_start", m->line_start);
+		jw_kuint(w, "pad_before", m->pad_before);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_kuint(w, "size", sg->size);
+	jw_kuint(w, "cachelines", sg->cachelines);
+	jw_kuint(w, "findings", sg->findings);
+	jw_kuint(w, "holes", sg->holes);
+	jw_kuint(w, "hole_bytes", sg->hole_bytes);
+	jw_key(w, "before");
+	jw_begin_object(w);
+	jw_kuint(w, "size", sg->before_size);
+	jw_kuint(w, "cachelines", sg->before_cachelines);
+	jw_kuint(w, "holes", sg->before_holes);
+	jw_kuint(w, "findings", sg->before_findings);
+	jw_end_object(w);
+	jw_kuint(w, "lower_bound_lines", sg->lower_bound_lines);
+	jw_kuint(w, "moved", sg->moved);
+	jw_kbool(w, "impossible", sg->impossible);
+	jw_key(w, "notes");
+	jw_begin_array(w);
+	for (size_t i = 0; i < sg->nr_notes; i++)
+		jw_string(w, sg->notes[i]);
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
+static void one_struct(struct json_writer *w, const struct ll_linted *l)
+{
+	const struct ll_struct *s = l->layout;
+	struct ll_summary sum;
+
+	ll_summarize(s, &sum);
+	jw_begin_object(w);
+	jw_kstring(w, "kind", ll_kind_name(s->kind));
+	jw_kstring(w, "name", s->name);
+	jw_kuint(w, "size", s->size);
+	jw_kuint(w, "alignment", s->alignment);
+	jw_kbool(w, "alignment_inferred", s->alignment_inferred);
+	jw_kuint(w, "cacheline", s->cacheline);
+	jw_kuint(w, "cachelines", ll_struct_lines(s));
+	jw_kuint(w, "holes", sum.holes);
+	jw_kuint(w, "hole_bytes", sum.hole_bytes);
+	jw_kuint(w, "padding", sum.padding);
+	decl(w, "decl", &s->decl);
+	if (s->origin)
+		jw_kuint(w, "origin", s->origin);
+	jw_key(w, "members");
+	jw_begin_array(w);
+	for (size_t i = 0; i < s->nr_members; i++)
+		member(w, &s->members[i], s->cacheline);
+	jw_end_array(w);
+	lines(w, s);
+	struct ll_groups groups;
+
+	ll_find_groups(s, &groups);
+	ll_groups_json(w, &groups);
+	ll_groups_release(&groups);
+	jw_key(w, "findings");
+	jw_begin_array(w);
+	for (size_t i = 0; i < l->findings.n; i++)
+		finding(w, &l->findings.v[i], l->marks ? &l->marks[i] : NULL);
+	jw_end_array(w);
+	suggestion(w, l);
+	if (l->diff)
+		against(w, l->diff);
+	jw_end_object(w);
+}
+
+void ll_report_json(const struct ll_run *run, struct strbuf *out)
+{
+	struct json_writer w;
+
+	jw_init(&w, true);
+	jw_begin_object(&w);
+	jw_kuint(&w, "format", 1);
+	jw_key(&w, "binary");
+	jw_begin_object(&w);
+	jw_kstring(&w, "path", run->binary_path);
+	jw_kstring(&w, "build_id", run->build_id);
+	jw_end_object(&w);
+	jw_key(&w, "structs");
+	jw_begin_array(&w);
+	for (size_t i = 0; i < run->nr_structs; i++)
+		one_struct(&w, &run->structs[i]);
+	jw_end_array(&w);
+	if (run->gating) {
+		jw_key(&w, "gating");
+		ll_gating_json(&w, run->gating);
+	}
+	jw_end_object(&w);
+	sb_addc(&w.out, '\n');
+	sb_add(out, w.out.buf, w.out.len);
+	jw_release(&w);
+}

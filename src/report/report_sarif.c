@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --format=sarif: SARIF 2.1.0 as GitHub code scanning takes it. One run;
+ * the driver lists every rule id; each result is located at the member's
+ * declaring file (a relative URI under %SRCROOT%, or a file: URI when the
+ * path is absolute; the binary itself when the input has no file, as BTF
+ * has none), names the struct and member as logical locations, carries
+ * our fingerprint in partialFingerprints and the notes as related locations.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gating/baseline.h"
+#include "config.h"
+#include "util/json_writer.h"
+#include "report/report.h"
+
+#ifndef LAYOUTLINT_URL
+#define LAYOUTLINT_URL "https://layoutlint.invalid/"
+#endif
+
+#define SARIF_SCHEMA \
+	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+#define FINGERPRINT_KEY "layoutlint/v1"
+
+struct rule_meta {
+	const char *id;
+	const char *name;
+	const char *level;
+	const char *short_text;
+	const char *full_text;
+	const char *help;
+};
+
+static const struct rule_meta rule_table[] = {
+	{ "mixed-cacheline", "MixedCacheline", "error",
+	  "A cacheline holds both read-mostly and write-hot members.",
+	  "One cacheline of the struct holds at least one member the rules tag read-mostly and "
+	  "one they tag write-hot. Every write to the write-hot member takes the line away from "
+	  "the other CPUs' caches, so the readers of the read-mostly members miss on a line they "
+	  "never write (false sharing).",
+	  "Give the write-hot members a cacheline of their own, away from the read-mostly ones: "
+	  "reorder the struct (layoutlint --suggest proposes an order) or start the hot group on "
+	  "a new line (____cacheline_aligned_in_smp, __cacheline_group_begin). To accept one "
+	  "case, add 'allow mixed-cacheline MEMBER' to the rules with the reason in a comment." },
+	{ "write-domains", "WriteDomains", "error",
+	  "A cacheline holds write-hot members of different write domains.",
+	  "One cacheline holds write-hot members that the rules assign to different domains "
+	  "(write-hot:rx, write-hot:tx...): the writers of one domain keep invalidating the line "
+	  "for the writers of the other.",
+	  "Put each domain's write-hot members on lines of their own. To accept one case, add "
+	  "'allow write-domains MEMBER' to the rules." },
+	{ "split-hot", "SplitHot", "warning",
+	  "A hot member straddles a cacheline boundary although it fits in one line.",
+	  "A read-mostly or write-hot member crosses a cacheline boundary although it is small "
+	  "enough to fit in one line: every access touches two lines, and an atomic on it is a "
+	  "split lock. Error for a write-hot member of 16 bytes or less, warning otherwise.",
+	  "Align the member, or reorder so that it starts where it fits in one line. To accept "
+	  "one case, add 'allow split-hot MEMBER' to the rules." },
+	{ "stale-rule", "StaleRule", "error",
+	  "A rules pattern matches no member.",
+	  "A non-optional pattern in the rules matches no member of the struct, so a renamed or "
+	  "removed field would silently lose its tag.",
+	  "Rename the pattern to follow the member, remove it, or mark a config-dependent "
+	  "member optional with '?'." },
+	{ "placement", "PlacementDependent", "warning",
+	  "Findings depend on where an instance of the struct starts.",
+	  "With 'align type' or 'align N' below the cacheline size, an instance can start at "
+	  "several offsets within a line, and some findings hold at some of them only; which one "
+	  "a given object gets is luck.",
+	  "Align the struct to the cacheline (____cacheline_aligned, SLAB_HWCACHE_ALIGN) or make "
+	  "the layout clean at every start offset." },
+	{ "group-span", "GroupSpan", "warning",
+	  "A kernel cacheline group touches more cachelines than its bytes need.",
+	  "The members between __cacheline_group_begin__X and __cacheline_group_end__X touch "
+	  "more cachelines than their total size requires.",
+	  "Reorder or align the group so that it starts on a cacheline boundary." },
+	{ "group-member", "GroupMember", "warning",
+	  "A member the rules tag sits in the wrong kernel cacheline group, or in none.",
+	  "A member the rules tag hot lies inside a __cacheline_group whose name says otherwise "
+	  "(a write-hot member in a read group), or outside every group of its kind, so the "
+	  "kernel's own grouping and the rules disagree.",
+	  "Move the member between the markers of the group that matches its tag, or fix the "
+	  "rules (or the net_cachelines table they came from)." },
+};
+
+#define NR_RULES (sizeof(rule_table) / sizeof(rule_table[0]))
+
+static int rule_index(const char *id)
+{
+	for (size_t i = 0; i < NR_RULES; i++)
+		if (strcmp(rule_table[i].id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void text_object(struct json_writer *w, const char *key, const char *text)
+{
+	jw_key(w, key);
+	jw_begin_object(w);
+	jw_kstring(w, "text", text);
+	jw_end_object(w);
+}
+
+static void driver(struct json_writer *w)
+{
+	jw_key(w, "tool");
+	jw_begin_object(w);
+	jw_key(w, "driver");
+	jw_begin_object(w);
+	jw_kstring(w, "name", "layoutlint");
+	jw_kstring(w, "version", LAYOUTLINT_VERSION);
+	jw_kstring(w, "semanticVersion", LAYOUTLINT_VERSION);
+	jw_kstring(w, "informationUri", LAYOUTLINT_URL);
+	jw_key(w, "rules");
+	jw_begin_array(w);
+	for (size_t i = 0; i < NR_RULES; i++) {
+		const struct rule_meta *r = &rule_table[i];
+
+		jw_begin_object(w);
+		jw_kstring(w, "id", r->id);
+		jw_kstring(w, "name", r->name);
+		text_object(w, "shortDescription", r->short_text);
+		text_object(w, "fullDescription", r->full_text);
+		jw_key(w, "help");
+		jw_begin_object(w);
+		jw_kstring(w, "text", r->help);
+		jw_kstring(w, "markdown", r->help);
+		jw_end_object(w);
+		jw_key(w, "defaultConfiguration");
+		jw_begin_object(w);
+		jw_kstring(w, "level", r->level);
+		jw_end_object(w);
+		jw_key(w, "properties");
+		jw_begin_object(w);
+		jw_key(w, "tags");
+		jw_begin_array(w);
+		jw_string(w, "performance");
+		jw_string(w, "cacheline");
+		jw_end_array(w);
+		jw_kstring(w, "precision", "high");
+		jw_end_object(w);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+	jw_end_object(w);
+}
+
+/* RFC 3986: keep unreserved characters and '/', percent-encode the rest. */
+static void add_uri_path(struct strbuf *sb, const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
+			sb_addc(sb, (char)*p);
+		else
+			sb_addf(sb, "%%%c%c", hex[*p >> 4], hex[*p & 15]);
+	}
+}
+
+static void artifact(struct json_writer *w, const char *path)
+{
+	struct strbuf uri = STRBUF_INIT;
+	bool absolute = path[0] == '/';
+
+	if (absolute)
+		sb_adds(&uri, "file://");
+	add_uri_path(&uri, path);
+	jw_key(w, "artifactLocation");
+	jw_begin_object(w);
+	jw_kstring(w, "uri", uri.buf);
+	if (!absolute)
+		jw_kstring(w, "uriBaseId", "%SRCROOT%");
+	jw_end_object(w);
+	sb_release(&uri);
+}
+
+static void physical(struct json_writer *w, const struct ll_run *run, const struct ll_decl *d)
+{
+	jw_key(w, "physicalLocation");
+	jw_begin_object(w);
+	if (d->file && d->file[0]) {
+		artifact(w, d->file);
+		if (d->line) {
+			jw_key(w, "region");
+			jw_begin_object(w);
+			jw_kuint(w, "startLine", d->line);
+			if (d->column)
+				jw_kuint(w, "startColumn", d->column);
+			jw_end_object(w);
+		}
+	} else {
+		/* No source location (BTF, or DWARF without a line table): the binary. */
+		artifact(w, run->binary_path);
+	}
+	jw_end_object(w);
+}
+
+static void string_pairs(struct json_writer *w, const struct ll_finding *f,
+			 const struct ll_gate_mark *m)
+{
+	const char *a = NULL, *b = NULL;
+	size_t n = ll_finding_gate_pairs(f, 0, &a, &b);
+
+	jw_begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		if (m && !m->pair_new[i])
+			continue;
+		ll_finding_gate_pairs(f, i, &a, &b);
+		jw_begin_array(w);
+		jw_string(w, a);
+		if (b)
+			jw_string(w, b);
+		jw_end_array(w);
+	}
+	jw_end_array(w);
+}
+
+static void result(struct json_writer *w, const struct ll_run *run, const struct ll_linted *l,
+		   size_t k)
+{
+	const struct ll_finding *f = &l->findings.v[k];
+	const struct ll_gate_mark *m = l->marks ? &l->marks[k] : NULL;
+	const struct ll_struct *s = l->layout;
+	int idx = rule_index(f->rule);
+	struct strbuf msg = STRBUF_INIT, qname = STRBUF_INIT;
+
+	jw_begin_object(w);
+	jw_kstring(w, "ruleId", f->rule);
+	if (idx >= 0)
+		jw_kuint(w, "ruleIndex", (uint64_t)idx);
+	jw_kstring(w, "level", ll_level_name(f->level));
+	sb_adds(&msg, f->message ? f->message : f->rule);
+	if (m && m->nr_new < m->nr_pairs) {
+		sb_adds(&msg, " (new: ");
+		ll_gate_describe_new(f, m, &msg);
+		sb_adds(&msg, ")");
+	}
+	text_object(w, "message", msg.buf);
+	jw_key(w, "locations");
+	jw_begin_array(w);
+	jw_begin_object(w);
+	physical(w, run, &f->location);
+	/*
+	 * Every result names the struct, and the member where there is one
+	 * (stale-rule names a pattern): without source locations (BTF) this
+	 * is what says where the finding is.
+	 */
+	jw_key(w, "logicalLocations");
+	jw_begin_array(w);
+	if (f->nr_members && strcmp(f->rule, "stale-rule") != 0) {
+		sb_addf(&qname, "%s %s::%s", ll_kind_name(s->kind), s->name, f->members[0]);
+		jw_begin_object(w);
+		jw_kstring(w, "name", f->members[0]);
+		jw_kstring(w, "fullyQualifiedName", qname.buf);
+		jw_kstring(w, "kind", "member");
+		jw_end_object(w);
+		sb_reset(&qname);
+	}
+	sb_addf(&qname, "%s %s", ll_kind_name(s->kind), s->name);
+	jw_begin_object(w);
+	jw_kstring(w, "name", s->name);
+	jw_kstring(w, "fullyQualifiedName", qname.buf);
+	jw_kstring(w, "kind", "type");
+	jw_end_object(w);
+	jw_end_array(w);
+	jw_end_object(w);
+	jw_end_array(w);
+	if (f->nr_notes) {
+		jw_key(w, "relatedLocations");
+		jw_begin_array(w);
+		for (size_t i = 0; i < f->nr_notes; i++) {
+			jw_begin_object(w);
+			jw_kuint(w, "id", i + 1);
+			physical(w, run, &f->notes[i].decl);
+			text_object(w, "message", f->notes[i].message);
+			jw_end_object(w);
+		}
+		jw_end_array(w);
+	}
+	jw_key(w, "partialFingerprints");
+	jw_begin_object(w);
+	jw_kstring(w, FINGERPRINT_KEY, f->fingerprint ? f->fingerprint : "");
+	jw_end_object(w);
+	if (m)
+		jw_kstring(w, "baselineState", m->nr_new == m->nr_pairs ? "new" : "updated");
+	jw_key(w, "properties");
+	jw_begin_object(w);
+	sb_reset(&qname);
+	sb_addf(&qname, "%s %s", ll_kind_name(s->kind), s->name);
+	jw_kstring(w, "struct", qname.buf);
+	jw_key(w, "cacheline");
+	if (f->cacheline >= 0)
+		jw_uint(w, (uint64_t)f->cacheline);
+	else
+		jw_null(w);
+	jw_key(w, "members");
+	jw_begin_array(w);
+	for (size_t i = 0; i < f->nr_members; i++)
+		jw_string(w, f->members[i]);
+	jw_end_array(w);
+	jw_key(w, "pairs");
+	string_pairs(w, f, NULL);
+	if (m) {
+		jw_key(w, "newPairs");
+		string_pairs(w, f, m);
+	}
+	jw_end_object(w);
+	jw_end_object(w);
+	sb_release(&msg);
+	sb_release(&qname);
+}
+
+static void run_properties(struct json_writer *w, const struct ll_run *run)
+{
+	const struct ll_gating *g = run->gating;
+
+	jw_key(w, "properties");
+	jw_begin_object(w);
+	jw_key(w, "binary");
+	jw_begin_object(w);
+	jw_kstring(w, "path", run->binary_path);
+	jw_kstring(w, "build_id", run->build_id);
+	jw_end_object(w);
+	if (g) {
+		jw_key(w, "gating");
+		ll_gating_json(w, g);
+	}
+	jw_end_object(w);
+}
+
+void ll_report_sarif(const struct ll_run *run, struct strbuf *out)
+{
+	struct json_writer w;
+
+	jw_init(&w, true);
+	jw_begin_object(&w);
+	jw_kstring(&w, "$schema", SARIF_SCHEMA);
+	jw_kstring(&w, "version", "2.1.0");
+	jw_key(&w, "runs");
+	jw_begin_array(&w);
+	jw_begin_object(&w);
+	driver(&w);
+	jw_key(&w, "results");
+	jw_begin_array(&w);
+	for (size_t i = 0; i < run->nr_structs; i++)
+		for (size_t k = 0; k < run->structs[i].findings.n; k++)
+			result(&w, run, &run->structs[i], k);
+	jw_end_array(&w);
+	jw_key(&w, "invocations");
+	jw_begin_array(&w);
+	jw_begin_object(&w);
+	jw_kbool(&w, "executionSuccessful", true);
+	jw_end_object(&w);
+	jw_end_array(&w);
+	run_properties(&w, run);
+	jw_end_object(&w);
+	jw_end_array(&w);
+	jw_end_object(&w);
+	sb_addc(&w.out, '\n');
+	sb_add(out, w.out.buf, w.out.len);
+	jw_release(&w);
+}

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The human listing: pahole-like, with each member's cacheline, tag and
+ * each line's verdict, then findings as gcc-style diagnostics.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gating/baseline.h"
+#include "checks/groups.h"
+#include "report/report.h"
+#include "solver/suggest.h"
+
+#define DECL_COLUMN 48
+
+struct text_ctx {
+	struct strbuf *out;
+	const struct ll_struct *s;
+	uint64_t next_boundary;	/* offset of the next cacheline marker to print */
+	bool color;
+	const struct ll_groups *groups;	/* kernel cacheline groups of s */
+};
+
+static const char *color(const struct text_ctx *c, const char *code)
+{
+	return c->color ? code : "";
+}
+
+#define C_RESET "\033[0m"
+#define C_BOLD "\033[1m"
+#define C_RED "\033[1;31m"
+#define C_MAGENTA "\033[1;35m"
+#define C_CYAN "\033[1;36m"
+#define C_DIM "\033[2m"
+
+static void indent(struct strbuf *out, int depth)
+{
+	for (int i = 0; i <= depth; i++)
+		sb_addc(out, '\t');
+}
+
+/* Visible width of an indented prefix, tabs at 8. */
+static size_t visible_width(const char *line)
+{
+	size_t w = 0;
+
+	for (const char *p = line; *p; p++)
+		w = *p == '\t' ? (w / 8 + 1) * 8 : w + 1;
+	return w;
+}
+
+static void pad_to(struct strbuf *out, size_t line_start, size_t column)
+{
+	size_t w = visible_width(out->buf + line_start);
+
+	do {
+		sb_addc(out, ' ');
+		w++;
+	} while (w < column);
+}
+
+static void markers_before(struct text_ctx *c, uint64_t begin, int depth)
+{
+	unsigned cl = c->s->cacheline;
+
+	while (c->next_boundary < c->s->size && begin >= c->next_boundary) {
+		indent(c->out, depth);
+		if (begin == c->next_boundary)
+			sb_addf(c->out, "%s/* --- cacheline %" PRIu64 " boundary (%" PRIu64
+				" bytes) --- */%s\n", color(c, C_CYAN), c->next_boundary / cl,
+				c->next_boundary, color(c, C_RESET));
+		else
+			sb_addf(c->out, "%s/* --- cacheline %" PRIu64 " boundary (%" PRIu64
+				" bytes) was %" PRIu64 " bytes ago --- */%s\n", color(c, C_CYAN),
+				c->next_boundary / cl, c->next_boundary, begin - c->next_boundary,
+				color(c, C_RESET));
+		c->next_boundary += cl;
+	}
+}
+
+static void position(struct text_ctx *c, const struct ll_member *m)
+{
+	unsigned cl = c->s->cacheline;
+	struct ll_extent e = ll_member_extent(m);
+
+	if (m->is_bitfield)
+		sb_addf(c->out, "/* %5" PRIu64 ":%-2" PRIu64, m->bit_offset / 8, m->bit_offset % 8);
+	else
+		sb_addf(c->out, "/* %5" PRIu64 "   ", m->offset);
+	sb_addf(c->out, " line %" PRIu64 " +%-3" PRIu64, e.begin / cl, e.begin % cl);
+	if (m->is_bitfield)
+		sb_addf(c->out, " %4" PRIu64 ":%-2" PRIu64, m->size, m->bit_size);
+	else
+		sb_addf(c->out, " %4" PRIu64 "   ", m->size);
+	uint64_t first, last;
+
+	if (ll_member_lines(m, cl, &first, &last) && last != first)
+		sb_addf(c->out, " spans lines %" PRIu64 "-%" PRIu64, first, last);
+	if (m->tag != LL_UNTAGGED) {
+		const char *col = m->tag == LL_WRITE_HOT ? C_RED :
+				  m->tag == LL_READ_MOSTLY ? C_MAGENTA : C_DIM;
+
+		sb_addf(c->out, " %s%s%s%s%s", color(c, col), ll_tag_name(m->tag),
+			m->domain ? ":" : "", m->domain ? m->domain : "", color(c, C_RESET));
+	}
+	ll_groups_marker_note(c->groups, m, c->out);
+	sb_adds(c->out, " */\n");
+}
+
+static void hole_line(struct text_ctx *c, const struct ll_hole *h, int depth)
+{
+	indent(c->out, depth);
+	if (h->bits)
+		sb_addf(c->out, "/* XXX %" PRIu64 " bit%s hole */\n", h->bits, h->bits == 1 ? "" : "s");
+	else if (h->is_padding)
+		sb_addf(c->out, "/* XXX %" PRIu64 " byte%s padding */\n", h->size,
+			h->size == 1 ? "" : "s");
+	else
+		sb_addf(c->out, "/* XXX %" PRIu64 " byte%s hole */\n", h->size,
+			h->size == 1 ? "" : "s");
+}
+
+static void list_level(struct text_ctx *c, const struct ll_member *members, size_t n,
+		       enum ll_kind kind, uint64_t begin, uint64_t size, int depth,
+		       bool outermost)
+{
+	struct ll_holes holes = { 0 };
+
+	ll_find_holes(members, n, kind, begin, size, &holes);
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &members[i];
+		struct ll_extent e = ll_member_extent(m);
+		size_t line_start;
+
+		markers_before(c, e.begin, depth);
+		line_start = c->out->len;
+		indent(c->out, depth);
+		if (m->is_aggregate && !m->name) {
+			sb_addf(c->out, "%s {\n", ll_kind_name(m->agg_kind));
+			list_level(c, m->children, m->nr_children, m->agg_kind, m->offset,
+				   m->size, depth + 1, false);
+			line_start = c->out->len;
+			indent(c->out, depth);
+			sb_addf(c->out, "}%s%s;", m->name ? " " : "", m->name ? m->name : "");
+		} else {
+			char *d = ll_c_decl_with_name(m->type, m->name ? m->name : "");
+
+			sb_adds(c->out, d ? d : m->type);
+			free(d);
+			if (m->is_bitfield)
+				sb_addf(c->out, ":%" PRIu64, m->bit_size);
+			sb_addc(c->out, ';');
+		}
+		pad_to(c->out, line_start, DECL_COLUMN);
+		position(c, m);
+		for (size_t h = 0; h < holes.n; h++)
+			if (holes.v[h].after == m && !(outermost && holes.v[h].is_padding))
+				hole_line(c, &holes.v[h], depth);
+	}
+	ll_holes_free(&holes);
+}
+
+static void tag_summary(struct text_ctx *c, const struct ll_linted *l);
+
+static void listing(const struct ll_run *run, const struct ll_linted *l, struct strbuf *out)
+{
+	const struct ll_struct *s = l->layout;
+	struct text_ctx c = { .out = out, .s = s, .next_boundary = s->cacheline,
+			      .color = run->color };
+	struct ll_summary sum;
+	struct ll_groups groups;
+
+	ll_find_groups(s, &groups);
+	c.groups = &groups;
+	sb_addf(out, "%s%s %s%s {", color(&c, C_BOLD), ll_kind_name(s->kind), s->name,
+		color(&c, C_RESET));
+	if (s->decl.file)
+		sb_addf(out, "\t/* %s:%u */", s->decl.file, s->decl.line);
+	sb_addc(out, '\n');
+	list_level(&c, s->members, s->nr_members, s->kind, 0, s->size, 0, true);
+	ll_summarize(s, &sum);
+	sb_addf(out, "\n\t/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %zu */\n",
+		s->size, ll_struct_lines(s), s->nr_members);
+	sb_addf(out, "\t/* sum holes: %zu holes, %" PRIu64 " bytes", sum.holes, sum.hole_bytes);
+	if (sum.bit_holes)
+		sb_addf(out, ", %" PRIu64 " bits", sum.bit_holes);
+	sb_addf(out, "; padding: %" PRIu64 "; alignment: %" PRIu64 "%s */\n", sum.padding,
+		s->alignment, s->explicit_align ? " (explicit)" :
+		s->alignment_inferred ? " (inferred)" : "");
+	ll_groups_summary(&groups, out);
+	if (l->has_rules || ll_groups_tagged(s))
+		tag_summary(&c, l);
+	ll_groups_release(&groups);
+	sb_adds(out, "};\n");
+}
+
+static void tag_summary(struct text_ctx *c, const struct ll_linted *l)
+{
+	const struct ll_struct *s = l->layout;
+	struct ll_units units;
+	struct ll_lines lines;
+	size_t tagged = 0;
+	static const char *const rules[] = { "mixed-cacheline", "write-domains", "split-hot",
+					     "stale-rule", "placement", "group-span",
+					     "group-member" };
+
+	ll_collect_units(s, &units);
+	ll_map_lines(s, &units, &lines);
+	for (size_t i = 0; i < units.n; i++)
+		tagged += units.v[i].tag != LL_UNTAGGED;
+	sb_addf(c->out, "\t/* tagged: %zu, untagged: %zu; findings: %zu", tagged,
+		units.n - tagged, l->findings.n);
+	for (size_t r = 0, first = 1; r < sizeof(rules) / sizeof(rules[0]); r++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < l->findings.n; i++)
+			n += strcmp(l->findings.v[i].rule, rules[r]) == 0;
+		if (n) {
+			sb_addf(c->out, "%s%s %zu", first ? " (" : ", ", rules[r], n);
+			first = 0;
+		}
+	}
+	for (size_t i = 0; i < l->findings.n; i++) {
+		sb_addc(c->out, ')');
+		break;
+	}
+	sb_adds(c->out, " */\n\t/* verdicts:");
+	for (size_t i = 0; i < lines.n; i++) {
+		enum ll_verdict v = lines.v[i].verdict;
+		const char *col = v == LL_VERDICT_CLEAN ? C_DIM :
+				  v == LL_VERDICT_UNTAGGED_ONLY ? "" : C_RED;
+
+		sb_addf(c->out, "%s line %zu %s%s%s", i ? "," : "", i, color(c, col),
+			ll_verdict_name(v), color(c, C_RESET));
+	}
+	sb_adds(c->out, " */\n");
+	ll_lines_release(&lines);
+	ll_units_release(&units);
+}
+
+/* gcc's form, so editors and review bots parse it: FILE:LINE:COL: level: msg [rule] */
+static void location(struct strbuf *out, const struct ll_run *run, const struct ll_struct *s,
+		     const struct ll_decl *d)
+{
+	if (d->file && d->line) {
+		sb_addf(out, "%s:%u:", d->file, d->line);
+		if (d->column)
+			sb_addf(out, "%u:", d->column);
+	} else {
+		sb_addf(out, "%s: %s %s:", run->binary_path, ll_kind_name(s->kind), s->name);
+	}
+}
+
+/* Gating: a finding that also has old pairs says which ones are new. */
+static void new_pairs_note(const struct ll_run *run, const struct ll_linted *l, size_t i,
+			   struct strbuf *out)
+{
+	const struct ll_finding *f = &l->findings.v[i];
+	const struct ll_gate_mark *m = &l->marks[i];
+
+	if (m->nr_new == m->nr_pairs)
+		return;
+	location(out, run, l->layout, &f->location);
+	sb_addf(out, " note: new since %s: ", run->gating->reference);
+	ll_gate_describe_new(f, m, out);
+	sb_addf(out, " (%zu of %zu pairs were already there)\n", m->nr_pairs - m->nr_new,
+		m->nr_pairs);
+}
+
+/* --against: what moved, per struct. */
+static void layout_diff(const struct ll_run *run, const struct ll_linted *l, struct strbuf *out)
+{
+	const struct ll_layout_diff *d = l->diff;
+	const struct ll_struct *s = l->layout;
+	char a[64], b[64];
+
+	sb_addf(out, "\n%s %s against %s:", ll_kind_name(s->kind), s->name,
+		run->gating->reference);
+	if (!d->in_reference) {
+		sb_adds(out, " not defined there; all its findings are new\n");
+		return;
+	}
+	sb_addc(out, '\n');
+	if (d->old_size != d->new_size || d->old_cachelines != d->new_cachelines)
+		sb_addf(out, "\tsize: %llu -> %llu bytes, cachelines: %llu -> %llu\n",
+			(unsigned long long)d->old_size, (unsigned long long)d->new_size,
+			(unsigned long long)d->old_cachelines, (unsigned long long)d->new_cachelines);
+	else
+		sb_addf(out, "\tsize: %llu bytes, cachelines: %llu (unchanged)\n",
+			(unsigned long long)d->new_size, (unsigned long long)d->new_cachelines);
+	for (size_t i = 0; i < d->nr_moved; i++) {
+		const struct ll_diff_member *m = &d->moved[i];
+
+		sb_addf(out, "\tmoved:   %s: %s -> %s\n", m->path,
+			ll_diff_lines(m->old_lines, m->old_first, m->old_last, a, sizeof(a)),
+			ll_diff_lines(m->new_lines, m->new_first, m->new_last, b, sizeof(b)));
+	}
+	for (size_t i = 0; i < d->nr_added; i++)
+		sb_addf(out, "\tadded:   %s: %s\n", d->added[i].path,
+			ll_diff_lines(d->added[i].new_lines, d->added[i].new_first,
+				      d->added[i].new_last, a, sizeof(a)));
+	for (size_t i = 0; i < d->nr_removed; i++)
+		sb_addf(out, "\tremoved: %s: was %s\n", d->removed[i].path,
+			ll_diff_lines(d->removed[i].old_lines, d->removed[i].old_first,
+				      d->removed[i].old_last, a, sizeof(a)));
+	if (!d->nr_moved && !d->nr_added && !d->nr_removed)
+		sb_adds(out, "\tno member added, removed or moved to another cacheline\n");
+}
+
+/* --strict-baseline: reference pairs that no longer occur fail the run. */
+static void vanished(const struct ll_gating *g, struct strbuf *out)
+{
+	for (size_t i = 0; i < g->nr_vanished; i++) {
+		const struct ll_pairkey *k = &g->vanished[i];
+
+		if (k->line)
+			sb_addf(out, "%s:%u: error: baseline pair no longer occurs: ", g->reference,
+				k->line);
+		else
+			sb_addf(out, "%s: error: reference pair no longer occurs: ", g->reference);
+		ll_pairkey_describe(k, out);
+		sb_adds(out, "; shrink the baseline with --write-baseline [strict-baseline]\n");
+	}
+}
+
+static void diagnostics(const struct ll_run *run, const struct ll_linted *l, struct strbuf *out)
+{
+	const char *levels[] = { C_BOLD "\033[36m", C_MAGENTA, C_RED };
+
+	for (size_t i = 0; i < l->findings.n; i++) {
+		const struct ll_finding *f = &l->findings.v[i];
+
+		if (run->color)
+			sb_adds(out, C_BOLD);
+		location(out, run, l->layout, &f->location);
+		sb_addf(out, "%s %s%s:%s %s [%s]\n", run->color ? C_RESET : "",
+			run->color ? levels[f->level] : "", ll_level_name(f->level),
+			run->color ? C_RESET : "", f->message, f->rule);
+		for (size_t n = 0; n < f->nr_notes; n++) {
+			location(out, run, l->layout, &f->notes[n].decl);
+			sb_addf(out, " note: %s\n", f->notes[n].message);
+		}
+		if (l->marks)
+			new_pairs_note(run, l, i, out);
+	}
+}
+
+/* BTF (or DWARF without decl_file) locates findings at the binary: say how to do better. */
+static void no_location_note(const struct ll_run *run, struct strbuf *out)
+{
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		for (size_t k = 0; k < run->structs[i].findings.n; k++) {
+			const struct ll_decl *d = &run->structs[i].findings.v[k].location;
+
+			if (d->file && d->line)
+				continue;
+			sb_addf(out, "%s: note: no source locations in this input (BTF records none); "
+				"for FILE:LINE, lint the same build's binary with DWARF (a vmlinux "
+				"or module from the debug package)\n", run->binary_path);
+			return;
+		}
+	}
+}
+
+void ll_report_text(const struct ll_run *run, struct strbuf *out)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < run->nr_structs && !run->quiet; i++) {
+		if (i)
+			sb_addc(out, '\n');
+		listing(run, &run->structs[i], out);
+		if (run->structs[i].diff)
+			layout_diff(run, &run->structs[i], out);
+	}
+	for (size_t i = 0; i < run->nr_structs; i++)
+		any |= run->structs[i].findings.n > 0;
+	if (any && !run->quiet)
+		sb_addc(out, '\n');
+	for (size_t i = 0; i < run->nr_structs; i++)
+		diagnostics(run, &run->structs[i], out);
+	no_location_note(run, out);
+	/* --suggest was asked for: shown even with -q. */
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		if (!run->structs[i].suggestion)
+			continue;
+		sb_addc(out, '\n');
+		ll_suggestion_text(run->structs[i].layout, run->structs[i].suggestion, out);
+	}
+	if (run->gating && run->gating->strict)
+		vanished(run->gating, out);
+}

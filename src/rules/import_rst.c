@@ -1,0 +1,823 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --import-net-cachelines: Documentation/networking/net_cachelines/ tables to
+ * a rules file.
+ *
+ * Two table formats occur upstream:
+ *
+ *  - the older whitespace-aligned one (through 6.12 at least): a header line
+ *    "Type  Name  fastpath_tx_access  fastpath_rx_access  Comments", then one
+ *    row per member, "-" or nothing for no access, and a "..struct ..NAME"
+ *    row naming the struct;
+ *  - an RST simple table: "=====" rulers around the header and at the end,
+ *    empty cells for no access, types written with blanks ("struct
+ *    list_head"), the struct named only in the title.
+ *
+ * Columns come from the ruler (RST) or from where the header's words start
+ * (older format), never from splitting a row on blanks: an empty cell would
+ * shift every cell after it. Each word of a row goes to the column its
+ * first character lies in; the last column takes the rest of the line.
+ * Hand-aligned rows of the older format are sometimes one or two characters
+ * early ("icsk_keepalive_timer  -" in 6.12), so there a column starts
+ * COLUMN_SLACK characters before its header word. RST tables are exact:
+ * text in the margin between two columns makes the row malformed, as it
+ * would for docutils.
+ *
+ * Mapping of fastpath_tx_access / fastpath_rx_access:
+ *	a write (read_write or write_mostly) on both paths	write-hot:txrx
+ *	a write on one path					write-hot:tx / write-hot:rx
+ *	otherwise read_mostly on either path			read-mostly
+ *	no access ("-" or empty) on both			cold
+ * A row that cannot be mapped (no name, a name that is not a C member name
+ * or that looks like a type, such as 6.12's "void*priv_destructor
+ * struct_net_device", an access word outside those, more than one word in
+ * a one-word cell, a member listed twice) is skipped with a warning naming
+ * its line, and left in the output as a comment.
+ *
+ * Members of a nested struct member are written with the Type
+ * "struct_X_T" (inet_connection_sock.rst: "struct_icsk_ack_u8 pending" is
+ * icsk_ack.pending, a u8): a Type that is "struct_", a member name and a
+ * scalar type (with a bit width or array bound) gives the pattern X.NAME.
+ */
+#include "rules/import_rst.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define COLUMN_SLACK 2
+#define SHARED_DOMAIN "txrx"
+
+enum role { ROLE_OTHER, ROLE_TYPE, ROLE_NAME, ROLE_TX, ROLE_RX, ROLE_COMMENT };
+
+struct column {
+	size_t start;		/* first character */
+	size_t end;		/* one past the last (RST ruler); SIZE_MAX for the last column */
+	enum role role;
+};
+
+struct line {
+	char *text;		/* tabs expanded to 8-column stops, no newline */
+	size_t len;
+	unsigned no;		/* 1-based */
+};
+
+struct table {
+	bool rst;
+	struct column *cols;
+	size_t nr_cols;
+	size_t body_begin, body_end;	/* indexes into the lines */
+};
+
+enum access { ACC_NONE, ACC_READ, ACC_WRITE, ACC_BAD };
+
+struct row_out {
+	unsigned line;
+	char *name;
+	char *tag;		/* "read-mostly", "write-hot:tx", ...; NULL: skipped */
+	char *comment;		/* the table's comment, or the reason it was skipped */
+};
+
+struct import {
+	const char *name;	/* for warnings */
+	const char *display;	/* for the header */
+	struct strbuf *warnings;
+	size_t nr_warnings;
+	struct row_out *rows;
+	size_t nr_rows;
+	bool nested;		/* some Type was struct_X_T */
+};
+
+static void warn(struct import *im, unsigned line, struct row_out *skipped, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void warn(struct import *im, unsigned line, struct row_out *skipped, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	if (im->warnings)
+		sb_addf(im->warnings, "%s:%u: warning: %s\n", im->name, line, msg.buf);
+	else
+		fprintf(stderr, "%s:%u: warning: %s\n", im->name, line, msg.buf);
+	im->nr_warnings++;
+	if (skipped) {
+		free(skipped->comment);
+		skipped->comment = sb_detach(&msg);
+	}
+	sb_release(&msg);
+}
+
+/* ---- lines and columns --------------------------------------------------- */
+
+static void split_lines(const char *text, size_t len, struct line **out, size_t *n)
+{
+	size_t cap = 0;
+	unsigned no = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t pos = 0; pos < len;) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		struct strbuf sb = STRBUF_INIT;
+
+		for (size_t i = pos; i < end; i++) {
+			if (text[i] == '\t') {
+				do
+					sb_addc(&sb, ' ');
+				while (sb.len % 8);
+			} else if (text[i] != '\r' || i + 1 != end) {
+				sb_addc(&sb, text[i]);
+			}
+		}
+		while (sb.len && sb.buf[sb.len - 1] == ' ')
+			sb.buf[--sb.len] = '\0';
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			*out = xrealloc(*out, cap * sizeof(**out));
+		}
+		(*out)[*n].len = sb.len;
+		(*out)[*n].text = sb_detach(&sb);
+		(*out)[*n].no = ++no;
+		(*n)++;
+		pos = end + 1;
+	}
+}
+
+/* A multi-column RST ruler: only '=' and blanks, at least two runs of '='. */
+static bool is_ruler(const struct line *l)
+{
+	size_t runs = 0;
+
+	if (!l->len)
+		return false;
+	for (size_t i = 0; i < l->len; i++) {
+		if (l->text[i] != '=' && l->text[i] != ' ')
+			return false;
+		if (l->text[i] == '=' && (i == 0 || l->text[i - 1] == ' '))
+			runs++;
+	}
+	return runs >= 2;
+}
+
+static bool is_underline(const struct line *l)
+{
+	if (l->len < 3)
+		return false;
+	for (size_t i = 0; i < l->len; i++)
+		if (l->text[i] != l->text[0] || !strchr("=-~^*#+", l->text[i]))
+			return false;
+	return true;
+}
+
+struct word {
+	size_t start, end;
+};
+
+static size_t words(const struct line *l, struct word **out)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < l->len;) {
+		while (i < l->len && l->text[i] == ' ')
+			i++;
+		if (i == l->len)
+			break;
+		size_t s = i;
+
+		while (i < l->len && l->text[i] != ' ')
+			i++;
+		*out = xrealloc(*out, (n + 1) * sizeof(**out));
+		(*out)[n++] = (struct word){ s, i };
+	}
+	return n;
+}
+
+static bool word_is(const struct line *l, const struct word *w, const char *s)
+{
+	size_t n = strlen(s);
+
+	return w->end - w->start == n && strncasecmp(l->text + w->start, s, n) == 0;
+}
+
+static enum role role_of(const char *cell, size_t len)
+{
+	static const struct { const char *text; enum role role; } names[] = {
+		{ "type", ROLE_TYPE }, { "name", ROLE_NAME },
+		{ "fastpath_tx_access", ROLE_TX }, { "fastpath_rx_access", ROLE_RX },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i].text) == len && strncasecmp(cell, names[i].text, len) == 0)
+			return names[i].role;
+	if (len >= 7 && strncasecmp(cell, "comment", 7) == 0)
+		return ROLE_COMMENT;
+	return ROLE_OTHER;
+}
+
+static bool is_header(const struct line *l)
+{
+	struct word *w;
+	size_t n = words(l, &w);
+	bool tx = false, rx = false, name = false;
+
+	for (size_t i = 0; i < n; i++) {
+		tx |= word_is(l, &w[i], "fastpath_tx_access");
+		rx |= word_is(l, &w[i], "fastpath_rx_access");
+		name |= word_is(l, &w[i], "name");
+	}
+	free(w);
+	return tx && rx && name;
+}
+
+static int find_table(const char *name, const struct line *lines, size_t n, struct table *t,
+		      struct ll_error *err)
+{
+	size_t h;
+
+	memset(t, 0, sizeof(*t));
+	for (h = 0; h < n && !is_header(&lines[h]); h++)
+		;
+	if (h == n)
+		return ll_fail(err, "%s: no net_cachelines table (no header line with Name, "
+			       "fastpath_tx_access and fastpath_rx_access)", name);
+	t->rst = h > 0 && is_ruler(&lines[h - 1]);
+	if (t->rst) {
+		const struct line *r = &lines[h - 1];
+		size_t b;
+
+		for (size_t i = 0; i < r->len; i++) {
+			if (r->text[i] != '=' || (i && r->text[i - 1] == '='))
+				continue;
+			size_t e = i;
+
+			while (e < r->len && r->text[e] == '=')
+				e++;
+			t->cols = xrealloc(t->cols, (t->nr_cols + 1) * sizeof(*t->cols));
+			t->cols[t->nr_cols++] = (struct column){ i, e, ROLE_OTHER };
+		}
+		/* Header rows run to the next ruler; the body to the one after. */
+		for (b = h + 1; b < n && !is_ruler(&lines[b]); b++)
+			;
+		if (b == n)
+			return ll_fail(err, "%s:%u: the table's header has no closing ruler", name,
+				       lines[h].no);
+		t->body_begin = b + 1;
+		for (t->body_end = t->body_begin; t->body_end < n && !is_ruler(&lines[t->body_end]);
+		     t->body_end++)
+			;
+	} else {
+		struct word *w;
+		size_t nw = words(&lines[h], &w);
+
+		for (size_t i = 0; i < nw; i++) {
+			t->cols = xrealloc(t->cols, (t->nr_cols + 1) * sizeof(*t->cols));
+			t->cols[t->nr_cols++] = (struct column){ w[i].start, 0, ROLE_OTHER };
+		}
+		free(w);
+		for (size_t i = 0; i + 1 < t->nr_cols; i++)
+			t->cols[i].end = t->cols[i + 1].start;
+		t->body_begin = h + 1;
+		t->body_end = n;
+	}
+	t->cols[t->nr_cols - 1].end = SIZE_MAX;
+
+	bool have[ROLE_COMMENT + 1] = { false };
+	const struct line *hl = &lines[h];
+
+	for (size_t i = 0; i < t->nr_cols; i++) {
+		size_t s = t->cols[i].start, e = t->cols[i].end;
+
+		if (s >= hl->len)
+			continue;
+		if (e > hl->len)
+			e = hl->len;
+		while (s < e && hl->text[s] == ' ')
+			s++;
+		while (e > s && hl->text[e - 1] == ' ')
+			e--;
+		t->cols[i].role = role_of(hl->text + s, e - s);
+		if (have[t->cols[i].role] && t->cols[i].role != ROLE_OTHER)
+			return ll_fail(err, "%s:%u: the table has two %.*s columns", name, hl->no,
+				       (int)(e - s), hl->text + s);
+		have[t->cols[i].role] = true;
+	}
+	if (!have[ROLE_NAME] || !have[ROLE_TX] || !have[ROLE_RX])
+		return ll_fail(err, "%s:%u: the ruler does not separate the Name, "
+			       "fastpath_tx_access and fastpath_rx_access columns", name, hl->no);
+	return 0;
+}
+
+/*
+ * Split one row into cells. Returns 0, or -1 with WHY set when a word
+ * lies in the margin between two columns or crosses into it (RST).
+ */
+static int split_row(const struct table *t, const struct line *l, struct strbuf *cells,
+		     char *why, size_t why_len)
+{
+	struct word *w;
+	size_t nw = words(l, &w);
+	int rc = 0;
+
+	for (size_t i = 0; i < nw; i++) {
+		size_t c = 0;
+
+		if (t->rst) {
+			for (c = 0; c < t->nr_cols; c++)
+				if (w[i].start >= t->cols[c].start && w[i].start < t->cols[c].end)
+					break;
+			if (c == t->nr_cols) {
+				snprintf(why, why_len, "'%.*s' at column %zu lies in the margin between "
+					 "two columns of the ruler", (int)(w[i].end - w[i].start),
+					 l->text + w[i].start, w[i].start + 1);
+				rc = -1;
+				break;
+			}
+			if (c + 1 < t->nr_cols && w[i].end > t->cols[c].end) {
+				snprintf(why, why_len, "'%.*s' at column %zu runs past the end of its "
+					 "column (%zu)", (int)(w[i].end - w[i].start),
+					 l->text + w[i].start, w[i].start + 1, t->cols[c].end);
+				rc = -1;
+				break;
+			}
+		} else {
+			for (size_t k = 1; k < t->nr_cols; k++) {
+				size_t b = t->cols[k].start > COLUMN_SLACK ?
+					   t->cols[k].start - COLUMN_SLACK : 0;
+
+				if (b <= t->cols[k - 1].start)
+					b = t->cols[k - 1].start + 1;
+				if (w[i].start >= b)
+					c = k;
+			}
+		}
+		if (c + 1 == t->nr_cols) {
+			/* The last column keeps its blanks: the rest of the line. */
+			sb_add(&cells[c], l->text + w[i].start, l->len - w[i].start);
+			break;
+		}
+		if (cells[c].len)
+			sb_addc(&cells[c], ' ');
+		sb_add(&cells[c], l->text + w[i].start, w[i].end - w[i].start);
+	}
+	free(w);
+	return rc;
+}
+
+static enum access parse_access(const char *s)
+{
+	if (!*s || strcmp(s, "-") == 0)
+		return ACC_NONE;
+	if (strcmp(s, "read_mostly") == 0)
+		return ACC_READ;
+	if (strcmp(s, "read_write") == 0 || strcmp(s, "write_mostly") == 0)
+		return ACC_WRITE;
+	return ACC_BAD;
+}
+
+static bool is_identifier(const char *s);
+
+/*
+ * "struct_icsk_ack_u8" -> "icsk_ack"; NULL unless TYPE is struct_X_T with T
+ * a scalar type name, optionally ":BITS" or "[N]".
+ */
+static char *nested_parent(const char *type)
+{
+	static const char *const scalars[] = {
+		"unsigned_long", "unsigned_int", "unsigned_short", "unsigned_char",
+		"__u8", "__u16", "__u32", "__u64", "__be16", "__be32", "__be64",
+		"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "be16", "be32",
+		"int", "long", "short", "char", "bool",
+	};
+	size_t len = strlen(type);
+
+	if (strncmp(type, "struct_", 7) != 0 && strncmp(type, "struct ", 7) != 0)
+		return NULL;
+	len = strcspn(type, ":[");
+	if (type[len] && !(type[len] == ':' || (type[len] == '[' && type[strlen(type) - 1] == ']')))
+		return NULL;
+	for (size_t i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++) {
+		size_t n = strlen(scalars[i]);
+
+		if (len > 7 + n + 1 && strncmp(type + len - n, scalars[i], n) == 0 &&
+		    type[len - n - 1] == '_') {
+			char *parent = strndup(type + 7, len - n - 1 - 7);
+
+			if (is_identifier(parent))
+				return parent;
+			free(parent);
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static bool is_identifier(const char *s)
+{
+	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+/* "name[16]" -> "name"; false when the brackets are unbalanced. */
+static bool strip_array(char *name)
+{
+	char *b = strchr(name, '[');
+
+	if (!b)
+		return true;
+	if (name[strlen(name) - 1] != ']')
+		return false;
+	*b = '\0';
+	return true;
+}
+
+static struct row_out *new_row(struct import *im, unsigned line, const char *name)
+{
+	im->rows = xrealloc(im->rows, (im->nr_rows + 1) * sizeof(*im->rows));
+	struct row_out *r = &im->rows[im->nr_rows++];
+
+	memset(r, 0, sizeof(*r));
+	r->line = line;
+	r->name = name ? xstrdup(name) : NULL;
+	return r;
+}
+
+static const struct row_out *find_row(const struct import *im, const char *name, size_t before)
+{
+	for (size_t i = 0; i < before; i++)
+		if (im->rows[i].tag && im->rows[i].name && strcmp(im->rows[i].name, name) == 0)
+			return &im->rows[i];
+	return NULL;
+}
+
+struct aggregate {
+	char kind[16];		/* "struct", "union", "enum", or "" */
+	char *name;
+};
+
+static void set_aggregate(struct aggregate *a, const char *kind, const char *name)
+{
+	snprintf(a->kind, sizeof(a->kind), "%s", kind);
+	free(a->name);
+	a->name = name ? xstrdup(name) : NULL;
+}
+
+/* "tcp_sock struct fast path usage breakdown" (title) -> struct tcp_sock. */
+static void aggregate_from_title(const struct line *lines, size_t n, size_t limit,
+				 struct aggregate *a)
+{
+	for (size_t i = 0; i + 1 < n && i < limit; i++) {
+		char first[128], second[16];
+
+		if (!lines[i].len || !is_underline(&lines[i + 1]) || is_underline(&lines[i]))
+			continue;
+		if (sscanf(lines[i].text, "%127s %15s", first, second) == 2 &&
+		    (strcmp(second, "struct") == 0 || strcmp(second, "union") == 0 ||
+		     strcmp(second, "enum") == 0))
+			set_aggregate(a, second, first);
+		return;
+	}
+}
+
+static void handle_row(struct import *im, const struct table *t, const struct line *l,
+		       struct aggregate *agg)
+{
+	struct strbuf *cells = xcalloc(t->nr_cols, sizeof(*cells));
+	const char *cell[ROLE_COMMENT + 1] = { NULL };
+	char why[256];
+
+	if (l->len >= 3 && strncmp(l->text, ".. ", 3) == 0)
+		goto out;	/* an RST comment */
+	if (split_row(t, l, cells, why, sizeof(why))) {
+		warn(im, l->no, new_row(im, l->no, NULL), "malformed row: %s", why);
+		goto out;
+	}
+	for (size_t c = 0; c < t->nr_cols; c++) {
+		if (!cells[c].buf)
+			sb_adds(&cells[c], "");
+		/* A one-word column holding two words lost a column boundary. */
+		if ((t->cols[c].role == ROLE_NAME || t->cols[c].role == ROLE_TX ||
+		     t->cols[c].role == ROLE_RX) && strchr(cells[c].buf, ' ')) {
+			warn(im, l->no, new_row(im, l->no, NULL), "malformed row: '%s' is more than "
+			     "one word in a one-word column", cells[c].buf);
+			goto out;
+		}
+		if (t->cols[c].role != ROLE_OTHER)
+			cell[t->cols[c].role] = cells[c].buf;
+	}
+
+	const char *type = cell[ROLE_TYPE] ? cell[ROLE_TYPE] : "";
+	const char *name = cell[ROLE_NAME];
+	bool any = false;
+
+	for (size_t c = 0; c < t->nr_cols; c++)
+		any |= cells[c].len > 0;
+	if (!any)
+		goto out;
+	/* "..struct ..tcp_sock": which aggregate the table describes. */
+	if (strncmp(type, "..", 2) == 0 || strncmp(name, "..", 2) == 0) {
+		const char *kind = strncmp(type, "..", 2) == 0 ? type + 2 : "";
+		const char *aname = strncmp(name, "..", 2) == 0 ? name + 2 : name;
+
+		if (strcmp(kind, "enum") == 0) {
+			set_aggregate(agg, "enum", *aname ? aname : NULL);
+		} else if ((strcmp(kind, "struct") == 0 || strcmp(kind, "union") == 0) &&
+			   is_identifier(aname)) {
+			set_aggregate(agg, kind, aname);
+		} else {
+			warn(im, l->no, new_row(im, l->no, NULL), "cannot read the aggregate row "
+			     "'%s %s' (expected ..struct ..NAME)", type, name);
+		}
+		goto out;
+	}
+
+	char *member = xstrdup(name);
+	struct row_out *r = NULL;
+	enum access tx = parse_access(cell[ROLE_TX]), rx = parse_access(cell[ROLE_RX]);
+
+	if (!*member) {
+		warn(im, l->no, new_row(im, l->no, NULL), "malformed row: no member name in the "
+		     "Name column");
+	} else if (!strip_array(member) || !is_identifier(member)) {
+		warn(im, l->no, new_row(im, l->no, NULL), "malformed row: '%s' is not a member "
+		     "name", name);
+	} else if (strncmp(member, "struct_", 7) == 0 || strncmp(member, "union_", 6) == 0 ||
+		   strncmp(member, "enum_", 5) == 0) {
+		warn(im, l->no, new_row(im, l->no, NULL), "malformed row: '%s' in the Name column "
+		     "looks like a type (Type column: '%s')", name, type);
+	} else if (tx == ACC_BAD || rx == ACC_BAD) {
+		warn(im, l->no, new_row(im, l->no, member), "%s: unknown access '%s' in %s "
+		     "(expected read_mostly, read_write, write_mostly, - or an empty cell)",
+		     member, tx == ACC_BAD ? cell[ROLE_TX] : cell[ROLE_RX],
+		     tx == ACC_BAD ? "fastpath_tx_access" : "fastpath_rx_access");
+	} else {
+		const char *tag;
+		const struct row_out *prev;
+		char *parent = nested_parent(type);
+
+		if (parent) {
+			struct strbuf full = STRBUF_INIT;
+
+			sb_addf(&full, "%s.%s", parent, member);
+			free(member);
+			free(parent);
+			member = sb_detach(&full);
+			im->nested = true;
+		}
+
+		if (tx == ACC_WRITE && rx == ACC_WRITE)
+			tag = "write-hot:" SHARED_DOMAIN;
+		else if (tx == ACC_WRITE)
+			tag = "write-hot:tx";
+		else if (rx == ACC_WRITE)
+			tag = "write-hot:rx";
+		else if (tx == ACC_READ || rx == ACC_READ)
+			tag = "read-mostly";
+		else
+			tag = "cold";
+		prev = find_row(im, member, im->nr_rows);
+		if (prev) {
+			bool same = strcmp(prev->tag, tag) == 0;
+			unsigned prev_line = prev->line;
+
+			warn(im, l->no, new_row(im, l->no, member), "%s is listed again (first at "
+			     "line %u%s); row skipped", member, prev_line,
+			     same ? "" : ", with other access");
+		} else {
+			r = new_row(im, l->no, member);
+			r->tag = xstrdup(tag);
+			r->comment = cell[ROLE_COMMENT] && *cell[ROLE_COMMENT] ?
+				     xstrdup(cell[ROLE_COMMENT]) : NULL;
+		}
+	}
+	free(member);
+out:
+	for (size_t c = 0; c < t->nr_cols; c++)
+		sb_release(&cells[c]);
+	free(cells);
+}
+
+static void emit(const struct import *im, const struct aggregate *agg, const char *release,
+		 struct strbuf *out)
+{
+	size_t tag_w = 0, name_w = 0;
+
+	sb_addf(out, "# Rules generated by layoutlint --import-net-cachelines\n"
+		"# from %s, %s%s.\n", im->display, release ? "Linux " : "kernel release unknown",
+		release ? release : "");
+	sb_adds(out, "# Tags from fastpath_tx_access / fastpath_rx_access: read_mostly ->\n"
+		"# read-mostly; read_write or write_mostly -> write-hot:tx or write-hot:rx,\n"
+		"# write-hot:" SHARED_DOMAIN " when both paths write; no access on either path "
+		"-> cold.\n"
+		"# Trailing comments are the table's Comments column.\n");
+	if (im->nested)
+		sb_adds(out, "# Type struct_X_T (a T member of the nested struct X) -> pattern X.NAME.\n");
+	sb_addc(out, '\n');
+	sb_addf(out, "%s %s\n", agg->kind, agg->name);
+	for (size_t i = 0; i < im->nr_rows; i++) {
+		const struct row_out *r = &im->rows[i];
+		size_t tl = r->tag ? strlen(r->tag) : 0, nl = r->name ? strlen(r->name) : 0;
+
+		if (!r->tag)
+			continue;
+		tag_w = tl > tag_w ? tl : tag_w;
+		name_w = nl > name_w ? nl : name_w;
+	}
+	for (size_t i = 0; i < im->nr_rows; i++) {
+		const struct row_out *r = &im->rows[i];
+
+		if (!r->tag) {
+			sb_addf(out, "\t# skipped line %u: %s\n", r->line, r->comment);
+			continue;
+		}
+		if (r->comment)
+			sb_addf(out, "\t%-*s %-*s  # %s\n", (int)tag_w, r->tag, (int)name_w, r->name,
+				r->comment);
+		else
+			sb_addf(out, "\t%-*s %s\n", (int)tag_w, r->tag, r->name);
+	}
+}
+
+int ll_import_net_cachelines_text(const char *name, const char *display, const char *text,
+				  size_t len, const char *release, struct strbuf *out,
+				  struct strbuf *warnings, size_t *nr_warnings,
+				  struct ll_error *err)
+{
+	struct import im = { .name = name, .display = display ? display : name,
+			     .warnings = warnings };
+	struct aggregate agg = { "", NULL };
+	struct line *lines;
+	size_t n;
+	struct table t;
+	int rc = -1;
+
+	split_lines(text, len, &lines, &n);
+	if (find_table(name, lines, n, &t, err))
+		goto done;
+	aggregate_from_title(lines, n, t.body_begin, &agg);
+	for (size_t i = t.body_begin; i < t.body_end; i++)
+		if (lines[i].len)
+			handle_row(&im, &t, &lines[i], &agg);
+	if (strcmp(agg.kind, "enum") == 0) {
+		ll_fail(err, "%s: the table describes enum%s%s, not a struct: there are no members "
+			"to tag", name, agg.name ? " " : "", agg.name ? agg.name : "");
+		goto done;
+	}
+	if (!agg.name) {
+		ll_fail(err, "%s: cannot tell which struct the table describes (no \"..struct "
+			"..NAME\" row and no \"NAME struct ...\" title)", name);
+		goto done;
+	}
+	emit(&im, &agg, release, out);
+	rc = 0;
+done:
+	if (nr_warnings)
+		*nr_warnings = im.nr_warnings;
+	for (size_t i = 0; i < im.nr_rows; i++) {
+		free(im.rows[i].name);
+		free(im.rows[i].tag);
+		free(im.rows[i].comment);
+	}
+	free(im.rows);
+	for (size_t i = 0; i < n; i++)
+		free(lines[i].text);
+	free(lines);
+	free(t.cols);
+	free(agg.name);
+	return rc;
+}
+
+/* ---- files: the kernel tree around the table ----------------------------- */
+
+static char *read_file(const char *path, size_t *len, struct ll_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	struct strbuf sb = STRBUF_INIT;
+	char buf[8192];
+	size_t n;
+
+	if (!f) {
+		if (err)
+			ll_fail(err, "cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_add(&sb, buf, n);
+	if (ferror(f)) {
+		if (err)
+			ll_fail(err, "cannot read %s: %s", path, strerror(errno));
+		fclose(f);
+		sb_release(&sb);
+		return NULL;
+	}
+	fclose(f);
+	*len = sb.len;
+	if (!sb.buf)
+		sb_adds(&sb, "");
+	return sb_detach(&sb);
+}
+
+/* "VERSION = 6" -> "6"; NULL when the Makefile does not set it. */
+static char *make_var(const char *mk, const char *var)
+{
+	size_t n = strlen(var);
+
+	for (const char *p = mk; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *q = p;
+
+		if (strncmp(q, var, n) != 0)
+			continue;
+		q += n;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q != '=')
+			continue;
+		q++;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		size_t len = strcspn(q, " \t\r\n#");
+
+		return strndup(q, len);
+	}
+	return NULL;
+}
+
+/* The tree's release from its top Makefile: VERSION.PATCHLEVEL.SUBLEVEL EXTRAVERSION. */
+static char *kernel_release(const char *root)
+{
+	struct strbuf path = STRBUF_INIT, rel = STRBUF_INIT;
+	size_t len;
+	char *mk, *v, *p, *s, *x;
+
+	sb_addf(&path, "%s/Makefile", root);
+	mk = read_file(path.buf, &len, NULL);
+	sb_release(&path);
+	if (!mk)
+		return NULL;
+	v = make_var(mk, "VERSION");
+	p = make_var(mk, "PATCHLEVEL");
+	s = make_var(mk, "SUBLEVEL");
+	x = make_var(mk, "EXTRAVERSION");
+	if (v && *v) {
+		sb_adds(&rel, v);
+		if (p && *p) {
+			sb_addf(&rel, ".%s", p);
+			if (s && *s)
+				sb_addf(&rel, ".%s", s);
+		}
+		if (x)
+			sb_adds(&rel, x);
+	}
+	free(mk);
+	free(v);
+	free(p);
+	free(s);
+	free(x);
+	return rel.len ? sb_detach(&rel) : (sb_release(&rel), NULL);
+}
+
+int ll_import_net_cachelines(const char *path, struct strbuf *out, struct ll_error *err)
+{
+	size_t len;
+	char *text = read_file(path, &len, err);
+	char *real, *release = NULL;
+	const char *display = path, *doc;
+	int rc;
+
+	if (!text)
+		return -1;
+	/* Inside a kernel tree: name the file from the tree's root, read its release. */
+	real = realpath(path, NULL);
+	doc = real ? strstr(real, "/Documentation/") : NULL;
+	if (doc) {
+		char *root = strndup(real, (size_t)(doc - real));
+
+		display = doc + 1;
+		release = kernel_release(root);
+		free(root);
+	} else {
+		const char *slash = strrchr(path, '/');
+
+		display = slash ? slash + 1 : path;
+	}
+	rc = ll_import_net_cachelines_text(path, display, text, len, release, out, NULL, NULL, err);
+	free(release);
+	free(real);
+	free(text);
+	return rc;
+}

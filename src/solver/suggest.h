@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The reorder solver: on the model alone (tags already applied), propose a
+ * member order with no mixed-cacheline, write-domains or split-hot finding,
+ * the fewest cachelines, then the fewest bytes, then the fewest members
+ * moved.
+ *
+ * What moves: the members of one level (the top level, or the members of
+ * the anonymous struct the top level consists of, as in struct mm_struct).
+ * A run of consecutive bitfields, a union, a named nested aggregate and an
+ * anonymous aggregate at that level move whole. Pinned members keep their
+ * offsets. Offsets follow C: every member lands on the next offset its
+ * alignment allows after the previous one; the only other gaps are explicit
+ * ones, each reported: a line start (____cacheline_aligned_in_smp), a pinned
+ * member's fixed offset, and the byte a bitfield run must start on to keep
+ * its storage-unit layout.
+ *
+ * Every number in the result comes from the real checks (ll_check) and
+ * ll_summarize run on the proposed layout, never from the solver's own
+ * bookkeeping.
+ *
+ * Ownership: an ll_suggestion owns its arrays and strings; it borrows the
+ * members of the ll_struct it was computed from, which must outlive it.
+ */
+#ifndef LAYOUTLINT_SUGGEST_H
+#define LAYOUTLINT_SUGGEST_H
+
+/* Members (units) one --suggest run places at most; more is an error. */
+#define LL_SUGGEST_MAX_UNITS 4096
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/finding.h"
+#include "util/diag.h"
+#include "model/layout.h"
+#include "util/strbuf.h"
+
+struct ll_suggested_member {
+	const struct ll_member *m;		/* the member, in the input model */
+	const struct ll_member *container;	/* the anonymous struct it is reordered
+						   inside; NULL at the top level */
+	uint64_t offset;	/* new offset (bitfields: the byte holding the first bit) */
+	uint64_t bit_offset;	/* bitfields: new bit offset from bit 0 of the struct */
+	uint64_t size;		/* bytes; differs from m->size only for a container */
+	uint64_t pad_before;	/* explicit padding C would not add by itself */
+	bool line_start;	/* starts a line on purpose: ____cacheline_aligned_in_smp */
+	bool moved;		/* not part of the longest run kept in original order */
+};
+
+struct ll_suggestion {
+	/*
+	 * Listing order: top-level members, each container followed by its
+	 * members in their new order. Every member of the levels involved
+	 * appears once.
+	 */
+	struct ll_suggested_member *members;
+	size_t n;
+
+	/* After (measured on the proposed layout). */
+	uint64_t size, alignment, cachelines, holes, hole_bytes;
+	size_t findings;	/* mixed-cacheline + write-domains + split-hot */
+	/* Before (the input layout). */
+	uint64_t before_size, before_cachelines, before_holes, before_hole_bytes;
+	size_t before_findings;
+
+	/* max(sum over classes of whole lines their hot bytes need, total/line) */
+	uint64_t lower_bound_lines;
+	size_t units;		/* what moved as one piece */
+	size_t moved;		/* units moved: units minus the longest kept order */
+	bool changed;		/* some offset differs from the input */
+	bool optimal;		/* the search was exhaustive: nothing better exists */
+	bool impossible;	/* some finding cannot be removed by any order */
+
+	char **notes;		/* pads needed, reasons a finding stays, ... */
+	size_t nr_notes;
+
+	size_t model_findings;	/* what the solver's own evaluator predicted */
+};
+
+struct ll_suggest_opts {
+	const struct ll_allow *allows;	/* findings the rules accept ("allow") */
+	size_t nr_allows;
+	size_t beam;		/* states kept per step once search is not exhaustive;
+				   0: chosen from the number of units */
+	size_t exact_units;	/* exhaustive up to this many units; 0: default (10),
+				   SIZE_MAX: never */
+};
+
+/* S's tags and pins already applied. Returns -1 (ERR filled) on bad input. */
+int ll_suggest(const struct ll_struct *s, struct ll_suggestion **out, struct ll_error *err);
+int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opts,
+		    struct ll_suggestion **out, struct ll_error *err);
+void ll_suggestion_free(struct ll_suggestion *sg);
+
+/*
+ * The proposed layout as a model of its own (a deep copy of S, members
+ * reordered and moved), for listings, JSON and the checks. Free it with
+ * ll_struct_free().
+ */
+struct ll_struct *ll_suggestion_layout(const struct ll_struct *s, const struct ll_suggestion *sg);
+
+/*
+ * A C listing with cacheline markers and pads, then notes, the before/after
+ * line (size, cachelines, holes, findings) and the lower bound.
+ */
+void ll_suggestion_text(const struct ll_struct *s, const struct ll_suggestion *sg,
+			struct strbuf *out);
+
+#endif

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "util/json_writer.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+void jw_init(struct json_writer *w, bool pretty)
+{
+	memset(w, 0, sizeof(*w));
+	w->pretty = pretty;
+}
+
+void jw_release(struct json_writer *w)
+{
+	sb_release(&w->out);
+}
+
+static void newline(struct json_writer *w)
+{
+	if (!w->pretty)
+		return;
+	sb_addc(&w->out, '\n');
+	for (int i = 0; i < w->depth; i++)
+		sb_add(&w->out, "  ", 2);
+}
+
+/* Separator and indentation before any value or key. */
+static void before_value(struct json_writer *w)
+{
+	if (w->after_key) {
+		w->after_key = false;
+		return;
+	}
+	if (w->depth > 0) {
+		if (w->need_comma[w->depth])
+			sb_addc(&w->out, ',');
+		newline(w);
+	}
+	w->need_comma[w->depth] = true;
+}
+
+static void open_scope(struct json_writer *w, char c)
+{
+	before_value(w);
+	sb_addc(&w->out, c);
+	if (w->depth + 1 < JSON_MAX_DEPTH)
+		w->depth++;
+	w->need_comma[w->depth] = false;
+}
+
+static void close_scope(struct json_writer *w, char c)
+{
+	bool had = w->need_comma[w->depth];
+
+	if (w->depth > 0)
+		w->depth--;
+	if (had)
+		newline(w);
+	sb_addc(&w->out, c);
+}
+
+void jw_begin_object(struct json_writer *w) { open_scope(w, '{'); }
+void jw_end_object(struct json_writer *w) { close_scope(w, '}'); }
+void jw_begin_array(struct json_writer *w) { open_scope(w, '['); }
+void jw_end_array(struct json_writer *w) { close_scope(w, ']'); }
+
+/* Length of a valid UTF-8 sequence at P (1 for ASCII), 0 if invalid. */
+static size_t utf8_seq(const unsigned char *p)
+{
+	size_t n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the NUL */
+	if ((n == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (n == 3 && p[0] == 0xed && p[1] >= 0xa0) ||
+	    (n == 4 && p[0] == 0xf0 && p[1] < 0x90) || (n == 4 && p[0] == 0xf4 && p[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/*
+ * Names come from binaries anyone can build: a byte that is not valid
+ * UTF-8 becomes U+FFFD, so the document stays valid JSON.
+ */
+static void add_escaped(struct strbuf *sb, const char *s)
+{
+	sb_addc(sb, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x80) {
+			size_t n = utf8_seq(p);
+
+			if (!n) {
+				sb_adds(sb, "\\ufffd");
+				continue;
+			}
+			sb_add(sb, (const char *)p, n);
+			p += n - 1;
+			continue;
+		}
+		switch (*p) {
+		case '"': sb_adds(sb, "\\\""); break;
+		case '\\': sb_adds(sb, "\\\\"); break;
+		case '\n': sb_adds(sb, "\\n"); break;
+		case '\t': sb_adds(sb, "\\t"); break;
+		case '\r': sb_adds(sb, "\\r"); break;
+		default:
+			if (*p < 0x20)
+				sb_addf(sb, "\\u%04x", *p);
+			else
+				sb_addc(sb, (char)*p);
+		}
+	}
+	sb_addc(sb, '"');
+}
+
+void jw_key(struct json_writer *w, const char *key)
+{
+	before_value(w);
+	add_escaped(&w->out, key);
+	sb_adds(&w->out, w->pretty ? ": " : ":");
+	w->after_key = true;
+}
+
+void jw_string(struct json_writer *w, const char *s)
+{
+	if (!s) {
+		jw_null(w);
+		return;
+	}
+	before_value(w);
+	add_escaped(&w->out, s);
+}
+
+void jw_uint(struct json_writer *w, uint64_t v)
+{
+	before_value(w);
+	sb_addf(&w->out, "%" PRIu64, v);
+}
+
+void jw_int(struct json_writer *w, int64_t v)
+{
+	before_value(w);
+	sb_addf(&w->out, "%" PRId64, v);
+}
+
+void jw_bool(struct json_writer *w, bool v)
+{
+	before_value(w);
+	sb_adds(&w->out, v ? "true" : "false");
+}
+
+void jw_null(struct json_writer *w)
+{
+	before_value(w);
+	sb_adds(&w->out, "null");
+}
+
+void jw_kstring(struct json_writer *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	jw_string(w, s);
+}
+
+void jw_kuint(struct json_writer *w, const char *key, uint64_t v)
+{
+	jw_key(w, key);
+	jw_uint(w, v);
+}
+
+void jw_kbool(struct json_writer *w, const char *key, bool v)
+{
+	jw_key(w, key);
+	jw_bool(w, v);
+}
+
+void jw_knull(struct json_writer *w, const char *key)
+{
+	jw_key(w, key);
+	jw_null(w);
+}
