@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/json_reader.h"
 #include "util/json_writer.h"
 #include "rules/rules.h"
 #include "util/strbuf.h"
@@ -288,352 +289,27 @@ out:
 	return rc;
 }
 
-/* ---- reading: a small JSON parser that knows where it is ---------------- */
-
-enum jv_type { JV_NULL, JV_BOOL, JV_NUMBER, JV_STRING, JV_ARRAY, JV_OBJECT };
-
-struct jv {
-	enum jv_type type;
-	unsigned line, column;
-	char *str;		/* JV_STRING */
-	double number;		/* JV_NUMBER */
-	struct jv *items;	/* JV_ARRAY, JV_OBJECT (values) */
-	char **keys;		/* JV_OBJECT */
-	size_t n;
-};
-
-struct jparser {
-	const char *file;
-	const char *p, *end;
-	const char *line_start;
-	unsigned line;
-	int depth;
-	struct ll_error *err;
-};
-
-#define JSON_PARSE_MAX_DEPTH 64
-
-static unsigned column_of(const struct jparser *j, const char *at)
-{
-	return (unsigned)(at - j->line_start) + 1;
-}
-
-static int jfail(struct jparser *j, const char *at, const char *what)
-{
-	return ll_fail(j->err, "%s:%u:%u: malformed baseline: %s", j->file, j->line,
-		       column_of(j, at), what);
-}
-
-static void skip_ws(struct jparser *j)
-{
-	while (j->p < j->end) {
-		char c = *j->p;
-
-		if (c == '\n') {
-			j->line++;
-			j->line_start = j->p + 1;
-		} else if (c != ' ' && c != '\t' && c != '\r') {
-			break;
-		}
-		j->p++;
-	}
-}
-
-static void jv_release(struct jv *v)
-{
-	free(v->str);
-	for (size_t i = 0; i < v->n; i++) {
-		jv_release(&v->items[i]);
-		if (v->keys)
-			free(v->keys[i]);
-	}
-	free(v->items);
-	free(v->keys);
-	memset(v, 0, sizeof(*v));
-}
-
-static int hex4(const char *p, unsigned *out)
-{
-	unsigned v = 0;
-
-	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static void add_utf8(struct strbuf *sb, unsigned cp)
-{
-	if (cp < 0x80) {
-		sb_addc(sb, (char)cp);
-	} else if (cp < 0x800) {
-		sb_addc(sb, (char)(0xc0 | (cp >> 6)));
-		sb_addc(sb, (char)(0x80 | (cp & 0x3f)));
-	} else if (cp < 0x10000) {
-		sb_addc(sb, (char)(0xe0 | (cp >> 12)));
-		sb_addc(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
-		sb_addc(sb, (char)(0x80 | (cp & 0x3f)));
-	} else {
-		sb_addc(sb, (char)(0xf0 | (cp >> 18)));
-		sb_addc(sb, (char)(0x80 | ((cp >> 12) & 0x3f)));
-		sb_addc(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
-		sb_addc(sb, (char)(0x80 | (cp & 0x3f)));
-	}
-}
-
-static int parse_string(struct jparser *j, char **out)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *open = j->p;
-
-	j->p++;	/* the opening quote */
-	for (;;) {
-		if (j->p >= j->end) {
-			sb_release(&sb);
-			return jfail(j, open, "string not closed");
-		}
-		unsigned char c = (unsigned char)*j->p;
-
-		if (c == '"') {
-			j->p++;
-			break;
-		}
-		if (c < 0x20) {
-			sb_release(&sb);
-			return jfail(j, j->p, "control character in a string");
-		}
-		if (c != '\\') {
-			sb_addc(&sb, (char)c);
-			j->p++;
-			continue;
-		}
-		if (j->end - j->p < 2) {
-			sb_release(&sb);
-			return jfail(j, j->p, "string not closed");
-		}
-		const char *esc = j->p;
-		unsigned cp, lo;
-
-		switch (j->p[1]) {
-		case '"': sb_addc(&sb, '"'); break;
-		case '\\': sb_addc(&sb, '\\'); break;
-		case '/': sb_addc(&sb, '/'); break;
-		case 'b': sb_addc(&sb, '\b'); break;
-		case 'f': sb_addc(&sb, '\f'); break;
-		case 'n': sb_addc(&sb, '\n'); break;
-		case 'r': sb_addc(&sb, '\r'); break;
-		case 't': sb_addc(&sb, '\t'); break;
-		case 'u':
-			if (j->end - j->p < 6 || hex4(j->p + 2, &cp))
-				goto bad_escape;
-			j->p += 4;
-			if (cp >= 0xd800 && cp < 0xdc00) {
-				if (j->end - j->p < 8 || j->p[2] != '\\' || j->p[3] != 'u' ||
-				    hex4(j->p + 4, &lo) || lo < 0xdc00 || lo >= 0xe000)
-					goto bad_escape;
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				j->p += 6;
-			} else if (cp >= 0xdc00 && cp < 0xe000) {
-				goto bad_escape;
-			}
-			if (cp == 0) {
-				sb_release(&sb);
-				return jfail(j, esc, "NUL character in a string");
-			}
-			add_utf8(&sb, cp);
-			break;
-		default:
-			goto bad_escape;
-		}
-		j->p += 2;
-		continue;
-bad_escape:
-		sb_release(&sb);
-		return jfail(j, esc, "invalid escape in a string");
-	}
-	*out = sb_detach(&sb);
-	return 0;
-}
-
-static int parse_number(struct jparser *j, struct jv *v)
-{
-	const char *s = j->p;
-	char buf[64];
-
-	if (j->p < j->end && *j->p == '-')
-		j->p++;
-	if (j->p < j->end && *j->p == '0') {
-		j->p++;
-	} else if (j->p < j->end && *j->p >= '1' && *j->p <= '9') {
-		while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
-			j->p++;
-	} else {
-		return jfail(j, s, "expected a value");
-	}
-	if (j->p < j->end && *j->p == '.') {
-		j->p++;
-		if (j->p >= j->end || *j->p < '0' || *j->p > '9')
-			return jfail(j, j->p, "expected a digit after '.'");
-		while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
-			j->p++;
-	}
-	if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
-		j->p++;
-		if (j->p < j->end && (*j->p == '+' || *j->p == '-'))
-			j->p++;
-		if (j->p >= j->end || *j->p < '0' || *j->p > '9')
-			return jfail(j, j->p, "expected a digit in the exponent");
-		while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
-			j->p++;
-	}
-	if ((size_t)(j->p - s) >= sizeof(buf))
-		return jfail(j, s, "number too long");
-	memcpy(buf, s, (size_t)(j->p - s));
-	buf[j->p - s] = '\0';
-	v->type = JV_NUMBER;
-	v->number = strtod(buf, NULL);
-	return 0;
-}
-
-static bool literal(struct jparser *j, const char *word)
-{
-	size_t n = strlen(word);
-
-	if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
-		return false;
-	j->p += n;
-	return true;
-}
-
-static int parse_value(struct jparser *j, struct jv *v);
-
-static int parse_container(struct jparser *j, struct jv *v, bool object)
-{
-	char close = object ? '}' : ']';
-
-	if (++j->depth > JSON_PARSE_MAX_DEPTH)
-		return jfail(j, j->p, "nested too deeply");
-	v->type = object ? JV_OBJECT : JV_ARRAY;
-	j->p++;
-	skip_ws(j);
-	if (j->p < j->end && *j->p == close) {
-		j->p++;
-		j->depth--;
-		return 0;
-	}
-	for (;;) {
-		char *key = NULL;
-
-		skip_ws(j);
-		if (object) {
-			if (j->p >= j->end || *j->p != '"')
-				return jfail(j, j->p, "expected a string key");
-			if (parse_string(j, &key))
-				return -1;
-			skip_ws(j);
-			if (j->p >= j->end || *j->p != ':') {
-				free(key);
-				return jfail(j, j->p, "expected ':'");
-			}
-			j->p++;
-		}
-		v->items = xrealloc(v->items, (v->n + 1) * sizeof(*v->items));
-		memset(&v->items[v->n], 0, sizeof(*v->items));
-		if (object) {
-			v->keys = xrealloc(v->keys, (v->n + 1) * sizeof(*v->keys));
-			v->keys[v->n] = key;
-		}
-		v->n++;
-		if (parse_value(j, &v->items[v->n - 1]))
-			return -1;
-		skip_ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		if (j->p < j->end && *j->p == close) {
-			j->p++;
-			j->depth--;
-			return 0;
-		}
-		return jfail(j, j->p, object ? "expected ',' or '}'" : "expected ',' or ']'");
-	}
-}
-
-static int parse_value(struct jparser *j, struct jv *v)
-{
-	skip_ws(j);
-	v->line = j->line;
-	v->column = column_of(j, j->p);
-	if (j->p >= j->end)
-		return jfail(j, j->p, "unexpected end of file, expected a value");
-	switch (*j->p) {
-	case '{':
-		return parse_container(j, v, true);
-	case '[':
-		return parse_container(j, v, false);
-	case '"':
-		v->type = JV_STRING;
-		return parse_string(j, &v->str);
-	case 't':
-	case 'f':
-	case 'n':
-		if (literal(j, "true") || literal(j, "false")) {
-			v->type = JV_BOOL;
-			return 0;
-		}
-		if (literal(j, "null")) {
-			v->type = JV_NULL;
-			return 0;
-		}
-		return jfail(j, j->p, "expected a value");
-	default:
-		return parse_number(j, v);
-	}
-}
-
-static const struct jv *member_of(const struct jv *obj, const char *key)
-{
-	const struct jv *found = NULL;
-
-	for (size_t i = 0; i < obj->n; i++)
-		if (strcmp(obj->keys[i], key) == 0)
-			found = &obj->items[i];	/* the last one wins, as in most parsers */
-	return found;
-}
-
-static int vfail(const char *file, const struct jv *v, struct ll_error *err, const char *what)
+static int vfail(const char *file, const struct json_value *v, struct ll_error *err, const char *what)
 {
 	return ll_fail(err, "%s:%u:%u: malformed baseline: %s", file, v->line, v->column, what);
 }
 
-static int read_entry(const char *file, const struct jv *e, struct ll_pairset *out,
+static int read_entry(const char *file, const struct json_value *e, struct ll_pairset *out,
 		      struct ll_error *err)
 {
-	const struct jv *rule, *st, *pair;
+	const struct json_value *rule, *st, *pair;
 	const char *name;
 	enum ll_kind kind;
 
-	if (e->type != JV_OBJECT)
+	if (e->type != JSON_OBJECT)
 		return vfail(file, e, err, "expected an object with \"rule\", \"struct\" and \"pair\"");
-	rule = member_of(e, "rule");
-	st = member_of(e, "struct");
-	pair = member_of(e, "pair");
+	rule = json_member(e, "rule");
+	st = json_member(e, "struct");
+	pair = json_member(e, "pair");
 	if (!rule || !st || !pair)
 		return vfail(file, e, err, !rule ? "entry has no \"rule\"" :
 				    !st ? "entry has no \"struct\"" : "entry has no \"pair\"");
-	if (rule->type != JV_STRING)
+	if (rule->type != JSON_STRING)
 		return vfail(file, rule, err, "\"rule\" must be a string");
 	if (!ll_rule_id_known(rule->str)) {
 		struct ll_error e2;
@@ -641,7 +317,7 @@ static int read_entry(const char *file, const struct jv *e, struct ll_pairset *o
 		ll_fail(&e2, "unknown rule '%s'", rule->str);
 		return vfail(file, rule, err, e2.msg);
 	}
-	if (st->type != JV_STRING)
+	if (st->type != JSON_STRING)
 		return vfail(file, st, err, "\"struct\" must be a string");
 	if (strncmp(st->str, "struct ", 7) == 0) {
 		kind = LL_STRUCT;
@@ -654,37 +330,37 @@ static int read_entry(const char *file, const struct jv *e, struct ll_pairset *o
 	}
 	if (!*name)
 		return vfail(file, st, err, "\"struct\" has no name");
-	if (pair->type != JV_ARRAY || pair->n < 1 || pair->n > 2)
+	if (pair->type != JSON_ARRAY || pair->n < 1 || pair->n > 2)
 		return vfail(file, pair, err, "\"pair\" must be an array of one or two member paths");
 	for (size_t i = 0; i < pair->n; i++)
-		if (pair->items[i].type != JV_STRING || !pair->items[i].str[0])
+		if (pair->items[i].type != JSON_STRING || !pair->items[i].str[0])
 			return vfail(file, &pair->items[i], err, "a member path must be a non-empty string");
 	push_key(out, rule->str, kind, name, pair->items[0].str,
 		 pair->n == 2 ? pair->items[1].str : NULL, e->line);
 	return 0;
 }
 
-static int read_document(const char *file, const struct jv *doc, struct ll_pairset *out,
+static int read_document(const char *file, const struct json_value *doc, struct ll_pairset *out,
 			 struct ll_error *err)
 {
-	const struct jv *fmt, *pairs;
+	const struct json_value *fmt, *pairs;
 
-	if (doc->type != JV_OBJECT)
+	if (doc->type != JSON_OBJECT)
 		return vfail(file, doc, err, "expected an object (a layoutlint baseline)");
-	fmt = member_of(doc, "layoutlint-baseline");
+	fmt = json_member(doc, "layoutlint-baseline");
 	if (!fmt)
 		return vfail(file, doc, err, "no \"layoutlint-baseline\" key: not a layoutlint "
 			     "baseline (write one with --write-baseline)");
-	if (fmt->type != JV_NUMBER || fmt->number != BASELINE_FORMAT) {
-		if (fmt->type == JV_NUMBER && fmt->number > BASELINE_FORMAT)
+	if (fmt->type != JSON_NUMBER || fmt->number != BASELINE_FORMAT) {
+		if (fmt->type == JSON_NUMBER && fmt->number > BASELINE_FORMAT)
 			return vfail(file, fmt, err, "baseline format is newer than this layoutlint "
 				     "understands (1)");
 		return vfail(file, fmt, err, "\"layoutlint-baseline\" must be 1");
 	}
-	pairs = member_of(doc, "pairs");
+	pairs = json_member(doc, "pairs");
 	if (!pairs)
 		return vfail(file, doc, err, "no \"pairs\" array");
-	if (pairs->type != JV_ARRAY)
+	if (pairs->type != JSON_ARRAY)
 		return vfail(file, pairs, err, "\"pairs\" must be an array");
 	for (size_t i = 0; i < pairs->n; i++)
 		if (read_entry(file, &pairs->items[i], out, err))
@@ -713,33 +389,14 @@ static int slurp(const char *path, struct strbuf *out, struct ll_error *err)
 int ll_baseline_load(const char *path, struct ll_pairset *out, struct ll_error *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	struct jv doc = { 0 };
-	struct jparser j = { .file = path, .line = 1, .err = err };
+	struct json_value doc = { 0 };
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (slurp(path, &text, err))
 		goto done;
-	j.p = j.line_start = text.buf ? text.buf : "";
-	j.end = j.p + text.len;
-	if (text.len >= 3 && memcmp(j.p, "\xef\xbb\xbf", 3) == 0)
-		j.p += 3, j.line_start = j.p;	/* a UTF-8 byte order mark */
-	if (memchr(j.p, '\0', (size_t)(j.end - j.p))) {
-		const char *nul = memchr(j.p, '\0', (size_t)(j.end - j.p));
-
-		for (const char *q = j.p; q < nul; q++)
-			if (*q == '\n')
-				j.line++, j.line_start = q + 1;
-		jfail(&j, nul, "NUL byte");
+	if (json_parse(path, "malformed baseline", text.buf ? text.buf : "", text.len, &doc, err))
 		goto done;
-	}
-	if (parse_value(&j, &doc))
-		goto done;
-	skip_ws(&j);
-	if (j.p < j.end) {
-		jfail(&j, j.p, "text after the end of the document");
-		goto done;
-	}
 	if (read_document(path, &doc, out, err))
 		goto done;
 	sort_unique(out);
@@ -747,7 +404,7 @@ int ll_baseline_load(const char *path, struct ll_pairset *out, struct ll_error *
 done:
 	if (rc)
 		ll_pairset_release(out);
-	jv_release(&doc);
+	json_value_release(&doc);
 	sb_release(&text);
 	return rc;
 }
