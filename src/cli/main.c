@@ -16,6 +16,7 @@
 #include "util/pathglob.h"
 #include "input/reader.h"
 #include "report/report.h"
+#include "checks/catalog.h"
 #include "checks/discover.h"
 #include "checks/groups.h"
 #include "rules/import_rst.h"
@@ -53,6 +54,7 @@ struct options {
 	const char *write_baseline;	/* --write-baseline FILE */
 	bool strict_baseline;
 	const char *against;		/* --against OLD-BINARY */
+	bool list_checks;		/* --list-checks */
 	bool btf;			/* --btf */
 	const char *btf_base;		/* --btf-base FILE */
 };
@@ -78,6 +80,7 @@ enum {
 	OPT_AGAINST,
 	OPT_BTF,
 	OPT_BTF_BASE,
+	OPT_LIST_CHECKS,
 };
 
 static const struct argp_option argp_options[] = {
@@ -95,6 +98,8 @@ static const struct argp_option argp_options[] = {
 	{ NULL, 0, NULL, 0, "Rules:", 2 },
 	{ "rules", 'r', "PATH", 0,
 	  "A rules file, or a directory of *.rules files (repeatable)", 2 },
+	{ "list-checks", OPT_LIST_CHECKS, NULL, 0,
+	  "List every check (id, default level, whether --suggest can fix it, summary), then exit", 2 },
 	{ "require-all", OPT_REQUIRE_ALL, NULL, 0,
 	  "A struct the rules name but BINARY does not define is an error, not a note", 2 },
 	{ "groups", OPT_GROUPS, "WHEN", 0,
@@ -262,6 +267,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_IMPORT_NET:
 		o->import_net = arg;
 		break;
+	case OPT_LIST_CHECKS:
+		o->list_checks = true;
+		break;
 	case OPT_LIST:
 		o->list_glob = arg ? arg : "*";
 		break;
@@ -294,6 +302,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case ARGP_KEY_END:
+		if (o->list_checks) {
+			if (o->binary)
+				argp_error(state, "--list-checks takes no BINARY");
+			break;
+		}
 		if (o->import_net) {
 			if (o->binary)
 				argp_error(state, "--import-net-cachelines takes no BINARY");
@@ -409,13 +422,6 @@ static void plan_queries(struct options *o, struct ll_rules *rules, struct ll_bl
 	}
 }
 
-/* Findings an order can remove; the others are not the solver's business. */
-static bool reorder_finding(const struct ll_finding *f)
-{
-	return strcmp(f->rule, "mixed-cacheline") == 0 || strcmp(f->rule, "write-domains") == 0 ||
-	       strcmp(f->rule, "split-hot") == 0;
-}
-
 /*
  * --suggest, per cli.md: every struct with such findings; a struct with
  * no tags at all gets the tightest packing when it has holes.
@@ -427,7 +433,7 @@ static int suggest_one(struct ll_linted *l, const struct ll_allows *allows, stru
 	bool wanted = false;
 
 	for (size_t i = 0; i < l->findings.n && !wanted; i++)
-		wanted = reorder_finding(&l->findings.v[i]);
+		wanted = ll_check_fixable_by_reorder(l->findings.v[i].rule);
 	if (!wanted && !l->has_rules && !ll_groups_tagged(l->layout)) {
 		ll_summarize(l->layout, &sum);
 		wanted = sum.holes > 0 || sum.padding >= l->layout->alignment;
@@ -647,6 +653,18 @@ static void gating_summary(const struct ll_gating *g)
 	fputc('\n', stderr);
 }
 
+/* Write OUT to stdout whole, or say why not. */
+static int write_stdout(const struct strbuf *out)
+{
+	struct ll_error err;
+
+	if (fwrite(out->buf, 1, out->len, stdout) == out->len && fflush(stdout) == 0)
+		return 0;
+	ll_fail(&err, "cannot write output: %m");
+	ll_report_error(&err);
+	return 2;
+}
+
 static int run(struct options *o)
 {
 	struct ll_error err;
@@ -698,9 +716,9 @@ static int run(struct options *o)
 		ll_report_sarif(&cur.run, &out);
 	else
 		ll_report_text(&cur.run, &out);
-	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
-		ll_fail(&err, "cannot write output: %m");
-		goto fail;
+	if (write_stdout(&out)) {
+		status = 2;
+		goto done;
 	}
 	if (gate && o->format == FORMAT_TEXT)
 		gating_summary(&gating);
@@ -893,11 +911,8 @@ static int discover(struct options *o)
 		status = 2;
 		goto done;
 	}
-	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
-		ll_fail(&err, "cannot write output: %m");
-		ll_report_error(&err);
+	if (write_stdout(&out))
 		status = 2;
-	}
 done:
 	for (size_t i = 0; i < nr_audits; i++)
 		free(audits[i].a.detail);
@@ -914,20 +929,30 @@ done:
 	return status;
 }
 
+/* --list-checks: the catalog, for people and for scripts. */
+static int list_checks(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	int status;
+
+	ll_report_checks(&out);
+	status = write_stdout(&out);
+	sb_release(&out);
+	return status;
+}
+
 /* --import-net-cachelines: a rules file from a kernel table, no binary. */
 static int import_net_cachelines(const char *path)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct ll_error err;
-	int status = 0;
+	int status;
 
 	if (ll_import_net_cachelines(path, &out, &err)) {
 		ll_report_error(&err);
 		status = 2;
-	} else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
-		ll_fail(&err, "cannot write output: %m");
-		ll_report_error(&err);
-		status = 2;
+	} else {
+		status = write_stdout(&out);
 	}
 	sb_release(&out);
 	return status;
@@ -944,7 +969,9 @@ int main(int argc, char **argv)
 	argp_err_exit_status = 2;
 	if (argp_parse(&argp, argc, argv, 0, NULL, &o) != 0)
 		return 2;
-	if (o.import_net)
+	if (o.list_checks)
+		status = list_checks();
+	else if (o.import_net)
 		status = import_net_cachelines(o.import_net);
 	else if (o.list_glob || o.contains || o.audit_glob)
 		status = discover(&o);

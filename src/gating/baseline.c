@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checks/catalog.h"
 #include "util/json_reader.h"
 #include "util/json_writer.h"
 #include "rules/rules.h"
@@ -147,11 +148,14 @@ static void sort_unique(struct ll_pairset *set)
 	set->n = out;
 }
 
-/* The orientation written: mixed-cacheline keeps read-mostly first. */
+/* The orientation written: an ordered_pair check (mixed-cacheline) keeps
+ * read-mostly first. */
 static void oriented(const char *rule, const char *a, const char *b, const char **x,
 		     const char **y)
 {
-	if (strcmp(rule, "mixed-cacheline") == 0 || !b) {
+	const struct ll_check_def *def = ll_check_find(rule);
+
+	if ((def && def->ordered_pair) || !b) {
 		*x = a;
 		*y = b;
 		return;

@@ -16,6 +16,8 @@
 #include "util/json_writer.h"
 #include "report/report.h"
 
+#include "checks/catalog.h"
+
 #ifndef LAYOUTLINT_URL
 #define LAYOUTLINT_URL "https://layoutlint.invalid/"
 #endif
@@ -23,77 +25,6 @@
 #define SARIF_SCHEMA \
 	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 #define FINGERPRINT_KEY "layoutlint/v1"
-
-struct rule_meta {
-	const char *id;
-	const char *name;
-	const char *level;
-	const char *short_text;
-	const char *full_text;
-	const char *help;
-};
-
-static const struct rule_meta rule_table[] = {
-	{ "mixed-cacheline", "MixedCacheline", "error",
-	  "A cacheline holds both read-mostly and write-hot members.",
-	  "One cacheline of the struct holds at least one member the rules tag read-mostly and "
-	  "one they tag write-hot. Every write to the write-hot member takes the line away from "
-	  "the other CPUs' caches, so the readers of the read-mostly members miss on a line they "
-	  "never write (false sharing).",
-	  "Give the write-hot members a cacheline of their own, away from the read-mostly ones: "
-	  "reorder the struct (layoutlint --suggest proposes an order) or start the hot group on "
-	  "a new line (____cacheline_aligned_in_smp, __cacheline_group_begin). To accept one "
-	  "case, add 'allow mixed-cacheline MEMBER' to the rules with the reason in a comment." },
-	{ "write-domains", "WriteDomains", "error",
-	  "A cacheline holds write-hot members of different write domains.",
-	  "One cacheline holds write-hot members that the rules assign to different domains "
-	  "(write-hot:rx, write-hot:tx...): the writers of one domain keep invalidating the line "
-	  "for the writers of the other.",
-	  "Put each domain's write-hot members on lines of their own. To accept one case, add "
-	  "'allow write-domains MEMBER' to the rules." },
-	{ "split-hot", "SplitHot", "warning",
-	  "A hot member straddles a cacheline boundary although it fits in one line.",
-	  "A read-mostly or write-hot member crosses a cacheline boundary although it is small "
-	  "enough to fit in one line: every access touches two lines, and an atomic on it is a "
-	  "split lock. Error for a write-hot member of 16 bytes or less, warning otherwise.",
-	  "Align the member, or reorder so that it starts where it fits in one line. To accept "
-	  "one case, add 'allow split-hot MEMBER' to the rules." },
-	{ "stale-rule", "StaleRule", "error",
-	  "A rules pattern matches no member.",
-	  "A non-optional pattern in the rules matches no member of the struct, so a renamed or "
-	  "removed field would silently lose its tag.",
-	  "Rename the pattern to follow the member, remove it, or mark a config-dependent "
-	  "member optional with '?'." },
-	{ "placement", "PlacementDependent", "warning",
-	  "Findings depend on where an instance of the struct starts.",
-	  "With 'align type' or 'align N' below the cacheline size, an instance can start at "
-	  "several offsets within a line, and some findings hold at some of them only; which one "
-	  "a given object gets is luck.",
-	  "Align the struct to the cacheline (____cacheline_aligned, SLAB_HWCACHE_ALIGN) or make "
-	  "the layout clean at every start offset." },
-	{ "group-span", "GroupSpan", "warning",
-	  "A kernel cacheline group touches more cachelines than its bytes need.",
-	  "The members between __cacheline_group_begin__X and __cacheline_group_end__X touch "
-	  "more cachelines than their total size requires.",
-	  "Reorder or align the group so that it starts on a cacheline boundary." },
-	{ "group-member", "GroupMember", "warning",
-	  "A member the rules tag sits in the wrong kernel cacheline group, or in none.",
-	  "A member the rules tag hot lies inside a __cacheline_group whose name says otherwise "
-	  "(a write-hot member in a read group), or outside every group of its kind, so the "
-	  "kernel's own grouping and the rules disagree.",
-	  "Move the member between the markers of the group that matches its tag, or fix the "
-	  "rules (or the net_cachelines table they came from)." },
-};
-
-#define NR_RULES (sizeof(rule_table) / sizeof(rule_table[0]))
-
-static int rule_index(const char *id)
-{
-	for (size_t i = 0; i < NR_RULES; i++)
-		if (strcmp(rule_table[i].id, id) == 0)
-			return (int)i;
-	return -1;
-}
 
 static void text_object(struct json_writer *w, const char *key, const char *text)
 {
@@ -105,6 +36,9 @@ static void text_object(struct json_writer *w, const char *key, const char *text
 
 static void driver(struct json_writer *w)
 {
+	size_t nr_checks;
+	const struct ll_check_def *checks = ll_catalog(&nr_checks);
+
 	jw_key(w, "tool");
 	jw_begin_object(w);
 	jw_key(w, "driver");
@@ -115,14 +49,14 @@ static void driver(struct json_writer *w)
 	jw_kstring(w, "informationUri", LAYOUTLINT_URL);
 	jw_key(w, "rules");
 	jw_begin_array(w);
-	for (size_t i = 0; i < NR_RULES; i++) {
-		const struct rule_meta *r = &rule_table[i];
+	for (size_t i = 0; i < nr_checks; i++) {
+		const struct ll_check_def *r = &checks[i];
 
 		jw_begin_object(w);
 		jw_kstring(w, "id", r->id);
-		jw_kstring(w, "name", r->name);
-		text_object(w, "shortDescription", r->short_text);
-		text_object(w, "fullDescription", r->full_text);
+		jw_kstring(w, "name", r->sarif_name);
+		text_object(w, "shortDescription", r->summary);
+		text_object(w, "fullDescription", r->description);
 		jw_key(w, "help");
 		jw_begin_object(w);
 		jw_kstring(w, "text", r->help);
@@ -130,7 +64,7 @@ static void driver(struct json_writer *w)
 		jw_end_object(w);
 		jw_key(w, "defaultConfiguration");
 		jw_begin_object(w);
-		jw_kstring(w, "level", r->level);
+		jw_kstring(w, "level", ll_level_name(r->level));
 		jw_end_object(w);
 		jw_key(w, "properties");
 		jw_begin_object(w);
@@ -226,7 +160,8 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	const struct ll_finding *f = &l->findings.v[k];
 	const struct ll_gate_mark *m = l->marks ? &l->marks[k] : NULL;
 	const struct ll_struct *s = l->layout;
-	int idx = rule_index(f->rule);
+	int idx = ll_check_index(f->rule);
+	const struct ll_check_def *def = ll_check_find(f->rule);
 	struct strbuf msg = STRBUF_INIT, qname = STRBUF_INIT;
 
 	jw_begin_object(w);
@@ -247,12 +182,12 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	physical(w, run, &f->location);
 	/*
 	 * Every result names the struct, and the member where there is one
-	 * (stale-rule names a pattern): without source locations (BTF) this
+	 * (a check that names_pattern, like stale-rule, names a pattern): without source locations (BTF) this
 	 * is what says where the finding is.
 	 */
 	jw_key(w, "logicalLocations");
 	jw_begin_array(w);
-	if (f->nr_members && strcmp(f->rule, "stale-rule") != 0) {
+	if (f->nr_members && !(def && def->names_pattern)) {
 		sb_addf(&qname, "%s %s::%s", ll_kind_name(s->kind), s->name, f->members[0]);
 		jw_begin_object(w);
 		jw_kstring(w, "name", f->members[0]);

@@ -10,6 +10,8 @@
 #include "gating/baseline.h"
 #include "checks/groups.h"
 #include "report/report.h"
+
+#include "checks/catalog.h"
 #include "solver/suggest.h"
 
 #define DECL_COLUMN 48
@@ -201,9 +203,8 @@ static void tag_summary(struct text_ctx *c, const struct ll_linted *l)
 	struct ll_units units;
 	struct ll_lines lines;
 	size_t tagged = 0;
-	static const char *const rules[] = { "mixed-cacheline", "write-domains", "split-hot",
-					     "stale-rule", "placement", "group-span",
-					     "group-member" };
+	size_t nr_checks;
+	const struct ll_check_def *checks = ll_catalog(&nr_checks);
 
 	ll_collect_units(s, &units);
 	ll_map_lines(s, &units, &lines);
@@ -211,13 +212,13 @@ static void tag_summary(struct text_ctx *c, const struct ll_linted *l)
 		tagged += units.v[i].tag != LL_UNTAGGED;
 	sb_addf(c->out, "\t/* tagged: %zu, untagged: %zu; findings: %zu", tagged,
 		units.n - tagged, l->findings.n);
-	for (size_t r = 0, first = 1; r < sizeof(rules) / sizeof(rules[0]); r++) {
+	for (size_t r = 0, first = 1; r < nr_checks; r++) {
 		size_t n = 0;
 
 		for (size_t i = 0; i < l->findings.n; i++)
-			n += strcmp(l->findings.v[i].rule, rules[r]) == 0;
+			n += strcmp(l->findings.v[i].rule, checks[r].id) == 0;
 		if (n) {
-			sb_addf(c->out, "%s%s %zu", first ? " (" : ", ", rules[r], n);
+			sb_addf(c->out, "%s%s %zu", first ? " (" : ", ", checks[r].id, n);
 			first = 0;
 		}
 	}
@@ -390,4 +391,14 @@ void ll_report_text(const struct ll_run *run, struct strbuf *out)
 	}
 	if (run->gating && run->gating->strict)
 		vanished(run->gating, out);
+}
+
+void ll_report_checks(struct strbuf *out)
+{
+	size_t n;
+	const struct ll_check_def *checks = ll_catalog(&n);
+
+	for (size_t i = 0; i < n; i++)
+		sb_addf(out, "%-16s %-8s %-8s %s\n", checks[i].id, ll_level_name(checks[i].level),
+			checks[i].fixable_by_reorder ? "suggest" : "-", checks[i].summary);
 }

@@ -9,23 +9,28 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "checks/catalog.h"
 #include "util/pathglob.h"
 #include "util/strbuf.h"
 
 #define MAX_RULES_FILE (64u << 20)
 #define MAX_DIR_DEPTH 32
 
-static const char *const rule_ids[] = {
-	"mixed-cacheline", "write-domains", "split-hot", "stale-rule", "placement", "group-span",
-	"group-member",
-};
-
 const char *ll_rule_id_static(const char *id)
 {
-	for (size_t i = 0; i < sizeof(rule_ids) / sizeof(rule_ids[0]); i++)
-		if (strcmp(rule_ids[i], id) == 0)
-			return rule_ids[i];
-	return NULL;
+	const struct ll_check_def *d = ll_check_find(id);
+
+	return d ? d->id : NULL;
+}
+
+/* "a, b, c or d": every check id, for the message on an unknown one. */
+static void check_ids(struct strbuf *out)
+{
+	size_t n;
+	const struct ll_check_def *checks = ll_catalog(&n);
+
+	for (size_t i = 0; i < n; i++)
+		sb_addf(out, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", checks[i].id);
 }
 
 bool ll_rule_id_known(const char *id)
@@ -477,9 +482,11 @@ static int parse_allow(struct parser *p, const struct word *w, size_t nr)
 		return fail_at(p, w[0].column + 5, "expected a rule id after 'allow'");
 	id = word_dup(&w[1]);
 	if (!ll_rule_id_known(id)) {
-		fail_at(p, w[1].column, "unknown rule id '%s' (expected mixed-cacheline, "
-			"write-domains, split-hot, stale-rule, placement, group-span or "
-			"group-member)", id);
+		struct strbuf ids = STRBUF_INIT;
+
+		check_ids(&ids);
+		fail_at(p, w[1].column, "unknown rule id '%s' (expected %s)", id, ids.buf);
+		sb_release(&ids);
 		free(id);
 		return -1;
 	}

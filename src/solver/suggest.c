@@ -45,6 +45,7 @@
  */
 #include "solver/suggest.h"
 
+#include "checks/catalog.h"
 #include "checks/checks.h"
 
 #include <inttypes.h>
@@ -1542,12 +1543,6 @@ struct ll_struct *ll_suggestion_layout(const struct ll_struct *s, const struct l
 	return d;
 }
 
-static bool counted_rule(const char *rule)
-{
-	return strcmp(rule, "mixed-cacheline") == 0 || strcmp(rule, "write-domains") == 0 ||
-	       strcmp(rule, "split-hot") == 0;
-}
-
 static size_t real_findings(const struct ll_struct *s, const struct ll_suggest_opts *o)
 {
 	struct ll_check_input in = { .s = s, .align = 0, .allows = o->allows,
@@ -1557,7 +1552,7 @@ static size_t real_findings(const struct ll_struct *s, const struct ll_suggest_o
 
 	ll_check(&in, &f);
 	for (size_t i = 0; i < f.n; i++)
-		n += counted_rule(f.v[i].rule);
+		n += ll_check_fixable_by_reorder(f.v[i].rule);
 	ll_findings_release(&f);
 	return n;
 }

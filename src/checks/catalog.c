@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The catalog of checks: the one place a check is declared. Everything that
+ * lists checks (the rules language's 'allow', baselines, the SARIF rule
+ * table, the text summary, --list-checks, the solver's notion of what an
+ * order can fix, the man page and the shell completion, which a test keeps
+ * in step) reads it from here, in this order.
+ */
+#include "checks/catalog.h"
+
+#include <string.h>
+
+static const struct ll_check_def catalog[] = {
+	{
+		.id = "mixed-cacheline", .sarif_name = "MixedCacheline", .level = LL_LEVEL_ERROR,
+		.fixable_by_reorder = true, .ordered_pair = true,
+		.summary = "A cacheline holds both read-mostly and write-hot members.",
+		.description = "One cacheline of the struct holds at least one member the rules tag read-mostly and "
+			"one they tag write-hot. Every write to the write-hot member takes the line away from "
+			"the other CPUs' caches, so the readers of the read-mostly members miss on a line they "
+			"never write (false sharing).",
+		.help = "Give the write-hot members a cacheline of their own, away from the read-mostly ones: "
+			"reorder the struct (layoutlint --suggest proposes an order) or start the hot group on "
+			"a new line (____cacheline_aligned_in_smp, __cacheline_group_begin). To accept one "
+			"case, add 'allow mixed-cacheline MEMBER' to the rules with the reason in a comment.",
+	},
+	{
+		.id = "write-domains", .sarif_name = "WriteDomains", .level = LL_LEVEL_ERROR,
+		.fixable_by_reorder = true,
+		.summary = "A cacheline holds write-hot members of different write domains.",
+		.description = "One cacheline holds write-hot members that the rules assign to different domains "
+			"(write-hot:rx, write-hot:tx...): the writers of one domain keep invalidating the line "
+			"for the writers of the other.",
+		.help = "Put each domain's write-hot members on lines of their own. To accept one case, add "
+			"'allow write-domains MEMBER' to the rules.",
+	},
+	{
+		.id = "split-hot", .sarif_name = "SplitHot", .level = LL_LEVEL_WARNING,
+		.fixable_by_reorder = true,
+		.summary = "A hot member straddles a cacheline boundary although it fits in one line.",
+		.description = "A read-mostly or write-hot member crosses a cacheline boundary although it is small "
+			"enough to fit in one line: every access touches two lines, and an atomic on it is a "
+			"split lock. Error for a write-hot member of 16 bytes or less, warning otherwise.",
+		.help = "Align the member, or reorder so that it starts where it fits in one line. To accept "
+			"one case, add 'allow split-hot MEMBER' to the rules.",
+	},
+	{
+		.id = "stale-rule", .sarif_name = "StaleRule", .level = LL_LEVEL_ERROR,
+		.names_pattern = true,
+		.summary = "A rules pattern matches no member.",
+		.description = "A non-optional pattern in the rules matches no member of the struct, so a renamed or "
+			"removed field would silently lose its tag.",
+		.help = "Rename the pattern to follow the member, remove it, or mark a config-dependent "
+			"member optional with '?'.",
+	},
+	{
+		.id = "placement", .sarif_name = "PlacementDependent", .level = LL_LEVEL_WARNING,
+		.summary = "Findings depend on where an instance of the struct starts.",
+		.description = "With 'align type' or 'align N' below the cacheline size, an instance can start at "
+			"several offsets within a line, and some findings hold at some of them only; which one "
+			"a given object gets is luck.",
+		.help = "Align the struct to the cacheline (____cacheline_aligned, SLAB_HWCACHE_ALIGN) or make "
+			"the layout clean at every start offset.",
+	},
+	{
+		.id = "group-span", .sarif_name = "GroupSpan", .level = LL_LEVEL_WARNING,
+		.summary = "A kernel cacheline group touches more cachelines than its bytes need.",
+		.description = "The members between __cacheline_group_begin__X and __cacheline_group_end__X touch "
+			"more cachelines than their total size requires.",
+		.help = "Reorder or align the group so that it starts on a cacheline boundary.",
+	},
+	{
+		.id = "group-member", .sarif_name = "GroupMember", .level = LL_LEVEL_WARNING,
+		.summary = "A member the rules tag sits in the wrong kernel cacheline group, or in none.",
+		.description = "A member the rules tag hot lies inside a __cacheline_group whose name says otherwise "
+			"(a write-hot member in a read group), or outside every group of its kind, so the "
+			"kernel's own grouping and the rules disagree.",
+		.help = "Move the member between the markers of the group that matches its tag, or fix the "
+			"rules (or the net_cachelines table they came from).",
+	},
+};
+
+const struct ll_check_def *ll_catalog(size_t *n)
+{
+	*n = sizeof(catalog) / sizeof(catalog[0]);
+	return catalog;
+}
+
+const struct ll_check_def *ll_check_find(const char *id)
+{
+	for (size_t i = 0; i < sizeof(catalog) / sizeof(catalog[0]); i++)
+		if (strcmp(catalog[i].id, id) == 0)
+			return &catalog[i];
+	return NULL;
+}
+
+int ll_check_index(const char *id)
+{
+	const struct ll_check_def *d = ll_check_find(id);
+
+	return d ? (int)(d - catalog) : -1;
+}
+
+bool ll_check_fixable_by_reorder(const char *id)
+{
+	const struct ll_check_def *d = ll_check_find(id);
+
+	return d && d->fixable_by_reorder;
+}

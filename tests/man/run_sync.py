@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""The lists that must agree, checked against each other (TAP), as bpftool's
+synctypes test does for its own: the catalog of checks (--list-checks), the
+man pages, the shell completion and --help.
+
+- every check in --list-checks has an entry, with the same default level,
+  under "Checks" in layoutlint(1), and that section lists no other;
+- the error for an unknown 'allow' id in a rules file names every check;
+- every option --help shows is described under OPTIONS in layoutlint(1);
+- every option that takes a separate argument is skipped by the
+  completion's search for BINARY, and no option it skips is unknown.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
+
+
+def man_section(text, start, stop_re=r"^\.S[HS] "):
+    lines = text.splitlines()
+    i = lines.index(start)
+    out = []
+    for line in lines[i + 1:]:
+        if re.match(stop_re, line):
+            break
+        out.append(line)
+    return out
+
+
+def unescape(word):
+    return word.replace("\\-", "-")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layoutlint", required=True)
+    a = ap.parse_args()
+    n = failed = 0
+
+    def ok(cond, desc, diag=""):
+        nonlocal n, failed
+        n += 1
+        failed += not cond
+        print(f"{'ok' if cond else 'not ok'} {n} - {desc}")
+        if not cond:
+            for line in str(diag).splitlines()[:40]:
+                print(f"# {line}")
+
+    lc = subprocess.run([a.layoutlint, "--list-checks"], capture_output=True, text=True)
+    catalog = [l.split()[:3] for l in lc.stdout.splitlines() if l.strip()]
+    ok(lc.returncode == 0 and len(catalog) >= 7, "--list-checks lists the catalog", lc.stdout)
+    ids = [c[0] for c in catalog]
+
+    man1 = open(os.path.join(TOP, "man", "layoutlint.1")).read()
+    section = man_section(man1, ".SS Checks")
+    documented = {}
+    for i, line in enumerate(section):
+        if line == ".TP" and i + 2 < len(section) and section[i + 1].startswith(".B "):
+            cid = unescape(section[i + 1][3:].strip())
+            m = re.match(r"\((error|warning|note)(; \\-\\-suggest fixes it)?\)", section[i + 2])
+            documented[cid] = (m.group(1), bool(m.group(2))) if m else (None, None)
+    ok(sorted(documented) == sorted(ids), "layoutlint(1) Checks lists exactly the catalog",
+       f"man: {sorted(documented)}\ncatalog: {sorted(ids)}")
+    for cid, level, fix in catalog:
+        ok(documented.get(cid) == (level, fix == "suggest"),
+           f"layoutlint(1) gives {cid} its level and fixability",
+           f"man: {documented.get(cid)} catalog: {(level, fix)}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bad.rules")
+        with open(path, "w") as f:
+            f.write("struct s\n\tallow no-such-check x\n")
+        obj = os.path.join(tmp, "s.o")
+        src = os.path.join(tmp, "s.c")
+        with open(src, "w") as f:
+            f.write("struct s { int x; } s;\n")
+        subprocess.run(["gcc", "-g", "-c", src, "-o", obj], check=True)
+        r = subprocess.run([a.layoutlint, "-r", path, obj], capture_output=True, text=True)
+        missing = [c for c in ids if c not in r.stderr]
+        ok(r.returncode == 2 and not missing,
+           "an unknown allow id is refused naming every check", r.stderr)
+
+    h = subprocess.run([a.layoutlint, "--help"], capture_output=True, text=True).stdout
+    opts = {}
+    for m in re.finditer(r"^\s+(?:-(\w), )?--([a-z][a-z-]*)(\[?=)?", h, re.M):
+        opts[m.group(2)] = m.group(3)
+    options_text = "\n".join(man_section(man1, ".SH OPTIONS", r"^\.SH "))
+    undocumented = [o for o in opts
+                    if not re.search(r"\\-\\-" + re.escape(o.replace("-", "\\-")) + r"(?![a-z]|\\-)",
+                                     options_text)]
+    ok(opts and not undocumented, "every --help option is described under OPTIONS",
+       f"undocumented: {undocumented}")
+
+    comp = open(os.path.join(TOP, "completions", "layoutlint.bash")).read()
+    fn = comp[comp.index("_layoutlint_binary()"):comp.index("_layoutlint()")]
+    skip = set()
+    for m in re.finditer(r"^\s+([-|\\\w\s]+)\) \(\(i\+\+\)\) ;;", fn, re.M):
+        for word in re.split(r"[|\\\s]+", m.group(1)):
+            if word.startswith("--"):
+                skip.add(word[2:])
+            elif word.startswith("-"):
+                skip.add(word)
+    takes_arg = {o for o, eq in opts.items() if eq == "="}
+    short = {m.group(1) for m in re.finditer(r"^\s+-(\w), --[a-z-]+=", h, re.M)}
+    ok(not (takes_arg - skip), "the completion skips the argument of every option that takes one",
+       f"not skipped: {sorted(takes_arg - skip)}")
+    unknown = {s for s in skip if not s.startswith("-") and s not in opts}
+    unknown |= {s for s in skip if s.startswith("-") and s[1:] not in short}
+    ok(not unknown, "the completion skips no option --help does not know", f"{sorted(unknown)}")
+    print(f"1..{n}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
