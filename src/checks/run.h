@@ -13,6 +13,7 @@
 #include "checks/groups.h"
 #include "model/finding.h"
 #include "model/layout.h"
+#include "model/units.h"
 
 struct ll_suggestion;
 struct ll_gate_mark;
@@ -26,7 +27,9 @@ struct ll_linted {
 	struct ll_suggestion *suggestion;	/* NULL unless --suggest */
 	struct ll_gate_mark *marks;	/* per finding, which pairs are new; NULL unless gating */
 	struct ll_layout_diff *diff;	/* NULL unless --against (baseline.h) */
-	struct ll_groups groups;	/* kernel cacheline groups; empty with --groups=off.
+	struct ll_units units;		/* the units and cacheline map of the final tags */
+	struct ll_lines lines;
+	struct ll_groups groups;	/* kernel cacheline groups (found even with --groups=off).
 					   Members' group tags borrow from it: free it last. */
 };
 

@@ -15,6 +15,7 @@
 #include "util/diag.h"
 #include "util/pathglob.h"
 #include "input/reader.h"
+#include "lint/lint.h"
 #include "report/report.h"
 #include "checks/catalog.h"
 #include "checks/discover.h"
@@ -422,68 +423,6 @@ static void plan_queries(struct options *o, struct ll_rules *rules, struct ll_bl
 	}
 }
 
-/*
- * --suggest, per cli.md: every struct with such findings; a struct with
- * no tags at all gets the tightest packing when it has holes.
- */
-static int suggest_one(struct ll_linted *l, const struct ll_allows *allows, struct ll_error *err)
-{
-	struct ll_suggest_opts opts = { .allows = allows->v, .nr_allows = allows->n };
-	struct ll_summary sum;
-	bool wanted = false;
-
-	for (size_t i = 0; i < l->findings.n && !wanted; i++)
-		wanted = ll_check_fixable_by_reorder(l->findings.v[i].rule);
-	if (!wanted && !l->has_rules && !ll_groups_tagged(l->layout)) {
-		ll_summarize(l->layout, &sum);
-		wanted = sum.holes > 0 || sum.padding >= l->layout->alignment;
-	}
-	if (!wanted)
-		return 0;
-	return ll_suggest_opts(l->layout, &opts, &l->suggestion, err);
-}
-
-static int lint_one(const struct options *o, struct ll_input *in, struct ll_block *block,
-		    struct ll_linted *l, struct ll_error *err)
-{
-	struct ll_struct *s = l->layout;
-	struct ll_allows allows = { 0 };
-	uint64_t align = 0;
-
-	s->cacheline = o->cacheline ? o->cacheline :
-		       block && block->cacheline ? block->cacheline : ll_input_arch_cacheline(in);
-	if (block) {
-		l->has_rules = true;
-		if (ll_rules_apply(block, s, &l->findings, &allows, err))
-			return -1;
-		align = block->align == LL_ALIGN_TYPE ? s->alignment : block->align;
-		/* rules.md: align N is at least the type's own alignment. */
-		if (block->align && block->align != LL_ALIGN_TYPE && block->align < s->alignment) {
-			ll_fail(err, "%s:%u: error: align %llu is below the %llu-byte alignment %s %s "
-				"already has; use 'align type' or a multiple of %llu", block->align_file,
-				block->align_line, (unsigned long long)block->align,
-				(unsigned long long)s->alignment, ll_kind_name(s->kind), s->name,
-				(unsigned long long)s->alignment);
-			err->located = true;
-			return -1;
-		}
-	}
-	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
-				     .nr_allows = allows.n };
-
-	/* After the rules: a rules tag always beats a group's. */
-	if (!o->groups_off) {
-		ll_find_groups(s, &l->groups);
-		ll_groups_apply_tags(s, &l->groups);
-	}
-	ll_check(&ci, &l->findings);
-	ll_check_groups(&ci, &l->groups, &l->findings);
-	int rc = o->suggest ? suggest_one(l, &allows, err) : 0;
-
-	free(allows.v);
-	return rc;
-}
-
 /* One binary, linted: what run() reports, and what --against compares with. */
 struct linted_binary {
 	const char *path;
@@ -580,7 +519,14 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 			lb->struct_of_query[i] = (long)lb->run.nr_structs++;
 			l->layout = results[i].layout;
 			results[i].layout = NULL;
-			if (lint_one(o, lb->in, blocks[i], l, err))
+			struct ll_lint_opts lo = {
+				.cacheline = o->cacheline,
+				.arch_cacheline = ll_input_arch_cacheline(lb->in),
+				.groups_off = o->groups_off,
+				.suggest = o->suggest,
+			};
+
+			if (ll_lint_struct(&lo, blocks[i], l, err))
 				goto done;
 			continue;
 		}
@@ -608,13 +554,8 @@ done:
 static void linted_binary_release(struct linted_binary *lb)
 {
 	for (size_t i = 0; i < lb->run.nr_structs; i++) {
-		ll_findings_release(&lb->run.structs[i].findings);
 		ll_layout_diff_free(lb->run.structs[i].diff);
-		/* The suggestion borrows the members of the layout. */
-		ll_suggestion_free(lb->run.structs[i].suggestion);
-		ll_struct_free(lb->run.structs[i].layout);
-		/* Last: the members' group tags borrowed its strings. */
-		ll_groups_release(&lb->run.structs[i].groups);
+		ll_linted_release(&lb->run.structs[i]);
 	}
 	free(lb->run.structs);
 	free(lb->struct_of_query);

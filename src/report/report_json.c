@@ -190,17 +190,12 @@ static void finding(struct json_writer *w, const struct ll_finding *f,
 	jw_end_object(w);
 }
 
-static void lines(struct json_writer *w, const struct ll_struct *s)
+static void lines(struct json_writer *w, const struct ll_lines *map)
 {
-	struct ll_units units;
-	struct ll_lines map;
-
-	ll_collect_units(s, &units);
-	ll_map_lines(s, &units, &map);
 	jw_key(w, "lines");
 	jw_begin_array(w);
-	for (size_t i = 0; i < map.n; i++) {
-		const struct ll_line *line = &map.v[i];
+	for (size_t i = 0; i < map->n; i++) {
+		const struct ll_line *line = &map->v[i];
 
 		/* Lines no member touches (padding) say nothing: a 64 MB struct has a million. */
 		if (!line->nr_units)
@@ -216,8 +211,6 @@ static void lines(struct json_writer *w, const struct ll_struct *s)
 		jw_end_object(w);
 	}
 	jw_end_array(w);
-	ll_lines_release(&map);
-	ll_units_release(&units);
 }
 
 /* cli.md's core keys (members: path, offset, size; size; cachelines; findings), then extras. */
@@ -297,12 +290,8 @@ static void one_struct(struct json_writer *w, const struct ll_linted *l)
 	for (size_t i = 0; i < s->nr_members; i++)
 		member(w, &s->members[i], s->cacheline);
 	jw_end_array(w);
-	lines(w, s);
-	struct ll_groups groups;
-
-	ll_find_groups(s, &groups);
-	ll_groups_json(w, &groups);
-	ll_groups_release(&groups);
+	lines(w, &l->lines);
+	ll_groups_json(w, &l->groups);
 	jw_key(w, "findings");
 	jw_begin_array(w);
 	for (size_t i = 0; i < l->findings.n; i++)

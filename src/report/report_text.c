@@ -171,10 +171,8 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 	struct text_ctx c = { .out = out, .s = s, .next_boundary = s->cacheline,
 			      .color = run->color };
 	struct ll_summary sum;
-	struct ll_groups groups;
 
-	ll_find_groups(s, &groups);
-	c.groups = &groups;
+	c.groups = &l->groups;
 	sb_addf(out, "%s%s %s%s {", color(&c, C_BOLD), ll_kind_name(s->kind), s->name,
 		color(&c, C_RESET));
 	if (s->decl.file)
@@ -190,28 +188,24 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 	sb_addf(out, "; padding: %" PRIu64 "; alignment: %" PRIu64 "%s */\n", sum.padding,
 		s->alignment, s->explicit_align ? " (explicit)" :
 		s->alignment_inferred ? " (inferred)" : "");
-	ll_groups_summary(&groups, out);
+	ll_groups_summary(&l->groups, out);
 	if (l->has_rules || ll_groups_tagged(s))
 		tag_summary(&c, l);
-	ll_groups_release(&groups);
 	sb_adds(out, "};\n");
 }
 
 static void tag_summary(struct text_ctx *c, const struct ll_linted *l)
 {
-	const struct ll_struct *s = l->layout;
-	struct ll_units units;
-	struct ll_lines lines;
+	const struct ll_units *units = &l->units;
+	const struct ll_lines *lines = &l->lines;
 	size_t tagged = 0;
 	size_t nr_checks;
 	const struct ll_check_def *checks = ll_catalog(&nr_checks);
 
-	ll_collect_units(s, &units);
-	ll_map_lines(s, &units, &lines);
-	for (size_t i = 0; i < units.n; i++)
-		tagged += units.v[i].tag != LL_UNTAGGED;
+	for (size_t i = 0; i < units->n; i++)
+		tagged += units->v[i].tag != LL_UNTAGGED;
 	sb_addf(c->out, "\t/* tagged: %zu, untagged: %zu; findings: %zu", tagged,
-		units.n - tagged, l->findings.n);
+		units->n - tagged, l->findings.n);
 	for (size_t r = 0, first = 1; r < nr_checks; r++) {
 		size_t n = 0;
 
@@ -227,8 +221,8 @@ static void tag_summary(struct text_ctx *c, const struct ll_linted *l)
 		break;
 	}
 	sb_adds(c->out, " */\n\t/* verdicts:");
-	for (size_t i = 0; i < lines.n; i++) {
-		enum ll_verdict v = lines.v[i].verdict;
+	for (size_t i = 0; i < lines->n; i++) {
+		enum ll_verdict v = lines->v[i].verdict;
 		const char *col = v == LL_VERDICT_CLEAN ? C_DIM :
 				  v == LL_VERDICT_UNTAGGED_ONLY ? "" : C_RED;
 
@@ -236,8 +230,6 @@ static void tag_summary(struct text_ctx *c, const struct ll_linted *l)
 			ll_verdict_name(v), color(c, C_RESET));
 	}
 	sb_adds(c->out, " */\n");
-	ll_lines_release(&lines);
-	ll_units_release(&units);
 }
 
 /* gcc's form, so editors and review bots parse it: FILE:LINE:COL: level: msg [rule] */

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Lint one struct: the order of the steps is policy, and it lives here so
+ * that the CLI and the tests call the same thing. Rules first (their tags
+ * always win), then the kernel's cacheline groups tag what the rules left
+ * untagged, then the checks, then the solver for what an order can fix,
+ * then the cacheline map every reporter draws.
+ */
+#include "lint/lint.h"
+
+#include <stdlib.h>
+
+#include "checks/catalog.h"
+#include "checks/checks.h"
+#include "solver/suggest.h"
+#include "util/strbuf.h"
+
+/*
+ * --suggest, per cli.md: every struct with such findings; a struct with
+ * no tags at all gets the tightest packing when it has holes.
+ */
+static int suggest_one(struct ll_linted *l, const struct ll_allows *allows, struct ll_error *err)
+{
+	struct ll_suggest_opts opts = { .allows = allows->v, .nr_allows = allows->n };
+	struct ll_summary sum;
+	bool wanted = false;
+
+	for (size_t i = 0; i < l->findings.n && !wanted; i++)
+		wanted = ll_check_fixable_by_reorder(l->findings.v[i].rule);
+	if (!wanted && !l->has_rules && !ll_groups_tagged(l->layout)) {
+		ll_summarize(l->layout, &sum);
+		wanted = sum.holes > 0 || sum.padding >= l->layout->alignment;
+	}
+	if (!wanted)
+		return 0;
+	return ll_suggest_opts(l->layout, &opts, &l->suggestion, err);
+}
+
+int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct ll_linted *l,
+		   struct ll_error *err)
+{
+	struct ll_struct *s = l->layout;
+	struct ll_allows allows = { 0 };
+	uint64_t align = 0;
+
+	s->cacheline = o->cacheline ? o->cacheline :
+		       block && block->cacheline ? block->cacheline : o->arch_cacheline;
+	if (block) {
+		l->has_rules = true;
+		if (ll_rules_apply(block, s, &l->findings, &allows, err))
+			return -1;
+		align = block->align == LL_ALIGN_TYPE ? s->alignment : block->align;
+		/* rules.md: align N is at least the type's own alignment. */
+		if (block->align && block->align != LL_ALIGN_TYPE && block->align < s->alignment) {
+			ll_fail(err, "%s:%u: error: align %llu is below the %llu-byte alignment %s %s "
+				"already has; use 'align type' or a multiple of %llu", block->align_file,
+				block->align_line, (unsigned long long)block->align,
+				(unsigned long long)s->alignment, ll_kind_name(s->kind), s->name,
+				(unsigned long long)s->alignment);
+			err->located = true;
+			return -1;
+		}
+	}
+	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
+				     .nr_allows = allows.n };
+
+	/*
+	 * The groups are always found, since the listing and the JSON show the
+	 * markers either way; --groups=off only keeps them from tagging and
+	 * from being checked. After the rules: a rules tag always beats a group's.
+	 */
+	ll_find_groups(s, &l->groups);
+	if (!o->groups_off)
+		ll_groups_apply_tags(s, &l->groups);
+	ll_check(&ci, &l->findings);
+	if (!o->groups_off)
+		ll_check_groups(&ci, &l->groups, &l->findings);
+	int rc = o->suggest ? suggest_one(l, &allows, err) : 0;
+
+	free(allows.v);
+	if (rc == 0) {
+		/* The final tags are known: the map every reporter draws from. */
+		ll_collect_units(s, &l->units);
+		ll_map_lines(s, &l->units, &l->lines);
+	}
+	return rc;
+}
+
+void ll_linted_release(struct ll_linted *l)
+{
+	/* l->diff belongs to gating, which frees it (ll_layout_diff_free). */
+	ll_findings_release(&l->findings);
+	ll_lines_release(&l->lines);
+	ll_units_release(&l->units);
+	/* The suggestion borrows the members of the layout. */
+	ll_suggestion_free(l->suggestion);
+	ll_struct_free(l->layout);
+	/* Last: the members' group tags borrowed its strings. */
+	ll_groups_release(&l->groups);
+}

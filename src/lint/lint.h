@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * "Lint one struct" as a library function: what the CLI does for every
+ * struct it found, and what a test can call on a model it built.
+ */
+#ifndef LAYOUTLINT_LINT_H
+#define LAYOUTLINT_LINT_H
+
+#include <stdbool.h>
+
+#include "checks/run.h"
+#include "rules/rules.h"
+#include "util/diag.h"
+
+struct ll_lint_opts {
+	unsigned cacheline;		/* --cacheline; 0: the rules block's, else arch_cacheline */
+	unsigned arch_cacheline;	/* the binary's architecture's line size */
+	bool groups_off;		/* --groups=off */
+	bool suggest;			/* --suggest */
+};
+
+/*
+ * Lint L->layout (owned by L) with BLOCK (NULL: no rules): set its
+ * cacheline, apply the rules, the kernel groups, every check and, with
+ * o->suggest, the solver; then map its cachelines (L->units, L->lines).
+ * A rules error (align below the type's) fails with ERR located.
+ */
+int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct ll_linted *l,
+		   struct ll_error *err);
+/* Free what ll_lint_struct() and the reader put in L (not L->diff). */
+void ll_linted_release(struct ll_linted *l);
+
+#endif
