@@ -15,25 +15,10 @@
 
 #include "util/strbuf.h"
 
-enum input_format { INPUT_DWARF, INPUT_BTF };
-
 struct ll_input {
-	enum input_format format;
-	struct ll_dwarf_input *dwarf;
-	struct ll_btf_input *btf;
+	const struct ll_input_ops *ops;
+	void *state;
 };
-
-unsigned ll_elf_arch_cacheline(unsigned machine, unsigned char elfclass)
-{
-	switch (machine) {
-	case EM_PPC64:
-		return 128;
-	case EM_S390:
-		return elfclass == ELFCLASS64 ? 256 : 64;
-	default:
-		return 64;
-	}
-}
 
 /* Which of .BTF and .debug_info an ELF file carries (with bytes in it). */
 static void elf_sections(int fd, bool *has_btf, bool *has_dwarf)
@@ -72,7 +57,7 @@ static void elf_sections(int fd, bool *has_btf, bool *has_dwarf)
  * (missing file, directory, not ELF) as it always has.
  */
 static int detect(const char *path, const struct ll_input_options *opts,
-		  enum input_format *format, bool *raw, struct ll_error *err)
+		  const struct ll_input_ops **format, bool *raw, struct ll_error *err)
 {
 	bool want_btf = opts && (opts->prefer_btf || opts->btf_base);
 	unsigned char magic[4];
@@ -80,14 +65,14 @@ static int detect(const char *path, const struct ll_input_options *opts,
 	ssize_t got;
 	int fd;
 
-	*format = INPUT_DWARF;
+	*format = &ll_dwarf_input_ops;
 	*raw = false;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	got = read(fd, magic, sizeof(magic));
 	if (got >= 2 && ll_btf_magic(magic)) {
-		*format = INPUT_BTF;
+		*format = &ll_btf_input_ops;
 		*raw = true;
 	} else if (got == 4 && memcmp(magic, ELFMAG, SELFMAG) == 0) {
 		elf_sections(fd, &has_btf, &has_dwarf);
@@ -98,7 +83,7 @@ static int detect(const char *path, const struct ll_input_options *opts,
 				       "one)", path, opts->btf_base ? "--btf-base" : "--btf");
 		}
 		if (has_btf && (want_btf || !has_dwarf))
-			*format = INPUT_BTF;
+			*format = &ll_btf_input_ops;
 	} else if (want_btf && got >= 0) {
 		close(fd);
 		return ll_fail(err, "%s: %s: neither raw BTF (magic 0xeB9F) nor an ELF file", path,
@@ -115,42 +100,34 @@ int ll_input_open(const char *path, const struct ll_input_options *opts,
 	bool raw;
 
 	*out = in;
-	if (detect(path, opts, &in->format, &raw, err))
+	if (detect(path, opts, &in->ops, &raw, err))
 		return -1;
-	if (in->format == INPUT_BTF)
-		return ll_btf_input_open(path, raw, opts, &in->btf, err);
-	return ll_dwarf_input_open(path, opts, &in->dwarf, err);
+	return in->ops->open(path, raw, opts, &in->state, err);
 }
 
 void ll_input_close(struct ll_input *in)
 {
 	if (!in)
 		return;
-	if (in->dwarf)
-		ll_dwarf_input_close(in->dwarf);
-	if (in->btf)
-		ll_btf_input_close(in->btf);
+	if (in->ops)
+		in->ops->close(in->state);
 	free(in);
 }
 
 const char *ll_input_build_id(const struct ll_input *in)
 {
-	return in->format == INPUT_BTF ? ll_btf_input_build_id(in->btf) :
-					 ll_dwarf_input_build_id(in->dwarf);
+	return in->ops->build_id(in->state);
 }
 
 unsigned ll_input_arch_cacheline(const struct ll_input *in)
 {
-	return in->format == INPUT_BTF ? ll_btf_input_arch_cacheline(in->btf) :
-					 ll_dwarf_input_arch_cacheline(in->dwarf);
+	return in->ops->arch_cacheline(in->state);
 }
 
 int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t n,
 		    struct ll_lookup_result *results, struct ll_error *err)
 {
-	int rc = in->format == INPUT_BTF ?
-		 ll_btf_input_lookup(in->btf, queries, n, results, err) :
-		 ll_dwarf_input_lookup(in->dwarf, queries, n, results, err);
+	int rc = in->ops->lookup(in->state, queries, n, results, err);
 
 	/* A failed lookup leaves the caller nothing to release. */
 	if (rc)
@@ -161,8 +138,7 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 
 int ll_input_list(struct ll_input *in, char ***names, size_t *n, struct ll_error *err)
 {
-	return in->format == INPUT_BTF ? ll_btf_input_list(in->btf, names, n, err) :
-					 ll_dwarf_input_list(in->dwarf, names, n, err);
+	return in->ops->list(in->state, names, n, err);
 }
 
 void ll_lookup_result_release(struct ll_lookup_result *r)

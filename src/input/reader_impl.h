@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Behind the reader boundary (reader.h): one set of functions per debug
+ * Behind the reader boundary (reader.h): one table of operations per debug
  * format. reader.c looks at the input, picks one, and forwards every call
  * of the public API to it. Nothing outside the readers includes this.
  *
- * Each set mirrors reader.h exactly: same arguments, same ownership, same
+ * Each table mirrors reader.h exactly: same arguments, same ownership, same
  * lookup semantics (LL_MISSING with a suggestion, LL_DECLARED_ONLY,
  * LL_AMBIGUOUS), so that checks, rules and reporters cannot tell them apart
  * except by what the model leaves empty (BTF: no declaring files).
@@ -14,37 +14,32 @@
 
 #include "input/reader.h"
 
-/* DWARF, through libdw/libdwfl (dwarf_reader.c). */
-struct ll_dwarf_input;
-
-int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
-			struct ll_dwarf_input **out, struct ll_error *err);
-void ll_dwarf_input_close(struct ll_dwarf_input *in);
-const char *ll_dwarf_input_build_id(const struct ll_dwarf_input *in);
-unsigned ll_dwarf_input_arch_cacheline(const struct ll_dwarf_input *in);
-int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *queries, size_t n,
-			  struct ll_lookup_result *results, struct ll_error *err);
-int ll_dwarf_input_list(struct ll_dwarf_input *in, char ***names, size_t *n,
-			struct ll_error *err);
-
 /*
- * BTF, through libbpf (btf_reader.c). RAW: PATH is a raw BTF blob (magic
- * 0xeB9F), otherwise an ELF file with a .BTF section. opts->btf_base, when
- * set, is the base BTF of PATH's split BTF (a kernel module's).
+ * One debug format's reader, as git's ref_storage_be or pahole's
+ * debug_fmt_ops: reader.c picks a table and calls through it. STATE is the
+ * reader's own (opaque here); open may set *STATE even when it fails, and
+ * close takes NULL.
+ *
+ * RAW (BTF only): PATH is a raw BTF blob (magic 0xeB9F), otherwise an ELF
+ * file with a .BTF section. opts->btf_base, when set, is the base BTF of
+ * PATH's split BTF (a kernel module's).
  */
-struct ll_btf_input;
+struct ll_input_ops {
+	const char *name;
+	int (*open)(const char *path, bool raw, const struct ll_input_options *opts,
+		    void **state, struct ll_error *err);
+	void (*close)(void *state);
+	const char *(*build_id)(const void *state);
+	unsigned (*arch_cacheline)(const void *state);
+	int (*lookup)(void *state, const struct ll_query *queries, size_t n,
+		      struct ll_lookup_result *results, struct ll_error *err);
+	int (*list)(void *state, char ***names, size_t *n, struct ll_error *err);
+};
 
-int ll_btf_input_open(const char *path, bool raw, const struct ll_input_options *opts,
-		      struct ll_btf_input **out, struct ll_error *err);
-void ll_btf_input_close(struct ll_btf_input *in);
-const char *ll_btf_input_build_id(const struct ll_btf_input *in);
-unsigned ll_btf_input_arch_cacheline(const struct ll_btf_input *in);
-int ll_btf_input_lookup(struct ll_btf_input *in, const struct ll_query *queries, size_t n,
-			struct ll_lookup_result *results, struct ll_error *err);
-int ll_btf_input_list(struct ll_btf_input *in, char ***names, size_t *n, struct ll_error *err);
-
-/* Shared: the cacheline size of an ELF machine (64; 128 ppc64; 256 s390x). */
-unsigned ll_elf_arch_cacheline(unsigned machine, unsigned char elfclass);
+/* DWARF, through libdw/libdwfl (dwarf/dwarf_reader.c). */
+extern const struct ll_input_ops ll_dwarf_input_ops;
+/* BTF, through libbpf (btf/btf_reader.c). */
+extern const struct ll_input_ops ll_btf_input_ops;
 
 /* Do the first two bytes of a file hold BTF_MAGIC (0xeB9F), in either byte order? */
 static inline bool ll_btf_magic(const unsigned char *b)

@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input/elf/elf_section.h"
 #include "util/strbuf.h"
 
 /* Bounds that keep hostile BTF from costing unbounded work (as for DWARF). */
@@ -312,7 +313,7 @@ static struct btf *parse_raw_mapped(const char *path, bool *tried)
 	return btf;
 }
 
-int ll_btf_input_open(const char *path, bool raw, const struct ll_input_options *opts,
+static int ll_btf_input_open(const char *path, bool raw, const struct ll_input_options *opts,
 		      struct ll_btf_input **out, struct ll_error *err)
 {
 	struct ll_btf_input *in = xcalloc(1, sizeof(*in));
@@ -360,7 +361,7 @@ int ll_btf_input_open(const char *path, bool raw, const struct ll_input_options 
 	return 0;
 }
 
-void ll_btf_input_close(struct ll_btf_input *in)
+static void ll_btf_input_close(struct ll_btf_input *in)
 {
 	if (!in)
 		return;
@@ -371,12 +372,12 @@ void ll_btf_input_close(struct ll_btf_input *in)
 	free(in);
 }
 
-const char *ll_btf_input_build_id(const struct ll_btf_input *in)
+static const char *ll_btf_input_build_id(const struct ll_btf_input *in)
 {
 	return in->build_id;
 }
 
-unsigned ll_btf_input_arch_cacheline(const struct ll_btf_input *in)
+static unsigned ll_btf_input_arch_cacheline(const struct ll_btf_input *in)
 {
 	return in->arch_cacheline;
 }
@@ -1107,7 +1108,7 @@ static void note_ignored_globs(const struct ll_btf_input *in, const struct ll_qu
 	sb_release(&sb);
 }
 
-int ll_btf_input_lookup(struct ll_btf_input *in, const struct ll_query *queries, size_t n,
+static int ll_btf_input_lookup(struct ll_btf_input *in, const struct ll_query *queries, size_t n,
 			struct ll_lookup_result *results, struct ll_error *err)
 {
 	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
@@ -1163,7 +1164,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int ll_btf_input_list(struct ll_btf_input *in, char ***names, size_t *n, struct ll_error *err)
+static int ll_btf_input_list(struct ll_btf_input *in, char ***names, size_t *n, struct ll_error *err)
 {
 	__u32 cnt = btf__type_cnt(in->btf);
 	size_t out = 0, cap = 0;
@@ -1196,3 +1197,52 @@ int ll_btf_input_list(struct ll_btf_input *in, char ***names, size_t *n, struct 
 	*n = out;
 	return 0;
 }
+
+/* ---- the reader's operations (reader_impl.h) --------------------------- */
+
+static int btf_open(const char *path, bool raw, const struct ll_input_options *opts,
+		     void **state, struct ll_error *err)
+{
+	struct ll_btf_input *in = NULL;
+	int rc;
+
+	rc = ll_btf_input_open(path, raw, opts, &in, err);
+	*state = in;
+	return rc;
+}
+
+static void btf_close(void *state)
+{
+	ll_btf_input_close(state);
+}
+
+static const char *btf_build_id(const void *state)
+{
+	return ll_btf_input_build_id(state);
+}
+
+static unsigned btf_arch_cacheline(const void *state)
+{
+	return ll_btf_input_arch_cacheline(state);
+}
+
+static int btf_lookup(void *state, const struct ll_query *queries, size_t n,
+		       struct ll_lookup_result *results, struct ll_error *err)
+{
+	return ll_btf_input_lookup(state, queries, n, results, err);
+}
+
+static int btf_list(void *state, char ***names, size_t *n, struct ll_error *err)
+{
+	return ll_btf_input_list(state, names, n, err);
+}
+
+const struct ll_input_ops ll_btf_input_ops = {
+	.name = "BTF",
+	.open = btf_open,
+	.close = btf_close,
+	.build_id = btf_build_id,
+	.arch_cacheline = btf_arch_cacheline,
+	.lookup = btf_lookup,
+	.list = btf_list,
+};

@@ -241,7 +241,7 @@ static int open_sparse(struct ll_dwarf_input *in, size_t file_size, struct ll_er
 	return 0;
 }
 
-int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
+static int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
 			struct ll_dwarf_input **out, struct ll_error *err)
 {
 	struct ll_dwarf_input *in = xcalloc(1, sizeof(*in));
@@ -297,7 +297,7 @@ int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
 	return 0;
 }
 
-void ll_dwarf_input_close(struct ll_dwarf_input *in)
+static void ll_dwarf_input_close(struct ll_dwarf_input *in)
 {
 	if (!in)
 		return;
@@ -316,12 +316,12 @@ void ll_dwarf_input_close(struct ll_dwarf_input *in)
 	free(in);
 }
 
-const char *ll_dwarf_input_build_id(const struct ll_dwarf_input *in)
+static const char *ll_dwarf_input_build_id(const struct ll_dwarf_input *in)
 {
 	return in->build_id;
 }
 
-unsigned ll_dwarf_input_arch_cacheline(const struct ll_dwarf_input *in)
+static unsigned ll_dwarf_input_arch_cacheline(const struct ll_dwarf_input *in)
 {
 	return in->arch_cacheline;
 }
@@ -1308,7 +1308,7 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 	return 0;
 }
 
-int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *queries, size_t n,
+static int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *queries, size_t n,
 			  struct ll_lookup_result *results, struct ll_error *err)
 {
 	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
@@ -1348,8 +1348,58 @@ int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *quer
 	return rc;
 }
 
-int ll_dwarf_input_list(struct ll_dwarf_input *in, char ***names, size_t *n, struct ll_error *err)
+static int ll_dwarf_input_list(struct ll_dwarf_input *in, char ***names, size_t *n, struct ll_error *err)
 {
 	return ll_finder_list(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, names, n,
 			      &in->opts.progress, err);
 }
+
+/* ---- the reader's operations (reader_impl.h) --------------------------- */
+
+static int dwarf_open(const char *path, bool raw, const struct ll_input_options *opts,
+		     void **state, struct ll_error *err)
+{
+	struct ll_dwarf_input *in = NULL;
+	int rc;
+
+	(void)raw;	/* DWARF lives in ELF only */
+	rc = ll_dwarf_input_open(path, opts, &in, err);
+	*state = in;
+	return rc;
+}
+
+static void dwarf_close(void *state)
+{
+	ll_dwarf_input_close(state);
+}
+
+static const char *dwarf_build_id(const void *state)
+{
+	return ll_dwarf_input_build_id(state);
+}
+
+static unsigned dwarf_arch_cacheline(const void *state)
+{
+	return ll_dwarf_input_arch_cacheline(state);
+}
+
+static int dwarf_lookup(void *state, const struct ll_query *queries, size_t n,
+		       struct ll_lookup_result *results, struct ll_error *err)
+{
+	return ll_dwarf_input_lookup(state, queries, n, results, err);
+}
+
+static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *err)
+{
+	return ll_dwarf_input_list(state, names, n, err);
+}
+
+const struct ll_input_ops ll_dwarf_input_ops = {
+	.name = "DWARF",
+	.open = dwarf_open,
+	.close = dwarf_close,
+	.build_id = dwarf_build_id,
+	.arch_cacheline = dwarf_arch_cacheline,
+	.lookup = dwarf_lookup,
+	.list = dwarf_list,
+};

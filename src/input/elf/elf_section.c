@@ -38,3 +38,15 @@ bool ll_elf_section_bytes(Elf *elf, const char *name, const char *alt,
 	*size = d->d_size;
 	return true;
 }
+
+unsigned ll_elf_arch_cacheline(unsigned machine, unsigned char elfclass)
+{
+	switch (machine) {
+	case EM_PPC64:
+		return 128;
+	case EM_S390:
+		return elfclass == ELFCLASS64 ? 256 : 64;
+	default:
+		return 64;
+	}
+}

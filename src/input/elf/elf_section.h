@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Finding an ELF section by name, for the DWARF side of the reader. */
+/* ELF facts both readers need: sections by name, the machine's cacheline. */
 #ifndef LAYOUTLINT_ELF_SECTION_H
 #define LAYOUTLINT_ELF_SECTION_H
 
@@ -21,5 +21,8 @@ Elf_Scn *ll_elf_section(Elf *elf, const char *name, const char *alt, GElf_Shdr *
  */
 bool ll_elf_section_bytes(Elf *elf, const char *name, const char *alt,
 			  const unsigned char **data, size_t *size);
+
+/* The cacheline size of an ELF machine (64; 128 ppc64; 256 s390x). */
+unsigned ll_elf_arch_cacheline(unsigned machine, unsigned char elfclass);
 
 #endif
