@@ -361,8 +361,10 @@ static int ll_btf_input_open(const char *path, bool raw, const struct ll_input_o
 	return 0;
 }
 
-static void ll_btf_input_close(struct ll_btf_input *in)
+static void btf_close(void *state)
 {
+	struct ll_btf_input *in = state;
+
 	if (!in)
 		return;
 	btf__free(in->btf);
@@ -372,13 +374,17 @@ static void ll_btf_input_close(struct ll_btf_input *in)
 	free(in);
 }
 
-static const char *ll_btf_input_build_id(const struct ll_btf_input *in)
+static const char *btf_build_id(const void *state)
 {
+	const struct ll_btf_input *in = state;
+
 	return in->build_id;
 }
 
-static unsigned ll_btf_input_arch_cacheline(const struct ll_btf_input *in)
+static unsigned btf_arch_cacheline(const void *state)
 {
+	const struct ll_btf_input *in = state;
+
 	return in->arch_cacheline;
 }
 
@@ -1108,9 +1114,10 @@ static void note_ignored_globs(const struct ll_btf_input *in, const struct ll_qu
 	sb_release(&sb);
 }
 
-static int ll_btf_input_lookup(struct ll_btf_input *in, const struct ll_query *queries, size_t n,
+static int btf_lookup(void *reader, const struct ll_query *queries, size_t n,
 			struct ll_lookup_result *results, struct ll_error *err)
 {
+	struct ll_btf_input *in = reader;
 	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
 	struct query_index idx = { .queries = queries, .n = n };
 	__u32 cnt = btf__type_cnt(in->btf);
@@ -1164,8 +1171,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int ll_btf_input_list(struct ll_btf_input *in, char ***names, size_t *n, struct ll_error *err)
+static int btf_list(void *state, char ***names, size_t *n, struct ll_error *err)
 {
+	struct ll_btf_input *in = state;
 	__u32 cnt = btf__type_cnt(in->btf);
 	size_t out = 0, cap = 0;
 
@@ -1209,32 +1217,6 @@ static int btf_open(const char *path, bool raw, const struct ll_input_options *o
 	rc = ll_btf_input_open(path, raw, opts, &in, err);
 	*state = in;
 	return rc;
-}
-
-static void btf_close(void *state)
-{
-	ll_btf_input_close(state);
-}
-
-static const char *btf_build_id(const void *state)
-{
-	return ll_btf_input_build_id(state);
-}
-
-static unsigned btf_arch_cacheline(const void *state)
-{
-	return ll_btf_input_arch_cacheline(state);
-}
-
-static int btf_lookup(void *state, const struct ll_query *queries, size_t n,
-		       struct ll_lookup_result *results, struct ll_error *err)
-{
-	return ll_btf_input_lookup(state, queries, n, results, err);
-}
-
-static int btf_list(void *state, char ***names, size_t *n, struct ll_error *err)
-{
-	return ll_btf_input_list(state, names, n, err);
 }
 
 const struct ll_input_ops ll_btf_input_ops = {

@@ -297,8 +297,10 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 	return 0;
 }
 
-static void ll_dwarf_input_close(struct ll_dwarf_input *in)
+static void dwarf_close(void *state)
 {
+	struct ll_dwarf_input *in = state;
+
 	if (!in)
 		return;
 	if (in->own_dwarf && in->dwarf)
@@ -316,13 +318,17 @@ static void ll_dwarf_input_close(struct ll_dwarf_input *in)
 	free(in);
 }
 
-static const char *ll_dwarf_input_build_id(const struct ll_dwarf_input *in)
+static const char *dwarf_build_id(const void *state)
 {
+	const struct ll_dwarf_input *in = state;
+
 	return in->build_id;
 }
 
-static unsigned ll_dwarf_input_arch_cacheline(const struct ll_dwarf_input *in)
+static unsigned dwarf_arch_cacheline(const void *state)
 {
+	const struct ll_dwarf_input *in = state;
+
 	return in->arch_cacheline;
 }
 
@@ -1308,9 +1314,10 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 	return 0;
 }
 
-static int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_query *queries, size_t n,
-			  struct ll_lookup_result *results, struct ll_error *err)
+static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
+			struct ll_lookup_result *results, struct ll_error *err)
 {
+	struct ll_dwarf_input *in = reader;
 	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
 	struct ll_finder *finder = NULL;
 	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state,
@@ -1348,8 +1355,9 @@ static int ll_dwarf_input_lookup(struct ll_dwarf_input *in, const struct ll_quer
 	return rc;
 }
 
-static int ll_dwarf_input_list(struct ll_dwarf_input *in, char ***names, size_t *n, struct ll_error *err)
+static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *err)
 {
+	struct ll_dwarf_input *in = state;
 	return ll_finder_list(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, names, n,
 			      &in->opts.progress, err);
 }
@@ -1366,32 +1374,6 @@ static int dwarf_open(const char *path, bool raw, const struct ll_input_options 
 	rc = ll_dwarf_input_open(path, opts, &in, err);
 	*state = in;
 	return rc;
-}
-
-static void dwarf_close(void *state)
-{
-	ll_dwarf_input_close(state);
-}
-
-static const char *dwarf_build_id(const void *state)
-{
-	return ll_dwarf_input_build_id(state);
-}
-
-static unsigned dwarf_arch_cacheline(const void *state)
-{
-	return ll_dwarf_input_arch_cacheline(state);
-}
-
-static int dwarf_lookup(void *state, const struct ll_query *queries, size_t n,
-		       struct ll_lookup_result *results, struct ll_error *err)
-{
-	return ll_dwarf_input_lookup(state, queries, n, results, err);
-}
-
-static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *err)
-{
-	return ll_dwarf_input_list(state, names, n, err);
 }
 
 const struct ll_input_ops ll_dwarf_input_ops = {
