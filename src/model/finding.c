@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
 #include "util/strbuf.h"
 
 const char *ll_level_name(enum ll_level level)
@@ -85,15 +86,10 @@ void ll_finding_note(struct ll_finding *f, const struct ll_decl *decl, const cha
 	f->notes[f->nr_notes++] = (struct ll_note){ sb_detach(&sb), *decl };
 }
 
+/* One field of a fingerprint: its bytes, then 0xff, which no name holds. */
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	h ^= 0xff;	/* separator */
-	h *= 0x100000001b3ULL;
-	return h;
+	return ll_fnv1a(ll_fnv1a_str(h, s), "\xff", 1);
 }
 
 static int str_cmp(const void *a, const void *b)
@@ -104,7 +100,7 @@ static int str_cmp(const void *a, const void *b)
 void ll_finding_seal(struct ll_finding *f, const struct ll_struct *s)
 {
 	char **sorted = xmalloc((f->nr_members ? f->nr_members : 1) * sizeof(*sorted));
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = LL_FNV_INIT;
 	char hex[17];
 
 	if (f->nr_members)

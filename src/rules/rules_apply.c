@@ -10,6 +10,7 @@
 
 #include "util/pathglob.h"
 #include "rules/rules.h"
+#include "util/edit_distance.h"
 #include "util/strbuf.h"
 
 struct matches {
@@ -162,34 +163,6 @@ struct closest {
 	size_t dist;
 };
 
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = xmalloc((lb + 1) * sizeof(*row));
-
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	size_t d = row[lb];
-
-	free(row);
-	return d;
-}
-
 static int closest_visit(struct ll_member *m, int depth, void *arg)
 {
 	struct closest *c = arg;
@@ -198,7 +171,8 @@ static int closest_visit(struct ll_member *m, int depth, void *arg)
 	(void)depth;
 	if (!m->path)
 		return 0;
-	d = distance(c->text, m->path);
+	/* Only a distance below the best so far can matter. */
+	d = ll_edit_distance(c->text, m->path, c->dist - 1);
 	if (d < c->dist) {
 		c->dist = d;
 		c->best = m->path;

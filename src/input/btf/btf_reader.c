@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "input/elf/elf_section.h"
+#include "util/edit_distance.h"
 #include "util/strbuf.h"
 
 /* Bounds that keep hostile BTF from costing unbounded work (as for DWARF). */
@@ -1000,45 +1001,6 @@ static void visit_type(const struct ll_btf_input *in, const struct query_index *
 	}
 }
 
-/* Edit distance counting a swap of neighbours as one edit, capped at LIMIT + 1. */
-static size_t edit_distance(const char *a, const char *b, size_t limit)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *rows, *prev2, *prev, *row, d;
-
-	if ((la > lb ? la - lb : lb - la) > limit || la > 256 || lb > 256)
-		return limit + 1;
-	rows = xcalloc(3 * (lb + 1), sizeof(size_t));
-	prev2 = rows;
-	prev = prev2 + lb + 1;
-	row = prev + lb + 1;
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (prev[j] + 1 < best)
-				best = prev[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    prev2[j - 2] + 1 < best)
-				best = prev2[j - 2] + 1;
-			row[j] = best;
-		}
-		size_t *t = prev2;
-
-		prev2 = prev;
-		prev = row;
-		row = t;
-	}
-	d = prev[lb];
-	free(rows);
-	return d > limit ? limit + 1 : d;
-}
-
 /*
  * "did you mean struct X?" among the struct and union definitions, as
  * finder.c words it; a missing NAME only reaches here when no definition of
@@ -1046,7 +1008,7 @@ static size_t edit_distance(const char *a, const char *b, size_t limit)
  */
 static char *suggest(const struct ll_btf_input *in, const char *name)
 {
-	size_t len = strlen(name), limit = len < 4 ? 1 : len < 8 ? 2 : 3;
+	size_t len = strlen(name), limit = ll_suggest_limit(len);
 	size_t best = limit + 1;
 	const char *best_name = NULL;
 	bool best_union = false;
@@ -1060,7 +1022,7 @@ static char *suggest(const struct ll_btf_input *in, const char *name)
 		/* The same name of the other kind is the best answer: "union inner" -> struct. */
 		if (!t || !btf_is_composite(t) || !(cand = name_of(in, t)))
 			continue;
-		d = edit_distance(name, cand, limit);
+		d = ll_edit_distance(name, cand, limit);
 		if (d <= limit && (d < best || (d == best && strcmp(cand, best_name) < 0))) {
 			best = d;
 			best_name = cand;

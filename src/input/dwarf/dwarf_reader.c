@@ -40,6 +40,7 @@
 #include "input/dwarf/line_table.h"
 #include "util/pathglob.h"
 #include "input/dwarf/sparse_image.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 
 /* Bounds that keep hostile DWARF from costing unbounded work. */
@@ -1147,11 +1148,7 @@ struct lookup_ctx {
 
 static size_t str_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return (size_t)h;
+	return (size_t)ll_fnv1a_str(LL_FNV_INIT, s);
 }
 
 static void index_queries(struct lookup_ctx *lc)

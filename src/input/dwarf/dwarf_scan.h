@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/hash.h"
 #include "util/progress.h"
 
 struct ll_scan_input {
@@ -106,17 +107,8 @@ struct ll_scan_result {
 	size_t nr_names;		/* owned, unsorted, possibly repeated */
 };
 
-/* FNV-1a step shared by the raw and the libdw signatures. */
-static inline uint64_t ll_sig_mix(uint64_t h, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
+/* The FNV-1a step shared by the raw and the libdw signatures. */
+#define ll_sig_mix ll_fnv1a
 
 /*
  * One member of a signature: its name, then its offsets as whole words
@@ -126,12 +118,12 @@ static inline uint64_t ll_sig_mix(uint64_t h, const void *data, size_t n)
 static inline uint64_t ll_sig_member(uint64_t h, const char *name, uint64_t loc, uint64_t bits)
 {
 	h = name ? ll_sig_mix(h, name, strlen(name) + 1) : ll_sig_mix(h, "", 1);
-	h = (h ^ loc) * 0x100000001b3ULL;
-	h = (h ^ (h >> 29) ^ bits) * 0x100000001b3ULL;
+	h = (h ^ loc) * LL_FNV_PRIME;
+	h = (h ^ (h >> 29) ^ bits) * LL_FNV_PRIME;
 	return h ^ (h >> 32);
 }
 
-#define LL_SIG_INIT 0xcbf29ce484222325ULL
+#define LL_SIG_INIT LL_FNV_INIT
 
 /*
  * Scan for top-level struct/union/class/typedef DIEs named NAMES[i]; with

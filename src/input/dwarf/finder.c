@@ -11,6 +11,8 @@
 
 #include "input/dwarf/dwarf_scan.h"
 #include "input/elf/elf_section.h"
+#include "util/edit_distance.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 
 struct ll_finder {
@@ -25,19 +27,6 @@ struct ll_finder {
 	size_t headers_filled;		/* units [0, headers_filled) have theirs */
 };
 
-/* FNV-1a: cheap, stable across runs, good enough to tell layouts apart. */
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-#define FNV_INIT 0xcbf29ce484222325ULL
 
 static bool wanted_tag(int tag)
 {
@@ -53,7 +42,7 @@ struct name_set {
 
 static uint64_t name_hash(const char *s)
 {
-	return fnv(FNV_INIT, s, strlen(s));
+	return ll_fnv1a(LL_FNV_INIT, s, strlen(s));
 }
 
 static void set_init(struct name_set *set, const char *const *names, size_t n)
@@ -447,69 +436,6 @@ void ll_finder_free(struct ll_finder *finder)
 	free(finder);
 }
 
-#define MAX_EDIT_LEN 256
-
-/*
- * Edit distance counting a swap of neighbours as one edit (strcut ->
- * struct), computed only within LIMIT of the diagonal: any answer above
- * LIMIT comes back as LIMIT + 1, which is all a suggestion needs.
- */
-static size_t edit_distance_n(const char *a, size_t la, const char *b, size_t lb, size_t limit)
-{
-	size_t r0[MAX_EDIT_LEN + 1], r1[MAX_EDIT_LEN + 1], r2[MAX_EDIT_LEN + 1];
-	size_t *prev2 = r0, *prev = r1, *row = r2;
-	const size_t far = limit + 1;
-
-	if (la > MAX_EDIT_LEN || lb > MAX_EDIT_LEN || (la > lb ? la - lb : lb - la) > limit)
-		return far;
-	for (size_t j = 0; j <= lb; j++) {
-		prev[j] = j <= limit ? j : far;
-		prev2[j] = far;
-	}
-	for (size_t i = 1; i <= la; i++) {
-		size_t lo = i > limit ? i - limit : 1, hi = i + limit < lb ? i + limit : lb;
-		size_t row_min = far;
-
-		row[0] = i <= limit ? i : far;
-		for (size_t j = 1; j <= lb; j++) {
-			if (j < lo || j > hi) {
-				row[j] = far;
-				continue;
-			}
-			size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (prev[j] + 1 < best)
-				best = prev[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    prev2[j - 2] + 1 < best)
-				best = prev2[j - 2] + 1;
-			row[j] = best < far ? best : far;
-			if (row[j] < row_min)
-				row_min = row[j];
-		}
-		if (row_min >= far)
-			return far;
-		size_t *t = prev2;
-
-		prev2 = prev;
-		prev = row;
-		row = t;
-	}
-	return prev[lb];
-}
-
-static size_t suggest_limit(size_t len)
-{
-	return len < 4 ? 1 : len < 8 ? 2 : 3;
-}
-
-static size_t edit_distance(const char *a, const char *b, size_t limit)
-{
-	return edit_distance_n(a, strlen(a), b, strlen(b), limit);
-}
-
 /*
  * Missing names are rare, so the suggestion costs a second walk instead of
  * making every successful lookup collect all names.
@@ -640,7 +566,7 @@ static void *near_pass_run(void *arg)
 				continue;
 			if (strcmp(s, name) == 0)
 				continue;
-			size_t d = edit_distance_n(name, len, s, l, limit);
+			size_t d = ll_edit_distance_n(name, len, s, l, limit);
 
 			if (d <= limit)
 				near_add(&np->found, s, d);
@@ -732,7 +658,7 @@ char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	size_t best = (size_t)-1;
-	size_t limit = suggest_limit(strlen(name));
+	size_t limit = ll_suggest_limit(strlen(name));
 	char *best_name = NULL;
 	const char *best_kind = NULL;
 
@@ -765,7 +691,7 @@ char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 			cand = dwarf_diename(&child);
 			if (!cand || (best_name && strcmp(cand, best_name) == 0))
 				continue;
-			size_t d = edit_distance(name, cand, limit);
+			size_t d = ll_edit_distance(name, cand, limit);
 
 			if (d <= limit && (d < best || (d == best && strcmp(cand, best_name) < 0))) {
 				free(best_name);
