@@ -13,15 +13,7 @@
 
 static bool allowed(const struct ll_check_input *in, const char *rule, const char *path)
 {
-	for (size_t i = 0; i < in->nr_allows; i++) {
-		const struct ll_allow *a = &in->allows[i];
-		size_t n = strlen(a->path);
-
-		if (strcmp(a->rule, rule) == 0 && strncmp(path, a->path, n) == 0 &&
-		    (path[n] == '\0' || path[n] == '.'))
-			return true;
-	}
-	return false;
+	return ll_allowed(in->allows, in->nr_allows, rule, path);
 }
 
 static void unit_bytes_on_line(const struct ll_unit *u, uint64_t line, unsigned cl,

@@ -265,15 +265,7 @@ size_t ll_groups_apply_tags(struct ll_struct *s, const struct ll_groups *g)
 
 static bool allowed(const struct ll_check_input *in, const char *rule, const char *path)
 {
-	for (size_t i = 0; path && i < in->nr_allows; i++) {
-		const struct ll_allow *a = &in->allows[i];
-		size_t n = strlen(a->path);
-
-		if (strcmp(a->rule, rule) == 0 && strncmp(path, a->path, n) == 0 &&
-		    (path[n] == '\0' || path[n] == '.'))
-			return true;
-	}
-	return false;
+	return ll_allowed(in->allows, in->nr_allows, rule, path);
 }
 
 static void tag_words(enum ll_tag tag, const char *domain, char *buf, size_t n)

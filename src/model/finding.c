@@ -127,3 +127,18 @@ enum ll_level ll_findings_max_level(const struct ll_findings *f, bool *any)
 			max = f->v[i].level;
 	return max;
 }
+
+bool ll_allowed(const struct ll_allow *allows, size_t n, const char *rule, const char *path)
+{
+	if (!path)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_allow *a = &allows[i];
+		size_t len = strlen(a->path);
+
+		if (strcmp(a->rule, rule) == 0 && strncmp(path, a->path, len) == 0 &&
+		    (path[len] == '\0' || path[len] == '.'))
+			return true;
+	}
+	return false;
+}

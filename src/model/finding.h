@@ -65,4 +65,11 @@ struct ll_allow {
 	const char *path;	/* member path; covers its children too */
 };
 
+/*
+ * Do ALLOWS accept findings of RULE at PATH? An allow covers its member and
+ * everything below it ("f_path" covers "f_path.dentry"); a NULL PATH (a
+ * member without a name) is never allowed.
+ */
+bool ll_allowed(const struct ll_allow *allows, size_t n, const char *rule, const char *path);
+
 #endif

@@ -88,17 +88,7 @@ static bool exactly_one(uint64_t x)
 
 static bool allowed_path(const struct ll_suggest_opts *o, const char *rule, const char *path)
 {
-	if (!path)
-		return false;
-	for (size_t i = 0; i < o->nr_allows; i++) {
-		const struct ll_allow *a = &o->allows[i];
-		size_t n = strlen(a->path);
-
-		if (strcmp(a->rule, rule) == 0 && strncmp(path, a->path, n) == 0 &&
-		    (path[n] == '\0' || path[n] == '.'))
-			return true;
-	}
-	return false;
+	return ll_allowed(o->allows, o->nr_allows, rule, path);
 }
 
 static bool subtree_pinned(const struct ll_member *m)
