@@ -266,7 +266,7 @@ static void pkey_hit(struct pkeys *k, const char *rule, const struct ll_unit *a,
 		}
 	}
 	(void)last_shift;
-	k->v = xrealloc(k->v, (k->n + 1) * sizeof(*k->v));
+	k->v = xgrow(k->v, k->n, sizeof(*k->v));
 	k->v[k->n++] = (struct pkey){ rule, a, b, 1 };
 }
 

@@ -153,7 +153,7 @@ size_t ll_find_groups(const struct ll_struct *s, struct ll_groups *out)
 			continue;
 		used[j] = true;
 
-		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v = xgrow(out->v, out->n, sizeof(*out->v));
 		struct ll_group *g = &out->v[out->n++];
 		struct strbuf origin = STRBUF_INIT;
 

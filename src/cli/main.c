@@ -172,7 +172,7 @@ static int parse_uint(const char *s, unsigned *out)
 
 static void add_query(struct options *o, const char *name, const char *kind)
 {
-	o->queries = xrealloc(o->queries, (o->nr_queries + 1) * sizeof(*o->queries));
+	o->queries = xgrow(o->queries, o->nr_queries, sizeof(*o->queries));
 	o->queries[o->nr_queries++] = (struct ll_query){
 		.name = name,
 		.kind = !kind ? LL_QUERY_ANY :
@@ -403,7 +403,7 @@ static void plan_queries(struct options *o, struct ll_rules *rules, struct ll_bl
 		for (size_t i = 0; i < rules->nr_blocks; i++) {
 			struct ll_block *b = &rules->blocks[i];
 
-			o->queries = xrealloc(o->queries, (o->nr_queries + 1) * sizeof(*o->queries));
+			o->queries = xgrow(o->queries, o->nr_queries, sizeof(*o->queries));
 			o->queries[o->nr_queries++] = (struct ll_query){
 				.name = b->name,
 				.kind = b->kind == LL_UNION ? LL_QUERY_UNION : LL_QUERY_STRUCT,

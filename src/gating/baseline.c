@@ -108,7 +108,7 @@ static int key_cmp(const void *x, const void *y)
 static void push_key(struct ll_pairset *set, const char *rule, enum ll_kind kind,
 		     const char *name, const char *a, const char *b, unsigned line)
 {
-	set->v = xrealloc(set->v, (set->n + 1) * sizeof(*set->v));
+	set->v = xgrow(set->v, set->n, sizeof(*set->v));
 	set->v[set->n++] = (struct ll_pairkey){
 		.rule = xstrdup(rule), .kind = kind, .name = xstrdup(name), .a = xstrdup(a),
 		.b = b ? xstrdup(b) : NULL, .line = line,
@@ -498,7 +498,7 @@ void ll_gate(struct ll_run *run, struct ll_pairset *ref, struct ll_gating *g)
 
 		if (k->seen || !struct_linted(run, k->kind, k->name))
 			continue;
-		g->vanished = xrealloc(g->vanished, (g->nr_vanished + 1) * sizeof(*g->vanished));
+		g->vanished = xgrow(g->vanished, g->nr_vanished, sizeof(*g->vanished));
 		g->vanished[g->nr_vanished++] = *k;	/* borrowed strings */
 	}
 }

@@ -41,7 +41,7 @@ static void push(struct ll_diff_member **v, size_t *n, const struct ll_member *o
 		d.old_lines = ll_member_lines(old_m, old_cl, &d.old_first, &d.old_last);
 	if (new_m)
 		d.new_lines = ll_member_lines(new_m, new_cl, &d.new_first, &d.new_last);
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	*v = xgrow(*v, *n, sizeof(**v));
 	(*v)[(*n)++] = d;
 }
 

@@ -49,7 +49,7 @@ void ll_findings_release(struct ll_findings *f)
 struct ll_finding *ll_finding_add(struct ll_findings *out, const char *rule,
 				  enum ll_level level, int64_t cacheline)
 {
-	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	out->v = xgrow(out->v, out->n, sizeof(*out->v));
 	struct ll_finding *f = &out->v[out->n++];
 
 	memset(f, 0, sizeof(*f));
@@ -64,13 +64,13 @@ void ll_finding_member(struct ll_finding *f, const char *path)
 	for (size_t i = 0; i < f->nr_members; i++)
 		if (strcmp(f->members[i], path) == 0)
 			return;
-	f->members = xrealloc(f->members, (f->nr_members + 1) * sizeof(*f->members));
+	f->members = xgrow(f->members, f->nr_members, sizeof(*f->members));
 	f->members[f->nr_members++] = xstrdup(path);
 }
 
 void ll_finding_pair(struct ll_finding *f, const char *a, const char *b)
 {
-	f->pairs = xrealloc(f->pairs, (f->nr_pairs + 1) * sizeof(*f->pairs));
+	f->pairs = xgrow(f->pairs, f->nr_pairs, sizeof(*f->pairs));
 	f->pairs[f->nr_pairs++] = (struct ll_pair){ xstrdup(a), b ? xstrdup(b) : NULL };
 }
 
@@ -82,7 +82,7 @@ void ll_finding_note(struct ll_finding *f, const struct ll_decl *decl, const cha
 	va_start(ap, fmt);
 	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	f->notes = xrealloc(f->notes, (f->nr_notes + 1) * sizeof(*f->notes));
+	f->notes = xgrow(f->notes, f->nr_notes, sizeof(*f->notes));
 	f->notes[f->nr_notes++] = (struct ll_note){ sb_detach(&sb), *decl };
 }
 

@@ -198,7 +198,7 @@ static size_t words(const struct line *l, struct word **out)
 
 		while (i < l->len && l->text[i] != ' ')
 			i++;
-		*out = xrealloc(*out, (n + 1) * sizeof(**out));
+		*out = xgrow(*out, n, sizeof(**out));
 		(*out)[n++] = (struct word){ s, i };
 	}
 	return n;
@@ -264,7 +264,7 @@ static int find_table(const char *name, const struct line *lines, size_t n, stru
 
 			while (e < r->len && r->text[e] == '=')
 				e++;
-			t->cols = xrealloc(t->cols, (t->nr_cols + 1) * sizeof(*t->cols));
+			t->cols = xgrow(t->cols, t->nr_cols, sizeof(*t->cols));
 			t->cols[t->nr_cols++] = (struct column){ i, e, ROLE_OTHER };
 		}
 		/* Header rows run to the next ruler; the body to the one after. */
@@ -282,7 +282,7 @@ static int find_table(const char *name, const struct line *lines, size_t n, stru
 		size_t nw = words(&lines[h], &w);
 
 		for (size_t i = 0; i < nw; i++) {
-			t->cols = xrealloc(t->cols, (t->nr_cols + 1) * sizeof(*t->cols));
+			t->cols = xgrow(t->cols, t->nr_cols, sizeof(*t->cols));
 			t->cols[t->nr_cols++] = (struct column){ w[i].start, 0, ROLE_OTHER };
 		}
 		free(w);
@@ -448,7 +448,7 @@ static bool strip_array(char *name)
 
 static struct row_out *new_row(struct import *im, unsigned line, const char *name)
 {
-	im->rows = xrealloc(im->rows, (im->nr_rows + 1) * sizeof(*im->rows));
+	im->rows = xgrow(im->rows, im->nr_rows, sizeof(*im->rows));
 	struct row_out *r = &im->rows[im->nr_rows++];
 
 	memset(r, 0, sizeof(*r));

@@ -428,7 +428,7 @@ static struct ll_stmt *new_stmt(struct parser *p, enum ll_stmt_kind kind)
 {
 	struct ll_block *b = p->block;
 
-	b->stmts = xrealloc(b->stmts, (b->nr_stmts + 1) * sizeof(*b->stmts));
+	b->stmts = xgrow(b->stmts, b->nr_stmts, sizeof(*b->stmts));
 	struct ll_stmt *st = &b->stmts[b->nr_stmts++];
 
 	memset(st, 0, sizeof(*st));
@@ -547,7 +547,7 @@ int ll_rules_parse(struct ll_rules *rules, const char *file, const char *text, s
 {
 	struct parser p = { .rules = rules, .err = err };
 
-	rules->files = xrealloc(rules->files, (rules->nr_files + 1) * sizeof(*rules->files));
+	rules->files = xgrow(rules->files, rules->nr_files, sizeof(*rules->files));
 	rules->files[rules->nr_files++] = xstrdup(file);
 	p.file = rules->files[rules->nr_files - 1];
 	for (size_t pos = 0; pos < len;) {
@@ -623,7 +623,7 @@ static int load_dir(struct ll_rules *rules, const char *dir, int depth, struct l
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names = xgrow(names, n, sizeof(*names));
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);

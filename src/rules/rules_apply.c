@@ -120,7 +120,7 @@ static void set_pinned(struct ll_member *m)
 
 static void push_allow(struct ll_allows *a, const char *rule, const char *path)
 {
-	a->v = xrealloc(a->v, (a->n + 1) * sizeof(*a->v));
+	a->v = xgrow(a->v, a->n, sizeof(*a->v));
 	a->v[a->n++] = (struct ll_allow){ rule, path };
 }
 

@@ -139,7 +139,7 @@ static void add_note(struct ll_suggestion *sg, const char *fmt, ...)
 			return;
 		}
 	}
-	sg->notes = xrealloc(sg->notes, (sg->nr_notes + 1) * sizeof(*sg->notes));
+	sg->notes = xgrow(sg->notes, sg->nr_notes, sizeof(*sg->notes));
 	sg->notes[sg->nr_notes++] = sb_detach(&sb);
 }
 
@@ -497,7 +497,7 @@ static int ptr_cmp(const void *a, const void *b)
 
 static void collect_ptrs(const struct ll_member *m, size_t idx, struct ptr_ent **v, size_t *n)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	*v = xgrow(*v, *n, sizeof(**v));
 	(*v)[(*n)++] = (struct ptr_ent){ m, idx };
 	for (size_t i = 0; i < m->nr_children; i++)
 		collect_ptrs(&m->children[i], idx, v, n);
@@ -551,7 +551,7 @@ static void unit_class_bytes(struct unit *u)
 			end = v[j].e > end ? v[j].e : end;
 		}
 		free(v);
-		u->cb = xrealloc(u->cb, (u->ncb + 1) * sizeof(*u->cb));
+		u->cb = xgrow(u->cb, u->ncb, sizeof(*u->cb));
 		u->cb[u->ncb++] = (struct cls_bytes){ c, bytes };
 	}
 }
@@ -609,7 +609,7 @@ static int build_atoms(struct ctx *x, struct ll_error *err)
 			a.allow |= AL_SPLIT;
 		a.split = !(a.allow & AL_SPLIT) && a.e - a.b <= x->cl;
 		x->has_allows |= a.allow != 0;
-		u->atoms = xrealloc(u->atoms, (u->nr_atoms + 1) * sizeof(*u->atoms));
+		u->atoms = xgrow(u->atoms, u->nr_atoms, sizeof(*u->atoms));
 		u->atoms[u->nr_atoms++] = a;
 		u->hot = true;
 	}
@@ -681,7 +681,7 @@ static void finish_units(struct ctx *x)
 			}
 		}
 		if (x->u[k].pinned) {
-			x->pins = xrealloc(x->pins, (x->npins + 1) * sizeof(*x->pins));
+			x->pins = xgrow(x->pins, x->npins, sizeof(*x->pins));
 			x->pins[x->npins++] = k;
 		}
 	}
@@ -1549,7 +1549,7 @@ static size_t real_findings(const struct ll_struct *s, const struct ll_suggest_o
 
 static void push_member(struct ll_suggestion *sg, struct ll_suggested_member sm)
 {
-	sg->members = xrealloc(sg->members, (sg->n + 1) * sizeof(*sg->members));
+	sg->members = xgrow(sg->members, sg->n, sizeof(*sg->members));
 	sg->members[sg->n++] = sm;
 }
 

@@ -260,10 +260,10 @@ static int parse_container(struct jparser *j, struct json_value *v, bool object)
 			}
 			j->p++;
 		}
-		v->items = xrealloc(v->items, (v->n + 1) * sizeof(*v->items));
+		v->items = xgrow(v->items, v->n, sizeof(*v->items));
 		memset(&v->items[v->n], 0, sizeof(*v->items));
 		if (object) {
-			v->keys = xrealloc(v->keys, (v->n + 1) * sizeof(*v->keys));
+			v->keys = xgrow(v->keys, v->n, sizeof(*v->keys));
 			v->keys[v->n] = key;
 		}
 		v->n++;

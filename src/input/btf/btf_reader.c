@@ -917,7 +917,7 @@ static void add_candidate(const struct ll_btf_input *in, struct query_state *qs,
 			return;
 		}
 	}
-	qs->cands = xrealloc(qs->cands, (qs->nr_cands + 1) * sizeof(*qs->cands));
+	qs->cands = xgrow(qs->cands, qs->nr_cands, sizeof(*qs->cands));
 	qs->cands[qs->nr_cands++] = (struct candidate){ .id = id, .hits = 1 };
 }
 

@@ -1047,7 +1047,7 @@ static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *nam
 			return;
 		}
 	}
-	qs->cands = xrealloc(qs->cands, (qs->nr_cands + 1) * sizeof(*qs->cands));
+	qs->cands = xgrow(qs->cands, qs->nr_cands, sizeof(*qs->cands));
 	qs->cands[qs->nr_cands++] = (struct candidate){
 		.die = die, .name = name, .sig = *sig, .file = file, .line = sig->line, .hits = 1,
 	};

@@ -224,7 +224,7 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 		}
 		if (!*d)
 			break;
-		dirs = xrealloc(dirs, (ndirs + 1) * sizeof(*dirs));
+		dirs = xgrow(dirs, ndirs, sizeof(*dirs));
 		dirs[ndirs++] = d;
 	}
 	push_path(t, NULL, NULL);	/* file 0 means no file before DWARF 5 */
