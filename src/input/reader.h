@@ -47,6 +47,12 @@ unsigned ll_input_arch_cacheline(const struct ll_input *in);
 
 enum ll_query_kind { LL_QUERY_ANY = -1, LL_QUERY_STRUCT = LL_STRUCT, LL_QUERY_UNION = LL_UNION };
 
+/* Does a definition (a union when IS_UNION) answer a query for WANT? */
+static inline bool ll_query_kind_matches(enum ll_query_kind want, bool is_union)
+{
+	return want == LL_QUERY_ANY || (want == LL_QUERY_UNION) == is_union;
+}
+
 struct ll_query {
 	const char *name;
 	enum ll_query_kind kind;

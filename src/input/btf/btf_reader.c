@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "input/elf/elf_section.h"
-#include "util/edit_distance.h"
+#include "model/builder.h"
 #include "util/strbuf.h"
 
 /* Bounds that keep hostile BTF from costing unbounded work (as for DWARF). */
@@ -708,18 +708,6 @@ struct build_ctx {
 	size_t members;
 };
 
-static char *join_path(const char *prefix, const char *name)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (prefix && *prefix) {
-		sb_adds(&sb, prefix);
-		sb_addc(&sb, '.');
-	}
-	sb_adds(&sb, name);
-	return sb_detach(&sb);
-}
-
 static int build_members(struct build_ctx *ctx, const struct btf_type *agg, __u32 agg_id,
 			 uint64_t base, const char *path_prefix, uint64_t parent_align, int depth,
 			 struct ll_member **out, size_t *nr_out);
@@ -770,17 +758,8 @@ static int build_member(struct build_ctx *ctx, const struct btf_type *agg, __u32
 		return ll_fail(ctx->err, "member %s of BTF type [%u]: offset overflows", shown, agg_id);
 	m->offset = base + loc;
 
-	/*
-	 * As dwarf_reader.c: packing shows only in the offsets. A bitfield's
-	 * position says nothing about its type's alignment.
-	 */
-	m->alignment = type_alignment(in, bm->type, 0);
-	if (!m->alignment)
-		m->alignment = 1;	/* a 0-byte int: hostile, not a reason to divide by 0 */
-	if (!bits && loc % m->alignment)
-		m->alignment = 1;
-	else if (parent_align < m->alignment)
-		m->alignment = parent_align;
+	/* A BTF bitfield's byte says nothing of its type's alignment (builder.h). */
+	m->alignment = ll_placed_alignment(type_alignment(in, bm->type, 0), !bits, loc, parent_align);
 	m->explicit_align = false;
 
 	if (bits) {
@@ -793,7 +772,7 @@ static int build_member(struct build_ctx *ctx, const struct btf_type *agg, __u32
 		m->offset = m->bit_offset / 8;
 	}
 	if (m->name)
-		m->path = join_path(path_prefix, m->name);
+		m->path = ll_member_path(path_prefix, m->name);
 
 	shaped = peel(in, bm->type, &shaped_id);
 	if (shaped && btf_is_composite(shaped) && !m->is_bitfield) {
@@ -856,20 +835,13 @@ static int build_struct(const struct ll_btf_input *in, __u32 id, const char *nam
 	s->cacheline = in->arch_cacheline;
 	s->origin = id;
 	ctx.s = s;
-	const struct ll_member *bad;
+	char where[48], declarer[40];
 
 	if (build_members(&ctx, t, id, 0, "", s->alignment, 0, &s->members, &s->nr_members))
 		return -1;
-	if (!ll_struct_alignments_ok(s, &bad))
-		return ll_fail(err, "%s %s of BTF type [%u]: alignment %llu is not a power of two up "
-			       "to 2^28", bad ? "member" : "struct", bad && bad->path ? bad->path : name,
-			       id, (unsigned long long)(bad ? bad->alignment : s->alignment));
-	if ((bad = ll_struct_misfit(s)))
-		return ll_fail(err, "member %s at offset %llu (%llu bytes) does not fit in the %llu "
-			       "bytes BTF type [%u] declares, or in its enclosing member",
-			       bad->path ? bad->path : "<anonymous>", (unsigned long long)bad->offset,
-			       (unsigned long long)bad->size, (unsigned long long)s->size, id);
-	return 0;
+	snprintf(declarer, sizeof(declarer), "BTF type [%u]", id);
+	snprintf(where, sizeof(where), "of %s", declarer);
+	return ll_struct_validate(s, where, declarer, err) ? -1 : 0;
 }
 
 /* ---- lookup ------------------------------------------------------------ */
@@ -921,10 +893,6 @@ static void add_candidate(const struct ll_btf_input *in, struct query_state *qs,
 	qs->cands[qs->nr_cands++] = (struct candidate){ .id = id, .hits = 1 };
 }
 
-static bool kind_matches(enum ll_query_kind want, bool is_union)
-{
-	return want == LL_QUERY_ANY || (want == LL_QUERY_UNION) == is_union;
-}
 
 /* Queries sorted by name, so each type name costs one binary search. */
 struct query_index {
@@ -990,12 +958,12 @@ static void visit_type(const struct ll_btf_input *in, const struct query_index *
 		enum ll_query_kind want = idx->queries[q].kind;
 
 		if (target) {
-			if (kind_matches(want, btf_is_union(target)))
+			if (ll_query_kind_matches(want, btf_is_union(target)))
 				add_candidate(in, &state[q], target_id);
 		} else if (btf_is_fwd(t)) {
-			if (kind_matches(want, btf_kflag(t)))
+			if (ll_query_kind_matches(want, btf_kflag(t)))
 				state[q].declared = true;
-		} else if (kind_matches(want, btf_is_union(t))) {
+		} else if (ll_query_kind_matches(want, btf_is_union(t))) {
 			add_candidate(in, &state[q], id);
 		}
 	}
@@ -1008,33 +976,20 @@ static void visit_type(const struct ll_btf_input *in, const struct query_index *
  */
 static char *suggest(const struct ll_btf_input *in, const char *name)
 {
-	size_t len = strlen(name), limit = ll_suggest_limit(len);
-	size_t best = limit + 1;
-	const char *best_name = NULL;
-	bool best_union = false;
+	struct ll_nearest near;
 	__u32 cnt = btf__type_cnt(in->btf);
 
+	ll_nearest_init(&near, name);
 	for (__u32 id = 1; id < cnt; id++) {
 		const struct btf_type *t = type_of(in, id);
 		const char *cand;
-		size_t d;
 
 		/* The same name of the other kind is the best answer: "union inner" -> struct. */
 		if (!t || !btf_is_composite(t) || !(cand = name_of(in, t)))
 			continue;
-		d = ll_edit_distance(name, cand, limit);
-		if (d <= limit && (d < best || (d == best && strcmp(cand, best_name) < 0))) {
-			best = d;
-			best_name = cand;
-			best_union = btf_is_union(t);
-		}
+		ll_nearest_offer(&near, cand, btf_is_union(t) ? LL_UNION : LL_STRUCT);
 	}
-	if (!best_name)
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-
-	sb_addf(&sb, "did you mean %s %s?", best_union ? "union" : "struct", best_name);
-	return sb_detach(&sb);
+	return ll_nearest_finish(&near);
 }
 
 static char *describe_candidates(const struct ll_btf_input *in, const struct query_state *qs)
@@ -1128,16 +1083,11 @@ static int btf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int btf_list(void *state, char ***names, size_t *n, struct ll_error *err)
 {
 	struct ll_btf_input *in = state;
 	__u32 cnt = btf__type_cnt(in->btf);
-	size_t out = 0, cap = 0;
+	size_t cap = 0;
 
 	(void)err;
 	*names = NULL;
@@ -1155,16 +1105,7 @@ static int btf_list(void *state, char ***names, size_t *n, struct ll_error *err)
 		}
 		(*names)[(*n)++] = xstrdup(name);
 	}
-	if (*n)
-		qsort(*names, *n, sizeof(**names), cmp_str);
-	for (size_t i = 0; i < *n; i++) {
-		if (out && strcmp((*names)[out - 1], (*names)[i]) == 0) {
-			free((*names)[i]);
-			continue;
-		}
-		(*names)[out++] = (*names)[i];
-	}
-	*n = out;
+	ll_names_sort_unique(*names, n);
 	return 0;
 }
 

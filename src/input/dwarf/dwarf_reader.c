@@ -40,6 +40,7 @@
 #include "input/dwarf/line_table.h"
 #include "util/pathglob.h"
 #include "input/dwarf/sparse_image.h"
+#include "model/builder.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 
@@ -833,18 +834,6 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 			 const char *path_prefix, uint64_t parent_align, int depth,
 			 struct ll_member **out, size_t *nr_out);
 
-static char *join_path(const char *prefix, const char *name)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (prefix && *prefix) {
-		sb_adds(&sb, prefix);
-		sb_addc(&sb, '.');
-	}
-	sb_adds(&sb, name);
-	return sb_detach(&sb);
-}
-
 static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 			const char *path_prefix, uint64_t parent_align, int depth,
 			struct ll_member *m)
@@ -884,15 +873,8 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 			m->alignment = a;
 		ex = true;
 	}
-	/*
-	 * Packing shows only in the offsets: a misaligned member was packed
-	 * on its own, and no member of a packed aggregate is aligned beyond
-	 * the aggregate itself.
-	 */
-	if (loc % m->alignment)
-		m->alignment = 1;
-	else if (parent_align < m->alignment)
-		m->alignment = parent_align;
+	/* Even a bitfield's LOC is where its storage unit starts (builder.h). */
+	m->alignment = ll_placed_alignment(m->alignment, true, loc, parent_align);
 	m->explicit_align = ex;
 
 	if (die_udata(die, DW_AT_bit_size, &bits)) {
@@ -917,7 +899,7 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 	}
 
 	if (m->name)
-		m->path = join_path(path_prefix, m->name);
+		m->path = ll_member_path(path_prefix, m->name);
 
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
 		bool child_ex = false;
@@ -1001,21 +983,15 @@ static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const c
 	s->origin = dwarf_dieoffset(agg);
 	die_decl(in, agg, &ctx.files, &s->decl);
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
-	const struct ll_member *bad;
-
 	file_cache_reset(&ctx.files);
 	free(ctx.align.v);
-	if (!rc && !ll_struct_alignments_ok(s, &bad))
-		rc = ll_fail(err, "%s %s at DIE 0x%llx: alignment %llu is not a power of two up to "
-			     "2^28", bad ? "member" : "struct", bad && bad->path ? bad->path : name,
-			     (unsigned long long)s->origin,
-			     (unsigned long long)(bad ? bad->alignment : s->alignment));
-	if (!rc && (bad = ll_struct_misfit(s)))
-		rc = ll_fail(err, "member %s at offset %llu (%llu bytes) does not fit in the %llu "
-			     "bytes the struct at DIE 0x%llx declares, or in its enclosing member",
-			     bad->path ? bad->path : "<anonymous>", (unsigned long long)bad->offset,
-			     (unsigned long long)bad->size, (unsigned long long)s->size,
-			     (unsigned long long)s->origin);
+	if (!rc) {
+		char where[40], declarer[64];
+
+		snprintf(where, sizeof(where), "at DIE 0x%llx", (unsigned long long)s->origin);
+		snprintf(declarer, sizeof(declarer), "the struct %s", where);
+		rc = ll_struct_validate(s, where, declarer, err);
+	}
 	return rc;
 }
 
@@ -1126,9 +1102,7 @@ static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 
 static bool kind_matches(enum ll_query_kind want, int tag)
 {
-	if (want == LL_QUERY_ANY)
-		return true;
-	return (want == LL_QUERY_UNION) == (tag == DW_TAG_union_type);
+	return ll_query_kind_matches(want, tag == DW_TAG_union_type);
 }
 
 struct lookup_ctx {

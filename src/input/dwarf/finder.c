@@ -11,6 +11,7 @@
 
 #include "input/dwarf/dwarf_scan.h"
 #include "input/elf/elf_section.h"
+#include "model/builder.h"
 #include "util/edit_distance.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -657,19 +658,17 @@ char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
-	size_t best = (size_t)-1;
-	size_t limit = ll_suggest_limit(strlen(name));
-	char *best_name = NULL;
-	const char *best_kind = NULL;
+	struct ll_nearest near;
 
 	if (!finder)
 		return NULL;
 	if (finder->raw)
-		return suggest_raw(finder, name, limit);
+		return suggest_raw(finder, name, ll_suggest_limit(strlen(name)));
 	struct ll_error err;
 
 	if (fill_all(finder, &err))
 		return NULL;
+	ll_nearest_init(&near, name);
 	while (dwarf_next_unit(finder->dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
 			       NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
@@ -689,25 +688,12 @@ char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 			if (dwarf_attr(&child, DW_AT_declaration, &attr))
 				continue;
 			cand = dwarf_diename(&child);
-			if (!cand || (best_name && strcmp(cand, best_name) == 0))
-				continue;
-			size_t d = ll_edit_distance(name, cand, limit);
-
-			if (d <= limit && (d < best || (d == best && strcmp(cand, best_name) < 0))) {
-				free(best_name);
-				best_name = xstrdup(cand);
-				best_kind = tag == DW_TAG_union_type ? "union" : "struct";
-				best = d;
-			}
+			if (cand)
+				ll_nearest_offer(&near, cand,
+						 tag == DW_TAG_union_type ? LL_UNION : LL_STRUCT);
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	if (!best_name)
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-
-	sb_addf(&sb, "did you mean %s %s?", best_kind, best_name);
-	free(best_name);
-	return sb_detach(&sb);
+	return ll_nearest_finish(&near);
 }
 
 void ll_finder_signature(Dwarf_Die *agg, const char *display_file, struct ll_finder_sig *sig)
@@ -766,11 +752,6 @@ bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_s
 	       a->nr_members == b->nr_members;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Names from the libdw walk, for inputs the raw scan cannot read. */
 static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t *n,
 			   struct ll_error *err)
@@ -811,7 +792,6 @@ int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 {
 	struct ll_scan_input in;
 	struct ll_scan_result r = { 0 };
-	size_t out = 0;
 	bool scanned = raw_ok && raw_scan_allowed() && scan_input(dwarf, fd, progress, &in) &&
 		       ll_scan(&in, NULL, 0, scan_threads(), &r) == 0;
 
@@ -828,15 +808,6 @@ int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 	if ((!scanned || !*names) &&
 	    ((image && ll_sparse_fill_all(image, err)) || list_with_libdw(dwarf, path, names, n, err)))
 		return -1;
-	if (*n)
-		qsort(*names, *n, sizeof(**names), cmp_str);
-	for (size_t i = 0; i < *n; i++) {
-		if (out && strcmp((*names)[out - 1], (*names)[i]) == 0) {
-			free((*names)[i]);
-			continue;
-		}
-		(*names)[out++] = (*names)[i];
-	}
-	*n = out;
+	ll_names_sort_unique(*names, n);
 	return 0;
 }
