@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check layoutlint's verdicts against rules.md and cli.md.
+"""Check layoutlint's verdicts against docs/rules.md and docs/cli.md.
 
 usage: run_checks.py --layoutlint PATH --workdir DIR [--compiler CC]...
 
@@ -17,11 +17,11 @@ tests/checks/cases/ and asserts, exactly:
     runs write nothing on stderr unless a note is expected there;
   * for cases marked text: `layoutlint -q` prints only gcc-style diagnostics,
     one `FILE:LINE[:COL]: error|warning: MSG [rule]` per finding at the
-    declaration rules.md names, followed by `note:` lines at the other
+    declaration docs/rules.md names, followed by `note:` lines at the other
     members; columns are present with gcc and absent with clang (clang emits
     no DW_AT_decl_column).
 
-Members and pairs are compared as unordered sets (cli.md fixes what they
+Members and pairs are compared as unordered sets (docs/cli.md fixes what they
 hold, not their order); a pair is compared as an unordered couple.
 
 Output is TAP.  Exit status 1 if any test point failed.

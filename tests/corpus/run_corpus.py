@@ -175,7 +175,7 @@ def main():
         good, why = check(res)
         tap.ok(good, f"{case}: the exact layout", why)
 
-    # Rules: UTF-8 text (rules.md); a NUL or an invalid byte is an error at
+    # Rules: UTF-8 text (docs/rules.md); a NUL or an invalid byte is an error at
     # its line and column, a long line is just long.
     rexpect = {
         "nul-byte.rules": (2, "{p}:3:15: error: NUL byte in rules text\n"),

@@ -60,7 +60,7 @@ def main():
     for r in rows:
         if len(r) >= 2:
             counts[r[1]] = counts.get(r[1], 0) + 1
-    # Names listed once: a name with distinct definitions is refused (cli.md).
+    # Names listed once: a name with distinct definitions is refused (docs/cli.md).
     pool = sorted(n for n, c in counts.items() if c == 1 and n not in MUST)
     tap.ok(len(pool) > 5000, f"the listing has {len(pool)} single-definition names")
     names = MUST + random.Random(SEED).sample(pool, SAMPLE)

@@ -7,7 +7,7 @@ usage: groups_kernel.py --layoutlint PATH --rules-dir DIR
 - struct net_device, tcp_sock, netns_ipv4 and sock: the groups layoutlint
   finds start and end where pahole puts their marker members;
 - tcp_sock with no rules lists its six groups, span against minimum;
-- tcp_sock.rst and net_device.rst of the 6.12 tree (fetch-kernel-source)
+- tcp_sock.rst and net_device.rst of the 6.12 tree (scripts/fetch-kernel source)
   import to exactly the shipped rules/net/*.rules (release line aside),
   and those load against the image; their stale-rule findings are the
   documentation drift listed in STALE (the issue's closing note).
@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_common import Tap, fetch  # noqa: E402
+from kernel_common import Tap, fetch, fetch_source  # noqa: E402
 
 STRUCTS = ["net_device", "tcp_sock", "netns_ipv4", "sock"]
 TCP_SOCK_GROUPS = ["tcp_sock_read_tx", "tcp_sock_read_txrx", "tcp_sock_read_rx",
@@ -52,18 +52,6 @@ def pahole_markers(vmlinux, name):
         if m:
             marks[m.group(1)] = int(m.group(2))
     return marks
-
-
-def kernel_source():
-    here = os.path.dirname(os.path.abspath(__file__))
-    for tool in (os.path.join(here, "..", "..", "..", "shared", "tools", "fetch-kernel-source"),
-                 "/work/shared/tools/fetch-kernel-source"):
-        if os.access(tool, os.X_OK):
-            rc, out, err = run([tool, "6.12", "Documentation/networking/net_cachelines",
-                                "Makefile"])
-            if rc == 0:
-                return out.strip()
-    return None
 
 
 def main():
@@ -108,7 +96,7 @@ def main():
             print(f"ok {tap.n + 1} - net_cachelines {what} # SKIP no --import-net-cachelines")
             tap.n += 1
         return tap.finish()
-    src = kernel_source()
+    src = fetch_source("6.12")
     if not src:
         print(f"ok {tap.n + 1} - net_cachelines import # SKIP no 6.12 kernel source")
         tap.n += 1

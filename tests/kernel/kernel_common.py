@@ -4,31 +4,35 @@ import subprocess
 import sys
 
 
+# The project's own downloader: Debian's debug images and source trees,
+# cached in ~/.cache/layoutlint-kernels (or $LAYOUTLINT_KERNEL_CACHE).
+FETCH_KERNEL = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            "..", "..", "scripts", "fetch-kernel")
+
+
 def fetch_tool():
-    """Path of fetch-vmlinux, or None when this machine has no shared tools."""
-    env = os.environ.get("LAYOUTLINT_FETCH_VMLINUX")
-    if env:
-        return env
-    here = os.path.dirname(os.path.abspath(__file__))
-    top = os.path.abspath(os.path.join(here, "..", ".."))
-    for cand in (os.path.join(top, "..", "shared", "tools", "fetch-vmlinux"),
-                 "/work/shared/tools/fetch-vmlinux"):
-        if os.access(cand, os.X_OK):
-            return os.path.abspath(cand)
-    return None
+    """Path of scripts/fetch-kernel."""
+    return os.path.abspath(FETCH_KERNEL)
+
+
+def _fetch_lines(*args):
+    out = subprocess.run([fetch_tool(), *args], capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.stderr.write(out.stderr)
+        return None
+    return out.stdout.splitlines()
 
 
 def fetch(series, *modules):
     """Paths of the vmlinux and MODULES for SERIES, or None (then skip)."""
-    tool = fetch_tool()
-    if not tool:
-        return None
-    out = subprocess.run([tool, series, *modules], capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.stderr.write(out.stderr)
-        return None
-    paths = out.stdout.split()
-    return paths if len(paths) == 1 + len(modules) else None
+    paths = _fetch_lines("vmlinux", series, *modules)
+    return paths if paths and len(paths) == 1 + len(modules) else None
+
+
+def fetch_source(series):
+    """Root of the pristine Debian linux-source tree for SERIES, or None."""
+    lines = _fetch_lines("source", series)
+    return lines[0] if lines and len(lines) == 1 else None
 
 
 class Tap:

@@ -544,11 +544,9 @@ def compare_struct(ps, js):
 
 
 def find_fetch_tool(explicit):
-    cands = [explicit, os.environ.get("LAYOUTLINT_FETCH_VMLINUX"),
-             os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                          "scripts", "fetch-vmlinux"),
-             "/work/shared/tools/fetch-vmlinux"]
-    for c in cands:
+    """--fetch-tool (same interface as scripts/fetch-kernel), else ours."""
+    for c in (explicit, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                     "..", "..", "scripts", "fetch-kernel")):
         if c and os.access(c, os.X_OK):
             return c
     return None
@@ -566,7 +564,7 @@ def main():
                     help="compare just these structs (repeatable, or comma-"
                     "separated); to reproduce a failure")
     ap.add_argument("--pahole", default=shutil.which("pahole") or "pahole")
-    ap.add_argument("--fetch-tool", help="fetch-vmlinux script")
+    ap.add_argument("--fetch-tool", help="a script with scripts/fetch-kernel's interface")
     ap.add_argument("--timeout", type=int, default=900,
                     help="seconds per layoutlint run")
     args = ap.parse_args()
@@ -590,8 +588,8 @@ def main():
         skip_all("pahole not installed")
     tool = find_fetch_tool(args.fetch_tool)
     if not tool:
-        skip_all("no fetch-vmlinux tool")
-    fargv = [tool, args.series] + ([args.module] if args.module else [])
+        skip_all("no scripts/fetch-kernel")
+    fargv = [tool, "vmlinux", args.series] + ([args.module] if args.module else [])
     p = subprocess.run(fargv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     paths = p.stdout.decode().split()
     if p.returncode != 0 or len(paths) < (2 if args.module else 1):
