@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The lists that must agree, checked against each other (TAP), as bpftool's
 synctypes test does for its own: the catalog of checks (--list-checks), the
-man pages, the shell completion and --help.
+man pages, docs/rules.md, the shell completion and --help.
 
 - every check in --list-checks has an entry, with the same default level,
-  under "Checks" in layoutlint(1), and that section lists no other;
+  under "Checks" in layoutlint(1) and in docs/rules.md's Findings table, and
+  neither lists any other;
 - the error for an unknown 'allow' id in a rules file names every check;
 - every option --help shows is described under OPTIONS in layoutlint(1);
 - every option that takes a separate argument is skipped by the
@@ -70,6 +71,15 @@ def main():
         ok(documented.get(cid) == (level, fix == "suggest"),
            f"layoutlint(1) gives {cid} its level and fixability",
            f"man: {documented.get(cid)} catalog: {(level, fix)}")
+
+    rules_md = open(os.path.join(TOP, "docs", "rules.md")).read()
+    table = rules_md[rules_md.index("## Findings"):]
+    table = table[:table.index("\n\n", table.index("| rule id"))]
+    rows = {m.group(1): m.group(2) for m in
+            re.finditer(r"^\| `([a-z-]+)` \| (error|warning|note)\b", table, re.M)}
+    ok(sorted(rows) == sorted(ids) and all(rows[c] == lv for c, lv, _ in catalog),
+       "docs/rules.md's Findings table lists exactly the catalog, with its levels",
+       f"docs: {rows}\ncatalog: {catalog}")
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "bad.rules")
