@@ -39,8 +39,10 @@ def cflags(dwarf=None, opt=None, target=None, obj=True, std=None, extra=()):
 
 
 def compile_c(cc, src, out, dwarf=None, opt=None, target=None, obj=True, std=None,
-              extra=(), flags=None, workdir=None, defines=(), timeout=300):
-    """Compile SRC (a path or a list of them) with CC into OUT (relative to WORKDIR when given).  FLAGS,
+              extra=(), flags=None, workdir=None, cwd=None, defines=(), timeout=300):
+    """Compile SRC (a path or a list of them) with CC into OUT (relative to WORKDIR when
+    given; CWD instead runs the compiler there and keeps OUT as given, so the
+    paths recorded in the debug info stay relative).  FLAGS,
     when given, is the whole flag list instead of the one cflags() builds.
     Returns OUT's path; raises Failure with the compiler's stderr."""
     if workdir:
@@ -50,7 +52,7 @@ def compile_c(cc, src, out, dwarf=None, opt=None, target=None, obj=True, std=Non
         flags = cflags(dwarf, opt, target, obj, std, extra)
     srcs = [src] if isinstance(src, str) else list(src)
     cmd = [cc, *flags, *["-D" + d for d in defines], *srcs, "-o", out]
-    p = run(cmd, timeout=timeout)
+    p = run(cmd, cwd=cwd, timeout=timeout)
     if p.rc != 0:
         raise Failure("%s failed (exit %d):\n%s" % (" ".join(cmd), p.rc, p.err.strip()))
     return out
