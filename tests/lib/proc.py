@@ -42,26 +42,37 @@ def describe(cmd):
 
 
 def run(cmd, cwd=None, timeout=120, check=False, env=None, input=None,
-        extra_env=None, none_on_timeout=False):
+        extra_env=None, none_on_timeout=False, stdout=None, binary=False):
     """Run CMD (a list); Result.  CHECK: a non-zero exit raises Failure with
     its stderr.  ENV replaces the environment; EXTRA_ENV adds to it.
     NONE_ON_TIMEOUT: running past TIMEOUT returns None instead of raising
-    Timeout, for runners whose assertion is "finished in time"."""
+    Timeout, for runners whose assertion is "finished in time".  STDOUT (an
+    open file) takes the output instead of memory, for dumps of a whole
+    vmlinux; Result.out is then empty.  BINARY: out and err stay bytes, for
+    a caller that must see invalid UTF-8 as an error of its own."""
     if extra_env:
         env = dict(os.environ if env is None else env, **extra_env)
+    if isinstance(input, str):
+        input = input.encode()
     try:
         p = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, input=input,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout, text=True, errors="replace")
+                           stdout=stdout or subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=timeout)
     except subprocess.TimeoutExpired:
         if none_on_timeout:
             return None
         raise Timeout("timed out after %ds: %s" % (timeout, describe(cmd)))
     except OSError as e:
         raise Failure("cannot run %s: %s" % (cmd[0], e))
+    out = p.stdout or b""
+    err = p.stderr
+    if not binary:
+        out = out.decode("utf-8", "replace")
+        err = err.decode("utf-8", "replace")
     if check and p.returncode != 0:
-        raise Failure("%s exited %d:\n%s" % (describe(cmd), p.returncode, p.stderr.strip()))
-    return Result(p.returncode, p.stdout, p.stderr)
+        raise Failure("%s exited %d:\n%s" % (describe(cmd), p.returncode,
+                                            p.stderr.decode("utf-8", "replace").strip()))
+    return Result(p.returncode, out, err)
 
 
 class Lint:
