@@ -1,8 +1,9 @@
 """Running a program (most often the layoutlint binary) from a test runner.
 
-Every run has a time limit, captures stdout and stderr as text (undecodable
-bytes replaced, so a damaged input cannot crash the runner) and returns
-Result(rc, out, err).  Not being able to run at all, or running past the
+Every run has a time limit (timeout=None only for a whole-vmlinux pahole
+dump), captures stdout and stderr as text (undecodable bytes replaced, so
+a damaged input cannot crash the runner; no newline translation, so a
+stray carriage return stays visible) and returns Result(rc, out, err).  Not being able to run at all, or running past the
 limit, raises Failure (Timeout for the latter), which a runner turns into a
 failed test point naming the command.
 """
