@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests for the JSON reader inside src/baseline.c, through the one
- * function it serves, ll_baseline_load(): it has no API of its own yet
- * (see the "json reader" notes in the report of this change for the one
- * it needs). What RFC 8259 accepts must read as the values it means
+ * function it serves, ll_baseline_load(): it has no API of its own yet.
+ * Once it has one (ll_json_parse(FILE, WHAT, TEXT, LEN, &value, err) with
+ * the BOM and NUL-byte handling now in ll_baseline_load, "malformed WHAT"
+ * in its messages, ll_json_member(), ll_json_release()), load_n() below
+ * can call it directly. What RFC 8259 accepts must read as the values it means
  * (escapes, surrogate pairs, numbers spelt several ways, whitespace, a
  * byte order mark, duplicate keys, nesting to the limit); everything else
  * fails with one message naming FILE:LINE:COLUMN of the offending byte.
