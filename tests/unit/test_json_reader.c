@@ -315,7 +315,8 @@ START_TEST(test_document_errors_located)
 	fails_at(DOC("{\"rule\": \"split-hot\", \"struct\": \"s\", \"pair\": [\"a\"]}"), 1, 70,
 		 "\"struct\" must be \"struct NAME\" or \"union NAME\"");
 	fails_at(DOC("{\"rule\": \"split-hot\", \"struct\": \"struct s\", "
-		     "\"pair\": [\"a\", \"b\", \"c\"]}"), 1, 90, "\"pair\" must be an array of one or two member paths");
+		     "\"pair\": [\"a\", \"b\", \"c\"]}"), 1, 90,
+		 "\"pair\" must be an array of one or two member paths");
 	fails_at(DOC("{\"rule\": \"split-hot\", \"struct\": \"struct s\", \"pair\": [\"\"]}"), 1, 91,
 		 "a member path must be a non-empty string");
 }
