@@ -44,11 +44,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import Failure, Tap, compile_c, run  # noqa: E402
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 LAYOUTS = os.path.join(TOP, "tests", "fixtures", "layouts.c")
 MODULE = os.path.join(HERE, "module.c")
@@ -66,27 +67,9 @@ EXPLICIT = {"alignas_member", "aligned_struct", "uses_aligned", "packed_aligned"
 MAX_NOTES = 40
 
 
-class Failure(Exception):
-    pass
-
-
-def run(cmd, check=True, timeout=120, **kw):
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout, **kw)
-    except subprocess.TimeoutExpired:
-        raise Failure("timed out: %s" % " ".join(cmd))
-    except OSError as e:
-        raise Failure("cannot run %s: %s" % (cmd[0], e))
-    if check and p.returncode != 0:
-        raise Failure("%s exited %d: %s" % (" ".join(cmd), p.returncode,
-                                           p.stderr.decode(errors="replace").strip()))
-    return p
-
-
 def queries(truth_exe):
     """The names the fixture defines, as layoutlint arguments."""
-    doc = json.loads(run([truth_exe]).stdout)
+    doc = json.loads(run([truth_exe], check=True).stdout)
     out = []
     for s in doc["structs"]:
         out += s["query"].split()
@@ -94,18 +77,18 @@ def queries(truth_exe):
 
 
 def lint(layoutlint, args, qs):
-    p = run([layoutlint, "--format=json"] + args + qs, check=False)
+    p = run([layoutlint, "--format=json"] + args + qs)
     if p.returncode not in (0, 1):
         raise Failure("layoutlint %s exited %d: %s" % (" ".join(args), p.returncode,
-                                                      p.stderr.decode(errors="replace").strip()))
+                                                      p.stderr.strip()))
     return json.loads(p.stdout)
 
 
 def pahole_btf(src, dst, extra=()):
     """Copy SRC to DST and add BTF to DST (pahole exits 0 even when it fails)."""
     shutil.copy(src, dst)
-    run(["pahole", "-J"] + list(extra) + [dst])
-    if not re.search(r"\s\.BTF\s", run(["readelf", "-W", "-S", dst]).stdout.decode()):
+    run(["pahole", "-J"] + list(extra) + [dst], check=True)
+    if not re.search(r"\s\.BTF\s", run(["readelf", "-W", "-S", dst], check=True).stdout):
         raise Failure("pahole -J added no .BTF to %s" % dst)
 
 
@@ -114,9 +97,9 @@ def containers(binary, d):
     both = os.path.join(d, "both")
     pahole_btf(binary, both)
     raw = os.path.join(d, "raw.btf")
-    run(["objcopy", "--dump-section", ".BTF=" + raw, both, os.path.join(d, "scratch")])
+    run(["objcopy", "--dump-section", ".BTF=" + raw, both, os.path.join(d, "scratch")], check=True)
     stripped = os.path.join(d, "stripped")
-    run(["objcopy", "--strip-debug", both, stripped])
+    run(["objcopy", "--strip-debug", both, stripped], check=True)
     return {"elf+dwarf --btf": ["--btf", both], "raw": [raw], "stripped ELF": [stripped]}
 
 
@@ -240,10 +223,10 @@ def check_variant(args, cc, dw, opt, kind):
         os.makedirs(d, exist_ok=True)
         flags = BASE_CFLAGS + ["-gdwarf-" + dw, opt]
         truth = os.path.join(d, "truth")
-        run([cc] + flags + [LAYOUTS, "-o", truth])
+        compile_c(cc, LAYOUTS, truth, flags=flags)
         qs = queries(truth)
         binary = os.path.join(d, "layouts" + (".o" if kind == "obj" else ""))
-        run([cc] + flags + KINDS[kind] + [LAYOUTS, "-o", binary])
+        compile_c(cc, LAYOUTS, binary, flags=flags + KINDS[kind])
         ref = lint(args.layoutlint, [binary], qs)
         docs = {}
         for name, cargs in containers(binary, d).items():
@@ -274,7 +257,7 @@ def check_variant(args, cc, dw, opt, kind):
 
 def one_line_error(p, must=None):
     """None when P is exit 2 with one line on stderr (containing MUST) and no stdout."""
-    err = p.stderr.decode(errors="replace").strip()
+    err = p.stderr.strip()
     if p.returncode != 2 or len(err.splitlines()) != 1 or p.stdout.strip():
         return "exit %d, %d stderr lines, %d stdout bytes: %s" % (
             p.returncode, len(err.splitlines()), len(p.stdout), err)
@@ -291,9 +274,9 @@ def check_once(args):
     L = args.layoutlint
     flags = BASE_CFLAGS + ["-gdwarf-5", "-O2"]
     base = os.path.join(d, "layouts.o")
-    run(["gcc"] + flags + ["-c", LAYOUTS, "-o", base])
+    compile_c("gcc", LAYOUTS, base, flags=flags + ["-c"])
     truth = os.path.join(d, "truth")
-    run(["gcc"] + flags + [LAYOUTS, "-o", truth])
+    compile_c("gcc", LAYOUTS, truth, flags=flags)
     qs = queries(truth)
     c = containers(base, d)
     raw = c["raw"][0]
@@ -303,9 +286,9 @@ def check_once(args):
     pt = Point("big-endian raw BTF (libbpf-swapped) reads as the little-endian BTF")
     try:
         swap = os.path.join(d, "btf_swap")
-        run(["gcc", "-O2", SWAP, "-o", swap, "-lbpf"])
+        run(["gcc", "-O2", SWAP, "-o", swap, "-lbpf"], check=True)
         be = os.path.join(d, "be.btf")
-        run([swap, raw, be])
+        run([swap, raw, be], check=True)
         with open(be, "rb") as f:
             if f.read(2) != b"\xeb\x9f":
                 raise Failure("btf_swap did not write big-endian BTF")
@@ -319,7 +302,7 @@ def check_once(args):
     pt = Point("split BTF with --btf-base = the module's DWARF (floats, variadic, base types)")
     try:
         mod = os.path.join(d, "module.o")
-        run(["gcc"] + flags + ["-c", MODULE, "-o", mod])
+        compile_c("gcc", MODULE, mod, flags=flags + ["-c"])
         modbtf = os.path.join(d, "module-btf.o")
         pahole_btf(mod, modbtf, ["--btf_base=" + both, "--btf_gen_floats"])
         mq = ["struct", "mod_state", "struct", "inner"]
@@ -331,7 +314,7 @@ def check_once(args):
             diffs = compare_docs(dw, bt, stats)
             if diffs:
                 pt.fail("base %s:" % base_arg, *diffs)
-        p = run([L, "--btf", modbtf] + mq, check=False)
+        p = run([L, "--btf", modbtf] + mq)
         why = one_line_error(p, "--btf-base")
         if why:
             pt.fail("split BTF without --btf-base: " + why)
@@ -344,10 +327,10 @@ def check_once(args):
     try:
         for q in (["struct", "undeclared_elsewhere"], ["struct", "inne"], ["union", "inner"],
                   ["struct", "no_such_thing_at_all"]):
-            pd = run([L, base] + q, check=False)
-            pb = run([L, "--btf", both] + q, check=False)
-            ed = pd.stderr.decode().replace(base, "BINARY").strip()
-            eb = pb.stderr.decode().replace(both, "BINARY").strip()
+            pd = run([L, base] + q)
+            pb = run([L, "--btf", both] + q)
+            ed = pd.stderr.replace(base, "BINARY").strip()
+            eb = pb.stderr.replace(both, "BINARY").strip()
             if one_line_error(pd) or one_line_error(pb) or ed != eb:
                 pt.fail("%s: DWARF exit %d %r; BTF exit %d %r" % (
                     " ".join(q), pd.returncode, ed, pb.returncode, eb))
@@ -363,28 +346,28 @@ def check_once(args):
         with open(rules, "w") as f:
             f.write("cacheline 64\n\nstruct outer in layouts.c\n"
                     "\tread-mostly kind inner\n\twrite-hot   pair\n")
-        pd = run([L, "-q", "-r", rules, base], check=False)
-        pb = run([L, "-q", "-r", rules, raw], check=False)
+        pd = run([L, "-q", "-r", rules, base])
+        pb = run([L, "-q", "-r", rules, raw])
         if pd.returncode != 1 or pb.returncode != 1:
             pt.fail("exit DWARF %d, BTF %d; want 1 (a mixed-cacheline error)"
                     % (pd.returncode, pb.returncode))
-        notes = [ln for ln in pb.stderr.decode().splitlines() if ln.strip()]
+        notes = [ln for ln in pb.stderr.splitlines() if ln.strip()]
         if len(notes) != 1 or "ignored" not in notes[0] or "struct outer" not in notes[0]:
             pt.fail("BTF stderr: want one note about the ignored glob, got %r" % notes)
         if pd.stderr.strip():
-            pt.fail("DWARF stderr: %r" % pd.stderr.decode())
-        out = pb.stdout.decode().splitlines()
+            pt.fail("DWARF stderr: %r" % pd.stderr)
+        out = pb.stdout.splitlines()
         diag = [ln for ln in out if "[mixed-cacheline]" in ln]
         if not diag or not diag[0].startswith(raw + ": struct outer: error: "):
             pt.fail("BTF diagnostic not located at the binary: %r" % out[:3])
         if not out or "no source locations" not in out[-1] or not out[-1].startswith(raw + ": note:"):
             pt.fail("no closing note on how to get source locations: %r" % out[-1:])
-        ddiag = [re.sub(r"^\S+: ", "", ln) for ln in pd.stdout.decode().splitlines()
+        ddiag = [re.sub(r"^\S+: ", "", ln) for ln in pd.stdout.splitlines()
                  if "error:" in ln]
         bdiag = [re.sub(r"^\S+: struct outer: ", "", ln) for ln in out if "error:" in ln]
         if ddiag != bdiag:
             pt.fail("findings differ: DWARF %r, BTF %r" % (ddiag, bdiag))
-        ps = run([L, "--format=sarif", "-r", rules, raw], check=False)
+        ps = run([L, "--format=sarif", "-r", rules, raw])
         sarif = json.loads(ps.stdout)
         results = sarif["runs"][0]["results"]
         if not results:
@@ -423,7 +406,7 @@ def check_once(args):
                   "base BTF"),
                  (["--btf", LAYOUTS, "struct", "inner"], "neither raw BTF")]
         for argv, must in cases:
-            why = one_line_error(run([L] + argv, check=False), must)
+            why = one_line_error(run([L] + argv), must)
             if why:
                 pt.fail("%s: %s" % (" ".join(argv), why))
     except Failure as e:
@@ -453,12 +436,10 @@ def main():
     args = ap.parse_args()
     args.layoutlint = os.path.abspath(args.layoutlint)
     if not os.access(args.layoutlint, os.X_OK):
-        print("Bail out! layoutlint not found at %s" % args.layoutlint)
-        return 1
+        return Tap().bail("layoutlint not found at %s" % args.layoutlint)
     for tool in ("pahole", "objcopy", "readelf"):
         if not shutil.which(tool):
-            print("1..0 # SKIP %s not installed (scripts/deps test)" % tool)
-            return 0
+            return Tap().skip_all("%s not installed (scripts/deps test)" % tool)
     keep = args.workdir is not None
     args.workdir = os.path.abspath(args.workdir) if keep else \
         tempfile.mkdtemp(prefix="layoutlint-btf-")
@@ -484,27 +465,19 @@ def main():
             pt.skip = "%s not installed" % c
             results.append(pt)
 
-    print("1..%d" % len(results))
-    failed = 0
-    for n, pt in enumerate(results, 1):
+    tap = Tap(diag_lines=MAX_NOTES, diag_width=None)
+    for pt in results:
         if pt.skip:
-            print("ok %d - %s # SKIP %s" % (n, pt.desc, pt.skip))
-        elif pt.ok:
-            print("ok %d - %s" % (n, pt.desc))
+            tap.skip(pt.desc, pt.skip)
         else:
-            failed += 1
-            print("not ok %d - %s" % (n, pt.desc))
-            for ln in pt.notes[:MAX_NOTES]:
-                print("#   " + ln)
-            if len(pt.notes) > MAX_NOTES:
-                print("#   ... and %d more" % (len(pt.notes) - MAX_NOTES))
-    print("# %s: %d test points, %d failed" % ("FAIL" if failed else "PASS", len(results),
-                                             failed))
-    if failed:
-        print("# build products kept in %s" % args.workdir)
+            tap.ok(pt.ok, pt.desc, pt.notes)
+    tap.comment("%s: %d test points, %d failed" % ("FAIL" if tap.failed else "PASS",
+                                                   len(results), tap.failed))
+    if tap.failed:
+        tap.comment("build products kept in %s" % args.workdir)
     elif not keep:
         shutil.rmtree(args.workdir, ignore_errors=True)
-    return 1 if failed else 0
+    return tap.finish()
 
 
 if __name__ == "__main__":

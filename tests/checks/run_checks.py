@@ -33,11 +33,14 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES_DIR = os.path.join(HERE, "cases")
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import Failure, Tap, compile_c, run  # noqa: E402
+# layoutlint on a case, and each compile, must end within this many seconds
+TIMEOUT = 60
 COMPILERS = ["gcc", "clang"]
 # rules whose message names the one cacheline the finding is about
 LINE_RULES = ("mixed-cacheline", "write-domains")
@@ -45,10 +48,6 @@ CFLAGS = ["-g", "-c", "-std=gnu11"]
 
 DIAG_RE = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+)(?::(?P<col>\d+))?: "
                      r"(?P<sev>error|warning|note): (?P<msg>.*)$")
-
-
-class Failure(Exception):
-    pass
 
 
 # --------------------------------------------------------------------------
@@ -395,17 +394,6 @@ CASES = [
 # --------------------------------------------------------------------------
 # Helpers
 
-def run(cmd, cwd=None, timeout=60):
-    try:
-        p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise Failure("timed out after %ds: %s" % (timeout, " ".join(cmd)))
-    except OSError as e:
-        raise Failure("cannot run %s: %s" % (cmd[0], e))
-    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
-
-
 def decl_pos(src_text, block, ident):
     """1-based (line, column) of IDENT's declaration inside the block that
     starts on the line containing BLOCK."""
@@ -447,9 +435,10 @@ def compile_all(compilers, workdir):
 
     def one(job):
         cc, d, s = job
-        rc, out, err = run([cc] + CFLAGS + [s + ".c", "-o", s + ".o"], cwd=d)
-        if rc != 0:
-            return cc, "%s -g -c %s.c failed:\n%s" % (cc, s, err)
+        try:
+            compile_c(cc, s + ".c", s + ".o", cwd=d, flags=CFLAGS, timeout=TIMEOUT)
+        except Failure as e:
+            return cc, str(e)
         return cc, None
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=8) as ex:
@@ -694,12 +683,12 @@ def run_case(ctx, case):
     the JSON and from the `-q` text run."""
     src_text = open(os.path.join(CASES_DIR, case.src + ".c")).read()
     errs, derrs = [], []
-    rc, out, err = run(command(ctx, case, True), cwd=ctx.ccdir)
+    rc, out, err = run(command(ctx, case, True), cwd=ctx.ccdir, timeout=TIMEOUT)
     check_status_and_streams(case, rc, out, err, errs)
     if case.exit != 2 and rc in (0, 1):
         check_json(ctx, case, src_text, out, errs, derrs)
     if case.text or case.exit == 2:
-        rc, out, err = run(command(ctx, case, False), cwd=ctx.ccdir)
+        rc, out, err = run(command(ctx, case, False), cwd=ctx.ccdir, timeout=TIMEOUT)
         terrs = []
         check_status_and_streams(case, rc, out, err, terrs)
         if case.text and rc in (0, 1):
@@ -732,11 +721,6 @@ def main():
                 runs.append(("%s: %s" % (cc, case.desc), cc, case))
         else:
             runs.append((case.desc, available[0] if available else compilers[0], case))
-    npoints = sum(2 if case.text else 1 for _, _, case in runs)
-
-    print("1..%d" % npoints)
-    sys.stdout.flush()
-    failed = 0
 
     def verdict(errs):
         return ("fail" if errs else "ok"), errs
@@ -766,19 +750,13 @@ def main():
         if case.text:
             points.append((desc + " [diagnostics]", res[1]))
 
-    for n, (desc, (status, detail)) in enumerate(points, 1):
+    tap = Tap(diag_lines=None, diag_width=None)
+    for desc, (status, detail) in points:
         if status == "skip":
-            print("ok %d - %s # SKIP %s" % (n, desc, detail))
-        elif status == "ok":
-            print("ok %d - %s" % (n, desc))
+            tap.skip(desc, detail)
         else:
-            failed += 1
-            print("not ok %d - %s" % (n, desc))
-            for e in detail:
-                for l in str(e).split("\n"):
-                    print("#   " + l)
-    sys.stdout.flush()
-    return 1 if failed else 0
+            tap.ok(status == "ok", desc, [ln for e in detail for ln in str(e).split("\n")])
+    return tap.finish()
 
 
 if __name__ == "__main__":

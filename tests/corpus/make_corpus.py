@@ -11,11 +11,12 @@ imports it and pins what layoutlint must say about each.
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import compile_c  # noqa: E402
 
 # DWARF constants used here (dwarf.h).
 DW_TAG = {"array_type": 0x01, "member": 0x0d, "structure_type": 0x13, "subrange_type": 0x21,
@@ -172,11 +173,9 @@ class Dwarf:
 
 def compile_victim(work, extra=(), name="victim", cc="gcc"):
     """Link victim.c and victim2.c (two units) into WORK/NAME."""
-    out = os.path.join(work, name)
-    subprocess.run([cc, "-g", "-gdwarf-4", "-O0", "-fno-eliminate-unused-debug-types",
-                    *extra, os.path.join(HERE, "victim.c"), os.path.join(HERE, "victim2.c"),
-                    "-o", out], check=True)
-    return out
+    return compile_c(cc, [os.path.join(HERE, "victim.c"), os.path.join(HERE, "victim2.c")],
+                     name, workdir=work,
+                     flags=["-g", "-gdwarf-4", "-O0", "-fno-eliminate-unused-debug-types", *extra])
 
 
 def patched(src, dst, edits):
@@ -295,7 +294,7 @@ def make_binaries(work):
             f.write(f"\tint m{i};\n")
         f.write("};\nstruct many g_many;\n")
     cases["100k-members"] = os.path.join(work, "many.o")
-    subprocess.run(["gcc", "-g", "-gdwarf-4", "-c", src, "-o", cases["100k-members"]], check=True)
+    compile_c("gcc", src, cases["100k-members"], flags=["-g", "-gdwarf-4", "-c"])
     return cases
 
 

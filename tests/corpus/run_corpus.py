@@ -12,25 +12,17 @@ sanitizer build: a report there fails the case (non-zero exit, stderr).
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import make_corpus as mc  # noqa: E402
-from tap import Tap  # noqa: E402
+from lib import Lint, Tap  # noqa: E402
 
 TIMEOUT = 60
-
-
-def run(tool, args):
-    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1",
-               UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")
-    try:
-        r = subprocess.run([tool, *args], capture_output=True, timeout=TIMEOUT, env=env)
-    except subprocess.TimeoutExpired:
-        return None
-    return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
+# A sanitizer report must fail the case: leaks checked, UBSan stops.
+SANITIZER_ENV = {"ASAN_OPTIONS": "detect_leaks=1",
+                 "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
 
 
 def main():
@@ -38,9 +30,9 @@ def main():
     ap.add_argument("--layoutlint", required=True)
     ap.add_argument("--workdir", required=True)
     a = ap.parse_args()
-    tool = os.path.abspath(a.layoutlint)
+    lint = Lint(a.layoutlint, timeout=TIMEOUT, extra_env=SANITIZER_ENV, none_on_timeout=True)
     os.makedirs(a.workdir, exist_ok=True)
-    tap = Tap()
+    tap = Tap(diag_lines=40)
 
     bins = mc.make_binaries(a.workdir)
     rules = mc.make_rules(a.workdir)
@@ -160,7 +152,7 @@ def main():
     }
 
     for case, (args, want) in expect.items():
-        res = run(tool, [bins[case], *args])
+        res = lint.run(bins[case], *args)
         if res is None:
             tap.ok(False, f"{case}: finished within {TIMEOUT} s")
             continue
@@ -168,7 +160,7 @@ def main():
         tap.ok((rc, errs) == want and out == "", f"{case}: exit {want[0]}, {want[1].strip()}",
                f"got exit {rc}: {errs}{out[:300]}")
     for case, (args, check) in checks.items():
-        res = run(tool, [bins[case], *args])
+        res = lint.run(bins[case], *args)
         if res is None:
             tap.ok(False, f"{case}: finished within {TIMEOUT} s")
             continue
@@ -183,12 +175,12 @@ def main():
         "invalid-utf8-comment.rules": (2, "{p}:1:6: error: invalid UTF-8 byte 0xe9\n"),
     }
     for case, (code, text) in rexpect.items():
-        res = run(tool, ["--rules", rules[case], bins["intact"]] + only_victim)
+        res = lint.run(*["--rules", rules[case], bins["intact"]] + only_victim)
         want = text.format(p=rules[case])
         tap.ok(res is not None and res[0] == code and res[2] == want and res[1] == "",
                f"{case}: exit {code}, {want.strip()}", res and f"exit {res[0]}: {res[2]}")
     for case in ("1mb-comment-line.rules", "1mb-member-line.rules"):
-        res = run(tool, ["--rules", rules[case], "--format=json", bins["intact"]] + only_victim)
+        res = lint.run(*["--rules", rules[case], "--format=json", bins["intact"]] + only_victim)
         good = res is not None and res[0] == 1 and res[2] == ""
         if good:
             tags = {m["name"]: m["tag"] for m in json.loads(res[1])["structs"][0]["members"]}
@@ -197,7 +189,7 @@ def main():
         tap.ok(good, f"{case}: a 1 MB line is read whole; a and b tagged, exit 1",
                res and f"exit {res[0]}: {res[2][:500]}")
     # 100,000 members against the rules, then against the solver's limit.
-    res = run(tool, ["--rules", rules["many.rules"], "--format=json", bins["100k-members"]])
+    res = lint.run("--rules", rules["many.rules"], "--format=json", bins["100k-members"])
     good = res is not None and res[0] == 1 and res[2] == ""
     if good:
         ms = json.loads(res[1])["structs"][0]["members"]
@@ -205,7 +197,7 @@ def main():
                 all(m["tag"] == "read-mostly" for i, m in enumerate(ms) if i >= 10))
     tap.ok(good, "100k-members with rules: every member tagged, exit 1",
            res and f"exit {res[0]}: {res[2][:500]}")
-    res = run(tool, ["--rules", rules["many.rules"], "--suggest", bins["100k-members"]])
+    res = lint.run("--rules", rules["many.rules"], "--suggest", bins["100k-members"])
     want = "layoutlint: struct many: 100000 members to place, more than the 4096 --suggest takes\n"
     tap.ok(res is not None and res[0] == 2 and res[2] == want,
            "100k-members --suggest: the solver's limit, exit 2", res and f"exit {res[0]}: {res[2]}")

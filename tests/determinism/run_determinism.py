@@ -9,12 +9,11 @@ asked for every struct at once in each output format, with rules and
 """
 import argparse
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from tap import Tap  # noqa: E402
+from lib import Lint, Tap, compile_c  # noqa: E402
 FIXTURE = os.path.join(HERE, "..", "fixtures", "layouts.c")
 RULES = """struct big
 	read-mostly pad0 last
@@ -39,9 +38,9 @@ def main():
     ap.add_argument("--layoutlint", required=True)
     ap.add_argument("--workdir", required=True)
     a = ap.parse_args()
-    tool = os.path.abspath(a.layoutlint)
+    lint = Lint(a.layoutlint)
     os.makedirs(a.workdir, exist_ok=True)
-    tap = Tap()
+    tap = Tap(diag_lines=40)
 
     objs = []
     for i in range(4):
@@ -49,19 +48,17 @@ def main():
         with open(src, "w") as f:
             f.write(f'#include "{os.path.abspath(FIXTURE)}"\n'
                     f"int unit{i}_marker;\n")
-        obj = os.path.join(a.workdir, f"unit{i}.o")
         # The fixture defines main(); only the first unit keeps it.
-        defs = [] if i == 0 else ["-Dmain=not_main_%d" % i]
-        subprocess.run(["gcc", "-g", "-gdwarf-5", "-O0", "-w", "-c", src, "-o", obj] + defs,
-                       check=True)
-        objs.append(obj)
-    exe = os.path.join(a.workdir, "multi")
-    subprocess.run(["gcc", "-Wl,--allow-multiple-definition", "-o", exe] + objs, check=True)
+        defs = [] if i == 0 else ["main=not_main_%d" % i]
+        objs.append(compile_c("gcc", src, f"unit{i}.o", workdir=a.workdir, dwarf=5, opt="-O0",
+                              extra=["-w"], defines=defs))
+    exe = compile_c("gcc", objs, "multi", workdir=a.workdir,
+                    flags=["-Wl,--allow-multiple-definition"])
     rules = os.path.join(a.workdir, "fixture.rules")
     with open(rules, "w") as f:
         f.write(RULES)
 
-    listing = subprocess.run([tool, "--list=*", exe], capture_output=True, text=True)
+    listing = lint.run("--list=*", exe)
     names = sorted({line.split()[1] for line in listing.stdout.splitlines()[1:]
                     if len(line.split()) > 1})
     tap.ok(len(names) >= 20, f"{len(names)} structs listed", listing.stderr)
@@ -78,9 +75,7 @@ def main():
             for cache in ("warm", "cold"):
                 if cache == "cold":
                     cold(exe)
-                cmd = [tool, f"--format={fmt}", "--suggest", exe, *names]
-                r = subprocess.run(cmd, capture_output=True, text=True,
-                                   env=dict(os.environ, **env), timeout=120)
+                r = lint.run(f"--format={fmt}", "--suggest", exe, *names, extra_env=env)
                 outs[f"{label}, {cache}"] = r
         ref_label = "1 thread, warm"
         ref = outs[ref_label]
@@ -95,9 +90,7 @@ def main():
         # With rules: the findings and the suggestions too.
         outs = []
         for env in runs.values():
-            r = subprocess.run([tool, f"--format={fmt}", "--suggest", "--rules", rules, exe],
-                               capture_output=True, text=True, env=dict(os.environ, **env),
-                               timeout=120)
+            r = lint.run(f"--format={fmt}", "--suggest", "--rules", rules, exe, extra_env=env)
             outs.append((r.returncode, r.stdout, r.stderr))
         tap.ok(outs[0][0] == 1 and all(o == outs[0] for o in outs),
                f"{fmt} with rules: exit 1 and byte-identical across threads and paths",
@@ -109,8 +102,7 @@ def main():
             continue
         outs = []
         for label in ("1 thread", "2 threads", "8 threads"):
-            r = subprocess.run([tool, exe, typo], capture_output=True, text=True,
-                               env=dict(os.environ, **runs[label]), timeout=120)
+            r = lint.run(exe, typo, extra_env=runs[label])
             outs.append((r.returncode, r.stdout, r.stderr))
         tap.ok(outs[0][0] == 2 and "not found" in outs[0][2] and all(o == outs[0] for o in outs),
                f"missing {typo}: exit 2, the same answer on 1, 2 and 8 threads "

@@ -26,59 +26,17 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import Failure, Lint, Tap, compile_c, run  # noqa: E402
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCHEMA = os.path.join(TOP, "tests", "sarif", "sarif-schema-2.1.0.json")
 # The SARIF rule table must be the catalog, in its order (set from
 # --list-checks in main(); tests/man/run_sync.py ties the catalog to the docs).
 RULE_IDS = []
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def ok(self, cond, desc, diag=""):
-        self.n += 1
-        if not cond:
-            self.failed += 1
-        print(f"{'ok' if cond else 'not ok'} {self.n} - {desc}")
-        if not cond and diag:
-            for line in str(diag).splitlines()[:60]:
-                print(f"# {line}")
-        sys.stdout.flush()
-        return cond
-
-    def skip(self, desc, why):
-        self.n += 1
-        print(f"ok {self.n} - {desc} # SKIP {why}")
-
-    def finish(self):
-        print(f"1..{self.n}")
-        return 1 if self.failed else 0
-
-
-class Lint:
-    def __init__(self, tool, cwd):
-        self.tool = tool
-        self.cwd = cwd
-
-    def __call__(self, *args):
-        p = subprocess.run([self.tool, "--color=never", *args], cwd=self.cwd,
-                           capture_output=True, text=True, timeout=120)
-        return p.returncode, p.stdout, p.stderr
-
-    def json(self, *args):
-        rc, out, err = self(*args)
-        try:
-            return rc, json.loads(out), err
-        except ValueError as e:
-            return rc, {"error": f"not JSON: {e}: {out[:200]}"}, err
 
 
 # ---- SARIF validation ---------------------------------------------------------
@@ -116,11 +74,10 @@ def find_validator():
     for py in ("/usr/bin/python3", "/usr/local/bin/python3"):
         if not os.access(py, os.X_OK) or os.path.realpath(py) == os.path.realpath(sys.executable):
             continue
-        p = subprocess.run([py, "-c", "import jsonschema"], capture_output=True)
+        p = run([py, "-c", "import jsonschema"])
         if p.returncode == 0:
             def check(doc, py=py):
-                q = subprocess.run([py, "-c", VALIDATE_SNIPPET, SCHEMA], input=json.dumps(doc),
-                                   capture_output=True, text=True)
+                q = run([py, "-c", VALIDATE_SNIPPET, SCHEMA], input=json.dumps(doc))
                 return [] if q.returncode == 0 else (q.stdout + q.stderr).splitlines() or ["?"]
             return check, f"{py} with jsonschema"
     return None, None
@@ -191,23 +148,20 @@ def compile_variants(tap, work):
     errors = []
     for name, flags in variants.items():
         out = name + ".o"
-        p = subprocess.run(["gcc", "-g", "-c", *flags, "gating.c", "-o", out], cwd=work,
-                           capture_output=True, text=True)
-        if p.returncode:
-            errors.append(p.stderr)
+        try:
+            compile_c("gcc", "gating.c", out, cwd=work, flags=["-g", "-c", *flags])
+        except Failure as e:
+            errors.append(str(e))
         objs[name] = out
     # No line table: the binary itself is the location.
-    p = subprocess.run(["gcc", "-g", "-shared", "-nostdlib", "gating.c", "-o", "noline.so"],
-                       cwd=work, capture_output=True, text=True)
+    p = run(["gcc", "-g", "-shared", "-nostdlib", "gating.c", "-o", "noline.so"], cwd=work)
     if p.returncode == 0:
-        p = subprocess.run(["objcopy", "--remove-section=.debug_line",
-                            "--remove-section=.debug_line_str", "noline.so"],
-                           cwd=work, capture_output=True, text=True)
+        p = run(["objcopy", "--remove-section=.debug_line",
+                 "--remove-section=.debug_line_str", "noline.so"], cwd=work)
     objs["noline"] = "noline.so" if p.returncode == 0 else None
     objs["clang"] = None
     if shutil.which("clang"):
-        p = subprocess.run(["clang", "-g", "-c", "gating.c", "-o", "clang.o"], cwd=work,
-                           capture_output=True, text=True)
+        p = run(["clang", "-g", "-c", "gating.c", "-o", "clang.o"], cwd=work)
         objs["clang"] = "clang.o" if p.returncode == 0 else None
     tap.ok(not errors, "compile the gating.c variants with gcc -g -c", "\n".join(errors))
     return objs
@@ -260,8 +214,7 @@ def sarif_tests(tap, lint, objs, work):
                 f.write(out)
             if os.path.exists(log):
                 os.unlink(log)
-            q = subprocess.run([multitool, "validate", "--rule-kind", "Gh;Sarif", "-o", log,
-                                sarif_path], capture_output=True, text=True)
+            q = run([multitool, "validate", "--rule-kind", "Gh;Sarif", "-o", log, sarif_path])
             found = []
             try:
                 with open(log) as f:
@@ -548,11 +501,10 @@ def main():
     a = ap.parse_args()
     tool = os.path.abspath(a.layoutlint)
     tap = Tap()
-    lc = subprocess.run([tool, "--list-checks"], capture_output=True, text=True, check=True)
-    RULE_IDS[:] = [line.split()[0] for line in lc.stdout.splitlines() if line.strip()]
+    _, checks, _ = run([tool, "--list-checks"], check=True)
+    RULE_IDS[:] = [line.split()[0] for line in checks.splitlines() if line.strip()]
     if not shutil.which("gcc"):
-        print("1..0 # SKIP no gcc")
-        return 0
+        return tap.skip_all("no gcc")
     tmp = None
     if a.workdir:
         work = os.path.abspath(a.workdir)
@@ -560,7 +512,7 @@ def main():
     else:
         work = tmp = tempfile.mkdtemp(prefix="layoutlint-gating-")
     try:
-        lint = Lint(tool, work)
+        lint = Lint(tool, work, args=["--color=never"])
         objs = compile_variants(tap, work)
         sarif_tests(tap, lint, objs, work)
         baseline_tests(tap, lint, objs, work)

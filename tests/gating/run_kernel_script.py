@@ -25,44 +25,17 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import Tap, run  # noqa: E402
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPT = os.path.join(TOP, "scripts", "layoutlint-kernel")
 TEMPLATE = os.path.join(HERE, "ktree")
 GIT = ["git", "-c", "user.name=layoutlint test", "-c", "user.email=test@layoutlint.invalid",
        "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def ok(self, cond, desc, diag=""):
-        self.n += 1
-        if not cond:
-            self.failed += 1
-        print(f"{'ok' if cond else 'not ok'} {self.n} - {desc}")
-        if not cond and diag:
-            for line in str(diag).splitlines()[:60]:
-                print(f"# {line}")
-        sys.stdout.flush()
-        return cond
-
-    def finish(self):
-        print(f"1..{self.n}")
-        return 1 if self.failed else 0
-
-
-def sh(cmd, cwd, check=True):
-    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=300)
-    if check and p.returncode:
-        raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stderr}")
-    return p
 
 
 def edit(path, old, new):
@@ -80,8 +53,7 @@ def main():
     a = ap.parse_args()
     missing = [t for t in ("git", "make", "cc", "awk") if not shutil.which(t)]
     if missing:
-        print(f"1..0 # SKIP no {' '.join(missing)}")
-        return 0
+        return Tap().skip_all(f"no {' '.join(missing)}")
     tool = os.path.abspath(a.layoutlint)
     tmp = None
     if a.workdir:
@@ -98,9 +70,9 @@ def main():
         f.write("# only in the working tree, as a kernel's .config is\nCONFIG_CONN_DEBUG=y\n")
     tap = Tap()
     try:
-        sh(GIT + ["init", "-q"], tree)
-        sh(GIT + ["add", "-A"], tree)
-        sh(GIT + ["commit", "-q", "-m", "struct conn"], tree)
+        run(GIT + ["init", "-q"], cwd=tree, timeout=300, check=True)
+        run(GIT + ["add", "-A"], cwd=tree, timeout=300, check=True)
+        run(GIT + ["commit", "-q", "-m", "struct conn"], cwd=tree, timeout=300, check=True)
         run_tests(tap, tool, tree)
     finally:
         if tmp:
@@ -110,11 +82,9 @@ def main():
 
 def run_tests(tap, tool, tree):
     def script(*args):
-        p = subprocess.run([SCRIPT, "--layoutlint", tool, *args], cwd=tree,
-                           capture_output=True, text=True, timeout=300)
-        return p.returncode, p.stdout, p.stderr
+        return run([SCRIPT, "--layoutlint", tool, *args], cwd=tree, timeout=300)
 
-    common = sh(["git", "rev-parse", "--git-common-dir"], tree).stdout.strip()
+    common = run(["git", "rev-parse", "--git-common-dir"], cwd=tree, check=True).stdout.strip()
     base = os.path.join(tree, common, "layoutlint-kernel", "base")
     base_obj = os.path.join(base, "fs", "conn.o")
     header = os.path.join(tree, "include", "linux", "conn.h")
@@ -148,7 +118,8 @@ def run_tests(tap, tool, tree):
     tap.ok(os.stat(base_obj).st_mtime_ns == base_mtime,
            "the reference object is reused, not rebuilt", err)
 
-    sh(GIT + ["commit", "-q", "-am", "conn: move count next to ops"], tree)
+    run(GIT + ["commit", "-q", "-am", "conn: move count next to ops"], cwd=tree, timeout=300,
+        check=True)
     rc, out, err = script("--base", "HEAD~1", "--new", "HEAD", "fs/conn.o")
     errors = [ln for ln in out.splitlines() if ": error:" in ln]
     tap.ok(rc == 1 and len(errors) == 1 and "write-hot count" in errors[0] and
@@ -165,7 +136,7 @@ def run_tests(tap, tool, tree):
          "typedef struct { long v[5]; } conn_stat_t;")
     t = os.stat(obj).st_mtime + 2
     os.utime(types, (t, t))
-    make_q = sh(["make", "-q", "fs/conn.o"], tree, check=False).returncode
+    make_q = run(["make", "-q", "fs/conn.o"], cwd=tree, timeout=300).returncode
     rc, out, err = script("fs/conn.o")
     tap.ok(make_q == 0, "make alone thinks fs/conn.o is up to date after the header edit",
            f"make -q: {make_q}")
@@ -173,7 +144,7 @@ def run_tests(tap, tool, tree):
            "\tmoved:   count: line 0 -> line 1" in out.splitlines() and rc == 0,
            "an object older than a header its .cmd lists is rebuilt before linting",
            f"exit {rc}\n{out}\n{err}")
-    sh(GIT + ["checkout", "-q", "--", "include/linux/types.h"], tree)
+    run(GIT + ["checkout", "-q", "--", "include/linux/types.h"], cwd=tree, timeout=300, check=True)
 
     rc, out, err = script("fs/conn.o", "--", "--format=sarif")
     try:
@@ -188,7 +159,7 @@ def run_tests(tap, tool, tree):
     rc, out, err = script("fs/conn.o")
     tap.ok(rc == 2 and "make fs/conn.o failed" in err, "a build error: exit 2 with make's log",
            f"exit {rc}\n{err}")
-    sh(GIT + ["checkout", "-q", "--", "include/linux/conn.h"], tree)
+    run(GIT + ["checkout", "-q", "--", "include/linux/conn.h"], cwd=tree, timeout=300, check=True)
     rc, out, err = script("fs/conn.c")
     tap.ok(rc == 2 and "expected an object path" in err, "a bad object name: exit 2", err)
     rc, out, err = script("-r", "no-such.rules", "fs/conn.o")

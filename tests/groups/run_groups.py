@@ -27,13 +27,14 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURE = os.path.join(HERE, "groups.c")
 IMPORT_DIR = os.path.join(HERE, "import")
 MEMBERS_RULES = os.path.join(HERE, "members.rules")
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import Failure, Tap, compile_c, run  # noqa: E402
 
 # name -> (begin, end, [first, last] or None, nr_lines, min_lines, tag, domain,
 #          aligned, alignment or None (not checked), pad, members)
@@ -93,38 +94,6 @@ EXPECTED_IMPORTED_TAGS = {
                    "tsq_node": ("cold", None), "snd_cwnd": ("untagged", None),
                    "delivered": ("write-hot", "rx"), "chrono_stat": ("write-hot", "tx")},
 }
-
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def ok(self, cond, desc, diag=""):
-        self.n += 1
-        if not cond:
-            self.failed += 1
-        print(f"{'ok' if cond else 'not ok'} {self.n} - {desc}")
-        if not cond and diag:
-            for line in str(diag).splitlines():
-                print(f"# {line}")
-        sys.stdout.flush()
-        return cond
-
-    def skip(self, desc, why):
-        self.n += 1
-        print(f"ok {self.n} - {desc} # SKIP {why}")
-        sys.stdout.flush()
-
-    def finish(self):
-        print(f"1..{self.n}")
-        return 1 if self.failed else 0
-
-
-def run(cmd, cwd=None):
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=120)
-    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
 def flatten(members, out):
@@ -301,7 +270,7 @@ def main():
     # The importer runs from tests/groups/import/: make the paths absolute.
     a.layoutlint = os.path.abspath(a.layoutlint)
     a.workdir = os.path.abspath(a.workdir)
-    tap = Tap()
+    tap = Tap(diag_lines=None)
     os.makedirs(a.workdir, exist_ok=True)
     rc, help_text, _ = run([a.layoutlint, "--help"])
     has_groups = "--groups" in help_text
@@ -316,9 +285,12 @@ def main():
                 tap.skip(f"{label}: compile", f"no {cc}")
                 continue
             obj = os.path.join(a.workdir, f"groups-{cc}-dw{dwarf}.o")
-            crc, _, cerr = run([cc, "-std=gnu11", "-g", f"-gdwarf-{dwarf}", "-O0", "-c",
-                                FIXTURE, "-o", obj])
-            if not tap.ok(crc == 0, f"{label}: compile tests/groups/groups.c", cerr):
+            try:
+                compile_c(cc, FIXTURE, obj, std="gnu11", dwarf=dwarf, opt="-O0")
+                cerr = ""
+            except Failure as e:
+                cerr = str(e)
+            if not tap.ok(not cerr, f"{label}: compile tests/groups/groups.c", cerr):
                 continue
             objs.append(obj)
             rc, out, err = run([a.layoutlint, "--format=json", obj, "struct", "grp_basic",

@@ -13,11 +13,12 @@ TAP; skips when the kernels cannot be fetched.
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_common import Tap, fetch  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kernel_common import fetch  # noqa: E402
+from lib import Lint, Tap  # noqa: E402
 
 # Top-level units whose cacheline changed, 6.1 -> 6.12 (pahole -C file).
 MOVED = {
@@ -43,12 +44,6 @@ NEW_PAIRS = {(r, w) for r in ("f_mode", "f_mapping", "f_flags", "f_cred")
 OLD_PAIRS = {(r, w) for r in ("f_op", "f_inode") for w in ("f_count", "f_lock")}
 
 
-def lint(tool, *args):
-    p = subprocess.run([tool, "--color=never", *args], capture_output=True, text=True,
-                       timeout=600)
-    return p.returncode, p.stdout, p.stderr
-
-
 def lines_of(doc):
     """path -> (first, last) for every top-level unit (members of anonymous unions too)."""
     out = {}
@@ -72,17 +67,17 @@ def main():
     ap.add_argument("--layoutlint", required=True)
     ap.add_argument("--rules-dir", required=True)
     a = ap.parse_args()
-    tap = Tap()
+    tap = Tap(diag_lines=None, diag_width=None)
+    lint = Lint(a.layoutlint, args=["--color=never"], timeout=600)
     old = fetch("6.1")
     new = fetch("6.12")
     if not old or not new:
-        print("1..0 # SKIP cannot fetch the 6.1 and 6.12 kernels")
-        return 0
+        return tap.skip_all("cannot fetch the 6.1 and 6.12 kernels")
     old, new = old[0], new[0]
     rules = os.path.join(a.rules_dir, "file.rules")
     args = ["--against", old, "-r", rules, new, "struct", "file"]
 
-    rc, out, err = lint(a.layoutlint, *args)
+    rc, out, err = lint(*args)
     tap.ok(rc == 1, "--against 6.1 on 6.12 struct file: exit 1 (new findings)",
            f"exit {rc}\n{err}")
     text = out.splitlines()
@@ -101,7 +96,7 @@ def main():
     tap.ok("f_mapping with f_count" in note and "f_op with f_count" not in note,
            "text says which pairs of line 0 are new (f_mapping with f_count, not f_op)", note)
 
-    rc, out, err = lint(a.layoutlint, "--format=json", *args)
+    rc, out, err = lint("--format=json", *args)
     try:
         doc = json.loads(out)
     except ValueError as e:
@@ -126,8 +121,8 @@ def main():
            "json: gating counts", json.dumps(g)[:800])
 
     # Cross-check with two plain runs.
-    _, o_out, _ = lint(a.layoutlint, "--format=json", "-r", rules, old, "struct", "file")
-    _, n_out, _ = lint(a.layoutlint, "--format=json", "-r", rules, new, "struct", "file")
+    _, o_out, _ = lint("--format=json", "-r", rules, old, "struct", "file")
+    _, n_out, _ = lint("--format=json", "-r", rules, new, "struct", "file")
     try:
         o_doc, n_doc = json.loads(o_out), json.loads(n_out)
     except ValueError as e:

@@ -30,13 +30,14 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_common import Tap, fetch  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kernel_common import fetch  # noqa: E402
+from lib import Tap, run  # noqa: E402
 import pahole_compare  # noqa: E402
 
 EXTRA = ["sk_buff", "inode"]
@@ -64,7 +65,7 @@ def lint(layoutlint, args, items, timeout=900):
         argv = [layoutlint, "--format=json"] + args
         for kind, name in batch:
             argv += [kind, name]
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+        p = run(argv, timeout=timeout)
         if p.returncode in (0, 1):
             for s in json.loads(p.stdout)["structs"]:
                 found[(s["kind"], s["name"])] = s
@@ -141,8 +142,7 @@ def compare_image(tap, layoutlint, label, dwarf_args, btf_argsets, items):
         errs = [derr.get((kind, name))] + [b[1].get((kind, name)) for b in btfs]
         if any(e and re.search(r"distinct definitions", e) for e in errs):
             skipped += 1
-            tap.ok(True, title + " # SKIP several definitions: "
-                   + next(e for e in errs if e))
+            tap.skip(title, "several definitions: " + next(e for e in errs if e))
             continue
         if any(errs):
             tap.ok(False, title, "\n".join(e for e in errs if e))
@@ -173,8 +173,7 @@ def dump_btf(image, workdir):
     out = os.path.join(workdir, os.path.basename(image) + ".btf")
     if not (os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(image)):
         tmp = out + ".tmp"
-        p = subprocess.run(["objcopy", "--dump-section", ".BTF=" + tmp, image, "/dev/null"],
-                           capture_output=True, text=True)
+        p = run(["objcopy", "--dump-section", ".BTF=" + tmp, image, "/dev/null"], timeout=600)
         if p.returncode != 0 or not os.path.exists(tmp):
             return None
         os.replace(tmp, out)
@@ -193,18 +192,17 @@ def select_vmlinux(vmlinux, count):
 
 def sys_btf(tap, layoutlint, rules_dir):
     if not os.path.exists(SYS_BTF):
-        tap.ok(True, "%s # SKIP this kernel has no BTF in sysfs" % SYS_BTF)
+        tap.skip(SYS_BTF, "this kernel has no BTF in sysfs")
         return
     rules = os.path.join(rules_dir, "file.rules")
-    p = subprocess.run([layoutlint, "-r", rules, SYS_BTF, "struct", "file", "struct",
-                        "task_struct"], capture_output=True, text=True)
+    p = run([layoutlint, "-r", rules, SYS_BTF, "struct", "file", "struct", "task_struct"])
     good = p.returncode in (0, 1) and "struct file {" in p.stdout and \
         "struct task_struct {" in p.stdout and "[" in p.stdout
     tap.ok(good, "%s: struct file and struct task_struct load and lint with %s (exit %d)"
            % (SYS_BTF, rules, p.returncode), p.stderr)
     diag("  " + "\n  ".join([ln for ln in p.stdout.splitlines() if "error:" in ln][:3]))
-    p = subprocess.run([layoutlint, "--format=json", "-r", rules, SYS_BTF, "struct", "file",
-                        "struct", "task_struct"], capture_output=True, text=True)
+    p = run([layoutlint, "--format=json", "-r", rules, SYS_BTF, "struct", "file",
+             "struct", "task_struct"])
     try:
         doc = json.loads(p.stdout)
         sizes = {s["name"]: (s["size"], len(s["findings"]), s["alignment_inferred"])
@@ -226,7 +224,7 @@ def sys_btf(tap, layoutlint, rules_dir):
         runs = []
         for _ in range(11):
             t0 = time.perf_counter()
-            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            run(argv, env=env)
             runs.append((time.perf_counter() - t0) * 1000)
         return statistics.median(runs), runs
 
@@ -249,7 +247,7 @@ def main():
     ap.add_argument("--workdir", help="where the extracted .BTF goes (default: a temporary "
                     "directory)")
     a = ap.parse_args()
-    tap = Tap()
+    tap = Tap(diag_lines=None, diag_width=None)
     layoutlint = os.path.abspath(a.layoutlint)
     workdir = a.workdir or tempfile.mkdtemp(prefix="layoutlint-btf-kernel-")
     os.makedirs(workdir, exist_ok=True)

@@ -19,11 +19,12 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_common import Tap, fetch  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kernel_common import fetch  # noqa: E402
+from lib import Lint, Tap  # noqa: E402
 
 SEED = 20261202
 SAMPLE = 1000
@@ -36,25 +37,18 @@ TYPOS = {"task_strct": "did you mean struct task_struct?",
          "xyzzy_quux": "struct xyzzy_quux not found"}
 
 
-def run(tool, vmlinux, names, env_extra):
-    env = dict(os.environ, **env_extra)
-    return subprocess.run([tool, "--format=json", vmlinux, *names], capture_output=True,
-                          text=True, env=env, timeout=900)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
     a = ap.parse_args()
-    tap = Tap()
+    tap = Tap(diag_lines=None, diag_width=None)
     paths = fetch("6.12")
     if not paths:
-        print("1..0 # SKIP cannot fetch the 6.12 kernel")
-        return 0
+        return tap.skip_all("cannot fetch the 6.12 kernel")
     vmlinux = paths[0]
-    tool = os.path.abspath(a.layoutlint)
+    lint = Lint(a.layoutlint, timeout=900)
 
-    listing = subprocess.run([tool, "--list=*", vmlinux], capture_output=True, text=True)
+    listing = lint.run("--list=*", vmlinux)
     rows = [line.split() for line in listing.stdout.splitlines()[1:]]
     counts = {}
     for r in rows:
@@ -73,7 +67,8 @@ def main():
     # out and the run repeated.
     refused = []
     for _ in range(60):
-        outs = {m: run(tool, vmlinux, names, env) for m, env in modes.items()}
+        outs = {m: lint.run("--format=json", vmlinux, *names, extra_env=env)
+                for m, env in modes.items()}
         ref = outs["libdw walk"]
         same = all(o.returncode == ref.returncode and o.stdout == ref.stdout and
                    o.stderr == ref.stderr for o in outs.values())
@@ -106,9 +101,7 @@ def main():
     # threads, then a scan that stops at the first definition of the
     # closest candidate) against the libdw walk's suggestion.
     for typo, want in TYPOS.items():
-        outs = {m: subprocess.run([tool, vmlinux, "struct", typo], capture_output=True,
-                                  text=True, env=dict(os.environ, **env), timeout=900)
-                for m, env in modes.items()}
+        outs = {m: lint.run(vmlinux, "struct", typo, extra_env=env) for m, env in modes.items()}
         ref = outs["libdw walk"]
         same = all((o.returncode, o.stdout, o.stderr) == (ref.returncode, ref.stdout, ref.stderr)
                    for o in outs.values())

@@ -13,14 +13,21 @@ usage: groups_kernel.py --layoutlint PATH --rules-dir DIR
   documentation drift listed in STALE (the issue's closing note).
 """
 import argparse
+import functools
 import json
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_common import Tap, fetch, fetch_source  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kernel_common import fetch, fetch_source  # noqa: E402
+import lib  # noqa: E402
+from lib import Tap  # noqa: E402
+
+# pahole and layoutlint on a whole vmlinux, and a first fetch of the kernel
+# source, take minutes, not the two the library gives a fixture run.
+run = functools.partial(lib.run, timeout=1800)
 
 STRUCTS = ["net_device", "tcp_sock", "netns_ipv4", "sock"]
 TCP_SOCK_GROUPS = ["tcp_sock_read_tx", "tcp_sock_read_txrx", "tcp_sock_read_rx",
@@ -34,11 +41,6 @@ STALE = {
                    "ieee802154_ptr", "mctp_ptr", "dev_refcnt", "fcoe_ddp_xid", "wol_enabled",
                    "dpll_pin"],
 }
-
-
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def pahole_markers(vmlinux, name):
@@ -59,12 +61,11 @@ def main():
     ap.add_argument("--layoutlint", required=True)
     ap.add_argument("--rules-dir", required=True)
     a = ap.parse_args()
-    tap = Tap()
+    tap = Tap(diag_lines=None, diag_width=None)
     tool = a.layoutlint
     paths = fetch("6.12")
     if not paths:
-        print("1..0 # SKIP cannot fetch the 6.12 kernel")
-        return 0
+        return tap.skip_all("cannot fetch the 6.12 kernel")
     vmlinux = paths[0]
     have_pahole = run(["pahole", "--version"])[0] == 0
 
@@ -93,13 +94,11 @@ def main():
     rc, help_text, _ = run([tool, "--help"])
     if "--import-net-cachelines" not in help_text:
         for what in ("import", "rules load"):
-            print(f"ok {tap.n + 1} - net_cachelines {what} # SKIP no --import-net-cachelines")
-            tap.n += 1
+            tap.skip(f"net_cachelines {what}", "no --import-net-cachelines")
         return tap.finish()
     src = fetch_source("6.12")
     if not src:
-        print(f"ok {tap.n + 1} - net_cachelines import # SKIP no 6.12 kernel source")
-        tap.n += 1
+        tap.skip("net_cachelines import", "no 6.12 kernel source")
         return tap.finish()
     for table in ("tcp_sock", "net_device"):
         rst = os.path.join(src, "Documentation", "networking", "net_cachelines", table + ".rst")

@@ -34,23 +34,3 @@ def fetch_source(series):
     lines = _fetch_lines("source", series)
     return lines[0] if lines and len(lines) == 1 else None
 
-
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def ok(self, cond, desc, diag=""):
-        self.n += 1
-        if not cond:
-            self.failed += 1
-        print(f"{'ok' if cond else 'not ok'} {self.n} - {desc}")
-        if not cond and diag:
-            for line in str(diag).splitlines():
-                print(f"# {line}")
-        sys.stdout.flush()
-        return cond
-
-    def finish(self):
-        print(f"1..{self.n}")
-        return 1 if self.failed else 0

@@ -7,11 +7,12 @@ with rules/osq_lock.rules, and xfs.ko (ET_REL) with tests/kernel/xfs_buf.rules.
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_common import Tap, fetch  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kernel_common import fetch  # noqa: E402
+from lib import Lint, Tap  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -24,11 +25,6 @@ FILE_EXPECTED = {
               ["f_count", "f_lock"]),
              (1, ["f_path"], ["f_pos_lock", "f_pos"])],
 }
-
-
-def lint(tool, args):
-    p = subprocess.run([tool, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def findings_of(stdout):
@@ -54,29 +50,28 @@ def main():
     ap.add_argument("--layoutlint", required=True)
     ap.add_argument("--rules-dir", required=True)
     a = ap.parse_args()
-    tap = Tap()
-    tool = a.layoutlint
+    tap = Tap(diag_lines=None, diag_width=None)
+    lint = Lint(a.layoutlint, timeout=1800)
     file_rules = os.path.join(a.rules_dir, "file.rules")
     osq_rules = os.path.join(a.rules_dir, "osq_lock.rules")
 
     for series in ("6.1", "6.12"):
         paths = fetch(series)
         if not paths:
-            print(f"1..0 # SKIP cannot fetch the {series} kernel")
-            return 0
+            return tap.skip_all(f"cannot fetch the {series} kernel")
         vmlinux = paths[0]
-        rc, out, err = lint(tool, ["--format=json", "-r", file_rules, vmlinux, "struct", "file"])
+        rc, out, err = lint("--format=json", "-r", file_rules, vmlinux, "struct", "file")
         tap.ok(rc == 1, f"{series}: struct file with file.rules exits 1", f"rc={rc} {err}")
         if rc in (0, 1):
             check_mixed(tap, f"{series} struct file", findings_of(out), FILE_EXPECTED[series])
         # The text form points at include/linux/fs.h, as gcc would.
-        rc, out, err = lint(tool, ["-q", "-r", file_rules, vmlinux, "struct", "file"])
+        rc, out, err = lint("-q", "-r", file_rules, vmlinux, "struct", "file")
         errors = [l for l in out.splitlines() if ": error: " in l]
         tap.ok(len(errors) == 2 and all(l.startswith("include/linux/fs.h:") for l in errors),
                f"{series}: diagnostics point at include/linux/fs.h", out)
 
         # No NAME: the rules pick their structs; no stale-rule on either kernel.
-        rc, out, err = lint(tool, ["--format=json", "-r", file_rules, "-r", osq_rules, vmlinux])
+        rc, out, err = lint("--format=json", "-r", file_rules, "-r", osq_rules, vmlinux)
         doc = json.loads(out) if out else {"structs": []}
         names = sorted(s["name"] for s in doc["structs"])
         stale = [f for s in doc["structs"] for f in s["findings"] if f["rule"] == "stale-rule"]
@@ -84,8 +79,8 @@ def main():
                names)
         tap.ok(not stale, f"{series}: shipped rules have no stale-rule", stale)
 
-        rc, out, err = lint(tool, ["--format=json", "-r", osq_rules, vmlinux,
-                                   "struct", "optimistic_spin_node"])
+        rc, out, err = lint("--format=json", "-r", osq_rules, vmlinux,
+                                   "struct", "optimistic_spin_node")
         fs = findings_of(out) if rc in (0, 1) else []
         tap.ok(rc == 1 and len(fs) == 1 and fs[0]["members"] == ["cpu", "next", "prev", "locked"],
                f"{series}: osq cpu mixed with next/prev/locked",
@@ -94,24 +89,24 @@ def main():
     # Discovery without rules (issue 9): the 6.12 image's own answers.
     paths = fetch("6.12")
     if paths:
-        rc, out, err = lint(tool, ["--contains", "address_space", paths[0]])
+        rc, out, err = lint("--contains", "address_space", paths[0])
         tap.ok(rc == 0 and any(l.startswith("struct inode: struct address_space i_data")
                                for l in out.splitlines()),
                "6.12: --contains address_space includes inode.i_data", err)
-        rc, out, err = lint(tool, ["--audit", "*", paths[0]])
+        rc, out, err = lint("--audit", "*", paths[0])
         tap.ok(rc == 0 and any(l.split()[2:4] == ["file:", "line"] and "f_op with" in l
                                and "f_lock" in l and "f_count" in l for l in out.splitlines()),
                "6.12: --audit flags struct file (f_op beside f_lock, f_count) with no rules",
                err + out[:2000])
-        rc, out, err = lint(tool, ["--list=file*", paths[0]])
+        rc, out, err = lint("--list=file*", paths[0])
         tap.ok(rc == 0 and any(l.split()[:4] == ["struct", "file", "184", "3"]
                                for l in out.splitlines()),
                "6.12: --list=file* shows struct file, 184 bytes, 3 cachelines", out[:2000])
 
     paths = fetch("6.12", "fs/xfs/xfs.ko")
     if paths:
-        rc, out, err = lint(tool, ["--format=json", "-r", os.path.join(HERE, "xfs_buf.rules"),
-                                   paths[1], "struct", "xfs_buf"])
+        rc, out, err = lint("--format=json", "-r", os.path.join(HERE, "xfs_buf.rules"),
+                                   paths[1], "struct", "xfs_buf")
         fs = findings_of(out) if rc in (0, 1) else []
         got = [(f["rule"], f["cacheline"], f["members"]) for f in fs]
         tap.ok(rc == 1 and got == [("mixed-cacheline", 0,

@@ -46,6 +46,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lib import Tap, Timeout, run  # noqa: E402
+
 ALWAYS = ["file", "net_device", "task_struct", "mm_struct", "sock", "tcp_sock"]
 ALWAYS_MODULE = ["xfs_inode", "xfs_mount", "xfs_buf", "xfs_trans"]
 SEED = 12345
@@ -92,11 +95,10 @@ def get_dump(image, pahole, diag):
     fd, tmp = tempfile.mkstemp(prefix=".pahole.", suffix=".tmp", dir=d)
     try:
         with os.fdopen(fd, "wb") as out:
-            p = subprocess.run([pahole, "-F", "dwarf", image], stdout=out,
-                               stderr=subprocess.PIPE)
+            p = run([pahole, "-F", "dwarf", image], stdout=out, timeout=None)
             out.flush()
             os.fsync(out.fileno())
-        err = p.stderr.decode("utf-8", "replace").strip()
+        err = p.stderr.strip()
         if err:
             for ln in err.splitlines()[:10]:
                 diag("pahole: " + ln)
@@ -370,9 +372,8 @@ def run_layoutlint(layoutlint, image, items, timeout):
     for kind, name in items:
         argv += [kind, name]
     try:
-        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired:
+        p = run(argv, timeout=timeout, binary=True)
+    except Timeout:
         return None, "timed out after %d s" % timeout
     err = p.stderr.decode("utf-8", "replace").strip()
     if p.returncode not in (0, 1):
@@ -568,19 +569,14 @@ def main():
     ap.add_argument("--timeout", type=int, default=900,
                     help="seconds per layoutlint run")
     args = ap.parse_args()
-
-    def diag(msg):
-        for ln in str(msg).splitlines() or [""]:
-            print("# " + ln)
-        sys.stdout.flush()
+    tap = Tap(diag_lines=None, diag_width=None)
+    diag = tap.comment
 
     def bail(msg):
-        print("Bail out! " + msg)
-        sys.exit(1)
+        sys.exit(tap.bail(msg))
 
     def skip_all(msg):
-        print("1..0 # SKIP " + msg)
-        sys.exit(0)
+        sys.exit(tap.skip_all(msg))
 
     if not os.access(args.layoutlint, os.X_OK):
         bail("layoutlint not executable: %s" % args.layoutlint)
@@ -652,8 +648,6 @@ def main():
 
     check_file = (not args.module and args.series == "6.12"
                   and "file" in chosen)
-    print("1..%d" % (len(chosen) + (1 if check_file else 0)))
-    sys.stdout.flush()
 
     items = [(uniq[nm].kind, nm) for nm in chosen]
     stats = {"runs": 0}
@@ -661,42 +655,29 @@ def main():
     results, errors = lint_all(args.layoutlint, image, items, args.timeout, stats)
     t_lint = time.monotonic() - t0
 
-    failed = 0
     skipped = 0
-    num = 0
     for kind, nm in items:
-        num += 1
         ps = uniq[nm]
         title = "%s %s" % (kind, nm)
         if (kind, nm) in errors:
             err = errors[(kind, nm)]
             if AMBIGUOUS_RE.search(err):
                 skipped += 1
-                print("ok %d - %s # SKIP layoutlint: several definitions "
-                      "(pahole prints one layout)" % (num, title))
+                tap.skip(title, "layoutlint: several definitions (pahole prints one layout)")
                 diag("  " + err)
             else:
-                failed += 1
-                print("not ok %d - %s" % (num, title))
-                diag("  layoutlint: " + err)
+                tap.ok(False, title, "  layoutlint: " + err)
             continue
         js = results.get((kind, nm)) or results.get((None, nm))
         if js is None:
-            failed += 1
-            print("not ok %d - %s" % (num, title))
-            diag("  missing from layoutlint's JSON output")
+            tap.ok(False, title, "  missing from layoutlint's JSON output")
             continue
         bad, notes = compare_struct(ps, js)
-        print("%s %d - %s" % ("not ok" if bad else "ok", num, title))
-        for b in bad:
-            diag("  " + b)
+        tap.ok(not bad, title, ["  " + b for b in bad])
         for nt in notes:
             diag("  note: " + nt)
-        if bad:
-            failed += 1
 
     if check_file:
-        num += 1
         js = results.get(("struct", "file")) or {}
         fcount = next((m.get("offset") for m in js.get("members") or []
                        if m.get("name") == "f_count"), None)
@@ -709,17 +690,14 @@ def main():
              % (size, lines, fcount, ps.size, ps.cachelines, pfc))
         good = (size == FILE_612["size"] and lines == FILE_612["cachelines"]
                 and fcount == FILE_612["f_count"])
-        print("%s %d - struct file on 6.12: size 184, 3 cachelines, f_count at 0"
-              % ("ok" if good else "not ok", num))
-        if not good:
-            failed += 1
+        tap.ok(good, "struct file on 6.12: size 184, 3 cachelines, f_count at 0")
 
     diag("%d structs, %d failed, %d skipped; compared %d members (%d bitfields,"
          " %d anonymous aggregates); layoutlint: %d runs, %.1f s; total %.1f s"
-         % (len(items), failed, skipped, COUNTS["members"], COUNTS["bitfields"],
+         % (len(items), tap.failed, skipped, COUNTS["members"], COUNTS["bitfields"],
             COUNTS["anonymous"], stats["runs"], t_lint,
             time.monotonic() - t_all))
-    return 1 if failed else 0
+    return tap.finish()
 
 
 if __name__ == "__main__":

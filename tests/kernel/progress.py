@@ -7,42 +7,39 @@ Drives layoutlint in a tmux pane (tmux send-keys / capture-pane) on the
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_common import Tap, fetch  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kernel_common import fetch  # noqa: E402
+from lib import Lint, Tap, run  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
     a = ap.parse_args()
-    tap = Tap()
+    tap = Tap(diag_lines=None, diag_width=None)
     if not shutil.which("tmux"):
-        print("1..0 # SKIP tmux is not installed")
-        return 0
+        return tap.skip_all("tmux is not installed")
     paths = fetch("6.12")
     if not paths:
-        print("1..0 # SKIP cannot fetch the 6.12 kernel")
-        return 0
+        return tap.skip_all("cannot fetch the 6.12 kernel")
     vmlinux = paths[0]
     tool = os.path.abspath(a.layoutlint)
     session = f"ll-progress-{os.getpid()}"
     with tempfile.TemporaryDirectory() as tmp:
         done = os.path.join(tmp, "done")
-        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "20"],
-                       check=True)
+        run(["tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "20"], check=True)
         try:
             cmd = f"{tool} --list='*' {vmlinux} > {tmp}/out.txt; echo $? > {done}"
-            subprocess.run(["tmux", "send-keys", "-t", session, cmd, "Enter"], check=True)
+            run(["tmux", "send-keys", "-t", session, cmd, "Enter"], check=True)
             seen = ""
             deadline = time.time() + 300
             while time.time() < deadline and not os.path.exists(done):
-                pane = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
-                                      capture_output=True, text=True).stdout
+                pane = run(["tmux", "capture-pane", "-p", "-t", session]).stdout
                 for line in pane.splitlines():
                     if line.startswith("layoutlint: ") and "/" in line and "%" in line:
                         seen = line.strip()
@@ -50,13 +47,12 @@ def main():
             rc = open(done).read().strip() if os.path.exists(done) else "timeout"
             tap.ok(rc == "0", "--list on a terminal finishes", f"exit {rc}")
             tap.ok(bool(seen), "a progress line appears on the terminal", seen)
-            pane = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
-                                  capture_output=True, text=True).stdout
+            pane = run(["tmux", "capture-pane", "-p", "-t", session]).stdout
             tap.ok(not any(l.startswith("layoutlint: ") and "%" in l for l in pane.splitlines()),
                    "the progress line is erased at the end", pane)
         finally:
-            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
-        p = subprocess.run([tool, "--list=*", vmlinux], capture_output=True, text=True)
+            run(["tmux", "kill-session", "-t", session])
+        p = Lint(tool, timeout=600).run("--list=*", vmlinux)
         tap.ok(p.returncode == 0 and p.stderr == "", "nothing on stderr when it is a pipe",
                p.stderr[:500])
         with open(os.path.join(tmp, "out.txt")) as f:

@@ -44,13 +44,14 @@ import os
 import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_common import Tap, fetch  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kernel_common import fetch  # noqa: E402
+from lib import Tap, Timeout, run  # noqa: E402
 import pahole_compare  # noqa: E402  (normal dump: cache + parser)
 
 SEED = 4242
@@ -142,12 +143,11 @@ def get_reorg_dump(image, pahole, names, diag):
         f.write(want)
     err = []
 
-    def run(out, tmp):
-        p = subprocess.run([pahole, "-F", "dwarf", "--reorganize",
-                            "--skip_missing", "-C", "file://" + list_tmp,
-                            image], stdout=out, stderr=subprocess.PIPE)
+    def dump(out, tmp):
+        p = run([pahole, "-F", "dwarf", "--reorganize", "--skip_missing",
+                 "-C", "file://" + list_tmp, image], stdout=out, timeout=None)
         out.flush()
-        text = p.stderr.decode("utf-8", "replace").strip()
+        text = p.stderr.strip()
         # --skip_missing still reports each missing name on stderr.
         lines = [ln for ln in text.splitlines() if "not found" not in ln]
         for ln in lines[:10]:
@@ -160,7 +160,7 @@ def get_reorg_dump(image, pahole, names, diag):
         return True
 
     try:
-        if not atomic_write(cache, run):
+        if not atomic_write(cache, dump):
             raise RuntimeError(err[0] if err else "pahole --reorganize failed")
     finally:
         os.unlink(list_tmp)
@@ -207,9 +207,8 @@ def run_layoutlint(layoutlint, image, names, timeout):
     for n in names:
         argv += ["struct", n]
     try:
-        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired:
+        p = run(argv, timeout=timeout, binary=True)
+    except Timeout:
         return None, "timed out after %d s" % timeout
     err = p.stderr.decode("utf-8", "replace").strip()
     if p.returncode not in (0, 1):
@@ -289,20 +288,14 @@ def main():
     ap.add_argument("--timeout", type=int, default=900,
                     help="seconds per layoutlint run")
     args = ap.parse_args()
-    tap = Tap()
-
-    def diag(msg):
-        for ln in str(msg).splitlines() or [""]:
-            print("# " + ln)
-        sys.stdout.flush()
+    tap = Tap(diag_lines=None, diag_width=None)
+    diag = tap.comment
 
     def bail(msg):
-        print("Bail out! " + msg)
-        sys.exit(1)
+        sys.exit(tap.bail(msg))
 
     def skip_all(msg):
-        print("1..0 # SKIP " + msg)
-        sys.exit(0)
+        sys.exit(tap.skip_all(msg))
 
     if not os.access(args.layoutlint, os.X_OK):
         bail("layoutlint not executable: %s" % args.layoutlint)

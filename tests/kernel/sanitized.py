@@ -13,11 +13,12 @@ runs it in build-asan, suite kernel-sanitized).
 """
 import argparse
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_common import Tap, fetch  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kernel_common import fetch  # noqa: E402
+from lib import Lint, Tap  # noqa: E402
 
 TWENTY = ("file task_struct mm_struct sk_buff sock tcp_sock net_device inode dentry "
           "super_block page address_space vm_area_struct cred files_struct "
@@ -36,11 +37,10 @@ def main():
     a = ap.parse_args()
     paths = fetch("6.12", "fs/xfs/xfs.ko")
     if not paths:
-        print("1..0 # SKIP cannot fetch the 6.12 kernel")
-        return 0
+        return Tap().skip_all("cannot fetch the 6.12 kernel")
     vmlinux, xfs = paths
-    tap = Tap()
-    tool = os.path.abspath(a.layoutlint)
+    tap = Tap(diag_lines=None, diag_width=None)
+    lint = Lint(a.layoutlint, timeout=1800)
     rules = os.path.join(a.rules_dir, "file.rules")
     # (what it covers, arguments, exit statuses that are answers)
     cases = [
@@ -61,12 +61,11 @@ def main():
         ("ET_REL module through libdwfl", ["--format=json", xfs] + structs("xfs_buf"),
          (0, 1)),
     ]
-    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1", LAYOUTLINT_THREADS="2")
+    env = {"ASAN_OPTIONS": "detect_leaks=1", "LAYOUTLINT_THREADS": "2"}
     for what, args, answers in cases:
         runs = {}
         for label, extra in (("scan", {}), ("libdw walk", {"LAYOUTLINT_SCAN": "libdw"})):
-            p = subprocess.run([tool, *args], capture_output=True, text=True,
-                               env=dict(env, **extra), timeout=1800)
+            p = lint.run(*args, extra_env=dict(env, **extra))
             runs[label] = p
             tap.ok(p.returncode in answers and
                    not any(w in p.stderr for w in SANITIZER_WORDS),

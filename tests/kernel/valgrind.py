@@ -3,11 +3,12 @@
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_common import Tap, fetch  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kernel_common import fetch  # noqa: E402
+from lib import Tap, run  # noqa: E402
 
 
 def main():
@@ -16,19 +17,16 @@ def main():
     ap.add_argument("--rules-dir", required=True)
     a = ap.parse_args()
     if not shutil.which("valgrind"):
-        print("1..0 # SKIP valgrind is not installed")
-        return 0
+        return Tap().skip_all("valgrind is not installed")
     paths = fetch("6.12")
     if not paths:
-        print("1..0 # SKIP cannot fetch the 6.12 kernel")
-        return 0
-    tap = Tap()
+        return Tap().skip_all("cannot fetch the 6.12 kernel")
+    tap = Tap(diag_lines=None, diag_width=None)
     for fmt in ("text", "json"):
         cmd = ["valgrind", "--leak-check=full", "--error-exitcode=3", "--quiet",
                a.layoutlint, f"--format={fmt}", "--suggest", "-r",
                os.path.join(a.rules_dir, "file.rules"), paths[0], "struct", "file"]
-        p = subprocess.run(cmd, capture_output=True, text=True,
-                           env=dict(os.environ, LAYOUTLINT_THREADS="2"))
+        p = run(cmd, extra_env={"LAYOUTLINT_THREADS": "2"}, timeout=1800)
         # 1: the findings struct file has; 3: valgrind found an error.
         tap.ok(p.returncode == 1 and "==" not in p.stderr,
                f"valgrind clean: --format={fmt} --suggest -r file.rules vmlinux struct file",

@@ -14,12 +14,13 @@ man pages, docs/rules.md, the shell completion and --help.
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import Tap, compile_c, run  # noqa: E402
 
 
 def man_section(text, start, stop_re=r"^\.S[HS] "):
@@ -41,20 +42,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
     a = ap.parse_args()
-    n = failed = 0
+    tap = Tap()
+    ok = tap.ok
 
-    def ok(cond, desc, diag=""):
-        nonlocal n, failed
-        n += 1
-        failed += not cond
-        print(f"{'ok' if cond else 'not ok'} {n} - {desc}")
-        if not cond:
-            for line in str(diag).splitlines()[:40]:
-                print(f"# {line}")
-
-    lc = subprocess.run([a.layoutlint, "--list-checks"], capture_output=True, text=True)
-    catalog = [l.split()[:3] for l in lc.stdout.splitlines() if l.strip()]
-    ok(lc.returncode == 0 and len(catalog) >= 7, "--list-checks lists the catalog", lc.stdout)
+    rc, out, _ = run([a.layoutlint, "--list-checks"])
+    catalog = [l.split()[:3] for l in out.splitlines() if l.strip()]
+    ok(rc == 0 and len(catalog) >= 7, "--list-checks lists the catalog", out)
     ids = [c[0] for c in catalog]
 
     man1 = open(os.path.join(TOP, "man", "layoutlint.1")).read()
@@ -89,13 +82,12 @@ def main():
         src = os.path.join(tmp, "s.c")
         with open(src, "w") as f:
             f.write("struct s { int x; } s;\n")
-        subprocess.run(["gcc", "-g", "-c", src, "-o", obj], check=True)
-        r = subprocess.run([a.layoutlint, "-r", path, obj], capture_output=True, text=True)
-        missing = [c for c in ids if c not in r.stderr]
-        ok(r.returncode == 2 and not missing,
-           "an unknown allow id is refused naming every check", r.stderr)
+        compile_c("gcc", src, obj)
+        rc, _, err = run([a.layoutlint, "-r", path, obj])
+        missing = [c for c in ids if c not in err]
+        ok(rc == 2 and not missing, "an unknown allow id is refused naming every check", err)
 
-    h = subprocess.run([a.layoutlint, "--help"], capture_output=True, text=True).stdout
+    _, h, _ = run([a.layoutlint, "--help"])
     opts = {}
     for m in re.finditer(r"^\s+(?:-(\w), )?--([a-z][a-z-]*)(\[?=)?", h, re.M):
         opts[m.group(2)] = m.group(3)
@@ -122,8 +114,7 @@ def main():
     unknown = {s for s in skip if not s.startswith("-") and s not in opts}
     unknown |= {s for s in skip if s.startswith("-") and s[1:] not in short}
     ok(not unknown, "the completion skips no option --help does not know", f"{sorted(unknown)}")
-    print(f"1..{n}")
-    return 1 if failed else 0
+    return tap.finish()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@
  */
 #include <check.h>	/* the Check framework */
 #ifndef CHECK_MAJOR_VERSION
-#error "the Check framework's check.h was not found (is src/ on the include path?)"
+#error "the Check framework's check.h was not found"
 #endif
 
 #include <stdio.h>

@@ -1,0 +1,18 @@
+"""The python test runners' one library.
+
+tap      TAP output (meson reads it with protocol: tap)
+proc     running a program or the layoutlint binary: exit status, stdout,
+         stderr, a time limit, one exception for "could not even run"
+fixture  compiling a C fixture with gcc or clang: DWARF version, optimisation,
+         object or executable, cross targets (clang --target=), into a workdir
+
+A runner in tests/SUITE/ or tests/kernel/ imports it with
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from lib import Tap, run, Lint, compile_c
+"""
+from .tap import Tap
+from .proc import Failure, Timeout, Result, run, Lint
+from .fixture import compile_c, have, compilers, cflags
+
+__all__ = ["Tap", "Failure", "Timeout", "Result", "run", "Lint",
+           "compile_c", "have", "compilers", "cflags"]

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The compiled fixture of the raw DWARF readers' unit tests
+ * (test_line_table.c, test_dwarf_scan.c): built with gcc and clang, DWARF
+ * 4 and 5, as an object and as an executable (tests/meson.build). Its
+ * types are declared in three files in three directories, so the line
+ * table has directory entries beyond the compilation directory; every type
+ * is used by a global, so every compiler keeps it.
+ */
+#include "fixture.h"
+#include "sub/fixture_sub.h"
+
+struct ut_main {
+	int a;
+	long b;
+	char c[3];
+	struct ut_header h;
+};
+
+union ut_union {
+	int i;
+	double d;
+};
+
+typedef struct {
+	int x, y;
+} ut_anon_t;
+
+typedef struct ut_main ut_main_t;
+
+struct ut_declared;
+
+struct ut_main ut_main_var;
+union ut_union ut_union_var;
+ut_anon_t ut_anon_var;
+ut_main_t *ut_main_ptr;
+struct ut_declared *ut_declared_ptr;
+struct ut_sub ut_sub_var;
+
+int main(void)
+{
+	return ut_main_var.a + ut_sub_var.s;
+}

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for the raw .debug_info pre-filter (src/input/dwarf/dwarf_scan.c) on real
+ * compiler output: tests/unit/dwarf/fixture.c built with gcc and clang,
+ * DWARF 4 and 5, as an object and (with fixture2.c, a second unit) as an
+ * executable. libdw is the truth: every top-level type libdw sees under a
+ * queried name is a hit at its DIE offset, with its tag, size, line, file,
+ * member count and member hash, or its unit is handed back to the libdw
+ * walk; nothing else is a hit; names that are no type (a member, a
+ * variable, nothing at all) find nothing. The same answers from one
+ * thread, two threads and pread; damaged sections are refused or handed
+ * back, never read past (ASan in CI).
+ */
+#include <check.h>	/* the Check framework */
+#ifndef CHECK_MAJOR_VERSION
+#error "the Check framework's check.h was not found"
+#endif
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/input/dwarf/dwarf_scan.h"
+#include "dwarf_fixture.h"
+
+/* Set once by main from the command line: Check's tests take no arguments. */
+static char **fixture_paths;
+static int nr_fixtures;
+
+static const char *const names[] = {
+	"ut_main", "ut_union", "ut_anon_t", "ut_main_t", "ut_declared", "ut_header",
+	"ut_sub", "ut_second",
+	/* no type has these names: a member, a variable, nothing */
+	"port", "ut_main_var", "ut_no_such_name",
+};
+#define NR_NAMES (sizeof(names) / sizeof(names[0]))
+#define FIRST_NON_TYPE 8
+
+struct opened {
+	struct fixture fx;
+	struct ll_scan_input in;
+};
+
+static void open_fixture(int i, struct opened *o)
+{
+	memset(o, 0, sizeof(*o));
+	ck_assert_msg(fixture_open(fixture_paths[i], &o->fx), "cannot open %s", fixture_paths[i]);
+	ck_assert(fixture_section(&o->fx, ".debug_info", &o->in.info, &o->in.info_size));
+	ck_assert(fixture_section(&o->fx, ".debug_abbrev", &o->in.abbrev, &o->in.abbrev_size));
+	ck_assert(fixture_section(&o->fx, ".debug_str", &o->in.str, &o->in.str_size));
+	if (!fixture_section(&o->fx, ".debug_line_str", &o->in.line_str, &o->in.line_str_size))
+		o->in.line_str = NULL;
+	if (!fixture_section(&o->fx, ".debug_aranges", &o->in.aranges, &o->in.aranges_size))
+		o->in.aranges = NULL;
+}
+
+/* What libdw says about one top-level type DIE under a queried name. */
+struct truth {
+	Dwarf_Off die, unit;
+	int tag;
+	uint32_t query;
+	bool declaration;
+	unsigned name_form;
+	Dwarf_Word byte_size, decl_line, decl_file, stmt_list;
+	const char *comp_dir;
+	uint32_t nr_members;
+	uint64_t members_hash;
+	bool has_children;
+};
+
+static Dwarf_Word attr_udata(Dwarf_Die *die, unsigned name)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v = 0;
+
+	if (dwarf_attr(die, name, &attr))
+		ck_assert(dwarf_formudata(&attr, &v) == 0);
+	return v;
+}
+
+/* The members hash as the scan computes it, from libdw's reading. */
+static void members_of(Dwarf_Die *die, struct truth *t)
+{
+	Dwarf_Die child;
+
+	t->members_hash = LL_SIG_INIT;
+	t->nr_members = 0;
+	if (dwarf_child(die, &child) != 0)
+		return;
+	t->has_children = true;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		t->members_hash = ll_sig_member(t->members_hash, dwarf_diename(&child),
+						attr_udata(&child, DW_AT_data_member_location),
+						attr_udata(&child, DW_AT_data_bit_offset));
+		t->nr_members++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static size_t libdw_truth(const struct fixture *fx, struct truth *out, size_t cap,
+			  size_t *nr_units)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize, n = 0;
+
+	*nr_units = 0;
+	while (dwarf_nextcu(fx->dwarf, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, die;
+		Dwarf_Attribute attr;
+
+		(*nr_units)++;
+		ck_assert(dwarf_offdie(fx->dwarf, off + hsize, &cu));
+		if (dwarf_child(&cu, &die) == 0) {
+			do {
+				int tag = dwarf_tag(&die);
+				const char *nm = dwarf_diename(&die);
+
+				if (!nm || (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+					    tag != DW_TAG_class_type && tag != DW_TAG_typedef))
+					continue;
+				for (uint32_t q = 0; q < NR_NAMES; q++) {
+					if (strcmp(nm, names[q]) != 0)
+						continue;
+					ck_assert_uint_lt(n, cap);
+					struct truth *t = &out[n++];
+
+					memset(t, 0, sizeof(*t));
+					t->die = dwarf_dieoffset(&die);
+					t->unit = off;
+					t->tag = tag;
+					t->query = q;
+					t->declaration = dwarf_hasattr(&die, DW_AT_declaration);
+					ck_assert(dwarf_attr(&die, DW_AT_name, &attr));
+					t->name_form = dwarf_whatform(&attr);
+					t->byte_size = attr_udata(&die, DW_AT_byte_size);
+					t->decl_line = attr_udata(&die, DW_AT_decl_line);
+					t->decl_file = attr_udata(&die, DW_AT_decl_file);
+					t->stmt_list = attr_udata(&cu, DW_AT_stmt_list);
+					t->comp_dir = dwarf_attr(&cu, DW_AT_comp_dir, &attr) ?
+						      dwarf_formstring(&attr) : NULL;
+					members_of(&die, t);
+				}
+			} while (dwarf_siblingof(&die, &die) == 0);
+		}
+		off = next;
+	}
+	return n;
+}
+
+static bool in_fallback(const struct ll_scan_result *r, uint64_t unit)
+{
+	for (size_t i = 0; i < r->nr_fallback; i++)
+		if (r->fallback_units[i] == unit)
+			return true;
+	return false;
+}
+
+static const struct ll_scan_hit *hit_at(const struct ll_scan_result *r, uint64_t die)
+{
+	for (size_t i = 0; i < r->nr_hits; i++)
+		if (r->hits[i].die == die)
+			return &r->hits[i];
+	return NULL;
+}
+
+/* R against libdw's truth T (N entries); WHAT names the run in messages. */
+static void check_result(const struct opened *o, const struct ll_scan_result *r,
+			 const struct truth *t, size_t n, size_t nr_units, const char *what)
+{
+	const char *path = o->fx.path;
+
+	ck_assert_msg(r->nr_units == nr_units, "%s %s: %zu units, libdw %zu", path, what,
+		      r->nr_units, nr_units);
+	for (size_t i = 0; i + 1 < r->nr_hits; i++)
+		ck_assert_msg(r->hits[i].die < r->hits[i + 1].die, "%s %s: hits out of order",
+			      path, what);
+	for (size_t i = 0; i < r->nr_hits; i++) {
+		const struct ll_scan_hit *h = &r->hits[i];
+		bool known = false;
+
+		for (size_t k = 0; k < n; k++)
+			known |= t[k].die == h->die;
+		ck_assert_msg(known, "%s %s: a hit at DIE 0x%llx (%s) libdw does not see", path,
+			      what, (unsigned long long)h->die, names[h->query]);
+		ck_assert_uint_lt(h->query, FIRST_NON_TYPE);
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct truth *w = &t[k];
+		const struct ll_scan_hit *h = hit_at(r, w->die);
+		bool raw_name = w->name_form == DW_FORM_strp || w->name_form == DW_FORM_string;
+
+		if (!h) {
+			/* Only a name the scan cannot read sends its unit to libdw. */
+			ck_assert_msg(!raw_name && in_fallback(r, w->unit),
+				      "%s %s: %s at DIE 0x%llx (name form 0x%x) neither found nor "
+				      "handed back", path, what, names[w->query],
+				      (unsigned long long)w->die, w->name_form);
+			continue;
+		}
+		ck_assert_msg(raw_name, "%s %s: %s found by a name form (0x%x) it cannot read",
+			      path, what, names[w->query], w->name_form);
+		ck_assert_uint_eq(h->query, w->query);
+		ck_assert_int_eq(h->tag, w->tag);
+		ck_assert_int_eq(h->declaration, w->declaration);
+		if (w->tag == DW_TAG_typedef) {
+			/* Only a typedef of an anonymous struct names something to look up. */
+			ck_assert_int_eq(h->settled, strcmp(names[w->query], "ut_anon_t") != 0);
+			continue;
+		}
+		if (w->declaration) {
+			ck_assert(h->settled);
+			continue;
+		}
+		ck_assert_msg(h->has_sig, "%s %s: no signature read for %s", path, what,
+			      names[w->query]);
+		ck_assert_uint_eq(h->byte_size, w->byte_size);
+		ck_assert_uint_eq(h->decl_line, w->decl_line);
+		ck_assert_uint_eq(h->decl_file, w->decl_file);
+		ck_assert_uint_eq(h->nr_members, w->nr_members);
+		ck_assert_msg(h->members_hash == w->members_hash, "%s %s: %s members hash differs",
+			      path, what, names[w->query]);
+		ck_assert_uint_eq(h->stmt_list, w->stmt_list);
+		ck_assert_ptr_nonnull(w->comp_dir);
+		ck_assert_ptr_nonnull(h->comp_dir);
+		ck_assert_str_eq(h->comp_dir, w->comp_dir);
+	}
+}
+
+/* Every queried name, every libdw answer; one thread, two, and pread. */
+START_TEST(test_scan_matches_libdw)
+{
+	struct opened o;
+	struct truth t[64];
+	size_t nr_units, n;
+	struct ll_scan_result r;
+	int fd = -1;
+
+	open_fixture(_i, &o);
+	n = libdw_truth(&o.fx, t, 64, &nr_units);
+	ck_assert_uint_ge(n, o.fx.is_object ? 7 : 9);	/* the executable has ut_header twice */
+
+	ck_assert_int_eq(ll_scan(&o.in, names, NR_NAMES, 1, &r), 0);
+	check_result(&o, &r, t, n, nr_units, "1 thread");
+	ll_scan_result_release(&r);
+
+	ck_assert_int_eq(ll_scan(&o.in, names, NR_NAMES, 2, &r), 0);
+	check_result(&o, &r, t, n, nr_units, "2 threads");
+	ll_scan_result_release(&r);
+
+	if (!o.fx.is_object) {
+		/* An executable's .debug_info as stored: read with pread, not the mapping. */
+		struct ll_scan_input in = o.in;
+		GElf_Shdr shdr;
+
+		ck_assert_ptr_nonnull(ll_elf_section(o.fx.elf, ".debug_info", NULL, &shdr));
+		fd = open(o.fx.path, O_RDONLY);
+		ck_assert_int_ge(fd, 0);
+		in.use_pread = true;
+		in.fd = fd;
+		in.info = NULL;
+		in.info_file_offset = shdr.sh_offset;
+		ck_assert_int_eq(ll_scan(&in, names, NR_NAMES, 2, &r), 0);
+		check_result(&o, &r, t, n, nr_units, "pread");
+		ll_scan_result_release(&r);
+		close(fd);
+	}
+	fixture_close(&o.fx);
+}
+END_TEST
+
+/* Names that are no type find nothing, and cost no unit its raw scan. */
+START_TEST(test_missing_names)
+{
+	struct opened o;
+	struct ll_scan_result r;
+
+	open_fixture(_i, &o);
+	ck_assert_int_eq(ll_scan(&o.in, names + FIRST_NON_TYPE, NR_NAMES - FIRST_NON_TYPE, 1, &r), 0);
+	ck_assert_uint_eq(r.nr_hits, 0);
+	/* Only a unit whose names the scan cannot read may need libdw. */
+	if (r.nr_fallback) {
+		Dwarf_Die die;
+		Dwarf_Attribute attr;
+
+		ck_assert(fixture_find(&o.fx, DW_TAG_structure_type, "ut_main", &die, NULL));
+		ck_assert(dwarf_attr(&die, DW_AT_name, &attr));
+		ck_assert_uint_ne(dwarf_whatform(&attr), DW_FORM_strp);
+	}
+	ll_scan_result_release(&r);
+	fixture_close(&o.fx);
+}
+END_TEST
+
+/* NAMES NULL: every type name of every unit read raw, for did-you-mean. */
+START_TEST(test_collect_all_names)
+{
+	struct opened o;
+	struct ll_scan_result r;
+	struct truth t[64];
+	size_t nr_units, n;
+
+	open_fixture(_i, &o);
+	n = libdw_truth(&o.fx, t, 64, &nr_units);
+	ck_assert_int_eq(ll_scan(&o.in, NULL, 0, 2, &r), 0);
+	ck_assert_uint_eq(r.nr_hits, 0);
+	for (size_t k = 0; k < n; k++) {
+		bool seen = false;
+
+		for (size_t i = 0; i < r.nr_names; i++)
+			seen |= strcmp(r.names[i], names[t[k].query]) == 0;
+		ck_assert_msg(seen || in_fallback(&r, t[k].unit), "%s: %s not collected",
+			      o.fx.path, names[t[k].query]);
+	}
+	for (size_t i = 0; i < r.nr_names; i++)
+		for (size_t q = FIRST_NON_TYPE; q < NR_NAMES; q++)
+			ck_assert_str_ne(r.names[i], names[q]);
+	ll_scan_result_release(&r);
+	fixture_close(&o.fx);
+}
+END_TEST
+
+/* A private copy of LEN bytes of DATA (exactly that long: ASan sees overreads). */
+static unsigned char *copy_of(const unsigned char *data, size_t len)
+{
+	unsigned char *p = malloc(len ? len : 1);
+
+	memcpy(p, data, len);
+	return p;
+}
+
+/*
+ * .debug_info or .debug_abbrev cut anywhere: the scan refuses the whole
+ * input (-1) or hands the damaged units to libdw; a hit it still reports
+ * is one libdw sees in the intact file.
+ */
+START_TEST(test_cut_sections)
+{
+	struct opened o;
+	struct truth t[64];
+	size_t nr_units, n;
+
+	open_fixture(_i, &o);
+	n = libdw_truth(&o.fx, t, 64, &nr_units);
+	for (int which = 0; which < 2; which++) {
+		size_t size = which ? o.in.abbrev_size : o.in.info_size;
+
+		for (size_t cut = 0; cut < size; cut += 1 + size / 97) {
+			struct ll_scan_input in = o.in;
+			unsigned char *buf = copy_of(which ? o.in.abbrev : o.in.info, cut);
+			struct ll_scan_result r;
+			int rc;
+
+			if (which) {
+				in.abbrev = buf;
+				in.abbrev_size = cut;
+			} else {
+				in.info = buf;
+				in.info_size = cut;
+				in.aranges = NULL;
+			}
+			rc = ll_scan(&in, names, NR_NAMES, 1, &r);
+			if (rc == 0) {
+				for (size_t i = 0; i < r.nr_hits; i++) {
+					bool known = false;
+
+					for (size_t k = 0; k < n; k++)
+						known |= t[k].die == r.hits[i].die &&
+							 t[k].query == r.hits[i].query;
+					ck_assert_msg(known, "%s: %s cut at %zu: a hit at 0x%llx",
+						      o.fx.path, which ? "abbrev" : "info", cut,
+						      (unsigned long long)r.hits[i].die);
+				}
+				/* A unit cut short is not scanned as if whole. */
+				ck_assert_msg(which || r.nr_hits < n || cut >= o.in.info_size,
+					      "%s: info cut at %zu: every hit still found", o.fx.path,
+					      cut);
+			} else {
+				ck_assert_int_eq(rc, -1);
+			}
+			ll_scan_result_release(&r);
+			free(buf);
+		}
+	}
+	fixture_close(&o.fx);
+}
+END_TEST
+
+static Suite *scan_suite(void)
+{
+	Suite *s = suite_create("dwarf_scan");
+	TCase *t = tcase_create("fixtures");
+
+	tcase_add_loop_test(t, test_scan_matches_libdw, 0, nr_fixtures);
+	tcase_add_loop_test(t, test_missing_names, 0, nr_fixtures);
+	tcase_add_loop_test(t, test_collect_all_names, 0, nr_fixtures);
+	tcase_add_loop_test(t, test_cut_sections, 0, nr_fixtures);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	SRunner *sr;
+	int failed;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s FIXTURE-SOURCE-DIR FIXTURE...\n", argv[0]);
+		return 2;
+	}
+	/* argv[1], the fixtures' source directory, is for test_line_table. */
+	fixture_paths = argv + 2;
+	nr_fixtures = argc - 2;
+	sr = srunner_create(scan_suite());
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
