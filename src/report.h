@@ -37,6 +37,8 @@ struct ll_run {
 	size_t nr_structs;
 	bool color;
 	bool quiet;		/* text: diagnostics only */
+	const char *source_url;	/* html: link template with {file} and {line}; NULL: no links */
+	bool line_pairs;	/* html: mark each 128-byte pair of 64-byte lines */
 	const struct ll_gating *gating;	/* NULL unless --baseline or --against (baseline.h) */
 };
 
@@ -44,5 +46,7 @@ struct ll_run {
 void ll_report_text(const struct ll_run *run, struct strbuf *out);
 void ll_report_json(const struct ll_run *run, struct strbuf *out);
 void ll_report_sarif(const struct ll_run *run, struct strbuf *out);
+/* A self-contained page: inline CSS and SVG, no script, nothing fetched. */
+void ll_report_html(const struct ll_run *run, struct strbuf *out);
 
 #endif
