@@ -626,13 +626,34 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 
 /* ---- text parts ------------------------------------------------------ */
 
+static bool declares(const struct ll_member *members, size_t n, const char *file)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((members[i].decl.file && strcmp(members[i].decl.file, file) == 0) ||
+		    declares(members[i].children, members[i].nr_children, file))
+			return true;
+	return false;
+}
+
+/*
+ * Whether FILE is a source file of the binary (the struct's or a member's
+ * declaring file): --source-url links those, never a rules file a note
+ * points at.
+ */
+static bool source_file(const struct ll_struct *s, const char *file)
+{
+	return (s->decl.file && strcmp(s->decl.file, file) == 0) ||
+	       declares(s->members, s->nr_members, file);
+}
+
 static void location(struct html_ctx *c, const struct ll_decl *d)
 {
 	const struct ll_struct *s = c->l->layout;
 	struct strbuf *out = c->out;
+	bool link = c->run->source_url && d->file && source_file(s, d->file);
 
 	if (d->file && d->line) {
-		if (c->run->source_url) {
+		if (link) {
 			sb_adds(out, "<a href=\"");
 			source_href(out, c->run->source_url, d);
 			sb_adds(out, "\">");
@@ -641,7 +662,7 @@ static void location(struct html_ctx *c, const struct ll_decl *d)
 		sb_addf(out, ":%u:", d->line);
 		if (d->column)
 			sb_addf(out, "%u:", d->column);
-		if (c->run->source_url)
+		if (link)
 			sb_adds(out, "</a>");
 	} else {
 		esc(out, c->run->binary_path);
@@ -838,7 +859,7 @@ static void members_table(struct html_ctx *c)
 {
 	const struct ll_struct *s = c->l->layout;
 
-	sb_adds(c->out, "<details><summary>Members</summary>\n<table class=\"members\"><tr>"
+	sb_adds(c->out, "<details open><summary>Members</summary>\n<table class=\"members\"><tr>"
 		"<th>member</th><th>offset</th><th>size</th><th>lines</th><th>type</th>"
 		"<th>tag</th><th>rule</th><th>declared</th></tr>\n");
 	member_rows(c, s->members, s->nr_members, 0);
