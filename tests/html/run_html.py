@@ -235,6 +235,26 @@ def main():
     else:
         t.ok(True, "# SKIP root ignores directory permissions")
 
+    # --- --cacheline and --line-pairs ----------------------------------------
+    r10 = lint(ll, "--format=html", "--cacheline", "128", "-r", rules, objs["html.o"],
+               "struct", "html_demo")
+    j10 = json.loads(lint(ll, "--format=json", "--cacheline", "128", "-r", rules,
+                          objs["html.o"], "struct", "html_demo").stdout)["structs"][0]
+    p10 = pagecheck.Page(r10.stdout.decode())
+    svg10 = pagecheck.maps(p10)[0][0]
+    bad = pagecheck.geometry_problems(p10, j10, 0)
+    t.ok(svg10["data-cacheline"] == "128" and float(svg10["data-scale"]) == 6 and not bad and
+         len(p10.by_class("g", "row")) == j10["cachelines"] == 2,
+         "--cacheline 128: two rows of 128 bytes, boxes at half the scale", bad)
+    r11 = lint(ll, "--format=html", "--line-pairs", "-r", rules, objs["html.o"], "struct",
+               "html_demo")
+    p11 = pagecheck.Page(r11.stdout.decode())
+    pairs = [a["data-pair"] for a, _ in p11.by_class("g", "pair")]
+    t.ok(pairs == ["0"], "--line-pairs: lines 0-1 bracketed as one 128-byte pair (line 2 "
+         "has no partner)", pairs)
+    t.ok(not pagecheck.Page(r5.stdout.decode()).by_class("g", "pair"),
+         "no pair brackets unless asked")
+
     # --- --suggest and --against --------------------------------------------
     sug = os.path.join(work, "suggest.html")
     r8 = lint(ll, "--format=html", "--suggest", "-r", rules, objs["html.o"], "struct",
