@@ -136,6 +136,111 @@ static void source_href(struct strbuf *out, const char *tmpl, const struct ll_de
 	sb_release(&url);
 }
 
+/* ---- sorted string sets: lookups per box stay O(log n) ---------------- */
+
+/* Borrowed strings, sorted and unique once built. */
+struct strset {
+	const char **v;
+	size_t n;
+};
+
+static void strset_add(struct strset *set, const char *s)
+{
+	if (!s)
+		return;
+	set->v = xgrow(set->v, set->n, sizeof(*set->v));
+	set->v[set->n++] = s;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void strset_seal(struct strset *set)
+{
+	size_t k = 0;
+
+	if (!set->n)
+		return;
+	qsort(set->v, set->n, sizeof(*set->v), cmp_str);
+	for (size_t i = 1; i < set->n; i++)
+		if (strcmp(set->v[i], set->v[k]) != 0)
+			set->v[++k] = set->v[i];
+	set->n = k + 1;
+}
+
+/* Whether the first LEN bytes of KEY are an element of SET. */
+static bool strset_has_prefix(const struct strset *set, const char *key, size_t len)
+{
+	size_t lo = 0, hi = set->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(key, set->v[mid], len);
+
+		if (c == 0 && set->v[mid][len] != '\0')
+			c = -1;
+		if (c == 0)
+			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+static bool strset_has(const struct strset *set, const char *s)
+{
+	return s && strset_has_prefix(set, s, strlen(s));
+}
+
+/* Whether SET holds PATH or a member path above it ("f_path" for "f_path.mnt"). */
+static bool strset_covers(const struct strset *set, const char *path)
+{
+	if (!path)
+		return false;
+	for (const char *p = path;; p++) {
+		if ((*p == '.' || *p == '\0') && strset_has_prefix(set, path, (size_t)(p - path)))
+			return true;
+		if (!*p)
+			return false;
+	}
+}
+
+/* Which member a tag came from, for each member: sorted by member address. */
+struct tag_origin {
+	const struct ll_member *m;
+	const struct ll_member *from;	/* NULL: no rule tagged it or a parent */
+};
+
+struct tag_origins {
+	struct tag_origin *v;
+	size_t n;
+};
+
+static void collect_origins(const struct ll_member *members, size_t n,
+			    const struct ll_member *inherited, struct tag_origins *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &members[i];
+		const struct ll_member *from = m->tag_rule_line ? m : inherited;
+
+		out->v = xgrow(out->v, out->n, sizeof(*out->v));
+		out->v[out->n++] = (struct tag_origin){ m, from };
+		collect_origins(m->children, m->nr_children, from, out);
+	}
+}
+
+static int cmp_origin(const void *a, const void *b)
+{
+	const struct ll_member *x = ((const struct tag_origin *)a)->m;
+	const struct ll_member *y = ((const struct tag_origin *)b)->m;
+
+	return x < y ? -1 : x > y;
+}
+
 /* ---- per-struct context ---------------------------------------------- */
 
 struct html_ctx {
@@ -145,9 +250,11 @@ struct html_ctx {
 	size_t index;			/* of the struct in the run: element ids */
 	const char **domains;		/* write-hot domains in order of first use */
 	size_t nr_domains;
-	const char **moved;		/* paths to mark moved in the map being drawn */
-	size_t nr_moved;
+	const struct strset *moved;	/* paths to mark moved in the map being drawn */
 	bool current;			/* drawing the current layout: its findings apply */
+	struct strset finding_paths;	/* members the findings name */
+	struct strset sources;		/* declaring files of the struct and its members */
+	struct tag_origins origins;	/* of the struct being drawn */
 };
 
 static const char *tag_letter(enum ll_tag t)
@@ -185,34 +292,19 @@ static void tag_text(struct strbuf *out, enum ll_tag t, const char *domain)
 	}
 }
 
-/*
- * The member at or above TARGET that a rule tagged, given INHERITED from
- * above MEMBERS: what the tag came from. *FOUND says TARGET was seen.
- */
-static const struct ll_member *tagger(const struct ll_member *members, size_t n,
-				      const struct ll_member *target,
-				      const struct ll_member *inherited, bool *found)
+/* The member at or above M that a rule tagged: what M's tag came from. */
+static const struct ll_member *tagger(const struct html_ctx *c, const struct ll_member *m)
 {
-	for (size_t i = 0; i < n && !*found; i++) {
-		const struct ll_member *m = &members[i];
-		const struct ll_member *from = m->tag_rule_line ? m : inherited;
-		const struct ll_member *r;
+	struct tag_origin key = { m, NULL };
+	const struct tag_origin *o = bsearch(&key, c->origins.v, c->origins.n,
+					     sizeof(*c->origins.v), cmp_origin);
 
-		if (m == target) {
-			*found = true;
-			return from;
-		}
-		r = tagger(m->children, m->nr_children, target, from, found);
-		if (*found)
-			return r;
-	}
-	return NULL;
+	return o ? o->from : NULL;
 }
 
-static void rule_text(struct strbuf *out, const struct ll_struct *s, const struct ll_member *m)
+static void rule_text(const struct html_ctx *c, struct strbuf *out, const struct ll_member *m)
 {
-	bool found = false;
-	const struct ll_member *t = tagger(s->members, s->nr_members, m, NULL, &found);
+	const struct ll_member *t = tagger(c, m);
 
 	if (!t) {
 		sb_adds(out, "no rule");
@@ -255,27 +347,6 @@ static void decl_cell(struct html_ctx *c, const struct ll_decl *d)
 	} else {
 		decl_text(c->out, d);
 	}
-}
-
-static bool path_in(const char *path, const char **set, size_t n)
-{
-	for (size_t i = 0; path && i < n; i++) {
-		size_t k = strlen(set[i]);
-
-		if (strncmp(path, set[i], k) == 0 && (path[k] == '\0' || path[k] == '.'))
-			return true;
-	}
-	return false;
-}
-
-/* Whether a finding of the struct names PATH (or a member above it). */
-static bool in_finding(const struct ll_linted *l, const char *path)
-{
-	for (size_t i = 0; path && i < l->findings.n; i++)
-		if (path_in(path, (const char **)l->findings.v[i].members,
-			    l->findings.v[i].nr_members))
-			return true;
-	return false;
 }
 
 /* ---- the map --------------------------------------------------------- */
@@ -373,10 +444,10 @@ static void member_title(struct html_ctx *c, const struct ll_struct *s, const st
 	sb_adds(out, "\ntag ");
 	tag_text(out, u->tag, u->domain);
 	sb_adds(out, "\nrule ");
-	rule_text(out, s, m);
+	rule_text(c, out, m);
 	sb_adds(out, "\ndeclared ");
 	decl_text(out, &m->decl);
-	if (path_in(m->path, c->moved, c->nr_moved))
+	if (c->moved && strset_covers(c->moved, m->path))
 		sb_adds(out, "\nmoved");
 	sb_adds(out, "</title>");
 }
@@ -389,14 +460,14 @@ static void draw_seg(struct html_ctx *c, const struct ll_struct *s, const struct
 	struct strbuf *out = c->out;
 	double x = xof(s, g->begin), y = r->y + (double)g->lane * LANE_H;
 	double w = (double)(g->end - g->begin) * ROW_W / s->cacheline;
-	bool moved = path_in(m->path, c->moved, c->nr_moved);
+	bool moved = c->moved && strset_covers(c->moved, m->path);
 	struct ll_extent e = ll_member_extent(m);
 
 	sb_adds(out, "<g class=\"m ");
 	tag_class(c, out, u->tag, u->domain);
 	if (moved)
 		sb_adds(out, " moved");
-	if (c->current && in_finding(c->l, m->path))
+	if (c->current && strset_covers(&c->finding_paths, m->path))
 		sb_adds(out, " hit");
 	sb_adds(out, "\" data-path=\"");
 	esc(out, m->path ? m->path : m->name);
@@ -626,31 +697,12 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 
 /* ---- text parts ------------------------------------------------------ */
 
-static bool declares(const struct ll_member *members, size_t n, const char *file)
-{
-	for (size_t i = 0; i < n; i++)
-		if ((members[i].decl.file && strcmp(members[i].decl.file, file) == 0) ||
-		    declares(members[i].children, members[i].nr_children, file))
-			return true;
-	return false;
-}
-
-/*
- * Whether FILE is a source file of the binary (the struct's or a member's
- * declaring file): --source-url links those, never a rules file a note
- * points at.
- */
-static bool source_file(const struct ll_struct *s, const char *file)
-{
-	return (s->decl.file && strcmp(s->decl.file, file) == 0) ||
-	       declares(s->members, s->nr_members, file);
-}
-
 static void location(struct html_ctx *c, const struct ll_decl *d)
 {
 	const struct ll_struct *s = c->l->layout;
 	struct strbuf *out = c->out;
-	bool link = c->run->source_url && d->file && source_file(s, d->file);
+	/* The binary's own sources only: never a rules file a note points at. */
+	bool link = c->run->source_url && strset_has(&c->sources, d->file);
 
 	if (d->file && d->line) {
 		if (link) {
@@ -847,7 +899,7 @@ static void member_rows(struct html_ctx *c, const struct ll_member *members, siz
 			tag_text(out, m->tag, m->domain);
 		sb_adds(out, "</td><td>");
 		if (m->tag_rule_line)
-			rule_text(out, s, m);
+			rule_text(c, out, m);
 		sb_adds(out, "</td><td>");
 		decl_cell(c, &m->decl);
 		sb_adds(out, "</td></tr>\n");
@@ -891,15 +943,31 @@ static void legend(struct html_ctx *c)
 }
 
 /* Paths of the units a suggestion moves (an anonymous container: all inside). */
-static void moved_paths(const struct ll_member *m, const char ***v, size_t *n)
+static void moved_paths(const struct ll_member *m, struct strset *set)
 {
 	if (m->path) {
-		*v = xgrow(*v, *n, sizeof(**v));
-		(*v)[(*n)++] = m->path;
+		strset_add(set, m->path);
 		return;
 	}
 	for (size_t i = 0; i < m->nr_children; i++)
-		moved_paths(&m->children[i], v, n);
+		moved_paths(&m->children[i], set);
+}
+
+static void source_files(const struct ll_member *members, size_t n, struct strset *set)
+{
+	for (size_t i = 0; i < n; i++) {
+		strset_add(set, members[i].decl.file);
+		source_files(members[i].children, members[i].nr_children, set);
+	}
+}
+
+/* What one struct's drawing looks up per box, built once. */
+static void prepare(struct html_ctx *c, const struct ll_struct *s)
+{
+	free(c->origins.v);
+	c->origins = (struct tag_origins){ 0 };
+	collect_origins(s->members, s->nr_members, NULL, &c->origins);
+	qsort(c->origins.v, c->origins.n, sizeof(*c->origins.v), cmp_origin);
 }
 
 static void one_struct(struct html_ctx *c)
@@ -909,8 +977,7 @@ static void one_struct(struct html_ctx *c)
 	struct strbuf *out = c->out;
 	struct ll_summary sum;
 	struct ll_units units;
-	const char **sg_moved = NULL, **diff_moved = NULL;
-	size_t nr_sg_moved = 0, nr_diff_moved = 0;
+	struct strset sg_moved = { 0 }, diff_moved = { 0 };
 
 	/* Domains in order of first use, so both maps colour them alike. */
 	ll_collect_units(s, &units);
@@ -920,11 +987,19 @@ static void one_struct(struct html_ctx *c)
 	ll_units_release(&units);
 	for (size_t i = 0; l->suggestion && i < l->suggestion->n; i++)
 		if (l->suggestion->members[i].moved)
-			moved_paths(l->suggestion->members[i].m, &sg_moved, &nr_sg_moved);
-	for (size_t i = 0; l->diff && i < l->diff->nr_moved; i++) {
-		diff_moved = xgrow(diff_moved, nr_diff_moved, sizeof(*diff_moved));
-		diff_moved[nr_diff_moved++] = l->diff->moved[i].path;
-	}
+			moved_paths(l->suggestion->members[i].m, &sg_moved);
+	strset_seal(&sg_moved);
+	for (size_t i = 0; l->diff && i < l->diff->nr_moved; i++)
+		strset_add(&diff_moved, l->diff->moved[i].path);
+	strset_seal(&diff_moved);
+	for (size_t i = 0; i < l->findings.n; i++)
+		for (size_t k = 0; k < l->findings.v[i].nr_members; k++)
+			strset_add(&c->finding_paths, l->findings.v[i].members[k]);
+	strset_seal(&c->finding_paths);
+	strset_add(&c->sources, s->decl.file);
+	source_files(s->members, s->nr_members, &c->sources);
+	strset_seal(&c->sources);
+	prepare(c, s);
 
 	ll_summarize(s, &sum);
 	sb_addf(out, "<section class=\"struct\" id=\"s%zu\" aria-labelledby=\"s%zu-h\">\n"
@@ -938,8 +1013,7 @@ static void one_struct(struct html_ctx *c)
 		sum.hole_bytes, sum.padding, s->alignment, l->findings.n);
 	legend(c);
 	sb_adds(out, "<div class=\"maps\">\n");
-	c->moved = l->diff ? diff_moved : sg_moved;
-	c->nr_moved = l->diff ? nr_diff_moved : nr_sg_moved;
+	c->moved = l->diff ? &diff_moved : &sg_moved;
 	draw_map(c, s, &l->groups, true, l->diff ? "current layout (\xe2\x86\x94: moved since the "
 		 "reference)" : l->suggestion ? "current layout (\xe2\x86\x94: the suggestion moves it)" :
 		 "current layout");
@@ -948,11 +1022,12 @@ static void one_struct(struct html_ctx *c)
 		struct ll_groups pg = { 0 };
 
 		ll_find_groups(p, &pg);
-		c->moved = sg_moved;
-		c->nr_moved = nr_sg_moved;
+		prepare(c, p);
+		c->moved = &sg_moved;
 		draw_map(c, p, &pg, false, "suggested layout (\xe2\x86\x94: moved)");
 		ll_groups_release(&pg);
 		ll_struct_free(p);
+		prepare(c, s);
 	}
 	sb_adds(out, "</div>\n");
 	if (l->suggestion)
@@ -962,11 +1037,10 @@ static void one_struct(struct html_ctx *c)
 		diff_table(c);
 	groups_table(c, &l->groups);
 	c->moved = NULL;
-	c->nr_moved = 0;
 	members_table(c);
 	sb_adds(out, "</section>\n");
-	free(sg_moved);
-	free(diff_moved);
+	free(sg_moved.v);
+	free(diff_moved.v);
 }
 
 static const char style[] =
@@ -1072,6 +1146,9 @@ void ll_report_html(const struct ll_run *run, struct strbuf *out)
 
 		one_struct(&c);
 		free(c.domains);
+		free(c.finding_paths.v);
+		free(c.sources.v);
+		free(c.origins.v);
 	}
 	if (!run->nr_structs)
 		sb_adds(out, "<p>No struct was linted.</p>\n");

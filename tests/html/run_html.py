@@ -235,6 +235,40 @@ def main():
     else:
         t.ok(True, "# SKIP root ignores directory permissions")
 
+    # Hover titles name the rule, or the group, that tagged the member.
+    p5 = pagecheck.Page(r5.stdout.decode())
+    hover = {}
+    for path, txt in p5.texts:
+        if path[-2:] == ["g", "title"] and txt.count("\n") >= 4:
+            hover.setdefault(txt.split("\n")[0], txt)
+    t.ok("html.rules:5" in hover.get("hot_counter", "") and
+         "group demo_read" in hover.get("read_a", "") and
+         "type long int" in hover.get("read_a", "") and
+         "no rule" in hover.get("u_long", "") and
+         "offset 40 (line 0 +40), size 8" in hover.get("read_a", ""),
+         "hover: offset, size, type, tag and the rule or group that tagged it",
+         "\n---\n".join(hover.get(k, "?") for k in ("hot_counter", "read_a", "u_long")))
+
+    # A struct of 100,000 members: no lookup per box may be linear (one per
+    # member through the tree took 26 s here).
+    big_c = os.path.join(work, "big.c")
+    with open(big_c, "w") as f:
+        f.write("struct big {\n" + "".join(f"\tchar m{i};\n" for i in range(100000)) +
+                "};\nstruct big big;\n")
+    big_rules = os.path.join(work, "big.rules")
+    with open(big_rules, "w") as f:
+        f.write("struct big\n\twrite-hot m1 m*7\n\tread-mostly m2 m*3\n")
+    subprocess.run(["gcc", "-g", "-c", "-o", big_c + ".o", big_c], check=True)
+    import time
+    times = {}
+    for fmt in ("json", "html"):
+        start = time.monotonic()
+        rb = lint(ll, f"--format={fmt}", "-r", big_rules, big_c + ".o", "struct", "big")
+        times[fmt] = time.monotonic() - start
+    t.ok(rb.returncode == 1 and times["html"] < 3 * times["json"] + 2.0,
+         f"100,000 members: html {times['html']:.2f} s, json {times['json']:.2f} s",
+         rb.stderr[-300:])
+
     # --- --cacheline and --line-pairs ----------------------------------------
     r10 = lint(ll, "--format=html", "--cacheline", "128", "-r", rules, objs["html.o"],
                "struct", "html_demo")
