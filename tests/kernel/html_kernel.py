@@ -65,11 +65,13 @@ def main():
     arts = os.path.join(work, "artifacts")
     os.makedirs(arts)
     ll = a.layoutlint
-    file_rules = os.path.join(a.rules_dir, "file.rules")
 
     # The page names the binary as given: a short name, not the cache's path.
     os.symlink(vmlinux, os.path.join(work, "vmlinux-6.12"))
     vmlinux = "vmlinux-6.12"
+    # Likewise the rules, which hover titles and the members table name.
+    os.symlink(os.path.abspath(a.rules_dir), os.path.join(work, "rules"))
+    file_rules, rules_dir = "rules/file.rules", "rules"
 
     def page(name, *args):
         r = subprocess.run([ll, "--format=html", *args], capture_output=True, cwd=work)
@@ -139,7 +141,7 @@ def main():
          "task_struct in Chromium: heading and suggestion rendered")
 
     # Every struct rules/ names, one page.
-    r, all_html = page("rules-6.12", "--suggest", "-r", a.rules_dir, vmlinux)
+    r, all_html = page("rules-6.12", "--suggest", "-r", rules_dir, vmlinux)
     size = os.path.getsize(all_html)
     pa = pagecheck.Page(r.stdout.decode())
     n = len(pa.by_class("section", "struct"))
