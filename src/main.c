@@ -325,6 +325,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case ARGP_KEY_END:
+		if ((o->html || o->format == FORMAT_HTML) &&
+		    (o->import_net || o->list_glob || o->contains || o->audit_glob))
+			argp_error(state, "the HTML map draws linted structs: --html and --format=html "
+				   "do not go with --list, --contains, --audit or "
+				   "--import-net-cachelines");
 		if (o->import_net) {
 			if (o->binary)
 				argp_error(state, "--import-net-cachelines takes no BINARY");

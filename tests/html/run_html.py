@@ -217,6 +217,9 @@ def main():
          "--html FILE: stdout still the JSON, exit status still gates", r4.stderr)
     t.ok(os.path.exists(out_html) and open(out_html, "rb").read() == r5.stdout,
          "--html FILE holds the same page as --format=html")
+    r6 = lint(ll, "--html", out_html + ".list", "--list", objs["html.o"])
+    t.ok(r6.returncode == 2 and not os.path.exists(out_html + ".list") and b"--list" in r6.stderr,
+         "--html with --list: a usage error, not a silently missing page", r6.stderr)
     bad_path = os.path.join(work, "no-such-dir", "x.html")
     r6 = lint(ll, "--html", bad_path, "-r", rules, objs["html.o"], "struct", "html_demo")
     t.ok(r6.returncode == 2 and not r6.stdout and r6.stderr.count(b"\n") == 1 and
