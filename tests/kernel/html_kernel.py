@@ -64,7 +64,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     arts = os.path.join(work, "artifacts")
     os.makedirs(arts)
-    ll = a.layoutlint
+    ll = os.path.abspath(a.layoutlint)   # meson passes ./layoutlint; pages run in WORK
 
     # The page names the binary as given: a short name, not the cache's path.
     os.symlink(vmlinux, os.path.join(work, "vmlinux-6.12"))
