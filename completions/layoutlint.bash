@@ -12,7 +12,7 @@ _layoutlint_binary()
         case $w in
             -r|--rules|--format|--cacheline|--decl-file|--srcdir|--prefix-map|--color|\
             --fail-level|--baseline|--write-baseline|--against|--groups|--contains|\
-            --audit|--btf-base|--import-net-cachelines) ((i++)) ;;
+            --audit|--btf-base|--import-net-cachelines|--html|--source-url) ((i++)) ;;
             -*) ;;
             *) echo "$w"; return ;;
         esac
@@ -26,9 +26,10 @@ _layoutlint()
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
     case $prev in
-        -r|--rules|--baseline|--write-baseline|--against|--btf-base|--srcdir|--import-net-cachelines)
+        -r|--rules|--baseline|--write-baseline|--against|--btf-base|--srcdir|--import-net-cachelines|\
+        --html)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W "text json sarif" -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W "text json sarif html" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --fail-level) COMPREPLY=($(compgen -W "note warning error" -- "$cur")); return ;;
         --groups) COMPREPLY=($(compgen -W "auto off" -- "$cur")); return ;;

@@ -40,6 +40,8 @@ struct ll_run {
 	size_t nr_structs;
 	bool color;
 	bool quiet;		/* text: diagnostics only */
+	const char *source_url;	/* html: link template with {file} and {line}; NULL: no links */
+	bool line_pairs;	/* html: mark each 128-byte pair of 64-byte lines */
 	const struct ll_gating *gating;	/* NULL unless --baseline or --against (baseline.h) */
 };
 

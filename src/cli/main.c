@@ -25,7 +25,7 @@
 #include "solver/suggest.h"
 #include "util/strbuf.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_HTML };
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct options {
@@ -58,6 +58,9 @@ struct options {
 	bool list_checks;		/* --list-checks */
 	bool btf;			/* --btf */
 	const char *btf_base;		/* --btf-base FILE */
+	const char *html;		/* --html FILE */
+	const char *source_url;		/* --source-url TEMPLATE */
+	bool line_pairs;		/* --line-pairs */
 };
 
 enum {
@@ -82,6 +85,9 @@ enum {
 	OPT_BTF,
 	OPT_BTF_BASE,
 	OPT_LIST_CHECKS,
+	OPT_HTML,
+	OPT_SOURCE_URL,
+	OPT_LINE_PAIRS,
 };
 
 static const struct argp_option argp_options[] = {
@@ -137,7 +143,15 @@ static const struct argp_option argp_options[] = {
 	{ "prefix-map", OPT_PREFIX_MAP, "OLD=NEW", 0,
 	  "Rewrite declaring files starting with OLD to start with NEW (repeatable)", 4 },
 	{ NULL, 0, NULL, 0, "Output:", 5 },
-	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json or sarif", 5 },
+	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json, sarif or html", 5 },
+	{ "html", OPT_HTML, "FILE", 0,
+	  "Also write the HTML cacheline map to FILE (replaced whole), whatever --format says", 5 },
+	{ "source-url", OPT_SOURCE_URL, "TEMPLATE", 0,
+	  "HTML: link declarations and findings to TEMPLATE with {file} and {line} filled in "
+	  "(e.g. https://elixir.bootlin.com/linux/v6.12/source/{file}#L{line})", 5 },
+	{ "line-pairs", OPT_LINE_PAIRS, NULL, 0,
+	  "HTML: bracket each 128-byte pair of 64-byte lines (what the adjacent-line "
+	  "prefetcher fetches together)", 5 },
 	{ "color", OPT_COLOR, "WHEN", 0, "auto (default), always or never", 5 },
 	{ "quiet", 'q', NULL, 0, "Text: print only the diagnostics, no listings", 5 },
 	{ "suggest", OPT_SUGGEST, NULL, 0,
@@ -193,8 +207,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			o->format = FORMAT_JSON;
 		else if (strcmp(arg, "sarif") == 0)
 			o->format = FORMAT_SARIF;
+		else if (strcmp(arg, "html") == 0)
+			o->format = FORMAT_HTML;
 		else
-			argp_error(state, "unknown --format '%s' (expected text, json or sarif)", arg);
+			argp_error(state, "unknown --format '%s' (expected text, json, sarif or html)",
+				   arg);
+		break;
+	case OPT_HTML:
+		if (!*arg)
+			argp_error(state, "--html needs a FILE");
+		o->html = arg;
+		break;
+	case OPT_SOURCE_URL:
+		if (!strstr(arg, "{file}"))
+			argp_error(state, "--source-url '%s': the template needs {file} (and "
+				   "usually {line})", arg);
+		o->source_url = arg;
+		break;
+	case OPT_LINE_PAIRS:
+		o->line_pairs = true;
 		break;
 	case OPT_CACHELINE:
 		if (parse_uint(arg, &o->cacheline) || o->cacheline < 16 || o->cacheline > 4096 ||
@@ -308,6 +339,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				argp_error(state, "--list-checks takes no BINARY");
 			break;
 		}
+		if ((o->html || o->format == FORMAT_HTML) &&
+		    (o->import_net || o->list_glob || o->contains || o->audit_glob))
+			argp_error(state, "the HTML map draws linted structs: --html and --format=html "
+				   "do not go with --list, --contains, --audit or "
+				   "--import-net-cachelines");
 		if (o->import_net) {
 			if (o->binary)
 				argp_error(state, "--import-net-cachelines takes no BINARY");
@@ -606,6 +642,37 @@ static int write_stdout(const struct strbuf *out)
 	return 2;
 }
 
+/* --html FILE: the whole page or nothing, through a temporary file and rename. */
+static int write_html(const char *path, const struct ll_run *run, struct ll_error *err)
+{
+	struct strbuf page = STRBUF_INIT, tmp = STRBUF_INIT;
+	FILE *f;
+	int rc = 0;
+
+	ll_report_html(run, &page);
+	sb_addf(&tmp, "%s.%ld.tmp", path, (long)getpid());
+	f = fopen(tmp.buf, "w");
+	if (!f) {
+		ll_fail(err, "--html %s: cannot create %s: %m", path, tmp.buf);
+		rc = -1;
+	} else {
+		bool ok = fwrite(page.buf, 1, page.len, f) == page.len;
+
+		if (fclose(f) != 0 || !ok) {
+			ll_fail(err, "--html %s: cannot write: %m", path);
+			rc = -1;
+		} else if (rename(tmp.buf, path) != 0) {
+			ll_fail(err, "--html %s: cannot replace it: %m", path);
+			rc = -1;
+		}
+		if (rc)
+			unlink(tmp.buf);
+	}
+	sb_release(&page);
+	sb_release(&tmp);
+	return rc;
+}
+
 static int run(struct options *o)
 {
 	struct ll_error err;
@@ -651,7 +718,14 @@ static int run(struct options *o)
 	cur.run.color = o->color == COLOR_ALWAYS ||
 			(o->color == COLOR_AUTO && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
 	cur.run.quiet = o->quiet;
-	if (o->format == FORMAT_JSON)
+	cur.run.source_url = o->source_url;
+	cur.run.line_pairs = o->line_pairs;
+	/* Like the baseline: a page that cannot be written fails before any output. */
+	if (o->html && write_html(o->html, &cur.run, &err))
+		goto fail;
+	if (o->format == FORMAT_HTML)
+		ll_report_html(&cur.run, &out);
+	else if (o->format == FORMAT_JSON)
 		ll_report_json(&cur.run, &out);
 	else if (o->format == FORMAT_SARIF)
 		ll_report_sarif(&cur.run, &out);

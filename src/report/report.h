@@ -15,6 +15,8 @@
 void ll_report_text(const struct ll_run *run, struct strbuf *out);
 void ll_report_json(const struct ll_run *run, struct strbuf *out);
 void ll_report_sarif(const struct ll_run *run, struct strbuf *out);
+/* A self-contained page: inline CSS and SVG, no script, nothing fetched. */
+void ll_report_html(const struct ll_run *run, struct strbuf *out);
 /* --list-checks: one line per check of the catalog, in its order. */
 void ll_report_checks(struct strbuf *out);
 

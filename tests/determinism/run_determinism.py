@@ -69,7 +69,7 @@ def main():
         "8 threads": {"LAYOUTLINT_THREADS": "8"},
         "libdw walk": {"LAYOUTLINT_SCAN": "libdw"},
     }
-    for fmt in ("text", "json", "sarif"):
+    for fmt in ("text", "json", "sarif", "html"):
         outs = {}
         for label, env in runs.items():
             for cache in ("warm", "cold"):

@@ -1,0 +1,1156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --format=html and --html FILE: one self-contained page (inline CSS and
+ * SVG, no script, no network, no fonts) drawing each struct's cachelines
+ * to scale, members coloured by tag and labelled in text, holes hatched,
+ * kernel cacheline groups outlined, findings on their lines and listed in
+ * gcc's form; the proposal beside the current layout with --suggest, new
+ * findings and moved members with --baseline or --against.
+ *
+ * Like every reporter it renders what the run concluded and computes no
+ * finding of its own. Every string from the binary or the rules (struct,
+ * member and type names, file paths) goes through esc(): a name is
+ * attacker-controlled input, and the page is opened in a browser.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gating/baseline.h"
+#include "checks/groups.h"
+#include "report/report.h"
+#include "solver/suggest.h"
+
+/* Geometry the page declares (data-scale, data-x0) and the tests check. */
+#define ROW_W 768		/* pixels for one cacheline, whatever its size */
+#define LABEL_W 96		/* the line-number column left of the rows */
+#define LANE_H 30		/* one lane of boxes; overlapping union members stack */
+#define ROW_GAP 6
+#define TOP 8
+
+/* ---- escaping -------------------------------------------------------- */
+
+/* Bytes of a well-formed UTF-8 sequence at P (at most N bytes), 0 if none. */
+static size_t utf8_len(const unsigned char *p, size_t n, uint32_t *cp)
+{
+	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
+	uint32_t v;
+
+	if (p[0] < 0xc2 || p[0] > 0xf4 || len > n)
+		return 0;
+	v = p[0] & (0x3f >> (len - 1));
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10ffff)) ||
+	    (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return len;
+}
+
+/* Code points that would reorder or hide the text around them. */
+static bool invisible(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x200b && cp <= 0x200f) ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+	       cp == 0xfeff;
+}
+
+/*
+ * S as HTML text, safe in element content and in quoted attributes alike:
+ * markup characters become references, control bytes, bytes that are not
+ * UTF-8 and bidi or zero-width code points become visible \xNN / \u{N}.
+ */
+static void esc(struct strbuf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = strlen((const char *)p);
+
+	for (size_t i = 0; i < n;) {
+		unsigned char c = p[i];
+		uint32_t cp;
+		size_t len;
+
+		if (c < 0x80) {
+			switch (c) {
+			case '&': sb_adds(out, "&amp;"); break;
+			case '<': sb_adds(out, "&lt;"); break;
+			case '>': sb_adds(out, "&gt;"); break;
+			case '"': sb_adds(out, "&quot;"); break;
+			case '\'': sb_adds(out, "&#39;"); break;
+			default:
+				if (c < 0x20 || c == 0x7f)
+					sb_addf(out, "\\x%02x", c);
+				else
+					sb_addc(out, (char)c);
+			}
+			i++;
+			continue;
+		}
+		len = utf8_len(p + i, n - i, &cp);
+		if (!len) {
+			sb_addf(out, "\\x%02x", c);
+			i++;
+		} else if (invisible(cp)) {
+			sb_addf(out, "\\u{%" PRIx32 "}", cp);
+			i += len;
+		} else {
+			sb_add(out, (const char *)p + i, len);
+			i += len;
+		}
+	}
+}
+
+/* A path inside a URL: RFC 3986 unreserved bytes and '/' as they are. */
+static void url_path(struct strbuf *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
+			sb_addc(out, (char)*p);
+		else
+			sb_addf(out, "%%%02X", *p);
+	}
+}
+
+/* --source-url TEMPLATE with {file} and {line} filled in, escaped for href="". */
+static void source_href(struct strbuf *out, const char *tmpl, const struct ll_decl *d)
+{
+	struct strbuf url = STRBUF_INIT;
+
+	for (const char *p = tmpl; *p;) {
+		if (strncmp(p, "{file}", 6) == 0) {
+			url_path(&url, d->file);
+			p += 6;
+		} else if (strncmp(p, "{line}", 6) == 0) {
+			sb_addf(&url, "%u", d->line);
+			p += 6;
+		} else {
+			sb_addc(&url, *p++);
+		}
+	}
+	esc(out, url.buf ? url.buf : "");
+	sb_release(&url);
+}
+
+/* ---- sorted string sets: lookups per box stay O(log n) ---------------- */
+
+/* Borrowed strings, sorted and unique once built. */
+struct strset {
+	const char **v;
+	size_t n;
+};
+
+static void strset_add(struct strset *set, const char *s)
+{
+	if (!s)
+		return;
+	set->v = xgrow(set->v, set->n, sizeof(*set->v));
+	set->v[set->n++] = s;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void strset_seal(struct strset *set)
+{
+	size_t k = 0;
+
+	if (!set->n)
+		return;
+	qsort(set->v, set->n, sizeof(*set->v), cmp_str);
+	for (size_t i = 1; i < set->n; i++)
+		if (strcmp(set->v[i], set->v[k]) != 0)
+			set->v[++k] = set->v[i];
+	set->n = k + 1;
+}
+
+/* Whether the first LEN bytes of KEY are an element of SET. */
+static bool strset_has_prefix(const struct strset *set, const char *key, size_t len)
+{
+	size_t lo = 0, hi = set->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(key, set->v[mid], len);
+
+		if (c == 0 && set->v[mid][len] != '\0')
+			c = -1;
+		if (c == 0)
+			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+static bool strset_has(const struct strset *set, const char *s)
+{
+	return s && strset_has_prefix(set, s, strlen(s));
+}
+
+/* Whether SET holds PATH or a member path above it ("f_path" for "f_path.mnt"). */
+static bool strset_covers(const struct strset *set, const char *path)
+{
+	if (!path)
+		return false;
+	for (const char *p = path;; p++) {
+		if ((*p == '.' || *p == '\0') && strset_has_prefix(set, path, (size_t)(p - path)))
+			return true;
+		if (!*p)
+			return false;
+	}
+}
+
+/* Which member a tag came from, for each member: sorted by member address. */
+struct tag_origin {
+	const struct ll_member *m;
+	const struct ll_member *from;	/* NULL: no rule tagged it or a parent */
+};
+
+struct tag_origins {
+	struct tag_origin *v;
+	size_t n;
+};
+
+static void collect_origins(const struct ll_member *members, size_t n,
+			    const struct ll_member *inherited, struct tag_origins *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &members[i];
+		const struct ll_member *from = m->tag_rule_line ? m : inherited;
+
+		out->v = xgrow(out->v, out->n, sizeof(*out->v));
+		out->v[out->n++] = (struct tag_origin){ m, from };
+		collect_origins(m->children, m->nr_children, from, out);
+	}
+}
+
+static int cmp_origin(const void *a, const void *b)
+{
+	const struct ll_member *x = ((const struct tag_origin *)a)->m;
+	const struct ll_member *y = ((const struct tag_origin *)b)->m;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ---- per-struct context ---------------------------------------------- */
+
+struct html_ctx {
+	struct strbuf *out;
+	const struct ll_run *run;
+	const struct ll_linted *l;
+	size_t index;			/* of the struct in the run: element ids */
+	const char **domains;		/* write-hot domains in order of first use */
+	size_t nr_domains;
+	const struct strset *moved;	/* paths to mark moved in the map being drawn */
+	bool current;			/* drawing the current layout: its findings apply */
+	struct strset finding_paths;	/* members the findings name */
+	struct strset sources;		/* declaring files of the struct and its members */
+	struct tag_origins origins;	/* of the struct being drawn */
+};
+
+static const char *tag_letter(enum ll_tag t)
+{
+	return t == LL_WRITE_HOT ? "W" : t == LL_READ_MOSTLY ? "R" : t == LL_COLD ? "C" : "-";
+}
+
+static size_t domain_index(struct html_ctx *c, const char *domain)
+{
+	const char *d = domain ? domain : "";
+
+	for (size_t i = 0; i < c->nr_domains; i++)
+		if (strcmp(c->domains[i], d) == 0)
+			return i;
+	c->domains = xgrow(c->domains, c->nr_domains, sizeof(*c->domains));
+	c->domains[c->nr_domains] = d;
+	return c->nr_domains++;
+}
+
+/* The CSS class of a tag: t-r, t-c, t-u, or t-w0..t-w5 by domain. */
+static void tag_class(struct html_ctx *c, struct strbuf *out, enum ll_tag t, const char *domain)
+{
+	if (t == LL_WRITE_HOT)
+		sb_addf(out, "t-w%zu", domain_index(c, domain) % 6);
+	else
+		sb_adds(out, t == LL_READ_MOSTLY ? "t-r" : t == LL_COLD ? "t-c" : "t-u");
+}
+
+static void tag_text(struct strbuf *out, enum ll_tag t, const char *domain)
+{
+	sb_adds(out, ll_tag_name(t));
+	if (t == LL_WRITE_HOT && domain) {
+		sb_adds(out, ":");
+		esc(out, domain);
+	}
+}
+
+/* The member at or above M that a rule tagged: what M's tag came from. */
+static const struct ll_member *tagger(const struct html_ctx *c, const struct ll_member *m)
+{
+	struct tag_origin key = { m, NULL };
+	const struct tag_origin *o = bsearch(&key, c->origins.v, c->origins.n,
+					     sizeof(*c->origins.v), cmp_origin);
+
+	return o ? o->from : NULL;
+}
+
+static void rule_text(const struct html_ctx *c, struct strbuf *out, const struct ll_member *m)
+{
+	const struct ll_member *t = tagger(c, m);
+
+	if (!t) {
+		sb_adds(out, "no rule");
+		return;
+	}
+	if (t->tag_rule_line == LL_GROUP_TAG_LINE) {
+		esc(out, t->tag_rule_file);
+	} else {
+		esc(out, t->tag_rule_file ? t->tag_rule_file : "rules");
+		sb_addf(out, ":%d", t->tag_rule_line);
+	}
+	if (t != m) {
+		sb_adds(out, " (inherited from ");
+		esc(out, t->path);
+		sb_adds(out, ")");
+	}
+}
+
+static void decl_text(struct strbuf *out, const struct ll_decl *d)
+{
+	if (!d->file) {
+		sb_adds(out, "unknown");
+		return;
+	}
+	esc(out, d->file);
+	if (d->line)
+		sb_addf(out, ":%u", d->line);
+	if (d->column)
+		sb_addf(out, ":%u", d->column);
+}
+
+static void decl_cell(struct html_ctx *c, const struct ll_decl *d)
+{
+	if (d->file && d->line && c->run->source_url) {
+		sb_adds(c->out, "<a href=\"");
+		source_href(c->out, c->run->source_url, d);
+		sb_adds(c->out, "\">");
+		decl_text(c->out, d);
+		sb_adds(c->out, "</a>");
+	} else {
+		decl_text(c->out, d);
+	}
+}
+
+/* ---- the map --------------------------------------------------------- */
+
+struct seg {
+	uint64_t begin, end;	/* bytes within the struct */
+	size_t lane;
+	const struct ll_unit *u;
+};
+
+struct row {
+	struct seg *segs;
+	size_t n;
+	size_t lanes;
+	double y;
+	double h;
+};
+
+static void fmt_num(struct strbuf *out, double v)
+{
+	sb_addf(out, "%.10g", v);
+}
+
+/* Place every unit's part on each line in lanes: union members overlap. */
+static void place_rows(const struct ll_struct *s, const struct ll_lines *lines, struct row *rows)
+{
+	unsigned cl = s->cacheline;
+	double y = TOP;
+
+	for (size_t i = 0; i < lines->n; i++) {
+		struct row *r = &rows[i];
+		uint64_t *lane_end = xcalloc(lines->v[i].nr_units + 1, sizeof(*lane_end));
+		uint64_t lb = (uint64_t)i * cl, le = lb + cl;
+
+		r->segs = xcalloc(lines->v[i].nr_units + 1, sizeof(*r->segs));
+		for (size_t k = 0; k < lines->v[i].nr_units; k++) {
+			const struct ll_unit *u = lines->v[i].units[k];
+			struct ll_extent e = ll_member_extent(u->m);
+			struct seg *g = &r->segs[r->n++];
+			size_t lane = 0;
+
+			g->u = u;
+			g->begin = e.begin > lb ? e.begin : lb;
+			g->end = e.end < le ? e.end : le;
+			while (lane < r->lanes && lane_end[lane] > g->begin)
+				lane++;
+			if (lane == r->lanes)
+				r->lanes++;
+			lane_end[lane] = g->end;
+			g->lane = lane;
+		}
+		free(lane_end);
+		if (!r->lanes)
+			r->lanes = 1;
+		r->y = y;
+		r->h = (double)r->lanes * LANE_H;
+		y += r->h + ROW_GAP;
+	}
+}
+
+static double xof(const struct ll_struct *s, uint64_t byte)
+{
+	return LABEL_W + (double)(byte % s->cacheline) * ROW_W / s->cacheline;
+}
+
+static void rect(struct strbuf *out, double x, double y, double w, double h)
+{
+	sb_adds(out, " x=\"");
+	fmt_num(out, x);
+	sb_adds(out, "\" y=\"");
+	fmt_num(out, y);
+	sb_adds(out, "\" width=\"");
+	fmt_num(out, w);
+	sb_adds(out, "\" height=\"");
+	fmt_num(out, h);
+	sb_adds(out, "\"");
+}
+
+static void member_title(struct html_ctx *c, const struct ll_struct *s, const struct ll_unit *u)
+{
+	const struct ll_member *m = u->m;
+	struct ll_extent e = ll_member_extent(m);
+	struct strbuf *out = c->out;
+
+	sb_adds(out, "<title>");
+	esc(out, m->path ? m->path : m->name);
+	if (m->is_bitfield)
+		sb_addf(out, "\noffset %" PRIu64 ":%" PRIu64 " (bit %" PRIu64 ", %" PRIu64 " bits)",
+			m->bit_offset / 8, m->bit_offset % 8, m->bit_offset, m->bit_size);
+	else
+		sb_addf(out, "\noffset %" PRIu64, m->offset);
+	sb_addf(out, " (line %" PRIu64 " +%" PRIu64 "), size %" PRIu64 "\ntype ",
+		e.begin / s->cacheline, e.begin % s->cacheline, m->size);
+	esc(out, m->type);
+	sb_adds(out, "\ntag ");
+	tag_text(out, u->tag, u->domain);
+	sb_adds(out, "\nrule ");
+	rule_text(c, out, m);
+	sb_adds(out, "\ndeclared ");
+	decl_text(out, &m->decl);
+	if (c->moved && strset_covers(c->moved, m->path))
+		sb_adds(out, "\nmoved");
+	sb_adds(out, "</title>");
+}
+
+static void draw_seg(struct html_ctx *c, const struct ll_struct *s, const struct row *r,
+		     const struct seg *g)
+{
+	const struct ll_unit *u = g->u;
+	const struct ll_member *m = u->m;
+	struct strbuf *out = c->out;
+	double x = xof(s, g->begin), y = r->y + (double)g->lane * LANE_H;
+	double w = (double)(g->end - g->begin) * ROW_W / s->cacheline;
+	bool moved = c->moved && strset_covers(c->moved, m->path);
+	struct ll_extent e = ll_member_extent(m);
+
+	sb_adds(out, "<g class=\"m ");
+	tag_class(c, out, u->tag, u->domain);
+	if (moved)
+		sb_adds(out, " moved");
+	if (c->current && strset_covers(&c->finding_paths, m->path))
+		sb_adds(out, " hit");
+	sb_adds(out, "\" data-path=\"");
+	esc(out, m->path ? m->path : m->name);
+	sb_addf(out, "\" data-offset=\"%" PRIu64 "\" data-size=\"%" PRIu64 "\" data-begin=\"%"
+		PRIu64 "\" data-end=\"%" PRIu64 "\" data-tag=\"%s\">", e.begin, e.end - e.begin,
+		g->begin, g->end, ll_tag_name(u->tag));
+	member_title(c, s, u);
+	sb_adds(out, "<rect");
+	rect(out, x, y + 1, w, LANE_H - 2);
+	sb_adds(out, "/>");
+	/* A nested svg clips its text to the box. */
+	sb_adds(out, "<svg");
+	rect(out, x, y + 1, w, LANE_H - 2);
+	sb_adds(out, "><text x=\"3\" y=\"12\">");
+	if (moved)
+		sb_adds(out, "\xe2\x86\x94 ");	/* ↔: moved, in text too */
+	esc(out, m->name ? m->name : m->path);
+	sb_adds(out, "</text><text class=\"sub\" x=\"3\" y=\"24\">");
+	sb_addf(out, "%" PRIu64 "B %s", m->size, tag_letter(u->tag));
+	if (u->tag == LL_WRITE_HOT && u->domain) {
+		sb_adds(out, ":");
+		esc(out, u->domain);
+	}
+	if (e.begin < g->begin)
+		sb_adds(out, " (cont.)");
+	sb_adds(out, "</text></svg></g>\n");
+}
+
+/* Bytes of line I no unit covers: holes, padding, and past the struct's end. */
+static void draw_gaps(struct html_ctx *c, const struct ll_struct *s, const struct row *r,
+		      size_t i, uint64_t members_end)
+{
+	unsigned cl = s->cacheline;
+	uint64_t lb = (uint64_t)i * cl, le = lb + cl, at = lb;
+	while (at < le) {
+		uint64_t next = le;
+		bool covered = false;
+
+		for (size_t k = 0; k < r->n; k++) {
+			if (r->segs[k].begin <= at && r->segs[k].end > at) {
+				covered = true;
+				break;
+			}
+			if (r->segs[k].begin > at && r->segs[k].begin < next)
+				next = r->segs[k].begin;
+		}
+		if (covered) {
+			uint64_t end = at + 1;
+
+			for (bool grew = true; grew;) {
+				grew = false;
+				for (size_t k = 0; k < r->n; k++)
+					if (r->segs[k].begin <= end && r->segs[k].end > end) {
+						end = r->segs[k].end;
+						grew = true;
+					}
+			}
+			at = end;
+			continue;
+		}
+		uint64_t stop = next < s->size || at >= s->size ? next : s->size;
+		const char *kind = at >= s->size ? "beyond" : at >= members_end ? "pad" : "hole";
+		double x = xof(s, at), w = (double)(stop - at) * ROW_W / cl;
+
+		sb_addf(c->out, "<g class=\"gap %s\" data-begin=\"%" PRIu64 "\" data-end=\"%" PRIu64
+			"\"><title>%s: %" PRIu64 " byte%s at offset %" PRIu64 "</title><rect", kind,
+			at, stop, strcmp(kind, "beyond") == 0 ? "after the struct's end" :
+			strcmp(kind, "pad") == 0 ? "padding" : "hole", stop - at,
+			stop - at == 1 ? "" : "s", at);
+		rect(c->out, x, r->y + 1, w, r->h - 2);
+		sb_adds(c->out, "/>");
+		if (strcmp(kind, "beyond") != 0) {
+			sb_adds(c->out, "<svg");
+			rect(c->out, x, r->y + 1, w, r->h - 2);
+			sb_addf(c->out, "><text x=\"3\" y=\"12\">%s %" PRIu64 "</text></svg>", kind,
+				stop - at);
+		}
+		sb_adds(c->out, "</g>\n");
+		at = stop;
+	}
+}
+
+static void draw_groups(struct html_ctx *c, const struct ll_struct *s, const struct row *rows,
+			size_t nrows, const struct ll_groups *groups)
+{
+	unsigned cl = s->cacheline;
+
+	for (size_t gi = 0; groups && gi < groups->n; gi++) {
+		const struct ll_group *g = &groups->v[gi];
+
+		if (g->end_offset <= g->begin_offset)
+			continue;
+		sb_adds(c->out, "<g class=\"grp\" data-group=\"");
+		esc(c->out, g->name);
+		sb_addf(c->out, "\" data-begin=\"%" PRIu64 "\" data-end=\"%" PRIu64 "\"><title>group ",
+			g->begin_offset, g->end_offset);
+		esc(c->out, g->name);
+		sb_addf(c->out, ": bytes %" PRIu64 "-%" PRIu64 ", %" PRIu64 " line%s (min %" PRIu64
+			")</title>", g->begin_offset, g->end_offset - 1, g->nr_lines,
+			g->nr_lines == 1 ? "" : "s", g->min_lines);
+		for (uint64_t line = g->begin_offset / cl;
+		     line <= (g->end_offset - 1) / cl && line < nrows; line++) {
+			uint64_t b = line * cl > g->begin_offset ? line * cl : g->begin_offset;
+			uint64_t e = (line + 1) * cl < g->end_offset ? (line + 1) * cl : g->end_offset;
+
+			sb_adds(c->out, "<rect");
+			rect(c->out, xof(s, b), rows[line].y - 2, (double)(e - b) * ROW_W / cl,
+			     rows[line].h + 4);
+			sb_adds(c->out, "/>");
+			if (b == g->begin_offset) {
+				sb_adds(c->out, "<text class=\"grpname\" x=\"");
+				fmt_num(c->out, xof(s, b) + 2);
+				sb_adds(c->out, "\" y=\"");
+				fmt_num(c->out, rows[line].y + rows[line].h - 3);
+				sb_adds(c->out, "\">");
+				esc(c->out, g->name);
+				sb_adds(c->out, "</text>");
+			}
+		}
+		sb_adds(c->out, "</g>\n");
+	}
+}
+
+/* The finding numbers (1-based, as listed) that sit on LINE. */
+static void line_findings(struct html_ctx *c, uint64_t line, struct strbuf *out, bool *any_new)
+{
+	const struct ll_linted *l = c->l;
+	bool first = true;
+
+	for (size_t i = 0; i < l->findings.n; i++) {
+		if (l->findings.v[i].cacheline != (int64_t)line)
+			continue;
+		sb_addf(out, "%sF%zu", first ? "" : " ", i + 1);
+		if (l->marks && l->marks[i].nr_new)
+			*any_new = true;
+		first = false;
+	}
+}
+
+/*
+ * One layout S as an SVG: FINDINGS true for the current layout (its
+ * findings are drawn on their lines), false for a proposal.
+ */
+static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct ll_groups *groups,
+		     bool findings, const char *caption)
+{
+	c->current = findings;
+	struct ll_units units;
+	struct ll_lines lines;
+	struct row *rows;
+	struct strbuf *out = c->out;
+	uint64_t members_end = 0;	/* tail padding starts here */
+	double height;
+
+	ll_collect_units(s, &units);
+	ll_map_lines(s, &units, &lines);
+	rows = xcalloc(lines.n ? lines.n : 1, sizeof(*rows));
+	place_rows(s, &lines, rows);
+	height = lines.n ? rows[lines.n - 1].y + rows[lines.n - 1].h + TOP : 2 * TOP;
+	sb_adds(out, "<figure class=\"map\"><figcaption>");
+	sb_adds(out, caption);
+	sb_addf(out, " &middot; %u-byte lines, 1 byte = ", s->cacheline);
+	fmt_num(out, (double)ROW_W / s->cacheline);
+	sb_adds(out, " px</figcaption>\n<svg role=\"img\" "
+		"class=\"lines\" aria-label=\"");
+	sb_addf(out, "%s ", ll_kind_name(s->kind));
+	esc(out, s->name);
+	sb_addf(out, ": %zu cachelines\" width=\"%d\" height=\"", lines.n, LABEL_W + ROW_W + 4);
+	fmt_num(out, height);
+	sb_addf(out, "\" viewBox=\"0 0 %d ", LABEL_W + ROW_W + 4);
+	fmt_num(out, height);
+	sb_addf(out, "\" data-scale=\"");
+	fmt_num(out, (double)ROW_W / s->cacheline);
+	sb_addf(out, "\" data-x0=\"%d\" data-cacheline=\"%u\" data-size=\"%" PRIu64 "\">\n",
+		LABEL_W, s->cacheline, s->size);
+	for (size_t i = 0; i < lines.n; i++) {
+		struct strbuf fl = STRBUF_INIT;
+		bool any_new = false;
+		const char *v = ll_verdict_name(lines.v[i].verdict);
+
+		if (findings)
+			line_findings(c, i, &fl, &any_new);
+		sb_addf(out, "<g class=\"row v-%s%s%s\" data-line=\"%zu\">", v, fl.len ? " flagged" : "",
+			any_new ? " new" : "", i);
+		sb_adds(out, "<rect class=\"bg\"");
+		rect(out, LABEL_W, rows[i].y, ROW_W, rows[i].h);
+		sb_adds(out, "/><text class=\"ln\" x=\"4\" y=\"");
+		fmt_num(out, rows[i].y + 12);
+		sb_addf(out, "\">line %zu</text><text class=\"sub\" x=\"4\" y=\"", i);
+		fmt_num(out, rows[i].y + 24);
+		sb_addf(out, "\">%s%s", fl.len ? "\xe2\x9a\xa0 " : "", fl.len ? fl.buf : v);
+		if (any_new)
+			sb_adds(out, " new");
+		sb_adds(out, "</text>");
+		sb_adds(out, "</g>\n");
+		sb_release(&fl);
+	}
+	for (size_t i = 0; i < units.n; i++) {
+		struct ll_extent e = ll_member_extent(units.v[i].m);
+
+		if (e.end > members_end)
+			members_end = e.end;
+	}
+	for (size_t i = 0; i < lines.n; i++) {
+		draw_gaps(c, s, &rows[i], i, members_end);
+		for (size_t k = 0; k < rows[i].n; k++)
+			draw_seg(c, s, &rows[i], &rows[i].segs[k]);
+	}
+	draw_groups(c, s, rows, lines.n, groups);
+	if (c->run->line_pairs && s->cacheline <= 64) {
+		for (size_t i = 0; i + 1 < lines.n; i += 2) {
+			sb_addf(out, "<g class=\"pair\" data-pair=\"%zu\"><title>lines %zu-%zu: one "
+				"128-byte pair</title><path d=\"M%d ", i / 2, i, i + 1, LABEL_W - 4);
+			fmt_num(out, rows[i].y + 2);
+			sb_adds(out, " h-6 V");
+			fmt_num(out, rows[i + 1].y + rows[i + 1].h - 2);
+			sb_adds(out, " h6\"/></g>\n");
+		}
+	}
+	sb_adds(out, "</svg></figure>\n");
+	for (size_t i = 0; i < lines.n; i++)
+		free(rows[i].segs);
+	free(rows);
+	ll_lines_release(&lines);
+	ll_units_release(&units);
+}
+
+/* ---- text parts ------------------------------------------------------ */
+
+static void location(struct html_ctx *c, const struct ll_decl *d)
+{
+	const struct ll_struct *s = c->l->layout;
+	struct strbuf *out = c->out;
+	/* The binary's own sources only: never a rules file a note points at. */
+	bool link = c->run->source_url && strset_has(&c->sources, d->file);
+
+	if (d->file && d->line) {
+		if (link) {
+			sb_adds(out, "<a href=\"");
+			source_href(out, c->run->source_url, d);
+			sb_adds(out, "\">");
+		}
+		esc(out, d->file);
+		sb_addf(out, ":%u:", d->line);
+		if (d->column)
+			sb_addf(out, "%u:", d->column);
+		if (link)
+			sb_adds(out, "</a>");
+	} else {
+		esc(out, c->run->binary_path);
+		sb_addf(out, ": %s ", ll_kind_name(s->kind));
+		esc(out, s->name);
+		sb_adds(out, ":");
+	}
+}
+
+static void findings_list(struct html_ctx *c)
+{
+	const struct ll_linted *l = c->l;
+	struct strbuf *out = c->out;
+
+	sb_adds(out, "<h3>Findings</h3>\n");
+	if (!l->findings.n) {
+		sb_adds(out, "<p class=\"none\">No findings.</p>\n");
+		return;
+	}
+	sb_adds(out, "<ol class=\"findings\">\n");
+	for (size_t i = 0; i < l->findings.n; i++) {
+		const struct ll_finding *f = &l->findings.v[i];
+		bool is_new = l->marks && l->marks[i].nr_new;
+
+		sb_addf(out, "<li id=\"s%zu-f%zu\" class=\"finding %s%s\" data-rule=\"%s\">"
+			"<pre>", c->index, i + 1, ll_level_name(f->level), is_new ? " new" : "",
+			f->rule);
+		if (is_new)
+			sb_adds(out, "<span class=\"badge\">NEW</span> ");
+		location(c, &f->location);
+		sb_addf(out, " <span class=\"lvl\">%s:</span> ", ll_level_name(f->level));
+		esc(out, f->message);
+		sb_addf(out, " [%s]", f->rule);
+		for (size_t n = 0; n < f->nr_notes; n++) {
+			sb_adds(out, "\n");
+			location(c, &f->notes[n].decl);
+			sb_adds(out, " note: ");
+			esc(out, f->notes[n].message);
+		}
+		if (l->marks && l->marks[i].nr_new != l->marks[i].nr_pairs) {
+			struct strbuf d = STRBUF_INIT;
+
+			ll_gate_describe_new(f, &l->marks[i], &d);
+			sb_adds(out, "\nnote: new since ");
+			esc(out, c->run->gating->reference);
+			sb_adds(out, ": ");
+			esc(out, d.buf ? d.buf : "");
+			sb_addf(out, " (%zu of %zu pairs were already there)",
+				l->marks[i].nr_pairs - l->marks[i].nr_new, l->marks[i].nr_pairs);
+			sb_release(&d);
+		}
+		sb_adds(out, "</pre></li>\n");
+	}
+	sb_adds(out, "</ol>\n");
+}
+
+static void suggestion_summary(struct html_ctx *c, const struct ll_suggestion *sg)
+{
+	struct strbuf *out = c->out;
+
+	sb_addf(out, "<table class=\"ba\"><caption>Suggested order: %zu of %zu units moved%s"
+		"</caption><tr><th></th><th>size</th><th>cachelines</th><th>holes</th>"
+		"<th>findings</th></tr>\n", sg->moved, sg->units,
+		sg->optimal ? " (exhaustive search)" : "");
+	sb_addf(out, "<tr><th>before</th><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+		" (%" PRIu64 " bytes)</td><td>%zu</td></tr>\n", sg->before_size,
+		sg->before_cachelines, sg->before_holes, sg->before_hole_bytes,
+		sg->before_findings);
+	sb_addf(out, "<tr><th>after</th><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+		" (%" PRIu64 " bytes)</td><td>%zu</td></tr></table>\n", sg->size, sg->cachelines,
+		sg->holes, sg->hole_bytes, sg->findings);
+	sb_addf(out, "<p>lower bound: %" PRIu64 " cacheline%s</p>\n", sg->lower_bound_lines,
+		sg->lower_bound_lines == 1 ? "" : "s");
+	for (size_t i = 0; i < sg->nr_notes; i++) {
+		sb_adds(out, "<p class=\"note\">note: ");
+		esc(out, sg->notes[i]);
+		sb_adds(out, "</p>\n");
+	}
+}
+
+static void diff_table(struct html_ctx *c)
+{
+	const struct ll_layout_diff *d = c->l->diff;
+	struct strbuf *out = c->out;
+	char a[64], b[64];
+
+	sb_adds(out, "<h3>Against ");
+	esc(out, c->run->gating->reference);
+	sb_adds(out, "</h3>\n");
+	if (!d->in_reference) {
+		sb_adds(out, "<p>Not defined there; all its findings are new.</p>\n");
+		return;
+	}
+	sb_addf(out, "<p>size: %" PRIu64 " &rarr; %" PRIu64 " bytes, cachelines: %" PRIu64
+		" &rarr; %" PRIu64 "</p>\n", d->old_size, d->new_size, d->old_cachelines,
+		d->new_cachelines);
+	if (!d->nr_moved && !d->nr_added && !d->nr_removed) {
+		sb_adds(out, "<p>No member added, removed or moved to another cacheline.</p>\n");
+		return;
+	}
+	sb_adds(out, "<table class=\"diff\"><tr><th>change</th><th>member</th><th>before</th>"
+		"<th>now</th></tr>\n");
+	for (size_t i = 0; i < d->nr_moved; i++) {
+		const struct ll_diff_member *m = &d->moved[i];
+
+		sb_adds(out, "<tr class=\"moved\"><td>moved</td><td>");
+		esc(out, m->path);
+		sb_addf(out, "</td><td>%s</td><td>%s</td></tr>\n",
+			ll_diff_lines(m->old_lines, m->old_first, m->old_last, a, sizeof(a)),
+			ll_diff_lines(m->new_lines, m->new_first, m->new_last, b, sizeof(b)));
+	}
+	for (size_t i = 0; i < d->nr_added; i++) {
+		sb_adds(out, "<tr><td>added</td><td>");
+		esc(out, d->added[i].path);
+		sb_addf(out, "</td><td></td><td>%s</td></tr>\n",
+			ll_diff_lines(d->added[i].new_lines, d->added[i].new_first,
+				      d->added[i].new_last, a, sizeof(a)));
+	}
+	for (size_t i = 0; i < d->nr_removed; i++) {
+		sb_adds(out, "<tr><td>removed</td><td>");
+		esc(out, d->removed[i].path);
+		sb_addf(out, "</td><td>%s</td><td></td></tr>\n",
+			ll_diff_lines(d->removed[i].old_lines, d->removed[i].old_first,
+				      d->removed[i].old_last, a, sizeof(a)));
+	}
+	sb_adds(out, "</table>\n");
+}
+
+static void groups_table(struct html_ctx *c, const struct ll_groups *g)
+{
+	struct strbuf *out = c->out;
+
+	if (!g->n)
+		return;
+	sb_adds(out, "<h3>Cacheline groups</h3>\n<table class=\"groups\"><tr><th>group</th>"
+		"<th>bytes</th><th>lines</th><th>tag</th></tr>\n");
+	for (size_t i = 0; i < g->n; i++) {
+		const struct ll_group *gr = &g->v[i];
+
+		sb_adds(out, "<tr><td>");
+		esc(out, gr->name);
+		sb_addf(out, "</td><td>%" PRIu64 "-%" PRIu64 " (%" PRIu64 ")</td><td>", gr->begin_offset,
+			gr->end_offset, gr->end_offset - gr->begin_offset);
+		if (gr->nr_lines)
+			sb_addf(out, "%" PRIu64 "-%" PRIu64 " (%" PRIu64 ", min %" PRIu64 ")",
+				gr->first_line, gr->last_line, gr->nr_lines, gr->min_lines);
+		sb_adds(out, "</td><td>");
+		tag_text(out, gr->tag, gr->domain);
+		sb_adds(out, "</td></tr>\n");
+	}
+	sb_adds(out, "</table>\n");
+}
+
+static void member_rows(struct html_ctx *c, const struct ll_member *members, size_t n, int depth)
+{
+	const struct ll_struct *s = c->l->layout;
+	struct strbuf *out = c->out;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &members[i];
+		uint64_t first, last;
+
+		sb_addf(out, "<tr data-offset=\"%" PRIu64 "\"><td class=\"d%d\">", m->offset,
+			depth < 6 ? depth : 6);
+		if (m->name)
+			esc(out, m->path ? m->path : m->name);
+		else
+			sb_addf(out, "<i>(anonymous %s)</i>",
+				m->is_aggregate ? ll_kind_name(m->agg_kind) : "bitfield");
+		if (m->is_bitfield)
+			sb_addf(out, "</td><td>%" PRIu64 ":%" PRIu64 "</td><td>%" PRIu64 ":%" PRIu64,
+				m->bit_offset / 8, m->bit_offset % 8, m->size, m->bit_size);
+		else
+			sb_addf(out, "</td><td>%" PRIu64 "</td><td>%" PRIu64, m->offset, m->size);
+		sb_adds(out, "</td><td>");
+		if (ll_member_lines(m, s->cacheline, &first, &last))
+			sb_addf(out, first == last ? "%" PRIu64 : "%" PRIu64 "-%" PRIu64, first, last);
+		sb_adds(out, "</td><td>");
+		esc(out, m->type);
+		sb_adds(out, "</td><td>");
+		if (m->tag != LL_UNTAGGED)
+			tag_text(out, m->tag, m->domain);
+		sb_adds(out, "</td><td>");
+		if (m->tag_rule_line)
+			rule_text(c, out, m);
+		sb_adds(out, "</td><td>");
+		decl_cell(c, &m->decl);
+		sb_adds(out, "</td></tr>\n");
+		member_rows(c, m->children, m->nr_children, depth + 1);
+	}
+}
+
+static void members_table(struct html_ctx *c)
+{
+	const struct ll_struct *s = c->l->layout;
+
+	sb_adds(c->out, "<details open><summary>Members</summary>\n<table class=\"members\"><tr>"
+		"<th>member</th><th>offset</th><th>size</th><th>lines</th><th>type</th>"
+		"<th>tag</th><th>rule</th><th>declared</th></tr>\n");
+	member_rows(c, s->members, s->nr_members, 0);
+	sb_adds(c->out, "</table></details>\n");
+}
+
+static void legend(struct html_ctx *c)
+{
+	struct strbuf *out = c->out;
+
+	sb_adds(out, "<ul class=\"legend\">"
+		"<li><span class=\"sw t-r\"></span>R read-mostly</li>");
+	for (size_t i = 0; i < c->nr_domains; i++) {
+		sb_addf(out, "<li><span class=\"sw t-w%zu\"></span>W write-hot", i % 6);
+		if (*c->domains[i]) {
+			sb_adds(out, ":");
+			esc(out, c->domains[i]);
+		}
+		sb_adds(out, "</li>");
+	}
+	if (!c->nr_domains)
+		sb_adds(out, "<li><span class=\"sw t-w0\"></span>W write-hot</li>");
+	sb_adds(out, "<li><span class=\"sw t-c\"></span>C cold</li>"
+		"<li><span class=\"sw t-u\"></span>- untagged</li>"
+		"<li><span class=\"sw hole\"></span>hole / padding (hatched)</li>"
+		"<li><span class=\"sw grp\"></span>kernel cacheline group (dashed)</li>"
+		"<li><span class=\"sw hit\"></span>named in a finding (thick border)</li>"
+		"<li>\xe2\x86\x94 moved</li><li>\xe2\x9a\xa0 Fn: finding n on this line</li></ul>\n");
+}
+
+/* Paths of the units a suggestion moves (an anonymous container: all inside). */
+static void moved_paths(const struct ll_member *m, struct strset *set)
+{
+	if (m->path) {
+		strset_add(set, m->path);
+		return;
+	}
+	for (size_t i = 0; i < m->nr_children; i++)
+		moved_paths(&m->children[i], set);
+}
+
+static void source_files(const struct ll_member *members, size_t n, struct strset *set)
+{
+	for (size_t i = 0; i < n; i++) {
+		strset_add(set, members[i].decl.file);
+		source_files(members[i].children, members[i].nr_children, set);
+	}
+}
+
+/* What one struct's drawing looks up per box, built once. */
+static void prepare(struct html_ctx *c, const struct ll_struct *s)
+{
+	free(c->origins.v);
+	c->origins = (struct tag_origins){ 0 };
+	collect_origins(s->members, s->nr_members, NULL, &c->origins);
+	qsort(c->origins.v, c->origins.n, sizeof(*c->origins.v), cmp_origin);
+}
+
+static void one_struct(struct html_ctx *c)
+{
+	const struct ll_linted *l = c->l;
+	const struct ll_struct *s = l->layout;
+	struct strbuf *out = c->out;
+	struct ll_summary sum;
+	struct ll_units units;
+	struct strset sg_moved = { 0 }, diff_moved = { 0 };
+
+	/* Domains in order of first use, so both maps colour them alike. */
+	ll_collect_units(s, &units);
+	for (size_t i = 0; i < units.n; i++)
+		if (units.v[i].tag == LL_WRITE_HOT)
+			domain_index(c, units.v[i].domain);
+	ll_units_release(&units);
+	for (size_t i = 0; l->suggestion && i < l->suggestion->n; i++)
+		if (l->suggestion->members[i].moved)
+			moved_paths(l->suggestion->members[i].m, &sg_moved);
+	strset_seal(&sg_moved);
+	for (size_t i = 0; l->diff && i < l->diff->nr_moved; i++)
+		strset_add(&diff_moved, l->diff->moved[i].path);
+	strset_seal(&diff_moved);
+	for (size_t i = 0; i < l->findings.n; i++)
+		for (size_t k = 0; k < l->findings.v[i].nr_members; k++)
+			strset_add(&c->finding_paths, l->findings.v[i].members[k]);
+	strset_seal(&c->finding_paths);
+	strset_add(&c->sources, s->decl.file);
+	source_files(s->members, s->nr_members, &c->sources);
+	strset_seal(&c->sources);
+	prepare(c, s);
+
+	ll_summarize(s, &sum);
+	sb_addf(out, "<section class=\"struct\" id=\"s%zu\" aria-labelledby=\"s%zu-h\">\n"
+		"<h2 id=\"s%zu-h\">%s ", c->index, c->index, c->index, ll_kind_name(s->kind));
+	esc(out, s->name);
+	sb_adds(out, "</h2>\n<p class=\"meta\">declared ");
+	decl_cell(c, &s->decl);
+	sb_addf(out, " &middot; size %" PRIu64 ", cachelines %" PRIu64 ", members %zu &middot; "
+		"holes %zu (%" PRIu64 " bytes), padding %" PRIu64 " &middot; alignment %" PRIu64
+		" &middot; findings %zu</p>\n", s->size, ll_struct_lines(s), s->nr_members, sum.holes,
+		sum.hole_bytes, sum.padding, s->alignment, l->findings.n);
+	legend(c);
+	sb_adds(out, "<div class=\"maps\">\n");
+	c->moved = l->diff ? &diff_moved : &sg_moved;
+	draw_map(c, s, &l->groups, true, l->diff ? "current layout (\xe2\x86\x94: moved since the "
+		 "reference)" : l->suggestion ? "current layout (\xe2\x86\x94: the suggestion moves it)" :
+		 "current layout");
+	if (l->suggestion) {
+		struct ll_struct *p = ll_suggestion_layout(s, l->suggestion);
+		struct ll_groups pg = { 0 };
+
+		ll_find_groups(p, &pg);
+		prepare(c, p);
+		c->moved = &sg_moved;
+		draw_map(c, p, &pg, false, "suggested layout (\xe2\x86\x94: moved)");
+		ll_groups_release(&pg);
+		ll_struct_free(p);
+		prepare(c, s);
+	}
+	sb_adds(out, "</div>\n");
+	if (l->suggestion)
+		suggestion_summary(c, l->suggestion);
+	findings_list(c);
+	if (l->diff)
+		diff_table(c);
+	groups_table(c, &l->groups);
+	c->moved = NULL;
+	members_table(c);
+	sb_adds(out, "</section>\n");
+	free(sg_moved.v);
+	free(diff_moved.v);
+}
+
+static const char style[] =
+	":root{color-scheme:light dark;--bg:#fff;--fg:#1b1b1b;--mut:#5a5a5a;--row:#f3f3f3;"
+	"--line:#888;--r:#9ecbff;--w0:#ff8f8f;--w1:#ffb35c;--w2:#e89bd9;--w3:#c7a17a;"
+	"--w4:#f5d76e;--w5:#ff6fa8;--c:#cfd8cf;--u:#e2e2e2;--hole:#b0b0b0;--bad:#c40000;"
+	"--grp:#0a7a3c;--new:#d45500}\n"
+	"@media (prefers-color-scheme:dark){:root{--bg:#161616;--fg:#e8e8e8;--mut:#a8a8a8;"
+	"--row:#242424;--line:#777;--r:#2f5f93;--w0:#9a2c2c;--w1:#9a5a14;--w2:#7d3f72;"
+	"--w3:#6e5233;--w4:#77661c;--w5:#9b2d5a;--c:#3b463b;--u:#3a3a3a;--hole:#5c5c5c;"
+	"--bad:#ff6b6b;--grp:#4fd18b;--new:#ff9a4d}}\n"
+	"body{background:var(--bg);color:var(--fg);font:14px/1.4 system-ui,sans-serif;"
+	"margin:1em 2em}\n"
+	"h1{font-size:1.4em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid var(--line)}"
+	"\n.meta,figcaption{color:var(--mut)}\n"
+	".maps{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}\n"
+	"figure{margin:0}svg.lines{max-width:100%;height:auto;font:11px ui-monospace,monospace}\n"
+	"svg text{fill:var(--fg)}svg text.sub{fill:var(--mut);font-size:10px}\n"
+	".row .bg{fill:var(--row)}.row.flagged .bg{stroke:var(--bad);stroke-width:2}\n"
+	".row.flagged text.sub{fill:var(--bad);font-weight:bold}\n"
+	".row.new .bg{stroke:var(--new);stroke-width:3}\n"
+	".m rect{stroke:var(--bg);stroke-width:1}.m.hit rect{stroke:var(--bad);stroke-width:2.5}\n"
+	".m.moved rect{stroke:var(--fg);stroke-width:2;stroke-dasharray:5 3}\n"
+	".t-r rect,.sw.t-r{fill:var(--r);background:var(--r)}"
+	".t-w0 rect,.sw.t-w0{fill:var(--w0);background:var(--w0)}"
+	".t-w1 rect,.sw.t-w1{fill:var(--w1);background:var(--w1)}"
+	".t-w2 rect,.sw.t-w2{fill:var(--w2);background:var(--w2)}"
+	".t-w3 rect,.sw.t-w3{fill:var(--w3);background:var(--w3)}"
+	".t-w4 rect,.sw.t-w4{fill:var(--w4);background:var(--w4)}"
+	".t-w5 rect,.sw.t-w5{fill:var(--w5);background:var(--w5)}"
+	".t-c rect,.sw.t-c{fill:var(--c);background:var(--c)}"
+	".t-u rect,.sw.t-u{fill:var(--u);background:var(--u)}\n"
+	".gap rect{fill:var(--row);stroke:var(--hole)}"
+	".gap.hole rect,.gap.pad rect{fill:url(#hatch)}"
+	".gap.beyond rect{fill:none;stroke:none}\n"
+	".hb{fill:var(--row)}.hl{stroke:var(--hole);stroke-width:3}\n"
+	".grp rect{fill:none;stroke:var(--grp);stroke-width:2;stroke-dasharray:6 3}"
+	".grp text{fill:var(--grp);font-size:9px}\n"
+	".pair path{fill:none;stroke:var(--mut);stroke-width:1.5}\n"
+	".legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4em 1.2em}\n"
+	".sw{display:inline-block;width:1.1em;height:1.1em;vertical-align:middle;margin-right:.3em;"
+	"border:1px solid var(--line)}\n"
+	".sw.hole{background:repeating-linear-gradient(45deg,var(--hole) 0 2px,transparent 2px 5px)}"
+	"\n.sw.grp{border:2px dashed var(--grp)}.sw.hit{border:3px solid var(--bad)}\n"
+	"pre{white-space:pre-wrap;margin:.2em 0;font:12px/1.35 ui-monospace,monospace}\n"
+	".finding.error .lvl{color:var(--bad);font-weight:bold}.finding.warning .lvl{color:var(--new)}"
+	"\n.badge{background:var(--new);color:#000;padding:0 .3em;font-weight:bold}\n"
+	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid var(--line);"
+	"padding:.1em .5em;text-align:left;vertical-align:top}\n"
+	"table.members td:first-child{font-family:ui-monospace,monospace}\n"
+	".d1{padding-left:1.5em}.d2{padding-left:2.5em}.d3{padding-left:3.5em}"
+	".d4,.d5,.d6{padding-left:4.5em}\n"
+	"a{color:inherit}\n"
+	"@media print{:root{--bg:#fff;--fg:#000;--mut:#333;--row:#f6f6f6}body{margin:0}"
+	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+	"section.struct{break-before:page}details>table{display:table}"
+	".maps{display:block}figure{break-inside:avoid}}\n";
+
+void ll_report_html(const struct ll_run *run, struct strbuf *out)
+{
+	sb_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		"<meta name=\"color-scheme\" content=\"light dark\">\n"
+		"<meta name=\"generator\" content=\"layoutlint\">\n<title>layoutlint: ");
+	esc(out, run->binary_path);
+	sb_adds(out, "</title>\n<style>\n");
+	sb_adds(out, style);
+	sb_adds(out, "</style>\n</head>\n<body>\n"
+		/* One hatch for every map: referenced as url(#hatch), same page. */
+		"<svg width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\">"
+		"<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+		"patternTransform=\"rotate(45)\"><rect class=\"hb\" width=\"6\" height=\"6\"/>"
+		"<line class=\"hl\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\"/>"
+		"</pattern></defs></svg>\n<header><h1>layoutlint cacheline map</h1>\n<p>");
+	esc(out, run->binary_path);
+	if (run->build_id) {
+		sb_adds(out, " &middot; build-id ");
+		esc(out, run->build_id);
+	}
+	if (run->gating) {
+		sb_addf(out, " &middot; %s ", run->gating->against ? "against" : "baseline");
+		esc(out, run->gating->reference);
+		sb_addf(out, ": %zu finding%s with new pairs, %zu already there (suppressed)",
+			run->gating->reported_findings, run->gating->reported_findings == 1 ? "" : "s",
+			run->gating->suppressed_findings);
+	}
+	sb_adds(out, "</p>\n");
+	if (run->nr_structs > 1) {
+		sb_adds(out, "<nav><ul>\n");
+		for (size_t i = 0; i < run->nr_structs; i++) {
+			const struct ll_struct *s = run->structs[i].layout;
+
+			sb_addf(out, "<li><a href=\"#s%zu\">%s ", i, ll_kind_name(s->kind));
+			esc(out, s->name);
+			sb_addf(out, "</a>: %zu finding%s</li>\n", run->structs[i].findings.n,
+				run->structs[i].findings.n == 1 ? "" : "s");
+		}
+		sb_adds(out, "</ul></nav>\n");
+	}
+	sb_adds(out, "</header>\n<main>\n");
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		struct html_ctx c = { .out = out, .run = run, .l = &run->structs[i], .index = i };
+
+		one_struct(&c);
+		free(c.domains);
+		free(c.finding_paths.v);
+		free(c.sources.v);
+		free(c.origins.v);
+	}
+	if (!run->nr_structs)
+		sb_adds(out, "<p>No struct was linted.</p>\n");
+	sb_adds(out, "</main>\n</body>\n</html>\n");
+}
