@@ -57,6 +57,7 @@ struct ll_member {
 	const char *tag_rule_file;	/* borrowed from the rules */
 	unsigned tag_specificity;	/* of the pattern that tagged it */
 	bool pinned;
+	bool pin_last;		/* "pin last": a suggestion keeps it after every other member */
 };
 
 struct ll_struct {
