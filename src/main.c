@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* layoutlint: command line and orchestration. */
 #include <argp.h>
+#include <inttypes.h>
 #include <time.h>
 #include <sys/stat.h>
 #include <errno.h>
@@ -20,10 +21,11 @@
 #include "groups.h"
 #include "import_rst.h"
 #include "rules.h"
+#include "srcpatch.h"
 #include "suggest.h"
 #include "strbuf.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_PATCH };
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct options {
@@ -44,6 +46,7 @@ struct options {
 	bool require_all;
 	bool quiet;
 	bool suggest;			/* --suggest */
+	bool asserts;			/* --asserts */
 	bool groups_off;		/* --groups=off */
 	const char *import_net;		/* --import-net-cachelines FILE */
 	const char *list_glob;		/* --list[=GLOB] */
@@ -69,6 +72,7 @@ enum {
 	OPT_IMPORT_NET,
 	OPT_LIST,
 	OPT_SUGGEST,
+	OPT_ASSERTS,
 	OPT_CONTAINS,
 	OPT_AUDIT,
 	OPT_REQUIRE_ALL,
@@ -131,12 +135,16 @@ static const struct argp_option argp_options[] = {
 	{ "prefix-map", OPT_PREFIX_MAP, "OLD=NEW", 0,
 	  "Rewrite declaring files starting with OLD to start with NEW (repeatable)", 4 },
 	{ NULL, 0, NULL, 0, "Output:", 5 },
-	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json or sarif", 5 },
+	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json, sarif, or patch: --suggest as a "
+	  "unified diff of the declaring header (under --srcdir) that git apply takes", 5 },
 	{ "color", OPT_COLOR, "WHEN", 0, "auto (default), always or never", 5 },
 	{ "quiet", 'q', NULL, 0, "Text: print only the diagnostics, no listings", 5 },
 	{ "suggest", OPT_SUGGEST, NULL, 0,
 	  "Propose a member order without mixed-cacheline, write-domains and split-hot "
 	  "findings (without rules: the tightest packing C allows)", 5 },
+	{ "asserts", OPT_ASSERTS, NULL, 0,
+	  "With --format=patch: also add static_asserts of the cacheline each hot member "
+	  "lands on", 5 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -187,8 +195,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			o->format = FORMAT_JSON;
 		else if (strcmp(arg, "sarif") == 0)
 			o->format = FORMAT_SARIF;
-		else
-			argp_error(state, "unknown --format '%s' (expected text, json or sarif)", arg);
+		else if (strcmp(arg, "patch") == 0) {
+			o->format = FORMAT_PATCH;
+			o->suggest = true;	/* a patch is a suggestion, written as a diff */
+		} else
+			argp_error(state, "unknown --format '%s' (expected text, json, sarif or patch)",
+				   arg);
 		break;
 	case OPT_CACHELINE:
 		if (parse_uint(arg, &o->cacheline) || o->cacheline < 16 || o->cacheline > 4096 ||
@@ -235,6 +247,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SUGGEST:
 		o->suggest = true;
+		break;
+	case OPT_ASSERTS:
+		o->asserts = true;
 		break;
 	case 'q':
 		o->quiet = true;
@@ -420,7 +435,8 @@ static bool reorder_finding(const struct ll_finding *f)
  * --suggest, per cli.md: every struct with such findings; a struct with
  * no tags at all gets the tightest packing when it has holes.
  */
-static int suggest_one(struct ll_linted *l, const struct ll_allows *allows, struct ll_error *err)
+static int suggest_one(const struct options *o, struct ll_linted *l, const struct ll_allows *allows,
+		       struct ll_error *err)
 {
 	struct ll_suggest_opts opts = { .allows = allows->v, .nr_allows = allows->n };
 	struct ll_summary sum;
@@ -434,6 +450,19 @@ static int suggest_one(struct ll_linted *l, const struct ll_allows *allows, stru
 	}
 	if (!wanted)
 		return 0;
+	/* A patch moves whole declarations: the solver keeps their members together. */
+	if (o->format == FORMAT_PATCH) {
+		struct strbuf why = STRBUF_INIT;
+
+		l->source = ll_source_read(l->layout, o->srcdir, &why);
+		if (l->source) {
+			opts.glued = ll_source_glued;
+			opts.glue_arg = l->source;
+		} else {
+			l->no_patch = sb_detach(&why);
+		}
+		sb_release(&why);
+	}
 	return ll_suggest_opts(l->layout, &opts, &l->suggestion, err);
 }
 
@@ -472,7 +501,7 @@ static int lint_one(const struct options *o, struct ll_input *in, struct ll_bloc
 	}
 	ll_check(&ci, &l->findings);
 	ll_check_groups(&ci, &l->groups, &l->findings);
-	int rc = o->suggest ? suggest_one(l, &allows, err) : 0;
+	int rc = o->suggest ? suggest_one(o, l, &allows, err) : 0;
 
 	free(allows.v);
 	return rc;
@@ -606,6 +635,8 @@ static void linted_binary_release(struct linted_binary *lb)
 		ll_layout_diff_free(lb->run.structs[i].diff);
 		/* The suggestion borrows the members of the layout. */
 		ll_suggestion_free(lb->run.structs[i].suggestion);
+		ll_source_free(lb->run.structs[i].source);
+		free(lb->run.structs[i].no_patch);
 		ll_struct_free(lb->run.structs[i].layout);
 		/* Last: the members' group tags borrowed its strings. */
 		ll_groups_release(&lb->run.structs[i].groups);
@@ -628,6 +659,108 @@ static void diff_layouts(const struct options *o, struct linted_binary *cur,
 			ll_layout_diff(r >= 0 ? old->run.structs[r].layout : NULL,
 				       cur->run.structs[c].layout);
 	}
+}
+
+/* One line on stderr for a struct that gets no hunk, and why. */
+static void no_patch(const struct ll_linted *l, const char *why)
+{
+	const struct ll_struct *s = l->layout;
+
+	if (s->decl.file)
+		fprintf(stderr, "%s:%u: note: %s %s: no patch: %s\n", s->decl.file, s->decl.line,
+			ll_kind_name(s->kind), s->name, why);
+	else
+		fprintf(stderr, "layoutlint: note: %s %s: no patch: %s\n", ll_kind_name(s->kind),
+			s->name, why);
+}
+
+/*
+ * --format=patch: a summary line per struct (git apply skips text before
+ * the first diff), then one diff per file, its hunks in line order.
+ */
+static void report_patch(const struct options *o, const struct ll_run *run, struct strbuf *out)
+{
+	struct ll_patch_opts po = { .asserts = o->asserts };
+	struct strbuf diffs = STRBUF_INIT, why = STRBUF_INIT;
+	bool *done = xcalloc(run->nr_structs ? run->nr_structs : 1, sizeof(*done));
+
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		const struct ll_linted *l = &run->structs[i];
+
+		if (!l->suggestion || done[i])
+			continue;
+		if (!l->source) {
+			no_patch(l, l->no_patch ? l->no_patch : "no source");
+			continue;
+		}
+		if (!l->suggestion->changed) {
+			no_patch(l, "the proposal is the current order");
+			continue;
+		}
+		/* Every struct of this file, in line order: one diff, hunks in sequence. */
+		const char *path = ll_source_path(l->source);
+		struct strbuf hunks = STRBUF_INIT;
+		long delta = 0;
+
+		for (;;) {
+			size_t pick = SIZE_MAX;
+
+			for (size_t k = i; k < run->nr_structs; k++) {
+				const struct ll_linted *c = &run->structs[k];
+
+				if (done[k] || !c->source || !c->suggestion || !c->suggestion->changed ||
+				    strcmp(ll_source_path(c->source), path) != 0)
+					continue;
+				if (pick == SIZE_MAX ||
+				    ll_source_line(c->source) < ll_source_line(run->structs[pick].source))
+					pick = k;
+			}
+			if (pick == SIZE_MAX)
+				break;
+			done[pick] = true;
+			const struct ll_linted *c = &run->structs[pick];
+			const struct ll_suggestion *sg = c->suggestion;
+			unsigned start;
+			long nd = delta;
+			int rc = ll_source_hunk(c->source, sg, &po, delta, &hunks, &start, &nd, &why);
+
+			if (rc < 0) {
+				no_patch(c, why.buf);
+				continue;
+			}
+			if (rc > 0) {
+				no_patch(c, "the proposal is the current order");
+				continue;
+			}
+			delta = nd;
+			sb_addf(out, "layoutlint: %s %s (%s:%u): %zu finding%s -> %zu, %" PRIu64
+				" -> %" PRIu64 " cachelines, %" PRIu64 " -> %" PRIu64 " bytes\n",
+				ll_kind_name(c->layout->kind), c->layout->name, path,
+				ll_source_line(c->source), sg->before_findings,
+				sg->before_findings == 1 ? "" : "s", sg->findings,
+				sg->before_cachelines, sg->cachelines, sg->before_size,
+				ll_source_patched_size(c->source, sg));
+			/* What the rebuilt binary must show, for review and for tests. */
+			sb_adds(out, "layoutlint:   offsets:");
+			for (size_t m = 0; m < sg->n; m++) {
+				const struct ll_suggested_member *sm = &sg->members[m];
+
+				if (sm->m->path && !sm->m->is_bitfield)
+					sb_addf(out, " %s@%" PRIu64, sm->m->path, sm->offset);
+			}
+			sb_addc(out, '\n');
+		}
+		if (hunks.len)
+			sb_addf(&diffs, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n%s", path, path,
+				path, path, hunks.buf);
+		sb_release(&hunks);
+	}
+	if (out->len && diffs.len)
+		sb_addc(out, '\n');
+	sb_add(out, diffs.buf ? diffs.buf : "", diffs.len);
+	sb_release(&diffs);
+	sb_release(&why);
+	free(done);
 }
 
 static void gating_summary(const struct ll_gating *g)
@@ -696,6 +829,8 @@ static int run(struct options *o)
 		ll_report_json(&cur.run, &out);
 	else if (o->format == FORMAT_SARIF)
 		ll_report_sarif(&cur.run, &out);
+	else if (o->format == FORMAT_PATCH)
+		report_patch(o, &cur.run, &out);
 	else
 		ll_report_text(&cur.run, &out);
 	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {

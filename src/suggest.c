@@ -61,6 +61,11 @@
 #define MAX_CLASSES 64		/* read-mostly + 63 write-hot domains */
 #define MAX_CHAIN 16
 
+/* Where a unit may go: anywhere, after those (pin last), after everything (flexible). */
+#define LAST_ANY 0
+#define LAST_PINNED 1
+#define LAST_FLEXIBLE 2
+
 /* ---- small helpers ------------------------------------------------------- */
 
 static uint64_t round_up(uint64_t x, uint64_t a)
@@ -237,7 +242,7 @@ struct unit {
 	bool block;		/* several non-empty members, moved rigidly (a cacheline group) */
 	bool ends_bf;		/* the last non-empty member is a bitfield */
 	bool pinned, hot;
-	bool last;		/* must stay after every other unit: "pin last", a flexible tail */
+	uint8_t last;		/* LAST_*: units go in non-decreasing order of it */
 	struct atom *atoms;
 	size_t nr_atoms;
 	struct cls_bytes *cb;
@@ -392,7 +397,10 @@ static void add_unit(struct ctx *x, size_t first, size_t count, bool group)
 		const struct ll_member *m = &mem[i];
 
 		u->pinned |= subtree_pinned(m);
-		u->last |= subtree_last(m) || ends_flexible(m);
+		if (ends_flexible(m))
+			u->last = LAST_FLEXIBLE;
+		else if (subtree_last(m) && u->last < LAST_PINNED)
+			u->last = LAST_PINNED;
 		if (!u->head && (!member_empty(m) || i + 1 == first + count))
 			u->head = m;
 		if (!u->head)
@@ -950,7 +958,8 @@ static bool eval_seq(struct ctx *x, const uint32_t *ord, const uint8_t *brk, uin
 {
 	uint64_t cursor = x->L->base;
 	struct lst open = { 0, 0, 0 };
-	bool last_bf = false, after_last = false;
+	bool last_bf = false;
+	uint8_t last = LAST_ANY;
 	uint64_t findings = 0, span = 0;
 
 	for (size_t i = 0; i < x->nu; i++) {
@@ -958,9 +967,9 @@ static bool eval_seq(struct ctx *x, const uint32_t *ord, const uint8_t *brk, uin
 		uint64_t p = place_at(x, u, cursor, brk[i]);
 		uint32_t sp;
 
-		if (p < cursor || (last_bf && u->bitfield && p == cursor) || (after_last && !u->last))
+		if (p < cursor || (last_bf && u->bitfield && p == cursor) || u->last < last)
 			return false;
-		after_last |= u->last;
+		last = u->last;
 		findings += apply_span(x, u, cursor, open, p, &open, &sp);
 		span += sp;
 		if (pos)
@@ -1296,7 +1305,8 @@ static void expand(struct search *S, size_t li)
 		const uint64_t *pset = &cur->sets[si * words];
 		int64_t rem_total = 0;
 		uint32_t rem_min = 0;
-		size_t pin_next = SIZE_MAX, others = 0;
+		size_t pin_next = SIZE_MAX;
+		uint8_t last_min = LAST_FLEXIBLE;
 		uint64_t pin_limit = UINT64_MAX;
 		struct lst open = { pn->dom, pn->f, pn->cls };
 
@@ -1307,7 +1317,7 @@ static void expand(struct search *S, size_t li)
 				continue;
 			rem_total += (int64_t)x->u[k].size;
 			rem_min += x->u[k].min_alone;
-			others += !x->u[k].last;
+			last_min = x->u[k].last < last_min ? x->u[k].last : last_min;
 			for (size_t j = 0; j < x->u[k].ncb; j++)
 				S->rem[x->u[k].cb[j].cls] += (int64_t)x->u[k].cb[j].bytes;
 		}
@@ -1327,7 +1337,7 @@ static void expand(struct search *S, size_t li)
 				continue;
 			if (u->pinned && k != pin_next)
 				continue;
-			if (u->last && others)
+			if (u->last > last_min)
 				continue;
 			for (int b = 0; b < 2; b++) {
 				uint64_t p;
