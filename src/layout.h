@@ -174,6 +174,13 @@ char *ll_normalize_path(const char *path);
  */
 char *ll_c_decl_with_name(const char *type, const char *name);
 
+/*
+ * A base type as C programmers write it: gcc's DWARF and BTF say "long
+ * unsigned int", pahole users read "unsigned long". Names not in the table
+ * (clang's, which are already these, "char", "_Bool") come back unchanged.
+ */
+const char *ll_c_base_name(const char *debug_name);
+
 struct strbuf;
 /*
  * Append qualifier Q ("const") and a blank to PREFIX, the qualifiers

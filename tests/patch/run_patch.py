@@ -11,7 +11,9 @@ Each directory of tests/patch/cases/ is a small source tree (a header, a
   asserts           pass --asserts;
   expect            "patch", or "refuse" with the exact stderr "message";
   patch_has         lines the patch must add;
-  last              the members the proposal must end with, in order.
+  last              the members the proposal must end with, in order;
+  spelling          declarations the listing and the suggestion must show
+                    (gcc's DWARF says "long unsigned int", C "unsigned long").
 For gcc and clang, a copy of the tree becomes a git repository, the
 object is built with -g, and layoutlint --format=patch runs on it. A
 patch must pass `git apply --check` and apply; the patched header must
@@ -93,6 +95,12 @@ def one(t, ll, work, name, case, cc):
     r = build(cc, tree, case["build"], "before.o")
     if not t.ok(r.returncode == 0, f"{what}: the fixture builds", r.stderr):
         return
+    if case.get("spelling"):
+        r = run([ll, "-q", "--suggest", "-r", case["rules"], "before.o", "struct", case["struct"]],
+                tree)
+        listing = run([ll, "before.o", "struct", case["struct"]], tree).stdout + r.stdout
+        t.ok(all(w in listing for w in case["spelling"]) and "long unsigned int" not in listing,
+             f"{what}: layouts and suggestions spell types as C does", listing)
     cmd = [ll, "--format=patch", "--srcdir", tree, "-r", case["rules"], "before.o",
            "struct", case["struct"]]
     if case.get("asserts"):
