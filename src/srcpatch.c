@@ -762,12 +762,34 @@ static int line_start_edit(const struct ll_source *src, const struct ll_member *
 	return 0;
 }
 
+/*
+ * A pahole-style "--- cacheline N boundary (B bytes) ---" comment line, as
+ * struct file has: it describes the old layout, so it does not move with
+ * the member below it; the new boundaries get comments of their own.
+ */
+static bool boundary_line(const struct ll_source *src, unsigned line)
+{
+	const char *b = src->text + src->line_off[line], *e = b + line_len(src, line);
+	static const char open[] = "/* --- cacheline ", close[] = " --- */";
+
+	while (b < e && (*b == ' ' || *b == '\t'))
+		b++;
+	while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	return (size_t)(e - b) > sizeof(open) + sizeof(close) &&
+	       memcmp(b, open, sizeof(open) - 1) == 0 &&
+	       memcmp(e - (sizeof(close) - 1), close, sizeof(close) - 1) == 0;
+}
+
 /* Append the lines of piece P, applying the one edit that falls in it, if any. */
 static void push_piece(struct lines *l, const struct ll_source *src, const struct piece *p,
 		       const struct edit *edits, size_t nedits)
 {
 	for (unsigned line = p->first; line <= p->last; line++) {
 		const struct edit *e = NULL;
+
+		if (boundary_line(src, line))
+			continue;
 
 		for (size_t k = 0; k < nedits; k++)
 			if (edits[k].line == line)
@@ -917,8 +939,41 @@ static int new_region(const struct ll_source *src, const struct ll_suggestion *s
 		       src->path, s->decl.line, ll_kind_name(s->kind), s->name);
 		goto out;
 	}
-	for (size_t k = 0; k < nemit; k++)
-		push_piece(out, src, &src->pieces[emit[k]], edits, nedits);
+	bool boundaries = false;
+	uint64_t shown = 0, prev_end = 0, cl = s->cacheline;
+
+	for (unsigned line = src->body_first; line <= src->body_last && !boundaries; line++)
+		boundaries = boundary_line(src, line);
+	for (size_t k = 0; k < nemit; k++) {
+		const struct piece *p = &src->pieces[emit[k]];
+		uint64_t first = UINT64_MAX, end = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct ll_suggested_member *sm;
+
+			if (src->piece_of[i] != emit[k] || sm_of[i] == SIZE_MAX)
+				continue;
+			sm = &sg->members[sm_of[i]];
+			first = sm->offset < first ? sm->offset : first;
+			end = sm->offset + sm->size > end ? sm->offset + sm->size : end;
+		}
+		/* The tree marks boundaries: mark the new ones that fall between pieces. */
+		if (boundaries && first != UINT64_MAX && first / cl > shown &&
+		    prev_end <= first / cl * cl) {
+			struct strbuf sb = STRBUF_INIT;
+
+			shown = first / cl;
+			sb_addf(&sb, "\t/* --- cacheline %" PRIu64 " boundary (%" PRIu64 " bytes) --- */",
+				shown, shown * cl);
+			size_t len = sb.len;
+			char *own = sb_detach(&sb);
+
+			lines_push(out, own, len, own);
+		}
+		if (first != UINT64_MAX)
+			prev_end = end > prev_end ? end : prev_end;
+		push_piece(out, src, p, edits, nedits);
+	}
 	unsigned tail = np ? src->pieces[np - 1].last + 1 : src->body_first;
 
 	for (unsigned line = tail; line <= src->end_line; line++)
