@@ -457,6 +457,7 @@ static int suggest_one(const struct options *o, struct ll_linted *l, const struc
 		l->source = ll_source_read(l->layout, o->srcdir, &why);
 		if (l->source) {
 			opts.glued = ll_source_glued;
+			opts.weight = ll_source_weight;	/* fewest moved lines, not units */
 			opts.glue_arg = l->source;
 		} else {
 			l->no_patch = sb_detach(&why);

@@ -667,6 +667,32 @@ bool ll_source_glued(const struct ll_member *m, void *arg)
 	return src->piece_of[m - v] == src->piece_of[m - v + 1];
 }
 
+static size_t piece_lines(const struct ll_source *src, size_t p)
+{
+	size_t n = 0;
+
+	for (size_t q = 0; q < src->npieces; q++)
+		if (q == p || (!src->pieces[q].nmembers && src->pieces[q].host == p))
+			n += src->pieces[q].last - src->pieces[q].first + 1;
+	return n;
+}
+
+size_t ll_source_weight(const struct ll_member *first, size_t count, void *arg)
+{
+	const struct ll_source *src = arg;
+	const struct ll_member *v = src->s->members;
+	size_t n = src->s->nr_members, lines = 0, last = SIZE_MAX;
+
+	if (first < v || first >= v + n)
+		return 1;
+	for (size_t i = (size_t)(first - v); i < (size_t)(first - v) + count && i < n; i++) {
+		if (src->piece_of[i] != last)
+			lines += piece_lines(src, src->piece_of[i]);
+		last = src->piece_of[i];
+	}
+	return lines;
+}
+
 const char *ll_source_path(const struct ll_source *src)
 {
 	return src->path;

@@ -39,6 +39,8 @@ void ll_source_free(struct ll_source *src);
 
 /* For ll_suggest_opts.glued: M and the member after it are in one piece. */
 bool ll_source_glued(const struct ll_member *m, void *src);
+/* For ll_suggest_opts.weight: the lines of source the members' pieces span. */
+size_t ll_source_weight(const struct ll_member *first, size_t count, void *src);
 
 struct ll_patch_opts {
 	bool asserts;		/* add static_assert()s of the lines the proposal promises */

@@ -243,6 +243,7 @@ struct unit {
 	bool ends_bf;		/* the last non-empty member is a bitfield */
 	bool pinned, hot;
 	uint8_t last;		/* LAST_*: units go in non-decreasing order of it */
+	size_t weight;		/* what moving it costs: 1, or its lines of source */
 	struct atom *atoms;
 	size_t nr_atoms;
 	struct cls_bytes *cb;
@@ -715,7 +716,7 @@ static bool units_identical(const struct unit *a, const struct unit *b)
 	if (a->pinned || b->pinned || a->size != b->size || a->pmod != b->pmod ||
 	    a->pmask != b->pmask || a->phase0 != b->phase0 || a->bitfield != b->bitfield ||
 	    a->ends_bf != b->ends_bf || a->block != b->block || a->head_align != b->head_align ||
-	    a->last != b->last ||
+	    a->last != b->last || a->weight != b->weight ||
 	    a->nr_atoms != b->nr_atoms)
 		return false;
 	for (size_t i = 0; i < a->nr_atoms; i++) {
@@ -739,6 +740,12 @@ static int pin_cmp_ctx_orig(const void *a, const void *b, void *arg)
 static void finish_units(struct ctx *x)
 {
 	for (size_t k = 0; k < x->nu; k++) {
+		const struct ll_suggest_opts *o = x->opts;
+		struct unit *u = &x->u[k];
+
+		u->weight = o->weight ? o->weight(&x->L->members[u->first], u->count, o->glue_arg) : 1;
+		if (!u->weight)
+			u->weight = 1;
 		unit_phases(&x->u[k]);
 		for (ptrdiff_t j = (ptrdiff_t)k - 1; j >= 0; j--) {
 			if (units_identical(&x->u[j], &x->u[k])) {
@@ -922,9 +929,48 @@ static int cost_cmp(const struct cost *a, const struct cost *b)
 	return 0;
 }
 
+/*
+ * With unit weights (opts->weight: lines of source): the weight outside the
+ * heaviest run of units kept in original order; marks it in KEEP. Quadratic,
+ * and only asked for by --format=patch, whose structs are small.
+ */
+static size_t order_moved_weighted(const struct ctx *x, const uint32_t *ord, size_t n, bool *keep)
+{
+	size_t *best = xmalloc((n ? n : 1) * sizeof(*best)), *prev = x->lis_prev;
+	size_t total = 0, top = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t w = x->u[ord[i]].weight;
+
+		total += w;
+		best[i] = w;
+		prev[i] = SIZE_MAX;
+		for (size_t j = 0; j < i; j++) {
+			if (ord[j] < ord[i] && best[j] + w > best[i]) {
+				best[i] = best[j] + w;
+				prev[i] = j;
+			}
+		}
+		if (top == SIZE_MAX || best[i] > best[top])
+			top = i;
+	}
+	size_t kept = top == SIZE_MAX ? 0 : best[top];
+
+	if (keep) {
+		memset(keep, 0, n * sizeof(*keep));
+		for (size_t i = top; i != SIZE_MAX; i = prev[i])
+			keep[i] = true;
+	}
+	free(best);
+	return total - kept;
+}
+
 /* Units minus the longest increasing run of original positions; marks it in KEEP. */
 static size_t order_moved(const struct ctx *x, const uint32_t *ord, size_t n, bool *keep)
 {
+	if (x->opts->weight)
+		return order_moved_weighted(x, ord, n, keep);
+
 	size_t *tail = x->lis_tail, *prev = x->lis_prev;
 	size_t len = 0;
 
@@ -1371,7 +1417,7 @@ static void expand(struct search *S, size_t li)
 				nd.brk = (uint8_t)b;
 				nd.unit = (uint32_t)k;
 				nd.parent = (uint32_t)si;
-				nd.moved += (li > 0 && u->idx < pn->last_idx);
+				nd.moved += (li > 0 && u->idx < pn->last_idx) ? (uint32_t)u->weight : 0;
 				nd.last_idx = (uint32_t)u->idx;
 				nd.placed += u->size;
 				nd.hash ^= zobrist(k);
@@ -2147,15 +2193,19 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 
 		eval_seq(&x, ord, brk, pos, &q.c, true);
 		order_moved(&x, ord, x.nu, keep);
+		size_t units_moved = 0;
+
+		for (size_t i = 0; i < x.nu; i++)
+			units_moved += !keep[i];
 		emit_level(&x, sg, 0, ord, brk, pos, keep, &cursor);
 		sg->size = final_size(&x, pos[x.nu - 1] + x.u[ord[x.nu - 1]].size);
 		sg->model_findings = q.c.findings;
-		sg->moved = q.c.moved;
+		sg->moved = units_moved;
 		sg->optimal = x.exact_mode && !x.truncated;
 		measure(&x, s, sg);
 		/* Never propose something worse than what is there. */
 		struct cost now = { sg->findings, sg->cachelines, sg->size,
-				    x.pack ? sg->hole_bytes : 0, sg->moved, q.c.span };
+				    x.pack ? sg->hole_bytes : 0, q.c.moved, q.c.span };
 		struct cost was = { sg->before_findings, sg->before_cachelines, s->size,
 				    x.pack ? sg->before_hole_bytes : 0, 0, orig_span(&x) };
 

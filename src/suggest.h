@@ -92,6 +92,12 @@ struct ll_suggest_opts {
 	 */
 	bool (*glued)(const struct ll_member *m, void *arg);
 	void *glue_arg;
+	/*
+	 * What moving the COUNT members from FIRST (one unit) costs, e.g. its
+	 * lines of source, among orders equal otherwise; NULL: 1 per unit.
+	 * Gets glue_arg.
+	 */
+	size_t (*weight)(const struct ll_member *first, size_t count, void *arg);
 };
 
 /* S's tags and pins already applied. Returns -1 (ERR filled) on bad input. */

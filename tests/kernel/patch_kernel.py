@@ -152,6 +152,10 @@ def check_case(t, ll, tree, jobs, what, rules, name, obj):
     finally:
         r = run(["git", "apply", "-R", patch], tree, env=env)
         t.ok(r.returncode == 0, f"{what}: the patch reverts cleanly", r.stderr)
+        # The next case reads the object: it must be the pristine tree's again.
+        r = make(tree, jobs, obj)
+        t.ok(r.returncode == 0, f"{what}: kbuild rebuilds {obj} from the reverted tree",
+             r.stderr[-3000:])
 
 
 def main():

@@ -599,6 +599,68 @@ START_TEST(test_keeps_order_when_free)
 }
 END_TEST
 
+/* The "big" member stands for a 10-line declaration: --format=patch's weights. */
+static size_t ten_for_big(const struct ll_member *first, size_t count, void *arg)
+{
+	(void)arg;
+	return count == 1 && strcmp(first->name, "big") == 0 ? 10 : count;
+}
+
+START_TEST(test_fewest_moved_lines)
+{
+	/*
+	 * r, w, big (56 bytes, cold): three orders of one moved unit each fix
+	 * it in 2 lines (r big w, w big r, big r w); moving big costs 10 lines
+	 * of source, so with weights it stays in place.
+	 */
+	struct ll_member v[] = {
+		leaf("r", "long", 8, 8), leaf("w", "long", 8, 8), leaf("big", "char[56]", 56, 1),
+	};
+	struct ll_struct *s = new_struct("weighted", 64, v, 3);
+	struct ll_suggest_opts o = { .weight = ten_for_big };
+	struct ll_suggestion *sg;
+
+	tag(M(s, "r"), LL_READ_MOSTLY, NULL);
+	tag(M(s, "w"), LL_WRITE_HOT, NULL);
+	sg = suggest_with(s, &o);
+	check_common(s, sg, "weighted");
+	ck_assert_uint_eq(sg->findings, 0);
+	ck_assert_uint_eq(sg->cachelines, 2);
+	ck_assert_uint_eq(sg->moved, 1);
+	ck_assert_msg(!E(sg, "big")->moved, "the 10-line member was moved");
+	ll_suggestion_free(sg);
+	ll_struct_free(s);
+}
+END_TEST
+
+START_TEST(test_pin_last)
+{
+	/*
+	 * w c r pad: unpinned, moving r past pad fixes it (w c pad r); with
+	 * "pin last" on the cold c, r must go elsewhere and c stays the last.
+	 */
+	struct ll_member v[] = {
+		leaf("w", "long", 8, 8), leaf("c", "long", 8, 8), leaf("r", "long", 8, 8),
+		leaf("pad", "char[48]", 48, 1),
+	};
+	struct ll_struct *s = new_struct("pinlast", 64, v, 4);
+	struct ll_suggestion *sg;
+
+	tag(M(s, "r"), LL_READ_MOSTLY, NULL);
+	tag(M(s, "w"), LL_WRITE_HOT, NULL);
+	sg = suggest(s);
+	ck_assert_ptr_ne(sg->members[sg->n - 1].m, M(s, "c"));	/* the test means something */
+	ll_suggestion_free(sg);
+	M(s, "c")->pin_last = true;
+	sg = suggest(s);
+	check_common(s, sg, "pinlast");
+	ck_assert_uint_eq(sg->findings, 0);
+	ck_assert_ptr_eq(sg->members[sg->n - 1].m, M(s, "c"));
+	ll_suggestion_free(sg);
+	ll_struct_free(s);
+}
+END_TEST
+
 START_TEST(test_line_start_note)
 {
 	/* Read-mostly and write-hot of 40 bytes each: one must start line 1. */
@@ -1825,6 +1887,8 @@ static Suite *suite(void)
 	tcase_add_test(fixed, test_already_good);
 	tcase_add_test(fixed, test_keeps_order_when_free);
 	tcase_add_test(fixed, test_line_start_note);
+	tcase_add_test(fixed, test_fewest_moved_lines);
+	tcase_add_test(fixed, test_pin_last);
 	tcase_add_test(fixed, test_bitfield_unit_impossible);
 	tcase_add_test(fixed, test_union_alternatives_impossible);
 	tcase_add_test(fixed, test_pins_and_alignment);
