@@ -431,6 +431,14 @@ static bool reorder_finding(const struct ll_finding *f)
 	       strcmp(f->rule, "split-hot") == 0;
 }
 
+static bool any_tagged(const struct ll_member *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].tag != LL_UNTAGGED || any_tagged(v[i].children, v[i].nr_children))
+			return true;
+	return false;
+}
+
 /*
  * --suggest, per cli.md: every struct with such findings; a struct with
  * no tags at all gets the tightest packing when it has holes.
@@ -444,7 +452,9 @@ static int suggest_one(const struct options *o, struct ll_linted *l, const struc
 
 	for (size_t i = 0; i < l->findings.n && !wanted; i++)
 		wanted = reorder_finding(&l->findings.v[i]);
-	if (!wanted && !l->has_rules && !ll_groups_tagged(l->layout)) {
+	/* Rules that only pin ("pin last thread") still leave packing to do. */
+	if (!wanted && !any_tagged(l->layout->members, l->layout->nr_members) &&
+	    !ll_groups_tagged(l->layout)) {
 		ll_summarize(l->layout, &sum);
 		wanted = sum.holes > 0 || sum.padding >= l->layout->alignment;
 	}
@@ -662,17 +672,44 @@ static void diff_layouts(const struct options *o, struct linted_binary *cur,
 	}
 }
 
-/* One line on stderr for a struct that gets no hunk, and why. */
+/* Length of a leading "FILE:LINE: " in WHY, 0 if it has none. */
+static size_t location_prefix(const char *why)
+{
+	const char *colon = strchr(why, ':');
+	size_t n;
+
+	if (!colon || colon == why || memchr(why, ' ', (size_t)(colon - why)))
+		return 0;
+	n = strspn(colon + 1, "0123456789");
+	if (!n || strncmp(colon + 1 + n, ": ", 2) != 0)
+		return 0;
+	return (size_t)(colon - why) + 1 + n + 2;
+}
+
+/*
+ * One line on stderr for a struct that gets no hunk, and why, located
+ * where the reason is (a member's line) or else at the struct.
+ */
 static void no_patch(const struct ll_linted *l, const char *why)
 {
 	const struct ll_struct *s = l->layout;
+	size_t loc = location_prefix(why);
+	struct strbuf self = STRBUF_INIT;
+	const char *rest = why + loc;
 
-	if (s->decl.file)
+	sb_addf(&self, "%s %s: ", ll_kind_name(s->kind), s->name);
+	if (strncmp(rest, self.buf, self.len) == 0)
+		rest += self.len;
+	if (loc)
+		fprintf(stderr, "%.*s: note: %s %s: no patch: %s\n", (int)(loc - 2), why,
+			ll_kind_name(s->kind), s->name, rest);
+	else if (s->decl.file)
 		fprintf(stderr, "%s:%u: note: %s %s: no patch: %s\n", s->decl.file, s->decl.line,
-			ll_kind_name(s->kind), s->name, why);
+			ll_kind_name(s->kind), s->name, rest);
 	else
 		fprintf(stderr, "layoutlint: note: %s %s: no patch: %s\n", ll_kind_name(s->kind),
-			s->name, why);
+			s->name, rest);
+	sb_release(&self);
 }
 
 /*

@@ -18,6 +18,10 @@ must pass `git apply --check` and apply, kbuild must rebuild the object
 from the patched tree, and layoutlint on it must show every offset the
 patch's summary promised and 0 findings; the read-mostly members of
 struct file must touch one line. Each patch is reverted afterwards.
+With Debian's 6.12 vmlinux (scripts/fetch-kernel vmlinux 6.12): the
+struct file patch made from it applies to the source, and task_struct
+packed with only 'pin last thread' (tests/kernel/task_struct_last.rules)
+keeps thread last.
 
 Output is TAP. Skips when the source cannot be fetched.
 """
@@ -179,6 +183,30 @@ def main():
     for what, rules, name, obj in CASES:
         rules = rules.replace("RULES", os.path.abspath(a.rules_dir))
         check_case(t, ll, tree, a.jobs, what, rules, name, obj)
+    # The reviewer's command: Debian's own vmlinux and the source tree beside it.
+    v = run([a.fetch_kernel, "vmlinux", "6.12"])
+    vmlinux = v.stdout.split("\n")[0].strip() if v.returncode == 0 else ""
+    if os.path.isfile(vmlinux):
+        rules = os.path.join(os.path.abspath(a.rules_dir), "file.rules")
+        p = run([ll, "--format=patch", "--srcdir", tree, "-r", rules, vmlinux, "struct", "file"],
+                tree)
+        patch = os.path.join(tree, "vmlinux.patch")
+        with open(patch, "w") as f:
+            f.write(p.stdout)
+        r = run(["git", "apply", "--check", patch], tree, env=clean_env())
+        t.ok("diff --git" in p.stdout and r.returncode == 0,
+             "Debian 6.12 vmlinux, struct file: the patch applies to the 6.12 source",
+             p.stdout + p.stderr + r.stderr)
+        # Only "pin last" in the rules: packing task_struct must leave thread at the end.
+        j = run([ll, "--format=json", "--suggest", "-r", os.path.join(HERE, "task_struct_last.rules"),
+                 vmlinux, "struct", "task_struct"])
+        sg = json.loads(j.stdout)["structs"][0]["suggestion"] if j.returncode == 0 else None
+        t.ok(sg and sg["members"] and sg["members"][-1]["path"] == "thread" and
+             sg["cachelines"] <= sg["before"]["cachelines"],
+             "Debian 6.12 vmlinux, task_struct with 'pin last thread': packed, thread last",
+             j.stderr + json.dumps(sg)[:1500])
+    else:
+        print("# no 6.12 vmlinux from scripts/fetch-kernel: the vmlinux cases are not run")
     return t.finish()
 
 
