@@ -1017,6 +1017,54 @@ out:
 	return rc;
 }
 
+#define LCS_CELLS (4u << 20)	/* beyond it, the changed block is replaced whole */
+
+static void emit_line(struct strbuf *out, char mark, const struct span *l)
+{
+	sb_addc(out, mark);
+	sb_add(out, l->s, l->n);
+	sb_addc(out, '\n');
+}
+
+/*
+ * Old lines O[0, NO) become N[0, NN): as context, removals and additions
+ * along a longest common subsequence, so that a reviewer sees the lines
+ * that move, not the whole body removed and added again.
+ */
+static void emit_changed(struct strbuf *out, const struct span *o, size_t no, const struct span *n,
+			 size_t nn)
+{
+	if ((no + 1) * (nn + 1) > LCS_CELLS) {
+		for (size_t i = 0; i < no; i++)
+			emit_line(out, '-', &o[i]);
+		for (size_t j = 0; j < nn; j++)
+			emit_line(out, '+', &n[j]);
+		return;
+	}
+	uint32_t *dp = xcalloc((no + 1) * (nn + 1), sizeof(*dp));
+#define DP(i, j) dp[(i) * (nn + 1) + (j)]
+
+	for (size_t i = no; i-- > 0;)
+		for (size_t j = nn; j-- > 0;)
+			DP(i, j) = span_eq(&o[i], &n[j]) ? DP(i + 1, j + 1) + 1 :
+				   DP(i + 1, j) > DP(i, j + 1) ? DP(i + 1, j) : DP(i, j + 1);
+	size_t i = 0, j = 0;
+
+	while (i < no || j < nn) {
+		if (i < no && j < nn && span_eq(&o[i], &n[j]) && DP(i, j) == DP(i + 1, j + 1) + 1) {
+			emit_line(out, ' ', &o[i]);
+			i++;
+			j++;
+		} else if (i < no && (j == nn || DP(i + 1, j) >= DP(i, j + 1))) {
+			emit_line(out, '-', &o[i++]);
+		} else {
+			emit_line(out, '+', &n[j++]);
+		}
+	}
+#undef DP
+	free(dp);
+}
+
 int ll_source_hunk(const struct ll_source *src, const struct ll_suggestion *sg,
 		   const struct ll_patch_opts *opts, long line_delta, struct strbuf *out,
 		   unsigned *old_start, long *new_delta, struct strbuf *why)
@@ -1060,16 +1108,7 @@ int ll_source_hunk(const struct ll_source *src, const struct ll_suggestion *sg,
 		sb_add(out, src->text + src->line_off[line], line_len(src, line));
 		sb_addc(out, '\n');
 	}
-	for (unsigned line = a; line < b; line++) {
-		sb_addc(out, '-');
-		sb_add(out, src->text + src->line_off[line], line_len(src, line));
-		sb_addc(out, '\n');
-	}
-	for (size_t i = pre; i < now.n - post; i++) {
-		sb_addc(out, '+');
-		sb_add(out, now.v[i].s, now.v[i].n);
-		sb_addc(out, '\n');
-	}
+	emit_changed(out, &old.v[pre], b - a, &now.v[pre], added);
 	for (unsigned line = b; line < cb; line++) {
 		sb_addc(out, ' ');
 		sb_add(out, src->text + src->line_off[line], line_len(src, line));
