@@ -473,6 +473,45 @@ static bool decl_spells(const struct ll_source *src, const struct decl *d, const
 	return false;
 }
 
+/*
+ * The kernel's cacheline group markers (include/linux/cache.h): the
+ * declaration "__cacheline_group_begin(G);" declares the zero-size member
+ * __cacheline_group_begin__G, "__cacheline_group_end_aligned(G);" the end
+ * marker and __cacheline_group_pad__G. Only these macros are trusted to
+ * generate members whose names the source does not spell.
+ */
+static bool decl_is_group_marker(const struct ll_source *src, const struct decl *d,
+				 const char *name)
+{
+	static const char prefix[] = "__cacheline_group_";
+	const struct tok *m = &src->toks[d->t0];
+	const char *macro = src->text + m->off;
+	size_t a = next_code(src, d->t0 + 1), g = next_code(src, a + 1);
+
+	if (m->kind != TK_IDENT || m->len <= sizeof(prefix) - 1 ||
+	    memcmp(macro, prefix, sizeof(prefix) - 1) != 0 || !punct_is(src, a, '(') ||
+	    g >= src->ntoks || src->toks[g].kind != TK_IDENT)
+		return false;
+	/* The kind the macro names: begin, end, begin_aligned or end_aligned. */
+	const char *kind = macro + sizeof(prefix) - 1;
+	size_t klen = m->len - (sizeof(prefix) - 1);
+	bool aligned = klen > 8 && memcmp(kind + klen - 8, "_aligned", 8) == 0;
+	size_t base = aligned ? klen - 8 : klen;
+	struct strbuf want = STRBUF_INIT;
+	bool ok = false;
+
+	if ((base == 5 && memcmp(kind, "begin", 5) == 0) || (base == 3 && memcmp(kind, "end", 3) == 0)) {
+		for (int pad = 0; pad < 1 + (aligned && base == 3) && !ok; pad++) {
+			sb_reset(&want);
+			sb_addf(&want, "%s%.*s__%.*s", prefix, pad ? 3 : (int)base, pad ? "pad" : kind,
+				(int)src->toks[g].len, src->text + src->toks[g].off);
+			ok = strcmp(want.buf, name) == 0;
+		}
+	}
+	sb_release(&want);
+	return ok;
+}
+
 static bool decl_has_brace(const struct ll_source *src, const struct decl *d)
 {
 	for (size_t i = d->t0; i <= d->t1; i++)
@@ -532,7 +571,8 @@ static int map_members(struct ll_source *src, struct strbuf *why)
 				      src->path, m->decl.line, label(m), ll_kind_name(s->kind), s->name);
 		p--;
 mapped:
-		if (m->name ? !decl_spells(src, &src->decls[d], m->name) :
+		if (m->name ? !decl_spells(src, &src->decls[d], m->name) &&
+			      !decl_is_group_marker(src, &src->decls[d], m->name) :
 		    m->is_aggregate && !decl_has_brace(src, &src->decls[d]))
 			return refuse(why, "%s:%u: member %s of %s %s is not spelled out in the "
 				      "declaration there (macro-generated?)", src->path, m->decl.line,
@@ -860,9 +900,12 @@ static void push_asserts(struct lines *l, const struct ll_source *src,
 	const struct ll_struct *s = src->s;
 	const char *kw = ll_kind_name(s->kind);
 	unsigned cl = s->cacheline;
-	bool any = false;
+	bool any = false, smp = false;
 	struct strbuf sb = STRBUF_INIT;
 
+	/* ____cacheline_aligned_in_smp aligns nothing without CONFIG_SMP. */
+	for (size_t i = 0; i < sg->n && src->idiom == IDIOM_KERNEL; i++)
+		smp |= sg->members[i].line_start;
 	for (size_t k = 0; k < nemit && !src->pieces[emit[k]].conditional; k++) {
 		for (size_t idx = 0; idx < s->nr_members; idx++) {
 			const struct ll_suggested_member *sm;
@@ -873,7 +916,7 @@ static void push_asserts(struct lines *l, const struct ll_source *src,
 			if (!sm->m->name || sm->m->is_bitfield ||
 			    (!subtree_hot(sm->m) && !sm->line_start))
 				continue;
-			if (!any && src->idiom == IDIOM_KERNEL)
+			if (!any && smp)
 				lines_push(l, "#ifdef CONFIG_SMP", 17, NULL);
 			any = true;
 			sb_reset(&sb);
@@ -891,7 +934,7 @@ static void push_asserts(struct lines *l, const struct ll_source *src,
 			lines_push(l, own, n, own);
 		}
 	}
-	if (any && src->idiom == IDIOM_KERNEL)
+	if (any && smp)
 		lines_push(l, "#endif", 6, NULL);
 	sb_release(&sb);
 }
