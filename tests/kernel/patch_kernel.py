@@ -71,6 +71,10 @@ def prepare(pristine, tree, jobs, t):
     if not os.path.exists(stamp):
         shutil.rmtree(tree, ignore_errors=True)
         r = run(["cp", "-al", pristine, tree])
+        if r.returncode != 0:
+            # Hard links do not cross file systems: a real copy then.
+            shutil.rmtree(tree, ignore_errors=True)
+            r = run(["cp", "-a", pristine, tree])
         if not t.ok(r.returncode == 0, "copy the pristine tree", r.stderr):
             return False
         # git apply in a tree of its own, never the repository around WORKDIR.
