@@ -50,6 +50,12 @@ struct piece {
 
 struct ll_source {
 	const struct ll_struct *s;
+	/*
+	 * The level that moves: the struct's members, or those of the
+	 * anonymous struct it consists of (mm_struct), as the solver picks.
+	 */
+	const struct ll_member *members;
+	size_t n;
 	char *path;			/* in the diff */
 	char *text;
 	size_t len;
@@ -520,6 +526,30 @@ static bool decl_has_brace(const struct ll_source *src, const struct decl *d)
 	return false;
 }
 
+/*
+ * A declaration of an anonymous struct or union: a body, then nothing but
+ * attributes ("} __randomize_layout;"), no declarator naming a member.
+ */
+static bool decl_is_anonymous(const struct ll_source *src, const struct decl *d)
+{
+	size_t ob = SIZE_MAX, cb;
+
+	for (size_t t = d->t0; t <= d->t1 && ob == SIZE_MAX; t++)
+		if (punct_is(src, t, '{'))
+			ob = t;
+	cb = ob == SIZE_MAX ? SIZE_MAX : match_brace(src, ob);
+	if (cb == SIZE_MAX || cb > d->t1)
+		return false;
+	for (size_t t = cb + 1; t < d->t1; t++) {
+		if (src->toks[t].kind != TK_IDENT)
+			continue;
+		for (size_t i = 0; i < src->n; i++)
+			if (src->members[i].name && tok_is(src, t, src->members[i].name))
+				return false;
+	}
+	return true;
+}
+
 static const char *label(const struct ll_member *m)
 {
 	return m->name ? m->name : m->is_aggregate ? (m->agg_kind == LL_UNION ?
@@ -529,12 +559,14 @@ static const char *label(const struct ll_member *m)
 static int map_members(struct ll_source *src, struct strbuf *why)
 {
 	const struct ll_struct *s = src->s;
-	size_t n = s->nr_members;
+	size_t n = src->n;
 
+	free(src->piece_of);
+	free(src->decl_of);
 	src->piece_of = xcalloc(n ? n : 1, sizeof(*src->piece_of));
 	src->decl_of = xcalloc(n ? n : 1, sizeof(*src->decl_of));
 	for (size_t i = 0; i < n; i++) {
-		const struct ll_member *m = &s->members[i];
+		const struct ll_member *m = &src->members[i];
 		size_t p, d = SIZE_MAX;
 
 		if (!m->decl.line && !m->name && m->is_aggregate) {
@@ -544,7 +576,7 @@ static int map_members(struct ll_source *src, struct strbuf *why)
 			 * check below catches a guess that skips a member.
 			 */
 			for (size_t k = i ? src->decl_of[i - 1] + 1 : 0; k < src->ndecls && d == SIZE_MAX; k++)
-				if (decl_has_brace(src, &src->decls[k]) && punct_is(src, src->decls[k].t1 - 1, '}'))
+				if (decl_is_anonymous(src, &src->decls[k]))
 					d = k;
 			for (p = 0; d != SIZE_MAX && p < src->npieces; p++)
 				if (d >= src->pieces[p].d0 && d < src->pieces[p].d0 + src->pieces[p].nd)
@@ -580,7 +612,7 @@ mapped:
 		if (i && p < src->piece_of[i - 1])
 			return refuse(why, "%s:%u: member %s comes before %s in the source but after "
 				      "it in the binary", src->path, m->decl.line, label(m),
-				      label(&s->members[i - 1]));
+				      label(&src->members[i - 1]));
 		src->piece_of[i] = p;
 		src->decl_of[i] = d;
 		src->pieces[p].nmembers++;
@@ -635,6 +667,49 @@ static void detect_idiom(struct ll_source *src, const char *srcdir)
 	sb_release(&sb);
 }
 
+/*
+ * Into the anonymous struct a level consists of, as the solver's levels go
+ * (suggest.h): one non-empty member among zero-size ones, an unnamed,
+ * unpinned struct. Its body is cut and mapped as the struct's was.
+ */
+static int descend(struct ll_source *src, struct strbuf *why)
+{
+	for (int depth = 0; depth < 15; depth++) {
+		size_t nonempty = 0, which = 0;
+
+		for (size_t i = 0; i < src->n; i++) {
+			const struct ll_member *m = &src->members[i];
+
+			if (m->is_bitfield || m->size) {
+				nonempty++;
+				which = i;
+			}
+		}
+		const struct ll_member *x = &src->members[which];
+
+		if (nonempty != 1 || x->name || !x->is_aggregate || x->agg_kind != LL_STRUCT ||
+		    !x->nr_children || x->pinned)
+			return 0;
+		const struct decl *d = &src->decls[src->decl_of[which]];
+		size_t ob = SIZE_MAX, cb;
+
+		for (size_t t = d->t0; t <= d->t1 && ob == SIZE_MAX; t++)
+			if (punct_is(src, t, '{'))
+				ob = t;
+		cb = ob == SIZE_MAX ? SIZE_MAX : match_brace(src, ob);
+		if (cb == SIZE_MAX || cb > d->t1)
+			return refuse(why, "%s:%u: the anonymous struct's braces do not balance",
+				      src->path, d->first_line);
+		src->ndecls = 0;
+		src->npieces = 0;
+		src->members = x->children;
+		src->n = x->nr_children;
+		if (cut_pieces(src, ob, cb, why) || map_members(src, why))
+			return -1;
+	}
+	return 0;
+}
+
 struct ll_source *ll_source_read(const struct ll_struct *s, const char *srcdir,
 				 struct strbuf *why)
 {
@@ -661,8 +736,10 @@ struct ll_source *ll_source_read(const struct ll_struct *s, const char *srcdir,
 		goto fail;
 	split_lines(src);
 	tokenize(src);
+	src->members = s->members;
+	src->n = s->nr_members;
 	if (find_struct(src, &ob, &cb, why) || cut_pieces(src, ob, cb, why) ||
-	    map_members(src, why))
+	    map_members(src, why) || descend(src, why))
 		goto fail;
 	src->open_line = src->toks[ob].line;
 	src->end_line = src->toks[cb].line;
@@ -699,8 +776,8 @@ void ll_source_free(struct ll_source *src)
 bool ll_source_glued(const struct ll_member *m, void *arg)
 {
 	const struct ll_source *src = arg;
-	const struct ll_member *v = src->s->members;
-	size_t n = src->s->nr_members;
+	const struct ll_member *v = src->members;
+	size_t n = src->n;
 
 	if (m < v || m >= v + n || m + 1 >= v + n)
 		return false;
@@ -720,8 +797,8 @@ static size_t piece_lines(const struct ll_source *src, size_t p)
 size_t ll_source_weight(const struct ll_member *first, size_t count, void *arg)
 {
 	const struct ll_source *src = arg;
-	const struct ll_member *v = src->s->members;
-	size_t n = src->s->nr_members, lines = 0, last = SIZE_MAX;
+	const struct ll_member *v = src->members;
+	size_t n = src->n, lines = 0, last = SIZE_MAX;
 
 	if (first < v || first >= v + n)
 		return 1;
@@ -907,7 +984,7 @@ static void push_asserts(struct lines *l, const struct ll_source *src,
 	for (size_t i = 0; i < sg->n && src->idiom == IDIOM_KERNEL; i++)
 		smp |= sg->members[i].line_start;
 	for (size_t k = 0; k < nemit && !src->pieces[emit[k]].conditional; k++) {
-		for (size_t idx = 0; idx < s->nr_members; idx++) {
+		for (size_t idx = 0; idx < src->n; idx++) {
 			const struct ll_suggested_member *sm;
 
 			if (src->piece_of[idx] != emit[k] || sm_of[idx] == SIZE_MAX)
@@ -949,7 +1026,7 @@ static int new_region(const struct ll_source *src, const struct ll_suggestion *s
 		      const struct ll_patch_opts *opts, struct lines *out, struct strbuf *why)
 {
 	const struct ll_struct *s = src->s;
-	size_t n = s->nr_members, np = src->npieces, nseq = 0, nemit = 0, nedits = 0;
+	size_t n = src->n, np = src->npieces, nseq = 0, nemit = 0, nedits = 0;
 	size_t *seq = xmalloc((np ? np : 1) * sizeof(*seq));
 	size_t *emit = xmalloc((np ? np : 1) * sizeof(*emit));
 	size_t *sm_of = xmalloc((n ? n : 1) * sizeof(*sm_of));
@@ -962,15 +1039,10 @@ static int new_region(const struct ll_source *src, const struct ll_suggestion *s
 		sm_of[i] = SIZE_MAX;
 	for (size_t i = 0; i < sg->n; i++) {
 		const struct ll_suggested_member *sm = &sg->members[i];
-		size_t idx = (size_t)(sm->m - s->members);
+		size_t idx = (size_t)(sm->m - src->members);
 
-		if (sm->container) {
-			refuse(why, "%s:%u: %s %s: the proposal reorders members inside an anonymous "
-			       "struct, which --format=patch does not write yet", src->path,
-			       s->decl.line, ll_kind_name(s->kind), s->name);
-			goto out;
-		}
-		if (sm->m < s->members || idx >= n)
+		/* Members outside the level that moves keep their lines. */
+		if (sm->m < src->members || idx >= n)
 			continue;
 		sm_of[idx] = i;
 		if (sm->pad_before && !sm->line_start) {

@@ -13,6 +13,8 @@ fs/file_table.o and kernel/locking/osq_lock.o are built. Then, for
   struct file with tests/kernel/file_split.rules (f_count in a domain of
     its own, as upstream e249056c91a2 keeps it apart from f_lock and f_pos),
   struct optimistic_spin_node with rules/osq_lock.rules,
+  struct mm_struct with tests/kernel/mm_struct.rules (a reorder inside the
+    anonymous struct it consists of),
 layoutlint --format=patch --asserts runs on the built object; the patch
 must pass `git apply --check` and apply, kbuild must rebuild the object
 from the patched tree, and layoutlint on it must show every offset the
@@ -46,7 +48,20 @@ CASES = [
      "fs/file_table.o"),
     ("optimistic_spin_node, rules/osq_lock.rules", "RULES/osq_lock.rules",
      "optimistic_spin_node", "kernel/locking/osq_lock.o"),
+    ("mm_struct, inside its anonymous struct", os.path.join(HERE, "mm_struct.rules"), "mm_struct",
+     "fs/file_table.o"),
 ]
+
+
+def named_members(members):
+    """Path -> offset of every named member, through anonymous aggregates."""
+    out = {}
+    for m in members:
+        if m.get("path"):
+            out[m["path"]] = m["offset"]
+        else:
+            out.update(named_members(m.get("members") or []))
+    return out
 
 
 def run(cmd, cwd=None, **kw):
@@ -143,7 +158,7 @@ def check_case(t, ll, tree, jobs, what, rules, name, obj):
             return
         j = run([ll, "--format=json", "-r", rules, obj, "struct", name], tree)
         d = json.loads(j.stdout)["structs"][0]
-        got = {m["path"]: m["offset"] for m in d["members"] if m.get("path")}
+        got = named_members(d["members"])
         wrong = {k: (v, got.get(k)) for k, v in offs.items() if got.get(k) != v}
         t.ok(not wrong, f"{what}: the rebuilt {obj} has the {len(offs)} promised offsets",
              f"promised, got: {wrong}")

@@ -79,7 +79,12 @@ def promised_offsets(stdout, name):
 def layout(ll, tree, obj, case):
     r = run([ll, "--format=json", "-r", case["rules"], obj, "struct", case["struct"]], tree)
     d = json.loads(r.stdout)["structs"][0]
-    top = [m for m in d["members"] if m.get("path") and m.get("bit_size") is None]
+    level = d["members"]
+    # The anonymous struct a struct consists of (mm_struct) is the level that moves.
+    anon = [m for m in level if not m.get("path") and (m.get("type") or "").startswith("struct")]
+    if len(anon) == 1 and all(m is anon[0] or m["size"] == 0 for m in level):
+        level = anon[0]["members"] + [m for m in level if m is not anon[0]]
+    top = [m for m in level if m.get("path") and m.get("bit_size") is None]
     return {m["path"]: m["offset"] for m in top}, len(d["findings"]), [m["path"] for m in top]
 
 
