@@ -661,9 +661,9 @@ static void detect_idiom(struct ll_source *src, const char *srcdir)
 		src->idiom = IDIOM_ALIGNAS;
 	else
 		src->idiom = IDIOM_C11;
+	/* Else __builtin_offsetof (gcc, clang): the header may not include <stddef.h>. */
 	src->has_offsetof = src->idiom == IDIOM_KERNEL ||
-			    memmem(src->text, src->len, "<stddef.h>", 10) ||
-			    memmem(src->text, src->len, "offsetof", 8);
+			    memmem(src->text, src->len, "<stddef.h>", 10);
 	sb_release(&sb);
 }
 
