@@ -16,6 +16,7 @@
 #include "model/units.h"
 
 struct ll_suggestion;
+struct ll_source;
 struct ll_gate_mark;
 struct ll_layout_diff;
 struct ll_gating;
@@ -25,6 +26,8 @@ struct ll_linted {
 	struct ll_findings findings;
 	bool has_rules;			/* a rules block applied to this struct */
 	struct ll_suggestion *suggestion;	/* NULL unless --suggest */
+	struct ll_source *source;	/* --format=patch: the struct's header, mapped */
+	char *no_patch;			/* --format=patch: why there is no source, or NULL */
 	struct ll_gate_mark *marks;	/* per finding, which pairs are new; NULL unless gating */
 	struct ll_layout_diff *diff;	/* NULL unless --against (baseline.h) */
 	struct ll_units units;		/* the units and cacheline map of the final tags */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* layoutlint: command line and orchestration. */
 #include <argp.h>
+#include <inttypes.h>
 #include <time.h>
 #include <sys/stat.h>
 #include <errno.h>
@@ -23,9 +24,10 @@
 #include "rules/import_rst.h"
 #include "rules/rules.h"
 #include "solver/suggest.h"
+#include "source/srcpatch.h"
 #include "util/strbuf.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_HTML };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_HTML, FORMAT_PATCH };
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct options {
@@ -46,6 +48,7 @@ struct options {
 	bool require_all;
 	bool quiet;
 	bool suggest;			/* --suggest */
+	bool asserts;			/* --asserts */
 	bool groups_off;		/* --groups=off */
 	const char *import_net;		/* --import-net-cachelines FILE */
 	const char *list_glob;		/* --list[=GLOB] */
@@ -75,6 +78,7 @@ enum {
 	OPT_IMPORT_NET,
 	OPT_LIST,
 	OPT_SUGGEST,
+	OPT_ASSERTS,
 	OPT_CONTAINS,
 	OPT_AUDIT,
 	OPT_REQUIRE_ALL,
@@ -143,7 +147,8 @@ static const struct argp_option argp_options[] = {
 	{ "prefix-map", OPT_PREFIX_MAP, "OLD=NEW", 0,
 	  "Rewrite declaring files starting with OLD to start with NEW (repeatable)", 4 },
 	{ NULL, 0, NULL, 0, "Output:", 5 },
-	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json, sarif or html", 5 },
+	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json, sarif, html, or patch: --suggest "
+	  "as a unified diff of the declaring header (under --srcdir) that git apply takes", 5 },
 	{ "html", OPT_HTML, "FILE", 0,
 	  "Also write the HTML cacheline map to FILE (replaced whole), whatever --format says", 5 },
 	{ "source-url", OPT_SOURCE_URL, "TEMPLATE", 0,
@@ -157,6 +162,9 @@ static const struct argp_option argp_options[] = {
 	{ "suggest", OPT_SUGGEST, NULL, 0,
 	  "Propose a member order without mixed-cacheline, write-domains and split-hot "
 	  "findings (without rules: the tightest packing C allows)", 5 },
+	{ "asserts", OPT_ASSERTS, NULL, 0,
+	  "With --format=patch: also add static_asserts of the cacheline each hot member "
+	  "lands on", 5 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -209,9 +217,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			o->format = FORMAT_SARIF;
 		else if (strcmp(arg, "html") == 0)
 			o->format = FORMAT_HTML;
-		else
-			argp_error(state, "unknown --format '%s' (expected text, json, sarif or html)",
-				   arg);
+		else if (strcmp(arg, "patch") == 0) {
+			o->format = FORMAT_PATCH;
+			o->suggest = true;	/* a patch is a suggestion, written as a diff */
+		} else
+			argp_error(state, "unknown --format '%s' (expected text, json, sarif, html or "
+				   "patch)", arg);
 		break;
 	case OPT_HTML:
 		if (!*arg)
@@ -272,6 +283,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SUGGEST:
 		o->suggest = true;
+		break;
+	case OPT_ASSERTS:
+		o->asserts = true;
 		break;
 	case 'q':
 		o->quiet = true;
@@ -560,6 +574,8 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 				.arch_cacheline = ll_input_arch_cacheline(lb->in),
 				.groups_off = o->groups_off,
 				.suggest = o->suggest,
+				.patch = o->format == FORMAT_PATCH,
+				.srcdir = o->srcdir,
 			};
 
 			if (ll_lint_struct(&lo, blocks[i], l, err))
@@ -729,6 +745,8 @@ static int run(struct options *o)
 		ll_report_json(&cur.run, &out);
 	else if (o->format == FORMAT_SARIF)
 		ll_report_sarif(&cur.run, &out);
+	else if (o->format == FORMAT_PATCH)
+		ll_report_patch(&cur.run, o->asserts, &out);
 	else
 		ll_report_text(&cur.run, &out);
 	if (write_stdout(&out)) {

@@ -13,13 +13,24 @@
 #include "checks/catalog.h"
 #include "checks/checks.h"
 #include "solver/suggest.h"
+#include "source/srcpatch.h"
 #include "util/strbuf.h"
+
+static bool any_tagged(const struct ll_member *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].tag != LL_UNTAGGED || any_tagged(v[i].children, v[i].nr_children))
+			return true;
+	return false;
+}
 
 /*
  * --suggest, per cli.md: every struct with such findings; a struct with
- * no tags at all gets the tightest packing when it has holes.
+ * no tags at all gets the tightest packing when it has holes. Rules that
+ * only pin ("pin last thread") tag nothing, so they still get it.
  */
-static int suggest_one(struct ll_linted *l, const struct ll_allows *allows, struct ll_error *err)
+static int suggest_one(const struct ll_lint_opts *o, struct ll_linted *l,
+		       const struct ll_allows *allows, struct ll_error *err)
 {
 	struct ll_suggest_opts opts = { .allows = allows->v, .nr_allows = allows->n };
 	struct ll_summary sum;
@@ -27,12 +38,27 @@ static int suggest_one(struct ll_linted *l, const struct ll_allows *allows, stru
 
 	for (size_t i = 0; i < l->findings.n && !wanted; i++)
 		wanted = ll_check_fixable_by_reorder(l->findings.v[i].rule);
-	if (!wanted && !l->has_rules && !ll_groups_tagged(l->layout)) {
+	if (!wanted && !any_tagged(l->layout->members, l->layout->nr_members) &&
+	    !ll_groups_tagged(l->layout)) {
 		ll_summarize(l->layout, &sum);
 		wanted = sum.holes > 0 || sum.padding >= l->layout->alignment;
 	}
 	if (!wanted)
 		return 0;
+	/* A patch moves whole declarations: the solver keeps their members together. */
+	if (o->patch) {
+		struct strbuf why = STRBUF_INIT;
+
+		l->source = ll_source_read(l->layout, o->srcdir, &why);
+		if (l->source) {
+			opts.glued = ll_source_glued;
+			opts.weight = ll_source_weight;	/* fewest moved lines, not units */
+			opts.glue_arg = l->source;
+		} else {
+			l->no_patch = sb_detach(&why);
+		}
+		sb_release(&why);
+	}
 	return ll_suggest_opts(l->layout, &opts, &l->suggestion, err);
 }
 
@@ -75,7 +101,7 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 	ll_check(&ci, &l->findings);
 	if (!o->groups_off)
 		ll_check_groups(&ci, &l->groups, &l->findings);
-	int rc = o->suggest ? suggest_one(l, &allows, err) : 0;
+	int rc = o->suggest ? suggest_one(o, l, &allows, err) : 0;
 
 	free(allows.v);
 	if (rc == 0) {
@@ -94,6 +120,8 @@ void ll_linted_release(struct ll_linted *l)
 	ll_units_release(&l->units);
 	/* The suggestion borrows the members of the layout. */
 	ll_suggestion_free(l->suggestion);
+	ll_source_free(l->source);
+	free(l->no_patch);
 	ll_struct_free(l->layout);
 	/* Last: the members' group tags borrowed its strings. */
 	ll_groups_release(&l->groups);

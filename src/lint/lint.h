@@ -17,6 +17,8 @@ struct ll_lint_opts {
 	unsigned arch_cacheline;	/* the binary's architecture's line size */
 	bool groups_off;		/* --groups=off */
 	bool suggest;			/* --suggest */
+	bool patch;			/* --format=patch: read the header, keep declarations whole */
+	const char *srcdir;		/* where headers are found (--srcdir) */
 };
 
 /*

@@ -426,3 +426,26 @@ void ll_c_qualify(struct strbuf *prefix, const char *q)
 	sb_adds(prefix, q);
 	sb_addc(prefix, ' ');
 }
+
+const char *ll_c_base_name(const char *debug_name)
+{
+	static const char *const table[][2] = {
+		{ "long unsigned int", "unsigned long" },
+		{ "long int", "long" },
+		{ "long long unsigned int", "unsigned long long" },
+		{ "long long int", "long long" },
+		{ "short unsigned int", "unsigned short" },
+		{ "short int", "short" },
+		{ "__int128 unsigned", "unsigned __int128" },
+		{ "complex float", "_Complex float" },
+		{ "complex double", "_Complex double" },
+		{ "complex long double", "_Complex long double" },
+	};
+
+	if (!debug_name)
+		return NULL;
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strcmp(debug_name, table[i][0]) == 0)
+			return table[i][1];
+	return debug_name;
+}

@@ -57,6 +57,7 @@ struct ll_member {
 	const char *tag_rule_file;	/* borrowed from the rules */
 	unsigned tag_specificity;	/* of the pattern that tagged it */
 	bool pinned;
+	bool pin_last;		/* "pin last": a suggestion keeps it after every other member */
 };
 
 struct ll_struct {
@@ -172,6 +173,13 @@ char *ll_normalize_path(const char *path);
  * "char[16]" -> "char name[16]"). The caller frees the result.
  */
 char *ll_c_decl_with_name(const char *type, const char *name);
+
+/*
+ * A base type as C programmers write it: gcc's DWARF and BTF say "long
+ * unsigned int", pahole users read "unsigned long". Names not in the table
+ * (clang's, which are already these, "char", "_Bool") come back unchanged.
+ */
+const char *ll_c_base_name(const char *debug_name);
 
 struct strbuf;
 /*

@@ -17,6 +17,8 @@ void ll_report_json(const struct ll_run *run, struct strbuf *out);
 void ll_report_sarif(const struct ll_run *run, struct strbuf *out);
 /* A self-contained page: inline CSS and SVG, no script, nothing fetched. */
 void ll_report_html(const struct ll_run *run, struct strbuf *out);
+/* Suggestions as a patch of the real headers (ASSERTS: --asserts). */
+void ll_report_patch(const struct ll_run *run, bool asserts, struct strbuf *out);
 /* --list-checks: one line per check of the catalog, in its order. */
 void ll_report_checks(struct strbuf *out);
 

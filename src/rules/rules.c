@@ -536,8 +536,11 @@ static int parse_statement(struct parser *p, const struct word *w, size_t nr)
 		return parse_align(p, w, nr);
 	if (word_is(&w[0], "pin")) {
 		struct ll_stmt *st = new_stmt(p, LL_STMT_PIN);
+		/* "pin last" alone still pins a member named "last". */
+		bool last = nr > 2 && word_is(&w[1], "last");
 
-		return add_patterns(p, st, w + 1, nr - 1, &w[0]);
+		st->pin_last = last;
+		return add_patterns(p, st, w + 1 + last, nr - 1 - last, &w[0]);
 	}
 	return parse_allow(p, w, nr);
 }

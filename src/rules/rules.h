@@ -36,6 +36,7 @@ struct ll_stmt {
 	enum ll_tag tag;	/* LL_STMT_TAG */
 	char *domain;		/* write-hot domain, NULL for the default one */
 	const char *allow_rule;	/* LL_STMT_ALLOW: a static rule id */
+	bool pin_last;		/* LL_STMT_PIN: "pin last", keep at the end rather than in place */
 	struct ll_pattern *patterns;
 	size_t nr_patterns;
 	unsigned line;

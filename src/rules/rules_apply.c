@@ -224,6 +224,8 @@ int ll_rules_apply(struct ll_block *block, struct ll_struct *s, struct ll_findin
 
 				if (st->kind == LL_STMT_TAG)
 					rc = tag_member(m.v[k], st, p, err);
+				else if (st->kind == LL_STMT_PIN && st->pin_last)
+					m.v[k]->pin_last = true;
 				else if (st->kind == LL_STMT_PIN)
 					set_pinned(m.v[k]);
 				else

@@ -64,6 +64,11 @@
 #define MAX_CLASSES 64		/* read-mostly + 63 write-hot domains */
 #define MAX_CHAIN 16
 
+/* Where a unit may go: anywhere, after those (pin last), after everything (flexible). */
+#define LAST_ANY 0
+#define LAST_PINNED 1
+#define LAST_FLEXIBLE 2
+
 /* ---- small helpers ------------------------------------------------------- */
 
 static uint64_t round_up(uint64_t x, uint64_t a)
@@ -97,6 +102,16 @@ static bool subtree_pinned(const struct ll_member *m)
 		return true;
 	for (size_t i = 0; i < m->nr_children; i++)
 		if (subtree_pinned(&m->children[i]))
+			return true;
+	return false;
+}
+
+static bool subtree_last(const struct ll_member *m)
+{
+	if (m->pin_last)
+		return true;
+	for (size_t i = 0; i < m->nr_children; i++)
+		if (subtree_last(&m->children[i]))
 			return true;
 	return false;
 }
@@ -220,6 +235,8 @@ struct unit {
 	bool block;		/* several non-empty members, moved rigidly (a cacheline group) */
 	bool ends_bf;		/* the last non-empty member is a bitfield */
 	bool pinned, hot;
+	uint8_t last;		/* LAST_*: units go in non-decreasing order of it */
+	size_t weight;		/* what moving it costs: 1, or its lines of source */
 	struct atom *atoms;
 	size_t nr_atoms;
 	struct cls_bytes *cb;
@@ -236,11 +253,13 @@ struct cost {
 	uint64_t findings, lines, size;
 	uint64_t holes;		/* pack mode only: bytes of gaps before the last unit ends */
 	uint64_t moved;
+	uint64_t span;		/* lines each hot class touches, summed over the classes */
 };
 
 struct lst {
 	uint64_t dom;		/* write-hot domains counted by write-domains */
 	uint8_t f;
+	uint64_t cls;		/* hot classes with bytes on the line, allowed or not */
 };
 
 #define LS_R 1			/* read-mostly counted by mixed-cacheline */
@@ -316,6 +335,24 @@ static bool bitfield_sim(const struct ll_member *mem, size_t first, size_t count
 	return true;
 }
 
+/*
+ * A member whose type ends in a flexible array member: C lets nothing
+ * follow it, and its users allocate past its end.
+ */
+static bool ends_flexible(const struct ll_member *m)
+{
+	while (m->is_aggregate && m->agg_kind == LL_STRUCT && m->nr_children) {
+		const struct ll_member *t = &m->children[m->nr_children - 1];
+		size_t n = t->type ? strlen(t->type) : 0;
+
+		if (!t->is_aggregate && !t->is_bitfield && t->size == 0 && n >= 2 &&
+		    strcmp(t->type + n - 2, "[]") == 0)
+			return true;
+		m = t;
+	}
+	return false;
+}
+
 static bool is_group_end(const struct ll_member *m)
 {
 	return m->name && strncmp(m->name, "__cacheline_group_end", 21) == 0;
@@ -354,6 +391,10 @@ static void add_unit(struct ctx *x, size_t first, size_t count, bool group)
 		const struct ll_member *m = &mem[i];
 
 		u->pinned |= subtree_pinned(m);
+		if (ends_flexible(m))
+			u->last = LAST_FLEXIBLE;
+		else if (subtree_last(m) && u->last < LAST_PINNED)
+			u->last = LAST_PINNED;
 		if (!u->head && (!member_empty(m) || i + 1 == first + count))
 			u->head = m;
 		if (!u->head)
@@ -437,6 +478,18 @@ static size_t group_last(const struct ll_member *mem, size_t n, size_t i)
 	return SIZE_MAX;
 }
 
+/* Past J: members glued to the one before them (opts->glued) join its unit. */
+static size_t glue_end(const struct ctx *x, size_t j, bool *glued)
+{
+	const struct ll_suggest_opts *o = x->opts;
+
+	while (o->glued && j < x->L->n && o->glued(&x->L->members[j - 1], o->glue_arg)) {
+		j++;
+		*glued = true;
+	}
+	return j;
+}
+
 static void build_units(struct ctx *x)
 {
 	const struct ll_member *mem = x->L->members;
@@ -452,9 +505,12 @@ static void build_units(struct ctx *x)
 			for (size_t k = i; k <= j; k++)
 				nonempty += !member_empty(&mem[k]);
 			if (nonempty) {
-				add_unit(x, start, j + 1 - start, true);
+				bool glued = false;
+
+				j = glue_end(x, j + 1, &glued);
+				add_unit(x, start, j - start, true);
 				pending = SIZE_MAX;
-				i = j + 1;
+				i = j;
 				continue;
 			}
 		}
@@ -476,7 +532,10 @@ static void build_units(struct ctx *x)
 		if (m->is_bitfield)
 			while (j < n && mem[j].is_bitfield)
 				j++;
-		add_unit(x, start, j - start, false);
+		bool glued = false;
+
+		j = glue_end(x, j, &glued);
+		add_unit(x, start, j - start, glued);
 		pending = SIZE_MAX;
 		i = j;
 	}
@@ -650,6 +709,7 @@ static bool units_identical(const struct unit *a, const struct unit *b)
 	if (a->pinned || b->pinned || a->size != b->size || a->pmod != b->pmod ||
 	    a->pmask != b->pmask || a->phase0 != b->phase0 || a->bitfield != b->bitfield ||
 	    a->ends_bf != b->ends_bf || a->block != b->block || a->head_align != b->head_align ||
+	    a->last != b->last || a->weight != b->weight ||
 	    a->nr_atoms != b->nr_atoms)
 		return false;
 	for (size_t i = 0; i < a->nr_atoms; i++) {
@@ -673,6 +733,12 @@ static int pin_cmp_ctx_orig(const void *a, const void *b, void *arg)
 static void finish_units(struct ctx *x)
 {
 	for (size_t k = 0; k < x->nu; k++) {
+		const struct ll_suggest_opts *o = x->opts;
+		struct unit *u = &x->u[k];
+
+		u->weight = o->weight ? o->weight(&x->L->members[u->first], u->count, o->glue_arg) : 1;
+		if (!u->weight)
+			u->weight = 1;
 		unit_phases(&x->u[k]);
 		for (ptrdiff_t j = (ptrdiff_t)k - 1; j >= 0; j--) {
 			if (units_identical(&x->u[j], &x->u[k])) {
@@ -736,18 +802,22 @@ static unsigned conflicts(struct lst l)
 
 /*
  * Put U at P (>= CURSOR) over the open line state OPEN; return the findings
- * it adds and the state of the line holding the new cursor.
+ * it adds and the state of the line holding the new cursor. SPAN (if not
+ * NULL) gets the (class, line) pairs it adds: how many more lines the hot
+ * classes touch.
  */
-static unsigned apply(struct ctx *x, const struct unit *u, uint64_t cursor, struct lst open,
-		      uint64_t p, struct lst *open_out)
+static unsigned apply_span(struct ctx *x, const struct unit *u, uint64_t cursor, struct lst open,
+			   uint64_t p, struct lst *open_out, uint32_t *span)
 {
 	uint64_t cl = x->cl, o = cursor / cl, end = p + u->size;
 
+	if (span)
+		*span = 0;
 	if (!u->nr_atoms) {
 		if (end / cl == o && (end % cl || end == cursor))
 			*open_out = open;
 		else
-			*open_out = (struct lst){ 0, 0 };
+			*open_out = (struct lst){ 0, 0, 0 };
 		return 0;
 	}
 	uint64_t l0 = p / cl, l1 = (end - 1) / cl, nl = l1 - l0 + 1;
@@ -775,18 +845,33 @@ static unsigned apply(struct ctx *x, const struct unit *u, uint64_t cursor, stru
 		for (uint64_t l = la; l <= lb; l++) {
 			sc[l - l0].f |= bits;
 			sc[l - l0].dom |= dom;
+			sc[l - l0].cls |= 1ULL << a->cls;
 		}
 		if (a->split && la != lb && !(sc[la - l0].f & LS_SPLIT)) {
 			sc[la - l0].f |= LS_SPLIT;
 			delta++;
 		}
 	}
-	for (uint64_t l = 0; l < nl; l++)
+	uint32_t touched = 0;
+
+	for (uint64_t l = 0; l < nl; l++) {
 		delta += conflicts(sc[l]);
-	if (l0 == o)
+		touched += (uint32_t)__builtin_popcountll(sc[l].cls);
+	}
+	if (l0 == o) {
 		delta -= conflicts(open);
-	*open_out = end % cl ? sc[l1 - l0] : (struct lst){ 0, 0 };
+		touched -= (uint32_t)__builtin_popcountll(open.cls);
+	}
+	if (span)
+		*span = touched;
+	*open_out = end % cl ? sc[l1 - l0] : (struct lst){ 0, 0, 0 };
 	return delta;
+}
+
+static unsigned apply(struct ctx *x, const struct unit *u, uint64_t cursor, struct lst open,
+		      uint64_t p, struct lst *open_out)
+{
+	return apply_span(x, u, cursor, open, p, open_out, NULL);
 }
 
 /* The struct's size when the solve level's last byte ends at CURSOR. */
@@ -817,6 +902,8 @@ static int cost_cmp3(const struct cost *a, const struct cost *b)
 		return a->findings < b->findings ? -1 : 1;
 	if (a->lines != b->lines)
 		return a->lines < b->lines ? -1 : 1;
+	if (a->span != b->span)
+		return a->span < b->span ? -1 : 1;
 	if (a->size != b->size)
 		return a->size < b->size ? -1 : 1;
 	if (a->holes != b->holes)
@@ -835,9 +922,48 @@ static int cost_cmp(const struct cost *a, const struct cost *b)
 	return 0;
 }
 
+/*
+ * With unit weights (opts->weight: lines of source): the weight outside the
+ * heaviest run of units kept in original order; marks it in KEEP. Quadratic,
+ * and only asked for by --format=patch, whose structs are small.
+ */
+static size_t order_moved_weighted(const struct ctx *x, const uint32_t *ord, size_t n, bool *keep)
+{
+	size_t *best = xmalloc((n ? n : 1) * sizeof(*best)), *prev = x->lis_prev;
+	size_t total = 0, top = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t w = x->u[ord[i]].weight;
+
+		total += w;
+		best[i] = w;
+		prev[i] = SIZE_MAX;
+		for (size_t j = 0; j < i; j++) {
+			if (ord[j] < ord[i] && best[j] + w > best[i]) {
+				best[i] = best[j] + w;
+				prev[i] = j;
+			}
+		}
+		if (top == SIZE_MAX || best[i] > best[top])
+			top = i;
+	}
+	size_t kept = top == SIZE_MAX ? 0 : best[top];
+
+	if (keep) {
+		memset(keep, 0, n * sizeof(*keep));
+		for (size_t i = top; i != SIZE_MAX; i = prev[i])
+			keep[i] = true;
+	}
+	free(best);
+	return total - kept;
+}
+
 /* Units minus the longest increasing run of original positions; marks it in KEEP. */
 static size_t order_moved(const struct ctx *x, const uint32_t *ord, size_t n, bool *keep)
 {
+	if (x->opts->weight)
+		return order_moved_weighted(x, ord, n, keep);
+
 	size_t *tail = x->lis_tail, *prev = x->lis_prev;
 	size_t len = 0;
 
@@ -870,28 +996,50 @@ static bool eval_seq(struct ctx *x, const uint32_t *ord, const uint8_t *brk, uin
 		     struct cost *c, bool with_moved)
 {
 	uint64_t cursor = x->L->base;
-	struct lst open = { 0, 0 };
+	struct lst open = { 0, 0, 0 };
 	bool last_bf = false;
-	uint64_t findings = 0;
+	uint8_t last = LAST_ANY;
+	uint64_t findings = 0, span = 0;
 
 	for (size_t i = 0; i < x->nu; i++) {
 		const struct unit *u = &x->u[ord[i]];
 		uint64_t p = place_at(x, u, cursor, brk[i]);
+		uint32_t sp;
 
-		if (p < cursor || (last_bf && u->bitfield && p == cursor))
+		if (p < cursor || (last_bf && u->bitfield && p == cursor) || u->last < last)
 			return false;
-		findings += apply(x, u, cursor, open, p, &open);
+		last = u->last;
+		findings += apply_span(x, u, cursor, open, p, &open, &sp);
+		span += sp;
 		if (pos)
 			pos[i] = p;
 		cursor = p + u->size;
 		last_bf = u->ends_bf;
 	}
 	c->findings = findings;
+	c->span = span;
 	c->holes = x->pack ? cursor - x->L->base - x->unit_bytes : 0;
 	c->size = final_size(x, cursor);
 	c->lines = div_up(c->size, x->cl);
 	c->moved = with_moved ? order_moved(x, ord, x->nu, NULL) : 0;
 	return true;
+}
+
+/* The hot classes' line count in the input order; UINT64_MAX if it is no valid sequence. */
+static uint64_t orig_span(struct ctx *x)
+{
+	uint32_t *ord = xmalloc(x->nu * sizeof(*ord));
+	uint8_t *brk = xcalloc(x->nu, sizeof(*brk));
+	struct cost c;
+	uint64_t span = UINT64_MAX;
+
+	for (size_t i = 0; i < x->nu; i++)
+		ord[i] = (uint32_t)i;
+	if (eval_seq(x, ord, brk, NULL, &c, false))
+		span = c.span;
+	free(ord);
+	free(brk);
+	return span;
 }
 
 /* ---- the search ---------------------------------------------------------- */
@@ -901,6 +1049,8 @@ struct node {
 	uint32_t findings, moved, parent, unit, last_idx, est;
 	uint32_t flb;		/* findings, plus what unplaced units cannot avoid */
 	uint64_t waste;
+	uint64_t cls;		/* the open line's hot classes (struct lst.cls) */
+	uint32_t span;		/* (class, line) pairs so far */
 	uint8_t f, brk, last_bf;
 };
 
@@ -920,13 +1070,16 @@ static uint64_t mix64(uint64_t z)
 
 static uint64_t node_key_hash(const struct node *nd)
 {
-	return mix64(nd->hash ^ mix64(nd->cursor) ^ mix64(nd->dom * 31 + nd->f * 7 + nd->last_bf));
+	return mix64(nd->hash ^ mix64(nd->cursor) ^ mix64(nd->dom * 31 + nd->f * 7 + nd->last_bf) ^
+		     mix64(nd->cls));
 }
 
 static bool node_better(const struct node *a, const struct node *b)
 {
 	if (a->findings != b->findings)
 		return a->findings < b->findings;
+	if (a->span != b->span)
+		return a->span < b->span;
 	if (a->moved != b->moved)
 		return a->moved < b->moved;
 	return a->last_idx < b->last_idx;
@@ -997,7 +1150,10 @@ static bool cannot_beat(const struct ctx *x, const struct node *nd, uint64_t res
 
 	if (!ub->findings && !x->has_allows && nd->est > lines)
 		lines = nd->est;
-	return lines > ub->lines || (lines == ub->lines && size > ub->size);
+	/* Span only grows: at equal lines, a larger one loses, an equal one loses on size. */
+	return lines > ub->lines ||
+	       (lines == ub->lines && (nd->span > ub->span ||
+				       (nd->span == ub->span && size > ub->size)));
 }
 
 static int rank_cmp(const void *a, const void *b)
@@ -1010,6 +1166,8 @@ static int rank_cmp(const void *a, const void *b)
 		return p->findings < q->findings ? -1 : 1;
 	if (p->est != q->est)
 		return p->est < q->est ? -1 : 1;
+	if (p->span != q->span)
+		return p->span < q->span ? -1 : 1;
 	if (p->waste != q->waste)
 		return p->waste < q->waste ? -1 : 1;
 	if (p->moved != q->moved)
@@ -1081,7 +1239,7 @@ static void offer(struct search *S, struct layer *next, const struct node *nd, c
 		struct node *o = &next->v[k];
 
 		if (o->hash == nd->hash && o->cursor == nd->cursor && o->dom == nd->dom &&
-		    o->f == nd->f && o->last_bf == nd->last_bf &&
+		    o->f == nd->f && o->last_bf == nd->last_bf && o->cls == nd->cls &&
 		    memcmp(&next->sets[k * words], set, words * sizeof(*set)) == 0) {
 			if (node_better(nd, o))
 				*o = *nd;
@@ -1187,8 +1345,9 @@ static void expand(struct search *S, size_t li)
 		int64_t rem_total = 0;
 		uint32_t rem_min = 0;
 		size_t pin_next = SIZE_MAX;
+		uint8_t last_min = LAST_FLEXIBLE;
 		uint64_t pin_limit = UINT64_MAX;
-		struct lst open = { pn->dom, pn->f };
+		struct lst open = { pn->dom, pn->f, pn->cls };
 
 		for (int c = 0; c < x->nclasses; c++)
 			S->rem[c] = 0;
@@ -1197,6 +1356,7 @@ static void expand(struct search *S, size_t li)
 				continue;
 			rem_total += (int64_t)x->u[k].size;
 			rem_min += x->u[k].min_alone;
+			last_min = x->u[k].last < last_min ? x->u[k].last : last_min;
 			for (size_t j = 0; j < x->u[k].ncb; j++)
 				S->rem[x->u[k].cb[j].cls] += (int64_t)x->u[k].cb[j].bytes;
 		}
@@ -1215,6 +1375,8 @@ static void expand(struct search *S, size_t li)
 			if (u->prev_same >= 0 && !set_has(pset, (size_t)u->prev_same))
 				continue;
 			if (u->pinned && k != pin_next)
+				continue;
+			if (u->last > last_min)
 				continue;
 			for (int b = 0; b < 2; b++) {
 				uint64_t p;
@@ -1235,8 +1397,11 @@ static void expand(struct search *S, size_t li)
 					continue;
 				struct node nd = *pn;
 				struct lst lo;
+				uint32_t sp;
 
-				nd.findings += apply(x, u, pn->cursor, open, p, &lo);
+				nd.findings += apply_span(x, u, pn->cursor, open, p, &lo, &sp);
+				nd.span += sp;
+				nd.cls = lo.cls;
 				nd.flb = nd.findings + rem_min - u->min_alone;
 				nd.cursor = p + u->size;
 				nd.dom = lo.dom;
@@ -1245,7 +1410,7 @@ static void expand(struct search *S, size_t li)
 				nd.brk = (uint8_t)b;
 				nd.unit = (uint32_t)k;
 				nd.parent = (uint32_t)si;
-				nd.moved += (li > 0 && u->idx < pn->last_idx);
+				nd.moved += (li > 0 && u->idx < pn->last_idx) ? (uint32_t)u->weight : 0;
 				nd.last_idx = (uint32_t)u->idx;
 				nd.placed += u->size;
 				nd.hash ^= zobrist(k);
@@ -1307,6 +1472,7 @@ static bool search(struct ctx *x, size_t width, uint32_t *ord, uint8_t *brk)
 		struct cost c;
 
 		c.findings = nd->findings;
+		c.span = nd->span;
 		c.holes = x->pack ? nd->waste : 0;
 		c.size = final_size(x, nd->cursor);
 		c.lines = div_up(c.size, x->cl);
@@ -1736,14 +1902,14 @@ static unsigned unit_alone(struct ctx *x, const struct unit *u, uint64_t *best_p
 		struct lst lo;
 
 		*best_p = u->orig;
-		return apply(x, u, u->orig, (struct lst){ 0, 0 }, u->orig, &lo);
+		return apply(x, u, u->orig, (struct lst){ 0, 0, 0 }, u->orig, &lo);
 	}
 	for (uint64_t p = 0; p < span; p++) {
 		struct lst lo;
 
 		if (next_pos(u, p) != p)
 			continue;
-		unsigned f = apply(x, u, p, (struct lst){ 0, 0 }, p, &lo);
+		unsigned f = apply(x, u, p, (struct lst){ 0, 0, 0 }, p, &lo);
 
 		if (f < best) {
 			best = f;
@@ -1824,7 +1990,7 @@ static bool explain_impossible(struct ctx *x, struct ll_suggestion *sg)
 		return proven;
 	/* Pinned units on their own. */
 	uint64_t cursor = x->L->base;
-	struct lst open = { 0, 0 };
+	struct lst open = { 0, 0, 0 };
 	unsigned f = 0;
 
 	for (size_t k = 0; k < x->npins; k++) {
@@ -2014,17 +2180,21 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 
 		eval_seq(&x, ord, brk, pos, &q.c, true);
 		order_moved(&x, ord, x.nu, keep);
+		size_t units_moved = 0;
+
+		for (size_t i = 0; i < x.nu; i++)
+			units_moved += !keep[i];
 		emit_level(&x, sg, 0, ord, brk, pos, keep, &cursor);
 		sg->size = final_size(&x, pos[x.nu - 1] + x.u[ord[x.nu - 1]].size);
 		sg->model_findings = q.c.findings;
-		sg->moved = q.c.moved;
+		sg->moved = units_moved;
 		sg->optimal = x.exact_mode && !x.truncated;
 		measure(&x, s, sg);
 		/* Never propose something worse than what is there. */
 		struct cost now = { sg->findings, sg->cachelines, sg->size,
-				    x.pack ? sg->hole_bytes : 0, sg->moved };
+				    x.pack ? sg->hole_bytes : 0, q.c.moved, q.c.span };
 		struct cost was = { sg->before_findings, sg->before_cachelines, s->size,
-				    x.pack ? sg->before_hole_bytes : 0, 0 };
+				    x.pack ? sg->before_hole_bytes : 0, 0, orig_span(&x) };
 
 		if (cost_cmp(&was, &now) <= 0) {
 			found = false;

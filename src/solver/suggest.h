@@ -86,6 +86,18 @@ struct ll_suggest_opts {
 				   0: chosen from the number of units */
 	size_t exact_units;	/* exhaustive up to this many units; 0: default (10),
 				   SIZE_MAX: never */
+	/*
+	 * Whether M and the member after it at the solve level must move as
+	 * one rigid piece (one source declaration, an #if run); NULL: none.
+	 */
+	bool (*glued)(const struct ll_member *m, void *arg);
+	void *glue_arg;
+	/*
+	 * What moving the COUNT members from FIRST (one unit) costs, e.g. its
+	 * lines of source, among orders equal otherwise; NULL: 1 per unit.
+	 * Gets glue_arg.
+	 */
+	size_t (*weight)(const struct ll_member *first, size_t count, void *arg);
 };
 
 /* S's tags and pins already applied. Returns -1 (ERR filled) on bad input. */

@@ -245,7 +245,7 @@ def main():
             hover.setdefault(txt.split("\n")[0], txt)
     t.ok("html.rules:5" in hover.get("hot_counter", "") and
          "group demo_read" in hover.get("read_a", "") and
-         "type long int" in hover.get("read_a", "") and
+         "\ntype long\n" in hover.get("read_a", "") and   # as C spells it, not "long int"
          "no rule" in hover.get("u_long", "") and
          "offset 40 (line 0 +40), size 8" in hover.get("read_a", ""),
          "hover: offset, size, type, tag and the rule or group that tagged it",

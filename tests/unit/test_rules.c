@@ -1083,6 +1083,29 @@ START_TEST(test_apply_pin)
 }
 END_TEST
 
+START_TEST(test_apply_pin_last)
+{
+	struct applied a;
+
+	apply(&a, "struct file\n\tpin last f_path f_op\n");
+	ck_assert_int_eq(a.rc, 0);
+	ck_assert(mb_find(a.s, "f_path")->pin_last);
+	ck_assert(mb_find(a.s, "f_op")->pin_last);
+	/* "pin last" is not "pin": the offsets may change */
+	ck_assert(!mb_find(a.s, "f_path")->pinned);
+	ck_assert(!mb_find(a.s, "f_inode")->pin_last);
+	ck_assert_uint_eq(a.findings.n, 0);	/* "last" is a keyword, not a stale pattern */
+	applied_release(&a);
+	/* Alone, "last" is a member pattern: here, one that matches nothing. */
+	apply(&a, "struct file\n\tpin last\n");
+	ck_assert_int_eq(a.rc, 0);
+	ck_assert_uint_eq(a.findings.n, 1);
+	ck_assert_str_eq(a.findings.v[0].message, "pattern 'last' matches no member of struct file "
+			 "(prefix it with '?' if it is config-dependent)");
+	applied_release(&a);
+}
+END_TEST
+
 START_TEST(test_apply_allow)
 {
 	struct applied a;
@@ -1187,6 +1210,7 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_apply_optional);
 	tcase_add_test(tc, test_apply_stale);
 	tcase_add_test(tc, test_apply_pin);
+	tcase_add_test(tc, test_apply_pin_last);
 	tcase_add_test(tc, test_apply_allow);
 	tcase_add_test(tc, test_apply_globs_skip_unnamed);
 	suite_add_tcase(s, tc);

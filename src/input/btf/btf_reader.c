@@ -580,7 +580,11 @@ static void spell(const struct ll_btf_input *in, __u32 id, struct strbuf *decl,
 	case BTF_KIND_FWD:
 		add_named(&base, btf_kflag(t) ? "union" : "struct", name_of(in, t));
 		break;
-	default:	/* int, float, typedef */
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
+		add_named(&base, NULL, ll_c_base_name(name_of(in, t)));
+		break;
+	default:	/* typedef */
 		add_named(&base, NULL, name_of(in, t));
 		break;
 	}

@@ -140,8 +140,13 @@ static void spell(Dwarf_Die *type, struct strbuf *decl, struct strbuf *out, int 
 	case DW_TAG_class_type:
 		add_named(&base, "class", type);
 		break;
+	case DW_TAG_base_type: {
+		const char *name = ll_c_base_name(dwarf_diename(type));
+
+		sb_adds(&base, name ? name : "<anonymous>");
+		break;
+	}
 	case DW_TAG_unspecified_type:
-	case DW_TAG_base_type:
 	case DW_TAG_typedef:
 	default:
 		add_named(&base, NULL, type);

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --format=patch: each suggestion as a unified diff of its declaring
+ * header (source/srcpatch.c maps and rewrites the declarations), with a
+ * summary git apply skips; a struct with no patch gets one note on stderr.
+ */
+#include "report/report.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/suggest.h"
+#include "source/srcpatch.h"
+
+/* Length of a leading "FILE:LINE: " in WHY, 0 if it has none. */
+static size_t location_prefix(const char *why)
+{
+	const char *colon = strchr(why, ':');
+	size_t n;
+
+	if (!colon || colon == why || memchr(why, ' ', (size_t)(colon - why)))
+		return 0;
+	n = strspn(colon + 1, "0123456789");
+	if (!n || strncmp(colon + 1 + n, ": ", 2) != 0)
+		return 0;
+	return (size_t)(colon - why) + 1 + n + 2;
+}
+
+/*
+ * One line on stderr for a struct that gets no hunk, and why, located
+ * where the reason is (a member's line) or else at the struct.
+ */
+static void no_patch(const struct ll_linted *l, const char *why)
+{
+	const struct ll_struct *s = l->layout;
+	size_t loc = location_prefix(why);
+	struct strbuf self = STRBUF_INIT;
+	const char *rest = why + loc;
+
+	sb_addf(&self, "%s %s: ", ll_kind_name(s->kind), s->name);
+	if (strncmp(rest, self.buf, self.len) == 0)
+		rest += self.len;
+	if (loc)
+		fprintf(stderr, "%.*s: note: %s %s: no patch: %s\n", (int)(loc - 2), why,
+			ll_kind_name(s->kind), s->name, rest);
+	else if (s->decl.file)
+		fprintf(stderr, "%s:%u: note: %s %s: no patch: %s\n", s->decl.file, s->decl.line,
+			ll_kind_name(s->kind), s->name, rest);
+	else
+		fprintf(stderr, "layoutlint: note: %s %s: no patch: %s\n", ll_kind_name(s->kind),
+			s->name, rest);
+	sb_release(&self);
+}
+
+/*
+ * --format=patch: a summary line per struct (git apply skips text before
+ * the first diff), then one diff per file, its hunks in line order.
+ */
+void ll_report_patch(const struct ll_run *run, bool asserts, struct strbuf *out)
+{
+	struct ll_patch_opts po = { .asserts = asserts };
+	struct strbuf diffs = STRBUF_INIT, why = STRBUF_INIT;
+	bool *done = xcalloc(run->nr_structs ? run->nr_structs : 1, sizeof(*done));
+
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		const struct ll_linted *l = &run->structs[i];
+
+		if (!l->suggestion || done[i])
+			continue;
+		if (!l->source) {
+			no_patch(l, l->no_patch ? l->no_patch : "no source");
+			continue;
+		}
+		if (!l->suggestion->changed) {
+			no_patch(l, "the proposal is the current order");
+			continue;
+		}
+		/* Every struct of this file, in line order: one diff, hunks in sequence. */
+		const char *path = ll_source_path(l->source);
+		struct strbuf hunks = STRBUF_INIT;
+		long delta = 0;
+
+		for (;;) {
+			size_t pick = SIZE_MAX;
+
+			for (size_t k = i; k < run->nr_structs; k++) {
+				const struct ll_linted *c = &run->structs[k];
+
+				if (done[k] || !c->source || !c->suggestion || !c->suggestion->changed ||
+				    strcmp(ll_source_path(c->source), path) != 0)
+					continue;
+				if (pick == SIZE_MAX ||
+				    ll_source_line(c->source) < ll_source_line(run->structs[pick].source))
+					pick = k;
+			}
+			if (pick == SIZE_MAX)
+				break;
+			done[pick] = true;
+			const struct ll_linted *c = &run->structs[pick];
+			const struct ll_suggestion *sg = c->suggestion;
+			unsigned start;
+			long nd = delta;
+			int rc = ll_source_hunk(c->source, sg, &po, delta, &hunks, &start, &nd, &why);
+
+			if (rc < 0) {
+				no_patch(c, why.buf);
+				continue;
+			}
+			if (rc > 0) {
+				no_patch(c, "the proposal is the current order");
+				continue;
+			}
+			delta = nd;
+			sb_addf(out, "layoutlint: %s %s (%s:%u): %zu finding%s -> %zu, %" PRIu64
+				" -> %" PRIu64 " cachelines, %" PRIu64 " -> %" PRIu64 " bytes\n",
+				ll_kind_name(c->layout->kind), c->layout->name, path,
+				ll_source_line(c->source), sg->before_findings,
+				sg->before_findings == 1 ? "" : "s", sg->findings,
+				sg->before_cachelines, sg->cachelines, sg->before_size,
+				ll_source_patched_size(c->source, sg));
+			/* What the rebuilt binary must show, for review and for tests. */
+			sb_adds(out, "layoutlint:   offsets:");
+			for (size_t m = 0; m < sg->n; m++) {
+				const struct ll_suggested_member *sm = &sg->members[m];
+
+				if (sm->m->path && !sm->m->is_bitfield)
+					sb_addf(out, " %s@%" PRIu64, sm->m->path, sm->offset);
+			}
+			sb_addc(out, '\n');
+		}
+		if (hunks.len)
+			sb_addf(&diffs, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n%s", path, path,
+				path, path, hunks.buf);
+		sb_release(&hunks);
+	}
+	if (out->len && diffs.len)
+		sb_addc(out, '\n');
+	sb_add(out, diffs.buf ? diffs.buf : "", diffs.len);
+	sb_release(&diffs);
+	sb_release(&why);
+	free(done);
+}

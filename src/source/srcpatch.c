@@ -1,0 +1,1238 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --format=patch (see srcpatch.h for what it promises).
+ *
+ * The reader is a C tokenizer, not a parser: it knows comments, strings,
+ * preprocessor lines and brackets, which is all it takes to cut a struct
+ * body into whole-line pieces and to find the ';' of each declaration. It
+ * trusts nothing it cannot check: every member of the binary must map, by
+ * its DWARF declaring line, to one declaration that spells its name, and
+ * the pieces must tile the body line by line.
+ */
+#include "source/srcpatch.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "solver/suggest.h"
+
+#define MAX_SOURCE (64u << 20)	/* larger than any header; beyond it, refuse */
+#define CONTEXT 3		/* lines of context around a hunk, as diff -u */
+
+enum tok_kind { TK_IDENT, TK_NUM, TK_STR, TK_PUNCT, TK_COMMENT, TK_PP };
+
+struct tok {
+	enum tok_kind kind;
+	unsigned line, end_line;	/* 1-based */
+	size_t off, len;
+};
+
+/* One declaration: from its first token to its ';'. */
+struct decl {
+	size_t t0, t1;			/* tokens [t0, t1], t1 the ';' */
+	unsigned first_line, semi_line;
+	size_t nmembers;
+};
+
+/* What moves as one: lines [first, last] of the file. */
+struct piece {
+	unsigned first, last;
+	bool conditional;		/* an #if ... #endif run */
+	size_t d0, nd;			/* its declarations in src->decls */
+	size_t nmembers;
+	size_t host;			/* a piece with no member moves with this one */
+};
+
+struct ll_source {
+	const struct ll_struct *s;
+	/*
+	 * The level that moves: the struct's members, or those of the
+	 * anonymous struct it consists of (mm_struct), as the solver picks.
+	 */
+	const struct ll_member *members;
+	size_t n;
+	char *path;			/* in the diff */
+	char *text;
+	size_t len;
+	size_t *line_off;		/* start of each line, 1-based (line_off[0] unused) */
+	unsigned nlines;
+	bool final_newline;
+	struct tok *toks;
+	size_t ntoks;
+	unsigned open_line;		/* the "struct NAME {" line */
+	unsigned body_first, body_last;	/* lines strictly inside the braces */
+	unsigned end_line;		/* the line of the ';' that ends the struct */
+	struct decl *decls;
+	size_t ndecls;
+	struct piece *pieces;
+	size_t npieces;
+	size_t *piece_of;		/* per top-level member */
+	size_t *decl_of;
+	enum { IDIOM_KERNEL, IDIOM_ALIGNAS, IDIOM_C11 } idiom;
+	bool has_offsetof;		/* offsetof is known where the struct is */
+};
+
+static int refuse(struct strbuf *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int refuse(struct strbuf *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	sb_reset(why);
+	va_start(ap, fmt);
+	sb_vaddf(why, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- reading and tokenizing ---------------------------------------------- */
+
+static int read_text(const char *path, char **text, size_t *len, struct strbuf *why)
+{
+	FILE *f = fopen(path, "rb");
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[65536];
+	size_t n;
+
+	if (!f)
+		return refuse(why, "cannot read %s: %s", path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (sb.len + n > MAX_SOURCE) {
+			fclose(f);
+			sb_release(&sb);
+			return refuse(why, "%s is larger than %u MB", path, MAX_SOURCE >> 20);
+		}
+		sb_add(&sb, chunk, n);
+	}
+	if (ferror(f)) {
+		fclose(f);
+		sb_release(&sb);
+		return refuse(why, "cannot read %s", path);
+	}
+	fclose(f);
+	*len = sb.len;
+	*text = sb.buf ? sb_detach(&sb) : xstrdup("");
+	return 0;
+}
+
+static void split_lines(struct ll_source *src)
+{
+	size_t i = 0;
+
+	src->nlines = 0;
+	while (i < src->len) {
+		const char *nl = memchr(src->text + i, '\n', src->len - i);
+
+		src->line_off = xgrow(src->line_off, (size_t)src->nlines + 2, sizeof(size_t));
+		src->line_off[++src->nlines] = i;
+		i = nl ? (size_t)(nl - src->text) + 1 : src->len;
+	}
+	src->final_newline = !src->len || src->text[src->len - 1] == '\n';
+}
+
+static size_t line_len(const struct ll_source *src, unsigned line)
+{
+	size_t b = src->line_off[line], e = line < src->nlines ? src->line_off[line + 1] : src->len;
+
+	if (e > b && src->text[e - 1] == '\n')
+		e--;
+	return e - b;
+}
+
+static bool is_ident(int c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '$';
+}
+
+static void push_tok(struct ll_source *src, enum tok_kind k, size_t b, size_t e, unsigned l0,
+		     unsigned l1)
+{
+	src->toks = xgrow(src->toks, src->ntoks + 1, sizeof(*src->toks));
+	src->toks[src->ntoks++] = (struct tok){ k, l0, l1, b, e - b };
+}
+
+/* Past a comment opening at I ("/ *" or "//"); counts newlines into *LINE. */
+static size_t skip_comment(const char *t, size_t len, size_t i, unsigned *line)
+{
+	if (t[i + 1] == '/') {
+		while (i < len && t[i] != '\n')
+			i++;
+		return i;
+	}
+	for (i += 2; i < len; i++) {
+		if (t[i] == '\n')
+			(*line)++;
+		else if (t[i] == '*' && i + 1 < len && t[i + 1] == '/')
+			return i + 2;
+	}
+	return len;
+}
+
+static void tokenize(struct ll_source *src)
+{
+	const char *t = src->text;
+	size_t len = src->len, i = 0;
+	unsigned line = 1;
+	bool line_start = true;
+
+	while (i < len) {
+		char c = t[i];
+		size_t b = i;
+		unsigned l0 = line;
+
+		if (c == '\n') {
+			line++;
+			line_start = true;
+			i++;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			i++;
+			continue;
+		}
+		if (c == '/' && i + 1 < len && (t[i + 1] == '*' || t[i + 1] == '/')) {
+			i = skip_comment(t, len, i, &line);
+			push_tok(src, TK_COMMENT, b, i, l0, line);
+			continue;
+		}
+		if (c == '#' && line_start) {
+			/* The whole logical line, continuations and comments included. */
+			while (i < len && t[i] != '\n') {
+				if (t[i] == '\\' && i + 1 < len && t[i + 1] == '\n') {
+					i += 2;
+					line++;
+				} else if (t[i] == '/' && i + 1 < len && t[i + 1] == '*') {
+					i = skip_comment(t, len, i, &line);
+				} else {
+					i++;
+				}
+			}
+			push_tok(src, TK_PP, b, i, l0, line);
+			continue;
+		}
+		line_start = false;
+		if (c == '"' || c == '\'') {
+			for (i++; i < len && t[i] != c && t[i] != '\n'; i++)
+				if (t[i] == '\\' && i + 1 < len)
+					i++;
+			if (i < len && t[i] == c)
+				i++;
+			push_tok(src, TK_STR, b, i, l0, line);
+		} else if (is_ident(c) && !(c >= '0' && c <= '9')) {
+			while (i < len && is_ident(t[i]))
+				i++;
+			push_tok(src, TK_IDENT, b, i, l0, line);
+		} else if (c >= '0' && c <= '9') {
+			while (i < len && (is_ident(t[i]) || t[i] == '.'))
+				i++;
+			push_tok(src, TK_NUM, b, i, l0, line);
+		} else {
+			push_tok(src, TK_PUNCT, b, i + 1, l0, line);
+			i++;
+		}
+	}
+}
+
+static bool tok_is(const struct ll_source *src, size_t i, const char *word)
+{
+	const struct tok *k = &src->toks[i];
+	size_t n = strlen(word);
+
+	return k->len == n && memcmp(src->text + k->off, word, n) == 0;
+}
+
+static bool punct_is(const struct ll_source *src, size_t i, char c)
+{
+	return i < src->ntoks && src->toks[i].kind == TK_PUNCT && src->text[src->toks[i].off] == c;
+}
+
+/* The next token at or after I that is not a comment; NTOKS if none. */
+static size_t next_code(const struct ll_source *src, size_t i)
+{
+	while (i < src->ntoks && src->toks[i].kind == TK_COMMENT)
+		i++;
+	return i;
+}
+
+/* The directive of a preprocessor token ("ifdef"), into BUF. */
+static void pp_word(const struct ll_source *src, size_t i, char *buf, size_t n)
+{
+	const char *p = src->text + src->toks[i].off + 1, *e = src->text + src->toks[i].off +
+							     src->toks[i].len;
+	size_t k = 0;
+
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	while (p < e && is_ident(*p) && k + 1 < n)
+		buf[k++] = *p++;
+	buf[k] = '\0';
+}
+
+/* ---- finding the struct ---------------------------------------------------- */
+
+/* The token after the brace matching the one at OPEN; SIZE_MAX if unbalanced. */
+static size_t match_brace(const struct ll_source *src, size_t open)
+{
+	int depth = 0;
+
+	for (size_t i = open; i < src->ntoks; i++) {
+		if (punct_is(src, i, '{'))
+			depth++;
+		else if (punct_is(src, i, '}') && --depth == 0)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* Token indices of the struct's '{' and '}'. */
+static int find_struct(struct ll_source *src, size_t *ob, size_t *cb, struct strbuf *why)
+{
+	const struct ll_struct *s = src->s;
+	const char *kw = s->kind == LL_UNION ? "union" : "struct";
+
+	for (size_t i = 0; i < src->ntoks; i++) {
+		if (src->toks[i].line != s->decl.line || src->toks[i].kind != TK_IDENT ||
+		    !tok_is(src, i, kw))
+			continue;
+		size_t j = next_code(src, i + 1), k;
+
+		if (j < src->ntoks && src->toks[j].kind == TK_IDENT && tok_is(src, j, s->name)) {
+			k = next_code(src, j + 1);
+			if (!punct_is(src, k, '{'))
+				continue;
+		} else if (punct_is(src, j, '{')) {
+			/* typedef struct { ... } NAME; */
+			size_t c = match_brace(src, j), n = c == SIZE_MAX ? c : next_code(src, c + 1);
+
+			if (n >= src->ntoks || src->toks[n].kind != TK_IDENT || !tok_is(src, n, s->name))
+				continue;
+			k = j;
+		} else {
+			continue;
+		}
+		*ob = k;
+		*cb = match_brace(src, k);
+		if (*cb == SIZE_MAX)
+			return refuse(why, "%s:%u: %s %s: its braces do not balance", src->path,
+				      s->decl.line, kw, s->name);
+		return 0;
+	}
+	return refuse(why, "%s:%u: no '%s %s {' on that line: the source is not the one the "
+		      "binary was built from, or the struct is macro-generated", src->path,
+		      s->decl.line, kw, s->name);
+}
+
+/* ---- cutting the body into pieces ---------------------------------------- */
+
+static void push_decl(struct ll_source *src, size_t t0, size_t t1)
+{
+	src->decls = xgrow(src->decls, src->ndecls + 1, sizeof(*src->decls));
+	src->decls[src->ndecls++] = (struct decl){ t0, t1, src->toks[t0].line,
+						   src->toks[t1].line, 0 };
+}
+
+/* The ';' ending the declaration at T (bracket depth 0), or SIZE_MAX. */
+static size_t decl_end(const struct ll_source *src, size_t t, size_t to, bool allow_pp,
+		       size_t *bad_pp)
+{
+	int depth = 0;
+
+	for (size_t i = t; i < to; i++) {
+		const struct tok *k = &src->toks[i];
+
+		if (k->kind == TK_PP) {
+			if (!depth && !allow_pp) {
+				*bad_pp = i;
+				return SIZE_MAX;
+			}
+			continue;
+		}
+		if (k->kind != TK_PUNCT)
+			continue;
+		char c = src->text[k->off];
+
+		if (c == '{' || c == '(' || c == '[')
+			depth++;
+		else if (c == '}' || c == ')' || c == ']')
+			depth--;
+		else if (c == ';' && depth == 0)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* The last line of a piece ending at token END: comments opening on its line go with it. */
+static unsigned tail_line(const struct ll_source *src, size_t end)
+{
+	unsigned last = src->toks[end].end_line;
+
+	for (size_t i = end + 1; i < src->ntoks && src->toks[i].line == src->toks[end].end_line &&
+	     src->toks[i].kind == TK_COMMENT; i++)
+		last = src->toks[i].end_line > last ? src->toks[i].end_line : last;
+	return last;
+}
+
+/* The #endif matching the #if at I, or SIZE_MAX. */
+static size_t match_endif(const struct ll_source *src, size_t i, size_t to)
+{
+	int depth = 0;
+	char w[16];
+
+	for (size_t k = i; k < to; k++) {
+		if (src->toks[k].kind != TK_PP)
+			continue;
+		pp_word(src, k, w, sizeof(w));
+		if (strncmp(w, "if", 2) == 0)
+			depth++;
+		else if (strcmp(w, "endif") == 0 && --depth == 0)
+			return k;
+	}
+	return SIZE_MAX;
+}
+
+static int cut_pieces(struct ll_source *src, size_t ob, size_t cb, struct strbuf *why)
+{
+	unsigned prev_last = src->toks[ob].line;	/* last line taken so far */
+	char w[16];
+
+	for (size_t t = next_code(src, ob + 1); t < cb; t = next_code(src, t + 1)) {
+		const struct tok *k = &src->toks[t];
+		struct piece p = { .first = prev_last + 1, .d0 = src->ndecls };
+		size_t end;
+
+		if (k->line <= prev_last)
+			return refuse(why, "%s:%u: two declarations share this line; move them to "
+				      "lines of their own first", src->path, k->line);
+		if (k->kind == TK_PP) {
+			pp_word(src, t, w, sizeof(w));
+			if (strncmp(w, "if", 2) != 0)
+				return refuse(why, "%s:%u: '#%s' between members, outside any #if run",
+					      src->path, k->line, w);
+			end = match_endif(src, t, cb);
+			if (end == SIZE_MAX)
+				return refuse(why, "%s:%u: '#%s' has no #endif inside the struct",
+					      src->path, k->line, w);
+			p.conditional = true;
+			for (size_t d = next_code(src, t + 1); d < end; d = next_code(src, d + 1)) {
+				size_t bad, semi;
+
+				if (src->toks[d].kind == TK_PP)
+					continue;
+				semi = decl_end(src, d, end, true, &bad);
+				if (semi == SIZE_MAX)
+					return refuse(why, "%s:%u: a declaration the #if run does not "
+						      "close", src->path, src->toks[d].line);
+				push_decl(src, d, semi);
+				d = semi;
+			}
+			p.last = tail_line(src, end);
+		} else {
+			size_t bad = SIZE_MAX;
+
+			end = decl_end(src, t, cb, false, &bad);
+			if (end == SIZE_MAX && bad != SIZE_MAX)
+				return refuse(why, "%s:%u: a preprocessor line inside the declaration "
+					      "that starts at line %u", src->path, src->toks[bad].line,
+					      k->line);
+			if (end == SIZE_MAX)
+				return refuse(why, "%s:%u: a declaration without its ';'", src->path,
+					      k->line);
+			push_decl(src, t, end);
+			p.last = tail_line(src, end);
+		}
+		p.nd = src->ndecls - p.d0;
+		src->pieces = xgrow(src->pieces, src->npieces + 1, sizeof(*src->pieces));
+		src->pieces[src->npieces++] = p;
+		prev_last = p.last;
+		t = end;
+		/* Skip the comments tail_line() gave to this piece. */
+		while (t + 1 < cb && src->toks[t + 1].kind == TK_COMMENT &&
+		       src->toks[t + 1].line == src->toks[end].end_line)
+			t++;
+	}
+	if (src->toks[cb].line <= prev_last)
+		return refuse(why, "%s:%u: the struct's '}' shares a line with a declaration",
+			      src->path, src->toks[cb].line);
+	src->body_first = src->toks[ob].line + 1;
+	src->body_last = src->toks[cb].line - 1;
+	/* A comment opening on the '{' line must close there: the body is whole lines. */
+	for (size_t i = ob + 1; i < cb && src->toks[i].line == src->toks[ob].line; i++)
+		if (src->toks[i].end_line != src->toks[ob].line)
+			return refuse(why, "%s:%u: a comment that opens on the '{' line runs on",
+				      src->path, src->toks[ob].line);
+	return 0;
+}
+
+/* ---- mapping members to declarations -------------------------------------- */
+
+static bool decl_spells(const struct ll_source *src, const struct decl *d, const char *name)
+{
+	for (size_t i = d->t0; i <= d->t1; i++)
+		if (src->toks[i].kind == TK_IDENT && tok_is(src, i, name))
+			return true;
+	return false;
+}
+
+/*
+ * The kernel's cacheline group markers (include/linux/cache.h): the
+ * declaration "__cacheline_group_begin(G);" declares the zero-size member
+ * __cacheline_group_begin__G, "__cacheline_group_end_aligned(G);" the end
+ * marker and __cacheline_group_pad__G. Only these macros are trusted to
+ * generate members whose names the source does not spell.
+ */
+static bool decl_is_group_marker(const struct ll_source *src, const struct decl *d,
+				 const char *name)
+{
+	static const char prefix[] = "__cacheline_group_";
+	const struct tok *m = &src->toks[d->t0];
+	const char *macro = src->text + m->off;
+	size_t a = next_code(src, d->t0 + 1), g = next_code(src, a + 1);
+
+	if (m->kind != TK_IDENT || m->len <= sizeof(prefix) - 1 ||
+	    memcmp(macro, prefix, sizeof(prefix) - 1) != 0 || !punct_is(src, a, '(') ||
+	    g >= src->ntoks || src->toks[g].kind != TK_IDENT)
+		return false;
+	/* The kind the macro names: begin, end, begin_aligned or end_aligned. */
+	const char *kind = macro + sizeof(prefix) - 1;
+	size_t klen = m->len - (sizeof(prefix) - 1);
+	bool aligned = klen > 8 && memcmp(kind + klen - 8, "_aligned", 8) == 0;
+	size_t base = aligned ? klen - 8 : klen;
+	struct strbuf want = STRBUF_INIT;
+	bool ok = false;
+
+	if ((base == 5 && memcmp(kind, "begin", 5) == 0) || (base == 3 && memcmp(kind, "end", 3) == 0)) {
+		for (int pad = 0; pad < 1 + (aligned && base == 3) && !ok; pad++) {
+			sb_reset(&want);
+			sb_addf(&want, "%s%.*s__%.*s", prefix, pad ? 3 : (int)base, pad ? "pad" : kind,
+				(int)src->toks[g].len, src->text + src->toks[g].off);
+			ok = strcmp(want.buf, name) == 0;
+		}
+	}
+	sb_release(&want);
+	return ok;
+}
+
+static bool decl_has_brace(const struct ll_source *src, const struct decl *d)
+{
+	for (size_t i = d->t0; i <= d->t1; i++)
+		if (punct_is(src, i, '{'))
+			return true;
+	return false;
+}
+
+/*
+ * A declaration of an anonymous struct or union: a body, then nothing but
+ * attributes ("} __randomize_layout;"), no declarator naming a member.
+ */
+static bool decl_is_anonymous(const struct ll_source *src, const struct decl *d)
+{
+	size_t ob = SIZE_MAX, cb;
+
+	for (size_t t = d->t0; t <= d->t1 && ob == SIZE_MAX; t++)
+		if (punct_is(src, t, '{'))
+			ob = t;
+	cb = ob == SIZE_MAX ? SIZE_MAX : match_brace(src, ob);
+	if (cb == SIZE_MAX || cb > d->t1)
+		return false;
+	for (size_t t = cb + 1; t < d->t1; t++) {
+		if (src->toks[t].kind != TK_IDENT)
+			continue;
+		for (size_t i = 0; i < src->n; i++)
+			if (src->members[i].name && tok_is(src, t, src->members[i].name))
+				return false;
+	}
+	return true;
+}
+
+static const char *label(const struct ll_member *m)
+{
+	return m->name ? m->name : m->is_aggregate ? (m->agg_kind == LL_UNION ?
+				   "<anonymous union>" : "<anonymous struct>") : "<unnamed>";
+}
+
+static int map_members(struct ll_source *src, struct strbuf *why)
+{
+	const struct ll_struct *s = src->s;
+	size_t n = src->n;
+
+	free(src->piece_of);
+	free(src->decl_of);
+	src->piece_of = xcalloc(n ? n : 1, sizeof(*src->piece_of));
+	src->decl_of = xcalloc(n ? n : 1, sizeof(*src->decl_of));
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &src->members[i];
+		size_t p, d = SIZE_MAX;
+
+		if (!m->decl.line && !m->name && m->is_aggregate) {
+			/*
+			 * gcc gives an anonymous struct or union no declaring line:
+			 * it is the next declaration with a body, and the order
+			 * check below catches a guess that skips a member.
+			 */
+			for (size_t k = i ? src->decl_of[i - 1] + 1 : 0; k < src->ndecls && d == SIZE_MAX; k++)
+				if (decl_is_anonymous(src, &src->decls[k]))
+					d = k;
+			for (p = 0; d != SIZE_MAX && p < src->npieces; p++)
+				if (d >= src->pieces[p].d0 && d < src->pieces[p].d0 + src->pieces[p].nd)
+					break;
+			if (d != SIZE_MAX)
+				goto mapped;
+		}
+		if (!m->decl.line || !m->decl.file || strcmp(m->decl.file, s->decl.file) != 0)
+			return refuse(why, "%s:%u: %s %s: the debug info declares member %s %s%s, "
+				      "not in the struct's body (macro-generated?)", src->path,
+				      s->decl.line, ll_kind_name(s->kind), s->name, label(m),
+				      m->decl.file ? "in " : "nowhere",
+				      m->decl.file ? m->decl.file : "");
+		for (p = 0; p < src->npieces && d == SIZE_MAX; p++)
+			for (size_t k = src->pieces[p].d0; k < src->pieces[p].d0 + src->pieces[p].nd; k++)
+				if (src->decls[k].first_line <= m->decl.line &&
+				    m->decl.line <= src->decls[k].semi_line) {
+					d = k;
+					break;
+				}
+		if (d == SIZE_MAX)
+			return refuse(why, "%s:%u: member %s of %s %s is declared here, outside "
+				      "every declaration of the struct's body (macro-generated?)",
+				      src->path, m->decl.line, label(m), ll_kind_name(s->kind), s->name);
+		p--;
+mapped:
+		if (m->name ? !decl_spells(src, &src->decls[d], m->name) &&
+			      !decl_is_group_marker(src, &src->decls[d], m->name) :
+		    m->is_aggregate && !decl_has_brace(src, &src->decls[d]))
+			return refuse(why, "%s:%u: member %s of %s %s is not spelled out in the "
+				      "declaration there (macro-generated?)", src->path, m->decl.line,
+				      label(m), ll_kind_name(s->kind), s->name);
+		if (i && p < src->piece_of[i - 1])
+			return refuse(why, "%s:%u: member %s comes before %s in the source but after "
+				      "it in the binary", src->path, m->decl.line, label(m),
+				      label(&src->members[i - 1]));
+		src->piece_of[i] = p;
+		src->decl_of[i] = d;
+		src->pieces[p].nmembers++;
+		src->decls[d].nmembers++;
+	}
+	/* Compiled out: a piece with no member moves with the piece above it. */
+	for (size_t p = 0; p < src->npieces; p++) {
+		size_t h = p;
+
+		while (h < src->npieces && !src->pieces[h].nmembers)
+			h = h ? h - 1 : SIZE_MAX;
+		if (h == SIZE_MAX)
+			for (h = p; h < src->npieces && !src->pieces[h].nmembers; h++)
+				;
+		src->pieces[p].host = h < src->npieces ? h : p;
+	}
+	return 0;
+}
+
+static bool file_has(const char *path, const char *needle)
+{
+	char *text;
+	size_t len;
+	struct strbuf why = STRBUF_INIT;
+	bool found = false;
+
+	if (read_text(path, &text, &len, &why) == 0) {
+		found = memmem(text, len, needle, strlen(needle)) != NULL;
+		free(text);
+	}
+	sb_release(&why);
+	return found;
+}
+
+/* The tree's own spelling of "start a new cacheline", from what it already has. */
+static void detect_idiom(struct ll_source *src, const char *srcdir)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "%s/include/linux/cache.h", srcdir ? srcdir : ".");
+	if (memmem(src->text, src->len, "____cacheline_aligned_in_smp", 28) ||
+	    file_has(sb.buf, "define ____cacheline_aligned_in_smp"))
+		src->idiom = IDIOM_KERNEL;
+	else if (memmem(src->text, src->len, "<stdalign.h>", 12) ||
+		 memmem(src->text, src->len, "alignas(", 8))
+		src->idiom = IDIOM_ALIGNAS;
+	else
+		src->idiom = IDIOM_C11;
+	/* Else __builtin_offsetof (gcc, clang): the header may not include <stddef.h>. */
+	src->has_offsetof = src->idiom == IDIOM_KERNEL ||
+			    memmem(src->text, src->len, "<stddef.h>", 10);
+	sb_release(&sb);
+}
+
+/*
+ * Into the anonymous struct a level consists of, as the solver's levels go
+ * (suggest.h): one non-empty member among zero-size ones, an unnamed,
+ * unpinned struct. Its body is cut and mapped as the struct's was.
+ */
+static int descend(struct ll_source *src, struct strbuf *why)
+{
+	for (int depth = 0; depth < 15; depth++) {
+		size_t nonempty = 0, which = 0;
+
+		for (size_t i = 0; i < src->n; i++) {
+			const struct ll_member *m = &src->members[i];
+
+			if (m->is_bitfield || m->size) {
+				nonempty++;
+				which = i;
+			}
+		}
+		const struct ll_member *x = &src->members[which];
+
+		if (nonempty != 1 || x->name || !x->is_aggregate || x->agg_kind != LL_STRUCT ||
+		    !x->nr_children || x->pinned)
+			return 0;
+		const struct decl *d = &src->decls[src->decl_of[which]];
+		size_t ob = SIZE_MAX, cb;
+
+		for (size_t t = d->t0; t <= d->t1 && ob == SIZE_MAX; t++)
+			if (punct_is(src, t, '{'))
+				ob = t;
+		cb = ob == SIZE_MAX ? SIZE_MAX : match_brace(src, ob);
+		if (cb == SIZE_MAX || cb > d->t1)
+			return refuse(why, "%s:%u: the anonymous struct's braces do not balance",
+				      src->path, d->first_line);
+		src->ndecls = 0;
+		src->npieces = 0;
+		src->members = x->children;
+		src->n = x->nr_children;
+		if (cut_pieces(src, ob, cb, why) || map_members(src, why))
+			return -1;
+	}
+	return 0;
+}
+
+struct ll_source *ll_source_read(const struct ll_struct *s, const char *srcdir,
+				 struct strbuf *why)
+{
+	struct ll_source *src;
+	struct strbuf fs = STRBUF_INIT;
+	size_t ob = 0, cb = 0;
+
+	if (!s->decl.file || !s->decl.line) {
+		refuse(why, "%s %s: the debug info names no declaring file (BTF has none; use "
+		       "DWARF)", ll_kind_name(s->kind), s->name);
+		return NULL;
+	}
+	if (s->decl.file[0] == '/') {
+		refuse(why, "%s:%u: %s %s: declared outside %s; give the tree with --srcdir",
+		       s->decl.file, s->decl.line, ll_kind_name(s->kind), s->name,
+		       srcdir ? srcdir : "the current directory");
+		return NULL;
+	}
+	src = xcalloc(1, sizeof(*src));
+	src->s = s;
+	src->path = xstrdup(s->decl.file);
+	sb_addf(&fs, "%s/%s", srcdir ? srcdir : ".", s->decl.file);
+	if (read_text(fs.buf, &src->text, &src->len, why))
+		goto fail;
+	split_lines(src);
+	tokenize(src);
+	src->members = s->members;
+	src->n = s->nr_members;
+	if (find_struct(src, &ob, &cb, why) || cut_pieces(src, ob, cb, why) ||
+	    map_members(src, why) || descend(src, why))
+		goto fail;
+	src->open_line = src->toks[ob].line;
+	src->end_line = src->toks[cb].line;
+	for (size_t i = cb + 1; i < src->ntoks; i++) {
+		if (punct_is(src, i, ';')) {
+			src->end_line = tail_line(src, i);
+			break;
+		}
+	}
+	detect_idiom(src, srcdir);
+	sb_release(&fs);
+	return src;
+fail:
+	sb_release(&fs);
+	ll_source_free(src);
+	return NULL;
+}
+
+void ll_source_free(struct ll_source *src)
+{
+	if (!src)
+		return;
+	free(src->path);
+	free(src->text);
+	free(src->line_off);
+	free(src->toks);
+	free(src->decls);
+	free(src->pieces);
+	free(src->piece_of);
+	free(src->decl_of);
+	free(src);
+}
+
+bool ll_source_glued(const struct ll_member *m, void *arg)
+{
+	const struct ll_source *src = arg;
+	const struct ll_member *v = src->members;
+	size_t n = src->n;
+
+	if (m < v || m >= v + n || m + 1 >= v + n)
+		return false;
+	return src->piece_of[m - v] == src->piece_of[m - v + 1];
+}
+
+static size_t piece_lines(const struct ll_source *src, size_t p)
+{
+	size_t n = 0;
+
+	for (size_t q = 0; q < src->npieces; q++)
+		if (q == p || (!src->pieces[q].nmembers && src->pieces[q].host == p))
+			n += src->pieces[q].last - src->pieces[q].first + 1;
+	return n;
+}
+
+size_t ll_source_weight(const struct ll_member *first, size_t count, void *arg)
+{
+	const struct ll_source *src = arg;
+	const struct ll_member *v = src->members;
+	size_t n = src->n, lines = 0, last = SIZE_MAX;
+
+	if (first < v || first >= v + n)
+		return 1;
+	for (size_t i = (size_t)(first - v); i < (size_t)(first - v) + count && i < n; i++) {
+		if (src->piece_of[i] != last)
+			lines += piece_lines(src, src->piece_of[i]);
+		last = src->piece_of[i];
+	}
+	return lines;
+}
+
+const char *ll_source_path(const struct ll_source *src)
+{
+	return src->path;
+}
+
+unsigned ll_source_line(const struct ll_source *src)
+{
+	return src->s->decl.line;
+}
+
+/* ---- writing the hunk ------------------------------------------------------ */
+
+struct span {
+	const char *s;
+	size_t n;
+	char *own;			/* a line the patch rewrote */
+};
+
+struct lines {
+	struct span *v;
+	size_t n;
+};
+
+static void lines_push(struct lines *l, const char *s, size_t n, char *own)
+{
+	l->v = xgrow(l->v, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = (struct span){ s, n, own };
+}
+
+static void lines_release(struct lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].own);
+	free(l->v);
+}
+
+static void push_file_line(struct lines *l, const struct ll_source *src, unsigned line)
+{
+	lines_push(l, src->text + src->line_off[line], line_len(src, line), NULL);
+}
+
+static size_t col_of(const struct ll_source *src, size_t tok)
+{
+	return src->toks[tok].off - src->line_off[src->toks[tok].line];
+}
+
+/* Line LINE of the file with TEXT inserted at column COL. */
+static void push_edited(struct lines *l, const struct ll_source *src, unsigned line, size_t col,
+			const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *b = src->text + src->line_off[line];
+
+	sb_add(&sb, b, col);
+	sb_adds(&sb, text);
+	sb_add(&sb, b + col, line_len(src, line) - col);
+	size_t n = sb.len;
+	char *own = sb_detach(&sb);
+
+	lines_push(l, own, n, own);
+}
+
+struct edit {
+	unsigned line;
+	size_t col;
+	const char *text;
+};
+
+/* The member that must start a line: where the tree's idiom goes. */
+static int line_start_edit(const struct ll_source *src, const struct ll_member *m, size_t idx,
+			   uint64_t cl, struct edit *e, char *buf, size_t bufsz, struct strbuf *why)
+{
+	const struct decl *d = &src->decls[src->decl_of[idx]];
+
+	if (m->is_bitfield)
+		return refuse(why, "%s:%u: bitfield %s would have to start a cacheline, and C "
+			      "cannot align a bitfield", src->path, m->decl.line, label(m));
+	if (d->nmembers > 1)
+		return refuse(why, "%s:%u: %s must start a cacheline but shares its declaration "
+			      "with other members; split it first", src->path, m->decl.line,
+			      label(m));
+	if (src->idiom == IDIOM_KERNEL) {
+		*e = (struct edit){ d->semi_line, col_of(src, d->t1), " ____cacheline_aligned_in_smp" };
+		return 0;
+	}
+	if (!m->name)
+		return refuse(why, "%s:%u: the %s must start a cacheline, and C allows no "
+			      "alignment specifier on an unnamed member", src->path, m->decl.line,
+			      label(m));
+	snprintf(buf, bufsz, "%s(%" PRIu64 ") ", src->idiom == IDIOM_ALIGNAS ? "alignas" :
+		 "_Alignas", cl);
+	*e = (struct edit){ d->first_line, col_of(src, d->t0), buf };
+	return 0;
+}
+
+/*
+ * A pahole-style "--- cacheline N boundary (B bytes) ---" comment line, as
+ * struct file has: it describes the old layout, so it does not move with
+ * the member below it; the new boundaries get comments of their own.
+ */
+static bool boundary_line(const struct ll_source *src, unsigned line)
+{
+	const char *b = src->text + src->line_off[line], *e = b + line_len(src, line);
+	static const char open[] = "/* --- cacheline ", close[] = " --- */";
+
+	while (b < e && (*b == ' ' || *b == '\t'))
+		b++;
+	while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	return (size_t)(e - b) > sizeof(open) + sizeof(close) &&
+	       memcmp(b, open, sizeof(open) - 1) == 0 &&
+	       memcmp(e - (sizeof(close) - 1), close, sizeof(close) - 1) == 0;
+}
+
+/* Append the lines of piece P, applying the one edit that falls in it, if any. */
+static void push_piece(struct lines *l, const struct ll_source *src, const struct piece *p,
+		       const struct edit *edits, size_t nedits)
+{
+	for (unsigned line = p->first; line <= p->last; line++) {
+		const struct edit *e = NULL;
+
+		if (boundary_line(src, line))
+			continue;
+
+		for (size_t k = 0; k < nedits; k++)
+			if (edits[k].line == line)
+				e = &edits[k];
+		if (e)
+			push_edited(l, src, line, e->col, e->text);
+		else
+			push_file_line(l, src, line);
+	}
+}
+
+uint64_t ll_source_patched_size(const struct ll_source *src, const struct ll_suggestion *sg)
+{
+	uint64_t cl = src->s->cacheline;
+
+	for (size_t i = 0; i < sg->n; i++)
+		if (sg->members[i].line_start)
+			return (sg->size + cl - 1) / cl * cl;
+	return sg->size;
+}
+
+static bool subtree_hot(const struct ll_member *m)
+{
+	if (m->tag == LL_READ_MOSTLY || m->tag == LL_WRITE_HOT)
+		return true;
+	for (size_t i = 0; i < m->nr_children; i++)
+		if (subtree_hot(&m->children[i]))
+			return true;
+	return false;
+}
+
+/*
+ * static_asserts of the line each hot or line-starting member lands on, in
+ * the new order EMIT of pieces, up to the first #if run: past it, another
+ * configuration moves the members, and the assert would be false there.
+ * SM_OF maps a top-level member to its entry in the suggestion.
+ */
+static void push_asserts(struct lines *l, const struct ll_source *src,
+			 const struct ll_suggestion *sg, const size_t *emit, size_t nemit,
+			 const size_t *sm_of)
+{
+	const struct ll_struct *s = src->s;
+	const char *kw = ll_kind_name(s->kind);
+	unsigned cl = s->cacheline;
+	bool any = false, smp = false;
+	struct strbuf sb = STRBUF_INIT;
+
+	/* ____cacheline_aligned_in_smp aligns nothing without CONFIG_SMP. */
+	for (size_t i = 0; i < sg->n && src->idiom == IDIOM_KERNEL; i++)
+		smp |= sg->members[i].line_start;
+	for (size_t k = 0; k < nemit && !src->pieces[emit[k]].conditional; k++) {
+		for (size_t idx = 0; idx < src->n; idx++) {
+			const struct ll_suggested_member *sm;
+
+			if (src->piece_of[idx] != emit[k] || sm_of[idx] == SIZE_MAX)
+				continue;
+			sm = &sg->members[sm_of[idx]];
+			if (!sm->m->name || sm->m->is_bitfield ||
+			    (!subtree_hot(sm->m) && !sm->line_start))
+				continue;
+			if (!any && smp)
+				lines_push(l, "#ifdef CONFIG_SMP", 17, NULL);
+			any = true;
+			sb_reset(&sb);
+			if (src->idiom == IDIOM_KERNEL)
+				sb_addf(&sb, "static_assert(offsetof(%s %s, %s) / %u == %" PRIu64 ");",
+					kw, s->name, sm->m->name, cl, sm->offset / cl);
+			else
+				sb_addf(&sb, "_Static_assert(%s(%s %s, %s) / %u == %" PRIu64 ", \"%s %s: "
+					"%s on cacheline %" PRIu64 "\");", src->has_offsetof ?
+					"offsetof" : "__builtin_offsetof", kw, s->name, sm->m->name, cl,
+					sm->offset / cl, kw, s->name, sm->m->name, sm->offset / cl);
+			size_t n = sb.len;
+			char *own = sb_detach(&sb);
+
+			lines_push(l, own, n, own);
+		}
+	}
+	if (any && smp)
+		lines_push(l, "#endif", 6, NULL);
+	sb_release(&sb);
+}
+
+static bool span_eq(const struct span *a, const struct span *b)
+{
+	return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
+}
+
+/* The new text of lines [body_first, end_line], or -1 with WHY. */
+static int new_region(const struct ll_source *src, const struct ll_suggestion *sg,
+		      const struct ll_patch_opts *opts, struct lines *out, struct strbuf *why)
+{
+	const struct ll_struct *s = src->s;
+	size_t n = src->n, np = src->npieces, nseq = 0, nemit = 0, nedits = 0;
+	size_t *seq = xmalloc((np ? np : 1) * sizeof(*seq));
+	size_t *emit = xmalloc((np ? np : 1) * sizeof(*emit));
+	size_t *sm_of = xmalloc((n ? n : 1) * sizeof(*sm_of));
+	bool *done = xcalloc(np ? np : 1, sizeof(*done));
+	struct edit *edits = xcalloc(sg->n ? sg->n : 1, sizeof(*edits));
+	char (*bufs)[32] = xcalloc(sg->n ? sg->n : 1, sizeof(*bufs));
+	int rc = -1;
+
+	for (size_t i = 0; i < n; i++)
+		sm_of[i] = SIZE_MAX;
+	for (size_t i = 0; i < sg->n; i++) {
+		const struct ll_suggested_member *sm = &sg->members[i];
+		size_t idx = (size_t)(sm->m - src->members);
+
+		/* Members outside the level that moves keep their lines. */
+		if (sm->m < src->members || idx >= n)
+			continue;
+		sm_of[idx] = i;
+		if (sm->pad_before && !sm->line_start) {
+			refuse(why, "%s:%u: %s needs %" PRIu64 " bytes of explicit padding before it "
+			       "(a pinned offset or a bitfield's storage unit), which moving lines "
+			       "cannot give", src->path, sm->m->decl.line, label(sm->m),
+			       sm->pad_before);
+			goto out;
+		}
+		if (sm->line_start) {
+			if (line_start_edit(src, sm->m, idx, s->cacheline, &edits[nedits],
+					    bufs[nedits], sizeof(bufs[nedits]), why))
+				goto out;
+			nedits++;
+		}
+		size_t p = src->piece_of[idx];
+
+		if (nseq && seq[nseq - 1] == p)
+			continue;
+		if (done[p]) {
+			refuse(why, "%s:%u: the proposal splits the piece of source that starts here "
+			       "(one declaration or #if run)", src->path, src->pieces[p].first);
+			goto out;
+		}
+		done[p] = true;
+		seq[nseq++] = p;
+	}
+	/* Each piece with members, with the member-less pieces it hosts in source order. */
+	for (size_t k = 0; k < nseq; k++)
+		for (size_t q = 0; q < np; q++)
+			if (q == seq[k] || (!src->pieces[q].nmembers && src->pieces[q].host == seq[k]))
+				emit[nemit++] = q;
+	if (nemit != np) {
+		refuse(why, "%s:%u: %s %s: the proposal does not place every declaration",
+		       src->path, s->decl.line, ll_kind_name(s->kind), s->name);
+		goto out;
+	}
+	bool boundaries = false;
+	uint64_t shown = 0, prev_end = 0, cl = s->cacheline;
+
+	for (unsigned line = src->body_first; line <= src->body_last && !boundaries; line++)
+		boundaries = boundary_line(src, line);
+	for (size_t k = 0; k < nemit; k++) {
+		const struct piece *p = &src->pieces[emit[k]];
+		uint64_t first = UINT64_MAX, end = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct ll_suggested_member *sm;
+
+			if (src->piece_of[i] != emit[k] || sm_of[i] == SIZE_MAX)
+				continue;
+			sm = &sg->members[sm_of[i]];
+			first = sm->offset < first ? sm->offset : first;
+			end = sm->offset + sm->size > end ? sm->offset + sm->size : end;
+		}
+		/* The tree marks boundaries: mark the new ones that fall between pieces. */
+		if (boundaries && first != UINT64_MAX && first / cl > shown &&
+		    prev_end <= first / cl * cl) {
+			struct strbuf sb = STRBUF_INIT;
+
+			shown = first / cl;
+			sb_addf(&sb, "\t/* --- cacheline %" PRIu64 " boundary (%" PRIu64 " bytes) --- */",
+				shown, shown * cl);
+			size_t len = sb.len;
+			char *own = sb_detach(&sb);
+
+			lines_push(out, own, len, own);
+		}
+		if (first != UINT64_MAX)
+			prev_end = end > prev_end ? end : prev_end;
+		push_piece(out, src, p, edits, nedits);
+	}
+	unsigned tail = np ? src->pieces[np - 1].last + 1 : src->body_first;
+
+	for (unsigned line = tail; line <= src->end_line; line++)
+		push_file_line(out, src, line);
+	if (opts->asserts)
+		push_asserts(out, src, sg, emit, nemit, sm_of);
+	rc = 0;
+out:
+	free(seq);
+	free(emit);
+	free(sm_of);
+	free(done);
+	free(edits);
+	free(bufs);
+	return rc;
+}
+
+#define LCS_CELLS (4u << 20)	/* beyond it, the changed block is replaced whole */
+
+static void emit_line(struct strbuf *out, char mark, const struct span *l)
+{
+	sb_addc(out, mark);
+	sb_add(out, l->s, l->n);
+	sb_addc(out, '\n');
+}
+
+/*
+ * Old lines O[0, NO) become N[0, NN): as context, removals and additions
+ * along a longest common subsequence, so that a reviewer sees the lines
+ * that move, not the whole body removed and added again.
+ */
+static void emit_changed(struct strbuf *out, const struct span *o, size_t no, const struct span *n,
+			 size_t nn)
+{
+	if ((no + 1) * (nn + 1) > LCS_CELLS) {
+		for (size_t i = 0; i < no; i++)
+			emit_line(out, '-', &o[i]);
+		for (size_t j = 0; j < nn; j++)
+			emit_line(out, '+', &n[j]);
+		return;
+	}
+	uint32_t *dp = xcalloc((no + 1) * (nn + 1), sizeof(*dp));
+#define DP(i, j) dp[(i) * (nn + 1) + (j)]
+
+	for (size_t i = no; i-- > 0;)
+		for (size_t j = nn; j-- > 0;)
+			DP(i, j) = span_eq(&o[i], &n[j]) ? DP(i + 1, j + 1) + 1 :
+				   DP(i + 1, j) > DP(i, j + 1) ? DP(i + 1, j) : DP(i, j + 1);
+	size_t i = 0, j = 0;
+
+	while (i < no || j < nn) {
+		if (i < no && j < nn && span_eq(&o[i], &n[j]) && DP(i, j) == DP(i + 1, j + 1) + 1) {
+			emit_line(out, ' ', &o[i]);
+			i++;
+			j++;
+		} else if (i < no && (j == nn || DP(i + 1, j) >= DP(i, j + 1))) {
+			emit_line(out, '-', &o[i++]);
+		} else {
+			emit_line(out, '+', &n[j++]);
+		}
+	}
+#undef DP
+	free(dp);
+}
+
+int ll_source_hunk(const struct ll_source *src, const struct ll_suggestion *sg,
+		   const struct ll_patch_opts *opts, long line_delta, struct strbuf *out,
+		   unsigned *old_start, long *new_delta, struct strbuf *why)
+{
+	struct lines now = { 0 }, old = { 0 };
+	unsigned first = src->body_first;
+	int rc = 1;
+
+	if (new_region(src, sg, opts, &now, why)) {
+		lines_release(&now);
+		return -1;
+	}
+	for (unsigned line = first; line <= src->end_line; line++)
+		push_file_line(&old, src, line);
+	size_t pre = 0, post = 0;
+
+	while (pre < old.n && pre < now.n && span_eq(&old.v[pre], &now.v[pre]))
+		pre++;
+	while (post < old.n - pre && post < now.n - pre &&
+	       span_eq(&old.v[old.n - 1 - post], &now.v[now.n - 1 - post]))
+		post++;
+	if (pre == old.n && pre == now.n)
+		goto done;
+	/* Changed: old lines [a, b) of the file, replaced by now.v[pre .. now.n - post). */
+	unsigned a = first + (unsigned)pre, b = first + (unsigned)(old.n - post);
+	unsigned ca = a > CONTEXT ? a - CONTEXT : 1, cb = b + CONTEXT;
+	unsigned last_ok = src->final_newline ? src->nlines : src->nlines - 1;
+
+	if (ca < 1)
+		ca = 1;
+	if (cb > last_ok + 1)
+		cb = last_ok + 1;
+	size_t added = now.n - pre - post, removed = b - a;
+	unsigned old_len = (b - a) + (a - ca) + (cb - b);
+	unsigned new_len = (unsigned)added + (a - ca) + (cb - b);
+
+	*old_start = ca;
+	sb_addf(out, "@@ -%u,%u +%ld,%u @@\n", ca, old_len, (long)ca + line_delta, new_len);
+	for (unsigned line = ca; line < a; line++) {
+		sb_addc(out, ' ');
+		sb_add(out, src->text + src->line_off[line], line_len(src, line));
+		sb_addc(out, '\n');
+	}
+	emit_changed(out, &old.v[pre], b - a, &now.v[pre], added);
+	for (unsigned line = b; line < cb; line++) {
+		sb_addc(out, ' ');
+		sb_add(out, src->text + src->line_off[line], line_len(src, line));
+		sb_addc(out, '\n');
+	}
+	*new_delta = line_delta + (long)added - (long)removed;
+	rc = 0;
+done:
+	lines_release(&now);
+	lines_release(&old);
+	return rc;
+}

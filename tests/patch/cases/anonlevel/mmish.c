@@ -1,0 +1,2 @@
+#include "mmish.h"
+struct mmish the_mm;

@@ -1,0 +1,2 @@
+#include "conn.h"
+struct conn the_conn;

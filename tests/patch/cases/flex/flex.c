@@ -1,0 +1,2 @@
+#include "flex.h"
+struct req the_req;

@@ -1,0 +1,2 @@
+#include "kq.h"
+struct kq the_kq;

@@ -1,0 +1,2 @@
+#include "kring.h"
+struct kring the_kring;

@@ -1,0 +1,2 @@
+#include "macro.h"
+struct cache the_cache;

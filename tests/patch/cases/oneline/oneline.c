@@ -1,0 +1,2 @@
+#include "oneline.h"
+struct pair the_pair;

@@ -1,0 +1,2 @@
+#include "ring.h"
+struct ring the_ring;
