@@ -449,3 +449,14 @@ const char *ll_c_base_name(const char *debug_name)
 			return table[i][1];
 	return debug_name;
 }
+
+const char *ll_member_label(const struct ll_member *m)
+{
+	if (m->path)
+		return m->path;
+	if (m->name)
+		return m->name;
+	if (m->is_aggregate)
+		return m->agg_kind == LL_UNION ? "<anonymous union>" : "<anonymous struct>";
+	return "<unnamed>";
+}

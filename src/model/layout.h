@@ -163,6 +163,8 @@ void ll_struct_free(struct ll_struct *s);
 
 const char *ll_tag_name(enum ll_tag tag);
 const char *ll_kind_name(enum ll_kind kind);
+/* What to call M in a message: its path, else its name, else what it is. */
+const char *ll_member_label(const struct ll_member *m);
 
 /* Normalise a path: collapse "//", drop "./", resolve "dir/.." lexically. */
 char *ll_normalize_path(const char *path);

@@ -19,6 +19,14 @@ void ll_report_sarif(const struct ll_run *run, struct strbuf *out);
 void ll_report_html(const struct ll_run *run, struct strbuf *out);
 /* Suggestions as a patch of the real headers (ASSERTS: --asserts). */
 void ll_report_patch(const struct ll_run *run, bool asserts, struct strbuf *out);
+/*
+ * One suggestion as a C listing with cacheline markers and pads, then
+ * notes, the before/after line (size, cachelines, holes, findings) and the
+ * lower bound. S is the struct it was computed from.
+ */
+struct ll_suggestion;
+void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion *sg,
+			  struct strbuf *out);
 /* --list-checks: one line per check of the catalog, in its order. */
 void ll_report_checks(struct strbuf *out);
 

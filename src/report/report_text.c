@@ -11,6 +11,8 @@
 #include "checks/groups.h"
 #include "report/report.h"
 
+#include "report/listing.h"
+
 #include "checks/catalog.h"
 #include "solver/suggest.h"
 
@@ -36,49 +38,10 @@ static const char *color(const struct text_ctx *c, const char *code)
 #define C_CYAN "\033[1;36m"
 #define C_DIM "\033[2m"
 
-static void indent(struct strbuf *out, int depth)
-{
-	for (int i = 0; i <= depth; i++)
-		sb_addc(out, '\t');
-}
-
-/* Visible width of an indented prefix, tabs at 8. */
-static size_t visible_width(const char *line)
-{
-	size_t w = 0;
-
-	for (const char *p = line; *p; p++)
-		w = *p == '\t' ? (w / 8 + 1) * 8 : w + 1;
-	return w;
-}
-
-static void pad_to(struct strbuf *out, size_t line_start, size_t column)
-{
-	size_t w = visible_width(out->buf + line_start);
-
-	do {
-		sb_addc(out, ' ');
-		w++;
-	} while (w < column);
-}
-
 static void markers_before(struct text_ctx *c, uint64_t begin, int depth)
 {
-	unsigned cl = c->s->cacheline;
-
-	while (c->next_boundary < c->s->size && begin >= c->next_boundary) {
-		indent(c->out, depth);
-		if (begin == c->next_boundary)
-			sb_addf(c->out, "%s/* --- cacheline %" PRIu64 " boundary (%" PRIu64
-				" bytes) --- */%s\n", color(c, C_CYAN), c->next_boundary / cl,
-				c->next_boundary, color(c, C_RESET));
-		else
-			sb_addf(c->out, "%s/* --- cacheline %" PRIu64 " boundary (%" PRIu64
-				" bytes) was %" PRIu64 " bytes ago --- */%s\n", color(c, C_CYAN),
-				c->next_boundary / cl, c->next_boundary, begin - c->next_boundary,
-				color(c, C_RESET));
-		c->next_boundary += cl;
-	}
+	ll_listing_boundaries(c->out, &c->next_boundary, c->s->size, c->s->cacheline, begin, depth,
+			      color(c, C_CYAN), color(c, C_RESET));
 }
 
 static void position(struct text_ctx *c, const struct ll_member *m)
@@ -112,7 +75,7 @@ static void position(struct text_ctx *c, const struct ll_member *m)
 
 static void hole_line(struct text_ctx *c, const struct ll_hole *h, int depth)
 {
-	indent(c->out, depth);
+	ll_listing_indent(c->out, depth);
 	if (h->bits)
 		sb_addf(c->out, "/* XXX %" PRIu64 " bit%s hole */\n", h->bits, h->bits == 1 ? "" : "s");
 	else if (h->is_padding)
@@ -137,13 +100,13 @@ static void list_level(struct text_ctx *c, const struct ll_member *members, size
 
 		markers_before(c, e.begin, depth);
 		line_start = c->out->len;
-		indent(c->out, depth);
+		ll_listing_indent(c->out, depth);
 		if (m->is_aggregate && !m->name) {
 			sb_addf(c->out, "%s {\n", ll_kind_name(m->agg_kind));
 			list_level(c, m->children, m->nr_children, m->agg_kind, m->offset,
 				   m->size, depth + 1, false);
 			line_start = c->out->len;
-			indent(c->out, depth);
+			ll_listing_indent(c->out, depth);
 			sb_addf(c->out, "}%s%s;", m->name ? " " : "", m->name ? m->name : "");
 		} else {
 			char *d = ll_c_decl_with_name(m->type, m->name ? m->name : "");
@@ -154,7 +117,7 @@ static void list_level(struct text_ctx *c, const struct ll_member *members, size
 				sb_addf(c->out, ":%" PRIu64, m->bit_size);
 			sb_addc(c->out, ';');
 		}
-		pad_to(c->out, line_start, DECL_COLUMN);
+		ll_listing_pad_to(c->out, line_start, DECL_COLUMN);
 		position(c, m);
 		for (size_t h = 0; h < holes.n; h++)
 			if (holes.v[h].after == m && !(outermost && holes.v[h].is_padding))
@@ -379,7 +342,7 @@ void ll_report_text(const struct ll_run *run, struct strbuf *out)
 		if (!run->structs[i].suggestion)
 			continue;
 		sb_addc(out, '\n');
-		ll_suggestion_text(run->structs[i].layout, run->structs[i].suggestion, out);
+		ll_report_suggestion(run->structs[i].layout, run->structs[i].suggestion, out);
 	}
 	if (run->gating && run->gating->strict)
 		vanished(run->gating, out);

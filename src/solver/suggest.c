@@ -126,17 +126,6 @@ static uint64_t member_align(const struct ll_member *m)
 	return m->alignment ? m->alignment : 1;
 }
 
-static const char *member_label(const struct ll_member *m)
-{
-	if (m->path)
-		return m->path;
-	if (m->name)
-		return m->name;
-	if (m->is_aggregate)
-		return m->agg_kind == LL_UNION ? "<anonymous union>" : "<anonymous struct>";
-	return "<unnamed>";
-}
-
 static void add_note(struct ll_suggestion *sg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -1952,9 +1941,9 @@ static void explain_unit(struct ctx *x, struct ll_suggestion *sg, const struct u
 				what = "share one member";
 			add_note(sg, "cannot be removed: %s %s and %s %s %s (%s), so they share a "
 				 "cacheline at every offset it may take",
-				 class_name(x, a->cls, b1, sizeof(b1)), member_label(a->m),
-				 class_name(x, b->cls, b2, sizeof(b2)), member_label(b->m), what,
-				 member_label(h));
+				 class_name(x, a->cls, b1, sizeof(b1)), ll_member_label(a->m),
+				 class_name(x, b->cls, b2, sizeof(b2)), ll_member_label(b->m), what,
+				 ll_member_label(h));
 			return;
 		}
 	}
@@ -1964,7 +1953,7 @@ static void explain_unit(struct ctx *x, struct ll_suggestion *sg, const struct u
 		if (a->split && (p + a->b) / x->cl != (p + a->e - 1) / x->cl) {
 			add_note(sg, "cannot be removed: %s %s straddles a cacheline boundary at every "
 				 "offset %s may take", class_name(x, a->cls, b1, sizeof(b1)),
-				 member_label(a->m), member_label(h));
+				 ll_member_label(a->m), ll_member_label(h));
 			return;
 		}
 	}
@@ -2053,18 +2042,18 @@ static void layout_notes(struct ctx *x, struct ll_suggestion *sg)
 		if (sm->line_start) {
 			any_line_start = true;
 			add_note(sg, "%s: starts cacheline %" PRIu64 "; needs ____cacheline_aligned_in_smp "
-				 "(or an explicit %" PRIu64 "-byte pad before it)", member_label(sm->m),
+				 "(or an explicit %" PRIu64 "-byte pad before it)", ll_member_label(sm->m),
 				 sm->offset / x->cl, sm->pad_before);
 		} else if (sm->m->pinned || subtree_pinned(sm->m)) {
 			add_note(sg, "%s: pinned at offset %" PRIu64 "; needs an explicit %" PRIu64
-				 "-byte pad before it", member_label(sm->m), sm->offset, sm->pad_before);
+				 "-byte pad before it", ll_member_label(sm->m), sm->offset, sm->pad_before);
 		} else if (sm->m->is_bitfield) {
 			add_note(sg, "%s: its bitfield run must start at offset %" PRIu64 " to keep its "
 				 "storage-unit layout; needs an explicit %" PRIu64 "-byte pad before it",
-				 member_label(sm->m), sm->offset, sm->pad_before);
+				 ll_member_label(sm->m), sm->offset, sm->pad_before);
 		} else {
 			add_note(sg, "%s: needs an explicit %" PRIu64 "-byte pad before it",
-				 member_label(sm->m), sm->pad_before);
+				 ll_member_label(sm->m), sm->pad_before);
 		}
 	}
 	if (any_line_start && sg->size % x->cl)
@@ -2236,201 +2225,4 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 	free_units(&x);
 	*out = sg;
 	return 0;
-}
-
-/* ---- the listing --------------------------------------------------------- */
-
-#define DECL_COLUMN 48
-
-struct text {
-	struct strbuf *out;
-	const struct ll_struct *d;	/* the proposed layout */
-	const struct ll_struct *s;
-	const struct ll_suggestion *sg;
-	uint64_t next_boundary;
-};
-
-static size_t visible_width(const char *line)
-{
-	size_t w = 0;
-
-	for (const char *p = line; *p; p++)
-		w = *p == '\t' ? (w / 8 + 1) * 8 : w + 1;
-	return w;
-}
-
-static void pad_to(struct strbuf *out, size_t line_start, size_t column)
-{
-	size_t w = visible_width(out->buf + line_start);
-
-	do {
-		sb_addc(out, ' ');
-		w++;
-	} while (w < column);
-}
-
-static void indent(struct strbuf *out, int depth)
-{
-	for (int i = 0; i <= depth; i++)
-		sb_addc(out, '\t');
-}
-
-static void markers(struct text *t, uint64_t begin, int depth)
-{
-	unsigned cl = t->d->cacheline;
-
-	while (t->next_boundary < t->d->size && begin >= t->next_boundary) {
-		indent(t->out, depth);
-		if (begin == t->next_boundary)
-			sb_addf(t->out, "/* --- cacheline %" PRIu64 " boundary (%" PRIu64
-				" bytes) --- */\n", t->next_boundary / cl, t->next_boundary);
-		else
-			sb_addf(t->out, "/* --- cacheline %" PRIu64 " boundary (%" PRIu64
-				" bytes) was %" PRIu64 " bytes ago --- */\n",
-				t->next_boundary / cl, t->next_boundary, begin - t->next_boundary);
-		t->next_boundary += cl;
-	}
-}
-
-/* The suggestion entry for a member of the proposed copy, by path and kind. */
-static const struct ll_suggested_member *entry_for(const struct text *t, const struct ll_member *m)
-{
-	for (size_t i = 0; i < t->sg->n; i++) {
-		const struct ll_suggested_member *sm = &t->sg->members[i];
-
-		if (sm->offset == m->offset && sm->m->is_bitfield == m->is_bitfield &&
-		    (sm->m->is_bitfield ? sm->bit_offset == m->bit_offset : true) &&
-		    ((sm->m->path && m->path && strcmp(sm->m->path, m->path) == 0) ||
-		     (!sm->m->path && !m->path && sm->m->decl.line == m->decl.line &&
-		      sm->m->size == m->size)))
-			return sm;
-	}
-	return NULL;
-}
-
-static void list_members(struct text *t, const struct ll_member *members, size_t n,
-			 enum ll_kind kind, uint64_t begin, uint64_t size, int depth, bool outermost)
-{
-	struct ll_holes holes = { 0 };
-	unsigned cl = t->d->cacheline;
-
-	ll_find_holes(members, n, kind, begin, size, &holes);
-	for (size_t i = 0; i < n; i++) {
-		const struct ll_member *m = &members[i];
-		struct ll_extent e = ll_member_extent(m);
-		const struct ll_suggested_member *sm = entry_for(t, m);
-		size_t line_start;
-
-		if (sm && sm->pad_before) {
-			indent(t->out, depth);
-			if (sm->line_start)
-				sb_addf(t->out, "/* XXX %" PRIu64 " bytes: ____cacheline_aligned_in_smp "
-					"on %s (or an explicit pad) */\n", sm->pad_before,
-					member_label(sm->m));
-			else
-				sb_addf(t->out, "/* XXX %" PRIu64 " bytes: explicit pad before %s */\n",
-					sm->pad_before, member_label(sm->m));
-		}
-		markers(t, e.begin, depth);
-		line_start = t->out->len;
-		indent(t->out, depth);
-		if (m->is_aggregate && !m->name) {
-			sb_addf(t->out, "%s {\n", ll_kind_name(m->agg_kind));
-			list_members(t, m->children, m->nr_children, m->agg_kind, m->offset, m->size,
-				     depth + 1, false);
-			line_start = t->out->len;
-			indent(t->out, depth);
-			sb_adds(t->out, "};");
-		} else {
-			char *d = ll_c_decl_with_name(m->type ? m->type : "?", m->name ? m->name : "");
-
-			sb_adds(t->out, d ? d : m->type);
-			free(d);
-			if (m->is_bitfield)
-				sb_addf(t->out, ":%" PRIu64, m->bit_size);
-			sb_addc(t->out, ';');
-		}
-		pad_to(t->out, line_start, DECL_COLUMN);
-		if (m->is_bitfield)
-			sb_addf(t->out, "/* %5" PRIu64 ":%-2" PRIu64, m->bit_offset / 8, m->bit_offset % 8);
-		else
-			sb_addf(t->out, "/* %5" PRIu64 "   ", m->offset);
-		sb_addf(t->out, " line %" PRIu64 " +%-3" PRIu64 " %4" PRIu64, e.begin / cl,
-			e.begin % cl, m->size);
-		if (m->tag != LL_UNTAGGED)
-			sb_addf(t->out, " %s%s%s", ll_tag_name(m->tag), m->domain ? ":" : "",
-				m->domain ? m->domain : "");
-		if (sm && sm->moved)
-			sb_adds(t->out, " (moved)");
-		if (m->pinned)
-			sb_adds(t->out, " (pinned)");
-		sb_adds(t->out, " */\n");
-		for (size_t h = 0; h < holes.n; h++) {
-			const struct ll_hole *hl = &holes.v[h];
-
-			if (hl->after != m || (outermost && hl->is_padding))
-				continue;
-			/* A pad already announced before the next member is not a hole to fix. */
-			const struct ll_suggested_member *nx = i + 1 < n ? entry_for(t, &members[i + 1]) : NULL;
-			uint64_t size = hl->size;
-
-			if (nx && nx->pad_before && !hl->bits)
-				size = size > nx->pad_before ? size - nx->pad_before : 0;
-			if (hl->bits) {
-				indent(t->out, depth);
-				sb_addf(t->out, "/* XXX %" PRIu64 " bit%s hole */\n", hl->bits,
-					hl->bits == 1 ? "" : "s");
-			} else if (size) {
-				indent(t->out, depth);
-				sb_addf(t->out, "/* XXX %" PRIu64 " byte%s %s */\n", size,
-					size == 1 ? "" : "s", hl->is_padding ? "padding" : "hole");
-			}
-		}
-	}
-	ll_holes_free(&holes);
-}
-
-void ll_suggestion_text(const struct ll_struct *s, const struct ll_suggestion *sg,
-			struct strbuf *out)
-{
-	struct ll_struct *d = ll_suggestion_layout(s, sg);
-	struct text t = { .out = out, .d = d, .s = s, .sg = sg, .next_boundary = s->cacheline };
-	struct ll_summary sum;
-	uint64_t lb = sg->lower_bound_lines;
-
-	if (sg->changed)
-		sb_addf(out, "/* suggested layout: %zu of %zu units moved%s */\n", sg->moved,
-			sg->units, sg->optimal ? " (exhaustive search)" : "");
-	else
-		sb_adds(out, "/* suggested layout: keep the current one */\n");
-	sb_addf(out, "%s %s {\n", ll_kind_name(s->kind), s->name);
-	list_members(&t, d->members, d->nr_members, d->kind, 0, d->size, 0, true);
-	ll_summarize(d, &sum);
-	sb_addf(out, "\n\t/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %zu */\n",
-		d->size, ll_struct_lines(d), d->nr_members);
-	sb_addf(out, "\t/* sum holes: %zu holes, %" PRIu64 " bytes", sum.holes, sum.hole_bytes);
-	if (sum.bit_holes)
-		sb_addf(out, ", %" PRIu64 " bits", sum.bit_holes);
-	sb_addf(out, "; padding: %" PRIu64 " */\n};\n", sum.padding);
-	sb_addf(out, "before: %" PRIu64 " bytes, %" PRIu64 " cacheline%s, %" PRIu64 " hole%s (%" PRIu64
-		" bytes), %zu finding%s\n", sg->before_size, sg->before_cachelines,
-		sg->before_cachelines == 1 ? "" : "s", sg->before_holes,
-		sg->before_holes == 1 ? "" : "s", sg->before_hole_bytes, sg->before_findings,
-		sg->before_findings == 1 ? "" : "s");
-	sb_addf(out, "after:  %" PRIu64 " bytes, %" PRIu64 " cacheline%s, %" PRIu64 " hole%s (%" PRIu64
-		" bytes), %zu finding%s\n", sg->size, sg->cachelines, sg->cachelines == 1 ? "" : "s",
-		sg->holes, sg->holes == 1 ? "" : "s", sg->hole_bytes, sg->findings,
-		sg->findings == 1 ? "" : "s");
-	sb_addf(out, "lower bound: %" PRIu64 " cacheline%s", lb, lb == 1 ? "" : "s");
-	if (sg->findings)
-		sb_adds(out, " (holds only for a layout without findings)\n");
-	else if (sg->cachelines <= lb)
-		sb_adds(out, "; the proposal meets it\n");
-	else
-		sb_addf(out, "; the proposal is %" PRIu64 " above it\n", sg->cachelines - lb);
-	if (sg->impossible)
-		sb_adds(out, "some findings cannot be removed by any order:\n");
-	for (size_t i = 0; i < sg->nr_notes; i++)
-		sb_addf(out, "note: %s\n", sg->notes[i]);
-	ll_struct_free(d);
 }

@@ -113,11 +113,5 @@ void ll_suggestion_free(struct ll_suggestion *sg);
  */
 struct ll_struct *ll_suggestion_layout(const struct ll_struct *s, const struct ll_suggestion *sg);
 
-/*
- * A C listing with cacheline markers and pads, then notes, the before/after
- * line (size, cachelines, holes, findings) and the lower bound.
- */
-void ll_suggestion_text(const struct ll_struct *s, const struct ll_suggestion *sg,
-			struct strbuf *out);
 
 #endif

@@ -22,6 +22,7 @@
 #include "../../src/model/layout.h"
 #include "../../src/util/strbuf.h"
 #include "../../src/solver/suggest.h"
+#include "../../src/report/report.h"
 
 #define SEED 0x1a7011a7c0ffee5ULL
 #define RANDOM_STRUCTS random_structs()
@@ -458,7 +459,7 @@ static void check_common(const struct ll_struct *s, const struct ll_suggestion *
 
 	struct strbuf sb = STRBUF_INIT;
 
-	ll_suggestion_text(s, sg, &sb);
+	ll_report_suggestion(s, sg, &sb);
 	ck_assert_msg(strstr(sb.buf, "before:") && strstr(sb.buf, "after:") &&
 		      strstr(sb.buf, "lower bound:"), "%s: listing lacks the summary", ctx);
 	sb_release(&sb);
@@ -685,7 +686,7 @@ START_TEST(test_line_start_note)
 
 	struct strbuf sb = STRBUF_INIT;
 
-	ll_suggestion_text(s, sg, &sb);
+	ll_report_suggestion(s, sg, &sb);
 	ck_assert_ptr_nonnull(strstr(sb.buf, "____cacheline_aligned_in_smp on w"));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "cacheline 1 boundary"));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "before: 80 bytes, 2 cachelines"));

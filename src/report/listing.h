@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the two C listings (the layout and the suggestion) draw alike:
+ * indentation, the column the offset comment starts at, and the cacheline
+ * boundary markers, pahole's words.
+ */
+#ifndef LAYOUTLINT_LISTING_H
+#define LAYOUTLINT_LISTING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/strbuf.h"
+
+/* One tab per level, the outermost level included. */
+void ll_listing_indent(struct strbuf *out, int depth);
+/* Spaces from the line starting at LINE_START to COLUMN (tabs at 8), at least one. */
+void ll_listing_pad_to(struct strbuf *out, size_t line_start, size_t column);
+/*
+ * The "--- cacheline N boundary ---" markers for every boundary up to
+ * BEGIN (a member's first byte) in a SIZE-byte struct of CL-byte lines;
+ * *NEXT is the next boundary to mark. ON/OFF wrap each marker (colour).
+ */
+void ll_listing_boundaries(struct strbuf *out, uint64_t *next, uint64_t size, unsigned cl,
+			   uint64_t begin, int depth, const char *on, const char *off);
+
+#endif
