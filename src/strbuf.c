@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "strbuf.h"
 
+#include <stdbool.h>
+
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -148,4 +150,41 @@ void sb_release(struct strbuf *sb)
 	free(sb->buf);
 	sb->buf = NULL;
 	sb->len = sb->alloc = 0;
+}
+
+static bool needs_escape(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+void sb_add_escaped(struct strbuf *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (!needs_escape(*p))
+			sb_addc(sb, (char)*p);
+		else if (*p == '\n')
+			sb_adds(sb, "\\n");
+		else if (*p == '\t')
+			sb_adds(sb, "\\t");
+		else if (*p == '\r')
+			sb_adds(sb, "\\r");
+		else
+			sb_addf(sb, "\\x%02x", *p);
+	}
+}
+
+void ll_escape_in_place(char **s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p;
+
+	if (!*s)
+		return;
+	for (p = (const unsigned char *)*s; *p && !needs_escape(*p); p++)
+		;
+	if (!*p)
+		return;
+	sb_add_escaped(&sb, *s);
+	free(*s);
+	*s = sb_detach(&sb);
 }

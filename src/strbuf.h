@@ -27,6 +27,15 @@ void sb_reset(struct strbuf *sb);
 /* Hand the string to the caller (never NULL) and reset the buffer. */
 char *sb_detach(struct strbuf *sb);
 void sb_release(struct strbuf *sb);
+/*
+ * Text from an input (names, file names) made safe for a terminal and a
+ * line-based reader: every control byte (C0, DEL) spelt as C does (\n, \t,
+ * \r, else \xNN), so no escape sequence, bell or carriage return reaches a
+ * terminal and no newline forges a diagnostic line. sb_add_escaped appends
+ * S so; ll_escape_in_place replaces *S by its escaped copy when it needs one.
+ */
+void sb_add_escaped(struct strbuf *sb, const char *s);
+void ll_escape_in_place(char **s);
 /* xmalloc-style helpers: out of memory is not an input error, so abort. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
