@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "read_file.h"
 #include "strbuf.h"
 
 /* Bounds that keep hostile BTF from costing unbounded work (as for DWARF). */
@@ -442,6 +443,7 @@ int ll_btf_input_open(const char *path, bool raw, const struct ll_input_options 
 	const char *sysname = sysfs_btf_name(path);
 	bool tried = false, base_raw;
 	size_t ptr;
+	int fd = -1, why;
 
 	in->path = xstrdup(path);
 	*out = in;
@@ -449,6 +451,11 @@ int ll_btf_input_open(const char *path, bool raw, const struct ll_input_options 
 	libbpf_msg[0] = '\0';
 	if (!base_path && sysname && strcmp(sysname, "vmlinux") != 0)
 		base_path = "/sys/kernel/btf/vmlinux";
+	if (base_path && (fd = ll_open_regular(base_path, &why)) < 0 && why == LL_READ_NOT_REGULAR)
+		return ll_fail(err, "%s: cannot read base BTF: %s", base_path,
+			       ll_read_error_text(why, 0));
+	if (fd >= 0)
+		close(fd);
 	base_raw = base_path && raw_btf_file(base_path);
 	/* Raw BTF only: an ELF file's size says little about its .BTF's. */
 	prepare_heap((raw ? file_size(path) : 0) + (base_raw ? file_size(base_path) : 0));

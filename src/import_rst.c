@@ -51,6 +51,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "read_file.h"
+
 #define COLUMN_SLACK 2
 #define SHARED_DOMAIN "txrx"
 
@@ -704,28 +706,20 @@ done:
 
 /* ---- files: the kernel tree around the table ----------------------------- */
 
+/* A net_cachelines table, or a kernel Makefile: a few KiB; 64 MiB bounds a hostile one. */
+#define MAX_DOC_FILE ((size_t)64 << 20)
+
 static char *read_file(const char *path, size_t *len, struct ll_error *err)
 {
-	FILE *f = fopen(path, "rb");
 	struct strbuf sb = STRBUF_INIT;
-	char buf[8192];
-	size_t n;
+	int why;
 
-	if (!f) {
+	if (ll_read_regular(path, MAX_DOC_FILE, &sb, &why)) {
 		if (err)
-			ll_fail(err, "cannot open %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_add(&sb, buf, n);
-	if (ferror(f)) {
-		if (err)
-			ll_fail(err, "cannot read %s: %s", path, strerror(errno));
-		fclose(f);
+			ll_fail(err, "cannot read %s: %s", path, ll_read_error_text(why, MAX_DOC_FILE));
 		sb_release(&sb);
 		return NULL;
 	}
-	fclose(f);
 	*len = sb.len;
 	if (!sb.buf)
 		sb_adds(&sb, "");

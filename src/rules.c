@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The rules language parser (rules.md). Errors are FILE:LINE:COL. */
 #include "rules.h"
+#include "read_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -566,29 +567,16 @@ int ll_rules_parse(struct ll_rules *rules, const char *file, const char *text, s
 
 static int load_file(struct ll_rules *rules, const char *path, struct ll_error *err)
 {
-	FILE *f = fopen(path, "rb");
 	struct strbuf sb = STRBUF_INIT;
-	char chunk[65536];
-	size_t n;
-	int rc;
+	int rc, why;
 
-	if (!f)
-		return ll_fail(err, "%s: %s", path, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (sb.len + n > MAX_RULES_FILE) {
-			fclose(f);
-			sb_release(&sb);
+	if (ll_read_regular(path, MAX_RULES_FILE, &sb, &why)) {
+		sb_release(&sb);
+		if (why == LL_READ_TOO_LARGE)
 			return ll_fail(err, "%s: rules file larger than %u MB", path,
 				       MAX_RULES_FILE >> 20);
-		}
-		sb_add(&sb, chunk, n);
+		return ll_fail(err, "%s: %s", path, ll_read_error_text(why, MAX_RULES_FILE));
 	}
-	if (ferror(f)) {
-		fclose(f);
-		sb_release(&sb);
-		return ll_fail(err, "%s: read error: %s", path, strerror(errno));
-	}
-	fclose(f);
 	rc = ll_rules_parse(rules, path, sb.buf ? sb.buf : "", sb.len, err);
 	sb_release(&sb);
 	return rc;
