@@ -62,7 +62,19 @@ struct ll_btf_input {
 	unsigned char *containment;
 	unsigned char *align;
 	__u32 nr_types;
+	/*
+	 * Members all lookups of this input may build together: a DAG of
+	 * structs that each hold several of the next is legal and expands
+	 * exponentially, so the model of a 1 KB input could take 1,000,000
+	 * members (340 MB). Real structs expand each member record of the
+	 * input a few times at most: MEMBERS_PER_RECORD per record, or
+	 * MEMBERS_FLOOR for small inputs.
+	 */
+	size_t member_budget, members_built;
 };
+
+#define MEMBERS_PER_RECORD 16
+#define MEMBERS_FLOOR 100000
 
 enum containment {
 	UNSEEN,		/* not visited yet */
@@ -435,6 +447,20 @@ static bool has_distilled_base(const char *path)
 	return found;
 }
 
+static size_t member_budget(const struct ll_btf_input *in)
+{
+	size_t records = 0;
+
+	for (__u32 id = 1; id < in->nr_types; id++) {
+		const struct btf_type *t = btf__type_by_id(in->btf, id);
+
+		if (t && btf_is_composite(t))
+			records += btf_vlen(t);
+	}
+	return records > MEMBERS_FLOOR / MEMBERS_PER_RECORD ? records * MEMBERS_PER_RECORD :
+								MEMBERS_FLOOR;
+}
+
 int ll_btf_input_open(const char *path, bool raw, const struct ll_input_options *opts,
 		      struct ll_btf_input **out, struct ll_error *err)
 {
@@ -500,6 +526,7 @@ int ll_btf_input_open(const char *path, bool raw, const struct ll_input_options 
 	in->nr_types = btf__type_cnt(in->btf);
 	in->containment = xcalloc(in->nr_types, 1);
 	in->align = xcalloc(in->nr_types, 1);
+	in->member_budget = member_budget(in);
 	return 0;
 }
 
@@ -933,6 +960,7 @@ struct build_ctx {
 	const struct ll_struct *s;
 	struct ll_error *err;
 	size_t members;
+	size_t budget;		/* what is left of the input's member_budget */
 };
 
 static char *join_path(const char *prefix, const char *name)
@@ -1052,6 +1080,12 @@ static int build_members(struct build_ctx *ctx, const struct btf_type *agg, __u3
 	if (ctx->members > MAX_MEMBERS)
 		return ll_fail(ctx->err, "more than %d members below BTF type [%u]", MAX_MEMBERS,
 			       agg_id);
+	if (ctx->members > ctx->budget)
+		return ll_fail(ctx->err, "more than %zu members below BTF type [%u], with those "
+			       "of the structs before it: more than %d per member the input "
+			       "records (or %d), as only structs nesting each other exponentially "
+			       "expand to", ctx->in->member_budget, agg_id, MEMBERS_PER_RECORD,
+			       MEMBERS_FLOOR);
 	*out = xcalloc(n, sizeof(**out));
 	for (__u16 i = 0; i < n; i++) {
 		*nr_out = (size_t)i + 1;
@@ -1063,13 +1097,15 @@ static int build_members(struct build_ctx *ctx, const struct btf_type *agg, __u3
 }
 
 /* The model of one struct or union type. NAME: the query (a typedef's, for anonymous ones). */
-static int build_struct(const struct ll_btf_input *in, __u32 id, const char *name,
+static int build_struct(struct ll_btf_input *in, __u32 id, const char *name,
 			struct ll_struct **out, struct ll_error *err)
 {
 	const struct btf_type *t = type_of(in, id);
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
-	struct build_ctx ctx = { .in = in, .err = err };
+	struct build_ctx ctx = { .in = in, .err = err,
+				 .budget = in->member_budget - in->members_built };
 	__u32 cycle = 0;
+	int rc;
 
 	*out = s;
 	s->kind = btf_is_union(t) ? LL_UNION : LL_STRUCT;
@@ -1089,7 +1125,9 @@ static int build_struct(const struct ll_btf_input *in, __u32 id, const char *nam
 	ctx.s = s;
 	const struct ll_member *bad;
 
-	if (build_members(&ctx, t, id, 0, "", s->alignment, 0, &s->members, &s->nr_members))
+	rc = build_members(&ctx, t, id, 0, "", s->alignment, 0, &s->members, &s->nr_members);
+	in->members_built += ctx.members;
+	if (rc)
 		return -1;
 	if (!ll_struct_alignments_ok(s, &bad))
 		return ll_fail(err, "%s %s of BTF type [%u]: alignment %llu is not a power of two up "

@@ -30,7 +30,13 @@ struct Q_ESCAPE_NAME_Q {		/* becomes ESC ] 0 ; ... BEL: a terminal title */
 	int Q_NEWLINE_MEMBER_Q;		/* becomes a name with CR and LF in it */
 };
 
+struct utf8_conn {			/* a member name of invalid UTF-8 */
+	const void *Q_UTF8_Q_ops;	/* read-mostly (by a glob) */
+	int lock;			/* write-hot */
+};
+
 struct conn g_conn;
+struct utf8_conn g_utf8_conn;
 struct plain_struct g_plain;
 struct Q_PWNED1_Q g_pwned1;
 struct Q_BACKTICK_PWNED2_Q g_pwned2;

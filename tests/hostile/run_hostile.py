@@ -43,6 +43,7 @@ NAMES = {
     b"Q_BACKTICK_PWNED2_Q": b"a`>PWNED2`bbbbbbbbb",
     b"Q_ESCAPE_NAME_Q": b"\x1b]0;OWNED\x07abcde",
     b"Q_NEWLINE_MEMBER_Q": b"m\nf.c:9:9: error:x",
+    b"Q_UTF8_Q": b"\xffbad\xc3(\xe0z",
 }
 TIMEOUT = 60
 
@@ -97,7 +98,7 @@ def check_completion(tap, tool, exe, workdir):
     victim = os.path.join(workdir, "completion-cwd")
     shutil.rmtree(victim, ignore_errors=True)
     os.makedirs(victim)
-    for cur, want in (("", ["conn", "plain_struct"]), ("pl", ["plain_struct"]),
+    for cur, want in (("", ["conn", "plain_struct", "utf8_conn"]), ("pl", ["plain_struct"]),
                       ("$(", []), ("a`", [])):
         script = (
             'source "$1"\n'
@@ -150,6 +151,23 @@ def check_escapes(tap, tool, exe, workdir):
 
 def baseline_args(tool, exe, path):
     return [tool, "-q", "-r", RULES, "--write-baseline=" + path, exe]
+
+
+def check_utf8_baseline(tap, tool, bad, workdir):
+    """A member name of invalid UTF-8 round-trips through a baseline."""
+    rules = os.path.join(workdir, "utf8.rules")
+    with open(rules, "w") as f:
+        f.write("struct utf8_conn\n\tread-mostly *_ops\n\twrite-hot lock\n")
+    base = os.path.join(workdir, "utf8.baseline")
+    p1 = run([tool, "-q", "-r", rules, "--write-baseline=" + base, bad])
+    p2 = run([tool, "-q", "-r", rules, "--baseline=" + base, bad])
+    err = p2.stderr.decode(errors="replace")
+    tap.ok(p1.returncode == 1 and p2.returncode == 0 and "0 findings with new pairs" in err,
+           "a member name of invalid UTF-8 is in the baseline the same binary wrote",
+           "write: exit %d; check: exit %d: %s" % (p1.returncode, p2.returncode, err))
+    doc = open(base, "rb").read() if os.path.exists(base) else b""
+    tap.ok(b"\\\\xffbad\\\\xc3(\\\\xe0z_ops" in doc,
+           "invalid UTF-8 is spelt \\xNN in the baseline", doc[:300])
 
 
 def check_baseline_targets(tap, tool, exe, workdir):
@@ -299,6 +317,7 @@ def main():
     exe, bad = build(workdir)
     check_completion(tap, tool, bad, workdir)
     check_escapes(tap, tool, bad, workdir)
+    check_utf8_baseline(tap, tool, bad, workdir)
     check_baseline_targets(tap, tool, exe, workdir)
     check_index_links(tap, tool, exe, workdir)
     check_unbounded(tap, tool, exe, workdir)
