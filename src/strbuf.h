@@ -29,9 +29,10 @@ char *sb_detach(struct strbuf *sb);
 void sb_release(struct strbuf *sb);
 /*
  * Text from an input (names, file names) made safe for a terminal and a
- * line-based reader: every control byte (C0, DEL) spelt as C does (\n, \t,
- * \r, else \xNN), so no escape sequence, bell or carriage return reaches a
- * terminal and no newline forges a diagnostic line. sb_add_escaped appends
+ * line-based reader: every control byte (C0, DEL) and every byte of invalid
+ * UTF-8 spelt as C does (\n, \t, \r, else \xNN), so no escape sequence,
+ * bell or carriage return reaches a terminal, no newline forges a
+ * diagnostic line, and a name survives JSON (a baseline). sb_add_escaped appends
  * S so; ll_escape_in_place replaces *S by its escaped copy when it needs one.
  */
 void sb_add_escaped(struct strbuf *sb, const char *s);
