@@ -137,7 +137,8 @@ static void sort_unique(struct ll_pairset *set)
 	if (!set->n)
 		return;
 	/* qsort is not stable: order equal keys by line so the first listed stays. */
-	qsort(set->v, set->n, sizeof(*set->v), key_cmp);
+	if (set->n)
+		qsort(set->v, set->n, sizeof(*set->v), key_cmp);
 	for (size_t i = 0; i < set->n; i++) {
 		if (out && key_cmp(&set->v[out - 1], &set->v[i]) == 0) {
 			if (set->v[i].line && set->v[i].line < set->v[out - 1].line) {
@@ -219,7 +220,8 @@ void ll_baseline_render(const struct ll_pairset *set, struct strbuf *out)
 
 	for (size_t i = 0; i < set->n; i++)
 		order[i] = &set->v[i];
-	qsort(order, set->n, sizeof(*order), written_cmp);
+	if (set->n)
+		qsort(order, set->n, sizeof(*order), written_cmp);
 	sb_addf(out, "{\n  \"layoutlint-baseline\": %d,\n  \"pairs\": [", BASELINE_FORMAT);
 	for (size_t i = 0; i < set->n; i++) {
 		const struct ll_pairkey *k = order[i];

@@ -889,7 +889,8 @@ static int discover(struct options *o)
 	if (o->audit_glob) {
 		size_t shown = 0;
 
-		qsort(audits, nr_audits, sizeof(*audits), cmp_audited);
+		if (nr_audits)
+			qsort(audits, nr_audits, sizeof(*audits), cmp_audited);
 		sb_adds(&out, "# heuristic, no rules: lines mixing lock-like members (spinlock_t, "
 			"atomic_t, refcount_t, struct mutex...)\n# with pointers to const ops tables; "
 			"write rules for the structs that matter\n");
@@ -911,7 +912,7 @@ static int discover(struct options *o)
 		status = 2;
 		goto done;
 	}
-	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+	if ((out.len && fwrite(out.buf, 1, out.len, stdout) != out.len) || fflush(stdout) != 0) {
 		ll_fail(&err, "cannot write output: %m");
 		ll_report_error(&err);
 		status = 2;
@@ -942,7 +943,7 @@ static int import_net_cachelines(const char *path)
 	if (ll_import_net_cachelines(path, &out, &err)) {
 		ll_report_error(&err);
 		status = 2;
-	} else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+	} else if ((out.len && fwrite(out.buf, 1, out.len, stdout) != out.len) || fflush(stdout) != 0) {
 		ll_fail(&err, "cannot write output: %m");
 		ll_report_error(&err);
 		status = 2;

@@ -608,7 +608,8 @@ static int load_dir(struct ll_rules *rules, const char *dir, int depth, struct l
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), name_cmp);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct strbuf path = STRBUF_INIT;
 		struct stat st;
