@@ -157,6 +157,16 @@ static bool is_control(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
+static size_t utf8_length(const unsigned char *p);
+
+size_t ll_utf8_len(const unsigned char *s, size_t avail)
+{
+	unsigned char seq[4] = { 0 };
+
+	memcpy(seq, s, avail < 4 ? avail : 4);
+	return avail ? utf8_length(seq) : 0;
+}
+
 /* Length of the well-formed UTF-8 sequence at P (RFC 3629), 0 if there is none. */
 static size_t utf8_length(const unsigned char *p)
 {

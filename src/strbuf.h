@@ -37,6 +37,8 @@ void sb_release(struct strbuf *sb);
  */
 void sb_add_escaped(struct strbuf *sb, const char *s);
 void ll_escape_in_place(char **s);
+/* Bytes of the well-formed UTF-8 character at S (AVAIL bytes there), 0 if none. */
+size_t ll_utf8_len(const unsigned char *s, size_t avail);
 /* xmalloc-style helpers: out of memory is not an input error, so abort. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

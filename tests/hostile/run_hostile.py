@@ -170,6 +170,28 @@ def check_utf8_baseline(tap, tool, bad, workdir):
            "invalid UTF-8 is spelt \\xNN in the baseline", doc[:300])
 
 
+def check_import(tap, tool, workdir):
+    """--import-net-cachelines on damaged tables: refused, never rules that do not parse."""
+    table = open(os.path.join(TOP, "tests", "groups", "import", "new_format.rst"), "rb").read()
+    cases = [
+        ("invalid UTF-8 in a comment", table.replace(b"tcp_xmit_size_goal", b"tcp_\xe0size_goal"),
+         "invalid UTF-8 byte 0xe0"),
+        ("a NUL byte", table.replace(b"tcp_rate_gen\n", b"tcp_rate_gen\0\n"), "NUL byte"),
+        ("a title naming no identifier", table.replace(b"tcp_sock struct fast",
+                                                        b"tcp=sock struct fast"),
+         "cannot tell which struct"),
+    ]
+    for desc, data, must in cases:
+        path = os.path.join(workdir, "damaged.rst")
+        with open(path, "wb") as f:
+            f.write(data)
+        p = run([tool, "--import-net-cachelines=" + path])
+        err = p.stderr.decode(errors="replace").strip()
+        tap.ok(p.returncode == 2 and must in err and not p.stdout,
+               "--import-net-cachelines, %s: exit 2, no rules written" % desc,
+               "exit %d, %d stdout bytes: %s" % (p.returncode, len(p.stdout), err[:300]))
+
+
 def check_baseline_targets(tap, tool, exe, workdir):
     d = os.path.join(workdir, "baselines")
     shutil.rmtree(d, ignore_errors=True)
@@ -318,6 +340,7 @@ def main():
     check_completion(tap, tool, bad, workdir)
     check_escapes(tap, tool, bad, workdir)
     check_utf8_baseline(tap, tool, bad, workdir)
+    check_import(tap, tool, workdir)
     check_baseline_targets(tap, tool, exe, workdir)
     check_index_links(tap, tool, exe, workdir)
     check_unbounded(tap, tool, exe, workdir)
