@@ -1000,6 +1000,11 @@ static int build_member(struct build_ctx *ctx, const struct btf_type *agg, __u32
 			       "does not exist", shown, agg_id, bm->type);
 	m->name = name ? xstrdup(name) : NULL;
 	m->type = c_type(in, bm->type);
+	/* spell() marks what it cannot spell; no C type is spelt with '<'. */
+	if (strstr(m->type, "<bad type id>") || strstr(m->type, "<type chain too deep>"))
+		return ll_fail(ctx->err, "member %s of BTF type [%u]: its type refers to a type id "
+			       "that does not exist, or through a chain deeper than %d", shown,
+			       agg_id, MAX_TYPE_DEPTH);
 	if (bm->type == 0) {
 		/* BTF has no void members: its producer dropped a type it could not encode. */
 		ll_notef("%s: %s %s: member %s has no type in the BTF (its producer dropped one it "
@@ -1081,11 +1086,11 @@ static int build_members(struct build_ctx *ctx, const struct btf_type *agg, __u3
 		return ll_fail(ctx->err, "more than %d members below BTF type [%u]", MAX_MEMBERS,
 			       agg_id);
 	if (ctx->members > ctx->budget)
-		return ll_fail(ctx->err, "more than %zu members below BTF type [%u], with those "
-			       "of the structs before it: more than %d per member the input "
-			       "records (or %d), as only structs nesting each other exponentially "
-			       "expand to", ctx->in->member_budget, agg_id, MEMBERS_PER_RECORD,
-			       MEMBERS_FLOOR);
+		return ll_fail(ctx->err, "more than %zu members below BTF type [%u], counting the "
+			       "structs looked up before it (this input's limit: %d per member "
+			       "record it holds, at least %d; only structs that nest each other "
+			       "exponentially reach it)", ctx->in->member_budget, agg_id,
+			       MEMBERS_PER_RECORD, MEMBERS_FLOOR);
 	*out = xcalloc(n, sizeof(**out));
 	for (__u16 i = 0; i < n; i++) {
 		*nr_out = (size_t)i + 1;
@@ -1123,7 +1128,7 @@ static int build_struct(struct ll_btf_input *in, __u32 id, const char *name,
 	s->cacheline = in->arch_cacheline;
 	s->origin = id;
 	ctx.s = s;
-	const struct ll_member *bad;
+	const struct ll_member *bad, *prev;
 
 	rc = build_members(&ctx, t, id, 0, "", s->alignment, 0, &s->members, &s->nr_members);
 	in->members_built += ctx.members;
@@ -1133,6 +1138,11 @@ static int build_struct(struct ll_btf_input *in, __u32 id, const char *name,
 		return ll_fail(err, "%s %s of BTF type [%u]: alignment %llu is not a power of two up "
 			       "to 2^28", bad ? "member" : "struct", bad && bad->path ? bad->path : name,
 			       id, (unsigned long long)(bad ? bad->alignment : s->alignment));
+	if ((bad = ll_struct_overlap(s, &prev)))
+		return ll_fail(err, "member %s at offset %llu overlaps member %s before it, in BTF "
+			       "type [%u] (only a union's members may)",
+			       bad->path ? bad->path : "<anonymous>", (unsigned long long)bad->offset,
+			       prev->path ? prev->path : "<anonymous>", id);
 	if ((bad = ll_struct_misfit(s)))
 		return ll_fail(err, "member %s at offset %llu (%llu bytes) does not fit in the %llu "
 			       "bytes BTF type [%u] declares, or in its enclosing member",

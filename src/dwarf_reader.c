@@ -994,7 +994,7 @@ static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const c
 	s->origin = dwarf_dieoffset(agg);
 	die_decl(in, agg, &ctx.files, &s->decl);
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
-	const struct ll_member *bad;
+	const struct ll_member *bad, *prev;
 
 	file_cache_reset(&ctx.files);
 	free(ctx.align.v);
@@ -1009,6 +1009,11 @@ static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const c
 			     bad->path ? bad->path : "<anonymous>", (unsigned long long)bad->offset,
 			     (unsigned long long)bad->size, (unsigned long long)s->size,
 			     (unsigned long long)s->origin);
+	if (!rc && (bad = ll_struct_overlap(s, &prev)))
+		rc = ll_fail(err, "member %s at offset %llu overlaps member %s before it, in the "
+			     "struct at DIE 0x%llx (only a union's members may)",
+			     bad->path ? bad->path : "<anonymous>", (unsigned long long)bad->offset,
+			     prev->path ? prev->path : "<anonymous>", (unsigned long long)s->origin);
 	return rc;
 }
 

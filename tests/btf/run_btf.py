@@ -431,6 +431,7 @@ def check_once(args):
         pt.fail(e)
     pts.append(pt)
     pts.append(check_self_holding(d, L))
+    pts.append(check_damaged_members(d, L))
     pts.append(check_foreign_base(d, L, flags, both, raw))
     return pts
 
@@ -449,7 +450,7 @@ def btf_member(name_off, type_id, bit_offset):
     return struct.pack("<III", name_off, type_id, bit_offset)
 
 
-BTF_INT, BTF_ARRAY, BTF_STRUCT, BTF_UNION, BTF_TYPEDEF = 1, 3, 4, 5, 8
+BTF_INT, BTF_PTR, BTF_ARRAY, BTF_STRUCT, BTF_UNION, BTF_TYPEDEF = 1, 2, 3, 4, 5, 8
 
 
 def check_self_holding(d, L):
@@ -492,9 +493,46 @@ def check_self_holding(d, L):
         with open(path, "wb") as f:
             f.write(raw_btf(types, strs))
         why = one_line_error(run([L, path, "union", "B"], check=False, timeout=30),
-                             "more than 1000000 members")
+                             "more than 100000 members below BTF type")
         if why:
             pt.fail("3^60 DAG: " + why)
+    except Failure as e:
+        pt.fail(e)
+    return pt
+
+
+def check_damaged_members(d, L):
+    """Members no compiler writes: overlapping in a struct, or of a type that does not exist."""
+    pt = Point("BTF struct members that overlap, or point at no type: refused, one line")
+    strs = b"\0B\0a\0b\0c\0int\0T\0"
+    cases = [
+        # struct B { int a; int b at bit 16; }: b overlaps a
+        ("overlap", btf_type(1, BTF_STRUCT, 2, 8) + btf_member(3, 2, 0) + btf_member(5, 2, 16) +
+         btf_type(9, BTF_INT, 0, 4) + struct.pack("<I", 32), "overlaps member a"),
+        # the same in a union is fine
+        ("union", btf_type(1, BTF_UNION, 2, 4) + btf_member(3, 2, 0) + btf_member(5, 2, 0) +
+         btf_type(9, BTF_INT, 0, 4) + struct.pack("<I", 32), None),
+        # struct B { T *a; } with the pointer's target id 99 (there are 2 types)
+        ("bad type id", btf_type(1, BTF_STRUCT, 1, 8) + btf_member(3, 2, 0) +
+         btf_type(0, BTF_PTR, 0, 99), "refers to a type id that does not exist"),
+    ]
+    try:
+        for desc, types, must in cases:
+            path = os.path.join(d, "members-%s.btf" % desc.replace(" ", "-"))
+            with open(path, "wb") as f:
+                f.write(raw_btf(types, strs))
+            kind = "union" if desc == "union" else "struct"
+            p = run([L, path, kind, "B"], check=False, timeout=20)
+            if must is None:
+                if p.returncode != 0:
+                    pt.fail("%s: exit %d: %s" % (desc, p.returncode, p.stderr.decode().strip()))
+                continue
+            err = p.stderr.decode(errors="replace")
+            if "cannot read BTF" in err:
+                continue    # libbpf refused it already: as good
+            why = one_line_error(p, must)
+            if why:
+                pt.fail("%s: %s" % (desc, why))
     except Failure as e:
         pt.fail(e)
     return pt
