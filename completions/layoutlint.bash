@@ -19,6 +19,19 @@ _layoutlint_binary()
     done
 }
 
+# The names in index CACHE that start with PREFIX, into COMPREPLY. Not
+# compgen -W: it expands $(...) and `...` in its word list, and the index
+# holds whatever names the binary had. Only C identifiers are offered (a
+# name that is not one cannot be asked for), matched as plain text.
+_layoutlint_names()
+{
+    local name
+    COMPREPLY=()
+    while IFS= read -r name; do
+        [[ $name =~ ^[A-Za-z_][A-Za-z0-9_]*$ && $name == "$2"* ]] && COMPREPLY+=("$name")
+    done <"$1"
+}
+
 _layoutlint()
 {
     local cur prev bin id cache
@@ -38,7 +51,7 @@ _layoutlint()
             if [[ -n $bin && -r $bin ]]; then
                 id=$(readelf -n "$bin" 2>/dev/null | awk '/Build ID:/ {print $3; exit}')
                 cache=${XDG_CACHE_HOME:-$HOME/.cache}/layoutlint/$id.names
-                [[ -n $id && -r $cache ]] && COMPREPLY=($(compgen -W "$(<"$cache")" -- "$cur"))
+                [[ -n $id && -r $cache ]] && _layoutlint_names "$cache" "$cur"
             fi
             return ;;
     esac

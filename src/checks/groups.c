@@ -230,7 +230,8 @@ size_t ll_groups_apply_tags(struct ll_struct *s, const struct ll_groups *g)
 	order = xmalloc(g->n * sizeof(*order));
 	for (size_t i = 0; i < g->n; i++)
 		order[i] = &g->v[i];
-	qsort(order, g->n, sizeof(*order), by_size_desc);
+	if (g->n)
+		qsort(order, g->n, sizeof(*order), by_size_desc);
 	for (size_t i = 0; i < g->n; i++) {
 		const struct ll_group *grp = order[i];
 

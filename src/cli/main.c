@@ -651,7 +651,8 @@ static int write_stdout(const struct strbuf *out)
 {
 	struct ll_error err;
 
-	if (fwrite(out->buf, 1, out->len, stdout) == out->len && fflush(stdout) == 0)
+	/* No fwrite of a NULL buffer: an empty report has none. */
+	if ((!out->len || fwrite(out->buf, 1, out->len, stdout) == out->len) && fflush(stdout) == 0)
 		return 0;
 	ll_fail(&err, "cannot write output: %m");
 	ll_report_error(&err);
@@ -697,6 +698,7 @@ static int run(struct options *o)
 	struct linted_binary cur = { 0 }, old = { 0 };
 	struct ll_pairset ref = { 0 }, mine = { 0 };
 	struct ll_gating gating = { .strict = o->strict_baseline };
+	struct ll_baseline_pending pending = { 0 };
 	bool gate = o->baseline || o->against;
 	struct strbuf out = STRBUF_INIT;
 	bool from_rules;
@@ -718,10 +720,13 @@ static int run(struct options *o)
 		ll_pairset_from_run(&old.run, &ref);
 		diff_layouts(o, &cur, &old);
 	}
-	/* Before any output: a baseline that cannot be written fails the run whole. */
+	/*
+	 * Before any output: a baseline that cannot be written fails the run
+	 * whole. It replaces the old one only once the output is out, too.
+	 */
 	if (o->write_baseline) {
 		ll_pairset_from_run(&cur.run, &mine);
-		if (ll_baseline_write(o->write_baseline, &mine, &err))
+		if (ll_baseline_prepare(o->write_baseline, &mine, &pending, &err))
 			goto fail;
 	}
 	if (gate) {
@@ -753,6 +758,8 @@ static int run(struct options *o)
 		status = 2;
 		goto done;
 	}
+	if (ll_baseline_commit(&pending, &err))
+		goto fail;
 	if (gate && o->format == FORMAT_TEXT)
 		gating_summary(&gating);
 	for (size_t i = 0; i < cur.run.nr_structs; i++) {
@@ -769,6 +776,7 @@ fail:
 	ll_report_error(&err);
 	status = 2;
 done:
+	ll_baseline_abandon(&pending);
 	ll_gate_release(&cur.run, &gating);
 	linted_binary_release(&cur);
 	linted_binary_release(&old);
@@ -823,7 +831,8 @@ static void write_name_index(const char *build_id, char *const *names, size_t n)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT, path = STRBUF_INIT;
-	FILE *f;
+	FILE *f = NULL;
+	int fd;
 
 	if (!build_id || (!xdg && !home))
 		return;
@@ -832,13 +841,19 @@ static void write_name_index(const char *build_id, char *const *names, size_t n)
 	else
 		sb_addf(&dir, "%s/.cache/layoutlint", home);
 	sb_addf(&path, "%s/%s.names", dir.buf, build_id);
-	sb_addf(&tmp, "%s.%ld.tmp", path.buf, (long)getpid());
-	if (mkdir_p(dir.buf) == 0 && (f = fopen(tmp.buf, "w")) != NULL) {
-		bool ok = true;
+	/*
+	 * mkstemp, not a predictable name: O_EXCL never follows a symbolic
+	 * link planted there, and the rename replaces a link at PATH itself.
+	 */
+	sb_addf(&tmp, "%s.XXXXXX", path.buf);
+	if (mkdir_p(dir.buf) == 0 && (fd = mkstemp(tmp.buf)) >= 0) {
+		bool ok = (f = fdopen(fd, "w")) != NULL;
 
+		if (!f)
+			close(fd);
 		for (size_t i = 0; i < n && ok; i++)
 			ok = fprintf(f, "%s\n", names[i]) > 0;
-		if (fclose(f) != 0 || !ok || rename(tmp.buf, path.buf) != 0)
+		if ((f && fclose(f) != 0) || !ok || rename(tmp.buf, path.buf) != 0)
 			unlink(tmp.buf);
 	}
 	sb_release(&dir);
@@ -896,8 +911,12 @@ static int discover(struct options *o)
 		/* Not "structs": the lookup's own line just counted those to 100%. */
 		ll_progress_report(&io.progress, o->audit_glob ? "audits" : "rows", i + 1, nq);
 		if (results[i].status == LL_AMBIGUOUS && o->list_glob) {
-			sb_addf(&out, "%-6s %-40s  (distinct definitions: %s)\n", "?", queries[i].name,
+			struct strbuf name = STRBUF_INIT;
+
+			sb_add_escaped(&name, queries[i].name);
+			sb_addf(&out, "%-6s %-40s  (distinct definitions: %s)\n", "?", name.buf,
 				results[i].detail);
+			sb_release(&name);
 			continue;
 		}
 		if (results[i].status != LL_FOUND)
@@ -914,7 +933,7 @@ static int discover(struct options *o)
 			audits = xgrow(audits, nr_audits, sizeof(*audits));
 			a = &audits[nr_audits++];
 			ll_audit(s, &a->a);
-			a->name = queries[i].name;
+			a->name = s->name;	/* escaped, as the query's is not */
 			a->kind = ll_kind_name(s->kind);
 		}
 	}
@@ -922,7 +941,8 @@ static int discover(struct options *o)
 	if (o->audit_glob) {
 		size_t shown = 0;
 
-		qsort(audits, nr_audits, sizeof(*audits), cmp_audited);
+		if (nr_audits)
+			qsort(audits, nr_audits, sizeof(*audits), cmp_audited);
 		sb_adds(&out, "# heuristic, no rules: lines mixing lock-like members (spinlock_t, "
 			"atomic_t, refcount_t, struct mutex...)\n# with pointers to const ops tables; "
 			"write rules for the structs that matter\n");

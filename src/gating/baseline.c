@@ -28,6 +28,7 @@
 #include "checks/catalog.h"
 #include "util/json_reader.h"
 #include "util/json_writer.h"
+#include "util/read_file.h"
 #include "rules/rules.h"
 #include "util/strbuf.h"
 
@@ -108,11 +109,18 @@ static int key_cmp(const void *x, const void *y)
 static void push_key(struct ll_pairset *set, const char *rule, enum ll_kind kind,
 		     const char *name, const char *a, const char *b, unsigned line)
 {
+	struct ll_pairkey *k;
+
 	set->v = xgrow(set->v, set->n, sizeof(*set->v));
-	set->v[set->n++] = (struct ll_pairkey){
+	k = &set->v[set->n++];
+	*k = (struct ll_pairkey){
 		.rule = xstrdup(rule), .kind = kind, .name = xstrdup(name), .a = xstrdup(a),
 		.b = b ? xstrdup(b) : NULL, .line = line,
 	};
+	/* As the readers escape the model's names (reader.c), so that both compare. */
+	ll_escape_in_place(&k->name);
+	ll_escape_in_place(&k->a);
+	ll_escape_in_place(&k->b);
 }
 
 static void key_release(struct ll_pairkey *k)
@@ -131,7 +139,8 @@ static void sort_unique(struct ll_pairset *set)
 	if (!set->n)
 		return;
 	/* qsort is not stable: order equal keys by line so the first listed stays. */
-	qsort(set->v, set->n, sizeof(*set->v), key_cmp);
+	if (set->n)
+		qsort(set->v, set->n, sizeof(*set->v), key_cmp);
 	for (size_t i = 0; i < set->n; i++) {
 		if (out && key_cmp(&set->v[out - 1], &set->v[i]) == 0) {
 			if (set->v[i].line && set->v[i].line < set->v[out - 1].line) {
@@ -216,7 +225,8 @@ void ll_baseline_render(const struct ll_pairset *set, struct strbuf *out)
 
 	for (size_t i = 0; i < set->n; i++)
 		order[i] = &set->v[i];
-	qsort(order, set->n, sizeof(*order), written_cmp);
+	if (set->n)
+		qsort(order, set->n, sizeof(*order), written_cmp);
 	sb_addf(out, "{\n  \"layoutlint-baseline\": %d,\n  \"pairs\": [", BASELINE_FORMAT);
 	for (size_t i = 0; i < set->n; i++) {
 		const struct ll_pairkey *k = order[i];
@@ -244,42 +254,86 @@ void ll_baseline_render(const struct ll_pairset *set, struct strbuf *out)
 	free(order);
 }
 
-int ll_baseline_write(const char *path, const struct ll_pairset *set, struct ll_error *err)
+/*
+ * What may be replaced at PATH: nothing (a new file) or a regular file.
+ * Renaming over a device, a FIFO or a symbolic link would replace it with
+ * a regular file (as root, /dev/null), so those are refused; an existing
+ * file's mode and owner are carried over to its replacement (*ST).
+ */
+static int check_target(const char *path, struct stat *st, bool *exists, struct ll_error *err)
 {
-	struct strbuf doc = STRBUF_INIT, tmp = STRBUF_INIT;
-	mode_t mask;
-	int fd, rc = -1;
+	*exists = false;
+	if (lstat(path, st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		return ll_fail(err, "%s: cannot write the baseline: %s", path, strerror(errno));
+	}
+	if (S_ISLNK(st->st_mode))
+		return ll_fail(err, "%s: is a symbolic link; --write-baseline replaces only regular "
+			       "files (give the path it points to)", path);
+	if (!S_ISREG(st->st_mode))
+		return ll_fail(err, "%s: not a regular file; --write-baseline replaces only regular "
+			       "files", path);
+	*exists = true;
+	return 0;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
 	size_t done = 0;
 
+	while (done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int ll_baseline_prepare(const char *path, const struct ll_pairset *set,
+			struct ll_baseline_pending *pending, struct ll_error *err)
+{
+	struct strbuf doc = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct stat st;
+	bool exists;
+	mode_t mask;
+	int fd = -1, rc = -1;
+
+	memset(pending, 0, sizeof(*pending));
+	if (check_target(path, &st, &exists, err))
+		return -1;
 	ll_baseline_render(set, &doc);
+	/* mkstemp: O_EXCL, a fresh name in PATH's directory (rename stays atomic). */
 	sb_addf(&tmp, "%s.tmpXXXXXX", path);
 	fd = mkstemp(tmp.buf);
 	if (fd < 0) {
 		ll_fail(err, "%s: cannot write the baseline: %s", path, strerror(errno));
 		goto out;
 	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask))
-		goto io_error;
-	while (done < doc.len) {
-		ssize_t n = write(fd, doc.buf + done, doc.len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
+	if (exists) {
+		/* Best effort for the owner (root replacing a user's file); the mode always. */
+		if (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM)
 			goto io_error;
-		done += (size_t)n;
+		if (fchmod(fd, st.st_mode & 07777))
+			goto io_error;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		if (fchmod(fd, 0666 & ~mask))
+			goto io_error;
 	}
-	if (fsync(fd))
+	if (write_all(fd, doc.buf, doc.len) || fsync(fd))
 		goto io_error;
 	if (close(fd)) {
 		fd = -1;
 		goto io_error;
 	}
-	fd = -1;
-	if (rename(tmp.buf, path))
-		goto io_error;
+	pending->path = xstrdup(path);
+	pending->tmp = sb_detach(&tmp);
 	rc = 0;
 	goto out;
 io_error:
@@ -291,6 +345,37 @@ out:
 	sb_release(&tmp);
 	sb_release(&doc);
 	return rc;
+}
+
+int ll_baseline_commit(struct ll_baseline_pending *pending, struct ll_error *err)
+{
+	struct stat st;
+	bool exists;
+	int rc = 0;
+
+	if (!pending->tmp)
+		return 0;
+	/* Checked again: what is at PATH may have changed while the run went on. */
+	if (check_target(pending->path, &st, &exists, err))
+		rc = -1;
+	else if (rename(pending->tmp, pending->path))
+		rc = ll_fail(err, "%s: cannot write the baseline: %s", pending->path,
+			     strerror(errno));
+	if (rc)
+		unlink(pending->tmp);
+	free(pending->tmp);
+	free(pending->path);
+	memset(pending, 0, sizeof(*pending));
+	return rc;
+}
+
+void ll_baseline_abandon(struct ll_baseline_pending *pending)
+{
+	if (pending->tmp)
+		unlink(pending->tmp);
+	free(pending->tmp);
+	free(pending->path);
+	memset(pending, 0, sizeof(*pending));
 }
 
 static int vfail(const char *file, const struct json_value *v, struct ll_error *err, const char *what)
@@ -372,21 +457,16 @@ static int read_document(const char *file, const struct json_value *doc, struct 
 	return 0;
 }
 
+/* A baseline lists each pair once in ~150 bytes: 256 MiB is far beyond any kernel's. */
+#define MAX_BASELINE_FILE ((size_t)256 << 20)
+
 static int slurp(const char *path, struct strbuf *out, struct ll_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	char buf[65536];
-	size_t n;
+	int why;
 
-	if (!f)
-		return ll_fail(err, "%s: cannot read the baseline: %s", path, strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_add(out, buf, n);
-	if (ferror(f)) {
-		fclose(f);
-		return ll_fail(err, "%s: cannot read the baseline: %s", path, strerror(errno));
-	}
-	fclose(f);
+	if (ll_read_regular(path, MAX_BASELINE_FILE, out, &why))
+		return ll_fail(err, "%s: cannot read the baseline: %s", path,
+			       ll_read_error_text(why, MAX_BASELINE_FILE));
 	return 0;
 }
 

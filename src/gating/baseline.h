@@ -43,8 +43,22 @@ void ll_pairset_release(struct ll_pairset *set);
 
 /* The baseline document for SET (JSON, one entry per line, stable). */
 void ll_baseline_render(const struct ll_pairset *set, struct strbuf *out);
-/* Write it to PATH atomically (temporary file, then rename). */
-int ll_baseline_write(const char *path, const struct ll_pairset *set, struct ll_error *err);
+/*
+ * Writing a baseline in two steps, so that a run that fails after the
+ * baseline is computed (its output cannot be written) leaves the old one:
+ * prepare writes the document to a temporary file next to PATH (refusing
+ * a PATH that is a symbolic link or not a regular file, keeping an existing
+ * file's mode), commit renames it over PATH, abandon removes it.
+ */
+struct ll_baseline_pending {
+	char *path;
+	char *tmp;	/* NULL: nothing pending */
+};
+
+int ll_baseline_prepare(const char *path, const struct ll_pairset *set,
+			struct ll_baseline_pending *pending, struct ll_error *err);
+int ll_baseline_commit(struct ll_baseline_pending *pending, struct ll_error *err);
+void ll_baseline_abandon(struct ll_baseline_pending *pending);
 /* Read a baseline; a malformed one fails naming PATH:LINE:COLUMN. */
 int ll_baseline_load(const char *path, struct ll_pairset *out, struct ll_error *err);
 

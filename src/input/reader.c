@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/read_file.h"
 #include "util/strbuf.h"
 
 struct ll_input {
@@ -63,13 +64,15 @@ static int detect(const char *path, const struct ll_input_options *opts,
 	unsigned char magic[4];
 	bool has_btf, has_dwarf;
 	ssize_t got;
-	int fd;
+	int fd, why;
 
 	*format = &ll_dwarf_input_ops;
 	*raw = false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = ll_open_regular(path, &why);
+	if (fd < 0 && why == LL_READ_NOT_REGULAR)
+		return ll_fail(err, "%s: %s", path, ll_read_error_text(why, 0));
 	if (fd < 0)
-		return 0;
+		return 0;	/* the reader says why, as it opens it */
 	got = read(fd, magic, sizeof(magic));
 	if (got >= 2 && ll_btf_magic(magic)) {
 		*format = &ll_btf_input_ops;
@@ -124,6 +127,29 @@ unsigned ll_input_arch_cacheline(const struct ll_input *in)
 	return in->ops->arch_cacheline(in->state);
 }
 
+static int escape_member(struct ll_member *m, int depth, void *arg)
+{
+	(void)depth;
+	(void)arg;
+	ll_escape_in_place(&m->name);
+	ll_escape_in_place(&m->path);
+	ll_escape_in_place(&m->type);
+	ll_escape_in_place(&m->decl.file);
+	return 0;
+}
+
+/*
+ * No C name holds a control character, but a binary's names and file
+ * names are whatever its producer wrote: escaped once here, they reach
+ * every report, baseline and message the same way (see sb_add_escaped).
+ */
+static void escape_model(struct ll_struct *s)
+{
+	ll_escape_in_place(&s->name);
+	ll_escape_in_place(&s->decl.file);
+	ll_visit(s->members, s->nr_members, escape_member, NULL);
+}
+
 int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t n,
 		    struct ll_lookup_result *results, struct ll_error *err)
 {
@@ -133,6 +159,11 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 	if (rc)
 		for (size_t i = 0; i < n; i++)
 			ll_lookup_result_release(&results[i]);
+	for (size_t i = 0; i < n && !rc; i++) {
+		ll_escape_in_place(&results[i].detail);
+		if (results[i].layout)
+			escape_model(results[i].layout);
+	}
 	return rc;
 }
 

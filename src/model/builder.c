@@ -33,7 +33,7 @@ uint64_t ll_placed_alignment(uint64_t natural, bool position_says, uint64_t loc,
 int ll_struct_validate(const struct ll_struct *s, const char *where, const char *declarer,
 		       struct ll_error *err)
 {
-	const struct ll_member *bad;
+	const struct ll_member *bad, *prev;
 
 	if (!ll_struct_alignments_ok(s, &bad))
 		return ll_fail(err, "%s %s %s: alignment %llu is not a power of two up to 2^28",
@@ -44,6 +44,11 @@ int ll_struct_validate(const struct ll_struct *s, const char *where, const char 
 			       "bytes %s declares, or in its enclosing member",
 			       bad->path ? bad->path : "<anonymous>", (unsigned long long)bad->offset,
 			       (unsigned long long)bad->size, (unsigned long long)s->size, declarer);
+	if ((bad = ll_struct_overlap(s, &prev)))
+		return ll_fail(err, "member %s at offset %llu overlaps member %s before it, in %s "
+			       "(only a union's members may)",
+			       bad->path ? bad->path : "<anonymous>", (unsigned long long)bad->offset,
+			       prev->path ? prev->path : "<anonymous>", declarer);
 	return 0;
 }
 

@@ -39,7 +39,8 @@ uint64_t ll_placed_alignment(uint64_t natural, bool position_says, uint64_t loc,
 /*
  * The checks a struct from any reader must pass before anything trusts it:
  * every alignment a power of two up to 2^28, every member inside the
- * struct and inside its enclosing member. WHERE names the struct's origin
+ * struct and inside its enclosing member, no two members of a struct
+ * overlapping (a union's may). WHERE names the struct's origin
  * in its format ("at DIE 0x2d", "of BTF type [12]"), DECLARER what declared
  * its size ("the struct at DIE 0x2d", "BTF type [12]").
  */

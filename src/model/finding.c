@@ -105,7 +105,8 @@ void ll_finding_seal(struct ll_finding *f, const struct ll_struct *s)
 
 	if (f->nr_members)
 		memcpy(sorted, f->members, f->nr_members * sizeof(*sorted));
-	qsort(sorted, f->nr_members, sizeof(*sorted), str_cmp);
+	if (f->nr_members)
+		qsort(sorted, f->nr_members, sizeof(*sorted), str_cmp);
 	h = fnv1a(h, f->rule);
 	h = fnv1a(h, ll_kind_name(s->kind));
 	h = fnv1a(h, s->name);

@@ -80,6 +80,40 @@ const struct ll_member *ll_struct_misfit(const struct ll_struct *s)
 	return misfit_in(s->members, s->nr_members, 0, s->size);
 }
 
+static const struct ll_member *overlap_in(const struct ll_member *v, size_t n, bool is_union,
+					  const struct ll_member **prev)
+{
+	const struct ll_member *last = NULL, *bad;
+	uint64_t end = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &v[i];
+		uint64_t begin = m->is_bitfield ? m->bit_offset : m->offset * 8;
+		uint64_t bits = m->is_bitfield ? m->bit_size : m->size * 8;
+
+		if (m->is_aggregate &&
+		    (bad = overlap_in(m->children, m->nr_children, m->agg_kind == LL_UNION, prev)))
+			return bad;
+		if (is_union || !bits)
+			continue;
+		if (last && begin < end) {
+			*prev = last;
+			return m;
+		}
+		if (begin + bits > end) {
+			end = begin + bits;
+			last = m;
+		}
+	}
+	return NULL;
+}
+
+const struct ll_member *ll_struct_overlap(const struct ll_struct *s, const struct ll_member **prev)
+{
+	*prev = NULL;
+	return overlap_in(s->members, s->nr_members, s->kind == LL_UNION, prev);
+}
+
 bool ll_member_is_empty(const struct ll_member *m)
 {
 	return m->is_bitfield ? m->bit_size == 0 : m->size == 0;

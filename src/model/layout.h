@@ -101,6 +101,12 @@ struct ll_extent ll_member_extent(const struct ll_member *m);
  * figure drawn from it would be wrong.
  */
 const struct ll_member *ll_struct_misfit(const struct ll_struct *s);
+/*
+ * The first member of a struct (not a union), at any depth, that starts
+ * before an earlier member of the same struct ends (in bits), or NULL; *PREV:
+ * that earlier member. No C struct has one: only damaged input does.
+ */
+const struct ll_member *ll_struct_overlap(const struct ll_struct *s, const struct ll_member **prev);
 
 /* The largest alignment a model holds: gcc's own limit, 2^28. */
 #define LL_MAX_ALIGNMENT (1u << 28)

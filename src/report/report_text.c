@@ -319,7 +319,31 @@ static void no_location_note(const struct ll_run *run, struct strbuf *out)
 	}
 }
 
+static void report_text(const struct ll_run *run, struct strbuf *out);
+
+/* The binary's and the reference's paths come from the command line: escaped too. */
 void ll_report_text(const struct ll_run *run, struct strbuf *out)
+{
+	struct ll_run safe = *run;
+	struct ll_gating gating;
+	char *binary = run->binary_path ? xstrdup(run->binary_path) : NULL;
+	char *reference = NULL;
+
+	ll_escape_in_place(&binary);
+	safe.binary_path = binary;
+	if (run->gating) {
+		gating = *run->gating;
+		reference = gating.reference ? xstrdup(gating.reference) : NULL;
+		ll_escape_in_place(&reference);
+		gating.reference = reference;
+		safe.gating = &gating;
+	}
+	report_text(&safe, out);
+	free(binary);
+	free(reference);
+}
+
+static void report_text(const struct ll_run *run, struct strbuf *out)
 {
 	bool any = false;
 

@@ -51,6 +51,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/read_file.h"
+#include "rules.h"
+
 #define COLUMN_SLACK 2
 #define SHARED_DOMAIN "txrx"
 
@@ -488,7 +491,7 @@ static void aggregate_from_title(const struct line *lines, size_t n, size_t limi
 			continue;
 		if (sscanf(lines[i].text, "%127s %15s", first, second) == 2 &&
 		    (strcmp(second, "struct") == 0 || strcmp(second, "union") == 0 ||
-		     strcmp(second, "enum") == 0))
+		     strcmp(second, "enum") == 0) && is_identifier(first))
 			set_aggregate(a, second, first);
 		return;
 	}
@@ -653,6 +656,31 @@ static void emit(const struct import *im, const struct aggregate *agg, const cha
 	}
 }
 
+/*
+ * The rules, appended to OUT only if the rules parser takes them: what the
+ * importer writes from a damaged table must not be a file layoutlint then
+ * refuses (the table's names and comments end up in it).
+ */
+static int emit_checked(struct import *im, const struct aggregate *agg, const char *release,
+			struct strbuf *out, struct ll_error *err)
+{
+	struct strbuf rules_text = STRBUF_INIT;
+	struct ll_rules rules = { 0 };
+	struct ll_error why;
+	int rc = 0;
+
+	emit(im, agg, release, &rules_text);
+	if (ll_rules_parse(&rules, "imported", rules_text.buf ? rules_text.buf : "",
+			   rules_text.len, &why))
+		rc = ll_fail(err, "%s: the table yields rules layoutlint cannot read (%s): "
+			     "is it damaged?", im->name, why.msg);
+	else
+		sb_add(out, rules_text.buf ? rules_text.buf : "", rules_text.len);
+	ll_rules_release(&rules);
+	sb_release(&rules_text);
+	return rc;
+}
+
 int ll_import_net_cachelines_text(const char *name, const char *display, const char *text,
 				  size_t len, const char *release, struct strbuf *out,
 				  struct strbuf *warnings, size_t *nr_warnings,
@@ -666,6 +694,20 @@ int ll_import_net_cachelines_text(const char *name, const char *display, const c
 	struct table t;
 	int rc = -1;
 
+	/* The rules it writes quote the table's text: the parser takes UTF-8 only. */
+	for (size_t k = 0, line = 1, col = 1; k < len; col++) {
+		size_t u = text[k] ? ll_utf8_len((const unsigned char *)text + k, len - k) : 0;
+
+		if (!u)
+			return ll_fail(err, "%s:%zu:%zu: %s 0x%02x", name, line, col,
+				       text[k] ? "invalid UTF-8 byte" : "NUL byte",
+				       (unsigned char)text[k]);
+		if (text[k] == '\n') {
+			line++;
+			col = 0;
+		}
+		k += u;
+	}
 	split_lines(text, len, &lines, &n);
 	if (find_table(name, lines, n, &t, err))
 		goto done;
@@ -683,8 +725,7 @@ int ll_import_net_cachelines_text(const char *name, const char *display, const c
 			"..NAME\" row and no \"NAME struct ...\" title)", name);
 		goto done;
 	}
-	emit(&im, &agg, release, out);
-	rc = 0;
+	rc = emit_checked(&im, &agg, release, out, err);
 done:
 	if (nr_warnings)
 		*nr_warnings = im.nr_warnings;
@@ -704,28 +745,20 @@ done:
 
 /* ---- files: the kernel tree around the table ----------------------------- */
 
+/* A net_cachelines table, or a kernel Makefile: a few KiB; 64 MiB bounds a hostile one. */
+#define MAX_DOC_FILE ((size_t)64 << 20)
+
 static char *read_file(const char *path, size_t *len, struct ll_error *err)
 {
-	FILE *f = fopen(path, "rb");
 	struct strbuf sb = STRBUF_INIT;
-	char buf[8192];
-	size_t n;
+	int why;
 
-	if (!f) {
+	if (ll_read_regular(path, MAX_DOC_FILE, &sb, &why)) {
 		if (err)
-			ll_fail(err, "cannot open %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_add(&sb, buf, n);
-	if (ferror(f)) {
-		if (err)
-			ll_fail(err, "cannot read %s: %s", path, strerror(errno));
-		fclose(f);
+			ll_fail(err, "cannot read %s: %s", path, ll_read_error_text(why, MAX_DOC_FILE));
 		sb_release(&sb);
 		return NULL;
 	}
-	fclose(f);
 	*len = sb.len;
 	if (!sb.buf)
 		sb_adds(&sb, "");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The rules language parser (rules.md). Errors are FILE:LINE:COL. */
 #include "rules/rules.h"
+#include "util/read_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "checks/catalog.h"
+#include "util/hash.h"
 #include "util/pathglob.h"
 #include "util/strbuf.h"
 
@@ -276,18 +278,57 @@ static int add_patterns(struct parser *p, struct ll_stmt *st, const struct word 
 	return 0;
 }
 
-static struct ll_block *find_block(struct ll_rules *rules, enum ll_kind kind, const char *name,
-				   const char *in_glob)
+static size_t block_hash(enum ll_kind kind, const char *name)
 {
-	for (size_t i = 0; i < rules->nr_blocks; i++) {
-		struct ll_block *b = &rules->blocks[i];
+	return (size_t)ll_fnv1a_str(LL_FNV_INIT ^ (uint64_t)kind, name);
+}
+
+/* Slot of block I in the index (its blocks of the same kind and name come in order). */
+static void index_insert(struct ll_rules *rules, size_t i)
+{
+	size_t at = block_hash(rules->blocks[i].kind, rules->blocks[i].name) & rules->by_name_mask;
+
+	while (rules->by_name[at])
+		at = (at + 1) & rules->by_name_mask;
+	rules->by_name[at] = i + 1;
+}
+
+/* Index the newest block, growing the table to keep it at most half full. */
+static void index_add(struct ll_rules *rules)
+{
+	if (rules->nr_blocks * 2 > rules->by_name_mask) {
+		free(rules->by_name);
+		rules->by_name_mask = rules->by_name_mask ? rules->by_name_mask * 2 + 1 : 63;
+		rules->by_name = xcalloc(rules->by_name_mask + 1, sizeof(*rules->by_name));
+		for (size_t i = 0; i < rules->nr_blocks; i++)
+			index_insert(rules, i);
+		return;
+	}
+	index_insert(rules, rules->nr_blocks - 1);
+}
+
+/* The first block opened of KIND NAME (and IN_GLOB, unless ANY_GLOB), or NULL. */
+static struct ll_block *first_block(struct ll_rules *rules, enum ll_kind kind, const char *name,
+				    const char *in_glob, bool any_glob)
+{
+	if (!rules->by_name)
+		return NULL;
+	for (size_t at = block_hash(kind, name) & rules->by_name_mask; rules->by_name[at];
+	     at = (at + 1) & rules->by_name_mask) {
+		struct ll_block *b = &rules->blocks[rules->by_name[at] - 1];
 
 		if (b->kind == kind && strcmp(b->name, name) == 0 &&
-		    ((!b->in_glob && !in_glob) ||
+		    (any_glob || (!b->in_glob && !in_glob) ||
 		     (b->in_glob && in_glob && strcmp(b->in_glob, in_glob) == 0)))
 			return b;
 	}
 	return NULL;
+}
+
+static struct ll_block *find_block(struct ll_rules *rules, enum ll_kind kind, const char *name,
+				   const char *in_glob)
+{
+	return first_block(rules, kind, name, in_glob, false);
 }
 
 static int open_block(struct parser *p, const struct word *w, size_t nr)
@@ -338,12 +379,13 @@ static int open_block(struct parser *p, const struct word *w, size_t nr)
 		b->cacheline_from_instance = cl ? b->instance : b->cacheline_from_instance;
 		return 0;
 	}
-	p->rules->blocks = xrealloc(p->rules->blocks,
-				    (p->rules->nr_blocks + 1) * sizeof(*p->rules->blocks));
+	p->rules->blocks = xgrow(p->rules->blocks, p->rules->nr_blocks,
+				 sizeof(*p->rules->blocks));
 	b = &p->rules->blocks[p->rules->nr_blocks++];
 	memset(b, 0, sizeof(*b));
 	b->kind = kind;
 	b->name = name;
+	index_add(p->rules);
 	b->in_glob = in_glob;
 	b->cacheline = p->file_cacheline;
 	b->cacheline_file = p->file;
@@ -576,29 +618,16 @@ int ll_rules_parse(struct ll_rules *rules, const char *file, const char *text, s
 
 static int load_file(struct ll_rules *rules, const char *path, struct ll_error *err)
 {
-	FILE *f = fopen(path, "rb");
 	struct strbuf sb = STRBUF_INIT;
-	char chunk[65536];
-	size_t n;
-	int rc;
+	int rc, why;
 
-	if (!f)
-		return ll_fail(err, "%s: %s", path, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (sb.len + n > MAX_RULES_FILE) {
-			fclose(f);
-			sb_release(&sb);
+	if (ll_read_regular(path, MAX_RULES_FILE, &sb, &why)) {
+		sb_release(&sb);
+		if (why == LL_READ_TOO_LARGE)
 			return ll_fail(err, "%s: rules file larger than %u MB", path,
 				       MAX_RULES_FILE >> 20);
-		}
-		sb_add(&sb, chunk, n);
+		return ll_fail(err, "%s: %s", path, ll_read_error_text(why, MAX_RULES_FILE));
 	}
-	if (ferror(f)) {
-		fclose(f);
-		sb_release(&sb);
-		return ll_fail(err, "%s: read error: %s", path, strerror(errno));
-	}
-	fclose(f);
 	rc = ll_rules_parse(rules, path, sb.buf ? sb.buf : "", sb.len, err);
 	sb_release(&sb);
 	return rc;
@@ -630,7 +659,8 @@ static int load_dir(struct ll_rules *rules, const char *dir, int depth, struct l
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), name_cmp);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct strbuf path = STRBUF_INIT;
 		struct stat st;
@@ -674,6 +704,7 @@ void ll_rules_release(struct ll_rules *rules)
 		free(b->in_glob);
 	}
 	free(rules->blocks);
+	free(rules->by_name);
 	for (size_t i = 0; i < rules->nr_files; i++)
 		free(rules->files[i]);
 	free(rules->files);
@@ -682,8 +713,5 @@ void ll_rules_release(struct ll_rules *rules)
 
 struct ll_block *ll_rules_find(struct ll_rules *rules, enum ll_kind kind, const char *name)
 {
-	for (size_t i = 0; i < rules->nr_blocks; i++)
-		if (rules->blocks[i].kind == kind && strcmp(rules->blocks[i].name, name) == 0)
-			return &rules->blocks[i];
-	return NULL;
+	return first_block(rules, kind, name, NULL, true);
 }

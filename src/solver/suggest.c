@@ -590,7 +590,8 @@ static void unit_class_bytes(struct unit *u)
 		for (size_t j = 0; j < u->nr_atoms; j++)
 			if (u->atoms[j].cls == c)
 				v[n++] = (struct iv){ u->atoms[j].b, u->atoms[j].e };
-		qsort(v, n, sizeof(*v), iv_cmp);
+		if (n)
+			qsort(v, n, sizeof(*v), iv_cmp);
 		for (size_t j = 0; j < n; j++) {
 			uint64_t b = v[j].b > end ? v[j].b : end;
 
@@ -620,7 +621,8 @@ static int build_atoms(struct ctx *x, struct ll_error *err)
 	for (size_t i = 0; i < x->L->n; i++)
 		collect_ptrs(&x->L->members[i], i, &ptrs, &nptrs);
 	if (nptrs)
-		qsort(ptrs, nptrs, sizeof(*ptrs), ptr_cmp);
+		if (nptrs)
+			qsort(ptrs, nptrs, sizeof(*ptrs), ptr_cmp);
 
 	ll_collect_units(x->s, &lus);
 	for (size_t i = 0; i < lus.n && !rc; i++) {
@@ -669,7 +671,8 @@ static int build_atoms(struct ctx *x, struct ll_error *err)
 		struct unit *u = &x->u[k];
 
 		if (u->nr_atoms)
-			qsort(u->atoms, u->nr_atoms, sizeof(*u->atoms), atom_cmp);
+			if (u->nr_atoms)
+				qsort(u->atoms, u->nr_atoms, sizeof(*u->atoms), atom_cmp);
 		unit_class_bytes(u);
 		uint64_t lines = div_up(u->size ? u->size : 1, x->cl) + 2;
 
@@ -741,7 +744,8 @@ static void finish_units(struct ctx *x)
 		}
 	}
 	if (x->npins)
-		qsort_r(x->pins, x->npins, sizeof(*x->pins), pin_cmp_ctx_orig, x);
+		if (x->npins)
+			qsort_r(x->pins, x->npins, sizeof(*x->pins), pin_cmp_ctx_orig, x);
 	x->words = (x->nu + 63) / 64;
 	if (!x->words)
 		x->words = 1;

@@ -2,6 +2,9 @@
 #include "util/diag.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "util/strbuf.h"
 
 int ll_vfail(struct ll_error *err, const char *fmt, va_list ap)
 {
@@ -22,29 +25,45 @@ int ll_fail(struct ll_error *err, const char *fmt, ...)
 	return -1;
 }
 
+/* Messages are one line each: whatever of the input they quote is escaped. */
+static void print_line(const char *prefix, const char *msg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_adds(&sb, prefix);
+	sb_add_escaped(&sb, msg);
+	fprintf(stderr, "%s\n", sb.buf);
+	sb_release(&sb);
+}
+
 void ll_report_error(const struct ll_error *err)
 {
-	fprintf(stderr, "%s%s\n", err->located ? "" : "layoutlint: ", err->msg);
+	print_line(err->located ? "" : "layoutlint: ", err->msg);
+}
+
+static void vprint_line(const char *prefix, const char *fmt, va_list ap)
+{
+	struct strbuf msg = STRBUF_INIT;
+
+	sb_vaddf(&msg, fmt, ap);
+	print_line(prefix, msg.buf ? msg.buf : "");
+	sb_release(&msg);
 }
 
 void ll_warnf(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("layoutlint: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vprint_line("layoutlint: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void ll_notef(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("layoutlint: note: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vprint_line("layoutlint: note: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "util/strbuf.h"
 
+#include <stdbool.h>
+
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -148,4 +150,87 @@ void sb_release(struct strbuf *sb)
 	free(sb->buf);
 	sb->buf = NULL;
 	sb->len = sb->alloc = 0;
+}
+
+static bool is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+static size_t utf8_length(const unsigned char *p);
+
+size_t ll_utf8_len(const unsigned char *s, size_t avail)
+{
+	unsigned char seq[4] = { 0 };
+
+	memcpy(seq, s, avail < 4 ? avail : 4);
+	return avail ? utf8_length(seq) : 0;
+}
+
+/* Length of the well-formed UTF-8 sequence at P (RFC 3629), 0 if there is none. */
+static size_t utf8_length(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		unsigned char lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
+
+		return p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 ? 3 : 0;
+	}
+	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		unsigned char lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+
+		return p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 &&
+		       (p[3] & 0xc0) == 0x80 ? 4 : 0;
+	}
+	return 0;
+}
+
+/* Bytes at P that print as they are: a well-formed, non-control character. */
+static size_t plain_length(const unsigned char *p)
+{
+	return is_control(*p) ? 0 : utf8_length(p);
+}
+
+void sb_add_escaped(struct strbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = plain_length(p);
+
+		if (n) {
+			sb_add(sb, (const char *)p, n);
+			p += n;
+			continue;
+		}
+		if (*p == '\n')
+			sb_adds(sb, "\\n");
+		else if (*p == '\t')
+			sb_adds(sb, "\\t");
+		else if (*p == '\r')
+			sb_adds(sb, "\\r");
+		else
+			sb_addf(sb, "\\x%02x", *p);
+		p++;
+	}
+}
+
+void ll_escape_in_place(char **s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p;
+	size_t n;
+
+	if (!*s)
+		return;
+	for (p = (const unsigned char *)*s; *p && (n = plain_length(p)) != 0; p += n)
+		;
+	if (!*p)
+		return;
+	sb_add_escaped(&sb, *s);
+	free(*s);
+	*s = sb_detach(&sb);
 }

@@ -27,6 +27,18 @@ void sb_reset(struct strbuf *sb);
 /* Hand the string to the caller (never NULL) and reset the buffer. */
 char *sb_detach(struct strbuf *sb);
 void sb_release(struct strbuf *sb);
+/*
+ * Text from an input (names, file names) made safe for a terminal and a
+ * line-based reader: every control byte (C0, DEL) and every byte of invalid
+ * UTF-8 spelt as C does (\n, \t, \r, else \xNN), so no escape sequence,
+ * bell or carriage return reaches a terminal, no newline forges a
+ * diagnostic line, and a name survives JSON (a baseline). sb_add_escaped appends
+ * S so; ll_escape_in_place replaces *S by its escaped copy when it needs one.
+ */
+void sb_add_escaped(struct strbuf *sb, const char *s);
+void ll_escape_in_place(char **s);
+/* Bytes of the well-formed UTF-8 character at S (AVAIL bytes there), 0 if none. */
+size_t ll_utf8_len(const unsigned char *s, size_t avail);
 /* xmalloc-style helpers: out of memory is not an input error, so abort. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

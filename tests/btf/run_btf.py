@@ -44,6 +44,8 @@ import json
 import os
 import re
 import shutil
+import struct
+import subprocess
 import sys
 import tempfile
 
@@ -412,7 +414,152 @@ def check_once(args):
     except Failure as e:
         pt.fail(e)
     pts.append(pt)
+    pts.append(check_self_holding(d, L))
+    pts.append(check_damaged_members(d, L))
+    pts.append(check_foreign_base(d, L, flags, both, raw))
     return pts
+
+
+def raw_btf(types, strings):
+    """A raw little-endian BTF blob: TYPES (bytes) and STRINGS (bytes, from b'\\0')."""
+    hdr = struct.pack("<HBBIIIII", 0xEB9F, 1, 0, 24, 0, len(types), len(types), len(strings))
+    return hdr + types + strings
+
+
+def btf_type(name_off, kind, vlen, size):
+    return struct.pack("<III", name_off, (kind << 24) | vlen, size)
+
+
+def btf_member(name_off, type_id, bit_offset):
+    return struct.pack("<III", name_off, type_id, bit_offset)
+
+
+BTF_INT, BTF_PTR, BTF_ARRAY, BTF_STRUCT, BTF_UNION, BTF_TYPEDEF = 1, 2, 3, 4, 5, 8
+
+
+def check_self_holding(d, L):
+    """BTF that no C compiler writes but libbpf accepts: a struct holding itself."""
+    pt = Point("BTF structs that hold themselves are refused; a deep DAG of unions is bounded")
+    strs = b"\0B\0a\0b\0c\0int\0T\0"
+    try:
+        for k in (1, 2, 3, 8):
+            # struct B { struct B a, b, c, ...; } (k members): k^64 without memo
+            types = btf_type(1, BTF_STRUCT, k, 8 * k) + b"".join(
+                btf_member(3 + 2 * (i % 3), 1, 64 * i) for i in range(k))
+            path = os.path.join(d, "self%d.btf" % k)
+            with open(path, "wb") as f:
+                f.write(raw_btf(types, strs))
+            for argv in (["struct", "B"], ["--list=*"], ["--audit=*"]):
+                why = one_line_error(run([L, path] + argv, check=False, timeout=20),
+                                     "BTF type [1] holds itself by value")
+                if why:
+                    pt.fail("k=%d %s: %s" % (k, " ".join(argv), why))
+        # Through a typedef and an array: struct B { T a[2]; } with typedef struct B T.
+        types = (btf_type(1, BTF_STRUCT, 1, 16) + btf_member(3, 2, 0) +
+                 btf_type(0, BTF_ARRAY, 0, 0) + struct.pack("<III", 3, 4, 2) +  # T[2]
+                 btf_type(13, BTF_TYPEDEF, 0, 1) +
+                 btf_type(9, BTF_INT, 0, 4) + struct.pack("<I", 32))
+        path = os.path.join(d, "self-typedef.btf")
+        with open(path, "wb") as f:
+            f.write(raw_btf(types, strs))
+        why = one_line_error(run([L, path, "struct", "B"], check=False, timeout=20),
+                             "holds itself by value")
+        if why:
+            pt.fail("through typedef and array: " + why)
+        # 60 unions, each with 3 members of the next: 3^60 paths, a DAG (legal).
+        n, k = 60, 3
+        types = b""
+        for i in range(1, n):
+            types += btf_type(1 if i == 1 else 0, BTF_UNION, k, 4) + b"".join(
+                btf_member(3, i + 1, 0) for _ in range(k))
+        types += btf_type(9, BTF_INT, 0, 4) + struct.pack("<I", 32)
+        path = os.path.join(d, "dag.btf")
+        with open(path, "wb") as f:
+            f.write(raw_btf(types, strs))
+        why = one_line_error(run([L, path, "union", "B"], check=False, timeout=30),
+                             "more than 100000 members below BTF type")
+        if why:
+            pt.fail("3^60 DAG: " + why)
+    except Failure as e:
+        pt.fail(e)
+    return pt
+
+
+def check_damaged_members(d, L):
+    """Members no compiler writes: overlapping in a struct, or of a type that does not exist."""
+    pt = Point("BTF struct members that overlap, or point at no type: refused, one line")
+    strs = b"\0B\0a\0b\0c\0int\0T\0"
+    cases = [
+        # struct B { int a; int b at bit 16; }: b overlaps a
+        ("overlap", btf_type(1, BTF_STRUCT, 2, 8) + btf_member(3, 2, 0) + btf_member(5, 2, 16) +
+         btf_type(9, BTF_INT, 0, 4) + struct.pack("<I", 32), "overlaps member a"),
+        # the same in a union is fine
+        ("union", btf_type(1, BTF_UNION, 2, 4) + btf_member(3, 2, 0) + btf_member(5, 2, 0) +
+         btf_type(9, BTF_INT, 0, 4) + struct.pack("<I", 32), None),
+        # struct B { T *a; } with the pointer's target id 99 (there are 2 types)
+        ("bad type id", btf_type(1, BTF_STRUCT, 1, 8) + btf_member(3, 2, 0) +
+         btf_type(0, BTF_PTR, 0, 99), "refers to a type id that does not exist"),
+    ]
+    try:
+        for desc, types, must in cases:
+            path = os.path.join(d, "members-%s.btf" % desc.replace(" ", "-"))
+            with open(path, "wb") as f:
+                f.write(raw_btf(types, strs))
+            kind = "union" if desc == "union" else "struct"
+            p = run([L, path, kind, "B"], check=False, timeout=20)
+            if must is None:
+                if p.returncode != 0:
+                    pt.fail("%s: exit %d: %s" % (desc, p.returncode, p.stderr.strip()))
+                continue
+            err = p.stderr
+            if "cannot read BTF" in err:
+                continue    # libbpf refused it already: as good
+            why = one_line_error(p, must)
+            if why:
+                pt.fail("%s: %s" % (desc, why))
+    except Failure as e:
+        pt.fail(e)
+    return pt
+
+
+def check_foreign_base(d, L, flags, base_elf, base_raw):
+    """A module's split BTF read on top of another build's base: refused, one line."""
+    pt = Point("split BTF on a base it was not built against, or with .BTF.base: refused")
+    try:
+        mod = os.path.join(d, "module.o")
+        run(["gcc"] + flags + ["-c", MODULE, "-o", mod])
+        modbtf = os.path.join(d, "module-btf-base.o")
+        pahole_btf(mod, modbtf, ["--btf_base=" + base_elf])
+        # Another "kernel": the same fixture built with one more struct first,
+        # so its types and strings are all shifted.
+        other_src = os.path.join(d, "other-base.c")
+        with open(other_src, "w") as f:
+            f.write("struct shifted_first { long a_long_member_name; };\n"
+                    "struct shifted_first shifted_var;\n#include \"%s\"\n" % LAYOUTS)
+        other = os.path.join(d, "other-base.o")
+        run(["gcc"] + flags + ["-c", other_src, "-o", other])
+        other_btf = os.path.join(d, "other-base-btf.o")
+        pahole_btf(other, other_btf)
+        p = run([L, "--btf-base", base_elf, modbtf, "struct", "mod_state"], check=False)
+        if p.returncode != 0:
+            pt.fail("own base: exit %d: %s" % (p.returncode, p.stderr.strip()))
+        other_raw = os.path.join(d, "other-base.btf")
+        run(["objcopy", "--dump-section", ".BTF=" + other_raw, other_btf,
+             os.path.join(d, "scratch-other")])
+        for base in (other_btf, other_raw):
+            p = run([L, "--btf-base", base, modbtf, "struct", "mod_state"], check=False)
+            why = one_line_error(p, "its split BTF does not belong to the base BTF " + base)
+            if why:
+                pt.fail("foreign base %s: %s" % (base, why))
+        distilled = os.path.join(d, "module-distilled.o")
+        run(["objcopy", "--add-section", ".BTF.base=" + base_raw, modbtf, distilled])
+        p = run([L, "--btf-base", base_elf, distilled, "struct", "mod_state"], check=False)
+        why = one_line_error(p, ".BTF.base")
+        if why:
+            pt.fail("module with .BTF.base: " + why)
+    except Failure as e:
+        pt.fail(e)
+    return pt
 
 
 def validate_sarif(doc):

@@ -38,8 +38,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, HERE)
-from kernel_common import Tap  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import Tap  # noqa: E402
 
 CASES = [
     # (what, rules, struct, object, source file)

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <limits.h>
 #include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@
 
 #include "input/elf/elf_section.h"
 #include "model/builder.h"
+#include "util/read_file.h"
 #include "util/strbuf.h"
 
 /* Bounds that keep hostile BTF from costing unbounded work (as for DWARF). */
@@ -51,6 +53,36 @@ struct ll_btf_input {
 	char *build_id;
 	unsigned arch_cacheline;
 	uint64_t ptr_size;
+	/*
+	 * Per type id, filled as structs are built (types never change):
+	 * whether the type holds itself by value (enum containment), and the
+	 * alignment of each aggregate (0: not known yet). Without the first a
+	 * struct B { struct B a, b; } (libbpf accepts it) is expanded without
+	 * end; without the second, alignment is recomputed once per path to
+	 * each type, k^64 calls for k members.
+	 */
+	unsigned char *containment;
+	unsigned char *align;
+	__u32 nr_types;
+	/*
+	 * Members all lookups of this input may build together: a DAG of
+	 * structs that each hold several of the next is legal and expands
+	 * exponentially, so the model of a 1 KB input could take 1,000,000
+	 * members (340 MB). Real structs expand each member record of the
+	 * input a few times at most: MEMBERS_PER_RECORD per record, or
+	 * MEMBERS_FLOOR for small inputs.
+	 */
+	size_t member_budget, members_built;
+};
+
+#define MEMBERS_PER_RECORD 16
+#define MEMBERS_FLOOR 100000
+
+enum containment {
+	UNSEEN,		/* not visited yet */
+	ON_PATH,	/* on the walk's current path */
+	FINITE,		/* holds nothing that holds itself */
+	RECURSIVE,	/* holds itself, directly or through what it holds */
 };
 
 /* ---- opening ----------------------------------------------------------- */
@@ -314,6 +346,123 @@ static struct btf *parse_raw_mapped(const char *path, bool *tried)
 	return btf;
 }
 
+/*
+ * Whether string offset OFF, taken from the base's string section (whose
+ * first LEN bytes are BASE_STRS), starts a string there, as every name a
+ * module's BTF takes from its own kernel's base does.
+ */
+static bool starts_base_string(const char *base_strs, __u32 len, __u32 off)
+{
+	return off == 0 || (off < len && base_strs[off - 1] == '\0');
+}
+
+/* The offsets of the names of type T: its own, its members', values', parameters'. */
+static __u32 name_offsets(const struct btf_type *t, __u32 i)
+{
+	if (i == 0)
+		return t->name_off;
+	i--;
+	if (btf_is_composite(t))
+		return btf_members(t)[i].name_off;
+	if (btf_is_enum(t))
+		return btf_enum(t)[i].name_off;
+	if (btf_is_enum64(t))
+		return btf_enum64(t)[i].name_off;
+	return btf_params(t)[i].name_off;	/* a function prototype */
+}
+
+static __u32 nr_name_offsets(const struct btf_type *t)
+{
+	if (btf_is_composite(t) || btf_is_enum(t) || btf_is_enum64(t) || btf_is_func_proto(t))
+		return 1 + btf_vlen(t);
+	return 1;
+}
+
+/*
+ * A module's split BTF continues its own kernel's BTF: its type ids start
+ * after the base's, and its names are offsets into the base's strings
+ * where the base already has them. libbpf stacks it on any base without a
+ * check, and a base from another build gives a plausible, wrong layout. So
+ * every name the split BTF takes from the base must start a string there:
+ * with a foreign base, many land inside strings (measured: thousands for
+ * xfs.ko of 6.12 on a 6.18 base; none on its own).
+ */
+static int check_split_base(const char *path, const char *base_path, const struct btf *btf,
+			    const struct btf *base, struct ll_error *err)
+{
+	__u32 raw_size, strs_len, first = btf__type_cnt(base), cnt = btf__type_cnt(btf);
+	const struct btf_header *hdr = btf__raw_data(base, &raw_size);
+	const char *strs;
+	size_t from_base = 0, inside = 0;
+
+	if (!hdr || raw_size < sizeof(*hdr) || hdr->hdr_len > raw_size ||
+	    hdr->str_off > raw_size - hdr->hdr_len || hdr->str_len > raw_size - hdr->hdr_len - hdr->str_off)
+		return 0;	/* libbpf validated it; nothing to compare against */
+	strs = (const char *)hdr + hdr->hdr_len + hdr->str_off;
+	strs_len = hdr->str_len;
+	for (__u32 id = first; id < cnt; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		for (__u32 i = 0; t && i < nr_name_offsets(t); i++) {
+			__u32 off = name_offsets(t, i);
+
+			if (!off || off >= strs_len)
+				continue;
+			from_base++;
+			inside += !starts_base_string(strs, strs_len, off);
+		}
+	}
+	if (inside)
+		return ll_fail(err, "%s: its split BTF does not belong to the base BTF %s: %zu of "
+			       "the %zu names it takes from the base start inside a base string "
+			       "(a base from another kernel build?)", path, base_path, inside,
+			       from_base);
+	return 0;
+}
+
+/* A module's .BTF.base: its BTF is relative to that distilled base, not to the kernel's. */
+static bool has_distilled_base(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	bool found = false;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+		while (!found && (scn = elf_nextscn(elf, scn)) != NULL) {
+			GElf_Shdr shdr;
+			const char *name;
+
+			found = gelf_getshdr(scn, &shdr) &&
+				(name = elf_strptr(elf, shstrndx, shdr.sh_name)) &&
+				strcmp(name, ".BTF.base") == 0;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return found;
+}
+
+static size_t member_budget(const struct ll_btf_input *in)
+{
+	size_t records = 0;
+
+	for (__u32 id = 1; id < in->nr_types; id++) {
+		const struct btf_type *t = btf__type_by_id(in->btf, id);
+
+		if (t && btf_is_composite(t))
+			records += btf_vlen(t);
+	}
+	return records > MEMBERS_FLOOR / MEMBERS_PER_RECORD ? records * MEMBERS_PER_RECORD :
+								MEMBERS_FLOOR;
+}
+
 static int ll_btf_input_open(const char *path, bool raw, const struct ll_input_options *opts,
 		      struct ll_btf_input **out, struct ll_error *err)
 {
@@ -322,6 +471,7 @@ static int ll_btf_input_open(const char *path, bool raw, const struct ll_input_o
 	const char *sysname = sysfs_btf_name(path);
 	bool tried = false, base_raw;
 	size_t ptr;
+	int fd = -1, why;
 
 	in->path = xstrdup(path);
 	*out = in;
@@ -329,6 +479,11 @@ static int ll_btf_input_open(const char *path, bool raw, const struct ll_input_o
 	libbpf_msg[0] = '\0';
 	if (!base_path && sysname && strcmp(sysname, "vmlinux") != 0)
 		base_path = "/sys/kernel/btf/vmlinux";
+	if (base_path && (fd = ll_open_regular(base_path, &why)) < 0 && why == LL_READ_NOT_REGULAR)
+		return ll_fail(err, "%s: cannot read base BTF: %s", base_path,
+			       ll_read_error_text(why, 0));
+	if (fd >= 0)
+		close(fd);
 	base_raw = base_path && raw_btf_file(base_path);
 	/* Raw BTF only: an ELF file's size says little about its .BTF's. */
 	prepare_heap((raw ? file_size(path) : 0) + (base_raw ? file_size(base_path) : 0));
@@ -350,6 +505,17 @@ static int ll_btf_input_open(const char *path, bool raw, const struct ll_input_o
 		return ll_fail(err, "%s: cannot read BTF: %s%s%s", path, errno_text(errno),
 			       libbpf_detail(), base_path ? "" : " (if this is a kernel module's "
 			       "split BTF, give the vmlinux BTF with --btf-base)");
+	/*
+	 * A distilled base (pahole --btf_features=distilled_base) needs
+	 * libbpf's btf__relocate() (1.5) to be laid onto the kernel's BTF;
+	 * read as split BTF of the kernel's, its ids would be wrong.
+	 */
+	if (in->base && !raw && has_distilled_base(path))
+		return ll_fail(err, "%s: its BTF is relative to the distilled base in its .BTF.base "
+			       "section, which this layoutlint cannot relocate onto %s; read its "
+			       "DWARF instead (without --btf-base)", path, base_path);
+	if (in->base && check_split_base(path, base_path, in->btf, in->base, err))
+		return -1;
 	if (raw) {
 		in->arch_cacheline = raw_cacheline(path);
 		in->build_id = sysname ? sysfs_build_id(sysname) : NULL;
@@ -359,6 +525,10 @@ static int ll_btf_input_open(const char *path, bool raw, const struct ll_input_o
 	}
 	ptr = btf__pointer_size(in->btf);
 	in->ptr_size = ptr ? ptr : sizeof(void *);
+	in->nr_types = btf__type_cnt(in->btf);
+	in->containment = xcalloc(in->nr_types, 1);
+	in->align = xcalloc(in->nr_types, 1);
+	in->member_budget = member_budget(in);
 	return 0;
 }
 
@@ -370,6 +540,8 @@ static void btf_close(void *state)
 		return;
 	btf__free(in->btf);
 	btf__free(in->base);
+	free(in->containment);
+	free(in->align);
 	free(in->build_id);
 	free(in->path);
 	free(in);
@@ -627,8 +799,8 @@ static void member_bits(const struct ll_btf_input *in, const struct btf_type *ag
 	}
 }
 
-static uint64_t aggregate_alignment(const struct ll_btf_input *in, const struct btf_type *agg,
-				    int depth);
+static uint64_t aggregate_alignment(const struct ll_btf_input *in, __u32 id,
+				    const struct btf_type *agg, int depth);
 
 /*
  * Natural alignment, by the rules dwarf_reader.c's type_alignment() applies
@@ -646,7 +818,7 @@ static uint64_t type_alignment(const struct ll_btf_input *in, __u32 id, int dept
 	switch (btf_kind(t)) {
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		return aggregate_alignment(in, t, depth + 1);
+		return aggregate_alignment(in, id, t, depth + 1);
 	case BTF_KIND_TYPEDEF:
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
@@ -679,8 +851,28 @@ static uint64_t type_alignment(const struct ll_btf_input *in, __u32 id, int dept
 	}
 }
 
-static uint64_t aggregate_alignment(const struct ll_btf_input *in, const struct btf_type *agg,
-				    int depth)
+static uint64_t aggregate_alignment_uncached(const struct ll_btf_input *in,
+					     const struct btf_type *agg, int depth);
+
+/* Memoised by type id (see ll_btf_input.align); AGG is type ID. */
+static uint64_t aggregate_alignment(const struct ll_btf_input *in, __u32 id,
+				    const struct btf_type *agg, int depth)
+{
+	uint64_t align;
+
+	if (id >= in->nr_types)
+		return aggregate_alignment_uncached(in, agg, depth);
+	if (in->align[id])
+		return in->align[id] == UCHAR_MAX ? 1 : in->align[id];	/* UCHAR_MAX: a cycle */
+	in->align[id] = UCHAR_MAX;
+	align = aggregate_alignment_uncached(in, agg, depth);
+	/* Natural alignments are at most 16 (or the pointer size): they fit. */
+	in->align[id] = align < UCHAR_MAX ? (unsigned char)align : 1;
+	return align;
+}
+
+static uint64_t aggregate_alignment_uncached(const struct ll_btf_input *in,
+					     const struct btf_type *agg, int depth)
 {
 	const struct btf_member *m = btf_members(agg);
 	uint64_t best = 1;
@@ -703,6 +895,76 @@ static uint64_t aggregate_alignment(const struct ll_btf_input *in, const struct 
 	return best;
 }
 
+/* ---- types that hold themselves ----------------------------------------- */
+
+/* How many types T holds by value (pointers hold none), and the Ith of them. */
+static __u32 held_count(const struct btf_type *t)
+{
+	if (btf_is_composite(t))
+		return btf_vlen(t);
+	return is_modifier(t) || btf_is_array(t) ? 1 : 0;
+}
+
+static __u32 held_type(const struct btf_type *t, __u32 i)
+{
+	if (btf_is_composite(t))
+		return btf_members(t)[i].type;
+	return btf_is_array(t) ? btf_array(t)->type : t->type;
+}
+
+/*
+ * Does type ID hold itself by value, directly or through what it holds?
+ * No C type can, but libbpf accepts such BTF. A depth-first walk with an
+ * explicit stack (a hostile chain may be as long as the type count), its
+ * verdicts kept per type id so that every type is walked once per input.
+ * *CYCLE: a type on the cycle found.
+ */
+static bool holds_itself(const struct ll_btf_input *in, __u32 id, __u32 *cycle)
+{
+	struct frame {
+		__u32 id, next;
+	} *stack = NULL;
+	size_t depth = 0;
+	bool recursive = false;
+
+	if (id >= in->nr_types || in->containment[id] == FINITE)
+		return false;
+	if (in->containment[id] == RECURSIVE) {
+		*cycle = id;
+		return true;
+	}
+	stack = xgrow(stack, depth, sizeof(*stack));
+	stack[depth++] = (struct frame){ id, 0 };
+	in->containment[id] = ON_PATH;
+	while (depth && !recursive) {
+		struct frame *f = &stack[depth - 1];
+		const struct btf_type *t = type_of(in, f->id);
+		__u32 child;
+
+		if (!t || f->next >= held_count(t)) {
+			in->containment[f->id] = FINITE;
+			depth--;
+			continue;
+		}
+		child = held_type(t, f->next++);
+		if (child == 0 || child >= in->nr_types || in->containment[child] == FINITE)
+			continue;
+		if (in->containment[child] != UNSEEN) {	/* on the path, or known to recurse */
+			*cycle = child;
+			recursive = true;
+			break;
+		}
+		in->containment[child] = ON_PATH;
+		stack = xgrow(stack, depth, sizeof(*stack));
+		stack[depth++] = (struct frame){ child, 0 };
+	}
+	/* Everything still on the path reaches the cycle. */
+	for (size_t i = 0; i < depth; i++)
+		in->containment[stack[i].id] = RECURSIVE;
+	free(stack);
+	return recursive;
+}
+
 /* ---- members ----------------------------------------------------------- */
 
 struct build_ctx {
@@ -710,6 +972,7 @@ struct build_ctx {
 	const struct ll_struct *s;
 	struct ll_error *err;
 	size_t members;
+	size_t budget;		/* what is left of the input's member_budget */
 };
 
 static int build_members(struct build_ctx *ctx, const struct btf_type *agg, __u32 agg_id,
@@ -737,6 +1000,11 @@ static int build_member(struct build_ctx *ctx, const struct btf_type *agg, __u32
 			       "does not exist", shown, agg_id, bm->type);
 	m->name = name ? xstrdup(name) : NULL;
 	m->type = c_type(in, bm->type);
+	/* spell() marks what it cannot spell; no C type is spelt with '<'. */
+	if (strstr(m->type, "<bad type id>") || strstr(m->type, "<type chain too deep>"))
+		return ll_fail(ctx->err, "member %s of BTF type [%u]: its type refers to a type id "
+			       "that does not exist, or through a chain deeper than %d", shown,
+			       agg_id, MAX_TYPE_DEPTH);
 	if (bm->type == 0) {
 		/* BTF has no void members: its producer dropped a type it could not encode. */
 		ll_notef("%s: %s %s: member %s has no type in the BTF (its producer dropped one it "
@@ -787,7 +1055,7 @@ static int build_member(struct build_ctx *ctx, const struct btf_type *agg, __u32
 				       "than %d levels", shown, agg_id, MAX_NESTING);
 		/* Anonymous aggregates lend their members to the enclosing path. */
 		if (build_members(ctx, shaped, shaped_id, m->offset, m->name ? m->path : path_prefix,
-				  aggregate_alignment(in, shaped, 0), depth + 1, &m->children,
+				  aggregate_alignment(in, shaped_id, shaped, 0), depth + 1, &m->children,
 				  &m->nr_children))
 			return -1;
 	}
@@ -808,6 +1076,12 @@ static int build_members(struct build_ctx *ctx, const struct btf_type *agg, __u3
 	if (ctx->members > MAX_MEMBERS)
 		return ll_fail(ctx->err, "more than %d members below BTF type [%u]", MAX_MEMBERS,
 			       agg_id);
+	if (ctx->members > ctx->budget)
+		return ll_fail(ctx->err, "more than %zu members below BTF type [%u], counting the "
+			       "structs looked up before it (this input's limit: %d per member "
+			       "record it holds, at least %d; only structs that nest each other "
+			       "exponentially reach it)", ctx->in->member_budget, agg_id,
+			       MEMBERS_PER_RECORD, MEMBERS_FLOOR);
 	*out = xcalloc(n, sizeof(**out));
 	for (__u16 i = 0; i < n; i++) {
 		*nr_out = (size_t)i + 1;
@@ -819,12 +1093,15 @@ static int build_members(struct build_ctx *ctx, const struct btf_type *agg, __u3
 }
 
 /* The model of one struct or union type. NAME: the query (a typedef's, for anonymous ones). */
-static int build_struct(const struct ll_btf_input *in, __u32 id, const char *name,
+static int build_struct(struct ll_btf_input *in, __u32 id, const char *name,
 			struct ll_struct **out, struct ll_error *err)
 {
 	const struct btf_type *t = type_of(in, id);
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
-	struct build_ctx ctx = { .in = in, .err = err };
+	struct build_ctx ctx = { .in = in, .err = err,
+				 .budget = in->member_budget - in->members_built };
+	__u32 cycle = 0;
+	int rc;
 
 	*out = s;
 	s->kind = btf_is_union(t) ? LL_UNION : LL_STRUCT;
@@ -833,7 +1110,10 @@ static int build_struct(const struct ll_btf_input *in, __u32 id, const char *nam
 	if (s->size > MAX_SIZE)
 		return ll_fail(err, "BTF type [%u] claims %u bytes, more than any real struct", id,
 			       t->size);
-	s->alignment = aggregate_alignment(in, t, 0);
+	if (holds_itself(in, id, &cycle))
+		return ll_fail(err, "BTF type [%u] holds itself by value (through type [%u]), "
+			       "which no C type can", id, cycle);
+	s->alignment = aggregate_alignment(in, id, t, 0);
 	s->explicit_align = false;
 	s->alignment_inferred = true;
 	s->cacheline = in->arch_cacheline;
@@ -841,7 +1121,9 @@ static int build_struct(const struct ll_btf_input *in, __u32 id, const char *nam
 	ctx.s = s;
 	char where[48], declarer[40];
 
-	if (build_members(&ctx, t, id, 0, "", s->alignment, 0, &s->members, &s->nr_members))
+	rc = build_members(&ctx, t, id, 0, "", s->alignment, 0, &s->members, &s->nr_members);
+	in->members_built += ctx.members;
+	if (rc)
 		return -1;
 	snprintf(declarer, sizeof(declarer), "BTF type [%u]", id);
 	snprintf(where, sizeof(where), "of %s", declarer);

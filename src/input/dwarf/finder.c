@@ -392,7 +392,8 @@ int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 		rc = walk_all(dwarf, path, &set, &hits, err);
 	/* Callbacks in .debug_info order, however many threads found them. */
 	if (hits.n)
-		qsort(hits.v, hits.n, sizeof(*hits.v), cmp_hit);
+		if (hits.n)
+			qsort(hits.v, hits.n, sizeof(*hits.v), cmp_hit);
 	for (size_t i = 0; i < hits.n && !rc; i++) {
 		const struct ll_scan_hit *raw = hits.v[i].raw;
 		Dwarf_Die die;
@@ -768,17 +769,26 @@ static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
 				       "offset 0x%llx: %s", path, (unsigned long long)off,
 				       dwarf_errmsg(-1));
-		off = next;
-		if (dwarf_child(&cu, &child) != 0)
-			continue;
-		do {
+		/* As walk_unit(): a DIE libdw cannot read fails the run, never drops a unit. */
+		rc = dwarf_child(&cu, &child);
+		while (rc == 0) {
 			const char *name;
+			int tag = dwarf_tag(&child);
 
-			if (!wanted_tag(dwarf_tag(&child)) || !(name = dwarf_diename(&child)))
-				continue;
-			*names = xgrow(*names, *n, sizeof(**names));
-			(*names)[(*n)++] = xstrdup(name);
-		} while (dwarf_siblingof(&child, &child) == 0);
+			if (tag == DW_TAG_invalid)
+				return ll_fail(err, "%s: unreadable DIE at .debug_info offset 0x%llx: "
+					       "%s", path, (unsigned long long)dwarf_dieoffset(&child),
+					       dwarf_errmsg(-1));
+			if (wanted_tag(tag) && (name = dwarf_diename(&child))) {
+				*names = xgrow(*names, *n, sizeof(**names));
+				(*names)[(*n)++] = xstrdup(name);
+			}
+			rc = dwarf_siblingof(&child, &child);
+		}
+		if (rc < 0)
+			return ll_fail(err, "%s: unreadable DIE in the unit at .debug_info offset "
+				       "0x%llx: %s", path, (unsigned long long)off, dwarf_errmsg(-1));
+		off = next;
 	}
 	if (rc < 0)
 		return ll_fail(err, "%s: malformed .debug_info unit header at offset 0x%llx: %s",

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Differential harness: the raw .debug_info scan (dwarf_scan.c) against
+ * the plain libdw walk (LAYOUTLINT_SCAN=libdw) on the same ELF image. When
+ * both look the queries up without an error, they must give the same
+ * answer for each: the same status, and for a struct found the same
+ * rendering. A damaged input may make either fail; it must never make
+ * them silently disagree.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/reader.h"
+#include "fuzz_common.h"
+#include "fuzz_memfd.h"
+
+static struct fuzz_file input;
+
+static const struct ll_query queries[] = {
+	{ .name = "bits", .kind = LL_QUERY_ANY },
+	{ .name = "nested_anon", .kind = LL_QUERY_STRUCT },
+	{ .name = "outer", .kind = LL_QUERY_ANY },
+	{ .name = "victim", .kind = LL_QUERY_ANY },
+	{ .name = "inner", .kind = LL_QUERY_ANY },
+	{ .name = "u", .kind = LL_QUERY_UNION },
+	{ .name = "anon_typedef_t", .kind = LL_QUERY_ANY },
+};
+#define NR_QUERIES (sizeof(queries) / sizeof(queries[0]))
+
+struct answer {
+	int rc;
+	enum ll_lookup_status status[NR_QUERIES];
+	struct strbuf shown[NR_QUERIES];
+};
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_file_init(&input, "fuzz_scan_diff");
+	setenv("LAYOUTLINT_THREADS", "2", 0);
+	return 0;
+}
+
+static void look_up(bool raw_scan, struct answer *a)
+{
+	struct ll_lookup_result results[NR_QUERIES];
+	struct ll_input *in = NULL;
+	struct ll_error err;
+
+	if (raw_scan)
+		unsetenv("LAYOUTLINT_SCAN");
+	else
+		setenv("LAYOUTLINT_SCAN", "libdw", 1);
+	memset(a, 0, sizeof(*a));
+	a->rc = ll_input_open(input.path, NULL, &in, &err) ||
+		ll_input_lookup(in, queries, NR_QUERIES, results, &err);
+	for (size_t i = 0; a->rc == 0 && i < NR_QUERIES; i++) {
+		a->status[i] = results[i].status;
+		if (results[i].status == LL_FOUND) {
+			struct ll_linted l = { .layout = results[i].layout };
+			struct ll_run run = { .binary_path = "fuzz.elf", .structs = &l,
+					      .nr_structs = 1 };
+
+			ll_report_json(&run, &a->shown[i]);
+		}
+		ll_lookup_result_release(&results[i]);
+	}
+	ll_input_close(in);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct answer scan, walk;
+
+	fuzz_file_write(&input, data, size);
+	look_up(true, &scan);
+	look_up(false, &walk);
+	for (size_t i = 0; scan.rc == 0 && walk.rc == 0 && i < NR_QUERIES; i++) {
+		const char *s = scan.shown[i].buf ? scan.shown[i].buf : "";
+		const char *w = walk.shown[i].buf ? walk.shown[i].buf : "";
+
+		if (scan.status[i] != walk.status[i] || strcmp(s, w) != 0) {
+			fprintf(stderr, "raw scan and libdw walk disagree on %s: status %d vs %d\n"
+				"%s\n---\n%s\n", queries[i].name, scan.status[i], walk.status[i], s, w);
+			abort();
+		}
+	}
+	for (size_t i = 0; i < NR_QUERIES; i++) {
+		sb_release(&scan.shown[i]);
+		sb_release(&walk.shown[i]);
+	}
+	return 0;
+}
