@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/baseline.h"
+#include "../../src/gating/baseline.h"
 #include "fuzz_memfd.h"
 
 static struct fuzz_file input, again;

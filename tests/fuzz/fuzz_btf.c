@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../src/reader.h"
+#include "../../src/input/reader.h"
 #include "fuzz_common.h"
 #include "fuzz_memfd.h"
 

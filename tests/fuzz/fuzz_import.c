@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../src/import_rst.h"
-#include "../../src/rules.h"
+#include "../../src/rules/import_rst.h"
+#include "../../src/rules/rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/reader.h"
+#include "../../src/input/reader.h"
 #include "fuzz_common.h"
 #include "fuzz_memfd.h"
 
