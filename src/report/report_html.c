@@ -967,7 +967,8 @@ static void prepare(struct html_ctx *c, const struct ll_struct *s)
 	free(c->origins.v);
 	c->origins = (struct tag_origins){ 0 };
 	collect_origins(s->members, s->nr_members, NULL, &c->origins);
-	qsort(c->origins.v, c->origins.n, sizeof(*c->origins.v), cmp_origin);
+	if (c->origins.n)
+		qsort(c->origins.v, c->origins.n, sizeof(*c->origins.v), cmp_origin);
 }
 
 static void one_struct(struct html_ctx *c)

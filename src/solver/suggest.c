@@ -621,8 +621,7 @@ static int build_atoms(struct ctx *x, struct ll_error *err)
 	for (size_t i = 0; i < x->L->n; i++)
 		collect_ptrs(&x->L->members[i], i, &ptrs, &nptrs);
 	if (nptrs)
-		if (nptrs)
-			qsort(ptrs, nptrs, sizeof(*ptrs), ptr_cmp);
+		qsort(ptrs, nptrs, sizeof(*ptrs), ptr_cmp);
 
 	ll_collect_units(x->s, &lus);
 	for (size_t i = 0; i < lus.n && !rc; i++) {
@@ -671,8 +670,7 @@ static int build_atoms(struct ctx *x, struct ll_error *err)
 		struct unit *u = &x->u[k];
 
 		if (u->nr_atoms)
-			if (u->nr_atoms)
-				qsort(u->atoms, u->nr_atoms, sizeof(*u->atoms), atom_cmp);
+			qsort(u->atoms, u->nr_atoms, sizeof(*u->atoms), atom_cmp);
 		unit_class_bytes(u);
 		uint64_t lines = div_up(u->size ? u->size : 1, x->cl) + 2;
 

@@ -392,8 +392,7 @@ int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 		rc = walk_all(dwarf, path, &set, &hits, err);
 	/* Callbacks in .debug_info order, however many threads found them. */
 	if (hits.n)
-		if (hits.n)
-			qsort(hits.v, hits.n, sizeof(*hits.v), cmp_hit);
+		qsort(hits.v, hits.n, sizeof(*hits.v), cmp_hit);
 	for (size_t i = 0; i < hits.n && !rc; i++) {
 		const struct ll_scan_hit *raw = hits.v[i].raw;
 		Dwarf_Die die;
