@@ -32,23 +32,39 @@ static void tag_words(const struct ll_unit *u, char *buf, size_t n)
 		 u->domain ? u->domain : "");
 }
 
+static char *line_note_text(const struct ll_unit *u, uint64_t line, unsigned cl)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t lo, hi;
+	char tag[128];
+
+	unit_bytes_on_line(u, line, cl, &lo, &hi);
+	tag_words(u, tag, sizeof(tag));
+	sb_addf(&sb, "%s %s shares cacheline %llu (bytes %llu-%llu)", tag, u->m->path,
+		(unsigned long long)line, (unsigned long long)lo, (unsigned long long)hi);
+	return sb_detach(&sb);
+}
+
+/*
+ * A note at every other member involved, each naming its member, and the
+ * one AT would get: any of them can take the location (gating moves it).
+ */
 static void add_line_notes(struct ll_finding *f, const struct ll_line *line,
 			   const struct ll_unit *at, bool (*involved)(const struct ll_unit *),
 			   const struct ll_check_input *in, unsigned cl)
 {
 	for (size_t i = 0; i < line->nr_units; i++) {
 		const struct ll_unit *u = line->units[i];
-		uint64_t lo, hi;
-		char tag[128];
+		char *text;
 
 		if (u == at || !involved(u) || allowed(in, f->rule, u->m->path))
 			continue;
-		unit_bytes_on_line(u, line->index, cl, &lo, &hi);
-		tag_words(u, tag, sizeof(tag));
-		ll_finding_note(f, &u->m->decl, "%s %s shares cacheline %llu (bytes %llu-%llu)",
-				tag, u->m->path, (unsigned long long)line->index,
-				(unsigned long long)lo, (unsigned long long)hi);
+		text = line_note_text(u, line->index, cl);
+		ll_finding_member_note(f, &u->m->decl, u->m->path, "%s", text);
+		free(text);
 	}
+	f->located = at->m->path;
+	f->located_note = line_note_text(at, line->index, cl);
 }
 
 static bool is_hot(const struct ll_unit *u)

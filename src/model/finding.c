@@ -20,25 +20,28 @@ const char *ll_level_name(enum ll_level level)
 	return "error";
 }
 
+void ll_finding_release(struct ll_finding *x)
+{
+	free(x->message);
+	for (size_t j = 0; j < x->nr_members; j++)
+		free(x->members[j]);
+	free(x->members);
+	for (size_t j = 0; j < x->nr_pairs; j++) {
+		free(x->pairs[j].a);
+		free(x->pairs[j].b);
+	}
+	free(x->pairs);
+	for (size_t j = 0; j < x->nr_notes; j++)
+		free(x->notes[j].message);
+	free(x->notes);
+	free(x->located_note);
+	free(x->fingerprint);
+}
+
 void ll_findings_release(struct ll_findings *f)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		struct ll_finding *x = &f->v[i];
-
-		free(x->message);
-		for (size_t j = 0; j < x->nr_members; j++)
-			free(x->members[j]);
-		free(x->members);
-		for (size_t j = 0; j < x->nr_pairs; j++) {
-			free(x->pairs[j].a);
-			free(x->pairs[j].b);
-		}
-		free(x->pairs);
-		for (size_t j = 0; j < x->nr_notes; j++)
-			free(x->notes[j].message);
-		free(x->notes);
-		free(x->fingerprint);
-	}
+	for (size_t i = 0; i < f->n; i++)
+		ll_finding_release(&f->v[i]);
 	free(f->v);
 	f->v = NULL;
 	f->n = 0;
@@ -74,16 +77,52 @@ void ll_finding_pair(struct ll_finding *f, const char *a, const char *b)
 	f->pairs[f->nr_pairs++] = (struct ll_pair){ xstrdup(a), b ? xstrdup(b) : NULL };
 }
 
-void ll_finding_note(struct ll_finding *f, const struct ll_decl *decl, const char *fmt, ...)
+static void add_note(struct ll_finding *f, const struct ll_decl *decl, const char *path,
+		     const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
+
+	sb_vaddf(&sb, fmt, ap);
+	f->notes = xgrow(f->notes, f->nr_notes, sizeof(*f->notes));
+	f->notes[f->nr_notes++] = (struct ll_note){ sb_detach(&sb), *decl, path };
+}
+
+void ll_finding_note(struct ll_finding *f, const struct ll_decl *decl, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
+	add_note(f, decl, NULL, fmt, ap);
 	va_end(ap);
-	f->notes = xgrow(f->notes, f->nr_notes, sizeof(*f->notes));
-	f->notes[f->nr_notes++] = (struct ll_note){ sb_detach(&sb), *decl };
+}
+
+void ll_finding_member_note(struct ll_finding *f, const struct ll_decl *decl, const char *path,
+			    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_note(f, decl, path, fmt, ap);
+	va_end(ap);
+}
+
+bool ll_finding_relocate(struct ll_finding *f, const char *path)
+{
+	if (!f->located || !f->located_note || strcmp(f->located, path) == 0)
+		return false;
+	for (size_t i = 0; i < f->nr_notes; i++) {
+		struct ll_note *n = &f->notes[i];
+		struct ll_note was = { f->located_note, f->location, f->located };
+
+		if (!n->member || strcmp(n->member, path) != 0)
+			continue;
+		f->location = n->decl;
+		f->located = n->member;
+		f->located_note = n->message;
+		*n = was;
+		return true;
+	}
+	return false;
 }
 
 /* One field of a fingerprint: its bytes, then 0xff, which no name holds. */

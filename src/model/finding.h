@@ -17,6 +17,7 @@ enum ll_level { LL_LEVEL_NOTE, LL_LEVEL_WARNING, LL_LEVEL_ERROR };
 struct ll_note {
 	char *message;
 	struct ll_decl decl;	/* borrowed from the model */
+	const char *member;	/* the member it is at (borrowed path); NULL: not one member */
 };
 
 struct ll_pair {
@@ -36,6 +37,14 @@ struct ll_finding {
 	struct ll_decl location; /* borrowed; file NULL when unknown */
 	struct ll_note *notes;
 	size_t nr_notes;
+	/*
+	 * A finding whose notes are all of one kind (a line's members) can be
+	 * located at any of its members (gating puts it where the change is):
+	 * the member at LOCATION (borrowed path) and the note it gets when it
+	 * gives the location up. NULL both when the finding cannot move.
+	 */
+	const char *located;
+	char *located_note;
 	char *fingerprint;	/* hash of rule, struct and member paths */
 };
 
@@ -45,6 +54,8 @@ struct ll_findings {
 };
 
 void ll_findings_release(struct ll_findings *f);
+/* What one finding owns (not F itself). */
+void ll_finding_release(struct ll_finding *f);
 const char *ll_level_name(enum ll_level level);
 
 /* Builders shared by every producer of findings. */
@@ -54,6 +65,15 @@ void ll_finding_member(struct ll_finding *f, const char *path);
 void ll_finding_pair(struct ll_finding *f, const char *a, const char *b);
 void ll_finding_note(struct ll_finding *f, const struct ll_decl *decl, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* ll_finding_note, saying which member the note is at (PATH, borrowed). */
+void ll_finding_member_note(struct ll_finding *f, const struct ll_decl *decl, const char *path,
+			    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/*
+ * Locate F at member PATH, which has a note: the member located so far
+ * takes that note's place with its located_note. False (F unchanged) when
+ * F cannot move or PATH has no note.
+ */
+bool ll_finding_relocate(struct ll_finding *f, const char *path);
 /* Fingerprint from rule, struct and the member paths, order-independent. */
 void ll_finding_seal(struct ll_finding *f, const struct ll_struct *s);
 

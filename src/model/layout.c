@@ -136,6 +136,32 @@ uint64_t ll_struct_lines(const struct ll_struct *s)
 	return (s->size + s->cacheline - 1) / s->cacheline;
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_members(const struct ll_member *a, const struct ll_member *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *x = &a[i], *y = &b[i];
+
+		if (!same_str(x->path, y->path) || x->offset != y->offset || x->size != y->size ||
+		    x->is_bitfield != y->is_bitfield || x->bit_offset != y->bit_offset ||
+		    x->bit_size != y->bit_size || x->nr_children != y->nr_children ||
+		    !same_members(x->children, y->children, x->nr_children))
+			return false;
+	}
+	return true;
+}
+
+bool ll_struct_same_layout(const struct ll_struct *a, const struct ll_struct *b)
+{
+	return a->kind == b->kind && same_str(a->name, b->name) && a->size == b->size &&
+	       a->cacheline == b->cacheline && a->nr_members == b->nr_members &&
+	       same_members(a->members, b->members, a->nr_members);
+}
+
 static int push_hole(struct ll_holes *out, struct ll_hole h)
 {
 	out->v = xgrow(out->v, out->n, sizeof(*out->v));

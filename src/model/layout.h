@@ -125,6 +125,13 @@ bool ll_member_lines(const struct ll_member *m, unsigned cacheline,
 		     uint64_t *first, uint64_t *last);
 
 uint64_t ll_struct_lines(const struct ll_struct *s);
+/*
+ * Same kind, name, size and line size, and the same member paths at the
+ * same offsets and sizes (bits too), nested members included: the one
+ * struct, whichever binary it was read from. Declaring files and tags are
+ * not compared.
+ */
+bool ll_struct_same_layout(const struct ll_struct *a, const struct ll_struct *b);
 
 /* A gap at one nesting level: between two members or after the last one. */
 struct ll_hole {

@@ -111,6 +111,57 @@ START_TEST(test_mixed)
 }
 END_TEST
 
+/* Gating moves a line finding to another member: that member's note and the located one swap. */
+START_TEST(test_mixed_relocate)
+{
+	struct ll_struct *s = mb_struct(LL_STRUCT, "file", 64, 8, 64);
+	struct ll_findings f;
+	struct ll_finding *x;
+
+	mb_decl(mb_tag(mb_add(s, "a", "void *", 0, 8), RM, NULL), 10, 9);
+	mb_decl(mb_tag(mb_add(s, "b", "long", 8, 8), RM, NULL), 11, 7);
+	mb_decl(mb_tag(mb_add(s, "c", "spinlock_t", 16, 4), WH, NULL), 12, 13);
+	run(s, 0, NULL, 0, &f);
+	x = (struct ll_finding *)only_finding(&f, "mixed-cacheline");
+	ck_assert_str_eq(x->located, "a");
+	ck_assert_str_eq(x->notes[1].member, "c");
+	ck_assert(!ll_finding_relocate(x, "a"));	/* already there */
+	ck_assert(!ll_finding_relocate(x, "nope"));
+	ck_assert(ll_finding_relocate(x, "c"));
+	ck_assert_uint_eq(x->location.line, 12);
+	ck_assert_uint_eq(x->location.column, 13);
+	ck_assert_str_eq(x->located, "c");
+	ck_assert_uint_eq(x->nr_notes, 2);
+	ck_assert_str_eq(x->notes[0].message, "read-mostly b shares cacheline 0 (bytes 8-15)");
+	ck_assert_str_eq(x->notes[1].message, "read-mostly a shares cacheline 0 (bytes 0-7)");
+	ck_assert_str_eq(x->notes[1].member, "a");
+	ck_assert_uint_eq(x->notes[1].decl.line, 10);
+	ck_assert_str_eq(x->located_note, "write-hot c shares cacheline 0 (bytes 16-19)");
+	ll_findings_release(&f);
+	ll_struct_free(s);
+}
+END_TEST
+
+/* What --binary drops as the same struct: geometry and paths, not declarations. */
+START_TEST(test_same_layout)
+{
+	struct ll_struct *a = mb_struct(LL_STRUCT, "file", 64, 8, 64);
+	struct ll_struct *b = mb_struct(LL_STRUCT, "file", 64, 8, 64);
+	struct ll_struct *c = mb_struct(LL_STRUCT, "file", 64, 8, 64);
+
+	mb_decl(mb_add(a, "x", "long", 0, 8), 10, 1);
+	mb_decl(mb_add(b, "x", "long", 0, 8), 20, 1);
+	mb_add(c, "x", "long", 8, 8);
+	ck_assert(ll_struct_same_layout(a, b));
+	ck_assert(!ll_struct_same_layout(a, c));
+	b->cacheline = 128;
+	ck_assert(!ll_struct_same_layout(a, b));
+	ll_struct_free(a);
+	ll_struct_free(b);
+	ll_struct_free(c);
+}
+END_TEST
+
 START_TEST(test_mixed_several_writers_and_domain_words)
 {
 	/* two lines; line 1 has a RM and two writers of one domain */
@@ -857,6 +908,8 @@ static Suite *check_suite(void)
 	tcase_add_test(tc, test_mixed_and_domains_on_one_line);
 	tcase_add_test(tc, test_split_hot_error);
 	tcase_add_test(tc, test_split_hot_levels);
+	tcase_add_test(tc, test_mixed_relocate);
+	tcase_add_test(tc, test_same_layout);
 	tcase_add_test(tc, test_split_hot_bitfield);
 	tcase_add_test(tc, test_zero_size);
 	tcase_add_test(tc, test_union_alternatives);
