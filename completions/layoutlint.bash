@@ -7,12 +7,16 @@
 _layoutlint_binary()
 {
     local i w
+    # With --binary, the first one's FILE names the structs and every word is a NAME.
+    for ((i = 1; i < COMP_CWORD - 1; i++)); do
+        [[ ${COMP_WORDS[i]} == --binary ]] && { echo "${COMP_WORDS[i + 1]}"; return; }
+    done
     for ((i = 1; i < COMP_CWORD; i++)); do
         w=${COMP_WORDS[i]}
         case $w in
             -r|--rules|--format|--cacheline|--decl-file|--srcdir|--prefix-map|--color|\
             --fail-level|--baseline|--write-baseline|--against|--groups|--contains|\
-            --audit|--btf-base|--import-net-cachelines|--html|--source-url) ((i++)) ;;
+            --audit|--btf-base|--import-net-cachelines|--html|--source-url|--binary) ((i++)) ;;
             -*) ;;
             *) echo "$w"; return ;;
         esac
@@ -40,7 +44,7 @@ _layoutlint()
 
     case $prev in
         -r|--rules|--baseline|--write-baseline|--against|--btf-base|--srcdir|--import-net-cachelines|\
-        --html)
+        --html|--binary)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "text json sarif html" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;

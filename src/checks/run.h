@@ -23,12 +23,16 @@ struct ll_gating;
 
 struct ll_linted {
 	struct ll_struct *layout;
+	const char *binary;		/* the binary it was read from (borrowed); NULL: the
+					   run's binary_path */
 	struct ll_findings findings;
 	bool has_rules;			/* a rules block applied to this struct */
 	struct ll_suggestion *suggestion;	/* NULL unless --suggest */
 	struct ll_source *source;	/* --format=patch: the struct's header, mapped */
 	char *no_patch;			/* --format=patch: why there is no source, or NULL */
 	struct ll_gate_mark *marks;	/* per finding, which pairs are new; NULL unless gating */
+	struct ll_findings unchanged;	/* gating: the findings it dropped, all of whose pairs
+					   the reference has (SARIF reports them suppressed) */
 	struct ll_layout_diff *diff;	/* NULL unless --against (baseline.h) */
 	struct ll_units units;		/* the units and cacheline map of the final tags */
 	struct ll_lines lines;
@@ -36,9 +40,19 @@ struct ll_linted {
 					   Members' group tags borrow from it: free it last. */
 };
 
-struct ll_run {
-	const char *binary_path;
+/* One binary of a run of several (--binary). */
+struct ll_binary {
+	const char *path;
 	const char *build_id;
+};
+
+struct ll_run {
+	const char *binary_path;	/* the first binary */
+	const char *build_id;
+	const struct ll_binary *binaries;	/* --binary: every binary, in order (the first is
+						   binary_path); NULL for a positional BINARY */
+	size_t nr_binaries;
+	const char *srcroot;	/* SARIF %SRCROOT%: an absolute directory; NULL: none */
 	struct ll_linted *structs;
 	size_t nr_structs;
 	bool color;

@@ -38,7 +38,12 @@ struct options {
 	const char **prefix_maps;
 	size_t nr_prefix_maps;
 	enum color_mode color;
-	const char *binary;
+	const char *binary;		/* the first of binaries */
+	const char **binaries;		/* --binary FILE..., or the positional BINARY */
+	size_t nr_binaries;
+	bool binary_option;		/* --binary given: every positional argument is a NAME */
+	const char **args;		/* positional arguments, sorted out at the end */
+	size_t nr_args;
 	struct ll_query *queries;
 	size_t nr_queries;
 	const char *pending_kind;	/* "struct"/"union" waiting for its NAME */
@@ -92,10 +97,14 @@ enum {
 	OPT_HTML,
 	OPT_SOURCE_URL,
 	OPT_LINE_PAIRS,
+	OPT_BINARY,
 };
 
 static const struct argp_option argp_options[] = {
 	{ NULL, 0, NULL, 0, "Input:", 1 },
+	{ "binary", OPT_BINARY, "FILE", 0,
+	  "Lint FILE too, reported with the others as one run (repeatable); then every "
+	  "argument is a NAME and there is no positional BINARY", 1 },
 	{ "decl-file", OPT_DECL_FILE, "GLOB", 0,
 	  "Among same-named distinct definitions, pick the one declared in a file matching GLOB", 1 },
 	{ "cacheline", OPT_CACHELINE, "N", 0,
@@ -140,7 +149,7 @@ static const struct argp_option argp_options[] = {
 	  "With --baseline: baseline pairs that no longer occur fail the run too", 3 },
 	{ "against", OPT_AGAINST, "OLD-BINARY", 0,
 	  "Lint OLD-BINARY with the same rules as the reference; report new findings and "
-	  "each struct's layout changes", 3 },
+	  "each struct's layout changes. A directory REF: each binary B is compared with REF/B", 3 },
 	{ NULL, 0, NULL, 0, "Paths:", 4 },
 	{ "srcdir", OPT_SRCDIR, "DIR", 0,
 	  "Show declaring files relative to DIR (default: the compilation directory)", 4 },
@@ -176,7 +185,8 @@ static const char doc[] =
 	"  layoutlint obj.o union foo seqlock_t\n"
 	"  layoutlint -r rules/file.rules /sys/kernel/btf/vmlinux struct file\n"
 	"  layoutlint -r rules --baseline layoutlint.baseline vmlinux\n"
-	"  layoutlint -r rules/file.rules --against old/vmlinux vmlinux struct file\n";
+	"  layoutlint -r rules/file.rules --against old/vmlinux vmlinux struct file\n"
+	"  layoutlint -r rules --against base --binary fs/file_table.o --binary kernel/fork.o\n";
 
 static int parse_uint(const char *s, unsigned *out)
 {
@@ -201,6 +211,31 @@ static void add_query(struct options *o, const char *name, const char *kind)
 			strcmp(kind, "union") == 0 ? LL_QUERY_UNION : LL_QUERY_STRUCT,
 		.decl_glob = o->decl_glob,
 	};
+}
+
+/*
+ * The positional arguments: BINARY then NAMEs, or, once --binary is
+ * given, NAMEs only (after every option, wherever they were typed).
+ */
+static void sort_arguments(struct options *o)
+{
+	size_t i = 0;
+
+	if (!o->binary_option && o->nr_args) {
+		o->binaries = xgrow(o->binaries, 0, sizeof(*o->binaries));
+		o->binaries[o->nr_binaries++] = o->args[i++];
+	}
+	o->binary = o->nr_binaries ? o->binaries[0] : NULL;
+	for (; i < o->nr_args; i++) {
+		const char *arg = o->args[i];
+
+		if (!o->pending_kind && (strcmp(arg, "struct") == 0 || strcmp(arg, "union") == 0)) {
+			o->pending_kind = arg;
+		} else {
+			add_query(o, arg, o->pending_kind);
+			o->pending_kind = NULL;
+		}
+	}
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -252,6 +287,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_DECL_FILE:
 		o->decl_glob = arg;
+		break;
+	case OPT_BINARY:
+		if (!*arg)
+			argp_error(state, "--binary needs a FILE");
+		o->binaries = xgrow(o->binaries, o->nr_binaries, sizeof(*o->binaries));
+		o->binaries[o->nr_binaries++] = arg;
+		o->binary_option = true;
 		break;
 	case OPT_SRCDIR:
 		o->srcdir = arg;
@@ -337,17 +379,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   arg);
 		break;
 	case ARGP_KEY_ARG:
-		if (!o->binary) {
-			o->binary = arg;
-		} else if (!o->pending_kind &&
-			   (strcmp(arg, "struct") == 0 || strcmp(arg, "union") == 0)) {
-			o->pending_kind = arg;
-		} else {
-			add_query(o, arg, o->pending_kind);
-			o->pending_kind = NULL;
-		}
+		o->args = xgrow(o->args, o->nr_args, sizeof(*o->args));
+		o->args[o->nr_args++] = arg;
 		break;
 	case ARGP_KEY_END:
+		sort_arguments(o);
+		if (o->binary_option &&
+		    (o->list_checks || o->import_net || o->list_glob || o->contains || o->audit_glob))
+			argp_error(state, "--binary is for linting: --list-checks, "
+				   "--import-net-cachelines, --list, --contains and --audit take no "
+				   "--binary");
 		if (o->list_checks) {
 			if (o->binary)
 				argp_error(state, "--list-checks takes no BINARY");
@@ -531,12 +572,46 @@ static void progress_done(struct progress_line *p)
 }
 
 /*
- * Read PATH and lint every query with its rules block. For the binary under
- * test, a struct it does not define is an error, or a note for rules-named
- * structs; for the REFERENCE (--against OLD-BINARY) it is just absent.
+ * Which binary is being read, and what the binaries before it found: a
+ * struct is missing only when no binary of the run defines it.
+ */
+struct lint_pass {
+	bool reference;		/* --against OLD-BINARY: a missing struct is just absent */
+	bool last;		/* the last binary under test: missing ones are decided here */
+	const bool *found;	/* per query: some earlier binary defines it */
+};
+
+/*
+ * A struct no binary under test defines: an error, or a note for
+ * rules-named structs. With several binaries the one line says so.
+ */
+static int missing_struct(const struct options *o, const char *path, size_t i,
+			  const struct ll_lookup_result *r, struct ll_block **blocks,
+			  bool from_rules, struct ll_error *err)
+{
+	lookup_error(path, &o->queries[i], r, err);
+	if (o->nr_binaries > 1) {
+		struct ll_error one = *err;
+
+		ll_fail(err, "%s %s is defined by none of the %zu binaries (%s)",
+			query_kind_name(&o->queries[i]), o->queries[i].name, o->nr_binaries, one.msg);
+	}
+	/* A kernel tree's rules cover vmlinux and modules: absence is news, not failure. */
+	if (from_rules && !o->require_all && r->status != LL_AMBIGUOUS) {
+		fprintf(stderr, "%s:%u: note: %s; skipped\n", blocks[i]->file, blocks[i]->line,
+			err->msg);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Read PATH and lint every query with its rules block. A struct PATH does
+ * not define is decided by missing_struct() once every binary under test
+ * has been read; for the reference it is just absent.
  */
 static int lint_binary(const struct options *o, const char *path, struct ll_block **blocks,
-		       bool from_rules, bool reference, struct linted_binary *lb,
+		       bool from_rules, const struct lint_pass *pass, struct linted_binary *lb,
 		       struct ll_error *err)
 {
 	struct progress_line line = { 0 };
@@ -582,17 +657,16 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 				goto done;
 			continue;
 		}
-		if (reference && results[i].status != LL_AMBIGUOUS)
-			continue;	/* the diff says "not defined there" */
-		lookup_error(path, &o->queries[i], &results[i], err);
-		/* A kernel tree's rules cover vmlinux and modules: absence is news, not failure. */
-		if (!reference && from_rules && !o->require_all &&
-		    results[i].status != LL_AMBIGUOUS) {
-			fprintf(stderr, "%s:%u: note: %s; skipped\n", blocks[i]->file, blocks[i]->line,
-				err->msg);
-			continue;
+		if (results[i].status == LL_AMBIGUOUS) {
+			lookup_error(path, &o->queries[i], &results[i], err);
+			goto done;
 		}
-		goto done;
+		if (pass->reference)
+			continue;	/* the diff says "not defined there" */
+		if (!pass->last || pass->found[i])
+			continue;	/* another binary of the run may define it, or does */
+		if (missing_struct(o, path, i, &results[i], blocks, from_rules, err))
+			goto done;
 	}
 	rc = 0;
 done:
@@ -603,20 +677,27 @@ done:
 	return rc;
 }
 
+static void release_structs(struct ll_run *run)
+{
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		ll_layout_diff_free(run->structs[i].diff);
+		ll_linted_release(&run->structs[i]);
+	}
+	free(run->structs);
+	run->structs = NULL;
+	run->nr_structs = 0;
+}
+
 static void linted_binary_release(struct linted_binary *lb)
 {
-	for (size_t i = 0; i < lb->run.nr_structs; i++) {
-		ll_layout_diff_free(lb->run.structs[i].diff);
-		ll_linted_release(&lb->run.structs[i]);
-	}
-	free(lb->run.structs);
+	release_structs(&lb->run);
 	free(lb->struct_of_query);
 	ll_input_close(lb->in);
 }
 
-/* --against: each struct of CUR next to its namesake in OLD. */
+/* --against: each struct of CUR next to its namesake in OLD (at REFERENCE, for a directory). */
 static void diff_layouts(const struct options *o, struct linted_binary *cur,
-			 const struct linted_binary *old)
+			 const struct linted_binary *old, const char *reference)
 {
 	for (size_t q = 0; q < o->nr_queries; q++) {
 		long c = cur->struct_of_query[q], r = old->struct_of_query[q];
@@ -626,7 +707,123 @@ static void diff_layouts(const struct options *o, struct linted_binary *cur,
 		cur->run.structs[c].diff =
 			ll_layout_diff(r >= 0 ? old->run.structs[r].layout : NULL,
 				       cur->run.structs[c].layout);
+		cur->run.structs[c].diff->reference = reference;
 	}
+}
+
+static bool has_dotdot(const char *path)
+{
+	for (const char *p = path; *p; p += strcspn(p, "/"), p += *p == '/') {
+		if (strncmp(p, "..", 2) == 0 && (p[2] == '/' || p[2] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * --against REF: the reference of each binary. A directory holds REF/B for
+ * each binary B, which must then be a relative path that stays below REF;
+ * a file is the reference of the one binary there is. *IN_DIR: a directory.
+ */
+static int reference_paths(const struct options *o, char **refs, bool *in_dir,
+			   struct ll_error *err)
+{
+	struct stat st;
+	size_t len = strlen(o->against);
+
+	*in_dir = stat(o->against, &st) == 0 && S_ISDIR(st.st_mode);
+	if (!*in_dir) {
+		if (o->nr_binaries > 1)
+			return ll_fail(err, "--against %s: not a directory; with several --binary the "
+				       "reference of each binary B is REF/B, so REF must be a directory",
+				       o->against);
+		refs[0] = xstrdup(o->against);
+		return 0;
+	}
+	for (size_t i = 0; i < o->nr_binaries; i++) {
+		const char *b = o->binaries[i];
+		struct strbuf path = STRBUF_INIT;
+
+		if (b[0] == '/' || has_dotdot(b))
+			return ll_fail(err, "%s: --against %s is a directory, where the reference of "
+				       "each binary B is REF/B: B must be a relative path without '..'",
+				       b, o->against);
+		sb_addf(&path, "%s%s%s", o->against, len && o->against[len - 1] == '/' ? "" : "/", b);
+		refs[i] = sb_detach(&path);
+	}
+	return 0;
+}
+
+/* Did a struct of ALL already report F? Its fingerprint names rule, struct and members. */
+static bool reported_before(const struct ll_run *all, const struct ll_finding *f)
+{
+	for (size_t i = 0; i < all->nr_structs; i++) {
+		const struct ll_findings *v = &all->structs[i].findings;
+
+		for (size_t k = 0; k < v->n; k++)
+			if (f->fingerprint && v->v[k].fingerprint &&
+			    strcmp(f->fingerprint, v->v[k].fingerprint) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* A struct reported again for its other layout repeats none of the findings ALL has. */
+static void drop_repeated_findings(const struct ll_run *all, struct ll_linted *l)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < l->findings.n; k++) {
+		if (reported_before(all, &l->findings.v[k]))
+			ll_finding_release(&l->findings.v[k]);
+		else
+			l->findings.v[kept++] = l->findings.v[k];
+	}
+	l->findings.n = kept;
+}
+
+/*
+ * One run of the structs of every binary, in order, each knowing its
+ * binary. A struct an earlier binary gave with the same layout is the same
+ * struct (a header's struct in several objects): it is dropped, with its
+ * findings; one with another layout is kept, without the findings already
+ * reported (by fingerprint). The structs move from CUR to ALL.
+ */
+static void merge_binaries(struct linted_binary *cur, size_t nr, struct ll_run *all)
+{
+	for (size_t b = 0; b < nr; b++) {
+		for (size_t i = 0; i < cur[b].run.nr_structs; i++) {
+			struct ll_linted *l = &cur[b].run.structs[i];
+			bool seen = false;
+
+			for (size_t k = 0; k < all->nr_structs && !seen; k++)
+				seen = ll_struct_same_layout(all->structs[k].layout, l->layout);
+			if (seen) {
+				ll_layout_diff_free(l->diff);
+				ll_linted_release(l);
+				continue;
+			}
+			drop_repeated_findings(all, l);
+			l->binary = cur[b].path;
+			all->structs = xgrow(all->structs, all->nr_structs, sizeof(*all->structs));
+			all->structs[all->nr_structs++] = *l;
+		}
+		cur[b].run.nr_structs = 0;
+	}
+}
+
+/*
+ * SARIF's %SRCROOT%: --srcdir, which relative declaring files are shown
+ * against, else the working directory, where relative command-line paths
+ * (binaries, rules files, baselines) start. NULL when neither resolves.
+ */
+static char *source_root(const struct options *o)
+{
+	char *dir = o->srcdir ? realpath(o->srcdir, NULL) : getcwd(NULL, 0);
+
+	if (!dir && o->srcdir && o->srcdir[0] == '/')
+		dir = xstrdup(o->srcdir);
+	return dir;
 }
 
 static void gating_summary(const struct ll_gating *g)
@@ -695,12 +892,18 @@ static int run(struct options *o)
 	struct ll_error err;
 	struct ll_rules rules = { 0 };
 	struct ll_block **blocks = NULL;
-	struct linted_binary cur = { 0 }, old = { 0 };
+	size_t nb = o->nr_binaries;
+	struct linted_binary *cur = xcalloc(nb, sizeof(*cur)), *old = xcalloc(nb, sizeof(*old));
+	struct ll_binary *binaries = xcalloc(nb, sizeof(*binaries));
+	char **refs = xcalloc(nb, sizeof(*refs));
+	bool *found = NULL, in_dir = false;
+	struct ll_run all = { 0 };
 	struct ll_pairset ref = { 0 }, mine = { 0 };
 	struct ll_gating gating = { .strict = o->strict_baseline };
 	struct ll_baseline_pending pending = { 0 };
 	bool gate = o->baseline || o->against;
 	struct strbuf out = STRBUF_INIT;
+	char *srcroot = NULL;
 	bool from_rules;
 	int status = 0;
 
@@ -712,48 +915,69 @@ static int run(struct options *o)
 	if (o->baseline && ll_baseline_load(o->baseline, &ref, &err))
 		goto fail;
 	plan_queries(o, &rules, &blocks, &from_rules);
-	if (lint_binary(o, o->binary, blocks, from_rules, false, &cur, &err))
+	if (o->against && reference_paths(o, refs, &in_dir, &err))
 		goto fail;
-	if (o->against) {
-		if (lint_binary(o, o->against, blocks, from_rules, true, &old, &err))
+	found = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*found));
+	for (size_t b = 0; b < nb; b++) {
+		struct lint_pass pass = { .last = b + 1 == nb, .found = found };
+
+		if (lint_binary(o, o->binaries[b], blocks, from_rules, &pass, &cur[b], &err))
 			goto fail;
-		ll_pairset_from_run(&old.run, &ref);
-		diff_layouts(o, &cur, &old);
+		for (size_t q = 0; q < o->nr_queries; q++)
+			found[q] |= cur[b].struct_of_query[q] >= 0;
+		binaries[b] = (struct ll_binary){ cur[b].path, cur[b].run.build_id };
 	}
+	for (size_t b = 0; o->against && b < nb; b++) {
+		struct lint_pass pass = { .reference = true };
+
+		if (lint_binary(o, refs[b], blocks, from_rules, &pass, &old[b], &err))
+			goto fail;
+		/* Several references gate as one: the union of their pairs. */
+		ll_pairset_add_run(&old[b].run, &ref);
+		diff_layouts(o, &cur[b], &old[b], in_dir ? refs[b] : NULL);
+	}
+	all.binary_path = cur[0].path;
+	all.build_id = cur[0].run.build_id;
+	if (o->binary_option) {
+		all.binaries = binaries;
+		all.nr_binaries = nb;
+	}
+	merge_binaries(cur, nb, &all);
 	/*
 	 * Before any output: a baseline that cannot be written fails the run
 	 * whole. It replaces the old one only once the output is out, too.
 	 */
 	if (o->write_baseline) {
-		ll_pairset_from_run(&cur.run, &mine);
+		ll_pairset_from_run(&all, &mine);
 		if (ll_baseline_prepare(o->write_baseline, &mine, &pending, &err))
 			goto fail;
 	}
 	if (gate) {
 		gating.against = o->against != NULL;
 		gating.reference = o->against ? o->against : o->baseline;
-		gating.reference_build_id = o->against ? old.run.build_id : NULL;
-		ll_gate(&cur.run, &ref, &gating);
-		cur.run.gating = &gating;
+		gating.reference_build_id = o->against ? old[0].run.build_id : NULL;
+		ll_gate(&all, &ref, &gating);
+		all.gating = &gating;
 	}
-	cur.run.color = o->color == COLOR_ALWAYS ||
-			(o->color == COLOR_AUTO && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-	cur.run.quiet = o->quiet;
-	cur.run.source_url = o->source_url;
-	cur.run.line_pairs = o->line_pairs;
+	all.color = o->color == COLOR_ALWAYS ||
+		    (o->color == COLOR_AUTO && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+	all.quiet = o->quiet;
+	all.source_url = o->source_url;
+	all.line_pairs = o->line_pairs;
+	all.srcroot = srcroot = source_root(o);
 	/* Like the baseline: a page that cannot be written fails before any output. */
-	if (o->html && write_html(o->html, &cur.run, &err))
+	if (o->html && write_html(o->html, &all, &err))
 		goto fail;
 	if (o->format == FORMAT_HTML)
-		ll_report_html(&cur.run, &out);
+		ll_report_html(&all, &out);
 	else if (o->format == FORMAT_JSON)
-		ll_report_json(&cur.run, &out);
+		ll_report_json(&all, &out);
 	else if (o->format == FORMAT_SARIF)
-		ll_report_sarif(&cur.run, &out);
+		ll_report_sarif(&all, &out);
 	else if (o->format == FORMAT_PATCH)
-		ll_report_patch(&cur.run, o->asserts, &out);
+		ll_report_patch(&all, o->asserts, &out);
 	else
-		ll_report_text(&cur.run, &out);
+		ll_report_text(&all, &out);
 	if (write_stdout(&out)) {
 		status = 2;
 		goto done;
@@ -762,9 +986,9 @@ static int run(struct options *o)
 		goto fail;
 	if (gate && o->format == FORMAT_TEXT)
 		gating_summary(&gating);
-	for (size_t i = 0; i < cur.run.nr_structs; i++) {
+	for (size_t i = 0; i < all.nr_structs; i++) {
 		bool any;
-		enum ll_level max = ll_findings_max_level(&cur.run.structs[i].findings, &any);
+		enum ll_level max = ll_findings_max_level(&all.structs[i].findings, &any);
 
 		if (any && max >= o->fail_level)
 			status = 1;
@@ -777,9 +1001,19 @@ fail:
 	status = 2;
 done:
 	ll_baseline_abandon(&pending);
-	ll_gate_release(&cur.run, &gating);
-	linted_binary_release(&cur);
-	linted_binary_release(&old);
+	ll_gate_release(&all, &gating);
+	release_structs(&all);
+	for (size_t b = 0; b < nb; b++) {
+		linted_binary_release(&cur[b]);
+		linted_binary_release(&old[b]);
+		free(refs[b]);
+	}
+	free(cur);
+	free(old);
+	free(refs);
+	free(binaries);
+	free(found);
+	free(srcroot);
 	ll_pairset_release(&ref);
 	ll_pairset_release(&mine);
 	free(blocks);
@@ -1015,7 +1249,9 @@ int main(int argc, char **argv)
 {
 	struct options o = { .fail_level = LL_LEVEL_ERROR };
 	struct argp argp = { argp_options, parse_opt,
-			     "BINARY [[struct|union] NAME]...\n--import-net-cachelines FILE.rst", doc,
+			     "BINARY [[struct|union] NAME]...\n"
+			     "--binary FILE... [[struct|union] NAME]...\n"
+			     "--import-net-cachelines FILE.rst", doc,
 			     NULL, NULL, NULL };
 	int status;
 
@@ -1031,6 +1267,8 @@ int main(int argc, char **argv)
 	else
 		status = run(&o);
 	free(o.queries);
+	free(o.binaries);
+	free(o.args);
 	free(o.prefix_maps);
 	free(o.rules_paths);
 	return status;

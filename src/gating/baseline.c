@@ -175,6 +175,11 @@ static void oriented(const char *rule, const char *a, const char *b, const char 
 void ll_pairset_from_run(const struct ll_run *run, struct ll_pairset *out)
 {
 	memset(out, 0, sizeof(*out));
+	ll_pairset_add_run(run, out);
+}
+
+void ll_pairset_add_run(const struct ll_run *run, struct ll_pairset *out)
+{
 	for (size_t i = 0; i < run->nr_structs; i++) {
 		const struct ll_linted *l = &run->structs[i];
 
@@ -524,12 +529,84 @@ static bool struct_linted(const struct ll_run *run, enum ll_kind kind, const cha
 	return false;
 }
 
-static void release_one(struct ll_finding *f)
+/* The first pair of REF about struct KIND NAME, or REF->n (sorted by kind and name first). */
+static size_t first_of_struct(const struct ll_pairset *ref, enum ll_kind kind, const char *name)
 {
-	struct ll_findings one = { .v = xmalloc(sizeof(*f)), .n = 1 };
+	size_t lo = 0, hi = ref->n;
 
-	one.v[0] = *f;
-	ll_findings_release(&one);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ll_pairkey *k = &ref->v[mid];
+		int c = k->kind != kind ? (k->kind < kind ? -1 : 1) : strcmp(k->name, name);
+
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool named_by_reference(const struct ll_pairset *ref, const struct ll_struct *s,
+			       const char *path)
+{
+	for (size_t i = first_of_struct(ref, s->kind, s->name); i < ref->n; i++) {
+		const struct ll_pairkey *k = &ref->v[i];
+
+		if (k->kind != s->kind || strcmp(k->name, s->name) != 0)
+			break;
+		if (strcmp(k->a, path) == 0 || (k->b && strcmp(k->b, path) == 0))
+			return true;
+	}
+	return false;
+}
+
+static bool diff_lists(const struct ll_diff_member *v, size_t n, const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i].path, path) == 0)
+			return true;
+	return false;
+}
+
+/* Did PATH's change make a new pair: --against, added or moved; a baseline, named by none. */
+static bool member_changed(const struct ll_linted *l, const struct ll_pairset *ref, bool against,
+			   const char *path)
+{
+	if (!against)
+		return !named_by_reference(ref, l->layout, path);
+	return l->diff && (diff_lists(l->diff->added, l->diff->nr_added, path) ||
+			   diff_lists(l->diff->moved, l->diff->nr_moved, path));
+}
+
+/*
+ * Review tools keep only comments on changed lines: a finding with new
+ * pairs goes to the first member of those pairs (in pair order) whose
+ * change made one, when it can move (ll_finding_relocate); otherwise it
+ * stays where the check put it.
+ */
+static void locate_at_change(struct ll_finding *f, const struct ll_gate_mark *m,
+			     const struct ll_linted *l, const struct ll_pairset *ref, bool against)
+{
+	for (size_t p = 0; p < m->nr_pairs; p++) {
+		const char *ab[2] = { NULL, NULL };
+
+		if (!m->pair_new[p])
+			continue;
+		ll_finding_gate_pairs(f, p, &ab[0], &ab[1]);
+		for (size_t k = 0; k < 2; k++) {
+			if (ab[k] && member_changed(l, ref, against, ab[k])) {
+				ll_finding_relocate(f, ab[k]);
+				return;
+			}
+		}
+	}
+}
+
+static void keep_unchanged(struct ll_linted *l, const struct ll_finding *f)
+{
+	l->unchanged.v = xgrow(l->unchanged.v, l->unchanged.n, sizeof(*l->unchanged.v));
+	l->unchanged.v[l->unchanged.n++] = *f;
 }
 
 void ll_gate(struct ll_run *run, struct ll_pairset *ref, struct ll_gating *g)
@@ -563,11 +640,12 @@ void ll_gate(struct ll_run *run, struct ll_pairset *ref, struct ll_gating *g)
 				g->suppressed_findings++;
 				g->suppressed_pairs += n;
 				free(m.pair_new);
-				release_one(f);
+				keep_unchanged(l, f);
 				continue;
 			}
 			g->reported_findings++;
 			g->new_pairs += m.nr_new;
+			locate_at_change(f, &m, l, ref, g->against);
 			l->marks[kept] = m;
 			l->findings.v[kept++] = *f;
 		}
@@ -592,6 +670,7 @@ void ll_gate_release(struct ll_run *run, struct ll_gating *g)
 			free(l->marks[k].pair_new);
 		free(l->marks);
 		l->marks = NULL;
+		ll_findings_release(&l->unchanged);
 	}
 	free(g->vanished);
 	g->vanished = NULL;

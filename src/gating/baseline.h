@@ -39,6 +39,8 @@ struct ll_pairset {
 
 /* The pairs of every finding of RUN, sorted, one entry per pair. */
 void ll_pairset_from_run(const struct ll_run *run, struct ll_pairset *out);
+/* OUT and the pairs of RUN (several references make one set). */
+void ll_pairset_add_run(const struct ll_run *run, struct ll_pairset *out);
 void ll_pairset_release(struct ll_pairset *set);
 
 /* The baseline document for SET (JSON, one entry per line, stable). */
@@ -91,9 +93,11 @@ size_t ll_finding_gate_pairs(const struct ll_finding *f, size_t i, const char **
 			     const char **b);
 
 /*
- * Drop from RUN the findings whose pairs REF all has, mark the new pairs of
- * the others (ll_linted.marks) and count both; reference pairs of structs
- * RUN linted that no current finding has are the vanished ones.
+ * Move from RUN's findings to ll_linted.unchanged those whose pairs REF all
+ * has, mark the new pairs of the others (ll_linted.marks), locate each of
+ * those at the member whose change made its first new pair (with
+ * g->against, by ll_linted.diff) and count both; reference pairs of
+ * structs RUN linted that no current finding has are the vanished ones.
  */
 void ll_gate(struct ll_run *run, struct ll_pairset *ref, struct ll_gating *g);
 void ll_gate_release(struct ll_run *run, struct ll_gating *g);
@@ -118,6 +122,8 @@ struct ll_diff_member {
 };
 
 struct ll_layout_diff {
+	const char *reference;		/* the OLD-BINARY compared with (borrowed), when
+					   --against names a directory; NULL: the gating's */
 	bool in_reference;		/* false: OLD-BINARY does not define it */
 	uint64_t old_size, new_size;
 	uint64_t old_cachelines, new_cachelines;

@@ -27,6 +27,9 @@ void ll_report_patch(const struct ll_run *run, bool asserts, struct strbuf *out)
 struct ll_suggestion;
 void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion *sg,
 			  struct strbuf *out);
+/* --binary: the "binaries" array of JSON and of SARIF's run properties (path, build_id). */
+struct json_writer;
+void ll_report_binaries_json(struct json_writer *w, const struct ll_run *run);
 /* --list-checks: one line per check of the catalog, in its order. */
 void ll_report_checks(struct strbuf *out);
 

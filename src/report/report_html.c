@@ -717,7 +717,7 @@ static void location(struct html_ctx *c, const struct ll_decl *d)
 		if (link)
 			sb_adds(out, "</a>");
 	} else {
-		esc(out, c->run->binary_path);
+		esc(out, c->l->binary ? c->l->binary : c->run->binary_path);
 		sb_addf(out, ": %s ", ll_kind_name(s->kind));
 		esc(out, s->name);
 		sb_adds(out, ":");
@@ -1006,7 +1006,14 @@ static void one_struct(struct html_ctx *c)
 	sb_addf(out, "<section class=\"struct\" id=\"s%zu\" aria-labelledby=\"s%zu-h\">\n"
 		"<h2 id=\"s%zu-h\">%s ", c->index, c->index, c->index, ll_kind_name(s->kind));
 	esc(out, s->name);
-	sb_adds(out, "</h2>\n<p class=\"meta\">declared ");
+	sb_adds(out, "</h2>\n<p class=\"meta\">");
+	/* Several binaries: which one this struct is from. */
+	if (c->run->binaries) {
+		sb_adds(out, "in ");
+		esc(out, l->binary ? l->binary : c->run->binary_path);
+		sb_adds(out, " &middot; ");
+	}
+	sb_adds(out, "declared ");
 	decl_cell(c, &s->decl);
 	sb_addf(out, " &middot; size %" PRIu64 ", cachelines %" PRIu64 ", members %zu &middot; "
 		"holes %zu (%" PRIu64 " bytes), padding %" PRIu64 " &middot; alignment %" PRIu64
@@ -1116,10 +1123,17 @@ void ll_report_html(const struct ll_run *run, struct strbuf *out)
 		"patternTransform=\"rotate(45)\"><rect class=\"hb\" width=\"6\" height=\"6\"/>"
 		"<line class=\"hl\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\"/>"
 		"</pattern></defs></svg>\n<header><h1>layoutlint cacheline map</h1>\n<p>");
-	esc(out, run->binary_path);
-	if (run->build_id) {
-		sb_adds(out, " &middot; build-id ");
-		esc(out, run->build_id);
+	for (size_t i = 0; i < (run->binaries ? run->nr_binaries : 1); i++) {
+		const struct ll_binary one = { run->binary_path, run->build_id };
+		const struct ll_binary *b = run->binaries ? &run->binaries[i] : &one;
+
+		if (i)
+			sb_adds(out, "<br>\n");
+		esc(out, b->path);
+		if (b->build_id) {
+			sb_adds(out, " &middot; build-id ");
+			esc(out, b->build_id);
+		}
 	}
 	if (run->gating) {
 		sb_addf(out, " &middot; %s ", run->gating->against ? "against" : "baseline");

@@ -108,6 +108,8 @@ static void against(struct json_writer *w, const struct ll_layout_diff *d)
 {
 	jw_key(w, "against");
 	jw_begin_object(w);
+	if (d->reference)
+		jw_kstring(w, "reference", d->reference);
 	jw_kbool(w, "in_reference", d->in_reference);
 	if (d->in_reference) {
 		jw_key(w, "size");
@@ -265,13 +267,15 @@ static void suggestion(struct json_writer *w, const struct ll_linted *l)
 	jw_end_object(w);
 }
 
-static void one_struct(struct json_writer *w, const struct ll_linted *l)
+static void one_struct(struct json_writer *w, const struct ll_run *run, const struct ll_linted *l)
 {
 	const struct ll_struct *s = l->layout;
 	struct ll_summary sum;
 
 	ll_summarize(s, &sum);
 	jw_begin_object(w);
+	if (run->binaries)
+		jw_kstring(w, "binary", l->binary ? l->binary : run->binary_path);
 	jw_kstring(w, "kind", ll_kind_name(s->kind));
 	jw_kstring(w, "name", s->name);
 	jw_kuint(w, "size", s->size);
@@ -303,6 +307,18 @@ static void one_struct(struct json_writer *w, const struct ll_linted *l)
 	jw_end_object(w);
 }
 
+void ll_report_binaries_json(struct json_writer *w, const struct ll_run *run)
+{
+	jw_begin_array(w);
+	for (size_t i = 0; i < run->nr_binaries; i++) {
+		jw_begin_object(w);
+		jw_kstring(w, "path", run->binaries[i].path);
+		jw_kstring(w, "build_id", run->binaries[i].build_id);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
 void ll_report_json(const struct ll_run *run, struct strbuf *out)
 {
 	struct json_writer w;
@@ -315,10 +331,14 @@ void ll_report_json(const struct ll_run *run, struct strbuf *out)
 	jw_kstring(&w, "path", run->binary_path);
 	jw_kstring(&w, "build_id", run->build_id);
 	jw_end_object(&w);
+	if (run->binaries) {
+		jw_key(&w, "binaries");
+		ll_report_binaries_json(&w, run);
+	}
 	jw_key(&w, "structs");
 	jw_begin_array(&w);
 	for (size_t i = 0; i < run->nr_structs; i++)
-		one_struct(&w, &run->structs[i]);
+		one_struct(&w, run, &run->structs[i]);
 	jw_end_array(&w);
 	if (run->gating) {
 		jw_key(&w, "gating");

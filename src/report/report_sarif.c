@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * --format=sarif: SARIF 2.1.0 as GitHub code scanning takes it. One run;
- * the driver lists every rule id; each result is located at the member's
- * declaring file (a relative URI under %SRCROOT%, or a file: URI when the
- * path is absolute; the binary itself when the input has no file, as BTF
+ * --format=sarif: SARIF 2.1.0 as GitHub code scanning takes it. One run,
+ * whatever the number of binaries; the driver lists every rule id; each
+ * result is located at the member's declaring file (a relative URI under
+ * %SRCROOT%, which originalUriBaseIds resolves, or a file: URI when the
+ * path is absolute; its struct's binary when the input has no file, as BTF
  * has none), names the struct and member as logical locations, carries
  * our fingerprint in partialFingerprints and the notes as related locations.
+ * Under gating, review tools also get what the text leaves out: the
+ * findings the reference already had (unchanged, suppressed) and its pairs
+ * that vanished (absent), each result with its baselineState.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +17,7 @@
 
 #include "gating/baseline.h"
 #include "config.h"
+#include "util/hash.h"
 #include "util/json_writer.h"
 #include "report/report.h"
 
@@ -113,7 +118,12 @@ static void artifact(struct json_writer *w, const char *path)
 	sb_release(&uri);
 }
 
-static void physical(struct json_writer *w, const struct ll_run *run, const struct ll_decl *d)
+static const char *binary_of(const struct ll_run *run, const struct ll_linted *l)
+{
+	return l->binary ? l->binary : run->binary_path;
+}
+
+static void physical(struct json_writer *w, const char *binary, const struct ll_decl *d)
 {
 	jw_key(w, "physicalLocation");
 	jw_begin_object(w);
@@ -129,7 +139,7 @@ static void physical(struct json_writer *w, const struct ll_run *run, const stru
 		}
 	} else {
 		/* No source location (BTF, or DWARF without a line table): the binary. */
-		artifact(w, run->binary_path);
+		artifact(w, binary);
 	}
 	jw_end_object(w);
 }
@@ -154,12 +164,36 @@ static void string_pairs(struct json_writer *w, const struct ll_finding *f,
 	jw_end_array(w);
 }
 
-static void result(struct json_writer *w, const struct ll_run *run, const struct ll_linted *l,
-		   size_t k)
+/*
+ * Gating: a suppressed result says why, so that code scanning does not
+ * raise what the reference already had.
+ */
+static void suppressed(struct json_writer *w, const struct ll_run *run)
 {
-	const struct ll_finding *f = &l->findings.v[k];
-	const struct ll_gate_mark *m = l->marks ? &l->marks[k] : NULL;
+	struct strbuf why = STRBUF_INIT;
+
+	sb_addf(&why, "every member pair of this finding is in the reference (%s %s); layoutlint "
+		"reports only new pairs", run->gating->against ? "--against" : "--baseline",
+		run->gating->reference);
+	jw_key(w, "suppressions");
+	jw_begin_array(w);
+	jw_begin_object(w);
+	jw_kstring(w, "kind", "external");
+	jw_kstring(w, "justification", why.buf);
+	jw_end_object(w);
+	jw_end_array(w);
+	sb_release(&why);
+}
+
+/*
+ * One finding of L: a reported one (M its new pairs under gating, else
+ * NULL), or, with UNCHANGED, one gating suppressed.
+ */
+static void result(struct json_writer *w, const struct ll_run *run, const struct ll_linted *l,
+		   const struct ll_finding *f, const struct ll_gate_mark *m, bool unchanged)
+{
 	const struct ll_struct *s = l->layout;
+	const char *binary = binary_of(run, l);
 	int idx = ll_check_index(f->rule);
 	const struct ll_check_def *def = ll_check_find(f->rule);
 	struct strbuf msg = STRBUF_INIT, qname = STRBUF_INIT;
@@ -179,7 +213,7 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	jw_key(w, "locations");
 	jw_begin_array(w);
 	jw_begin_object(w);
-	physical(w, run, &f->location);
+	physical(w, binary, &f->location);
 	/*
 	 * Every result names the struct, and the member where there is one
 	 * (a check that names_pattern, like stale-rule, names a pattern): without source locations (BTF) this
@@ -188,9 +222,12 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	jw_key(w, "logicalLocations");
 	jw_begin_array(w);
 	if (f->nr_members && !(def && def->names_pattern)) {
-		sb_addf(&qname, "%s %s::%s", ll_kind_name(s->kind), s->name, f->members[0]);
+		/* Where gating located it, when it moved (ll_finding_relocate). */
+		const char *member = f->located ? f->located : f->members[0];
+
+		sb_addf(&qname, "%s %s::%s", ll_kind_name(s->kind), s->name, member);
 		jw_begin_object(w);
-		jw_kstring(w, "name", f->members[0]);
+		jw_kstring(w, "name", member);
 		jw_kstring(w, "fullyQualifiedName", qname.buf);
 		jw_kstring(w, "kind", "member");
 		jw_end_object(w);
@@ -211,7 +248,7 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 		for (size_t i = 0; i < f->nr_notes; i++) {
 			jw_begin_object(w);
 			jw_kuint(w, "id", i + 1);
-			physical(w, run, &f->notes[i].decl);
+			physical(w, binary, &f->notes[i].decl);
 			text_object(w, "message", f->notes[i].message);
 			jw_end_object(w);
 		}
@@ -222,7 +259,11 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	jw_kstring(w, FINGERPRINT_KEY, f->fingerprint ? f->fingerprint : "");
 	jw_end_object(w);
 	if (m)
-		jw_kstring(w, "baselineState", m->nr_new == m->nr_pairs ? "new" : "updated");
+		jw_kstring(w, "baselineState", "new");
+	if (unchanged) {
+		jw_kstring(w, "baselineState", "unchanged");
+		suppressed(w, run);
+	}
 	jw_key(w, "properties");
 	jw_begin_object(w);
 	sb_reset(&qname);
@@ -250,6 +291,116 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	sb_release(&qname);
 }
 
+/* A vanished pair's: not a finding's (no finding has exactly one pair's members here). */
+static void pair_fingerprint(const struct ll_pairkey *k, char hex[17])
+{
+	const char *parts[] = { "absent", k->rule, ll_kind_name(k->kind), k->name, k->a,
+				k->b ? k->b : "" };
+	uint64_t h = LL_FNV_INIT;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		h = ll_fnv1a(ll_fnv1a_str(h, parts[i]), "\xff", 1);
+	snprintf(hex, 17, "%016llx", (unsigned long long)h);
+}
+
+/* The binary that gave struct K of the run (the first, as a struct is listed once). */
+static const char *binary_of_pair(const struct ll_run *run, const struct ll_pairkey *k)
+{
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		const struct ll_struct *s = run->structs[i].layout;
+
+		if (s->kind == k->kind && strcmp(s->name, k->name) == 0)
+			return binary_of(run, &run->structs[i]);
+	}
+	return run->binary_path;
+}
+
+/*
+ * A reference pair that no longer occurs: a note, at its line of the
+ * baseline file (where --strict-baseline's error is), or, from
+ * OLD-BINARY, at the binary, the struct named logically.
+ */
+static void absent_result(struct json_writer *w, const struct ll_run *run,
+			  const struct ll_pairkey *k)
+{
+	const struct ll_gating *g = run->gating;
+	int idx = ll_check_index(k->rule);
+	struct strbuf msg = STRBUF_INIT, qname = STRBUF_INIT;
+	char fp[17];
+
+	jw_begin_object(w);
+	jw_kstring(w, "ruleId", k->rule);
+	if (idx >= 0)
+		jw_kuint(w, "ruleIndex", (uint64_t)idx);
+	jw_kstring(w, "level", "note");
+	sb_addf(&msg, "%s pair no longer occurs: ", g->against ? "reference" : "baseline");
+	ll_pairkey_describe(k, &msg);
+	text_object(w, "message", msg.buf);
+	jw_key(w, "locations");
+	jw_begin_array(w);
+	jw_begin_object(w);
+	if (k->line) {
+		struct ll_decl at = { .file = (char *)g->reference, .line = k->line };
+
+		physical(w, NULL, &at);
+	} else {
+		physical(w, binary_of_pair(run, k), &(struct ll_decl){ 0 });
+	}
+	sb_addf(&qname, "%s %s", ll_kind_name(k->kind), k->name);
+	jw_key(w, "logicalLocations");
+	jw_begin_array(w);
+	jw_begin_object(w);
+	jw_kstring(w, "name", k->name);
+	jw_kstring(w, "fullyQualifiedName", qname.buf);
+	jw_kstring(w, "kind", "type");
+	jw_end_object(w);
+	jw_end_array(w);
+	jw_end_object(w);
+	jw_end_array(w);
+	pair_fingerprint(k, fp);
+	jw_key(w, "partialFingerprints");
+	jw_begin_object(w);
+	jw_kstring(w, FINGERPRINT_KEY, fp);
+	jw_end_object(w);
+	jw_kstring(w, "baselineState", "absent");
+	jw_key(w, "properties");
+	jw_begin_object(w);
+	jw_kstring(w, "struct", qname.buf);
+	jw_key(w, "pair");
+	jw_begin_array(w);
+	jw_string(w, k->a);
+	if (k->b)
+		jw_string(w, k->b);
+	jw_end_array(w);
+	jw_end_object(w);
+	jw_end_object(w);
+	sb_release(&msg);
+	sb_release(&qname);
+}
+
+/* %SRCROOT%, which relative artifact URIs are relative to (cli.md). */
+static void uri_base_ids(struct json_writer *w, const struct ll_run *run)
+{
+	struct strbuf uri = STRBUF_INIT;
+	size_t len;
+
+	if (!run->srcroot || run->srcroot[0] != '/')
+		return;
+	sb_adds(&uri, "file://");
+	add_uri_path(&uri, run->srcroot);
+	len = strlen(run->srcroot);
+	if (run->srcroot[len - 1] != '/')
+		sb_addc(&uri, '/');
+	jw_key(w, "originalUriBaseIds");
+	jw_begin_object(w);
+	jw_key(w, "%SRCROOT%");
+	jw_begin_object(w);
+	jw_kstring(w, "uri", uri.buf);
+	jw_end_object(w);
+	jw_end_object(w);
+	sb_release(&uri);
+}
+
 static void run_properties(struct json_writer *w, const struct ll_run *run)
 {
 	const struct ll_gating *g = run->gating;
@@ -261,6 +412,10 @@ static void run_properties(struct json_writer *w, const struct ll_run *run)
 	jw_kstring(w, "path", run->binary_path);
 	jw_kstring(w, "build_id", run->build_id);
 	jw_end_object(w);
+	if (run->binaries) {
+		jw_key(w, "binaries");
+		ll_report_binaries_json(w, run);
+	}
 	if (g) {
 		jw_key(w, "gating");
 		ll_gating_json(w, g);
@@ -280,11 +435,19 @@ void ll_report_sarif(const struct ll_run *run, struct strbuf *out)
 	jw_begin_array(&w);
 	jw_begin_object(&w);
 	driver(&w);
+	uri_base_ids(&w, run);
 	jw_key(&w, "results");
 	jw_begin_array(&w);
-	for (size_t i = 0; i < run->nr_structs; i++)
-		for (size_t k = 0; k < run->structs[i].findings.n; k++)
-			result(&w, run, &run->structs[i], k);
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		const struct ll_linted *l = &run->structs[i];
+
+		for (size_t k = 0; k < l->findings.n; k++)
+			result(&w, run, l, &l->findings.v[k], l->marks ? &l->marks[k] : NULL, false);
+		for (size_t k = 0; k < l->unchanged.n; k++)
+			result(&w, run, l, &l->unchanged.v[k], NULL, true);
+	}
+	for (size_t i = 0; run->gating && i < run->gating->nr_vanished; i++)
+		absent_result(&w, run, &run->gating->vanished[i]);
 	jw_end_array(&w);
 	jw_key(&w, "invocations");
 	jw_begin_array(&w);

@@ -31,6 +31,15 @@ static const char *color(const struct text_ctx *c, const char *code)
 	return c->color ? code : "";
 }
 
+/* The binary L was read from; the run's path is escaped already (ll_report_text). */
+static void binary_of(struct strbuf *out, const struct ll_run *run, const struct ll_linted *l)
+{
+	if (l->binary)
+		sb_add_escaped(out, l->binary);
+	else
+		sb_adds(out, run->binary_path);
+}
+
 #define C_RESET "\033[0m"
 #define C_BOLD "\033[1m"
 #define C_RED "\033[1;31m"
@@ -136,6 +145,12 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 	struct ll_summary sum;
 
 	c.groups = &l->groups;
+	/* Several binaries: which one this struct, and any finding without a file, is from. */
+	if (run->binaries) {
+		sb_adds(out, "/* in ");
+		binary_of(out, run, l);
+		sb_adds(out, " */\n");
+	}
 	sb_addf(out, "%s%s %s%s {", color(&c, C_BOLD), ll_kind_name(s->kind), s->name,
 		color(&c, C_RESET));
 	if (s->decl.file)
@@ -196,15 +211,18 @@ static void tag_summary(struct text_ctx *c, const struct ll_linted *l)
 }
 
 /* gcc's form, so editors and review bots parse it: FILE:LINE:COL: level: msg [rule] */
-static void location(struct strbuf *out, const struct ll_run *run, const struct ll_struct *s,
+static void location(struct strbuf *out, const struct ll_run *run, const struct ll_linted *l,
 		     const struct ll_decl *d)
 {
+	const struct ll_struct *s = l->layout;
+
 	if (d->file && d->line) {
 		sb_addf(out, "%s:%u:", d->file, d->line);
 		if (d->column)
 			sb_addf(out, "%u:", d->column);
 	} else {
-		sb_addf(out, "%s: %s %s:", run->binary_path, ll_kind_name(s->kind), s->name);
+		binary_of(out, run, l);
+		sb_addf(out, ": %s %s:", ll_kind_name(s->kind), s->name);
 	}
 }
 
@@ -217,7 +235,7 @@ static void new_pairs_note(const struct ll_run *run, const struct ll_linted *l, 
 
 	if (m->nr_new == m->nr_pairs)
 		return;
-	location(out, run, l->layout, &f->location);
+	location(out, run, l, &f->location);
 	sb_addf(out, " note: new since %s: ", run->gating->reference);
 	ll_gate_describe_new(f, m, out);
 	sb_addf(out, " (%zu of %zu pairs were already there)\n", m->nr_pairs - m->nr_new,
@@ -231,8 +249,12 @@ static void layout_diff(const struct ll_run *run, const struct ll_linted *l, str
 	const struct ll_struct *s = l->layout;
 	char a[64], b[64];
 
-	sb_addf(out, "\n%s %s against %s:", ll_kind_name(s->kind), s->name,
-		run->gating->reference);
+	sb_addf(out, "\n%s %s against ", ll_kind_name(s->kind), s->name);
+	if (d->reference)
+		sb_add_escaped(out, d->reference);
+	else
+		sb_adds(out, run->gating->reference);
+	sb_addc(out, ':');
 	if (!d->in_reference) {
 		sb_adds(out, " not defined there; all its findings are new\n");
 		return;
@@ -289,12 +311,12 @@ static void diagnostics(const struct ll_run *run, const struct ll_linted *l, str
 
 		if (run->color)
 			sb_adds(out, C_BOLD);
-		location(out, run, l->layout, &f->location);
+		location(out, run, l, &f->location);
 		sb_addf(out, "%s %s%s:%s %s [%s]\n", run->color ? C_RESET : "",
 			run->color ? levels[f->level] : "", ll_level_name(f->level),
 			run->color ? C_RESET : "", f->message, f->rule);
 		for (size_t n = 0; n < f->nr_notes; n++) {
-			location(out, run, l->layout, &f->notes[n].decl);
+			location(out, run, l, &f->notes[n].decl);
 			sb_addf(out, " note: %s\n", f->notes[n].message);
 		}
 		if (l->marks)
@@ -311,9 +333,10 @@ static void no_location_note(const struct ll_run *run, struct strbuf *out)
 
 			if (d->file && d->line)
 				continue;
-			sb_addf(out, "%s: note: no source locations in this input (BTF records none); "
+			binary_of(out, run, &run->structs[i]);
+			sb_adds(out, ": note: no source locations in this input (BTF records none); "
 				"for FILE:LINE, lint the same build's binary with DWARF (a vmlinux "
-				"or module from the debug package)\n", run->binary_path);
+				"or module from the debug package)\n");
 			return;
 		}
 	}

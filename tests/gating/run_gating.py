@@ -17,7 +17,14 @@ checks:
     output, atomic writes, malformed baselines (exit 2 naming FILE:LINE:COL);
   - --against on two builds of struct sess: exactly the moves, the added
     member, the size change and the one new finding;
-  - fingerprints: identical across runs and across json and sarif.
+  - fingerprints: identical across runs and across json and sarif;
+  - several binaries in one run (--binary): one document, a struct with the
+    same layout once, another layout again under its binary without repeated
+    findings, missing structs decided over all binaries, --against DIR;
+  - where a new finding is located (tests/gating/moved.c, compiled twice):
+    at the member that moved, under --against and --baseline;
+  - SARIF under gating: baselineState new/unchanged/absent, suppressions,
+    %SRCROOT% in originalUriBaseIds.
 
 Output is TAP. Exit status 1 if anything failed.
 """
@@ -96,7 +103,10 @@ URI_RE = re.compile(r"^(file://)?[A-Za-z0-9\-._~/%]+$")
 def sarif_own_checks(doc):
     """What GitHub code scanning needs beyond the schema."""
     problems = []
+    if len(doc["runs"]) != 1:
+        problems.append(f"{len(doc['runs'])} runs")
     run = doc["runs"][0]
+    gated = "gating" in run.get("properties", {})
     driver = run["tool"]["driver"]
     if driver.get("name") != "layoutlint" or not driver.get("version"):
         problems.append("driver name/version")
@@ -132,6 +142,24 @@ def sarif_own_checks(doc):
                 problems.append(f"{where}: relative uri without uriBaseId")
         if not res.get("partialFingerprints", {}).get("layoutlint/v1"):
             problems.append(f"{where}: no partialFingerprints")
+        state = res.get("baselineState")
+        if gated and state not in ("new", "unchanged", "absent"):
+            problems.append(f"{where}: gated, baselineState {state!r}")
+        if not gated and state is not None:
+            problems.append(f"{where}: not gated, baselineState {state!r}")
+        sup = res.get("suppressions")
+        if (state == "unchanged") != bool(sup) or \
+                (sup and [x.get("kind") for x in sup] != ["external"]) or \
+                (sup and not sup[0].get("justification")):
+            problems.append(f"{where}: {state} with suppressions {sup}")
+        if state == "absent" and res.get("level") != "note":
+            problems.append(f"{where}: absent at level {res.get('level')}")
+    fps = [r.get("partialFingerprints", {}).get("layoutlint/v1") for r in run["results"]]
+    if len(set(fps)) != len(fps):
+        problems.append(f"duplicate fingerprints {fps}")
+    root = run.get("originalUriBaseIds", {}).get("%SRCROOT%", {}).get("uri", "")
+    if not (root.startswith("file:///") and root.endswith("/") and URI_RE.match(root)):
+        problems.append(f"originalUriBaseIds %SRCROOT%: {root!r}")
     return problems
 
 
@@ -202,10 +230,13 @@ def sarif_tests(tap, lint, objs, work):
         errs = check(doc)
         tap.ok(rc == want_rc and not errs, f"sarif {name}: valid SARIF 2.1.0, exit {want_rc}",
                f"exit {rc}\n{err}\n" + "\n".join(errs[:20]))
-        results = doc["runs"][0]["results"]
+        # Under gating the reference's unchanged findings (suppressed) and
+        # vanished pairs (absent) are results too: count what is raised.
+        results = [r for r in doc["runs"][0]["results"]
+                   if r.get("baselineState") not in ("unchanged", "absent")]
         own = sarif_own_checks(doc)
         tap.ok(len(results) == want_results and not own,
-               f"sarif {name}: {want_results} result(s) with what code scanning needs",
+               f"sarif {name}: {want_results} raised result(s) with what code scanning needs",
                f"{len(results)} results\n" + "\n".join(own))
         if multitool:
             sarif_path = os.path.join(work, "mt-" + re.sub(r"\W+", "-", name) + ".sarif")
@@ -463,6 +494,276 @@ def against_tests(tap, lint, objs):
     tap.ok(rc == 2 and "nope.o" in err and out == "", "--against a missing file: exit 2", err)
 
 
+
+# ---- several binaries, one run (--binary) -------------------------------------
+
+def sarif_valid(tap, doc, what):
+    """Schema and code scanning checks of DOC, as one test."""
+    check, _ = find_validator()
+    errs = (check(doc) if check else []) + sarif_own_checks(doc)
+    tap.ok(not errs, f"{what}: valid SARIF 2.1.0 with what code scanning needs",
+           "\n".join(errs[:20]))
+
+
+def several_binaries_tests(tap, lint, objs, work):
+    rc, doc, err = lint.json("--format=json", "-r", "conn.rules", "--binary", objs["v1"],
+                             "--binary", objs["v1"])
+    structs = doc.get("structs", [])
+    tap.ok(rc == 1 and [s["name"] for s in structs] == ["conn"] and
+           len(structs[0]["findings"]) == 1 and structs[0].get("binary") == objs["v1"] and
+           doc.get("binary", {}).get("path") == objs["v1"] and
+           [b["path"] for b in doc.get("binaries", [])] == [objs["v1"], objs["v1"]],
+           "--binary twice, same layout: one JSON document, the struct and its finding once, "
+           "binary and binaries", f"exit {rc}\n{json.dumps(doc)[:1500]}\n{err}")
+
+    rc, doc, err = lint.json("--format=json", "-r", "conn.rules", "--binary", objs["newhot"],
+                             "--binary", objs["v1"])
+    structs = doc.get("structs", [])
+    tap.ok(rc == 1 and [(s["name"], s.get("binary")) for s in structs] ==
+           [("conn", objs["newhot"]), ("conn", objs["v1"])] and
+           len(structs[0]["findings"]) == 2 and structs[1]["findings"] == [],
+           "another layout of the struct is listed again under its binary, without the "
+           "findings already reported (same fingerprint)", json.dumps(doc)[:1500])
+    rc, out, err = lint("-r", "conn.rules", "--binary", objs["newhot"], "--binary", objs["v1"])
+    errors = [ln for ln in out.splitlines() if ": error:" in ln]
+    tap.ok(rc == 1 and len(errors) == len(set(errors)) == 2 and
+           f"/* in {objs['newhot']} */" in out and f"/* in {objs['v1']} */" in out,
+           "text: each listing says its binary; no diagnostic twice", out)
+    rc, doc, err = lint.json("--format=sarif", "-r", "conn.rules", "--binary", objs["newhot"],
+                             "--binary", objs["v1"])
+    runs = doc.get("runs", [])
+    tap.ok(rc == 1 and len(runs) == 1 and len(runs[0]["results"]) == 2 and
+           [b["path"] for b in runs[0]["properties"].get("binaries", [])] ==
+           [objs["newhot"], objs["v1"]],
+           "sarif: one log, one run, each finding once, the binaries in its properties",
+           json.dumps(doc)[:1500])
+    if runs:
+        sarif_valid(tap, doc, "sarif of two binaries")
+
+    if objs["noline"]:
+        rc, out, err = lint("-q", "-r", "sess.rules", "--binary", objs["v2"], "--binary",
+                            objs["noline"])
+        errors = [ln for ln in out.splitlines() if ": error:" in ln]
+        tap.ok(rc == 1 and len(errors) == 2 and errors[0].startswith("gating.c:") and
+               errors[1].startswith("noline.so: struct sess: error:"),
+               "a finding without a source location starts with its own binary", out)
+        rc, doc, err = lint.json("--format=sarif", "-r", "sess.rules", "--binary", objs["v2"],
+                                 "--binary", objs["noline"])
+        uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                for r in doc.get("runs", [{}])[0].get("results", [])]
+        tap.ok(uris == ["gating.c", "noline.so"], "sarif: ... and is located at it", uris)
+    else:
+        tap.skip("a finding without a source location starts with its own binary", "no noline")
+
+    rc, out, err = lint("--format=html", "-r", "sess.rules", "--binary", objs["v2"], "--binary",
+                        objs["v1"])
+    sys.path.insert(0, os.path.join(HERE, "..", "html"))
+    import pagecheck  # noqa: E402
+    page = pagecheck.Page(out)
+    tap.ok(rc == 1 and not page.errors and out.count("<section class=\"struct\"") == 2 and
+           f"in {objs['v2']} &middot;" in out and f"in {objs['v1']} &middot;" in out,
+           "html: one page, each struct under its binary, strictly well-formed",
+           f"exit {rc}\n{page.errors}")
+
+    # Missing structs are decided over all the binaries.
+    rc, out, err = lint("-r", "sess.rules", "--binary", objs["nosess"], "--binary", objs["nosess"])
+    notes = [ln for ln in err.splitlines() if "note:" in ln]
+    tap.ok(rc == 0 and len(notes) == 1 and "struct sess is defined by none of the 2 binaries"
+           in notes[0] and notes[0].startswith("sess.rules:2: note:"),
+           "rules name a struct no binary defines: one note, exit 0", f"exit {rc}\n{err}")
+    rc, out, err = lint("--require-all", "-r", "sess.rules", "--binary", objs["nosess"],
+                        "--binary", objs["nosess"])
+    tap.ok(rc == 2 and out == "" and len(err.splitlines()) == 1 and
+           "struct sess is defined by none of the 2 binaries" in err,
+           "--require-all: that is exit 2, one line", f"exit {rc}\n{err}")
+    rc, out, err = lint("--require-all", "-r", "sess.rules", "--binary", objs["nosess"],
+                        "--binary", objs["v1"])
+    tap.ok(rc == 1 and "note:" not in err and "struct sess {" in out,
+           "--require-all: defined by one binary of two is enough", f"exit {rc}\n{err}")
+    rc, out, err = lint("-r", "sess.rules", "--binary", objs["nosess"], "--binary", objs["v1"],
+                        "struct", "sess")
+    tap.ok(rc == 1 and err == "" and out.count("struct sess {") == 1,
+           "a named struct missing from one binary but found in another: fine",
+           f"exit {rc}\n{err}")
+    rc, out, err = lint("--binary", objs["nosess"], "--binary", objs["nosess"], "struct", "sess")
+    tap.ok(rc == 2 and out == "" and len(err.splitlines()) == 1 and
+           "struct sess is defined by none of the 2 binaries" in err,
+           "a named struct missing from every binary: exit 2, one line", f"exit {rc}\n{err}")
+    rc, out, err = lint("--binary", objs["v1"], "struct", "quiet")
+    tap.ok(rc == 0 and "struct quiet {" in out and "/* in " in out,
+           "with --binary every argument is a NAME", f"exit {rc}\n{out}\n{err}")
+    rc, out, err = lint("--binary", objs["v1"], "--list")
+    tap.ok(rc == 2 and out == "" and err.startswith("layoutlint: --binary is for linting"),
+           "--binary with --list: usage error", err)
+
+    # --against a directory: REF/B for each binary B.
+    for d in ("ref/sub", "sub"):
+        os.makedirs(os.path.join(work, d), exist_ok=True)
+    for dst, src in (("ref/sub/a.o", "v1"), ("ref/sub/b.o", "v1"), ("sub/a.o", "v2"),
+                     ("sub/b.o", "v1")):
+        shutil.copy(os.path.join(work, objs[src]), os.path.join(work, dst))
+    rc, doc, err = lint.json("--format=json", "-r", "sess.rules", "--against", "ref",
+                             "--binary", "sub/a.o", "--binary", "sub/b.o")
+    structs = doc.get("structs", [])
+    found = [f["pairs"] for s in structs for f in s["findings"]]
+    g = doc.get("gating", {})
+    tap.ok(rc == 1 and [(s.get("binary"), s.get("against", {}).get("reference"))
+                        for s in structs] == [("sub/a.o", "ref/sub/a.o"),
+                                              ("sub/b.o", "ref/sub/b.o")] and
+           found == [[["ops", "counter"]]] and g.get("suppressed_findings") == 1 and
+           g.get("path") == "ref",
+           "--against DIR: each binary against DIR/BINARY, the new finding only, exit 1",
+           f"exit {rc}\n{json.dumps(doc)[:2000]}\n{err}")
+    rc, out, err = lint("-r", "sess.rules", "--against", "ref", "--binary", "sub/a.o",
+                        "--binary", "sub/b.o")
+    tap.ok(rc == 1 and "struct sess against ref/sub/a.o:" in out and
+           "struct sess against ref/sub/b.o:" in out and "\tmoved:   ops: line 0 -> line 1" in out,
+           "--against DIR, text: each struct's diff names its own reference", out)
+    rc, out, err = lint("-r", "sess.rules", "--against", "ref", "sub/a.o")
+    tap.ok(rc == 1 and "struct sess against ref/sub/a.o:" in out,
+           "--against DIR with a positional BINARY: DIR/BINARY", f"exit {rc}\n{out}\n{err}")
+    for args, what in (
+            (["--against", "ref/sub/a.o", "--binary", "sub/a.o", "--binary", "sub/b.o"],
+             "several binaries and a file as the reference"),
+            (["--against", "ref", "--binary", "sub/../sub/a.o"], "a binary with '..'"),
+            (["--against", "ref", "--binary", os.path.join(work, "sub", "a.o")],
+             "an absolute binary")):
+        rc, out, err = lint("-r", "sess.rules", *args)
+        tap.ok(rc == 2 and out == "" and len(err.splitlines()) == 1 and "--against" in err,
+               f"--against with {what}: exit 2, one line", f"exit {rc}\n{err}")
+    rc, doc, err = lint.json("--format=sarif", "-r", "sess.rules", "--against", "ref",
+                             "--binary", "sub/a.o", "--binary", "sub/b.o")
+    states = sorted(r.get("baselineState") for r in doc.get("runs", [{}])[0].get("results", []))
+    tap.ok(rc == 1 and states == ["new", "unchanged"],
+           "--against DIR, sarif: the new finding and b.o's unchanged one", states)
+    if "runs" in doc:
+        sarif_valid(tap, doc, "sarif --against DIR of two binaries")
+
+
+# ---- where a new finding is located -------------------------------------------
+
+def decl_line(src, marker):
+    with open(src) as f:
+        for i, line in enumerate(f, 1):
+            if f"/* {marker}" in line:
+                return i
+    raise AssertionError(f"{marker} not in {src}")
+
+
+def location_tests(tap, lint, work):
+    for name in ("moved.c", "moved.rules"):
+        shutil.copy(os.path.join(HERE, name), os.path.join(work, name))
+    try:
+        compile_c("gcc", "moved.c", "mv-old.o", cwd=work, flags=["-g", "-c"])
+        compile_c("gcc", "moved.c", "mv-new.o", cwd=work, flags=["-g", "-c", "-DMOVED"])
+    except Failure as e:
+        tap.ok(False, "compile moved.c twice", str(e))
+        return
+    src = os.path.join(work, "moved.c")
+    hits, table = decl_line(src, "@hits, moved"), decl_line(src, "@table, moved")
+    ops, cfg = decl_line(src, "read-mostly */") , 0
+    with open(src) as f:
+        cfg = next(i for i, ln in enumerate(f, 1) if "const void *cfg;" in ln)
+
+    def errors(out):
+        return [ln for ln in out.splitlines() if ": error:" in ln]
+
+    rc, out, err = lint("-q", "-r", "moved.rules", "mv-new.o")
+    e = errors(out)
+    tap.ok(rc == 1 and len(e) == 2 and e[0].startswith(f"moved.c:{ops}:") and
+           e[1].startswith(f"moved.c:{cfg}:"),
+           "without gating: at the first read-mostly member of each line (ops, cfg)", out)
+    rc, out, err = lint("-q", "-r", "moved.rules", "--against", "mv-old.o", "mv-new.o")
+    e = errors(out)
+    tap.ok(rc == 1 and len(e) == 2 and e[0].startswith(f"moved.c:{hits}:") and
+           e[1].startswith(f"moved.c:{table}:"),
+           "--against: each new finding at the member that moved (hits, table)", out)
+    tap.ok(f"moved.c:{ops}:14: note: read-mostly ops shares cacheline 0" in out and
+           f"moved.c:{cfg}:27: note: read-mostly cfg shares cacheline 1" in out and
+           f"moved.c:{table}:14: note: new since mv-old.o: table with refs" in out,
+           "--against: the members the checks put them at are notes like the others", out)
+    rc, doc, err = lint.json("--format=json", "-r", "moved.rules", "--against", "mv-old.o",
+                             "mv-new.o")
+    locs = [f["location"]["line"] for s in doc.get("structs", []) for f in s["findings"]]
+    tap.ok(locs == [hits, table], "--against --format=json: the same locations", locs)
+    rc, doc, err = lint.json("--format=sarif", "-r", "moved.rules", "--against", "mv-old.o",
+                             "mv-new.o")
+    res = doc.get("runs", [{}])[0].get("results", [])
+    got = [(r["locations"][0]["physicalLocation"]["region"]["startLine"],
+            r["locations"][0]["logicalLocations"][0]["name"]) for r in res]
+    tap.ok(got == [(hits, "hits"), (table, "table")],
+           "--against --format=sarif: the same locations, the member named logically", got)
+    base = os.path.join(work, "mv.baseline")
+    lint("-r", "moved.rules", "--write-baseline", base, "mv-old.o")
+    rc, out, err = lint("-q", "-r", "moved.rules", "--baseline", base, "mv-new.o")
+    e = errors(out)
+    tap.ok(rc == 1 and len(e) == 2 and e[1].startswith(f"moved.c:{table}:"),
+           "--baseline: at the first member of the new pairs no baseline pair names (table)",
+           out)
+
+
+# ---- SARIF under gating: baselineState, suppressions, %SRCROOT% ---------------
+
+def sarif_gating_tests(tap, lint, objs, work):
+    rc, doc, err = lint.json("--format=sarif", "-r", "sess.rules", "--against", objs["v1"],
+                             objs["v2"])
+    res = doc.get("runs", [{}])[0].get("results", [])
+    by = {r.get("baselineState"): r for r in res}
+    absent = by.get("absent", {})
+    tap.ok(rc == 1 and sorted(by) == ["absent", "new"] and len(res) == 2 and
+           absent.get("level") == "note" and absent.get("ruleId") == "mixed-cacheline" and
+           absent["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "v2.o" and
+           absent["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "struct sess"
+           and absent.get("properties", {}).get("pair") == ["cfg", "lock"],
+           "--against, sarif: the new finding, and the vanished pair as an absent note at the "
+           "binary", json.dumps(res, indent=1)[:2500])
+    rc, doc, err = lint.json("--format=sarif", "-r", "sess.rules", "--against", objs["v1"],
+                             objs["v1"])
+    res = doc.get("runs", [{}])[0].get("results", [])
+    sup = res[0].get("suppressions", []) if res else []
+    tap.ok(rc == 0 and len(res) == 1 and res[0].get("baselineState") == "unchanged" and
+           len(sup) == 1 and sup[0].get("kind") == "external" and
+           "in the reference" in sup[0].get("justification", ""),
+           "--against the same build, sarif: the old finding, unchanged and suppressed; exit 0",
+           json.dumps(res, indent=1)[:2000])
+    if "runs" in doc:
+        sarif_valid(tap, doc, "sarif with an unchanged result")
+    rc2, out2, _ = lint("-r", "sess.rules", "--against", objs["v1"], objs["v1"])
+    rc3, doc3, _ = lint.json("--format=json", "-r", "sess.rules", "--against", objs["v1"],
+                             objs["v1"])
+    tap.ok(rc2 == 0 and ": error:" not in out2 and
+           all(not s["findings"] for s in doc3.get("structs", [])),
+           "... while text and JSON still report nothing", out2)
+
+    base = os.path.join(work, "conn.baseline")
+    rc, doc, err = lint.json("--format=sarif", "-r", "conn.rules", "--baseline", base,
+                             "--strict-baseline", objs["fixed"])
+    res = doc.get("runs", [{}])[0].get("results", [])
+    with open(base) as f:
+        want_line = next(i + 1 for i, ln in enumerate(f) if '"ops","lock"' in ln)
+    loc = res[0]["locations"][0]["physicalLocation"] if res else {}
+    tap.ok(rc == 1 and len(res) == 1 and res[0].get("baselineState") == "absent" and
+           loc.get("artifactLocation", {}).get("uri", "").endswith("conn.baseline") and
+           loc.get("region", {}).get("startLine") == want_line,
+           "--strict-baseline, sarif: the vanished pair at its line of the baseline, exit 1",
+           json.dumps(res, indent=1)[:2000])
+    if "runs" in doc:
+        sarif_valid(tap, doc, "sarif with an absent result")
+
+    real = os.path.realpath(work)
+    rc, doc, err = lint.json("--format=sarif", "-r", "conn.rules", objs["v1"])
+    root = doc.get("runs", [{}])[0].get("originalUriBaseIds", {}).get("%SRCROOT%", {})
+    tap.ok(root.get("uri") == "file://" + real + "/",
+           "sarif: %SRCROOT% is the working directory, as a file URI with a trailing slash",
+           f"{root} {real}")
+    spaced = os.path.join(work, "src dir")
+    os.makedirs(spaced, exist_ok=True)
+    rc, doc, err = lint.json("--format=sarif", "--srcdir", "src dir", "-r", "conn.rules",
+                             objs["v1"])
+    root = doc.get("runs", [{}])[0].get("originalUriBaseIds", {}).get("%SRCROOT%", {})
+    tap.ok(root.get("uri") == "file://" + real + "/src%20dir/",
+           "sarif: with --srcdir it is that directory, absolute and percent-encoded", root)
+
 def fingerprint_tests(tap, lint, objs):
     args = ["-r", "conn.rules", "-r", "sess.rules", "-r", "spl.rules", objs["newhot"]]
 
@@ -518,6 +819,9 @@ def main():
         baseline_tests(tap, lint, objs, work)
         against_tests(tap, lint, objs)
         fingerprint_tests(tap, lint, objs)
+        several_binaries_tests(tap, lint, objs, work)
+        location_tests(tap, lint, work)
+        sarif_gating_tests(tap, lint, objs, work)
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
