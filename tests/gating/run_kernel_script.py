@@ -1,23 +1,28 @@
 #!/usr/bin/env python3
-"""scripts/layoutlint-kernel on a tiny kbuild-like tree of its own (issue 5).
+"""scripts/layoutlint-kernel on a tiny kbuild-like tree of its own.
 
 usage: run_kernel_script.py --layoutlint PATH [--workdir DIR]
 
 tests/gating/ktree is a Makefile, two headers (include/linux/types.h and
-conn.h, which defines struct conn), fs/conn.c and the tree's rules
-(.layoutlint). The test makes a git repository of it, with a .config that
-only the working tree has, and checks that the script:
-  - with a clean working tree: builds the reference in a kept worktree with
-    the tree's .config, and reports nothing new (exit 0) although struct
-    conn has an old finding;
-  - after an edit that moves write-hot count next to read-mostly ops:
-    exactly that one new finding and the move (exit 1), without rebuilding
-    the reference;
-  - compares two revisions (--base HEAD~1 --new HEAD) once it is committed;
-  - rebuilds an object that is older than a header its .cmd file lists,
-    although make itself thinks it up to date;
-  - passes layoutlint options through (SARIF), and fails with exit 2 on a
-    build error, a missing rules file or a bad object name.
+conn.h, which defines struct conn), two objects that include conn.h
+(fs/conn.c, fs/conn_stats.c) and the tree's rules (.layoutlint). The test
+makes a git repository of it, with a .config that only the working tree
+has, and checks the script:
+  - run by hand: the reference built in a kept worktree, nothing new on a
+    clean tree, one new finding located at the moved member, revisions
+    named by name, two revisions compared, object paths normalised
+    (./fs/conn.o, an absolute path), a header make does not see, a .config
+    change rebuilding both sides, the first compiler error of a failed
+    build, a missing object, objects picked by itself from the change;
+  - inside real `git commit`s: as .git/hooks/pre-commit and through the
+    pre-commit framework, with `git commit`, `git commit -a` and
+    `--amend`; a blocking change is refused with exactly its one new
+    finding and leaves the index, the working tree, the stash and the
+    worktrees as they were; a comment-only change commits;
+  - two objects with --format=sarif or json: one document, schema-valid,
+    no duplicate results;
+  - SIGINT in the middle (exit 130, nothing changed), two concurrent runs
+    (the second waits, both right), --clean (only its own worktrees go).
 TAP. Exit status 1 if anything failed.
 """
 import argparse
@@ -25,17 +30,40 @@ import json
 import os
 import re
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
 from lib import Tap, run  # noqa: E402
+from run_gating import find_validator  # noqa: E402
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPT = os.path.join(TOP, "scripts", "layoutlint-kernel")
 TEMPLATE = os.path.join(HERE, "ktree")
-GIT = ["git", "-c", "user.name=layoutlint test", "-c", "user.email=test@layoutlint.invalid",
-       "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
+GIT_CFG = ["-c", "user.name=layoutlint test", "-c", "user.email=test@layoutlint.invalid",
+           "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
+GIT = ["git", *GIT_CFG]
+MOVED = "\tlong count;\t\t/* moved here, next to ops */\n"
+
+
+def clean_env():
+    """This test may itself run under a git hook: never let its variables in."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_AUTHOR_NAME="layoutlint test", GIT_AUTHOR_EMAIL="test@layoutlint.invalid",
+               GIT_COMMITTER_NAME="layoutlint test",
+               GIT_COMMITTER_EMAIL="test@layoutlint.invalid")
+    return env
+
+
+ENV = clean_env()
+
+
+def git(tree, *args, check=True):
+    return run(GIT + list(args), cwd=tree, timeout=300, check=check, env=ENV)
 
 
 def edit(path, old, new):
@@ -46,12 +74,39 @@ def edit(path, old, new):
         f.write(text.replace(old, new))
 
 
+def move_count(header):
+    """Move write-hot count next to read-mostly ops; its new line number."""
+    edit(header, "\tconn_stat_t stat;\n", "\tconn_stat_t stat;\n" + MOVED)
+    edit(header, "\t_Alignas(64) long count;\n\tlong bytes;\n", "\t_Alignas(64) long bytes;\n")
+    with open(header) as f:
+        return [i + 1 for i, line in enumerate(f) if line == MOVED][0]
+
+
+def errors_of(text):
+    return [ln for ln in text.splitlines() if ": error:" in ln]
+
+
+def snapshot(tree):
+    """What a hook must never change: status, index, stash, worktrees."""
+    return {what: git(tree, *cmd).out for what, cmd in {
+        "status": ["status", "--porcelain=v1", "--untracked-files=all"],
+        "index": ["ls-files", "-s"],
+        "stash": ["stash", "list"],
+        "worktrees": ["worktree", "list", "--porcelain"],
+        "head": ["rev-parse", "HEAD"],
+    }.items()}
+
+
+def diff_snapshots(a, b):
+    return "\n".join(f"{k}: {a[k]!r} -> {b[k]!r}" for k in a if a[k] != b[k])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--layoutlint", required=True)
     ap.add_argument("--workdir")
     a = ap.parse_args()
-    missing = [t for t in ("git", "make", "cc", "awk") if not shutil.which(t)]
+    missing = [t for t in ("git", "make", "cc", "awk", "flock") if not shutil.which(t)]
     if missing:
         return Tap().skip_all(f"no {' '.join(missing)}")
     tool = os.path.abspath(a.layoutlint)
@@ -62,7 +117,8 @@ def main():
     else:
         work = tmp = tempfile.mkdtemp(prefix="layoutlint-ktree-")
     tree = os.path.join(work, "ktree")
-    shutil.rmtree(tree, ignore_errors=True)
+    for d in (tree, os.path.join(work, "userwt"), os.path.join(work, "pre-commit-home")):
+        shutil.rmtree(d, ignore_errors=True)
     shutil.copytree(TEMPLATE, tree)
     with open(os.path.join(tree, ".gitignore"), "w") as f:
         f.write("*.o\n.*.cmd\n.config\n")
@@ -70,103 +126,376 @@ def main():
         f.write("# only in the working tree, as a kernel's .config is\nCONFIG_CONN_DEBUG=y\n")
     tap = Tap()
     try:
-        run(GIT + ["init", "-q"], cwd=tree, timeout=300, check=True)
-        run(GIT + ["add", "-A"], cwd=tree, timeout=300, check=True)
-        run(GIT + ["commit", "-q", "-m", "struct conn"], cwd=tree, timeout=300, check=True)
-        run_tests(tap, tool, tree)
+        git(tree, "init", "-q")
+        git(tree, "add", "-A")
+        git(tree, "commit", "-q", "-m", "struct conn")
+        Suite(tap, tool, tree, work).all()
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
     return tap.finish()
 
 
-def run_tests(tap, tool, tree):
-    def script(*args):
-        return run([SCRIPT, "--layoutlint", tool, *args], cwd=tree, timeout=300)
+class Suite:
+    def __init__(self, tap, tool, tree, work):
+        self.tap, self.tool, self.tree, self.work = tap, tool, tree, work
+        self.header = os.path.join(tree, "include", "linux", "conn.h")
+        self.state = os.path.join(tree, ".git", "layoutlint-kernel")
+        self.base_obj = os.path.join(self.state, "base", "fs", "conn.o")
 
-    common = run(["git", "rev-parse", "--git-common-dir"], cwd=tree, check=True).stdout.strip()
-    base = os.path.join(tree, common, "layoutlint-kernel", "base")
-    base_obj = os.path.join(base, "fs", "conn.o")
-    header = os.path.join(tree, "include", "linux", "conn.h")
+    def script(self, *args, cwd=None, timeout=300):
+        return run([SCRIPT, "--layoutlint", self.tool, *args], cwd=cwd or self.tree,
+                   timeout=timeout, env=ENV)
 
-    rc, out, err = script("fs/conn.o")
-    lines = out.splitlines()
-    tap.ok(rc == 0 and not [ln for ln in lines if ": error:" in ln],
-           "clean working tree against HEAD: nothing new, exit 0", f"exit {rc}\n{out}\n{err}")
-    tap.ok(os.path.isfile(base_obj) and os.path.isfile(os.path.join(base, ".config")),
-           "the reference is built in a worktree under .git/layoutlint-kernel, with .config",
-           err)
-    tap.ok("\tno member added, removed or moved to another cacheline" in lines,
-           "same .config on both sides: no member added (debug_flags exists in both)", out)
-    tap.ok(re.search(r"1 finding \(2 pairs\) already in OLD-BINARY suppressed", err),
-           "the old finding (cfg with lock and refs) is suppressed", err)
+    def restore(self, *paths):
+        git(self.tree, "checkout", "-q", "HEAD", "--", *paths)
 
-    base_mtime = os.stat(base_obj).st_mtime_ns
-    edit(header, "\tconn_stat_t stat;\n",
-         "\tconn_stat_t stat;\n\tlong count;\t\t/* moved here, next to ops */\n")
-    edit(header, "\t_Alignas(64) long count;\n\tlong bytes;\n", "\t_Alignas(64) long bytes;\n")
-    rc, out, err = script("fs/conn.o")
-    errors = [ln for ln in out.splitlines() if ": error:" in ln]
-    tap.ok(rc == 1 and len(errors) == 1 and
-           errors[0].startswith("include/linux/conn.h:") and
-           "cacheline 0 of struct conn mixes read-mostly ops, flags, priv with write-hot count"
-           in errors[0],
-           "count moved next to ops in the working tree: exactly that new finding, exit 1",
-           f"exit {rc}\n{out}\n{err}")
-    tap.ok("\tmoved:   count: line 2 -> line 0" in out.splitlines(),
-           "the layout diff shows count: line 2 -> line 0", out)
-    tap.ok(os.stat(base_obj).st_mtime_ns == base_mtime,
-           "the reference object is reused, not rebuilt", err)
+    def ok(self, cond, desc, r=None, more=""):
+        diag = more
+        if r is not None:
+            diag = f"exit {r.rc}\n--- stdout\n{r.out}\n--- stderr\n{r.err}\n{more}"
+        return self.tap.ok(cond, desc, diag)
 
-    run(GIT + ["commit", "-q", "-am", "conn: move count next to ops"], cwd=tree, timeout=300,
-        check=True)
-    rc, out, err = script("--base", "HEAD~1", "--new", "HEAD", "fs/conn.o")
-    errors = [ln for ln in out.splitlines() if ": error:" in ln]
-    tap.ok(rc == 1 and len(errors) == 1 and "write-hot count" in errors[0] and
-           os.path.isfile(os.path.join(tree, common, "layoutlint-kernel", "new", "fs", "conn.o")),
-           "--base HEAD~1 --new HEAD: the commit's one new finding", f"exit {rc}\n{out}\n{err}")
-    rc, out, err = script("fs/conn.o")
-    tap.ok(rc == 0 and ": error:" not in out,
-           "after the commit, against HEAD: nothing new", f"exit {rc}\n{out}\n{err}")
+    def all(self):
+        self.by_hand()
+        self.paths_and_config()
+        self.failures()
+        self.picked()
+        self.two_objects()
+        self.plain_hook()
+        self.framework_hook()
+        self.interrupt_and_lock()
+        self.clean()
 
-    # A header change make does not see: the script must.
-    obj = os.path.join(tree, "fs", "conn.o")
-    types = os.path.join(tree, "include", "linux", "types.h")
-    edit(types, "typedef struct { long v[1]; } conn_stat_t;",
-         "typedef struct { long v[5]; } conn_stat_t;")
-    t = os.stat(obj).st_mtime + 2
-    os.utime(types, (t, t))
-    make_q = run(["make", "-q", "fs/conn.o"], cwd=tree, timeout=300).returncode
-    rc, out, err = script("fs/conn.o")
-    tap.ok(make_q == 0, "make alone thinks fs/conn.o is up to date after the header edit",
-           f"make -q: {make_q}")
-    tap.ok("fs/conn.o is older than include/linux/types.h: rebuilding" in err and
-           "\tmoved:   count: line 0 -> line 1" in out.splitlines() and rc == 0,
-           "an object older than a header its .cmd lists is rebuilt before linting",
-           f"exit {rc}\n{out}\n{err}")
-    run(GIT + ["checkout", "-q", "--", "include/linux/types.h"], cwd=tree, timeout=300, check=True)
+    # ---- by hand -------------------------------------------------------------
 
-    rc, out, err = script("fs/conn.o", "--", "--format=sarif")
-    try:
-        doc = json.loads(out)
-        ok = rc == 0 and doc["version"] == "2.1.0" and doc["runs"][0]["results"] == []
-    except (ValueError, KeyError):
-        ok = False
-    tap.ok(ok, "layoutlint options after -- pass through (--format=sarif)",
-           f"exit {rc}\n{out[:500]}\n{err}")
+    def by_hand(self):
+        tree, header = self.tree, self.header
+        r = self.script("fs/conn.o")
+        self.ok(r.rc == 0 and not errors_of(r.out),
+                "clean working tree against HEAD: nothing new, exit 0", r)
+        self.ok(os.path.isfile(self.base_obj) and
+                os.path.isfile(os.path.join(self.state, "base", ".config")),
+                "the reference is built in a worktree under .git/layoutlint-kernel, with .config",
+                r)
+        self.ok("\tno member added, removed or moved to another cacheline" in r.out.splitlines(),
+                "same .config on both sides: no member added (debug_flags exists in both)", r)
+        self.ok(re.search(r"1 finding \(2 pairs\) already in OLD-BINARY suppressed", r.err),
+                "the old finding (cfg with lock and refs) is suppressed", r)
+        head = git(tree, "rev-parse", "--short", "HEAD").out.strip()
+        self.ok(f"against HEAD ({head})" in r.err and ".git/layoutlint-kernel" not in r.out + r.err,
+                "the reference is named by its revision, not by the worktree's path", r)
 
-    edit(header, "struct conn {", "struct conn { syntax error")
-    rc, out, err = script("fs/conn.o")
-    tap.ok(rc == 2 and "make fs/conn.o failed" in err, "a build error: exit 2 with make's log",
-           f"exit {rc}\n{err}")
-    run(GIT + ["checkout", "-q", "--", "include/linux/conn.h"], cwd=tree, timeout=300, check=True)
-    rc, out, err = script("fs/conn.c")
-    tap.ok(rc == 2 and "expected an object path" in err, "a bad object name: exit 2", err)
-    rc, out, err = script("-r", "no-such.rules", "fs/conn.o")
-    tap.ok(rc == 2 and "no-such.rules" in err, "missing rules: exit 2 (layoutlint's)", err)
-    rc, out, err = script("--base", "no-such-rev", "fs/conn.o")
-    tap.ok(rc == 2 and "unknown revision 'no-such-rev'" in err, "an unknown revision: exit 2",
-           err)
+        base_mtime = os.stat(self.base_obj).st_mtime_ns
+        line = move_count(header)
+        r = self.script("fs/conn.o")
+        errors = errors_of(r.out)
+        self.ok(r.rc == 1 and len(errors) == 1 and
+                "cacheline 0 of struct conn mixes read-mostly ops, flags, priv with write-hot count"
+                in errors[0], "count moved next to ops: exactly that new finding, exit 1", r)
+        self.ok(errors and errors[0].startswith(f"include/linux/conn.h:{line}:"),
+                f"the new finding is located at count's new line ({line}), where the change is",
+                r)
+        self.ok("\tmoved:   count: line 2 -> line 0" in r.out.splitlines(),
+                "the layout diff shows count: line 2 -> line 0", r)
+        self.ok(f"struct conn against HEAD ({head}):fs/conn.o:" in r.out,
+                "the layout diff names the revision", r)
+        self.ok(os.stat(self.base_obj).st_mtime_ns == base_mtime,
+                "the reference object is reused, not rebuilt", r)
+
+        git(tree, "commit", "-q", "--no-verify", "-am", "conn: move count next to ops")
+        r = self.script("--base", "HEAD~1", "--new", "HEAD", "fs/conn.o")
+        self.ok(r.rc == 1 and len(errors_of(r.out)) == 1 and "write-hot count" in r.out and
+                os.path.isfile(os.path.join(self.state, "new", "fs", "conn.o")),
+                "--base HEAD~1 --new HEAD: the commit's one new finding", r)
+        r = self.script("fs/conn.o")
+        self.ok(r.rc == 0 and not errors_of(r.out), "after the commit, against HEAD: nothing new",
+                r)
+        git(tree, "reset", "-q", "--hard", "HEAD~1")
+        self.ok(self.script("fs/conn.o").rc == 0, "back at the first commit: nothing new")
+
+    # ---- object paths, headers make misses, .config ----------------------------
+
+    def paths_and_config(self):
+        tree = self.tree
+        obj = os.path.join(tree, "fs", "conn.o")
+        types = os.path.join(tree, "include", "linux", "types.h")
+        for spelling, cwd in (("./fs/conn.o", tree), (obj, self.work),
+                              ("fs/../fs/conn.o", tree)):
+            # A header change make does not see: the script must.
+            edit(types, "typedef struct { long v[1]; } conn_stat_t;",
+                 "typedef struct { long v[5]; } conn_stat_t;")
+            t = os.stat(obj).st_mtime + 2
+            os.utime(types, (t, t))
+            make_q = run(["make", "-q", "fs/conn.o"], cwd=tree, timeout=300, env=ENV).rc
+            r = self.script("-C", tree, spelling, cwd=cwd)
+            self.ok(make_q == 0 and "fs/conn.o is older than include/linux/types.h: rebuilding"
+                    in r.err and re.search(r"conn_stat_t stat; +/\* +24 +line 0 \+24 +40 ", r.out)
+                    and r.rc == 0, f"{spelling}: an object older than a header its .cmd lists is "
+                    "rebuilt before linting (make -q alone says up to date)", r,
+                    f"make -q: {make_q}")
+            self.restore("include/linux/types.h")
+            self.script("fs/conn.o")
+        r = self.script("../outside.o")
+        self.ok(r.rc == 2 and "not inside the tree" in r.err, "an object outside the tree: exit 2",
+                r)
+
+        cfg = os.path.join(tree, ".config")
+        with open(cfg) as f:
+            saved = f.read()
+        with open(cfg, "w") as f:
+            f.write("# CONFIG_CONN_DEBUG is not set\n")
+        for what in (".config change", ".config back"):
+            r = self.script("fs/conn.o")
+            self.ok(r.rc == 0 and "\tno member added, removed or moved to another cacheline"
+                    in r.out.splitlines() and
+                    "working tree: fs/conn.o is older than .config: rebuilding" in r.err and
+                    "configuration changed: rebuilding fs/conn.o" in r.err,
+                    f"{what}: both sides rebuilt, no false 'added/removed: debug_flags'", r)
+            with open(cfg, "w") as f:
+                f.write(saved)
+
+    # ---- failures ----------------------------------------------------------------
+
+    def failures(self):
+        edit(self.header, "struct conn {", "struct conn { syntax error")
+        r = self.script("fs/conn.o")
+        first = [ln for ln in r.err.splitlines() if ": error:" in ln]
+        self.ok(r.rc == 2 and "make fs/conn.o failed" in r.err and first and
+                first[0].startswith("include/linux/conn.h:"),
+                "a build error: exit 2 with the first compiler error, not only the tail", r)
+        self.restore("include/linux/conn.h")
+        r = self.script("fs/conn.c")
+        self.ok(r.rc == 2 and "expected an object path" in r.err, "a bad object name: exit 2", r)
+        r = self.script("fs/nosuch.o")
+        self.ok(r.rc == 2 and "make fs/nosuch.o failed" in r.err and "nosuch" in r.err,
+                "a missing object: exit 2, make's reason shown", r)
+        r = self.script("-r", "no-such.rules", "fs/conn.o")
+        self.ok(r.rc == 2 and "no-such.rules" in r.err, "missing rules: exit 2 (layoutlint's)", r)
+        r = self.script("--base", "no-such-rev", "fs/conn.o")
+        self.ok(r.rc == 2 and "unknown revision 'no-such-rev'" in r.err,
+                "an unknown revision: exit 2", r)
+
+    # ---- no OBJ: picked from the change ---------------------------------------------
+
+    def picked(self):
+        tree = self.tree
+        r = self.script()
+        self.ok(r.rc == 0 and "nothing to lint" in r.err and not r.out,
+                "no OBJ and no change: nothing to lint, exit 0", r)
+        edit(os.path.join(tree, "fs", "conn.c"), "struct conn conn_instance;",
+             "struct conn conn_instance;\nint conn_unrelated;")
+        r = self.script()
+        self.ok(r.rc == 0 and "touches no file that declares a struct the rules name" in r.err,
+                "a change to a .c file that declares no rules struct: nothing to lint", r)
+        self.restore("fs/conn.c")
+        run(["make", "fs/conn.o", "fs/conn_stats.o"], cwd=tree, timeout=300, env=ENV, check=True)
+        move_count(self.header)
+        r = self.script()
+        self.ok(r.rc == 1 and len(errors_of(r.out)) == 1 and
+                re.search(r"struct conn: include/linux/conn\.h changed: linting fs/conn(_stats)?\.o,"
+                          r" of the 2 built object\(s\) that include it", r.err),
+                "no OBJ: one built object including conn.h is picked, with a note; one new "
+                "finding", r)
+        hidden = os.path.join(self.work, "hidden")
+        shutil.rmtree(hidden, ignore_errors=True)
+        os.makedirs(hidden)
+        for name in ("conn.o", ".conn.o.cmd", "conn_stats.o", ".conn_stats.o.cmd"):
+            shutil.move(os.path.join(tree, "fs", name), hidden)
+        r = self.script()
+        self.ok(r.rc == 2 and "include/linux/conn.h changed, and no built object includes it"
+                in r.err and "make fs/conn.o" in r.err and len(r.err.splitlines()) == 1,
+                "no object built: one line naming the header and a make command, exit 2", r)
+        for name in os.listdir(hidden):
+            shutil.move(os.path.join(hidden, name), os.path.join(tree, "fs", name))
+        self.restore("include/linux/conn.h")
+
+    # ---- several objects, one document -------------------------------------------------
+
+    def two_objects(self):
+        move_count(self.header)
+        r = self.script("fs/conn.o", "fs/conn_stats.o", "--", "--format=sarif")
+        try:
+            doc = json.loads(r.out)
+            results = doc["runs"][0]["results"]
+            ok = len(doc["runs"]) == 1
+        except (ValueError, KeyError, IndexError):
+            doc, results, ok = None, [], False
+        fps = [res.get("partialFingerprints", {}).get("layoutlint/v1") for res in results]
+        new = [res for res in results if res.get("baselineState", "new") == "new"]
+        self.ok(r.rc == 1 and ok and len(new) == 1 and len(fps) == len(set(fps)),
+                "two objects, --format=sarif: one document, one run, the new finding once, no "
+                "duplicate results", r)
+        check, how = find_validator()
+        if check and doc is not None:
+            errs = check(doc)
+            self.tap.ok(not errs, f"... and it is valid SARIF 2.1.0 ({how})", "\n".join(errs))
+        else:
+            self.tap.skip("... and it is valid SARIF 2.1.0", "no jsonschema")
+        r = self.script("fs/conn.o", "./fs/conn_stats.o", "fs/conn.o", "--", "--format=json")
+        try:
+            doc = json.loads(r.out)
+            names = [s["name"] for s in doc["structs"]]
+        except (ValueError, KeyError, TypeError):
+            names = None
+        self.ok(r.rc == 1 and names == ["conn"],
+                "two objects (one given twice), --format=json: one document, struct conn once",
+                r)
+        r = self.script("fs/conn.o", "fs/conn_stats.o")
+        self.ok(r.rc == 1 and len(errors_of(r.out)) == 1 and
+                r.out.count("struct conn {") == 1,
+                "two objects, text: the listing and the new finding once", r)
+        self.restore("include/linux/conn.h")
+
+    # ---- inside git commit ---------------------------------------------------------------
+
+    def blocked(self, how, commit, hook_desc):
+        """A commit that moves count must be refused with exactly one finding."""
+        tree = self.tree
+        line = move_count(self.header)
+        if commit[0] == "add-then-commit":
+            git(tree, "add", "include/linux/conn.h")
+            commit = commit[1:]
+        before = snapshot(tree)
+        r = git(tree, *commit, check=False)
+        after = snapshot(tree)
+        errors = errors_of(r.out + r.err)
+        self.ok(r.rc != 0 and len(errors) == 1 and
+                f"include/linux/conn.h:{line}:" in errors[0] and "write-hot count" in errors[0],
+                f"{hook_desc}, {how}: moving count is refused with exactly one new finding at "
+                f"its new line {line}", r)
+        self.ok(before == after, f"{hook_desc}, {how}: index, working tree, stash, worktrees "
+                "and HEAD as they were", None, diff_snapshots(before, after))
+        git(tree, "reset", "-q", "--hard", "HEAD")
+
+    def worktrees(self):
+        return [ln for ln in git(self.tree, "worktree", "list", "--porcelain").out.splitlines()
+                if ln.startswith("worktree ")]
+
+    def passes(self, hook_desc, commit=("commit", "-q", "-am", "conn: a comment")):
+        tree = self.tree
+        edit(self.header, "\t/* line 0: read-mostly", "\t/* line 0: read-mostly, set at open,")
+        head = git(tree, "rev-parse", "HEAD").out
+        wts = self.worktrees()
+        r = git(tree, *commit, check=False)
+        self.ok(r.rc == 0 and git(tree, "rev-parse", "HEAD").out != head and
+                not git(tree, "status", "--porcelain").out and self.worktrees() == wts,
+                f"{hook_desc}: a comment-only change commits; worktrees unchanged", r,
+                git(tree, "status", "--porcelain").out)
+
+    def plain_hook(self):
+        tree = self.tree
+        # A worktree of the user's on a disk that is not mounted now: only
+        # `git worktree prune` would drop it, and the script must not.
+        git(tree, "worktree", "add", "-q", "--detach", os.path.join(self.work, "userwt"))
+        shutil.rmtree(os.path.join(self.work, "userwt"))
+        git(tree, "stash", "list")
+        hook = os.path.join(tree, ".git", "hooks", "pre-commit")
+        with open(hook, "w") as f:
+            f.write(f"#!/bin/sh\nexec '{SCRIPT}' --layoutlint '{self.tool}' -- -q\n")
+        os.chmod(hook, 0o755)
+        self.blocked("git commit -a", ["commit", "-q", "-am", "conn: move count"],
+                     ".git/hooks/pre-commit")
+        self.blocked("git add; git commit", ["add-then-commit", "commit", "-q", "-m", "move"],
+                     ".git/hooks/pre-commit")
+        self.blocked("git commit --amend -a", ["commit", "-q", "--amend", "-a", "--no-edit"],
+                     ".git/hooks/pre-commit")
+        self.passes(".git/hooks/pre-commit")
+        wts = git(tree, "worktree", "list", "--porcelain").out
+        self.ok(os.path.join(self.work, "userwt") in wts,
+                "the user's worktree on a missing disk is still registered (never pruned)",
+                None, wts)
+        os.unlink(hook)
+
+    def framework_hook(self):
+        tree = self.tree
+        if not shutil.which("pre-commit"):
+            self.tap.skip("the pre-commit framework", "pre-commit is not installed")
+            return
+        rev = run(["git", "rev-parse", "HEAD"], cwd=TOP, env=ENV)
+        if rev.rc != 0:
+            self.tap.skip("the pre-commit framework", "the source is not a git clone")
+            return
+        # The framework clones this repository at its HEAD and runs the
+        # hook .pre-commit-hooks.yaml offers: the committed script.
+        with open(os.path.join(tree, ".pre-commit-config.yaml"), "w") as f:
+            f.write(f"repos:\n- repo: {TOP}\n  rev: {rev.out.strip()}\n  hooks:\n"
+                    f"  - id: layoutlint-kernel\n    args: [--layoutlint, '{self.tool}', --, -q]\n")
+        git(tree, "add", ".pre-commit-config.yaml")
+        git(tree, "commit", "-q", "--no-verify", "-m", "pre-commit configuration")
+        env = dict(ENV, PRE_COMMIT_HOME=os.path.join(self.work, "pre-commit-home"))
+        r = run(["pre-commit", "install"], cwd=tree, env=env, timeout=300)
+        if not self.ok(r.rc == 0, "pre-commit install", r):
+            return
+        saved = dict(ENV)
+        ENV.update(PRE_COMMIT_HOME=env["PRE_COMMIT_HOME"])
+        try:
+            self.blocked("git commit -a", ["commit", "-q", "-am", "conn: move count"],
+                         "pre-commit framework")
+            self.blocked("git add; git commit", ["add-then-commit", "commit", "-q", "-m", "mv"],
+                         "pre-commit framework")
+            self.passes("pre-commit framework")
+        finally:
+            ENV.clear()
+            ENV.update(saved)
+        run(["pre-commit", "uninstall"], cwd=tree, env=env, timeout=300)
+
+    # ---- SIGINT, a second run, --clean -----------------------------------------------------
+
+    def interrupt_and_lock(self):
+        tree = self.tree
+        slow = ["--make-arg", "CC=sleep 4; cc"]
+        self.script("fs/conn.o")	# the reference at HEAD, so only make is left to stop
+        os.utime(self.header, None)
+        before = snapshot(tree)
+        p = subprocess.Popen([SCRIPT, "--layoutlint", self.tool, *slow, "fs/conn.o"], cwd=tree,
+                             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
+        time.sleep(1.5)
+        t0 = time.monotonic()
+        os.killpg(p.pid, signal.SIGINT)	# what Ctrl-C sends: the whole group
+        try:
+            out, err = p.communicate(timeout=30)
+            took = time.monotonic() - t0
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            out, err = p.communicate()
+            took = 99
+        self.ok(p.returncode == 130 and "interrupted" in err.decode() and took < 5,
+                f"SIGINT in the middle of make: exit 130 in {took:.1f} s", None,
+                f"exit {p.returncode}\n{err.decode()}")
+        self.ok(snapshot(tree) == before, "... index, working tree, stash, worktrees unchanged",
+                None, diff_snapshots(before, snapshot(tree)))
+        try:
+            os.killpg(p.pid, signal.SIGKILL)	# a sleep the shell left behind
+        except ProcessLookupError:
+            pass
+        r = self.script("fs/conn.o")
+        self.ok(r.rc == 0 and not errors_of(r.out), "... and the next run is right", r)
+
+        os.utime(self.header, None)
+        procs = [subprocess.Popen([SCRIPT, "--layoutlint", self.tool, *slow, "fs/conn.o"],
+                                  cwd=tree, env=ENV, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)]
+        time.sleep(1)
+        procs.append(subprocess.Popen([SCRIPT, "--layoutlint", self.tool, "fs/conn.o"], cwd=tree,
+                                      env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+        res = [(p.wait(timeout=120), *[s.decode() for s in p.communicate()]) for p in procs]
+        self.ok(all(rc == 0 for rc, _, _ in res) and "waiting for it" in res[1][2] and
+                res[0][1] == res[1][1],
+                "two concurrent runs: the second waits for the first, both give the same answer",
+                None, repr(res))
+
+    def clean(self):
+        tree = self.tree
+        r = self.script("--clean")
+        wts = git(tree, "worktree", "list", "--porcelain").out
+        self.ok(r.rc == 0 and not os.path.exists(self.state) and
+                "layoutlint-kernel" not in wts and os.path.join(self.work, "userwt") in wts,
+                "--clean removes its own worktrees and state, and only those", r, wts)
+        r = self.script("fs/conn.o")
+        self.ok(r.rc == 0 and os.path.isfile(self.base_obj), "after --clean, a run starts afresh",
+                r)
 
 
 if __name__ == "__main__":
