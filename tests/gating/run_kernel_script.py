@@ -86,15 +86,22 @@ def errors_of(text):
     return [ln for ln in text.splitlines() if ": error:" in ln]
 
 
+def worktree_list(tree):
+    """git worktree list, but our own worktrees only by path: they follow
+    HEAD by design (the reference is re-checked out when HEAD moves)."""
+    blocks = git(tree, "worktree", "list", "--porcelain").out.split("\n\n")
+    return "\n\n".join(b.splitlines()[0] if "/.git/layoutlint-kernel/" in b.splitlines()[0]
+                       else b for b in blocks if b.strip())
+
+
 def snapshot(tree):
     """What a hook must never change: status, index, stash, worktrees."""
     return {what: git(tree, *cmd).out for what, cmd in {
         "status": ["status", "--porcelain=v1", "--untracked-files=all"],
         "index": ["ls-files", "-s"],
         "stash": ["stash", "list"],
-        "worktrees": ["worktree", "list", "--porcelain"],
         "head": ["rev-parse", "HEAD"],
-    }.items()}
+    }.items()} | {"worktrees": worktree_list(tree)}
 
 
 def diff_snapshots(a, b):
