@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""scripts/layoutlint-kernel as a commit hook in a real 6.12 kernel tree.
+
+usage: hook_kernel.py --layoutlint PATH --rules-dir DIR --workdir DIR [--jobs N]
+
+What a new user does, done for real: the pristine Debian 6.12 source
+(scripts/fetch-kernel source 6.12) is copied into WORKDIR (hard links;
+every file this test edits is replaced, never written through a link),
+its .gitignore loses Debian's packaging section, it is configured with
+x86_64 defconfig and DWARF 5, committed in a repository of its own with
+rules/file.rules as the tree's .layoutlint, and fs/file_table.o and
+kernel/fork.o are built. Then, with the hook installed as
+.git/hooks/pre-commit (no OBJ: the script picks the object) and through
+the pre-commit framework:
+  - moving f_pos next to f_op in include/linux/fs.h blocks `git commit -a`,
+    `git add; git commit` and `git commit --amend` with exactly one new
+    finding, located at f_pos's new line; the index, the working tree, the
+    stash and the worktrees are as before (compared);
+  - a comment-only change commits;
+and by hand: ./fs/file_table.o and an absolute path are rebuilt, not
+linted stale; a .config change (CONFIG_SECURITY off, which removes
+f_security) rebuilds both sides and reports no false diff; a build error
+shows the first compiler error; two objects with --format=sarif give one
+schema-valid document with no duplicate results.
+The first hook run's time and the warm runs' are printed as TAP comments
+(bench/run-hook measures them properly). Skips when the source cannot be
+fetched.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(TOP, "tests", "gating"))
+from lib import Tap, run  # noqa: E402
+from kernel_common import fetch_source  # noqa: E402
+from run_gating import find_validator  # noqa: E402
+
+SCRIPT = os.path.join(TOP, "scripts", "layoutlint-kernel")
+FS_H = "include/linux/fs.h"
+STAMP = ".layoutlint-hook-prepared"
+
+
+def clean_env(**extra):
+    """No GIT_ variable of whatever runs this test; a fixed identity."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_AUTHOR_NAME="layoutlint test", GIT_AUTHOR_EMAIL="test@layoutlint.invalid",
+               GIT_COMMITTER_NAME="layoutlint test",
+               GIT_COMMITTER_EMAIL="test@layoutlint.invalid", **extra)
+    return env
+
+
+ENV = clean_env()
+
+
+def git(tree, *args, check=True, env=None, timeout=900):
+    return run(["git", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", *args],
+               cwd=tree, check=check, env=env or ENV, timeout=timeout)
+
+
+def replace_file(path, text):
+    """Write PATH as a new file: the tree is hard-linked to the pristine one."""
+    tmp = path + ".layoutlint-tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def edit(path, old, new):
+    with open(path) as f:
+        text = f.read()
+    assert old in text, f"{old!r} not in {path}"
+    replace_file(path, text.replace(old, new, 1))
+
+
+def prepare(pristine, tree, rules, jobs, t):
+    """The committed, configured tree; False on failure."""
+    if not os.path.exists(os.path.join(tree, STAMP)):
+        shutil.rmtree(tree, ignore_errors=True)
+        r = run(["cp", "-al", pristine, tree], timeout=1800)
+        if r.rc != 0:
+            shutil.rmtree(tree, ignore_errors=True)
+            r = run(["cp", "-a", pristine, tree], timeout=1800)
+        if not t.ok(r.rc == 0, "copy the pristine 6.12 tree", r.err):
+            return False
+        gi = os.path.join(tree, ".gitignore")
+        with open(gi) as f:
+            text = f.read()
+        # Debian's packaging section (/* then !/debian/) ignores everything.
+        cut = re.search(r"^/\*$", text, re.M)
+        if cut:
+            text = text[:cut.start()]
+        replace_file(gi, text)
+        steps = [["make", "defconfig"],
+                 ["./scripts/config", "--disable", "DEBUG_INFO_NONE", "--enable", "DEBUG_KERNEL",
+                  "--enable", "DEBUG_INFO", "--enable", "DEBUG_INFO_DWARF5"],
+                 ["make", "olddefconfig"]]
+        for s in steps:
+            r = run(["nice", *s], cwd=tree, timeout=900, env=ENV)
+            if not t.ok(r.rc == 0, f"configure: {' '.join(s[-2:])}", r.err[-3000:]):
+                return False
+        shutil.copy(rules, os.path.join(tree, ".layoutlint"))
+        t0 = time.monotonic()
+        for s in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "Linux 6.12 (Debian)"],
+                  ["tag", "pristine"]):
+            r = git(tree, *s, check=False)
+            if not t.ok(r.rc == 0, f"git {' '.join(s)}", r.err[-3000:]):
+                return False
+        t.comment(f"git init/add/commit of the whole tree: {time.monotonic() - t0:.0f} s")
+        with open(os.path.join(tree, STAMP), "w") as f:
+            f.write("defconfig + DWARF 5, committed\n")
+    else:
+        # A kept tree from an earlier run: back to its first commit.
+        for s in (["reset", "-q", "--hard", "pristine"], ["stash", "clear"]):
+            git(tree, *s)
+        for hook in ("pre-commit",):
+            p = os.path.join(tree, ".git", "hooks", hook)
+            if os.path.exists(p):
+                os.unlink(p)
+        shutil.rmtree(os.path.join(tree, ".pre-commit-config.yaml"), ignore_errors=True)
+    t0 = time.monotonic()
+    r = run(["nice", "make", f"-j{jobs}", "fs/file_table.o", "kernel/fork.o"], cwd=tree,
+            timeout=1800, env=ENV)
+    ok = t.ok(r.rc == 0, "kbuild builds fs/file_table.o kernel/fork.o", r.err[-3000:])
+    t.comment(f"make fs/file_table.o kernel/fork.o: {time.monotonic() - t0:.0f} s")
+    return ok
+
+
+def worktree_list(tree):
+    """git worktree list, but our own worktrees only by path: they follow
+    HEAD by design (the reference is re-checked out when HEAD moves)."""
+    blocks = git(tree, "worktree", "list", "--porcelain").out.split("\n\n")
+    return "\n\n".join(b.splitlines()[0] if "/.git/layoutlint-kernel/" in b.splitlines()[0]
+                       else b for b in blocks if b.strip())
+
+
+def snapshot(tree):
+    return {what: git(tree, *cmd).out for what, cmd in {
+        "status": ["status", "--porcelain=v1"],
+        "index": ["ls-files", "-s", "--", "include", "fs"],
+        "stash": ["stash", "list"],
+        "head": ["rev-parse", "HEAD"],
+    }.items()} | {"worktrees": worktree_list(tree)}
+
+
+def changed(a, b):
+    return "\n".join(f"{k}: {a[k][:300]!r} -> {b[k][:300]!r}" for k in a if a[k] != b[k])
+
+
+def errors_of(text):
+    return [ln for ln in text.splitlines() if ": error:" in ln]
+
+
+class Suite:
+    def __init__(self, t, ll, tree, jobs):
+        self.t, self.ll, self.tree, self.jobs = t, ll, tree, jobs
+        self.fs_h = os.path.join(tree, FS_H)
+        with open(self.fs_h) as f:
+            self.pristine_fs_h = f.read()
+
+    def script(self, *args, cwd=None):
+        t0 = time.monotonic()
+        r = run([SCRIPT, "--layoutlint", self.ll, "-j", str(self.jobs), *args],
+                cwd=cwd or self.tree, env=ENV, timeout=3600)
+        return r, time.monotonic() - t0
+
+    def ok(self, cond, desc, r=None, more=""):
+        diag = more
+        if r is not None:
+            diag = f"exit {r.rc}\n--- stdout\n{r.out[-6000:]}\n--- stderr\n{r.err[-6000:]}\n{more}"
+        return self.t.ok(cond, desc, diag)
+
+    def restore(self):
+        git(self.tree, "checkout", "-q", "HEAD", "--", FS_H)
+
+    def move_f_pos(self):
+        """f_pos (write-hot) up next to f_op (read-mostly), swapped with
+        private_data (untagged, as large) so that nothing else changes
+        line: one new finding, f_pos's. Returns f_pos's new line."""
+        with open(self.fs_h) as f:
+            text = f.read()
+        pos = r"^\tloff_t\t+f_pos;\n"
+        priv = r"^\tvoid\t+\*private_data;\n"
+        op = r"^\tconst struct file_operations\t+\*f_op;\n"
+        m = {k: re.search(v, text, re.M) for k, v in (("pos", pos), ("priv", priv), ("op", op))}
+        assert all(m.values()), "struct file has changed: f_pos, private_data or f_op not found"
+        decl_pos, decl_priv = m["pos"].group(0), m["priv"].group(0)
+        text = re.sub(pos, "@POS@", text, count=1, flags=re.M)
+        text = re.sub(priv, "", text, count=1, flags=re.M)
+        text = text.replace("@POS@", decl_priv, 1)
+        at = re.search(op, text, re.M).end()
+        text = text[:at] + decl_pos + text[at:]
+        replace_file(self.fs_h, text)
+        return text[:at].count("\n") + 1
+
+    def comment_only(self):
+        edit(self.fs_h, "struct file {", "struct file {\t/* one open file */")
+
+    # ---- the hook, both ways ------------------------------------------------------
+
+    def blocked(self, how, commit, env=None):
+        tree = self.tree
+        line = self.move_f_pos()
+        if commit[0] == "add":
+            git(tree, "add", FS_H)
+            commit = commit[1:]
+        before = snapshot(tree)
+        t0 = time.monotonic()
+        r = git(tree, *commit, check=False, env=env)
+        took = time.monotonic() - t0
+        after = snapshot(tree)
+        errors = errors_of(r.out + r.err)
+        self.ok(r.rc != 0 and len(errors) == 1 and f"{FS_H}:{line}:" in errors[0] and
+                "f_pos" in errors[0],
+                f"{how}: moving f_pos next to f_op is refused with exactly one new finding, at "
+                f"f_pos's new line {line} ({took:.1f} s)", r)
+        self.ok(before == after, f"{how}: index, working tree, stash, worktrees and HEAD as "
+                "they were", None, changed(before, after))
+        git(tree, "reset", "-q", "--hard", "HEAD")
+        return took
+
+    def passes(self, how, env=None):
+        tree = self.tree
+        self.comment_only()
+        head = git(tree, "rev-parse", "HEAD").out
+        t0 = time.monotonic()
+        r = git(tree, "commit", "-q", "-am", "fs.h: a comment", check=False, env=env)
+        took = time.monotonic() - t0
+        self.ok(r.rc == 0 and git(tree, "rev-parse", "HEAD").out != head,
+                f"{how}: a comment-only change commits ({took:.1f} s)", r)
+        return took
+
+    def plain_hook(self):
+        hook = os.path.join(self.tree, ".git", "hooks", "pre-commit")
+        with open(hook, "w") as f:
+            f.write(f"#!/bin/sh\nexec '{SCRIPT}' --layoutlint '{self.ll}' -j {self.jobs} -- -q\n")
+        os.chmod(hook, 0o755)
+        r, _ = self.script("--", "-q")
+        self.ok(r.rc == 0 and "nothing to lint" in r.err, "no change: nothing to lint", r)
+        # The first run: the reference worktree is made, prepared and built.
+        fresh = not os.path.isdir(os.path.join(self.tree, ".git", "layoutlint-kernel", "base"))
+        r, took = self.script("fs/file_table.o", "--", "-q")
+        self.ok(r.rc == 0 and not errors_of(r.out),
+                f"{'first' if fresh else 'a warm'} run on the committed tree: nothing new "
+                f"({took:.0f} s{', worktree, kbuild prepare, base build' if fresh else ''})", r)
+        self.blocked(".git/hooks/pre-commit, git commit -a", ["commit", "-q", "-am", "move"])
+        self.blocked(".git/hooks/pre-commit, git add; git commit",
+                     ["add", "commit", "-q", "-m", "move"])
+        self.blocked(".git/hooks/pre-commit, git commit --amend -a",
+                     ["commit", "-q", "--amend", "-a", "--no-edit"])
+        self.passes(".git/hooks/pre-commit")
+        os.unlink(hook)
+
+    def framework_hook(self, workdir):
+        if not shutil.which("pre-commit"):
+            self.t.skip("the pre-commit framework", "pre-commit is not installed")
+            return
+        rev = run(["git", "rev-parse", "HEAD"], cwd=TOP, env=ENV)
+        if rev.rc != 0:
+            self.t.skip("the pre-commit framework", "the source is not a git clone")
+            return
+        tree = self.tree
+        with open(os.path.join(tree, ".pre-commit-config.yaml"), "w") as f:
+            f.write(f"repos:\n- repo: {TOP}\n  rev: {rev.out.strip()}\n  hooks:\n"
+                    f"  - id: layoutlint-kernel\n"
+                    f"    args: [--layoutlint, '{self.ll}', -j, '{self.jobs}', --, -q]\n")
+        git(tree, "add", "-f", ".pre-commit-config.yaml")  # .* is ignored in the kernel
+        git(tree, "commit", "-q", "--no-verify", "-m", "pre-commit configuration")
+        env = clean_env(PRE_COMMIT_HOME=os.path.join(workdir, "pre-commit-home"))
+        r = run(["pre-commit", "install"], cwd=tree, env=env, timeout=300)
+        if not self.ok(r.rc == 0, "pre-commit install", r):
+            return
+        self.blocked("pre-commit framework, git commit -a", ["commit", "-q", "-am", "move"],
+                     env=env)
+        self.passes("pre-commit framework", env=env)
+        run(["pre-commit", "uninstall"], cwd=tree, env=env, timeout=300)
+
+    # ---- by hand ---------------------------------------------------------------------
+
+    def paths(self):
+        for spelling, cwd in (("./fs/file_table.o", self.tree),
+                              (os.path.join(self.tree, "fs", "file_table.o"), "/")):
+            line = self.move_f_pos()
+            r, took = self.script("-C", self.tree, spelling, cwd=cwd)
+            errors = errors_of(r.out)
+            self.ok(r.rc == 1 and len(errors) == 1 and f"{FS_H}:{line}:" in errors[0],
+                    f"{spelling}: rebuilt from the edited header, not linted stale "
+                    f"({took:.1f} s)", r)
+            self.restore()
+
+    def config(self):
+        tree = self.tree
+        cfg = os.path.join(tree, ".config")
+        with open(cfg) as f:
+            saved = f.read()
+        for step in (["./scripts/config", "--disable", "SECURITY"], ["make", "olddefconfig"]):
+            run(step, cwd=tree, env=ENV, timeout=600, check=True)
+        for what in (".config change (SECURITY off)", ".config restored"):
+            r, took = self.script("fs/file_table.o")
+            self.ok(r.rc == 0 and
+                    "no member added, removed or moved to another cacheline" in r.out and
+                    not re.search(r"^\t(added|removed):", r.out, re.M) and
+                    "configuration changed: rebuilding fs/file_table.o" in r.err and
+                    "working tree: fs/file_table.o is older than " in r.err,
+                    f"{what}: both sides rebuilt, no false diff ({took:.0f} s)", r)
+            replace_file(cfg, saved)
+
+    def build_error(self):
+        edit(self.fs_h, "struct file {", "struct file { syntax error")
+        r, _ = self.script("fs/file_table.o")
+        first = errors_of(r.err)
+        self.ok(r.rc == 2 and first and first[0].lstrip("./").startswith(f"{FS_H}:") and
+                "make fs/file_table.o failed" in r.err,
+                "a build error: exit 2, the first compiler error shown", r)
+        self.restore()
+
+    def two_objects(self):
+        line = self.move_f_pos()
+        r, took = self.script("fs/file_table.o", "kernel/fork.o", "--", "--format=sarif")
+        try:
+            doc = json.loads(r.out)
+            results = doc["runs"][0]["results"]
+            ok = len(doc["runs"]) == 1
+        except (ValueError, KeyError, IndexError):
+            doc, results, ok = None, [], False
+        fps = [x.get("partialFingerprints", {}).get("layoutlint/v1") for x in results]
+        new = [x for x in results if x.get("baselineState", "new") == "new"]
+        self.ok(r.rc == 1 and ok and len(new) == 1 and len(fps) == len(set(fps)) and
+                new[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == line,
+                f"fs/file_table.o and kernel/fork.o, --format=sarif: one document, the new "
+                f"finding once, at f_pos, no duplicate results ({took:.1f} s)", r)
+        check, how = find_validator()
+        if check and doc is not None:
+            errs = check(doc)
+            self.t.ok(not errs, f"... valid SARIF 2.1.0 ({how})", "\n".join(errs[:20]))
+        else:
+            self.t.skip("... valid SARIF 2.1.0", "no jsonschema")
+        self.restore()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layoutlint", required=True)
+    ap.add_argument("--rules-dir", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--prepare-only", action="store_true",
+                    help="prepare the tree (for bench/hook), print its path, run no test")
+    a = ap.parse_args()
+    t = Tap(out=sys.stderr) if a.prepare_only else Tap()
+    pristine = fetch_source("6.12")
+    if not pristine:
+        print("1..0 # SKIP cannot fetch the 6.12 source with scripts/fetch-kernel")
+        return 0
+    workdir = os.path.abspath(a.workdir)
+    os.makedirs(workdir, exist_ok=True)
+    tree = os.path.join(workdir, "linux-6.12")
+    rules = os.path.join(os.path.abspath(a.rules_dir), "file.rules")
+    if not prepare(pristine, tree, rules, a.jobs, t):
+        return t.finish()
+    if a.prepare_only:
+        print(tree)
+        return 0
+    s = Suite(t, os.path.abspath(a.layoutlint), tree, a.jobs)
+    s.plain_hook()
+    s.framework_hook(workdir)
+    s.paths()
+    s.build_error()
+    s.two_objects()
+    s.config()
+    r, _ = s.script("--clean")
+    wts = git(tree, "worktree", "list", "--porcelain").out
+    t.ok(r.rc == 0 and "layoutlint-kernel" not in wts, "--clean removes the kept worktree", wts)
+    return t.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
