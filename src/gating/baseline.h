@@ -108,10 +108,6 @@ void ll_gate_describe_new(const struct ll_finding *f, const struct ll_gate_mark 
 /* "mixed-cacheline, struct file: f_op with f_lock" */
 void ll_pairkey_describe(const struct ll_pairkey *k, struct strbuf *out);
 
-struct json_writer;
-/* The "gating" object of --format=json and of SARIF's run properties. */
-void ll_gating_json(struct json_writer *w, const struct ll_gating *g);
-
 /* ---- --against: how one struct's layout changed --------------------- */
 
 struct ll_diff_member {

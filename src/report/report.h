@@ -30,6 +30,12 @@ void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion 
 /* --binary: the "binaries" array of JSON and of SARIF's run properties (path, build_id). */
 struct json_writer;
 void ll_report_binaries_json(struct json_writer *w, const struct ll_run *run);
+/*
+ * Gating (--baseline, --against): the "gating" object of JSON and of
+ * SARIF's run properties, from what ll_gate() counted.
+ */
+struct ll_gating;
+void ll_report_gating_json(struct json_writer *w, const struct ll_gating *g);
 /* --list-checks: one line per check of the catalog, in its order. */
 void ll_report_checks(struct strbuf *out);
 

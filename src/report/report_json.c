@@ -319,6 +319,47 @@ void ll_report_binaries_json(struct json_writer *w, const struct ll_run *run)
 	jw_end_array(w);
 }
 
+void ll_report_gating_json(struct json_writer *w, const struct ll_gating *g)
+{
+	jw_begin_object(w);
+	jw_kstring(w, "reference", g->against ? "against" : "baseline");
+	jw_kstring(w, "path", g->reference);
+	if (g->against)
+		jw_kstring(w, "build_id", g->reference_build_id);
+	jw_kbool(w, "strict", g->strict);
+	jw_kuint(w, "reported_findings", g->reported_findings);
+	jw_kuint(w, "new_pairs", g->new_pairs);
+	jw_kuint(w, "suppressed_findings", g->suppressed_findings);
+	jw_kuint(w, "suppressed_pairs", g->suppressed_pairs);
+	jw_kuint(w, "vanished_pairs", g->nr_vanished);
+	jw_key(w, "vanished");
+	jw_begin_array(w);
+	for (size_t i = 0; i < g->nr_vanished; i++) {
+		const struct ll_pairkey *k = &g->vanished[i];
+		struct strbuf name = STRBUF_INIT;
+
+		sb_addf(&name, "%s %s", ll_kind_name(k->kind), k->name);
+		jw_begin_object(w);
+		jw_kstring(w, "rule", k->rule);
+		jw_kstring(w, "struct", name.buf);
+		jw_key(w, "pair");
+		jw_begin_array(w);
+		jw_string(w, k->a);
+		if (k->b)
+			jw_string(w, k->b);
+		jw_end_array(w);
+		jw_key(w, "line");
+		if (k->line)
+			jw_uint(w, k->line);
+		else
+			jw_null(w);
+		jw_end_object(w);
+		sb_release(&name);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
 void ll_report_json(const struct ll_run *run, struct strbuf *out)
 {
 	struct json_writer w;
@@ -342,7 +383,7 @@ void ll_report_json(const struct ll_run *run, struct strbuf *out)
 	jw_end_array(&w);
 	if (run->gating) {
 		jw_key(&w, "gating");
-		ll_gating_json(&w, run->gating);
+		ll_report_gating_json(&w, run->gating);
 	}
 	jw_end_object(&w);
 	sb_addc(&w.out, '\n');

@@ -418,7 +418,7 @@ static void run_properties(struct json_writer *w, const struct ll_run *run)
 	}
 	if (g) {
 		jw_key(w, "gating");
-		ll_gating_json(w, g);
+		ll_report_gating_json(w, g);
 	}
 	jw_end_object(w);
 }
