@@ -337,6 +337,16 @@ def main():
                    if "moved" in a["class"].split()}
     t.ok(moved_rows and "lock" in moved_boxes, "--against: members that moved between lines "
          "listed and marked", moved_boxes)
+    # --baseline: the old object's pairs as a baseline file, the same new findings.
+    base = os.path.join(work, "old.baseline")
+    rb = lint(ll, "-q", "--write-baseline", base, "-r", rules, objs["old.o"], "struct", "html_demo")
+    r10 = lint(ll, "--format=html", "--baseline", base, "-r", rules, objs["html.o"],
+               "struct", "html_demo")
+    p10 = pagecheck.Page(r10.stdout.decode())
+    new10 = [a for a, _ in p10.by_class("li", "new")]
+    t.ok(os.path.isfile(base) and r10.returncode == 1 and len(new10) == len(new_li) and
+         "NEW" in p10.text(), f"--baseline: the same {len(new_li)} new finding(s) highlighted",
+         rb.stderr + r10.stderr)
 
     # --- in Chromium ---------------------------------------------------------
     if not browser.chromium():
