@@ -21,6 +21,18 @@ struct ll_gate_mark;
 struct ll_layout_diff;
 struct ll_gating;
 
+/*
+ * --suggest: the proposed layout as a model of its own, mapped as the
+ * current one is, so that a reporter draws it without analysing anything.
+ * Owns the copy; its members' group tags borrow from ll_linted.groups.
+ */
+struct ll_proposal {
+	struct ll_struct *layout;	/* ll_suggestion_layout(); NULL: no suggestion */
+	struct ll_units units;		/* its units and cacheline map */
+	struct ll_lines lines;
+	struct ll_groups groups;	/* its kernel groups, where the markers moved to */
+};
+
 struct ll_linted {
 	struct ll_struct *layout;
 	const char *binary;		/* the binary it was read from (borrowed); NULL: the
@@ -28,6 +40,7 @@ struct ll_linted {
 	struct ll_findings findings;
 	bool has_rules;			/* a rules block applied to this struct */
 	struct ll_suggestion *suggestion;	/* NULL unless --suggest */
+	struct ll_proposal proposal;	/* the suggestion applied (layout NULL without one) */
 	struct ll_source *source;	/* --format=patch: the struct's header, mapped */
 	char *no_patch;			/* --format=patch: why there is no source, or NULL */
 	struct ll_gate_mark *marks;	/* per finding, which pairs are new; NULL unless gating */

@@ -4,7 +4,7 @@
  * that the CLI and the tests call the same thing. Rules first (their tags
  * always win), then the kernel's cacheline groups tag what the rules left
  * untagged, then the checks, then the solver for what an order can fix,
- * then the cacheline map every reporter draws.
+ * then the cacheline maps every reporter draws (the proposal's too).
  */
 #include "lint/lint.h"
 
@@ -62,6 +62,29 @@ static int suggest_one(const struct ll_lint_opts *o, struct ll_linted *l,
 	return ll_suggest_opts(l->layout, &opts, &l->suggestion, err);
 }
 
+/*
+ * The suggestion applied to a copy of the model, with its units, lines
+ * and groups: what the HTML map draws beside the current layout.
+ */
+static void map_proposal(struct ll_linted *l)
+{
+	struct ll_proposal *p = &l->proposal;
+
+	p->layout = ll_suggestion_layout(l->layout, l->suggestion);
+	ll_collect_units(p->layout, &p->units);
+	ll_map_lines(p->layout, &p->units, &p->lines);
+	ll_find_groups(p->layout, &p->groups);
+}
+
+static void proposal_release(struct ll_proposal *p)
+{
+	ll_lines_release(&p->lines);
+	ll_units_release(&p->units);
+	ll_groups_release(&p->groups);
+	ll_struct_free(p->layout);
+	p->layout = NULL;
+}
+
 int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct ll_linted *l,
 		   struct ll_error *err)
 {
@@ -108,6 +131,8 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 		/* The final tags are known: the map every reporter draws from. */
 		ll_collect_units(s, &l->units);
 		ll_map_lines(s, &l->units, &l->lines);
+		if (l->suggestion)
+			map_proposal(l);
 	}
 	return rc;
 }
@@ -118,6 +143,8 @@ void ll_linted_release(struct ll_linted *l)
 	ll_findings_release(&l->findings);
 	ll_lines_release(&l->lines);
 	ll_units_release(&l->units);
+	/* Before the groups: its members' group tags borrow their strings. */
+	proposal_release(&l->proposal);
 	/* The suggestion borrows the members of the layout. */
 	ll_suggestion_free(l->suggestion);
 	ll_source_free(l->source);

@@ -24,7 +24,8 @@ struct ll_lint_opts {
 /*
  * Lint L->layout (owned by L) with BLOCK (NULL: no rules): set its
  * cacheline, apply the rules, the kernel groups, every check and, with
- * o->suggest, the solver; then map its cachelines (L->units, L->lines).
+ * o->suggest, the solver; then map its cachelines (L->units, L->lines)
+ * and, with a suggestion, the proposal's (L->proposal).
  * A rules error (align below the type's) fails with ERR located.
  */
 int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct ll_linted *l,

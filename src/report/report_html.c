@@ -608,25 +608,23 @@ static void line_findings(struct html_ctx *c, uint64_t line, struct strbuf *out,
 }
 
 /*
- * One layout S as an SVG: FINDINGS true for the current layout (its
- * findings are drawn on their lines), false for a proposal.
+ * One layout S as an SVG, from its UNITS, LINES and GROUPS as the lint
+ * mapped them: FINDINGS true for the current layout (its findings are
+ * drawn on their lines), false for a proposal.
  */
-static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct ll_groups *groups,
-		     bool findings, const char *caption)
+static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct ll_units *units,
+		     const struct ll_lines *lines, const struct ll_groups *groups, bool findings,
+		     const char *caption)
 {
 	c->current = findings;
-	struct ll_units units;
-	struct ll_lines lines;
 	struct row *rows;
 	struct strbuf *out = c->out;
 	uint64_t members_end = 0;	/* tail padding starts here */
 	double height;
 
-	ll_collect_units(s, &units);
-	ll_map_lines(s, &units, &lines);
-	rows = xcalloc(lines.n ? lines.n : 1, sizeof(*rows));
-	place_rows(s, &lines, rows);
-	height = lines.n ? rows[lines.n - 1].y + rows[lines.n - 1].h + TOP : 2 * TOP;
+	rows = xcalloc(lines->n ? lines->n : 1, sizeof(*rows));
+	place_rows(s, lines, rows);
+	height = lines->n ? rows[lines->n - 1].y + rows[lines->n - 1].h + TOP : 2 * TOP;
 	sb_adds(out, "<figure class=\"map\"><figcaption>");
 	sb_adds(out, caption);
 	sb_addf(out, " &middot; %u-byte lines, 1 byte = ", s->cacheline);
@@ -635,7 +633,7 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 		"class=\"lines\" aria-label=\"");
 	sb_addf(out, "%s ", ll_kind_name(s->kind));
 	esc(out, s->name);
-	sb_addf(out, ": %zu cachelines\" width=\"%d\" height=\"", lines.n, LABEL_W + ROW_W + 4);
+	sb_addf(out, ": %zu cachelines\" width=\"%d\" height=\"", lines->n, LABEL_W + ROW_W + 4);
 	fmt_num(out, height);
 	sb_addf(out, "\" viewBox=\"0 0 %d ", LABEL_W + ROW_W + 4);
 	fmt_num(out, height);
@@ -643,10 +641,10 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 	fmt_num(out, (double)ROW_W / s->cacheline);
 	sb_addf(out, "\" data-x0=\"%d\" data-cacheline=\"%u\" data-size=\"%" PRIu64 "\">\n",
 		LABEL_W, s->cacheline, s->size);
-	for (size_t i = 0; i < lines.n; i++) {
+	for (size_t i = 0; i < lines->n; i++) {
 		struct strbuf fl = STRBUF_INIT;
 		bool any_new = false;
-		const char *v = ll_verdict_name(lines.v[i].verdict);
+		const char *v = ll_verdict_name(lines->v[i].verdict);
 
 		if (findings)
 			line_findings(c, i, &fl, &any_new);
@@ -665,20 +663,20 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 		sb_adds(out, "</g>\n");
 		sb_release(&fl);
 	}
-	for (size_t i = 0; i < units.n; i++) {
-		struct ll_extent e = ll_member_extent(units.v[i].m);
+	for (size_t i = 0; i < units->n; i++) {
+		struct ll_extent e = ll_member_extent(units->v[i].m);
 
 		if (e.end > members_end)
 			members_end = e.end;
 	}
-	for (size_t i = 0; i < lines.n; i++) {
+	for (size_t i = 0; i < lines->n; i++) {
 		draw_gaps(c, s, &rows[i], i, members_end);
 		for (size_t k = 0; k < rows[i].n; k++)
 			draw_seg(c, s, &rows[i], &rows[i].segs[k]);
 	}
-	draw_groups(c, s, rows, lines.n, groups);
+	draw_groups(c, s, rows, lines->n, groups);
 	if (c->run->line_pairs && s->cacheline <= 64) {
-		for (size_t i = 0; i + 1 < lines.n; i += 2) {
+		for (size_t i = 0; i + 1 < lines->n; i += 2) {
 			sb_addf(out, "<g class=\"pair\" data-pair=\"%zu\"><title>lines %zu-%zu: one "
 				"128-byte pair</title><path d=\"M%d ", i / 2, i, i + 1, LABEL_W - 4);
 			fmt_num(out, rows[i].y + 2);
@@ -688,11 +686,9 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 		}
 	}
 	sb_adds(out, "</svg></figure>\n");
-	for (size_t i = 0; i < lines.n; i++)
+	for (size_t i = 0; i < lines->n; i++)
 		free(rows[i].segs);
 	free(rows);
-	ll_lines_release(&lines);
-	ll_units_release(&units);
 }
 
 /* ---- text parts ------------------------------------------------------ */
@@ -977,15 +973,12 @@ static void one_struct(struct html_ctx *c)
 	const struct ll_struct *s = l->layout;
 	struct strbuf *out = c->out;
 	struct ll_summary sum;
-	struct ll_units units;
 	struct strset sg_moved = { 0 }, diff_moved = { 0 };
 
 	/* Domains in order of first use, so both maps colour them alike. */
-	ll_collect_units(s, &units);
-	for (size_t i = 0; i < units.n; i++)
-		if (units.v[i].tag == LL_WRITE_HOT)
-			domain_index(c, units.v[i].domain);
-	ll_units_release(&units);
+	for (size_t i = 0; i < l->units.n; i++)
+		if (l->units.v[i].tag == LL_WRITE_HOT)
+			domain_index(c, l->units.v[i].domain);
 	for (size_t i = 0; l->suggestion && i < l->suggestion->n; i++)
 		if (l->suggestion->members[i].moved)
 			moved_paths(l->suggestion->members[i].m, &sg_moved);
@@ -1022,19 +1015,17 @@ static void one_struct(struct html_ctx *c)
 	legend(c);
 	sb_adds(out, "<div class=\"maps\">\n");
 	c->moved = l->diff ? &diff_moved : &sg_moved;
-	draw_map(c, s, &l->groups, true, l->diff ? "current layout (\xe2\x86\x94: moved since the "
-		 "reference)" : l->suggestion ? "current layout (\xe2\x86\x94: the suggestion moves it)" :
+	draw_map(c, s, &l->units, &l->lines, &l->groups, true,
+		 l->diff ? "current layout (\xe2\x86\x94: moved since the reference)" :
+		 l->suggestion ? "current layout (\xe2\x86\x94: the suggestion moves it)" :
 		 "current layout");
 	if (l->suggestion) {
-		struct ll_struct *p = ll_suggestion_layout(s, l->suggestion);
-		struct ll_groups pg = { 0 };
+		const struct ll_proposal *p = &l->proposal;
 
-		ll_find_groups(p, &pg);
-		prepare(c, p);
+		prepare(c, p->layout);
 		c->moved = &sg_moved;
-		draw_map(c, p, &pg, false, "suggested layout (\xe2\x86\x94: moved)");
-		ll_groups_release(&pg);
-		ll_struct_free(p);
+		draw_map(c, p->layout, &p->units, &p->lines, &p->groups, false,
+			 "suggested layout (\xe2\x86\x94: moved)");
 		prepare(c, s);
 	}
 	sb_adds(out, "</div>\n");
