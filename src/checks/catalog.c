@@ -4,10 +4,12 @@
  * lists checks (the rules language's 'allow', baselines, the SARIF rule
  * table, the text summary, --list-checks, the solver's notion of what an
  * order can fix, the man page and the shell completion, which a test keeps
- * in step) reads it from here, in this order.
+ * in step) reads it from here, in this order; and every finding starts at
+ * its check's level here (ll_check_finding_add).
  */
 #include "checks/catalog.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const struct ll_check_def catalog[] = {
@@ -106,4 +108,15 @@ bool ll_check_fixable_by_reorder(const char *id)
 	const struct ll_check_def *d = ll_check_find(id);
 
 	return d && d->fixable_by_reorder;
+}
+
+struct ll_finding *ll_check_finding_add(struct ll_findings *out, const char *id,
+					int64_t cacheline)
+{
+	const struct ll_check_def *d = ll_check_find(id);
+
+	/* A finding no catalog entry declares could not be allowed or reported. */
+	if (!d)
+		abort();
+	return ll_finding_add(out, id, d->level, cacheline);
 }

@@ -33,5 +33,12 @@ const struct ll_check_def *ll_check_find(const char *id);
 /* Position of ID in catalog order, or -1. */
 int ll_check_index(const char *id);
 bool ll_check_fixable_by_reorder(const char *id);
+/*
+ * A new finding of check ID (a catalog id) at the check's default level,
+ * so that a level is declared once, here; a check that raises some of its
+ * findings (split-hot) sets f->level itself.
+ */
+struct ll_finding *ll_check_finding_add(struct ll_findings *out, const char *id,
+					int64_t cacheline);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/catalog.h"
 #include "util/strbuf.h"
 
 /* ---- the checks ---------------------------------------------------------- */
@@ -119,7 +120,7 @@ static void check_mixed(const struct ll_check_input *in, const struct ll_line *l
 			if (w->tag != LL_WRITE_HOT || allowed(in, rule, w->m->path))
 				continue;
 			if (!f) {
-				f = ll_finding_add(out, rule, LL_LEVEL_ERROR, (int64_t)line->index);
+				f = ll_check_finding_add(out, rule, (int64_t)line->index);
 				at = r;
 			}
 			ll_finding_pair(f, r->m->path, w->m->path);
@@ -164,7 +165,7 @@ static void check_domains(const struct ll_check_input *in, const struct ll_line 
 			if (b->tag != LL_WRITE_HOT || same_dom(a, b) || allowed(in, rule, b->m->path))
 				continue;
 			if (!f) {
-				f = ll_finding_add(out, rule, LL_LEVEL_ERROR, (int64_t)line->index);
+				f = ll_check_finding_add(out, rule, (int64_t)line->index);
 				at = a;
 			}
 			ll_finding_pair(f, a->m->path, b->m->path);
@@ -226,18 +227,16 @@ static void check_split(const struct ll_check_input *in, const struct ll_units *
 		for (size_t k = 0; k < out->n; k++)
 			if (out->v[k].rule == rule && out->v[k].cacheline == (int64_t)first)
 				f = &out->v[k];
-		enum ll_level level = u->tag == LL_WRITE_HOT && e.end - e.begin <= 16 ?
-				      LL_LEVEL_ERROR : LL_LEVEL_WARNING;
+		/* An atomic on a small write-hot member is a split lock: above the catalog's level. */
+		bool raise = u->tag == LL_WRITE_HOT && e.end - e.begin <= 16;
 
 		tag_words(u, tag, sizeof(tag));
 		if (f) {
-			if (level > f->level)
-				f->level = level;
 			ll_finding_note(f, &u->m->decl, "%s %s also straddles it", tag, u->m->path);
 		} else {
 			struct strbuf msg = STRBUF_INIT;
 
-			f = ll_finding_add(out, rule, level, (int64_t)first);
+			f = ll_check_finding_add(out, rule, (int64_t)first);
 			sb_addf(&msg, "%s %s (bytes %llu-%llu) straddles the boundary of cachelines "
 				"%llu and %llu of %s %s although it fits in one line", tag,
 				u->m->path, (unsigned long long)e.begin,
@@ -246,6 +245,8 @@ static void check_split(const struct ll_check_input *in, const struct ll_units *
 			f->message = sb_detach(&msg);
 			f->location = u->m->decl;
 		}
+		if (raise)
+			f->level = LL_LEVEL_ERROR;
 		ll_finding_member(f, u->m->path);
 		ll_finding_pair(f, u->m->path, NULL);
 		ll_finding_seal(f, s);
@@ -376,7 +377,7 @@ static void check_placement(const struct ll_check_input *in, const struct ll_uni
 		if (k->hits == nshifts)
 			continue;
 		if (!f) {
-			f = ll_finding_add(out, "placement", LL_LEVEL_WARNING, -1);
+			f = ll_check_finding_add(out, "placement", -1);
 			f->location = k->a->m->decl;
 			sb_addf(&msg, "%s %s starts at a multiple of %llu, not of the %u-byte "
 				"cacheline: some findings depend on where an instance lands:",

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/catalog.h"
 #include "util/json_writer.h"
 
 static bool has_prefix(const char *s, const char *prefix, const char **rest)
@@ -288,7 +289,7 @@ static void check_span(const struct ll_check_input *in, const struct ll_group *g
 	if (allowed(in, rule, g->begin->path) || allowed(in, rule, g->end->path))
 		return;
 
-	struct ll_finding *f = ll_finding_add(out, rule, LL_LEVEL_WARNING, (int64_t)g->first_line);
+	struct ll_finding *f = ll_check_finding_add(out, rule, (int64_t)g->first_line);
 
 	sb_addf(&msg, "group %s of %s %s touches %" PRIu64 " cachelines (%" PRIu64 "-%" PRIu64
 		", bytes %" PRIu64 "-%" PRIu64 ") but its %" PRIu64 " byte%s need%s only %" PRIu64,
@@ -420,7 +421,7 @@ static void member_finding(struct member_ctx *c, const struct ll_member *m,
 			   const struct ll_group *in_group, const char *what)
 {
 	const struct ll_struct *s = c->in->s;
-	struct ll_finding *f = ll_finding_add(c->out, "group-member", LL_LEVEL_WARNING, -1);
+	struct ll_finding *f = ll_check_finding_add(c->out, "group-member", -1);
 	struct ll_decl rules_at = { .file = (char *)m->tag_rule_file,
 				    .line = (unsigned)m->tag_rule_line };
 	char tag[128];

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/catalog.h"
 #include "util/pathglob.h"
 #include "rules/rules.h"
 #include "util/edit_distance.h"
@@ -184,7 +185,7 @@ static void stale_finding(const struct ll_block *b, struct ll_struct *s,
 			  const struct ll_pattern *p, struct ll_findings *out)
 {
 	struct closest c = { .text = p->text, .dist = strlen(p->text) / 3 + 2 };
-	struct ll_finding *f = ll_finding_add(out, "stale-rule", LL_LEVEL_ERROR, -1);
+	struct ll_finding *f = ll_check_finding_add(out, "stale-rule", -1);
 	struct strbuf msg = STRBUF_INIT;
 
 	ll_visit(s->members, s->nr_members, closest_visit, &c);
