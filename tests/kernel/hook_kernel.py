@@ -20,8 +20,10 @@ the pre-commit framework:
 and by hand: ./fs/file_table.o and an absolute path are rebuilt, not
 linted stale; a .config change (CONFIG_SECURITY off, which removes
 f_security) rebuilds both sides and reports no false diff; a build error
-shows the first compiler error; two objects with --format=sarif give one
-schema-valid document with no duplicate results.
+shows the first compiler error; a missing object is exit 2 with make's
+reason; SIGINT during make exits 130 and changes nothing; a second
+concurrent run waits and gives the same answer; two objects with
+--format=sarif give one schema-valid document with no duplicate results.
 The first hook run's time and the warm runs' are printed as TAP comments
 (bench/run-hook measures them properly). Skips when the source cannot be
 fetched.
@@ -31,6 +33,8 @@ import json
 import os
 import re
 import shutil
+import signal
+import subprocess
 import sys
 import time
 
@@ -320,6 +324,54 @@ class Suite:
                 "a build error: exit 2, the first compiler error shown", r)
         self.restore()
 
+    def missing_object(self):
+        r, _ = self.script("fs/no_such_file.o")
+        self.ok(r.rc == 2 and "make fs/no_such_file.o failed" in r.err and
+                "No rule to make target" in r.err,
+                "a missing object: exit 2, make's reason shown", r)
+
+    def interrupt(self):
+        """Ctrl-C (SIGINT to the whole group) in the middle of the rebuild."""
+        self.script("fs/file_table.o")	# the reference at HEAD: only make is left to stop
+        os.utime(self.fs_h, None)
+        before = snapshot(self.tree)
+        p = subprocess.Popen([SCRIPT, "--layoutlint", self.ll, "fs/file_table.o"], cwd=self.tree,
+                             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
+        time.sleep(2)
+        t0 = time.monotonic()
+        os.killpg(p.pid, signal.SIGINT)
+        try:
+            _, err = p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            _, err = p.communicate()
+        took = time.monotonic() - t0
+        self.ok(p.returncode == 130 and b"interrupted" in err and took < 10,
+                f"SIGINT during make: exit 130 after {took:.1f} s", None,
+                f"exit {p.returncode}\n{err.decode()}")
+        after = snapshot(self.tree)
+        self.ok(before == after, "... index, working tree, stash, worktrees unchanged", None,
+                changed(before, after))
+        r, took = self.script("fs/file_table.o")
+        self.ok(r.rc == 0 and not errors_of(r.out), f"... and the next run is right ({took:.1f} s)",
+                r)
+
+    def concurrent(self):
+        os.utime(self.fs_h, None)
+        args = [SCRIPT, "--layoutlint", self.ll, "fs/file_table.o", "--", "-q"]
+        first = subprocess.Popen(args, cwd=self.tree, env=ENV, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+        time.sleep(1)
+        second = subprocess.Popen(args, cwd=self.tree, env=ENV, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        res = [(p.wait(timeout=600), *[x.decode() for x in p.communicate()])
+               for p in (first, second)]
+        self.ok(res[0][0] == res[1][0] == 0 and "waiting for it" in res[1][2] and
+                res[0][1] == res[1][1],
+                "two concurrent runs: the second waits, both give the same answer", None,
+                repr(res)[:4000])
+
     def two_objects(self):
         line = self.move_f_pos()
         r, took = self.script("fs/file_table.o", "kernel/fork.o", "--", "--format=sarif")
@@ -372,6 +424,9 @@ def main():
     s.framework_hook(workdir)
     s.paths()
     s.build_error()
+    s.missing_object()
+    s.interrupt()
+    s.concurrent()
     s.two_objects()
     s.config()
     r, _ = s.script("--clean")
