@@ -191,7 +191,16 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 		struct abbrev *a = &t->by_code[code];
 
 		a->tag = (uint16_t)ll_uleb(&c);
-		a->children = ll_fixed(&c, 1) != 0;
+		uint64_t children = ll_fixed(&c, 1);
+
+		/*
+		 * Only no (0) and yes (1) exist. Reading 2 as yes here and as no
+		 * in libdw made the two disagree; the unit goes to the libdw
+		 * walk, which refuses the table (ll_abbrev_children_valid).
+		 */
+		if (children > DW_CHILDREN_yes)
+			return false;
+		a->children = children;
 		a->present = true;
 		a->first = (uint32_t)t->nr_specs;
 		a->nr_attrs = 0;
@@ -1640,6 +1649,45 @@ bool ll_scan_unit_refs_outside(const struct ll_scan_input *in, const struct ll_s
 	free(t.form);
 	free(t.implicit);
 	return outside;
+}
+
+/* Step over one abbreviation's attribute specs. */
+static void skip_specs(struct ll_cursor *c)
+{
+	for (;;) {
+		uint64_t at = ll_uleb(c), form = ll_uleb(c);
+
+		if (c->bad || (at == 0 && form == 0))
+			return;
+		if (form == DW_FORM_implicit_const)
+			ll_skip_leb(c);
+	}
+}
+
+bool ll_abbrev_children_valid(const unsigned char *abbrev, size_t size, uint64_t off,
+			      uint64_t *bad_at)
+{
+	struct ll_cursor c = { abbrev, abbrev + size, false };
+
+	/* A table that is not there, or ends early, is libdw's to report. */
+	if (off >= size)
+		return true;
+	c.p += off;
+	for (;;) {
+		uint64_t code = ll_uleb(&c);
+
+		if (c.bad || code == 0)
+			return true;
+		ll_skip_leb(&c);	/* the tag */
+		if (c.bad || c.p == c.end)
+			return true;
+		if (*c.p > DW_CHILDREN_yes) {
+			*bad_at = (uint64_t)(c.p - abbrev);
+			return false;
+		}
+		c.p++;
+		skip_specs(&c);
+	}
 }
 
 void ll_scan_result_release(struct ll_scan_result *r)

@@ -142,4 +142,14 @@ void ll_scan_result_release(struct ll_scan_result *r);
  */
 bool ll_scan_unit_refs_outside(const struct ll_scan_input *in, const struct ll_scan_unit *u);
 
+/*
+ * Whether every DW_CHILDREN byte of the abbreviation table at OFF in
+ * .debug_abbrev (ABBREV, SIZE bytes) is 0 or 1; if not, *BAD_AT is the
+ * .debug_abbrev offset of the first other one. libdw reads any byte but 1
+ * as "no children", so a unit using such a table would lose its DIEs (or
+ * a struct its members) without a word: its walkers refuse it instead.
+ */
+bool ll_abbrev_children_valid(const unsigned char *abbrev, size_t size, uint64_t off,
+			      uint64_t *bad_at);
+
 #endif

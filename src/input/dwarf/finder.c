@@ -202,22 +202,47 @@ static uint64_t info_size(Dwarf *dwarf)
 	       UINT64_MAX;
 }
 
+/*
+ * What every libdw walk checks of the unit [OFF, NEXT) before reading its
+ * DIEs. It must end within the section. Its abbreviations must say yes (1)
+ * or no (0) for children: libdw takes anything else for no, and the
+ * unit's DIEs (or a struct's members) would vanish from the answer in
+ * silence, while the raw scan (which refuses such a table too) read them.
+ */
+static int check_unit(Dwarf *dwarf, const char *path, Dwarf_Off off, Dwarf_Off next,
+		      Dwarf_Off abbrev_off, struct ll_error *err)
+{
+	const unsigned char *abbrev;
+	size_t abbrev_size;
+	uint64_t size = info_size(dwarf), bad;
+	Elf *elf = dwarf_getelf(dwarf);
+
+	if (next > size)
+		return ll_fail(err, "%s: the unit at .debug_info offset 0x%llx runs past the "
+			       "end of the section (0x%llx bytes)", path,
+			       (unsigned long long)off, (unsigned long long)size);
+	if (!elf || !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &abbrev,
+					  &abbrev_size) ||
+	    ll_abbrev_children_valid(abbrev, abbrev_size, abbrev_off, &bad))
+		return 0;	/* a missing table is libdw's to report */
+	return ll_fail(err, "%s: invalid DW_CHILDREN value 0x%x at .debug_abbrev offset 0x%llx, "
+		       "in the abbreviations of the unit at .debug_info offset 0x%llx", path,
+		       abbrev[bad], (unsigned long long)bad, (unsigned long long)off);
+}
+
 static int walk_all(Dwarf *dwarf, const char *path, const struct name_set *set,
 		    struct offsets *hits, struct ll_error *err)
 {
-	Dwarf_Off off = 0, next;
-	uint64_t size = info_size(dwarf);
+	Dwarf_Off off = 0, next, abbrev_off;
 	size_t hsize;
 	int rc;
 
-	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
+	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, &abbrev_off, NULL, NULL,
 				     NULL, NULL)) == 0) {
 		Dwarf_Die cu;
 
-		if (next > size)
-			return ll_fail(err, "%s: the unit at .debug_info offset 0x%llx runs past the "
-				       "end of the section (0x%llx bytes)", path,
-				       (unsigned long long)off, (unsigned long long)size);
+		if (check_unit(dwarf, path, off, next, abbrev_off, err))
+			return -1;
 		if (!dwarf_offdie(dwarf, off + hsize, &cu))
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
 				       "offset 0x%llx: %s", path, (unsigned long long)off,
@@ -346,15 +371,20 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 	for (size_t i = 0; i < r->nr_hits; i++)
 		push_offset(hits, r->hits[i].die, &r->hits[i]);
 	for (size_t i = 0; i < r->nr_fallback; i++) {
-		Dwarf_Off next;
+		Dwarf_Off next, abbrev_off;
 		size_t hsize;
 		Dwarf_Die cu;
 
 		if (ll_finder_prepare(finder, r->fallback_units[i], err))
 			return -1;
-		if (dwarf_next_unit(dwarf, r->fallback_units[i], &next, &hsize, NULL, NULL, NULL,
-				    NULL, NULL, NULL) != 0 ||
-		    !dwarf_offdie(dwarf, r->fallback_units[i] + hsize, &cu))
+		if (dwarf_next_unit(dwarf, r->fallback_units[i], &next, &hsize, NULL, &abbrev_off,
+				    NULL, NULL, NULL, NULL) != 0)
+			return ll_fail(err, "%s: unreadable compilation unit at .debug_info offset "
+				       "0x%llx: %s", path, (unsigned long long)r->fallback_units[i],
+				       dwarf_errmsg(-1));
+		if (check_unit(dwarf, path, r->fallback_units[i], next, abbrev_off, err))
+			return -1;
+		if (!dwarf_offdie(dwarf, r->fallback_units[i] + hsize, &cu))
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info offset "
 				       "0x%llx: %s", path, (unsigned long long)r->fallback_units[i],
 				       dwarf_errmsg(-1));
@@ -756,14 +786,16 @@ bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_s
 static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t *n,
 			   struct ll_error *err)
 {
-	Dwarf_Off off = 0, next;
+	Dwarf_Off off = 0, next, abbrev_off;
 	size_t hsize;
 	int rc;
 
-	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
+	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, &abbrev_off, NULL, NULL,
 				     NULL, NULL)) == 0) {
 		Dwarf_Die cu, child;
 
+		if (check_unit(dwarf, path, off, next, abbrev_off, err))
+			return -1;
 		if (!dwarf_offdie(dwarf, off + hsize, &cu))
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
 				       "offset 0x%llx: %s", path, (unsigned long long)off,
