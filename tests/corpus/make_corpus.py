@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Broken inputs for layoutlint, made from real objects at known offsets.
 
-victim.c and victim2.c are compiled with gcc (DWARF 4, so every form is
-one this file decodes) and linked; each case then edits bytes the ELF
+victim.c, victim2.c and victim3.c are compiled with gcc (DWARF 4, so every
+form is one this file decodes) and linked; each case then edits bytes the ELF
 section headers, the unit headers and the abbreviation table locate, so a
 case is the same damage on any machine. The rules cases are written
 directly. `make_corpus.py DIR` writes every case into DIR; run_corpus.py
@@ -11,6 +11,7 @@ imports it and pins what layoutlint must say about each.
 import os
 import shutil
 import struct
+import subprocess
 import sys
 import zlib
 
@@ -39,6 +40,31 @@ def uleb(b, p):
         shift += 7
         if not x & 0x80:
             return v, p
+
+
+def abbrev_table(b, p):
+    """The abbreviation table at file offset P: {code: abbreviation}."""
+    table = {}
+    while True:
+        code, p = uleb(b, p)
+        if code == 0:
+            return table
+        code_at = p
+        tag, p = uleb(b, p)
+        children_at = p
+        children = b[p]
+        p += 1
+        specs = []
+        while True:
+            spec_at = p
+            at, p = uleb(b, p)
+            form_at = p
+            form, p = uleb(b, p)
+            if at == 0 and form == 0:
+                break
+            specs.append((at, form, form_at, spec_at))
+        table[code] = {"tag": tag, "children": children, "specs": specs, "at": code_at,
+                       "children_at": children_at}
 
 
 class Elf:
@@ -90,26 +116,7 @@ class Dwarf:
             off += 4 + length
 
     def abbrevs(self, p):
-        table = {}
-        b = self.data
-        while True:
-            code, p = uleb(b, p)
-            if code == 0:
-                return table
-            code_at = p
-            tag, p = uleb(b, p)
-            children = b[p]
-            p += 1
-            specs = []
-            while True:
-                spec_at = p
-                at, p = uleb(b, p)
-                form_at = p
-                form, p = uleb(b, p)
-                if at == 0 and form == 0:
-                    break
-                specs.append((at, form, form_at, spec_at))
-            table[code] = {"tag": tag, "children": children, "specs": specs, "at": code_at}
+        return abbrev_table(self.data, p)
 
     def walk(self, unit, p, end):
         b = self.data
@@ -171,11 +178,13 @@ class Dwarf:
         return out
 
 
+VICTIM_FLAGS = ["-g", "-gdwarf-4", "-O0", "-fno-eliminate-unused-debug-types"]
+
+
 def compile_victim(work, extra=(), name="victim", cc="gcc"):
-    """Link victim.c and victim2.c (two units) into WORK/NAME."""
-    return compile_c(cc, [os.path.join(HERE, "victim.c"), os.path.join(HERE, "victim2.c")],
-                     name, workdir=work,
-                     flags=["-g", "-gdwarf-4", "-O0", "-fno-eliminate-unused-debug-types", *extra])
+    """Link victim.c, victim2.c and victim3.c (three units) into WORK/NAME."""
+    return compile_c(cc, [os.path.join(HERE, s) for s in ("victim.c", "victim2.c", "victim3.c")],
+                     name, workdir=work, flags=[*VICTIM_FLAGS, *extra])
 
 
 def patched(src, dst, edits):
@@ -190,6 +199,48 @@ def patched(src, dst, edits):
 
 def value_at(die, attr):
     return die["attrs"][DW_AT[attr]]
+
+
+def alpha_children_at(data):
+    """.debug_abbrev offsets of the DW_CHILDREN bytes the alpha cases set to
+    2, in unit 0's table of the alpha/beta build DATA: 'unit', the compile
+    unit's abbreviation; 'struct', struct alpha's (linked builds only: an
+    ld -r object's DIEs are read here without its relocations). Unit 0's
+    table is at .debug_abbrev offset 0 in both."""
+    elf = Elf(data)
+    ab, info = elf.sec(".debug_abbrev"), elf.sec(".debug_info")
+    assert struct.unpack_from("<I", data, info["offset"] + 6)[0] == 0, "unit 0's table is at 0"
+    table = abbrev_table(data, ab["offset"])
+    cu = [a for a in table.values() if a["tag"] == DW_TAG["compile_unit"]]
+    at = {"unit": cu[0]["children_at"] - ab["offset"]}
+    if struct.unpack_from("<H", data, 16)[0] != 1:     # e_type: not ET_REL
+        alpha = Dwarf(data).find("structure_type", "alpha")
+        at["struct"] = alpha["abbrev"]["children_at"] - ab["offset"]
+    return at
+
+
+def make_alpha(work):
+    """The DW_CHILDREN cases: alpha.c and beta.c (both define struct alpha
+    from alpha.h) linked, and as an ld -r object; unit 0's compile unit
+    abbreviation, or struct alpha's, says DW_CHILDREN 2 (only 0 and 1
+    exist). libdw read 2 as no children and dropped the unit (or the
+    members) in silence, where the raw scan read 2 as yes."""
+    srcs = [os.path.join(HERE, "alpha.c"), os.path.join(HERE, "beta.c")]
+    cases = {"alpha-intact": compile_c("gcc", srcs, "alpha-intact", workdir=work,
+                                        flags=VICTIM_FLAGS)}
+    objs = [compile_c("gcc", src, os.path.join(work, os.path.basename(src)[:-2] + ".o"),
+                      flags=[*VICTIM_FLAGS, "-c"]) for src in srcs]
+    rel = os.path.join(work, "alpha-relocatable-intact")
+    subprocess.run(["ld", "-r", *objs, "-o", rel], check=True)
+    cases["alpha-relocatable-intact"] = rel
+    for base, damaged, what in (("alpha-intact", "children-2-unit", "unit"),
+                                ("alpha-intact", "children-2-struct", "struct"),
+                                ("alpha-relocatable-intact", "children-2-relocatable", "unit")):
+        data = open(cases[base], "rb").read()
+        at = Elf(data).sec(".debug_abbrev")["offset"] + alpha_children_at(data)[what]
+        assert data[at] == 1, (damaged, data[at])
+        cases[damaged] = patched(cases[base], os.path.join(work, damaged), [(at, b"\x02")])
+    return cases
 
 
 def make_binaries(work):
@@ -240,9 +291,13 @@ def make_binaries(work):
     size_v, size_at, size_form = value_at(victim, "byte_size")
     assert size_form == 0x0b
     case("member-beyond-size", [(size_at, bytes([8]))])
+    # Member c (offset 16) moved to 12: it overlaps b (8 bytes at 8).
+    c_loc = value_at(dw.members(victim)[2], "data_member_location")
+    assert c_loc[0] == 16 and c_loc[2] == 0x0b, c_loc
+    case("overlapping-members", [(c_loc[1], bytes([12]))])
     # struct huge_arr: 16 bytes by its own account, but m's outer bound
     # makes (bound + 1) * 2 overflow 64 bits.
-    huge = dw.find("structure_type", "huge_arr")
+    huge = dw.find("structure_type", "huge_arr", unit=2)
     hsize = value_at(huge, "byte_size")
     m = dw.members(huge)[0]
     arr_off = m["unit"]["offset"] + value_at(m, "type")[0]
@@ -285,6 +340,8 @@ def make_binaries(work):
     with open(os.path.join(work, "gz-corrupt-stream"), "wb") as f:
         f.write(gzdata)
     cases["gz-corrupt-stream"] = os.path.join(work, "gz-corrupt-stream")
+
+    cases.update(make_alpha(work))
 
     # 100,000 members, one per line of C.
     src = os.path.join(work, "many.c")

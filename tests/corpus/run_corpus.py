@@ -6,6 +6,9 @@ offsets, and rules files); this runs layoutlint on each with a time limit
 and checks the exit status and the one-line error, word for word, or, for
 inputs that are odd but valid, the exact layout. Offsets in the expected
 messages are read from the undamaged build, so they follow the compiler.
+Every damaged binary is also run whole (--list, --audit, --contains), with
+the raw scan and with LAYOUTLINT_SCAN=libdw: the same one line, exit 2,
+never a unit or a struct dropped in silence.
 The same cases run under ASan/UBSan when meson test runs this in the
 sanitizer build: a report there fails the case (non-zero exit, stderr).
 """
@@ -23,6 +26,57 @@ TIMEOUT = 60
 # A sanitizer report must fail the case: leaks checked, UBSan stops.
 SANITIZER_ENV = {"ASAN_OPTIONS": "detect_leaks=1",
                  "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
+
+
+def whole_modes(case):
+    """The whole-binary modes; --contains asks of every struct the filter keeps."""
+    return (["--list=*"], ["--audit=*"],
+            ["--contains=alpha" if case.startswith("children-2-") else "--contains=victim"])
+
+
+SCANS = (("raw scan", {}), ("libdw walk", {"LAYOUTLINT_SCAN": "libdw"}))
+
+
+def whole_filter(case):
+    """--decl-file for a whole run of CASE: the unit its damage is in.
+    victim3.c's struct huge_arr is 8 GiB even intact, refused by any run
+    that builds it, so the other cases leave it out."""
+    if case == "array-size-overflow":
+        return ["--decl-file=*/victim3.c"]
+    if case.startswith(("children-2-", "alpha-")):
+        return []
+    return ["--decl-file=*/victim.c"]
+
+
+def check_whole_runs(tap, lint, bins, expect, dw):
+    """Every damaged binary, run whole and looked up, with each reader: the
+    lookup's line (or, where a whole run meets the damage first in another
+    struct, that struct's), exit 2. Intact, the same runs exit 0."""
+    info = dw.elf.sec(".debug_info")
+    uses_td_m0 = dw.members(dw.find("structure_type", "uses_td"))[0]
+    # bad-abbrev-form breaks the member abbreviation all unit 0's structs
+    # share: a whole run builds uses_td before victim.
+    first = {"bad-abbrev-form": (2, f"layoutlint: {bins['bad-abbrev-form']}: struct uses_td: "
+                                    f"member at DIE 0x{uses_td_m0['at'] - info['offset']:x}: "
+                                    f"unreadable DW_AT_name (form 0x7f): no string data\n")}
+    for intact in ("intact", "alpha-intact", "alpha-relocatable-intact"):
+        for how, env in SCANS:
+            for mode in whole_modes(intact)[:2]:
+                res = lint.run(*mode, *whole_filter(intact), bins[intact], extra_env=env)
+                tap.ok(res is not None and res[0] == 0 and res[2] == "",
+                       f"{intact} {mode[0]} ({how}): exit 0, the baseline of the damaged runs",
+                       res and f"exit {res[0]}: {res[2][:300]}")
+    for case, (args, want) in expect.items():
+        for how, env in SCANS:
+            runs = [(args[:1], [bins[case], *args])] if env else []
+            runs += [(mode, [*mode, *whole_filter(case), bins[case]])
+                     for mode in whole_modes(case)]
+            for mode, argv in runs:
+                res = lint.run(*argv, extra_env=env)
+                w = first.get(case, want) if mode[0].startswith("--") else want
+                tap.ok(res is not None and (res[0], res[2]) == w and res[1] == "",
+                       f"{case} {mode[0]} ({how}): exit 2, one line",
+                       res and f"exit {res[0]}: {res[2]}{res[1][:300]}")
 
 
 def main():
@@ -46,15 +100,26 @@ def main():
     victim = dw.find("structure_type", "victim")
     members = dw.members(victim)
     uses_td = dw.find("structure_type", "uses_td")
+    alpha_at = mc.alpha_children_at(open(bins["alpha-intact"], "rb").read())
     td_b = dw.find("typedef", "td_b")
-    huge = dw.find("structure_type", "huge_arr")
+    huge = dw.find("structure_type", "huge_arr", unit=2)
     huge_m = dw.members(huge)[0]
     x_type = mc.value_at(dw.members(uses_td)[0], "type")[0]
+    # A DW_FORM_ref4 counts from its unit's start.
+    huge_arr_type = huge_m["unit"]["offset"] - info["offset"] + mc.value_at(huge_m, "type")[0]
+    # The halved section ends inside this unit.
+    halved_in = [u["offset"] - info["offset"] for u in dw.units
+                 if u["offset"] - info["offset"] < info["size"] // 2 <= u["end"] - info["offset"]]
     assert x_type == rel(td_b), "uses_td.x is declared td_b"
     only_victim = ["--decl-file=*/victim.c"]
 
     def err(case, text):
         return (2, f"layoutlint: {bins[case]}: {text}\n")
+
+    def children_2(case, at):
+        return (["struct", "alpha"], err(
+            case, f"invalid DW_CHILDREN value 0x2 at .debug_abbrev offset 0x{at:x}, in the "
+            f"abbreviations of the unit at .debug_info offset 0x0"))
 
     size = os.path.getsize
     # case: (layoutlint arguments after the file, (exit, exact stderr) or a check)
@@ -74,7 +139,7 @@ def main():
             f"0x{len(intact) + 0x10000:x} runs past the end of the file ({len(intact)} bytes)")),
         "debug-info-size-halved": (["struct", "victim"], err(
             "debug-info-size-halved",
-            f"the unit at .debug_info offset 0x0 runs past the end of the section "
+            f"the unit at .debug_info offset 0x{halved_in[0]:x} runs past the end of the section "
             f"(0x{info['size'] // 2:x} bytes)")),
         "unit-length-overruns": (["struct", "victim"], err(
             "unit-length-overruns",
@@ -100,9 +165,20 @@ def main():
             "member-beyond-size",
             f"struct victim: member b at offset 8 (8 bytes) does not fit in the 8 bytes "
             f"the struct at DIE 0x{rel(victim):x} declares, or in its enclosing member")),
+        # The overlap check of model/builder.c: only a union's members may.
+        "overlapping-members": (["struct", "victim"] + only_victim, err(
+            "overlapping-members",
+            f"struct victim: member c at offset 12 overlaps member b before it, in the struct "
+            f"at DIE 0x{rel(victim):x} (only a union's members may)")),
+        # DW_CHILDREN 2 in unit 0's table: libdw took it for "no" and dropped
+        # the unit (or struct alpha's members) in silence; the raw scan read
+        # it as "yes". Linked, and an ld -r object (libdw walk only).
+        "children-2-unit": children_2("children-2-unit", alpha_at["unit"]),
+        "children-2-struct": children_2("children-2-struct", alpha_at["struct"]),
+        "children-2-relocatable": children_2("children-2-relocatable", alpha_at["unit"]),
         "array-size-overflow": (["struct", "huge_arr"], err(
             "array-size-overflow",
-            f"struct huge_arr: array at DIE 0x{mc.value_at(huge_m, 'type')[0]:x}: byte size "
+            f"struct huge_arr: array at DIE 0x{huge_arr_type:x}: byte size "
             f"overflows 64 bits")),
         "empty-debug-str": (["struct", "victim"], err(
             "empty-debug-str",
@@ -159,6 +235,7 @@ def main():
         rc, out, errs = res
         tap.ok((rc, errs) == want and out == "", f"{case}: exit {want[0]}, {want[1].strip()}",
                f"got exit {rc}: {errs}{out[:300]}")
+    check_whole_runs(tap, lint, bins, expect, dw)
     for case, (args, check) in checks.items():
         res = lint.run(bins[case], *args)
         if res is None:

@@ -15,16 +15,5 @@ struct uses_td {
 	int y;
 };
 
-/* Bounds wide enough that gcc writes them as data8: room to overflow. */
-struct huge_arr {
-	char m[0x100000001UL][2];
-};
-
-struct holder {
-	int before;
-	struct huge_arr *p;
-};
-
 struct victim g_victim;
 struct uses_td g_uses_td;
-struct holder g_holder;
