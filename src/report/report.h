@@ -20,13 +20,14 @@ void ll_report_html(const struct ll_run *run, struct strbuf *out);
 /* Suggestions as a patch of the real headers (ASSERTS: --asserts). */
 void ll_report_patch(const struct ll_run *run, bool asserts, struct strbuf *out);
 /*
- * One suggestion as a C listing with cacheline markers and pads, then
+ * One suggestion as a C listing of PROPOSED (ll_linted.proposal.layout,
+ * which ll_lint_struct() built) with cacheline markers and pads, then
  * notes, the before/after line (size, cachelines, holes, findings) and the
- * lower bound. S is the struct it was computed from.
+ * lower bound. S is the struct SG was computed from.
  */
 struct ll_suggestion;
 void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion *sg,
-			  struct strbuf *out);
+			  const struct ll_struct *proposed, struct strbuf *out);
 /* --binary: the "binaries" array of JSON and of SARIF's run properties (path, build_id). */
 struct json_writer;
 void ll_report_binaries_json(struct json_writer *w, const struct ll_run *run);

@@ -2,8 +2,9 @@
 /*
  * The suggestion as a C listing (text output of --suggest): the proposed
  * member order with cacheline markers, holes and the before/after numbers
- * the solver computed with the real checks. Renders only; every number
- * comes from struct ll_suggestion.
+ * the solver computed with the real checks. Renders only: the proposed
+ * layout is ll_linted.proposal, which ll_lint_struct() built, and every
+ * number comes from struct ll_suggestion.
  */
 #include "report/report.h"
 
@@ -130,9 +131,8 @@ static void list_members(struct text *t, const struct ll_member *members, size_t
 }
 
 void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion *sg,
-			  struct strbuf *out)
+			  const struct ll_struct *d, struct strbuf *out)
 {
-	struct ll_struct *d = ll_suggestion_layout(s, sg);
 	struct text t = { .out = out, .d = d, .s = s, .sg = sg, .next_boundary = s->cacheline };
 	struct ll_summary sum;
 	uint64_t lb = sg->lower_bound_lines;
@@ -171,5 +171,4 @@ void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion 
 		sb_adds(out, "some findings cannot be removed by any order:\n");
 	for (size_t i = 0; i < sg->nr_notes; i++)
 		sb_addf(out, "note: %s\n", sg->notes[i]);
-	ll_struct_free(d);
 }

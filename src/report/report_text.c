@@ -389,7 +389,8 @@ static void report_text(const struct ll_run *run, struct strbuf *out)
 		if (!run->structs[i].suggestion)
 			continue;
 		sb_addc(out, '\n');
-		ll_report_suggestion(run->structs[i].layout, run->structs[i].suggestion, out);
+		ll_report_suggestion(run->structs[i].layout, run->structs[i].suggestion,
+				     run->structs[i].proposal.layout, out);
 	}
 	if (run->gating && run->gating->strict)
 		vanished(run->gating, out);

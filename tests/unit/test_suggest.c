@@ -455,14 +455,14 @@ static void check_common(const struct ll_struct *s, const struct ll_suggestion *
 
 	ck_assert_uint_eq(own->size, d->size);
 	ck_assert_uint_eq(findings_of(own), sg->findings);
-	ll_struct_free(own);
 
 	struct strbuf sb = STRBUF_INIT;
 
-	ll_report_suggestion(s, sg, &sb);
+	ll_report_suggestion(s, sg, own, &sb);
 	ck_assert_msg(strstr(sb.buf, "before:") && strstr(sb.buf, "after:") &&
 		      strstr(sb.buf, "lower bound:"), "%s: listing lacks the summary", ctx);
 	sb_release(&sb);
+	ll_struct_free(own);
 	ll_struct_free(d);
 }
 
@@ -685,13 +685,15 @@ START_TEST(test_line_start_note)
 	check_common(s, sg, "two");
 
 	struct strbuf sb = STRBUF_INIT;
+	struct ll_struct *own = ll_suggestion_layout(s, sg);
 
-	ll_report_suggestion(s, sg, &sb);
+	ll_report_suggestion(s, sg, own, &sb);
 	ck_assert_ptr_nonnull(strstr(sb.buf, "____cacheline_aligned_in_smp on w"));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "cacheline 1 boundary"));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "before: 80 bytes, 2 cachelines"));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "after:  104 bytes, 2 cachelines"));
 	sb_release(&sb);
+	ll_struct_free(own);
 	ll_suggestion_free(sg);
 	ll_struct_free(s);
 }
