@@ -17,7 +17,10 @@ newline followed by a forged diagnostic. Then checks:
     run fails after it (stdout on /dev/full, stdout closed);
   - the name index is not written through a symbolic link planted at its
     temporary or its final name;
-  - reading never blocks on a FIFO nor grows without bound on /dev/zero.
+  - reading never blocks on a FIFO nor grows without bound on /dev/zero;
+  - peak RSS stays within the bound README.md's security section states:
+    an executable of 20,000 small structs (--list, a lookup), 64 MiB of
+    zeros and of random bytes, and 5 KB of structs nesting each other.
 
 Output is TAP.
 """
@@ -343,6 +346,98 @@ MEASURE = ("import resource, subprocess, sys\n"
 MAX_RSS_KB = 256 << 10   # ASan's shadow included; the bounded reads need a few MiB
 
 
+def peak_rss(argv, timeout=60):
+    """(exit status, stderr lines, peak RSS in KiB) of ARGV, or None on a timeout.
+    The child's peak counts the measuring python's pages it was forked
+    with: a floor (see check_memory) under which nothing shows."""
+    p = subprocess.Popen([sys.executable, "-c", MEASURE] + argv, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        _, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return None
+    err = err.decode(errors="replace").strip().splitlines()
+    return p.returncode, err[:-1], int(err[-1])
+
+
+# README.md, security: peak RSS at most RSS_PER_BYTE times the input plus
+# RSS_CONSTANT_KB (measured: 21 times plus 3 MiB for the densest ordinary
+# input, an executable of nothing but small structs, under --list).
+RSS_PER_BYTE = 25
+RSS_CONSTANT_KB = 16 << 10
+# Structs that nest each other stop at the member budget (100,000 members
+# for a small input), about 1 KiB each: 85 MiB measured.
+NESTED_RSS_KB = 128 << 10
+
+
+def sanitized(tool):
+    """ASan's shadow memory and quarantine multiply RSS (about 4 times here)."""
+    return b"__asan_init" in open(tool, "rb").read()
+
+
+def check_memory(tap, tool, workdir):
+    d = os.path.join(workdir, "memory")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    n = 20000
+    src = os.path.join(d, "structs.c")
+    with open(src, "w") as f:
+        for i in range(n):
+            f.write("struct s%d { int a; long b; char c[3]; struct s%d *next; };\n" % (i, i))
+            f.write("struct s%d g%d;\n" % (i, i))
+        f.write("int main(void) { return 0; }\n")
+    exe = os.path.join(d, "structs")
+    subprocess.run(["gcc", "-g", src, "-o", exe], check=True)
+    nested = os.path.join(d, "nested.c")
+    with open(nested, "w") as f:
+        # Valid C: struct L16 holds 2^17 ints; 20 structs each embed one.
+        f.write("struct L0 { int a, b; };\n")
+        for i in range(1, 17):
+            f.write("struct L%d { struct L%d x, y; };\n" % (i, i - 1))
+        for j in range(20):
+            f.write("struct E%d { struct L16 e; } ge%d;\n" % (j, j))
+    nested_o = os.path.join(d, "nested.o")
+    subprocess.run(["gcc", "-g", "-c", nested, "-o", nested_o], check=True)
+    for name, make in (("zeros", lambda k: bytes(k)), ("random", os.urandom)):
+        with open(os.path.join(d, name), "wb") as f:
+            for _ in range(64):
+                f.write(make(1 << 20))
+    asan = sanitized(tool)
+    floor = peak_rss(["true"])[2]
+
+    def scaled(path):
+        return os.path.getsize(path) * RSS_PER_BYTE // 1024 + RSS_CONSTANT_KB
+
+    # (what, argv, input, exit status, limit in KiB)
+    cases = [
+        ("--list of %d structs" % n, ["--list=*", exe], exe, 0, scaled(exe)),
+        ("a lookup among %d structs" % n, [exe, "struct", "s%d" % (n - 1)], exe, 0, scaled(exe)),
+        ("64 MiB of zeros", ["--list=*", os.path.join(d, "zeros")], os.path.join(d, "zeros"),
+         2, RSS_CONSTANT_KB),
+        ("64 MiB of random bytes", ["--list=*", os.path.join(d, "random")],
+         os.path.join(d, "random"), 2, RSS_CONSTANT_KB),
+        ("5 KB of structs nesting each other, --list", ["--list=*", nested_o], nested_o, 2,
+         NESTED_RSS_KB),
+    ]
+    for desc, argv, path, want, limit in cases:
+        limit = limit * 4 + (64 << 10) if asan else limit
+        t0 = time.monotonic()
+        res = peak_rss([tool] + argv)
+        took = time.monotonic() - t0
+        if res is None:
+            tap.ok(False, "memory: %s: finished within 60 s" % desc)
+            continue
+        rc, err, rss = res
+        # The peak seen is the larger of layoutlint's and the floor.
+        tap.ok(rc == want and len(err) == (1 if want else 0) and
+               (rss < limit or rss <= floor + 1024),
+               "memory: %s (%d bytes): exit %d, peak RSS %d KiB under %d (floor %d), %.1f s" % (
+                   desc, os.path.getsize(path), want, rss, limit, floor, took),
+               "exit %d, peak RSS %d KiB: %s" % (rc, rss, "\n".join(err)[:300]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -362,6 +457,7 @@ def main():
     check_baseline_targets(tap, tool, exe, workdir)
     check_index_links(tap, tool, exe, workdir)
     check_unbounded(tap, tool, exe, workdir)
+    check_memory(tap, tool, workdir)
     return tap.finish()
 
 

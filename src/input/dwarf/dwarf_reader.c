@@ -47,6 +47,16 @@
 /* Bounds that keep hostile DWARF from costing unbounded work. */
 #define MAX_NESTING 64
 #define MAX_MEMBERS 1000000
+/*
+ * What all lookups of one input build together: a named struct's members
+ * are built again in every struct that embeds it, so structs embedding
+ * each other twice per level turn 5 KB of valid DWARF into millions of
+ * members (4.7 GB for --list). One member per .debug_info byte (a member
+ * DIE takes several), or MEMBERS_FLOOR for small inputs: a vmlinux's
+ * --list builds under 0.1 per byte.
+ */
+#define MEMBERS_PER_INFO_BYTE 1
+#define MEMBERS_FLOOR 100000
 
 #ifndef ELFCOMPRESS_ZSTD
 #define ELFCOMPRESS_ZSTD 2
@@ -65,6 +75,8 @@ struct ll_dwarf_input {
 	struct ll_line_sections lines;	/* raw line tables, when held plainly in memory */
 	char *srcdir;			/* --srcdir, absolute and normalised */
 	struct ll_input_options opts;
+	size_t member_budget;		/* 0 until the first lookup sets it */
+	size_t members_built;
 };
 
 static char *debuginfo_path = NULL;
@@ -801,6 +813,7 @@ struct build_ctx {
 	const struct ll_dwarf_input *in;
 	struct ll_error *err;
 	size_t members;
+	size_t budget;		/* what is left of the input's member_budget */
 	struct file_cache files;
 	struct align_memo align;
 };
@@ -937,6 +950,13 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 		if (++ctx->members > MAX_MEMBERS)
 			return ll_fail(ctx->err, "more than %d members below DIE 0x%llx",
 				       MAX_MEMBERS, (unsigned long long)dwarf_dieoffset(agg));
+		if (ctx->members > ctx->budget)
+			return ll_fail(ctx->err, "more than %zu members below DIE 0x%llx, counting "
+				       "the structs looked up before it (this input's limit: %d per "
+				       ".debug_info byte, at least %d; only structs that nest each "
+				       "other exponentially reach it)", ctx->in->member_budget,
+				       (unsigned long long)dwarf_dieoffset(agg),
+				       MEMBERS_PER_INFO_BYTE, MEMBERS_FLOOR);
 		if (n == cap) {
 			cap = cap ? cap * 2 : 8;
 			v = xrealloc(v, cap * sizeof(*v));
@@ -956,11 +976,12 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 }
 
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
-static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
+static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
 			struct ll_struct **out, struct ll_error *err)
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
-	struct build_ctx ctx = { .in = in, .err = err };
+	struct build_ctx ctx = { .in = in, .err = err,
+				 .budget = in->member_budget - in->members_built };
 	Dwarf_Word size;
 	bool ex = false;
 
@@ -983,6 +1004,7 @@ static int build_struct(const struct ll_dwarf_input *in, Dwarf_Die *agg, const c
 	s->origin = dwarf_dieoffset(agg);
 	die_decl(in, agg, &ctx.files, &s->decl);
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
+	in->members_built += ctx.members;
 	file_cache_reset(&ctx.files);
 	free(ctx.align.v);
 	if (!rc) {
@@ -1285,6 +1307,19 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 	return 0;
 }
 
+/* MEMBERS_PER_INFO_BYTE per byte of .debug_info as libdw reads it, or MEMBERS_FLOOR. */
+static size_t member_budget(struct ll_dwarf_input *in)
+{
+	const unsigned char *data;
+	size_t size = 0;
+	Elf *elf = dwarf_getelf(in->dwarf);
+
+	if (elf && !ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &data, &size))
+		size = 0;
+	return size > MEMBERS_FLOOR / MEMBERS_PER_INFO_BYTE ? size * MEMBERS_PER_INFO_BYTE :
+							      MEMBERS_FLOOR;
+}
+
 static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 			struct ll_lookup_result *results, struct ll_error *err)
 {
@@ -1300,6 +1335,8 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 		names[i] = queries[i].name;
 		memset(&results[i], 0, sizeof(results[i]));
 	}
+	if (!in->member_budget)
+		in->member_budget = member_budget(in);
 	index_queries(&lc);
 	rc = ll_finder_scan(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, names, n,
 			    on_named_die, &lc, &in->opts.progress, &finder, err);
