@@ -503,6 +503,17 @@ class Suite:
         r = self.script("fs/conn.o")
         self.ok(r.rc == 0 and os.path.isfile(self.base_obj), "after --clean, a run starts afresh",
                 r)
+        # Run in a linked worktree of the user's: HEAD is that worktree's.
+        linked = os.path.join(self.work, "linked")
+        shutil.rmtree(linked, ignore_errors=True)
+        git(tree, "worktree", "add", "-q", "--detach", linked, "HEAD~1")
+        shutil.copy(os.path.join(tree, ".config"), linked)
+        want = git(linked, "rev-parse", "--short", "HEAD").out.strip()
+        r = self.script("fs/conn.o", cwd=linked)
+        self.ok(r.rc == 0 and f"against HEAD ({want})" in r.err and
+                want != git(tree, "rev-parse", "--short", "HEAD").out.strip(),
+                "in a linked worktree, the reference is that worktree's HEAD", r)
+        git(tree, "worktree", "remove", "--force", linked)
 
 
 if __name__ == "__main__":
