@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Kernel cacheline groups: finding them among a struct's members, tagging
- * their members from their names, the group-span and group-member checks,
- * and what the reporters print about them. See groups.h.
+ * their members from their names, and the group-span and group-member
+ * checks. What the reporters print about them is report/describe.c's. See
+ * groups.h.
  *
  * The markers come from include/linux/cache.h:
  *
@@ -25,7 +26,6 @@
 #include <string.h>
 
 #include "checks/catalog.h"
-#include "util/json_writer.h"
 
 static bool has_prefix(const char *s, const char *prefix, const char **rest)
 {
@@ -516,143 +516,6 @@ void ll_check_groups(const struct ll_check_input *in, const struct ll_groups *g,
 	}
 	if (c.have_read || c.have_write)
 		ll_visit(in->s->members, in->s->nr_members, member_visit, &c);
-}
-
-/* ---- reporting ----------------------------------------------------------- */
-
-static const struct ll_group *group_of_marker(const struct ll_groups *g,
-					      const struct ll_member *m, enum ll_marker_kind *kind)
-{
-	for (size_t i = 0; g && i < g->n; i++) {
-		if (g->v[i].begin == m) {
-			*kind = LL_MARKER_BEGIN;
-			return &g->v[i];
-		}
-		if (g->v[i].end == m) {
-			*kind = LL_MARKER_END;
-			return &g->v[i];
-		}
-		if (g->v[i].pad == m) {
-			*kind = LL_MARKER_PAD;
-			return &g->v[i];
-		}
-	}
-	return NULL;
-}
-
-static void describe(const struct ll_group *g, struct strbuf *out)
-{
-	uint64_t bytes = g->end_offset - g->begin_offset;
-	char tag[128];
-
-	tag_words(g->tag, g->tag == LL_WRITE_HOT ? g->domain : NULL, tag, sizeof(tag));
-	sb_addf(out, "%s, ", g->tag == LL_UNTAGGED ? "span only" : tag);
-	if (!bytes) {
-		sb_addf(out, "empty at byte %" PRIu64, g->begin_offset);
-	} else {
-		sb_addf(out, "bytes %" PRIu64 "-%" PRIu64 " (%" PRIu64 "), ", g->begin_offset,
-			g->end_offset - 1, bytes);
-		if (g->nr_lines == 1)
-			sb_addf(out, "line %" PRIu64, g->first_line);
-		else
-			sb_addf(out, "lines %" PRIu64 "-%" PRIu64, g->first_line, g->last_line);
-		sb_addf(out, ", %" PRIu64 " of min %" PRIu64, g->nr_lines, g->min_lines);
-		if (g->nr_lines > g->min_lines)
-			sb_adds(out, " [group-span]");
-	}
-	if (g->aligned)
-		sb_addf(out, ", aligned %" PRIu64, g->alignment);
-}
-
-void ll_groups_marker_note(const struct ll_groups *g, const struct ll_member *m,
-			   struct strbuf *out)
-{
-	enum ll_marker_kind kind = LL_MARKER_NONE;
-	const struct ll_group *grp = group_of_marker(g, m, &kind);
-	const char *name;
-
-	if (!grp) {
-		/* A marker without its partner is worth a word too. */
-		kind = ll_group_marker(m, &name);
-		if (kind == LL_MARKER_BEGIN)
-			sb_addf(out, " begin of group %s, which has no end marker", name);
-		else if (kind == LL_MARKER_END)
-			sb_addf(out, " end of group %s, which has no begin marker", name);
-		return;
-	}
-	switch (kind) {
-	case LL_MARKER_BEGIN:
-		sb_addf(out, " begin of group %s: ", grp->name);
-		describe(grp, out);
-		break;
-	case LL_MARKER_END:
-		sb_addf(out, " end of group %s", grp->name);
-		break;
-	case LL_MARKER_PAD:
-		sb_addf(out, " pad of group %s", grp->name);
-		break;
-	case LL_MARKER_NONE:
-		break;
-	}
-}
-
-void ll_groups_summary(const struct ll_groups *g, struct strbuf *out)
-{
-	size_t over = 0;
-
-	if (!g || !g->n)
-		return;
-	for (size_t i = 0; i < g->n; i++)
-		over += g->v[i].nr_lines > g->v[i].min_lines;
-	sb_addf(out, "\t/* groups: %zu", g->n);
-	if (over)
-		sb_addf(out, ", %zu touching more cachelines than their bytes need", over);
-	sb_adds(out, " */\n");
-	for (size_t i = 0; i < g->n; i++) {
-		sb_addf(out, "\t/*   %s: ", g->v[i].name);
-		describe(&g->v[i], out);
-		sb_adds(out, " */\n");
-	}
-}
-
-void ll_groups_json(struct json_writer *w, const struct ll_groups *g)
-{
-	jw_key(w, "groups");
-	jw_begin_array(w);
-	for (size_t i = 0; g && i < g->n; i++) {
-		const struct ll_group *grp = &g->v[i];
-
-		jw_begin_object(w);
-		jw_kstring(w, "name", grp->name);
-		jw_kuint(w, "begin", grp->begin_offset);
-		jw_kuint(w, "end", grp->end_offset);
-		jw_kuint(w, "bytes", grp->end_offset - grp->begin_offset);
-		jw_key(w, "lines");
-		if (grp->nr_lines) {
-			jw_begin_array(w);
-			jw_uint(w, grp->first_line);
-			jw_uint(w, grp->last_line);
-			jw_end_array(w);
-		} else {
-			jw_null(w);
-		}
-		jw_kuint(w, "nr_lines", grp->nr_lines);
-		jw_kuint(w, "min_lines", grp->min_lines);
-		jw_kstring(w, "tag", grp->tag == LL_UNTAGGED ? NULL : ll_tag_name(grp->tag));
-		jw_kstring(w, "domain", grp->tag == LL_WRITE_HOT ? grp->domain : NULL);
-		jw_kbool(w, "aligned", grp->aligned);
-		jw_kuint(w, "alignment", grp->alignment);
-		jw_kstring(w, "begin_marker", grp->begin->path);
-		jw_kstring(w, "end_marker", grp->end->path);
-		jw_kstring(w, "pad", grp->pad ? grp->pad->path : NULL);
-		jw_key(w, "members");
-		jw_begin_array(w);
-		for (size_t k = 0; k < grp->nr_members; k++)
-			jw_string(w, grp->members[k]->path);
-		jw_end_array(w);
-		jw_end_object(w);
-	}
-	jw_end_array(w);
 }
 
 static bool any_group_tag(const struct ll_member *members, size_t n)

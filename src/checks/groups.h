@@ -4,8 +4,8 @@
  * members __cacheline_group_begin__NAME / __cacheline_group_end__NAME that
  * networking structs carry since 6.8, found in the model, turned into tags
  * (a "read" token in NAME: read-mostly; a "write" token: write-hot with the
- * rest of NAME as the domain), checked (group-span, group-member) and
- * described for the reporters. Works on the model alone: no debug format.
+ * rest of NAME as the domain) and checked (group-span, group-member).
+ * Works on the model alone: no debug format.
  *
  * Order in a lint: apply the rules block first, then ll_groups_apply_tags()
  * (rules tags always win), then ll_check() and ll_check_groups().
@@ -104,28 +104,9 @@ size_t ll_groups_apply_tags(struct ll_struct *s, const struct ll_groups *g);
 void ll_check_groups(const struct ll_check_input *in, const struct ll_groups *g,
 		     struct ll_findings *out);
 
-/* ---- for the reporters ---- */
-
 /* Whether any member of S carries a tag from a group (LL_GROUP_TAG_LINE). */
 bool ll_groups_tagged(const struct ll_struct *s);
 
-/*
- * Text listing: append to OUT, after a marker member's position, what it
- * marks (" begin of group G: read-mostly, 40 bytes, lines 22-23 (min 1)",
- * " end of group G"). Appends nothing for other members.
- */
-void ll_groups_marker_note(const struct ll_groups *g, const struct ll_member *m,
-			   struct strbuf *out);
-/* Text listing: the "groups:" summary, one line per group; nothing without groups. */
-void ll_groups_summary(const struct ll_groups *g, struct strbuf *out);
-
-/*
- * JSON: the "groups" key of one struct, an array of { name, begin, end
- * (the end marker's offset, exclusive), bytes, lines ([first, last] or
- * null), nr_lines, min_lines, tag ("read-mostly", "write-hot" or null),
- * domain, aligned, alignment, begin_marker, end_marker, pad, members }.
- */
-struct json_writer;
-void ll_groups_json(struct json_writer *w, const struct ll_groups *g);
+/* What the reporters write about groups is report/describe.h's and report_json.c's. */
 
 #endif

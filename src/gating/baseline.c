@@ -676,33 +676,3 @@ void ll_gate_release(struct ll_run *run, struct ll_gating *g)
 	g->vanished = NULL;
 	g->nr_vanished = 0;
 }
-
-static void describe_pair(const char *a, const char *b, struct strbuf *out)
-{
-	sb_adds(out, a);
-	if (b)
-		sb_addf(out, " with %s", b);
-}
-
-void ll_gate_describe_new(const struct ll_finding *f, const struct ll_gate_mark *m,
-			  struct strbuf *out)
-{
-	const char *a = NULL, *b = NULL;
-	bool first = true;
-
-	for (size_t i = 0; i < m->nr_pairs; i++) {
-		if (!m->pair_new[i])
-			continue;
-		ll_finding_gate_pairs(f, i, &a, &b);
-		if (!first)
-			sb_adds(out, ", ");
-		describe_pair(a, b, out);
-		first = false;
-	}
-}
-
-void ll_pairkey_describe(const struct ll_pairkey *k, struct strbuf *out)
-{
-	sb_addf(out, "%s, %s %s: ", k->rule, ll_kind_name(k->kind), k->name);
-	describe_pair(k->a, k->b, out);
-}

@@ -7,7 +7,8 @@
  * (a baseline file, or OLD-BINARY linted with the same rules) is a set of
  * such pairs; a finding is new when it has a pair the reference lacks.
  *
- * Also here: the per-struct layout diff that --against prints.
+ * Also here: the per-struct layout diff that --against prints. The words
+ * the reporters write about pairs and diffs are report/describe.h's.
  */
 #ifndef LAYOUTLINT_BASELINE_H
 #define LAYOUTLINT_BASELINE_H
@@ -102,12 +103,6 @@ size_t ll_finding_gate_pairs(const struct ll_finding *f, size_t i, const char **
 void ll_gate(struct ll_run *run, struct ll_pairset *ref, struct ll_gating *g);
 void ll_gate_release(struct ll_run *run, struct ll_gating *g);
 
-/* "a with b, c" for the new pairs of F. */
-void ll_gate_describe_new(const struct ll_finding *f, const struct ll_gate_mark *m,
-			  struct strbuf *out);
-/* "mixed-cacheline, struct file: f_op with f_lock" */
-void ll_pairkey_describe(const struct ll_pairkey *k, struct strbuf *out);
-
 /* ---- --against: how one struct's layout changed --------------------- */
 
 struct ll_diff_member {
@@ -131,7 +126,5 @@ struct ll_layout_diff {
 /* Members (units, as findings name them) added, removed or moved to other lines. */
 struct ll_layout_diff *ll_layout_diff(const struct ll_struct *old_s, const struct ll_struct *new_s);
 void ll_layout_diff_free(struct ll_layout_diff *d);
-/* "line 3", "lines 1-2" or "no line" (zero-size) into BUF. */
-const char *ll_diff_lines(bool has, uint64_t first, uint64_t last, char *buf, size_t n);
 
 #endif

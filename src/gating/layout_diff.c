@@ -5,24 +5,11 @@
  * aggregates that carry one tag; members of anonymous aggregates by their
  * own names), by path.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gating/baseline.h"
 #include "util/strbuf.h"
-
-const char *ll_diff_lines(bool has, uint64_t first, uint64_t last, char *buf, size_t n)
-{
-	if (!has)
-		snprintf(buf, n, "no line");
-	else if (first == last)
-		snprintf(buf, n, "line %llu", (unsigned long long)first);
-	else
-		snprintf(buf, n, "lines %llu-%llu", (unsigned long long)first,
-			 (unsigned long long)last);
-	return buf;
-}
 
 static const struct ll_unit *find_unit(const struct ll_units *u, const char *path)
 {

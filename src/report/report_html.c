@@ -18,6 +18,7 @@
 
 #include "gating/baseline.h"
 #include "checks/groups.h"
+#include "report/describe.h"
 #include "report/report.h"
 #include "solver/suggest.h"
 

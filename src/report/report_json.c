@@ -267,6 +267,52 @@ static void suggestion(struct json_writer *w, const struct ll_linted *l)
 	jw_end_object(w);
 }
 
+/*
+ * The "groups" key of one struct, an array of { name, begin, end (the end
+ * marker's offset, exclusive), bytes, lines ([first, last] or null),
+ * nr_lines, min_lines, tag ("read-mostly", "write-hot" or null), domain,
+ * aligned, alignment, begin_marker, end_marker, pad, members }.
+ */
+static void groups_json(struct json_writer *w, const struct ll_groups *g)
+{
+	jw_key(w, "groups");
+	jw_begin_array(w);
+	for (size_t i = 0; g && i < g->n; i++) {
+		const struct ll_group *grp = &g->v[i];
+
+		jw_begin_object(w);
+		jw_kstring(w, "name", grp->name);
+		jw_kuint(w, "begin", grp->begin_offset);
+		jw_kuint(w, "end", grp->end_offset);
+		jw_kuint(w, "bytes", grp->end_offset - grp->begin_offset);
+		jw_key(w, "lines");
+		if (grp->nr_lines) {
+			jw_begin_array(w);
+			jw_uint(w, grp->first_line);
+			jw_uint(w, grp->last_line);
+			jw_end_array(w);
+		} else {
+			jw_null(w);
+		}
+		jw_kuint(w, "nr_lines", grp->nr_lines);
+		jw_kuint(w, "min_lines", grp->min_lines);
+		jw_kstring(w, "tag", grp->tag == LL_UNTAGGED ? NULL : ll_tag_name(grp->tag));
+		jw_kstring(w, "domain", grp->tag == LL_WRITE_HOT ? grp->domain : NULL);
+		jw_kbool(w, "aligned", grp->aligned);
+		jw_kuint(w, "alignment", grp->alignment);
+		jw_kstring(w, "begin_marker", grp->begin->path);
+		jw_kstring(w, "end_marker", grp->end->path);
+		jw_kstring(w, "pad", grp->pad ? grp->pad->path : NULL);
+		jw_key(w, "members");
+		jw_begin_array(w);
+		for (size_t k = 0; k < grp->nr_members; k++)
+			jw_string(w, grp->members[k]->path);
+		jw_end_array(w);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
 static void one_struct(struct json_writer *w, const struct ll_run *run, const struct ll_linted *l)
 {
 	const struct ll_struct *s = l->layout;
@@ -295,7 +341,7 @@ static void one_struct(struct json_writer *w, const struct ll_run *run, const st
 		member(w, &s->members[i], s->cacheline);
 	jw_end_array(w);
 	lines(w, &l->lines);
-	ll_groups_json(w, &l->groups);
+	groups_json(w, &l->groups);
 	jw_key(w, "findings");
 	jw_begin_array(w);
 	for (size_t i = 0; i < l->findings.n; i++)

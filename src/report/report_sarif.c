@@ -19,6 +19,7 @@
 #include "config.h"
 #include "util/hash.h"
 #include "util/json_writer.h"
+#include "report/describe.h"
 #include "report/report.h"
 
 #include "checks/catalog.h"

@@ -9,6 +9,7 @@
 
 #include "gating/baseline.h"
 #include "checks/groups.h"
+#include "report/describe.h"
 #include "report/report.h"
 
 #include "report/listing.h"

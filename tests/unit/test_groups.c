@@ -20,6 +20,7 @@
 #include "../../src/checks/groups.h"
 #include "../../src/rules/import_rst.h"
 #include "../../src/model/layout.h"
+#include "../../src/report/describe.h"
 #include "../../src/rules/rules.h"
 #include "../../src/util/strbuf.h"
 
