@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inside the program: what the files of cli/ share. options.c parses argv
+ * into struct options and names the command to run; main.c's cmds[]
+ * selects it once; run.c (lint, gate) and discover.c (--list, --contains,
+ * --audit) are the commands that read binaries; tty.c is the terminal and
+ * stdout they write to.
+ */
+#ifndef LAYOUTLINT_CLI_H
+#define LAYOUTLINT_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "input/reader.h"	/* struct ll_query */
+#include "model/finding.h"	/* enum ll_level */
+#include "util/progress.h"
+#include "util/strbuf.h"
+
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_HTML, FORMAT_PATCH };
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct options {
+	enum format format;
+	unsigned cacheline;		/* 0: by the binary's architecture */
+	const char *decl_glob;
+	const char *srcdir;
+	const char **prefix_maps;
+	size_t nr_prefix_maps;
+	enum color_mode color;
+	const char *binary;		/* the first of binaries */
+	const char **binaries;		/* --binary FILE..., or the positional BINARY */
+	size_t nr_binaries;
+	bool binary_option;		/* --binary given: every positional argument is a NAME */
+	const char **args;		/* positional arguments, sorted out at the end */
+	size_t nr_args;
+	struct ll_query *queries;
+	size_t nr_queries;
+	const char *pending_kind;	/* "struct"/"union" waiting for its NAME */
+	const char **rules_paths;
+	size_t nr_rules_paths;
+	enum ll_level fail_level;
+	bool require_all;
+	bool quiet;
+	bool suggest;			/* --suggest */
+	bool asserts;			/* --asserts */
+	bool groups_off;		/* --groups=off */
+	const char *import_net;		/* --import-net-cachelines FILE */
+	const char *list_glob;		/* --list[=GLOB] */
+	const char *contains;		/* --contains TYPE */
+	const char *audit_glob;		/* --audit GLOB */
+	const char *baseline;		/* --baseline FILE */
+	const char *write_baseline;	/* --write-baseline FILE */
+	bool strict_baseline;
+	const char *against;		/* --against OLD-BINARY */
+	bool list_checks;		/* --list-checks */
+	bool btf;			/* --btf */
+	const char *btf_base;		/* --btf-base FILE */
+	const char *html;		/* --html FILE */
+	const char *source_url;		/* --source-url TEMPLATE */
+	bool line_pairs;		/* --line-pairs */
+	const char *command;		/* the cmds[] entry to run (main.c), set once parsing is done */
+};
+
+/*
+ * options.c: parse ARGV into O (zeroed but for fail_level) and set
+ * O->command; a usage error exits 2 (argp prints it), --help and --version
+ * exit 0. Returns 0, or 2 when argp failed without exiting.
+ */
+int cli_parse_options(int argc, char **argv, struct options *o);
+void cli_options_release(struct options *o);
+
+/* The commands of cmds[] that read binaries; each returns the exit status. */
+int cli_lint(struct options *o);	/* run.c: lint, and gate with --baseline/--against */
+int cli_discover(struct options *o);	/* discover.c: --list, --contains, --audit */
+
+/*
+ * tty.c: one updating line on stderr during long scans: only on a
+ * terminal, and only once the work has taken half a second, so quick runs
+ * and pipes never see it. cli_progress_for() starts it (a no-op progress
+ * off a terminal), cli_progress_done() erases it before anything else is
+ * printed.
+ */
+struct progress_line {
+	struct timespec start, last;
+	bool shown;
+};
+
+struct ll_progress cli_progress_for(struct progress_line *p);
+void cli_progress_done(struct progress_line *p);
+/* Write OUT to stdout whole, or say why not: 0, or exit status 2. */
+int cli_write_stdout(const struct strbuf *out);
+
+#endif

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The discovery commands, --list, --contains and --audit: every matching
+ * name of a binary looked up in one pass, a question asked of each model
+ * (checks/discover.c), and for --list the name index shell completion
+ * reads.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "checks/discover.h"
+#include "cli/cli.h"
+#include "input/reader.h"
+#include "util/diag.h"
+#include "util/pathglob.h"
+#include "util/strbuf.h"
+
+struct audited {
+	struct ll_audit a;
+	const char *name;
+	const char *kind;
+};
+
+static int cmp_audited(const void *x, const void *y)
+{
+	const struct audited *a = x, *b = y;
+
+	if (a->a.mixed_lines != b->a.mixed_lines)
+		return a->a.mixed_lines < b->a.mixed_lines ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/*
+ * Shell completion of struct names reads $XDG_CACHE_HOME/layoutlint/
+ * BUILD-ID.names, which every --list refreshes. Best effort: a cache that
+ * cannot be written costs completion, not the listing.
+ */
+static int mkdir_p(const char *dir)
+{
+	char buf[4096];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, dir, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static void write_name_index(const char *build_id, char *const *names, size_t n)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT, path = STRBUF_INIT;
+	FILE *f = NULL;
+	int fd;
+
+	if (!build_id || (!xdg && !home))
+		return;
+	if (xdg && *xdg)
+		sb_addf(&dir, "%s/layoutlint", xdg);
+	else
+		sb_addf(&dir, "%s/.cache/layoutlint", home);
+	sb_addf(&path, "%s/%s.names", dir.buf, build_id);
+	/*
+	 * mkstemp, not a predictable name: O_EXCL never follows a symbolic
+	 * link planted there, and the rename replaces a link at PATH itself.
+	 */
+	sb_addf(&tmp, "%s.XXXXXX", path.buf);
+	if (mkdir_p(dir.buf) == 0 && (fd = mkstemp(tmp.buf)) >= 0) {
+		bool ok = (f = fdopen(fd, "w")) != NULL;
+
+		if (!f)
+			close(fd);
+		for (size_t i = 0; i < n && ok; i++)
+			ok = fprintf(f, "%s\n", names[i]) > 0;
+		if ((f && fclose(f) != 0) || !ok || rename(tmp.buf, path.buf) != 0)
+			unlink(tmp.buf);
+	}
+	sb_release(&dir);
+	sb_release(&tmp);
+	sb_release(&path);
+}
+
+/*
+ * --list, --contains, --audit: every matching name looked up in one pass,
+ * then a question asked of each model.
+ */
+int cli_discover(struct options *o)
+{
+	struct progress_line line = { 0 };
+	struct ll_input_options io = { .srcdir = o->srcdir, .prefix_maps = o->prefix_maps,
+				       .nr_prefix_maps = o->nr_prefix_maps, .prefer_btf = o->btf,
+				       .btf_base = o->btf_base, .progress = cli_progress_for(&line) };
+	const char *glob = o->list_glob ? o->list_glob : o->audit_glob ? o->audit_glob : "*";
+	struct ll_input *in = NULL;
+	struct ll_error err;
+	char **names = NULL;
+	size_t n = 0, nq = 0, hits = 0;
+	struct ll_query *queries = NULL;
+	struct ll_lookup_result *results = NULL;
+	struct audited *audits = NULL;
+	size_t nr_audits = 0;
+	struct strbuf out = STRBUF_INIT;
+	int status = 0;
+
+	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, &names, &n, &err)) {
+		ll_report_error(&err);
+		status = 2;
+		goto done;
+	}
+	queries = xcalloc(n ? n : 1, sizeof(*queries));
+	for (size_t i = 0; i < n; i++)
+		if (ll_glob_component(glob, names[i], strlen(names[i])))
+			queries[nq++] = (struct ll_query){ .name = names[i], .kind = LL_QUERY_ANY,
+							   .decl_glob = o->decl_glob,
+							   .no_suggestion = true };
+	results = xcalloc(nq ? nq : 1, sizeof(*results));
+	if (ll_input_lookup(in, queries, nq, results, &err)) {
+		ll_report_error(&err);
+		status = 2;
+		goto done;
+	}
+	if (o->list_glob) {
+		write_name_index(ll_input_build_id(in), names, n);
+		sb_addf(&out, "%-6s %-40s %7s %4s %5s  %s\n", "kind", "name", "size", "lines", "holes",
+			"declared at");
+	}
+	for (size_t i = 0; i < nq; i++) {
+		struct ll_struct *s = results[i].layout;
+
+		/* Not "structs": the lookup's own line just counted those to 100%. */
+		ll_progress_report(&io.progress, o->audit_glob ? "audits" : "rows", i + 1, nq);
+		if (results[i].status == LL_AMBIGUOUS && o->list_glob) {
+			struct strbuf name = STRBUF_INIT;
+
+			sb_add_escaped(&name, queries[i].name);
+			sb_addf(&out, "%-6s %-40s  (distinct definitions: %s)\n", "?", name.buf,
+				results[i].detail);
+			sb_release(&name);
+			continue;
+		}
+		if (results[i].status != LL_FOUND)
+			continue;	/* typedefs of non-aggregates, declarations */
+		s->cacheline = o->cacheline ? o->cacheline : ll_input_arch_cacheline(in);
+		hits++;
+		if (o->list_glob) {
+			ll_list_row(s, &out);
+		} else if (o->contains) {
+			ll_contains(s, o->contains, &out);
+		} else {
+			struct audited *a;
+
+			audits = xgrow(audits, nr_audits, sizeof(*audits));
+			a = &audits[nr_audits++];
+			ll_audit(s, &a->a);
+			a->name = s->name;	/* escaped, as the query's is not */
+			a->kind = ll_kind_name(s->kind);
+		}
+	}
+	cli_progress_done(&line);
+	if (o->audit_glob) {
+		size_t shown = 0;
+
+		if (nr_audits)
+			qsort(audits, nr_audits, sizeof(*audits), cmp_audited);
+		sb_adds(&out, "# heuristic, no rules: lines mixing lock-like members (spinlock_t, "
+			"atomic_t, refcount_t, struct mutex...)\n# with pointers to const ops tables; "
+			"write rules for the structs that matter\n");
+		for (size_t i = 0; i < nr_audits; i++) {
+			if (!audits[i].a.mixed_lines)
+				continue;
+			sb_addf(&out, "%4zu  %s %s: %s\n", audits[i].a.mixed_lines, audits[i].kind,
+				audits[i].name, audits[i].a.detail);
+			shown++;
+		}
+		if (!shown)
+			sb_adds(&out, "# no struct matching the glob mixes them\n");
+	}
+	if (!hits) {
+		ll_fail(&err, "%s: no struct or union matches '%s'%s%s", o->binary,
+			o->contains ? "*" : glob, o->contains ? " that contains " : "",
+			o->contains ? o->contains : "");
+		ll_report_error(&err);
+		status = 2;
+		goto done;
+	}
+	if (cli_write_stdout(&out))
+		status = 2;
+done:
+	for (size_t i = 0; i < nr_audits; i++)
+		free(audits[i].a.detail);
+	free(audits);
+	for (size_t i = 0; results && i < nq; i++)
+		ll_lookup_result_release(&results[i]);
+	free(results);
+	free(queries);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	sb_release(&out);
+	ll_input_close(in);
+	return status;
+}

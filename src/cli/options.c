@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The command line: argp's table of options, their checks, and which
+ * command the whole line asks for (struct options.command). The only
+ * global state of the program is here, the two variables argp reads.
+ */
+#include <argp.h>
+#include <elfutils/libdwfl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "config.h"
+#include "util/diag.h"
+
+enum {
+	OPT_FORMAT = 0x100,
+	OPT_CACHELINE,
+	OPT_DECL_FILE,
+	OPT_SRCDIR,
+	OPT_PREFIX_MAP,
+	OPT_COLOR,
+	OPT_FAIL_LEVEL,
+	OPT_GROUPS,
+	OPT_IMPORT_NET,
+	OPT_LIST,
+	OPT_SUGGEST,
+	OPT_ASSERTS,
+	OPT_CONTAINS,
+	OPT_AUDIT,
+	OPT_REQUIRE_ALL,
+	OPT_BASELINE,
+	OPT_WRITE_BASELINE,
+	OPT_STRICT_BASELINE,
+	OPT_AGAINST,
+	OPT_BTF,
+	OPT_BTF_BASE,
+	OPT_LIST_CHECKS,
+	OPT_HTML,
+	OPT_SOURCE_URL,
+	OPT_LINE_PAIRS,
+	OPT_BINARY,
+};
+
+static const struct argp_option argp_options[] = {
+	{ NULL, 0, NULL, 0, "Input:", 1 },
+	{ "binary", OPT_BINARY, "FILE", 0,
+	  "Lint FILE too, reported with the others as one run (repeatable); then every "
+	  "argument is a NAME and there is no positional BINARY", 1 },
+	{ "decl-file", OPT_DECL_FILE, "GLOB", 0,
+	  "Among same-named distinct definitions, pick the one declared in a file matching GLOB", 1 },
+	{ "cacheline", OPT_CACHELINE, "N", 0,
+	  "Cacheline size in bytes (default: by the binary's architecture)", 1 },
+	{ "btf", OPT_BTF, NULL, 0,
+	  "Read the .BTF section even when the binary has DWARF (BTF alone is read anyway: "
+	  "raw BTF such as /sys/kernel/btf/vmlinux, or ELF with .BTF and no DWARF)", 1 },
+	{ "btf-base", OPT_BTF_BASE, "FILE", 0,
+	  "Base BTF (a vmlinux, or /sys/kernel/btf/vmlinux) of a module's split BTF; "
+	  "implies --btf", 1 },
+	{ NULL, 0, NULL, 0, "Rules:", 2 },
+	{ "rules", 'r', "PATH", 0,
+	  "A rules file, or a directory of *.rules files (repeatable)", 2 },
+	{ "list-checks", OPT_LIST_CHECKS, NULL, 0,
+	  "List every check (id, default level, whether --suggest can fix it, summary), then exit", 2 },
+	{ "require-all", OPT_REQUIRE_ALL, NULL, 0,
+	  "A struct the rules name but BINARY does not define is an error, not a note", 2 },
+	{ "groups", OPT_GROUPS, "WHEN", 0,
+	  "auto (default): kernel __cacheline_group markers tag the members no rules tag, "
+	  "and group-span is checked; off: ignore them", 2 },
+	{ "list", OPT_LIST, "GLOB", OPTION_ARG_OPTIONAL,
+	  "List the structs and unions whose names match GLOB (default *): kind, name, size, "
+	  "cachelines, holes, declaring file", 1 },
+	{ "contains", OPT_CONTAINS, "TYPE", 0,
+	  "List the structs that embed TYPE by value, and where (its cacheline map depends "
+	  "on its host)", 1 },
+	{ "audit", OPT_AUDIT, "GLOB", 0,
+	  "Heuristic, no rules needed: rank the structs matching GLOB by how many cachelines "
+	  "mix lock-like members (spinlock_t, atomic_t, refcount_t, struct mutex...) with "
+	  "pointers to const ops tables", 1 },
+	{ "import-net-cachelines", OPT_IMPORT_NET, "FILE.rst", 0,
+	  "Write a rules file, to stdout, from one Documentation/networking/net_cachelines "
+	  "table; no BINARY", 2 },
+	{ "fail-level", OPT_FAIL_LEVEL, "LEVEL", 0,
+	  "Exit 1 for findings at or above LEVEL: note, warning or error (default)", 2 },
+	{ NULL, 0, NULL, 0, "Gating (report and fail only on new member pairs):", 3 },
+	{ "baseline", OPT_BASELINE, "FILE", 0,
+	  "Report only findings with a pair FILE does not list; count the others", 3 },
+	{ "write-baseline", OPT_WRITE_BASELINE, "FILE", 0,
+	  "Write the pairs of this run's findings to FILE (JSON, sorted)", 3 },
+	{ "strict-baseline", OPT_STRICT_BASELINE, NULL, 0,
+	  "With --baseline: baseline pairs that no longer occur fail the run too", 3 },
+	{ "against", OPT_AGAINST, "OLD-BINARY", 0,
+	  "Lint OLD-BINARY with the same rules as the reference; report new findings and "
+	  "each struct's layout changes. A directory REF: each binary B is compared with REF/B", 3 },
+	{ NULL, 0, NULL, 0, "Paths:", 4 },
+	{ "srcdir", OPT_SRCDIR, "DIR", 0,
+	  "Show declaring files relative to DIR (default: the compilation directory)", 4 },
+	{ "prefix-map", OPT_PREFIX_MAP, "OLD=NEW", 0,
+	  "Rewrite declaring files starting with OLD to start with NEW (repeatable)", 4 },
+	{ NULL, 0, NULL, 0, "Output:", 5 },
+	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json, sarif, html, or patch: --suggest "
+	  "as a unified diff of the declaring header (under --srcdir) that git apply takes", 5 },
+	{ "html", OPT_HTML, "FILE", 0,
+	  "Also write the HTML cacheline map to FILE (replaced whole), whatever --format says", 5 },
+	{ "source-url", OPT_SOURCE_URL, "TEMPLATE", 0,
+	  "HTML: link declarations and findings to TEMPLATE with {file} and {line} filled in "
+	  "(e.g. https://elixir.bootlin.com/linux/v6.12/source/{file}#L{line})", 5 },
+	{ "line-pairs", OPT_LINE_PAIRS, NULL, 0,
+	  "HTML: bracket each 128-byte pair of 64-byte lines (what the adjacent-line "
+	  "prefetcher fetches together)", 5 },
+	{ "color", OPT_COLOR, "WHEN", 0, "auto (default), always or never", 5 },
+	{ "quiet", 'q', NULL, 0, "Text: print only the diagnostics, no listings", 5 },
+	{ "suggest", OPT_SUGGEST, NULL, 0,
+	  "Propose a member order without mixed-cacheline, write-domains and split-hot "
+	  "findings (without rules: the tightest packing C allows)", 5 },
+	{ "asserts", OPT_ASSERTS, NULL, 0,
+	  "With --format=patch: also add static_asserts of the cacheline each hot member "
+	  "lands on", 5 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static const char doc[] =
+	"Map every member of a C struct to the cacheline it lands on, from DWARF or BTF."
+	"\vExamples:\n"
+	"  layoutlint vmlinux struct file\n"
+	"  layoutlint --format=json fs/xfs/xfs.ko struct xfs_inode\n"
+	"  layoutlint obj.o union foo seqlock_t\n"
+	"  layoutlint -r rules/file.rules /sys/kernel/btf/vmlinux struct file\n"
+	"  layoutlint -r rules --baseline layoutlint.baseline vmlinux\n"
+	"  layoutlint -r rules/file.rules --against old/vmlinux vmlinux struct file\n"
+	"  layoutlint -r rules --against base --binary fs/file_table.o --binary kernel/fork.o\n";
+
+static int parse_uint(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoul(s, &end, 10);
+	if (*end || v > 1u << 20)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static void add_query(struct options *o, const char *name, const char *kind)
+{
+	o->queries = xgrow(o->queries, o->nr_queries, sizeof(*o->queries));
+	o->queries[o->nr_queries++] = (struct ll_query){
+		.name = name,
+		.kind = !kind ? LL_QUERY_ANY :
+			strcmp(kind, "union") == 0 ? LL_QUERY_UNION : LL_QUERY_STRUCT,
+		.decl_glob = o->decl_glob,
+	};
+}
+
+/*
+ * The positional arguments: BINARY then NAMEs, or, once --binary is
+ * given, NAMEs only (after every option, wherever they were typed).
+ */
+static void sort_arguments(struct options *o)
+{
+	size_t i = 0;
+
+	if (!o->binary_option && o->nr_args) {
+		o->binaries = xgrow(o->binaries, 0, sizeof(*o->binaries));
+		o->binaries[o->nr_binaries++] = o->args[i++];
+	}
+	o->binary = o->nr_binaries ? o->binaries[0] : NULL;
+	for (; i < o->nr_args; i++) {
+		const char *arg = o->args[i];
+
+		if (!o->pending_kind && (strcmp(arg, "struct") == 0 || strcmp(arg, "union") == 0)) {
+			o->pending_kind = arg;
+		} else {
+			add_query(o, arg, o->pending_kind);
+			o->pending_kind = NULL;
+		}
+	}
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct options *o = state->input;
+
+	switch (key) {
+	case OPT_FORMAT:
+		if (strcmp(arg, "text") == 0)
+			o->format = FORMAT_TEXT;
+		else if (strcmp(arg, "json") == 0)
+			o->format = FORMAT_JSON;
+		else if (strcmp(arg, "sarif") == 0)
+			o->format = FORMAT_SARIF;
+		else if (strcmp(arg, "html") == 0)
+			o->format = FORMAT_HTML;
+		else if (strcmp(arg, "patch") == 0) {
+			o->format = FORMAT_PATCH;
+			o->suggest = true;	/* a patch is a suggestion, written as a diff */
+		} else
+			argp_error(state, "unknown --format '%s' (expected text, json, sarif, html or "
+				   "patch)", arg);
+		break;
+	case OPT_HTML:
+		if (!*arg)
+			argp_error(state, "--html needs a FILE");
+		o->html = arg;
+		break;
+	case OPT_SOURCE_URL:
+		if (!strstr(arg, "{file}"))
+			argp_error(state, "--source-url '%s': the template needs {file} (and "
+				   "usually {line})", arg);
+		o->source_url = arg;
+		break;
+	case OPT_LINE_PAIRS:
+		o->line_pairs = true;
+		break;
+	case OPT_CACHELINE:
+		if (parse_uint(arg, &o->cacheline) || o->cacheline < 16 || o->cacheline > 4096 ||
+		    (o->cacheline & (o->cacheline - 1)))
+			argp_error(state, "--cacheline '%s': expected a power of two from 16 to 4096",
+				   arg);
+		break;
+	case OPT_BTF:
+		o->btf = true;
+		break;
+	case OPT_BTF_BASE:
+		o->btf_base = arg;
+		break;
+	case OPT_DECL_FILE:
+		o->decl_glob = arg;
+		break;
+	case OPT_BINARY:
+		if (!*arg)
+			argp_error(state, "--binary needs a FILE");
+		o->binaries = xgrow(o->binaries, o->nr_binaries, sizeof(*o->binaries));
+		o->binaries[o->nr_binaries++] = arg;
+		o->binary_option = true;
+		break;
+	case OPT_SRCDIR:
+		o->srcdir = arg;
+		break;
+	case OPT_PREFIX_MAP:
+		if (!strchr(arg, '=') || arg[0] == '=')
+			argp_error(state, "--prefix-map '%s': expected OLD=NEW", arg);
+		o->prefix_maps = xrealloc(o->prefix_maps,
+					  (o->nr_prefix_maps + 1) * sizeof(*o->prefix_maps));
+		o->prefix_maps[o->nr_prefix_maps++] = arg;
+		break;
+	case OPT_COLOR:
+		if (strcmp(arg, "auto") == 0)
+			o->color = COLOR_AUTO;
+		else if (strcmp(arg, "always") == 0)
+			o->color = COLOR_ALWAYS;
+		else if (strcmp(arg, "never") == 0)
+			o->color = COLOR_NEVER;
+		else
+			argp_error(state, "unknown --color '%s' (expected auto, always or never)", arg);
+		break;
+	case 'r':
+		o->rules_paths = xrealloc(o->rules_paths,
+					  (o->nr_rules_paths + 1) * sizeof(*o->rules_paths));
+		o->rules_paths[o->nr_rules_paths++] = arg;
+		break;
+	case OPT_REQUIRE_ALL:
+		o->require_all = true;
+		break;
+	case OPT_SUGGEST:
+		o->suggest = true;
+		break;
+	case OPT_ASSERTS:
+		o->asserts = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case OPT_BASELINE:
+		o->baseline = arg;
+		break;
+	case OPT_WRITE_BASELINE:
+		o->write_baseline = arg;
+		break;
+	case OPT_STRICT_BASELINE:
+		o->strict_baseline = true;
+		break;
+	case OPT_AGAINST:
+		o->against = arg;
+		break;
+	case OPT_GROUPS:
+		if (strcmp(arg, "auto") == 0)
+			o->groups_off = false;
+		else if (strcmp(arg, "off") == 0)
+			o->groups_off = true;
+		else
+			argp_error(state, "unknown --groups '%s' (expected auto or off)", arg);
+		break;
+	case OPT_IMPORT_NET:
+		o->import_net = arg;
+		break;
+	case OPT_LIST_CHECKS:
+		o->list_checks = true;
+		break;
+	case OPT_LIST:
+		o->list_glob = arg ? arg : "*";
+		break;
+	case OPT_CONTAINS:
+		o->contains = arg;
+		break;
+	case OPT_AUDIT:
+		o->audit_glob = arg;
+		break;
+	case OPT_FAIL_LEVEL:
+		if (strcmp(arg, "note") == 0)
+			o->fail_level = LL_LEVEL_NOTE;
+		else if (strcmp(arg, "warning") == 0)
+			o->fail_level = LL_LEVEL_WARNING;
+		else if (strcmp(arg, "error") == 0)
+			o->fail_level = LL_LEVEL_ERROR;
+		else
+			argp_error(state, "unknown --fail-level '%s' (expected note, warning or error)",
+				   arg);
+		break;
+	case ARGP_KEY_ARG:
+		o->args = xgrow(o->args, o->nr_args, sizeof(*o->args));
+		o->args[o->nr_args++] = arg;
+		break;
+	case ARGP_KEY_END:
+		sort_arguments(o);
+		if (o->binary_option &&
+		    (o->list_checks || o->import_net || o->list_glob || o->contains || o->audit_glob))
+			argp_error(state, "--binary is for linting: --list-checks, "
+				   "--import-net-cachelines, --list, --contains and --audit take no "
+				   "--binary");
+		if (o->list_checks) {
+			if (o->binary)
+				argp_error(state, "--list-checks takes no BINARY");
+			o->command = "list-checks";
+			break;
+		}
+		if ((o->html || o->format == FORMAT_HTML) &&
+		    (o->import_net || o->list_glob || o->contains || o->audit_glob))
+			argp_error(state, "the HTML map draws linted structs: --html and --format=html "
+				   "do not go with --list, --contains, --audit or "
+				   "--import-net-cachelines");
+		if (o->import_net) {
+			if (o->binary)
+				argp_error(state, "--import-net-cachelines takes no BINARY");
+			o->command = "import-net-cachelines";
+			break;
+		}
+		if (!o->binary)
+			argp_error(state, "no BINARY given");
+		if (o->pending_kind)
+			argp_error(state, "'%s' must be followed by a NAME", o->pending_kind);
+		if (!!o->list_glob + !!o->contains + !!o->audit_glob > 1)
+			argp_error(state, "give one of --list, --contains and --audit");
+		if ((o->list_glob || o->contains || o->audit_glob) && (o->nr_queries || o->nr_rules_paths))
+			argp_error(state, "--list, --contains and --audit take a BINARY only, "
+				   "no NAME or --rules");
+		if (!o->nr_queries && !o->nr_rules_paths && !o->list_glob && !o->contains &&
+		    !o->audit_glob)
+			argp_error(state, "no struct NAME and no --rules given");
+		if (o->baseline && o->against)
+			argp_error(state, "--baseline and --against each set the reference; give one");
+		if (o->strict_baseline && !o->baseline)
+			argp_error(state, "--strict-baseline needs --baseline FILE");
+		o->command = o->list_glob || o->contains || o->audit_glob ? "discover" : "lint";
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void print_version(FILE *stream, struct argp_state *state)
+{
+	(void)state;
+	fprintf(stream, "layoutlint %s (built with libdw %s, running libdw %s)\n",
+		LAYOUTLINT_VERSION, LIBDW_BUILD_VERSION, dwfl_version(NULL));
+}
+
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = print_version;
+const char *argp_program_bug_address = NULL;
+
+int cli_parse_options(int argc, char **argv, struct options *o)
+{
+	struct argp argp = { argp_options, parse_opt,
+			     "BINARY [[struct|union] NAME]...\n"
+			     "--binary FILE... [[struct|union] NAME]...\n"
+			     "--import-net-cachelines FILE.rst", doc,
+			     NULL, NULL, NULL };
+
+	argp_err_exit_status = 2;
+	return argp_parse(&argp, argc, argv, 0, NULL, o) != 0 ? 2 : 0;
+}
+
+void cli_options_release(struct options *o)
+{
+	free(o->queries);
+	free(o->binaries);
+	free(o->args);
+	free(o->prefix_maps);
+	free(o->rules_paths);
+}

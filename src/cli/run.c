@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The lint command: load the rules (and a baseline), pair each struct asked
+ * for with its rules block, read every binary (and, with --against, its
+ * reference), lint each struct with ll_lint_struct(), merge the binaries
+ * into one run, gate it, render it with the chosen reporter and turn the
+ * findings into the exit status.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "gating/baseline.h"
+#include "input/reader.h"
+#include "lint/lint.h"
+#include "report/report.h"
+#include "rules/rules.h"
+#include "util/diag.h"
+#include "util/strbuf.h"
+
+static const char *query_kind_name(const struct ll_query *q)
+{
+	return q->kind == LL_QUERY_UNION ? "union" : "struct";
+}
+
+/* Turn a failed lookup into the one-line error for exit status 2. */
+static void lookup_error(const char *binary, const struct ll_query *q,
+			 const struct ll_lookup_result *r, struct ll_error *err)
+{
+	const char *kind = query_kind_name(q);
+
+	switch (r->status) {
+	case LL_DECLARED_ONLY:
+		ll_fail(err, "%s: %s %s is only declared, never defined, in this binary's debug info "
+			"(look in the object or module that defines it)", binary, kind, q->name);
+		break;
+	case LL_AMBIGUOUS:
+		ll_fail(err, "%s: %s %s has distinct definitions: %s; pick one with --decl-file GLOB",
+			binary, kind, q->name, r->detail ? r->detail : "");
+		break;
+	case LL_MISSING:
+		if (q->decl_glob && r->detail)
+			ll_fail(err, "%s: no definition of %s %s is declared in a file matching '%s' "
+				"(definitions: %s)", binary, kind, q->name, q->decl_glob, r->detail);
+		else
+			ll_fail(err, "%s: %s %s not found%s%s", binary, kind, q->name,
+				r->detail ? "; " : "", r->detail ? r->detail : "");
+		break;
+	case LL_FOUND:
+		break;
+	}
+}
+
+/* The rules block for a command-line query, matching kind when one was given. */
+static struct ll_block *block_for(struct ll_rules *rules, const struct ll_query *q)
+{
+	if (q->kind == LL_QUERY_UNION)
+		return ll_rules_find(rules, LL_UNION, q->name);
+	if (q->kind == LL_QUERY_STRUCT)
+		return ll_rules_find(rules, LL_STRUCT, q->name);
+	struct ll_block *b = ll_rules_find(rules, LL_STRUCT, q->name);
+
+	return b ? b : ll_rules_find(rules, LL_UNION, q->name);
+}
+
+/*
+ * What to look up: the names given, each with its rules block; or, with
+ * rules and no names, every aggregate the rules name.
+ */
+static void plan_queries(struct options *o, struct ll_rules *rules, struct ll_block ***blocks,
+			 bool *from_rules)
+{
+	*from_rules = o->nr_queries == 0;
+	if (*from_rules) {
+		for (size_t i = 0; i < rules->nr_blocks; i++) {
+			struct ll_block *b = &rules->blocks[i];
+
+			o->queries = xgrow(o->queries, o->nr_queries, sizeof(*o->queries));
+			o->queries[o->nr_queries++] = (struct ll_query){
+				.name = b->name,
+				.kind = b->kind == LL_UNION ? LL_QUERY_UNION : LL_QUERY_STRUCT,
+				.decl_glob = o->decl_glob ? o->decl_glob : b->in_glob,
+			};
+		}
+		*blocks = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(**blocks));
+		for (size_t i = 0; i < o->nr_queries; i++)
+			(*blocks)[i] = &rules->blocks[i];
+		return;
+	}
+	*blocks = xcalloc(o->nr_queries, sizeof(**blocks));
+	for (size_t i = 0; i < o->nr_queries; i++) {
+		(*blocks)[i] = block_for(rules, &o->queries[i]);
+		if ((*blocks)[i] && !o->queries[i].decl_glob)
+			o->queries[i].decl_glob = (*blocks)[i]->in_glob;
+	}
+}
+
+/* One binary, linted: what cli_lint() reports, and what --against compares with. */
+struct linted_binary {
+	const char *path;
+	struct ll_input *in;
+	struct ll_run run;		/* run.structs: the structs found, in query order */
+	long *struct_of_query;		/* index into run.structs, -1 when not found */
+};
+
+/*
+ * Which binary is being read, and what the binaries before it found: a
+ * struct is missing only when no binary of the run defines it.
+ */
+struct lint_pass {
+	bool reference;		/* --against OLD-BINARY: a missing struct is just absent */
+	bool last;		/* the last binary under test: missing ones are decided here */
+	const bool *found;	/* per query: some earlier binary defines it */
+};
+
+/*
+ * A struct no binary under test defines: an error, or a note for
+ * rules-named structs. With several binaries the one line says so.
+ */
+static int missing_struct(const struct options *o, const char *path, size_t i,
+			  const struct ll_lookup_result *r, struct ll_block **blocks,
+			  bool from_rules, struct ll_error *err)
+{
+	lookup_error(path, &o->queries[i], r, err);
+	if (o->nr_binaries > 1) {
+		struct ll_error one = *err;
+
+		ll_fail(err, "%s %s is defined by none of the %zu binaries (%s)",
+			query_kind_name(&o->queries[i]), o->queries[i].name, o->nr_binaries, one.msg);
+	}
+	/* A kernel tree's rules cover vmlinux and modules: absence is news, not failure. */
+	if (from_rules && !o->require_all && r->status != LL_AMBIGUOUS) {
+		fprintf(stderr, "%s:%u: note: %s; skipped\n", blocks[i]->file, blocks[i]->line,
+			err->msg);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Read PATH and lint every query with its rules block. A struct PATH does
+ * not define is decided by missing_struct() once every binary under test
+ * has been read; for the reference it is just absent.
+ */
+static int lint_binary(const struct options *o, const char *path, struct ll_block **blocks,
+		       bool from_rules, const struct lint_pass *pass, struct linted_binary *lb,
+		       struct ll_error *err)
+{
+	struct progress_line line = { 0 };
+	struct ll_input_options io = {
+		.srcdir = o->srcdir,
+		.prefix_maps = o->prefix_maps,
+		.nr_prefix_maps = o->nr_prefix_maps,
+		.prefer_btf = o->btf,
+		.btf_base = o->btf_base,
+		.progress = cli_progress_for(&line),
+	};
+	struct ll_lookup_result *results;
+	int rc = -1;
+
+	lb->path = path;
+	lb->run.binary_path = path;
+	lb->struct_of_query = xcalloc(o->nr_queries ? o->nr_queries : 1,
+				      sizeof(*lb->struct_of_query));
+	results = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*results));
+	if (ll_input_open(path, &io, &lb->in, err) ||
+	    ll_input_lookup(lb->in, o->queries, o->nr_queries, results, err))
+		goto done;
+	lb->run.build_id = ll_input_build_id(lb->in);
+	lb->run.structs = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*lb->run.structs));
+	for (size_t i = 0; i < o->nr_queries; i++) {
+		lb->struct_of_query[i] = -1;
+		if (results[i].status == LL_FOUND) {
+			struct ll_linted *l = &lb->run.structs[lb->run.nr_structs];
+
+			lb->struct_of_query[i] = (long)lb->run.nr_structs++;
+			l->layout = results[i].layout;
+			results[i].layout = NULL;
+			struct ll_lint_opts lo = {
+				.cacheline = o->cacheline,
+				.arch_cacheline = ll_input_arch_cacheline(lb->in),
+				.groups_off = o->groups_off,
+				.suggest = o->suggest,
+				.patch = o->format == FORMAT_PATCH,
+				.srcdir = o->srcdir,
+			};
+
+			if (ll_lint_struct(&lo, blocks[i], l, err))
+				goto done;
+			continue;
+		}
+		if (results[i].status == LL_AMBIGUOUS) {
+			lookup_error(path, &o->queries[i], &results[i], err);
+			goto done;
+		}
+		if (pass->reference)
+			continue;	/* the diff says "not defined there" */
+		if (!pass->last || pass->found[i])
+			continue;	/* another binary of the run may define it, or does */
+		if (missing_struct(o, path, i, &results[i], blocks, from_rules, err))
+			goto done;
+	}
+	rc = 0;
+done:
+	cli_progress_done(&line);
+	for (size_t i = 0; i < o->nr_queries; i++)
+		ll_lookup_result_release(&results[i]);
+	free(results);
+	return rc;
+}
+
+static void release_structs(struct ll_run *run)
+{
+	for (size_t i = 0; i < run->nr_structs; i++) {
+		ll_layout_diff_free(run->structs[i].diff);
+		ll_linted_release(&run->structs[i]);
+	}
+	free(run->structs);
+	run->structs = NULL;
+	run->nr_structs = 0;
+}
+
+static void linted_binary_release(struct linted_binary *lb)
+{
+	release_structs(&lb->run);
+	free(lb->struct_of_query);
+	ll_input_close(lb->in);
+}
+
+/* --against: each struct of CUR next to its namesake in OLD (at REFERENCE, for a directory). */
+static void diff_layouts(const struct options *o, struct linted_binary *cur,
+			 const struct linted_binary *old, const char *reference)
+{
+	for (size_t q = 0; q < o->nr_queries; q++) {
+		long c = cur->struct_of_query[q], r = old->struct_of_query[q];
+
+		if (c < 0)
+			continue;
+		cur->run.structs[c].diff =
+			ll_layout_diff(r >= 0 ? old->run.structs[r].layout : NULL,
+				       cur->run.structs[c].layout);
+		cur->run.structs[c].diff->reference = reference;
+	}
+}
+
+static bool has_dotdot(const char *path)
+{
+	for (const char *p = path; *p; p += strcspn(p, "/"), p += *p == '/') {
+		if (strncmp(p, "..", 2) == 0 && (p[2] == '/' || p[2] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * --against REF: the reference of each binary. A directory holds REF/B for
+ * each binary B, which must then be a relative path that stays below REF;
+ * a file is the reference of the one binary there is. *IN_DIR: a directory.
+ */
+static int reference_paths(const struct options *o, char **refs, bool *in_dir,
+			   struct ll_error *err)
+{
+	struct stat st;
+	size_t len = strlen(o->against);
+
+	*in_dir = stat(o->against, &st) == 0 && S_ISDIR(st.st_mode);
+	if (!*in_dir) {
+		if (o->nr_binaries > 1)
+			return ll_fail(err, "--against %s: not a directory; with several --binary the "
+				       "reference of each binary B is REF/B, so REF must be a directory",
+				       o->against);
+		refs[0] = xstrdup(o->against);
+		return 0;
+	}
+	for (size_t i = 0; i < o->nr_binaries; i++) {
+		const char *b = o->binaries[i];
+		struct strbuf path = STRBUF_INIT;
+
+		if (b[0] == '/' || has_dotdot(b))
+			return ll_fail(err, "%s: --against %s is a directory, where the reference of "
+				       "each binary B is REF/B: B must be a relative path without '..'",
+				       b, o->against);
+		sb_addf(&path, "%s%s%s", o->against, len && o->against[len - 1] == '/' ? "" : "/", b);
+		refs[i] = sb_detach(&path);
+	}
+	return 0;
+}
+
+/* Did a struct of ALL already report F? Its fingerprint names rule, struct and members. */
+static bool reported_before(const struct ll_run *all, const struct ll_finding *f)
+{
+	for (size_t i = 0; i < all->nr_structs; i++) {
+		const struct ll_findings *v = &all->structs[i].findings;
+
+		for (size_t k = 0; k < v->n; k++)
+			if (f->fingerprint && v->v[k].fingerprint &&
+			    strcmp(f->fingerprint, v->v[k].fingerprint) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* A struct reported again for its other layout repeats none of the findings ALL has. */
+static void drop_repeated_findings(const struct ll_run *all, struct ll_linted *l)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < l->findings.n; k++) {
+		if (reported_before(all, &l->findings.v[k]))
+			ll_finding_release(&l->findings.v[k]);
+		else
+			l->findings.v[kept++] = l->findings.v[k];
+	}
+	l->findings.n = kept;
+}
+
+/*
+ * One run of the structs of every binary, in order, each knowing its
+ * binary. A struct an earlier binary gave with the same layout is the same
+ * struct (a header's struct in several objects): it is dropped, with its
+ * findings; one with another layout is kept, without the findings already
+ * reported (by fingerprint). The structs move from CUR to ALL.
+ */
+static void merge_binaries(struct linted_binary *cur, size_t nr, struct ll_run *all)
+{
+	for (size_t b = 0; b < nr; b++) {
+		for (size_t i = 0; i < cur[b].run.nr_structs; i++) {
+			struct ll_linted *l = &cur[b].run.structs[i];
+			bool seen = false;
+
+			for (size_t k = 0; k < all->nr_structs && !seen; k++)
+				seen = ll_struct_same_layout(all->structs[k].layout, l->layout);
+			if (seen) {
+				ll_layout_diff_free(l->diff);
+				ll_linted_release(l);
+				continue;
+			}
+			drop_repeated_findings(all, l);
+			l->binary = cur[b].path;
+			all->structs = xgrow(all->structs, all->nr_structs, sizeof(*all->structs));
+			all->structs[all->nr_structs++] = *l;
+		}
+		cur[b].run.nr_structs = 0;
+	}
+}
+
+/*
+ * SARIF's %SRCROOT%: --srcdir, which relative declaring files are shown
+ * against, else the working directory, where relative command-line paths
+ * (binaries, rules files, baselines) start. NULL when neither resolves.
+ */
+static char *source_root(const struct options *o)
+{
+	char *dir = o->srcdir ? realpath(o->srcdir, NULL) : getcwd(NULL, 0);
+
+	if (!dir && o->srcdir && o->srcdir[0] == '/')
+		dir = xstrdup(o->srcdir);
+	return dir;
+}
+
+static void gating_summary(const struct ll_gating *g)
+{
+	const char *what = g->against ? "OLD-BINARY" : "the baseline";
+
+	fprintf(stderr, "layoutlint: %s %s: %zu finding%s with new pairs (%zu new pair%s); "
+		"%zu finding%s (%zu pair%s) already in %s suppressed",
+		g->against ? "against" : "baseline", g->reference, g->reported_findings,
+		g->reported_findings == 1 ? "" : "s", g->new_pairs, g->new_pairs == 1 ? "" : "s",
+		g->suppressed_findings, g->suppressed_findings == 1 ? "" : "s",
+		g->suppressed_pairs, g->suppressed_pairs == 1 ? "" : "s", what);
+	if (g->nr_vanished)
+		fprintf(stderr, "; %zu pair%s of %s no longer occur%s%s", g->nr_vanished,
+			g->nr_vanished == 1 ? "" : "s", what, g->nr_vanished == 1 ? "s" : "",
+			g->strict || g->against ? "" : " (--strict-baseline would fail)");
+	fputc('\n', stderr);
+}
+
+/* --html FILE: the whole page or nothing, through a temporary file and rename. */
+static int write_html(const char *path, const struct ll_run *run, struct ll_error *err)
+{
+	struct strbuf page = STRBUF_INIT, tmp = STRBUF_INIT;
+	FILE *f;
+	int rc = 0;
+
+	ll_report_html(run, &page);
+	sb_addf(&tmp, "%s.%ld.tmp", path, (long)getpid());
+	f = fopen(tmp.buf, "w");
+	if (!f) {
+		ll_fail(err, "--html %s: cannot create %s: %m", path, tmp.buf);
+		rc = -1;
+	} else {
+		bool ok = fwrite(page.buf, 1, page.len, f) == page.len;
+
+		if (fclose(f) != 0 || !ok) {
+			ll_fail(err, "--html %s: cannot write: %m", path);
+			rc = -1;
+		} else if (rename(tmp.buf, path) != 0) {
+			ll_fail(err, "--html %s: cannot replace it: %m", path);
+			rc = -1;
+		}
+		if (rc)
+			unlink(tmp.buf);
+	}
+	sb_release(&page);
+	sb_release(&tmp);
+	return rc;
+}
+
+int cli_lint(struct options *o)
+{
+	struct ll_error err;
+	struct ll_rules rules = { 0 };
+	struct ll_block **blocks = NULL;
+	size_t nb = o->nr_binaries;
+	struct linted_binary *cur = xcalloc(nb, sizeof(*cur)), *old = xcalloc(nb, sizeof(*old));
+	struct ll_binary *binaries = xcalloc(nb, sizeof(*binaries));
+	char **refs = xcalloc(nb, sizeof(*refs));
+	bool *found = NULL, in_dir = false;
+	struct ll_run all = { 0 };
+	struct ll_pairset ref = { 0 }, mine = { 0 };
+	struct ll_gating gating = { .strict = o->strict_baseline };
+	struct ll_baseline_pending pending = { 0 };
+	bool gate = o->baseline || o->against;
+	struct strbuf out = STRBUF_INIT;
+	char *srcroot = NULL;
+	bool from_rules;
+	int status = 0;
+
+	/* Rules and baseline errors stop the run before any binary is read. */
+	for (size_t i = 0; i < o->nr_rules_paths; i++) {
+		if (ll_rules_load(&rules, o->rules_paths[i], &err))
+			goto fail;
+	}
+	if (o->baseline && ll_baseline_load(o->baseline, &ref, &err))
+		goto fail;
+	plan_queries(o, &rules, &blocks, &from_rules);
+	if (o->against && reference_paths(o, refs, &in_dir, &err))
+		goto fail;
+	found = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*found));
+	for (size_t b = 0; b < nb; b++) {
+		struct lint_pass pass = { .last = b + 1 == nb, .found = found };
+
+		if (lint_binary(o, o->binaries[b], blocks, from_rules, &pass, &cur[b], &err))
+			goto fail;
+		for (size_t q = 0; q < o->nr_queries; q++)
+			found[q] |= cur[b].struct_of_query[q] >= 0;
+		binaries[b] = (struct ll_binary){ cur[b].path, cur[b].run.build_id };
+	}
+	for (size_t b = 0; o->against && b < nb; b++) {
+		struct lint_pass pass = { .reference = true };
+
+		if (lint_binary(o, refs[b], blocks, from_rules, &pass, &old[b], &err))
+			goto fail;
+		/* Several references gate as one: the union of their pairs. */
+		ll_pairset_add_run(&old[b].run, &ref);
+		diff_layouts(o, &cur[b], &old[b], in_dir ? refs[b] : NULL);
+	}
+	all.binary_path = cur[0].path;
+	all.build_id = cur[0].run.build_id;
+	if (o->binary_option) {
+		all.binaries = binaries;
+		all.nr_binaries = nb;
+	}
+	merge_binaries(cur, nb, &all);
+	/*
+	 * Before any output: a baseline that cannot be written fails the run
+	 * whole. It replaces the old one only once the output is out, too.
+	 */
+	if (o->write_baseline) {
+		ll_pairset_from_run(&all, &mine);
+		if (ll_baseline_prepare(o->write_baseline, &mine, &pending, &err))
+			goto fail;
+	}
+	if (gate) {
+		gating.against = o->against != NULL;
+		gating.reference = o->against ? o->against : o->baseline;
+		gating.reference_build_id = o->against ? old[0].run.build_id : NULL;
+		ll_gate(&all, &ref, &gating);
+		all.gating = &gating;
+	}
+	all.color = o->color == COLOR_ALWAYS ||
+		    (o->color == COLOR_AUTO && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+	all.quiet = o->quiet;
+	all.source_url = o->source_url;
+	all.line_pairs = o->line_pairs;
+	all.srcroot = srcroot = source_root(o);
+	/* Like the baseline: a page that cannot be written fails before any output. */
+	if (o->html && write_html(o->html, &all, &err))
+		goto fail;
+	if (o->format == FORMAT_HTML)
+		ll_report_html(&all, &out);
+	else if (o->format == FORMAT_JSON)
+		ll_report_json(&all, &out);
+	else if (o->format == FORMAT_SARIF)
+		ll_report_sarif(&all, &out);
+	else if (o->format == FORMAT_PATCH)
+		ll_report_patch(&all, o->asserts, &out);
+	else
+		ll_report_text(&all, &out);
+	if (cli_write_stdout(&out)) {
+		status = 2;
+		goto done;
+	}
+	if (ll_baseline_commit(&pending, &err))
+		goto fail;
+	if (gate && o->format == FORMAT_TEXT)
+		gating_summary(&gating);
+	for (size_t i = 0; i < all.nr_structs; i++) {
+		bool any;
+		enum ll_level max = ll_findings_max_level(&all.structs[i].findings, &any);
+
+		if (any && max >= o->fail_level)
+			status = 1;
+	}
+	if (gating.strict && gating.nr_vanished)
+		status = 1;
+	goto done;
+fail:
+	ll_report_error(&err);
+	status = 2;
+done:
+	ll_baseline_abandon(&pending);
+	ll_gate_release(&all, &gating);
+	release_structs(&all);
+	for (size_t b = 0; b < nb; b++) {
+		linted_binary_release(&cur[b]);
+		linted_binary_release(&old[b]);
+		free(refs[b]);
+	}
+	free(cur);
+	free(old);
+	free(refs);
+	free(binaries);
+	free(found);
+	free(srcroot);
+	ll_pairset_release(&ref);
+	ll_pairset_release(&mine);
+	free(blocks);
+	sb_release(&out);
+	ll_rules_release(&rules);
+	return status;
+}
