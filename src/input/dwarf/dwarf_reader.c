@@ -71,6 +71,7 @@ struct ll_dwarf_input {
 	bool own_dwarf;
 	char *build_id;
 	unsigned arch_cacheline;
+	bool big_endian;	/* EI_DATA: which end DW_AT_bit_offset counts from */
 	struct ll_sparse_image *image;	/* what elf reads, when .debug_info is read sparsely */
 	struct ll_line_sections lines;	/* raw line tables, when held plainly in memory */
 	char *srcdir;			/* --srcdir, absolute and normalised */
@@ -292,6 +293,7 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 	if (!gelf_getehdr(in->elf, &ehdr))
 		return ll_fail(err, "%s: malformed ELF header: %s", path, elf_errmsg(-1));
 	in->arch_cacheline = ll_elf_arch_cacheline(ehdr.e_machine, ehdr.e_ident[EI_CLASS]);
+	in->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	in->build_id = hex_build_id(in->elf);
 	if (scan_sections(in, (uint64_t)st.st_size, &has_debug_info, err))
 		return -1;
@@ -847,6 +849,36 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 			 const char *path_prefix, uint64_t parent_align, int depth,
 			 struct ll_member **out, size_t *nr_out);
 
+/*
+ * DWARF 2/3's DW_AT_bit_offset counts from the most significant bit of a
+ * storage unit of UNIT bytes; the model counts bits in the order the
+ * target allocates them (DW_AT_data_bit_offset's order): from the most
+ * significant bit on a big-endian target, from the least on a
+ * little-endian one. gcc still writes the old form for bitfields in
+ * unions, even with DWARF 5; clang for every bitfield on big-endian
+ * targets and on powerpc64le.
+ *
+ * BO is signed: in a packed struct the field may stick out of the unit's
+ * most significant end (clang: a short:7 at bit 13 of a 2-byte unit has
+ * -4 on little-endian, 13 on big-endian). *AT: the field's first bit from
+ * the unit's start; false when that is before the unit or absurdly far.
+ */
+static bool old_bit_offset(const struct ll_dwarf_input *in, uint64_t bo, uint64_t bits,
+			   uint64_t unit, uint64_t *at)
+{
+	const int64_t limit = (int64_t)LL_MAX_STRUCT_SIZE * 8;
+	int64_t from_msb = (int64_t)bo, pos;
+
+	if (bits > (uint64_t)limit || unit > LL_MAX_STRUCT_SIZE || from_msb < -limit ||
+	    from_msb > limit)
+		return false;
+	pos = in->big_endian ? from_msb : (int64_t)unit * 8 - from_msb - (int64_t)bits;
+	if (pos < 0)
+		return false;
+	*at = (uint64_t)pos;
+	return true;
+}
+
 static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 			const char *path_prefix, uint64_t parent_align, int depth,
 			struct ll_member *m)
@@ -900,11 +932,12 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 		if (die_udata(die, DW_AT_data_bit_offset, &dbo)) {
 			m->bit_offset = base * 8 + dbo;
 		} else if (die_udata(die, DW_AT_bit_offset, &old_bo)) {
-			/* DWARF 2/3: counted from the storage unit's most significant bit. */
-			if (old_bo + bits > m->size * 8)
+			uint64_t in_unit;
+
+			if (!old_bit_offset(ctx->in, old_bo, bits, m->size, &in_unit))
 				return ll_fail(ctx->err, "bitfield %s at DIE 0x%llx lies outside its "
 					       "storage unit", name ? name : "<unnamed>", die_off);
-			m->bit_offset = m->offset * 8 + (m->size * 8 - old_bo - bits);
+			m->bit_offset = m->offset * 8 + in_unit;
 		} else {
 			m->bit_offset = m->offset * 8;
 		}
