@@ -4,7 +4,7 @@
 usage: run_cross.py --layoutlint PATH [--workdir DIR] [--target NAME]...
 
 tests/cross/structs.c is compiled for each target below (clang --target=T,
-native gcc; DWARF 4 and 5; BTF from clang's BPF targets) and
+gcc -m32, native gcc; DWARF 4 and 5; BTF from clang's BPF targets) and
 layoutlint --format=json reads every aggregate it defines at the start of a
 line.  The JSON is then turned back into C and handed to the same compiler
 with the same target:
@@ -49,7 +49,8 @@ TIMEOUT = 120
 BASE = ["-std=gnu11", "-w", "-O0"]
 
 CLANG_TARGETS = ["s390x-linux-gnu", "powerpc64-linux-gnu", "powerpc64le-linux-gnu",
-                 "armv7a-linux-gnueabihf", "aarch64-linux-gnu", "riscv64-linux-gnu"]
+                 "i386-linux-gnu", "armv7a-linux-gnueabihf", "aarch64-linux-gnu",
+                 "riscv64-linux-gnu"]
 
 
 class Variant:
@@ -73,6 +74,7 @@ def variants():
             out.append(Variant("clang %s dwarf%s" % (t, dw), "clang", ["--target=" + t],
                                "-gdwarf-" + dw))
     for dw in ("4", "5"):
+        out.append(Variant("gcc -m32 dwarf%s" % dw, "gcc", ["-m32"], "-gdwarf-" + dw))
         out.append(Variant("gcc native dwarf%s" % dw, "gcc", [], "-gdwarf-" + dw))
     # clang's own BTF, in both byte orders.
     for t in ("bpfeb", "bpfel"):

@@ -53,6 +53,7 @@ struct ll_btf_input {
 	char *build_id;
 	unsigned arch_cacheline;
 	uint64_t ptr_size;
+	struct ll_target target;	/* whose ABI aligns base types; EM_NONE: natural */
 	/*
 	 * Per type id, filled as structs are built (types never change):
 	 * whether the type holds itself by value (enum containment), and the
@@ -203,6 +204,7 @@ static void elf_facts(struct ll_btf_input *in)
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && gelf_getehdr(elf, &ehdr)) {
 		in->arch_cacheline = ll_elf_arch_cacheline(ehdr.e_machine, ehdr.e_ident[EI_CLASS]);
+		in->target = ll_elf_target(&ehdr);
 		while (!in->build_id && (scn = elf_nextscn(elf, scn)) != NULL) {
 			GElf_Shdr shdr;
 			Elf_Data *d;
@@ -519,6 +521,9 @@ static int ll_btf_input_open(const char *path, bool raw, const struct ll_input_o
 	if (raw) {
 		in->arch_cacheline = raw_cacheline(path);
 		in->build_id = sysname ? sysfs_build_id(sysname) : NULL;
+		/* Raw BTF records no machine: the running kernel's is ours. */
+		if (sysname)
+			in->target = ll_host_target();
 	} else {
 		in->arch_cacheline = 64;
 		elf_facts(in);
@@ -803,8 +808,8 @@ static uint64_t aggregate_alignment(const struct ll_btf_input *in, __u32 id,
 				    const struct btf_type *agg, int depth);
 
 /*
- * Natural alignment, by the rules dwarf_reader.c's type_alignment() applies
- * to DWARF without DW_AT_alignment. Not btf__align_of(): that caps scalars
+ * Alignment by the rules dwarf_reader.c's type_alignment() applies to
+ * DWARF without DW_AT_alignment (the target's ABI, elf_section.h). Not btf__align_of(): that caps scalars
  * at the pointer size (x86-64 aligns long double and __int128 to 16), and
  * follows cycles of hostile BTF without a bound.
  */
@@ -841,10 +846,7 @@ static uint64_t type_alignment(const struct ll_btf_input *in, __u32 id, int dept
 		/* A complex type is aligned as its parts (pahole keeps the name only). */
 		if (name && strstr(name, "omplex"))
 			sz /= 2;
-		/* i386 long double is 12 bytes aligned to 4. */
-		while (sz & (sz - 1))
-			sz &= sz - 1;
-		return sz > 16 ? 16 : sz ? sz : 1;
+		return ll_base_type_alignment(in->target, sz);
 	}
 	default:
 		return 1;

@@ -72,6 +72,7 @@ struct ll_dwarf_input {
 	char *build_id;
 	unsigned arch_cacheline;
 	bool big_endian;	/* EI_DATA: which end DW_AT_bit_offset counts from */
+	struct ll_target target;	/* whose ABI aligns base types */
 	struct ll_sparse_image *image;	/* what elf reads, when .debug_info is read sparsely */
 	struct ll_line_sections lines;	/* raw line tables, when held plainly in memory */
 	char *srcdir;			/* --srcdir, absolute and normalised */
@@ -294,6 +295,7 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 		return ll_fail(err, "%s: malformed ELF header: %s", path, elf_errmsg(-1));
 	in->arch_cacheline = ll_elf_arch_cacheline(ehdr.e_machine, ehdr.e_ident[EI_CLASS]);
 	in->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	in->target = ll_elf_target(&ehdr);
 	in->build_id = hex_build_id(in->elf);
 	if (scan_sections(in, (uint64_t)st.st_size, &has_debug_info, err))
 		return -1;
@@ -646,7 +648,8 @@ static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int 
  * offset. Without it a hostile (or very deep) type graph is walked once
  * per path to each node: a fuzzed DAG of self-referring members made
  * that exponential. An entry in progress stands for a cycle and counts
- * as alignment 1.
+ * as alignment 1. It travels with the target, whose ABI aligns the base
+ * types the alignments come from.
  */
 struct align_memo {
 	struct align_entry {
@@ -655,6 +658,7 @@ struct align_memo {
 		bool explicit_align;
 	} *v;
 	size_t mask, used;
+	struct ll_target target;
 };
 
 static struct align_entry *memo_slot(struct align_memo *memo, uint64_t die)
@@ -674,6 +678,7 @@ static struct align_entry *memo_slot(struct align_memo *memo, uint64_t die)
 			bigger.v[at] = memo->v[i];
 		}
 		bigger.used = memo->used;
+		bigger.target = memo->target;
 		free(memo->v);
 		*memo = bigger;
 	}
@@ -800,10 +805,7 @@ static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
 			return 1;
 		if (die_udata(type, DW_AT_encoding, &enc) && enc == DW_ATE_complex_float)
 			sz /= 2;
-		/* i386 long double is 12 bytes aligned to 4. */
-		while (sz & (sz - 1))
-			sz &= sz - 1;
-		return sz == 0 ? 1 : sz > 16 ? 16 : sz;	/* a 0-byte base type: hostile */
+		return ll_base_type_alignment(memo->target, sz);
 	default:
 		return 1;
 	}
@@ -1014,7 +1016,8 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	struct build_ctx ctx = { .in = in, .err = err,
-				 .budget = in->member_budget - in->members_built };
+				 .budget = in->member_budget - in->members_built,
+				 .align = { .target = in->target } };
 	Dwarf_Word size;
 	bool ex = false;
 

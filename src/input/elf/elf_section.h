@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ELF facts both readers need: sections by name, the machine's cacheline. */
+/*
+ * ELF facts both readers need: sections by name, the machine's cacheline
+ * and the in-struct alignment of its base types.
+ */
 #ifndef LAYOUTLINT_ELF_SECTION_H
 #define LAYOUTLINT_ELF_SECTION_H
 
 #include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * The first section with bytes in the file (not SHT_NOBITS) named NAME,
@@ -24,5 +28,26 @@ bool ll_elf_section_bytes(Elf *elf, const char *name, const char *alt,
 
 /* The cacheline size of an ELF machine (64; 128 ppc64; 256 s390x). */
 unsigned ll_elf_arch_cacheline(unsigned machine, unsigned char elfclass);
+
+/* The target an input was built for, from its ELF header. */
+struct ll_target {
+	unsigned machine;		/* e_machine; EM_NONE: unknown (raw BTF) */
+	unsigned char elfclass;		/* ELFCLASS32 or ELFCLASS64 */
+};
+
+/* The target of the ELF header EHDR. */
+struct ll_target ll_elf_target(const GElf_Ehdr *ehdr);
+
+/* The target this layoutlint runs on (the running kernel's BTF). */
+struct ll_target ll_host_target(void);
+
+/*
+ * The alignment inside a struct of a base type (integer, floating-point,
+ * enumeration; a complex type passes the size of one part) of SIZE bytes
+ * on TARGET, where the debug info gives none: SIZE rounded down to a power
+ * of two, at most 16, unless the target's ABI aligns it less (the table
+ * in elf_section.c, documented in docs/cli.md, "Alignment").
+ */
+uint64_t ll_base_type_alignment(struct ll_target target, uint64_t size);
 
 #endif
