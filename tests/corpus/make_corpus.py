@@ -216,6 +216,11 @@ def alpha_children_at(data):
     if struct.unpack_from("<H", data, 16)[0] != 1:     # e_type: not ET_REL
         alpha = Dwarf(data).find("structure_type", "alpha")
         at["struct"] = alpha["abbrev"]["children_at"] - ab["offset"]
+        # Struct alpha's abbreviation code (one ULEB byte), and the compile
+        # unit's code, which the "code twice" case gives it.
+        at["struct_code"] = alpha["abbrev"]["at"] - 1 - ab["offset"]
+        at["unit_code"] = [c for c, a in table.items() if a["tag"] == DW_TAG["compile_unit"]][0]
+        assert at["unit_code"] < 128 and data[ab["offset"] + at["struct_code"]] < 128
     return at
 
 
@@ -240,6 +245,14 @@ def make_alpha(work):
         at = Elf(data).sec(".debug_abbrev")["offset"] + alpha_children_at(data)[what]
         assert data[at] == 1, (damaged, data[at])
         cases[damaged] = patched(cases[base], os.path.join(work, damaged), [(at, b"\x02")])
+    # One code defined twice: libdw and the raw scan each used another
+    # definition for DIEs of that code, and disagreed (a fuzz_scan_diff find).
+    data = open(cases["alpha-intact"], "rb").read()
+    where = alpha_children_at(data)
+    at = Elf(data).sec(".debug_abbrev")["offset"] + where["struct_code"]
+    cases["abbrev-code-twice"] = patched(cases["alpha-intact"],
+                                         os.path.join(work, "abbrev-code-twice"),
+                                         [(at, bytes([where["unit_code"]]))])
     return cases
 
 

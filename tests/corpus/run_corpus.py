@@ -176,6 +176,10 @@ def main():
         "children-2-unit": children_2("children-2-unit", alpha_at["unit"]),
         "children-2-struct": children_2("children-2-struct", alpha_at["struct"]),
         "children-2-relocatable": children_2("children-2-relocatable", alpha_at["unit"]),
+        "abbrev-code-twice": (["struct", "alpha"], err(
+            "abbrev-code-twice", f"abbreviation code {alpha_at['unit_code']} defined twice, "
+            f"again at .debug_abbrev offset 0x{alpha_at['struct_code']:x}, in the abbreviations "
+            f"of the unit at .debug_info offset 0x0")),
         "array-size-overflow": (["struct", "huge_arr"], err(
             "array-size-overflow",
             f"struct huge_arr: array at DIE 0x{huge_arr_type:x}: byte size "

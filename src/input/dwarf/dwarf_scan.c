@@ -190,6 +190,9 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 		}
 		struct abbrev *a = &t->by_code[code];
 
+		/* A code defined twice: libdw and this scan would each pick one. */
+		if (a->present)
+			return false;
 		a->tag = (uint16_t)ll_uleb(&c);
 		uint64_t children = ll_fixed(&c, 1);
 
@@ -1664,30 +1667,68 @@ static void skip_specs(struct ll_cursor *c)
 	}
 }
 
+/*
+ * Whether CODE was seen before in this table; remembers it. Codes are
+ * small in practice (a bit each); the rare large one goes to a list.
+ */
+static bool seen_before(struct ll_u64_set *seen, uint64_t code)
+{
+	if (code < MAX_ABBREV_CODE) {
+		uint64_t bit = 1ull << (code % 64);
+		bool was;
+
+		if (!seen->bits)
+			seen->bits = xcalloc(MAX_ABBREV_CODE / 64, sizeof(*seen->bits));
+		was = seen->bits[code / 64] & bit;
+		seen->bits[code / 64] |= bit;
+		return was;
+	}
+	for (size_t i = 0; i < seen->n; i++)
+		if (seen->v[i] == code)
+			return true;
+	seen->v = xgrow(seen->v, seen->n, sizeof(*seen->v));
+	seen->v[seen->n++] = code;
+	return false;
+}
+
 bool ll_abbrev_children_valid(const unsigned char *abbrev, size_t size, uint64_t off,
-			      uint64_t *bad_at)
+			      uint64_t *bad_at, uint64_t *dup_code)
 {
 	struct ll_cursor c = { abbrev, abbrev + size, false };
+	struct ll_u64_set seen = { 0 };
+	bool ok = true;
 
+	*dup_code = 0;
 	/* A table that is not there, or ends early, is libdw's to report. */
 	if (off >= size)
 		return true;
 	c.p += off;
 	for (;;) {
+		const unsigned char *at = c.p;
 		uint64_t code = ll_uleb(&c);
 
 		if (c.bad || code == 0)
-			return true;
+			break;
+		if (seen_before(&seen, code)) {
+			*bad_at = (uint64_t)(at - abbrev);
+			*dup_code = code;
+			ok = false;
+			break;
+		}
 		ll_skip_leb(&c);	/* the tag */
 		if (c.bad || c.p == c.end)
-			return true;
+			break;
 		if (*c.p > DW_CHILDREN_yes) {
 			*bad_at = (uint64_t)(c.p - abbrev);
-			return false;
+			ok = false;
+			break;
 		}
 		c.p++;
 		skip_specs(&c);
 	}
+	free(seen.v);
+	free(seen.bits);
+	return ok;
 }
 
 void ll_scan_result_release(struct ll_scan_result *r)

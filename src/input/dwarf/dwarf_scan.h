@@ -149,7 +149,17 @@ bool ll_scan_unit_refs_outside(const struct ll_scan_input *in, const struct ll_s
  * as "no children", so a unit using such a table would lose its DIEs (or
  * a struct its members) without a word: its walkers refuse it instead.
  */
+/*
+ * The same holds for a code defined twice (each reader would pick one of
+ * the two): false with *DUP_CODE set to it and *BAD_AT at its second
+ * definition; *DUP_CODE is 0 when the problem is a DW_CHILDREN byte.
+ */
+struct ll_u64_set {
+	uint64_t *bits;		/* codes below 2^16 */
+	uint64_t *v;		/* larger codes */
+	size_t n;
+};
 bool ll_abbrev_children_valid(const unsigned char *abbrev, size_t size, uint64_t off,
-			      uint64_t *bad_at);
+			      uint64_t *bad_at, uint64_t *dup_code);
 
 #endif

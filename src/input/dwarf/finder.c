@@ -214,7 +214,7 @@ static int check_unit(Dwarf *dwarf, const char *path, Dwarf_Off off, Dwarf_Off n
 {
 	const unsigned char *abbrev;
 	size_t abbrev_size;
-	uint64_t size = info_size(dwarf), bad;
+	uint64_t size = info_size(dwarf), bad, dup;
 	Elf *elf = dwarf_getelf(dwarf);
 
 	if (next > size)
@@ -223,8 +223,13 @@ static int check_unit(Dwarf *dwarf, const char *path, Dwarf_Off off, Dwarf_Off n
 			       (unsigned long long)off, (unsigned long long)size);
 	if (!elf || !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &abbrev,
 					  &abbrev_size) ||
-	    ll_abbrev_children_valid(abbrev, abbrev_size, abbrev_off, &bad))
+	    ll_abbrev_children_valid(abbrev, abbrev_size, abbrev_off, &bad, &dup))
 		return 0;	/* a missing table is libdw's to report */
+	if (dup)
+		return ll_fail(err, "%s: abbreviation code %llu defined twice, again at "
+			       ".debug_abbrev offset 0x%llx, in the abbreviations of the unit at "
+			       ".debug_info offset 0x%llx", path, (unsigned long long)dup,
+			       (unsigned long long)bad, (unsigned long long)off);
 	return ll_fail(err, "%s: invalid DW_CHILDREN value 0x%x at .debug_abbrev offset 0x%llx, "
 		       "in the abbreviations of the unit at .debug_info offset 0x%llx", path,
 		       abbrev[bad], (unsigned long long)bad, (unsigned long long)off);
