@@ -46,19 +46,26 @@ static char *line_note_text(const struct ll_unit *u, uint64_t line, unsigned cl)
 	return sb_detach(&sb);
 }
 
+static bool finding_names(const struct ll_finding *f, const char *path)
+{
+	for (size_t i = 0; i < f->nr_members; i++)
+		if (strcmp(f->members[i], path) == 0)
+			return true;
+	return false;
+}
+
 /*
- * A note at every other member involved, each naming its member, and the
- * one AT would get: any of them can take the location (gating moves it).
+ * A note at every other member the finding names, and the one AT would
+ * get: any of them can take the location (gating moves it).
  */
 static void add_line_notes(struct ll_finding *f, const struct ll_line *line,
-			   const struct ll_unit *at, bool (*involved)(const struct ll_unit *),
-			   const struct ll_check_input *in, unsigned cl)
+			   const struct ll_unit *at, unsigned cl)
 {
 	for (size_t i = 0; i < line->nr_units; i++) {
 		const struct ll_unit *u = line->units[i];
 		char *text;
 
-		if (u == at || !involved(u) || allowed(in, f->rule, u->m->path))
+		if (u == at || !finding_names(f, u->m->path))
 			continue;
 		text = line_note_text(u, line->index, cl);
 		ll_finding_member_note(f, &u->m->decl, u->m->path, "%s", text);
@@ -73,9 +80,17 @@ static bool is_hot(const struct ll_unit *u)
 	return u->tag == LL_READ_MOSTLY || u->tag == LL_WRITE_HOT;
 }
 
-static bool is_write(const struct ll_unit *u)
+/* R's readers are not all writers of the line W dirties. */
+static bool mixes(const struct ll_unit *r, const struct ll_unit *w)
 {
-	return u->tag == LL_WRITE_HOT;
+	return r->tag == LL_READ_MOSTLY && w->tag == LL_WRITE_HOT &&
+	       ll_read_beside_write_shares(r->domain, w->domain);
+}
+
+static bool clashes(const struct ll_unit *a, const struct ll_unit *b)
+{
+	return a->tag == LL_WRITE_HOT && b->tag == LL_WRITE_HOT &&
+	       ll_write_domains_clash(a->domain, b->domain);
 }
 
 static bool same_dom(const struct ll_unit *a, const struct ll_unit *b)
@@ -83,16 +98,16 @@ static bool same_dom(const struct ll_unit *a, const struct ll_unit *b)
 	return ll_same_domain(a->domain, b->domain);
 }
 
+/* The finding's members on LINE with TAG (and PARTNER's domain), in line order. */
 static void list_names(struct strbuf *sb, const struct ll_line *line, enum ll_tag tag,
-		       const char *rule, const struct ll_check_input *in,
-		       const struct ll_unit *partner_filter)
+		       const struct ll_finding *f, const struct ll_unit *partner_filter)
 {
 	bool first = true;
 
 	for (size_t i = 0; i < line->nr_units; i++) {
 		const struct ll_unit *u = line->units[i];
 
-		if (u->tag != tag || allowed(in, rule, u->m->path))
+		if (u->tag != tag || !finding_names(f, u->m->path))
 			continue;
 		if (partner_filter && !same_dom(u, partner_filter))
 			continue;
@@ -117,7 +132,7 @@ static void check_mixed(const struct ll_check_input *in, const struct ll_line *l
 		for (size_t j = 0; j < line->nr_units; j++) {
 			const struct ll_unit *w = line->units[j];
 
-			if (w->tag != LL_WRITE_HOT || allowed(in, rule, w->m->path))
+			if (!mixes(r, w) || allowed(in, rule, w->m->path))
 				continue;
 			if (!f) {
 				f = ll_check_finding_add(out, rule, (int64_t)line->index);
@@ -137,12 +152,12 @@ static void check_mixed(const struct ll_check_input *in, const struct ll_line *l
 
 	sb_addf(&msg, "cacheline %llu of %s %s mixes read-mostly ",
 		(unsigned long long)line->index, ll_kind_name(s->kind), s->name);
-	list_names(&msg, line, LL_READ_MOSTLY, rule, in, NULL);
+	list_names(&msg, line, LL_READ_MOSTLY, f, NULL);
 	sb_adds(&msg, " with write-hot ");
-	list_names(&msg, line, LL_WRITE_HOT, rule, in, NULL);
+	list_names(&msg, line, LL_WRITE_HOT, f, NULL);
 	f->message = sb_detach(&msg);
 	f->location = at->m->decl;
-	add_line_notes(f, line, at, is_hot, in, s->cacheline);
+	add_line_notes(f, line, at, s->cacheline);
 	ll_finding_seal(f, s);
 }
 
@@ -162,7 +177,7 @@ static void check_domains(const struct ll_check_input *in, const struct ll_line 
 		for (size_t j = i + 1; j < line->nr_units; j++) {
 			const struct ll_unit *b = line->units[j];
 
-			if (b->tag != LL_WRITE_HOT || same_dom(a, b) || allowed(in, rule, b->m->path))
+			if (!clashes(a, b) || allowed(in, rule, b->m->path))
 				continue;
 			if (!f) {
 				f = ll_check_finding_add(out, rule, (int64_t)line->index);
@@ -186,7 +201,7 @@ static void check_domains(const struct ll_check_input *in, const struct ll_line 
 		const struct ll_unit *u = line->units[i];
 		bool dup = false;
 
-		if (u->tag != LL_WRITE_HOT || allowed(in, rule, u->m->path))
+		if (u->tag != LL_WRITE_HOT || !finding_names(f, u->m->path))
 			continue;
 		for (size_t k = 0; k < nseen; k++)
 			dup |= same_dom(seen[k], u);
@@ -194,13 +209,29 @@ static void check_domains(const struct ll_check_input *in, const struct ll_line 
 			continue;
 		seen[nseen++] = u;
 		sb_addf(&msg, "%s %s (", nseen > 1 ? "," : "", u->domain ? u->domain : "default");
-		list_names(&msg, line, LL_WRITE_HOT, rule, in, u);
+		list_names(&msg, line, LL_WRITE_HOT, f, u);
 		sb_addc(&msg, ')');
 	}
 	f->message = sb_detach(&msg);
 	f->location = at->m->decl;
-	add_line_notes(f, line, at, is_write, in, s->cacheline);
+	add_line_notes(f, line, at, s->cacheline);
 	ll_finding_seal(f, s);
+}
+
+/*
+ * Whether one locked instruction can cover M: a scalar, or an aggregate
+ * wrapping a single one (atomic_t, refcount_t, a one-word lock). A struct
+ * of several fields (tcp_sock's rcv_rtt_est) is written field by field: its
+ * straddle costs a second line, not a split lock.
+ */
+static bool one_access(const struct ll_member *m)
+{
+	while (m->is_aggregate) {
+		if (m->nr_children != 1)
+			return false;
+		m = &m->children[0];
+	}
+	return true;
 }
 
 static void check_split(const struct ll_check_input *in, const struct ll_units *units,
@@ -228,7 +259,7 @@ static void check_split(const struct ll_check_input *in, const struct ll_units *
 			if (out->v[k].rule == rule && out->v[k].cacheline == (int64_t)first)
 				f = &out->v[k];
 		/* An atomic on a small write-hot member is a split lock: above the catalog's level. */
-		bool raise = u->tag == LL_WRITE_HOT && e.end - e.begin <= 16;
+		bool raise = u->tag == LL_WRITE_HOT && e.end - e.begin <= 16 && one_access(u->m);
 
 		tag_words(u, tag, sizeof(tag));
 		if (f) {
@@ -347,10 +378,9 @@ static void check_placement(const struct ll_check_input *in, const struct ll_uni
 				if (j == i || !shifted_lines(b, shift, cl, &fb, &lb) ||
 				    !lines_overlap(fa, la, fb, lb))
 					continue;
-				if (a->tag == LL_READ_MOSTLY && b->tag == LL_WRITE_HOT)
+				if (mixes(a, b))
 					rule = "mixed-cacheline";
-				else if (a->tag == LL_WRITE_HOT && b->tag == LL_WRITE_HOT && j > i &&
-					 !same_dom(a, b))
+				else if (j > i && clashes(a, b))
 					rule = "write-domains";
 				if (!rule || allowed(in, rule, a->m->path) || allowed(in, rule, b->m->path))
 					continue;

@@ -80,7 +80,7 @@ enum ll_tag ll_group_name_tag(const char *name, char **domain)
 		while (*p == '_')
 			p++;
 	}
-	if (tag == LL_WRITE_HOT) {
+	if (tag != LL_UNTAGGED) {
 		while (*after == '_')
 			after++;
 		if (*after) {
@@ -88,6 +88,15 @@ enum ll_tag ll_group_name_tag(const char *name, char **domain)
 			/* "tx_" or "tx__rx": trailing separators carry nothing. */
 			for (size_t n = strlen(*domain); n && (*domain)[n - 1] == '_'; n--)
 				(*domain)[n - 1] = '\0';
+		}
+		/*
+		 * A read group's suffix is a domain only when it names fast paths
+		 * (read_rx: read on the rx path); "read_mostly" says nothing of
+		 * who reads.
+		 */
+		if (tag == LL_READ_MOSTLY && *domain && !ll_domain_paths(*domain)) {
+			free(*domain);
+			*domain = NULL;
 		}
 	}
 	return tag;
@@ -253,7 +262,7 @@ size_t ll_groups_apply_tags(struct ll_struct *s, const struct ll_groups *g)
 				tagged++;
 			m->tag = grp->tag;
 			free(m->domain);
-			m->domain = grp->tag == LL_WRITE_HOT && grp->domain ? xstrdup(grp->domain) : NULL;
+			m->domain = grp->domain ? xstrdup(grp->domain) : NULL;
 			m->tag_rule_line = LL_GROUP_TAG_LINE;
 			m->tag_rule_file = grp->tag_origin;
 			m->tag_specificity = 0;
@@ -464,7 +473,7 @@ static int member_visit(struct ll_member *m, int depth, void *arg)
 
 		if (grp->tag == m->tag && (m->tag == LL_READ_MOSTLY || covers(grp->domain, m->domain)))
 			return 0;
-		tag_words(grp->tag, grp->tag == LL_WRITE_HOT ? grp->domain : NULL, gtag, sizeof(gtag));
+		tag_words(grp->tag, grp->domain, gtag, sizeof(gtag));
 		if (grp->tag == m->tag)
 			sb_addf(&msg, "%s of %s %s is tagged %s by the rules but lies inside group %s, "
 				"whose domain, %s, does not cover %s", m->path, ll_kind_name(s->kind),

@@ -77,30 +77,72 @@ bool ll_same_domain(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
-static enum ll_verdict verdict_of(const struct ll_line *line)
+unsigned ll_domain_paths(const char *d)
 {
-	bool read = false, write = false, tagged = false, domains = false;
-	const char *first_domain = NULL;
-	bool have_domain = false;
+	unsigned paths = 0;
 
-	for (size_t i = 0; i < line->nr_units; i++) {
-		const struct ll_unit *u = line->units[i];
-
-		if (u->tag != LL_UNTAGGED)
-			tagged = true;
-		if (u->tag == LL_READ_MOSTLY)
-			read = true;
-		if (u->tag == LL_WRITE_HOT) {
-			write = true;
-			if (!have_domain) {
-				first_domain = u->domain;
-				have_domain = true;
-			} else if (!ll_same_domain(first_domain, u->domain)) {
-				domains = true;
-			}
+	if (!d)
+		return 0;
+	while (*d) {
+		if (*d == '_' || *d == '-') {
+			d++;
+		} else if (strncmp(d, "tx", 2) == 0) {
+			paths |= LL_PATH_TX;
+			d += 2;
+		} else if (strncmp(d, "rx", 2) == 0) {
+			paths |= LL_PATH_RX;
+			d += 2;
+		} else {
+			return 0;
 		}
 	}
-	if (read && write)
+	return paths;
+}
+
+bool ll_write_domains_clash(const char *a, const char *b)
+{
+	unsigned pa = ll_domain_paths(a), pb = ll_domain_paths(b);
+
+	if (ll_same_domain(a, b))
+		return false;
+	if (pa && pb && ((pa & pb) == pa || (pa & pb) == pb))
+		return false;
+	return true;
+}
+
+bool ll_read_beside_write_shares(const char *r, const char *w)
+{
+	unsigned pr = ll_domain_paths(r), pw = ll_domain_paths(w);
+
+	if (!r)
+		return true;
+	if (ll_same_domain(r, w))
+		return false;
+	return !(pr && pw && (pr & ~pw) == 0);
+}
+
+static enum ll_verdict verdict_of(const struct ll_line *line)
+{
+	bool tagged = false, mixed = false, domains = false;
+
+	for (size_t i = 0; i < line->nr_units; i++) {
+		const struct ll_unit *a = line->units[i];
+
+		if (a->tag != LL_UNTAGGED)
+			tagged = true;
+		for (size_t j = 0; j < line->nr_units && a->tag != LL_UNTAGGED; j++) {
+			const struct ll_unit *b = line->units[j];
+
+			if (b->tag != LL_WRITE_HOT || i == j)
+				continue;
+			if (a->tag == LL_READ_MOSTLY &&
+			    ll_read_beside_write_shares(a->domain, b->domain))
+				mixed = true;
+			if (a->tag == LL_WRITE_HOT && ll_write_domains_clash(a->domain, b->domain))
+				domains = true;
+		}
+	}
+	if (mixed)
 		return LL_VERDICT_MIXED;
 	if (domains)
 		return LL_VERDICT_WRITE_DOMAINS;

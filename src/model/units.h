@@ -49,4 +49,26 @@ const char *ll_verdict_name(enum ll_verdict v);
 /* Write domains compare by name; NULL (the default domain) only equals NULL. */
 bool ll_same_domain(const char *a, const char *b);
 
+/*
+ * Fast paths. A domain spelled only with the words "tx" and "rx" (the
+ * kernel's cacheline group suffixes: tx, rx, txrx, rxtx, tx_rx) names the
+ * set of paths that touch its members; ll_domain_paths() returns that set
+ * as LL_PATH_* bits, 0 for any other domain.
+ */
+enum { LL_PATH_TX = 1, LL_PATH_RX = 2 };
+unsigned ll_domain_paths(const char *domain);
+/*
+ * Two write-hot domains on one line make it bounce between their writers,
+ * unless one's writers are among the other's: txrx is written on both
+ * paths, so a tx member beside it adds no writer the line did not have.
+ */
+bool ll_write_domains_clash(const char *a, const char *b);
+/*
+ * A read-mostly member of domain R beside a write-hot member of domain W
+ * is false sharing unless every reader is also a writer of the line: the
+ * same domain, or R's paths within W's (read_rx beside write_rx, one CPU).
+ * A read-mostly member without a domain may be read anywhere.
+ */
+bool ll_read_beside_write_shares(const char *r, const char *w);
+
 #endif

@@ -41,7 +41,7 @@ static void describe(const struct ll_group *g, struct strbuf *out)
 	uint64_t bytes = g->end_offset - g->begin_offset;
 	char tag[128];
 
-	tag_words(g->tag, g->tag == LL_WRITE_HOT ? g->domain : NULL, tag, sizeof(tag));
+	tag_words(g->tag, g->domain, tag, sizeof(tag));
 	sb_addf(out, "%s, ", g->tag == LL_UNTAGGED ? "span only" : tag);
 	if (!bytes) {
 		sb_addf(out, "empty at byte %" PRIu64, g->begin_offset);

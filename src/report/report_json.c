@@ -297,7 +297,7 @@ static void groups_json(struct json_writer *w, const struct ll_groups *g)
 		jw_kuint(w, "nr_lines", grp->nr_lines);
 		jw_kuint(w, "min_lines", grp->min_lines);
 		jw_kstring(w, "tag", grp->tag == LL_UNTAGGED ? NULL : ll_tag_name(grp->tag));
-		jw_kstring(w, "domain", grp->tag == LL_WRITE_HOT ? grp->domain : NULL);
+		jw_kstring(w, "domain", grp->domain);
 		jw_kbool(w, "aligned", grp->aligned);
 		jw_kuint(w, "alignment", grp->alignment);
 		jw_kstring(w, "begin_marker", grp->begin->path);

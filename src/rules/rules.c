@@ -494,9 +494,9 @@ static int parse_tag(struct parser *p, const struct word *w, size_t nr)
 		tag = LL_WRITE_HOT;
 	else
 		tag = LL_COLD;
-	if (colon && tag != LL_WRITE_HOT)
+	if (colon && tag == LL_COLD)
 		return fail_at(p, w[0].column + (unsigned)kw_len,
-			       "only write-hot takes a :DOMAIN");
+			       "only write-hot and read-mostly take a :DOMAIN");
 	st = new_stmt(p, LL_STMT_TAG);
 	st->tag = tag;
 	if (colon) {
@@ -508,8 +508,8 @@ static int parse_tag(struct parser *p, const struct word *w, size_t nr)
 			if (!is_ident_char(dom.s[i]) && dom.s[i] != '-')
 				ok = false;
 		if (!ok)
-			return fail_at(p, dom.column, "expected a domain word after 'write-hot:' "
-				       "(letters, digits, '_' or '-')");
+			return fail_at(p, dom.column, "expected a domain word after '%.*s:' "
+				       "(letters, digits, '_' or '-')", (int)kw.n, kw.s);
 		st->domain = word_dup(&dom);
 	}
 	return add_patterns(p, st, w + 1, nr - 1, &w[0]);

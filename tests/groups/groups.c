@@ -100,6 +100,60 @@ struct grp_nested {
 	__cacheline_group_end(grp_nested_write_rx);	/* 48 */
 };
 
+/*
+ * The fast-path conventions (6.12's tcp_sock, sock): a path's read group
+ * may share a line with the same path's write group, a txrx write group
+ * with a tx or rx one (grp_paths, silent); write_tx beside write_rx
+ * (grp_clash) and read_txrx beside write_rx (grp_cross) are false sharing.
+ */
+struct grp_paths {
+	__cacheline_group_begin(grp_paths_read_rx);	/* 0 */
+	long pr1;					/* 0: line 0 */
+	__cacheline_group_end(grp_paths_read_rx);	/* 8 */
+	__cacheline_group_begin(grp_paths_write_rx);	/* 8 */
+	long pw1;					/* 8: line 0 with pr1 */
+	long pad0[6];					/* 16-63 */
+	__cacheline_group_end(grp_paths_write_rx);	/* 64 */
+	__cacheline_group_begin(grp_paths_write_txrx);	/* 64 */
+	long pt1;					/* 64: line 1 */
+	__cacheline_group_end(grp_paths_write_txrx);	/* 72 */
+	__cacheline_group_begin(grp_paths_write_tx);	/* 72 */
+	long pw2;					/* 72: line 1 with pt1 */
+	__cacheline_group_end(grp_paths_write_tx);	/* 80 */
+};
+
+struct grp_clash {
+	__cacheline_group_begin(grp_clash_write_tx);	/* 0 */
+	long ct;					/* 0: line 0 */
+	__cacheline_group_end(grp_clash_write_tx);	/* 8 */
+	__cacheline_group_begin(grp_clash_write_rx);	/* 8 */
+	long cr;					/* 8: line 0 with ct */
+	__cacheline_group_end(grp_clash_write_rx);	/* 16 */
+};
+
+struct grp_cross {
+	__cacheline_group_begin(grp_cross_read_txrx);	/* 0 */
+	long xr;					/* 0: line 0 */
+	__cacheline_group_end(grp_cross_read_txrx);	/* 8 */
+	__cacheline_group_begin(grp_cross_write_rx);	/* 8 */
+	long xw;					/* 8: line 0 with xr */
+	__cacheline_group_end(grp_cross_write_rx);	/* 16 */
+};
+
+/*
+ * split-hot's level: a scalar across a line boundary is a split lock
+ * (error); a struct of several fields is written field by field, so its
+ * straddle is the warning any hot member's is.
+ */
+struct __attribute__((packed)) grp_split {
+	char head[60];					/* 0-59 */
+	__cacheline_group_begin(grp_split_write_rx);	/* 60 */
+	long cnt;					/* 60-67: straddles 0-1 */
+	char mid[56];					/* 68-123 */
+	struct { long a, b; } pair;			/* 124-139: straddles 1-2 */
+	__cacheline_group_end(grp_split_write_rx);	/* 140 */
+};
+
 /* The members the tables in tests/groups/import/ describe. */
 struct tcp_sock {
 	struct { long l[4]; } inet_conn;
@@ -121,6 +175,10 @@ struct tcp_sock {
 struct grp_basic grp_basic;
 struct grp_aligned grp_aligned;
 struct grp_nested grp_nested;
+struct grp_paths grp_paths;
+struct grp_clash grp_clash;
+struct grp_cross grp_cross;
+struct grp_split grp_split;
 struct tcp_sock tcp_sock;
 
 int main(void)

@@ -192,9 +192,11 @@ static void name_is(const char *name, enum ll_tag tag, const char *domain)
 
 START_TEST(test_name_tokens)
 {
-	name_is("tcp_sock_read_tx", LL_READ_MOSTLY, NULL);
-	name_is("net_device_read_txrx", LL_READ_MOSTLY, NULL);
-	name_is("netns_ipv4_read_rx", LL_READ_MOSTLY, NULL);
+	/* A read group's domain is its fast paths, when it names some. */
+	name_is("tcp_sock_read_tx", LL_READ_MOSTLY, "tx");
+	name_is("net_device_read_txrx", LL_READ_MOSTLY, "txrx");
+	name_is("netns_ipv4_read_rx", LL_READ_MOSTLY, "rx");
+	name_is("foo_read_slow_path", LL_READ_MOSTLY, NULL);
 	name_is("tcp_sock_write_rx", LL_WRITE_HOT, "rx");
 	name_is("tcp_sock_write_txrx", LL_WRITE_HOT, "txrx");
 	name_is("sock_write_rxtx", LL_WRITE_HOT, "rxtx");
@@ -202,7 +204,7 @@ START_TEST(test_name_tokens)
 	/* libeth's groups: the last read/write token decides. */
 	name_is("read_mostly", LL_READ_MOSTLY, NULL);
 	name_is("read_write", LL_WRITE_HOT, NULL);
-	name_is("writeback_ctl_read_tx", LL_READ_MOSTLY, NULL);
+	name_is("writeback_ctl_read_tx", LL_READ_MOSTLY, "tx");
 	/* Span only: no token, or the word only inside a token. */
 	name_is("icmp", LL_UNTAGGED, NULL);
 	name_is("frag", LL_UNTAGGED, NULL);
@@ -233,7 +235,7 @@ START_TEST(test_find_basic)
 	ck_assert_uint_eq(x->nr_lines, 2);
 	ck_assert_uint_eq(x->min_lines, 1);
 	ck_assert_int_eq(x->tag, LL_READ_MOSTLY);
-	ck_assert_ptr_null(x->domain);
+	ck_assert_str_eq(x->domain, "tx");
 	ck_assert(!x->aligned);
 	ck_assert_ptr_null(x->pad);
 	ck_assert_uint_eq(x->nr_members, 4);
@@ -429,7 +431,7 @@ START_TEST(test_apply_tags)
 	ck_assert_int_eq(member(s, "r1")->tag, LL_READ_MOSTLY);
 	ck_assert_int_eq(member(s, "r1")->tag_rule_line, LL_GROUP_TAG_LINE);
 	ck_assert_str_eq(member(s, "r1")->tag_rule_file, "group grp_basic_read_tx");
-	ck_assert_ptr_null(member(s, "r1")->domain);
+	ck_assert_str_eq(member(s, "r1")->domain, "tx");
 	ck_assert_int_eq(r2->tag, LL_COLD);
 	ck_assert_int_eq(r2->tag_rule_line, 7);
 	ck_assert_int_eq(member(s, "w1")->tag, LL_WRITE_HOT);
@@ -607,7 +609,7 @@ START_TEST(test_member_outside)
 	ck_assert_ptr_nonnull(x);
 	ck_assert_str_eq(x->message, "r2 of struct grp_basic is tagged write-hot:rx by the rules "
 			 "but lies inside group grp_basic_read_tx, whose name makes its members "
-			 "read-mostly");
+			 "read-mostly:tx");
 	ll_findings_release(&f);
 
 	/* allow group-member (for when the rules language knows the id). */
@@ -695,7 +697,7 @@ START_TEST(test_listing_text)
 
 	ll_find_groups(s, &g);
 	ll_groups_marker_note(&g, member(s, "__cacheline_group_begin__grp_basic_read_tx"), &sb);
-	ck_assert_str_eq(sb.buf, " begin of group grp_basic_read_tx: read-mostly, bytes 40-67 (28), "
+	ck_assert_str_eq(sb.buf, " begin of group grp_basic_read_tx: read-mostly:tx, bytes 40-67 (28), "
 			 "lines 0-1, 2 of min 1 [group-span]");
 	sb_reset(&sb);
 	ll_groups_marker_note(&g, member(s, "__cacheline_group_end__grp_basic_write_rx"), &sb);
@@ -704,7 +706,7 @@ START_TEST(test_listing_text)
 	ll_groups_summary(&g, &sb);
 	ck_assert_str_eq(sb.buf,
 		"\t/* groups: 3, 1 touching more cachelines than their bytes need */\n"
-		"\t/*   grp_basic_read_tx: read-mostly, bytes 40-67 (28), lines 0-1, 2 of min 1 "
+		"\t/*   grp_basic_read_tx: read-mostly:tx, bytes 40-67 (28), lines 0-1, 2 of min 1 "
 		"[group-span] */\n"
 		"\t/*   grp_basic_write_rx: write-hot:rx, bytes 68-79 (12), line 1, 1 of min 1 */\n"
 		"\t/*   grp_basic_hot: span only, bytes 88-187 (100), lines 1-2, 2 of min 2 */\n");
