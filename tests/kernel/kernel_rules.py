@@ -45,6 +45,31 @@ def check_mixed(tap, label, findings, expected):
                f"{label}: line {line} pairs are read-mostly x write-hot", pairs)
 
 
+def check_running_btf(tap, lint, file_rules):
+    """rules/file.rules after the f_count -> f_ref rename (6.13), on the
+    running kernel's own BTF when it is that recent: no stale-rule, and
+    f_ref is write-hot where f_count was."""
+    btf = "/sys/kernel/btf/vmlinux"
+    label = "running kernel's BTF"
+    if not os.access(btf, os.R_OK):
+        tap.skip(f"{label}: file.rules after the f_ref rename", f"no readable {btf}")
+        return
+    rc, out, err = lint("--format=json", "--btf", btf, "struct", "file")
+    members = json.loads(out)["structs"][0]["members"] if rc in (0, 1) and out else []
+    if not any(m.get("name") == "f_ref" for m in members):
+        tap.skip(f"{label}: file.rules after the f_ref rename",
+                 f"struct file has no f_ref there (a kernel before 6.13?) rc={rc} {err}")
+        return
+    rc, out, err = lint("--format=json", "-r", file_rules, "--btf", btf, "struct", "file")
+    doc = json.loads(out) if rc in (0, 1) and out else {"structs": []}
+    s = doc["structs"][0] if doc["structs"] else {"members": [], "findings": []}
+    stale = [f["message"] for f in s["findings"] if f["rule"] == "stale-rule"]
+    ref = next((m for m in s["members"] if m.get("name") == "f_ref"), {})
+    tap.ok(rc in (0, 1) and not stale and ref.get("tag") == "write-hot",
+           f"{label}: file.rules has no stale-rule after the rename, f_ref is write-hot",
+           f"rc={rc} stale={stale} f_ref={ref} {err}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -102,6 +127,8 @@ def main():
         tap.ok(rc == 0 and any(l.split()[:4] == ["struct", "file", "184", "3"]
                                for l in out.splitlines()),
                "6.12: --list=file* shows struct file, 184 bytes, 3 cachelines", out[:2000])
+
+    check_running_btf(tap, lint, file_rules)
 
     paths = fetch("6.12", "fs/xfs/xfs.ko")
     if paths:
