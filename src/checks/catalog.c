@@ -42,7 +42,9 @@ static const struct ll_check_def catalog[] = {
 		.summary = "A hot member straddles a cacheline boundary although it fits in one line.",
 		.description = "A read-mostly or write-hot member crosses a cacheline boundary although it is small "
 			"enough to fit in one line: every access touches two lines, and an atomic on it is a "
-			"split lock. Error for a write-hot member of 16 bytes or less, warning otherwise.",
+			"split lock. Error for a write-hot member of 16 bytes or less that one locked "
+			"instruction can cover (a scalar, or a wrapper of one such as atomic_t), warning "
+			"otherwise.",
 		.help = "Align the member, or reorder so that it starts where it fits in one line. To accept "
 			"one case, add 'allow split-hot MEMBER' to the rules.",
 	},
@@ -79,6 +81,19 @@ static const struct ll_check_def catalog[] = {
 			"kernel's own grouping and the rules disagree.",
 		.help = "Move the member between the markers of the group that matches its tag, or fix the "
 			"rules (or the net_cachelines table they came from).",
+	},
+	{
+		.id = "adjacent-lines", .sarif_name = "AdjacentLines", .level = LL_LEVEL_WARNING,
+		.summary = "Two lines of one aligned pair hold members that would be false sharing on "
+			"one line.",
+		.description = "With --adjacent-lines: the adjacent-line prefetcher (Intel's spatial "
+			"prefetcher) fetches a line's aligned partner with it, so a read-mostly member and "
+			"a write-hot one, or write-hot members of clashing domains, on the two lines of one "
+			"aligned pair still trade the pair between CPUs (perf c2c --double-cl shows it). "
+			"The pairs are those of an instance that starts on a pair boundary.",
+		.help = "Keep the write-hot members a whole pair away from the others (align the hot "
+			"group to twice the line size, as 'net: align sk_refcnt on 128 bytes boundary' "
+			"did). To accept one case, add 'allow adjacent-lines MEMBER' to the rules.",
 	},
 };
 

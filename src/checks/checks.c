@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The layout checks: mixed-cacheline, write-domains, split-hot, placement. */
+/*
+ * The layout checks: mixed-cacheline, write-domains, split-hot, placement
+ * and, when asked, adjacent-lines.
+ */
 #include "checks/checks.h"
 
 #include <stdarg.h>
@@ -436,6 +439,106 @@ static void check_placement(const struct ll_check_input *in, const struct ll_uni
 	free(last_shift);
 }
 
+/*
+ * adjacent-lines: the adjacent-line prefetcher moves a line with its
+ * aligned partner, so lines 2k and 2k+1 behave as one wider line for
+ * sharing. A pair of units is reported when it would be mixed-cacheline or
+ * write-domains on one line and the two sit on the two lines of one pair,
+ * no line in common (a common line is the one-line checks' business).
+ */
+static bool on_line(const struct ll_unit *u, uint64_t line, unsigned cl)
+{
+	uint64_t first, last;
+
+	return ll_member_lines(u->m, cl, &first, &last) && first <= line && line <= last;
+}
+
+static bool pair_conflict(const struct ll_unit *a, const struct ll_unit *b)
+{
+	return mixes(a, b) || mixes(b, a) || clashes(a, b);
+}
+
+static void adjacent_names(struct strbuf *sb, const struct ll_line *line,
+			   const struct ll_finding *f, uint64_t other, unsigned cl)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < line->nr_units; i++) {
+		const struct ll_unit *u = line->units[i];
+		char tag[128];
+
+		if (on_line(u, other, cl) || !finding_names(f, u->m->path))
+			continue;
+		tag_words(u, tag, sizeof(tag));
+		sb_addf(sb, "%s%s %s", first ? "" : ", ", tag, u->m->path);
+		first = false;
+	}
+}
+
+static void check_adjacent_pair(const struct ll_check_input *in, const struct ll_line *a,
+				const struct ll_line *b, struct ll_findings *out)
+{
+	const struct ll_struct *s = in->s;
+	const char *rule = "adjacent-lines";
+	unsigned cl = s->cacheline;
+	struct ll_finding *f = NULL;
+	const struct ll_unit *at = NULL;
+
+	for (size_t i = 0; i < a->nr_units; i++) {
+		const struct ll_unit *u = a->units[i];
+
+		if (!is_hot(u) || on_line(u, b->index, cl) || allowed(in, rule, u->m->path))
+			continue;
+		for (size_t j = 0; j < b->nr_units; j++) {
+			const struct ll_unit *v = b->units[j];
+
+			if (on_line(v, a->index, cl) || !pair_conflict(u, v) ||
+			    allowed(in, rule, v->m->path))
+				continue;
+			if (!f) {
+				f = ll_check_finding_add(out, rule, (int64_t)a->index);
+				at = u;
+			}
+			ll_finding_pair(f, u->m->path, v->m->path);
+			ll_finding_member(f, u->m->path);
+			ll_finding_member(f, v->m->path);
+		}
+	}
+	if (!f)
+		return;
+
+	struct strbuf msg = STRBUF_INIT;
+
+	sb_addf(&msg, "cachelines %llu and %llu of %s %s, one %u-byte pair for the adjacent-line "
+		"prefetcher, hold ", (unsigned long long)a->index, (unsigned long long)b->index,
+		ll_kind_name(s->kind), s->name, 2 * cl);
+	adjacent_names(&msg, a, f, b->index, cl);
+	sb_addf(&msg, " on line %llu and ", (unsigned long long)a->index);
+	adjacent_names(&msg, b, f, a->index, cl);
+	sb_addf(&msg, " on line %llu", (unsigned long long)b->index);
+	f->message = sb_detach(&msg);
+	f->location = at->m->decl;
+	add_line_notes(f, a, at, cl);
+	for (size_t j = 0; j < b->nr_units; j++) {
+		const struct ll_unit *v = b->units[j];
+		char *text;
+
+		if (on_line(v, a->index, cl) || !finding_names(f, v->m->path))
+			continue;
+		text = line_note_text(v, b->index, cl);
+		ll_finding_member_note(f, &v->m->decl, v->m->path, "%s", text);
+		free(text);
+	}
+	ll_finding_seal(f, s);
+}
+
+static void check_adjacent(const struct ll_check_input *in, const struct ll_lines *lines,
+			   struct ll_findings *out)
+{
+	for (size_t k = 0; k + 1 < lines->n; k += 2)
+		check_adjacent_pair(in, &lines->v[k], &lines->v[k + 1], out);
+}
+
 void ll_check(const struct ll_check_input *in, struct ll_findings *out)
 {
 	struct ll_units units;
@@ -449,6 +552,8 @@ void ll_check(const struct ll_check_input *in, struct ll_findings *out)
 		check_domains(in, &lines.v[i], out);
 	check_split(in, &units, out);
 	check_placement(in, &units, out);
+	if (in->adjacent_lines)
+		check_adjacent(in, &lines, out);
 	ll_lines_release(&lines);
 	ll_units_release(&units);
 }

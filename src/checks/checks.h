@@ -14,9 +14,13 @@ struct ll_check_input {
 	uint64_t align;		/* start alignment assumed; 0: the cacheline size */
 	const struct ll_allow *allows;
 	size_t nr_allows;
+	bool adjacent_lines;	/* --adjacent-lines: also check each aligned pair of lines */
 };
 
-/* Run mixed-cacheline, write-domains, split-hot and placement on S. */
+/*
+ * Run mixed-cacheline, write-domains, split-hot and placement on S, and
+ * with in->adjacent_lines, adjacent-lines.
+ */
 void ll_check(const struct ll_check_input *in, struct ll_findings *out);
 
 #endif

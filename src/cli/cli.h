@@ -60,6 +60,7 @@ struct options {
 	const char *html;		/* --html FILE */
 	const char *source_url;		/* --source-url TEMPLATE */
 	bool line_pairs;		/* --line-pairs */
+	bool adjacent_lines;		/* --adjacent-lines */
 	const char *command;		/* the cmds[] entry to run (main.c), set once parsing is done */
 };
 

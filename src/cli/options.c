@@ -41,6 +41,7 @@ enum {
 	OPT_SOURCE_URL,
 	OPT_LINE_PAIRS,
 	OPT_BINARY,
+	OPT_ADJACENT_LINES,
 };
 
 static const struct argp_option argp_options[] = {
@@ -65,6 +66,9 @@ static const struct argp_option argp_options[] = {
 	  "List every check (id, default level, whether --suggest can fix it, summary), then exit", 2 },
 	{ "require-all", OPT_REQUIRE_ALL, NULL, 0,
 	  "A struct the rules name but BINARY does not define is an error, not a note", 2 },
+	{ "adjacent-lines", OPT_ADJACENT_LINES, NULL, 0,
+	  "Also check each aligned pair of cachelines, which the adjacent-line prefetcher "
+	  "moves as one (adjacent-lines)", 2 },
 	{ "groups", OPT_GROUPS, "WHEN", 0,
 	  "auto (default): kernel __cacheline_group markers tag the members no rules tag, "
 	  "and group-span is checked; off: ignore them", 2 },
@@ -215,6 +219,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_LINE_PAIRS:
 		o->line_pairs = true;
+		break;
+	case OPT_ADJACENT_LINES:
+		o->adjacent_lines = true;
 		break;
 	case OPT_CACHELINE:
 		if (parse_uint(arg, &o->cacheline) || o->cacheline < 16 || o->cacheline > 4096 ||

@@ -183,6 +183,7 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 				.cacheline = o->cacheline,
 				.arch_cacheline = ll_input_arch_cacheline(lb->in),
 				.groups_off = o->groups_off,
+				.adjacent_lines = o->adjacent_lines,
 				.suggest = o->suggest,
 				.patch = o->format == FORMAT_PATCH,
 				.srcdir = o->srcdir,

@@ -111,7 +111,7 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 		}
 	}
 	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
-				     .nr_allows = allows.n };
+				     .nr_allows = allows.n, .adjacent_lines = o->adjacent_lines };
 
 	/*
 	 * The groups are always found, since the listing and the JSON show the

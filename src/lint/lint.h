@@ -16,6 +16,7 @@ struct ll_lint_opts {
 	unsigned cacheline;		/* --cacheline; 0: the rules block's, else arch_cacheline */
 	unsigned arch_cacheline;	/* the binary's architecture's line size */
 	bool groups_off;		/* --groups=off */
+	bool adjacent_lines;		/* --adjacent-lines */
 	bool suggest;			/* --suggest */
 	bool patch;			/* --format=patch: read the header, keep declarations whole */
 	const char *srcdir;		/* where headers are found (--srcdir) */

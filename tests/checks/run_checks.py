@@ -180,6 +180,38 @@ CASES = [
              F("mixed-cacheline", "error", 2, ["table", "hits"], [("table", "hits")],
                at="table", msg=[r"\bcacheline 2\b"])]}),
 
+    # ---- fast-path domains (rules.md, Domains)
+    Case("domains: write-hot:txrx beside write-hot:tx, read-mostly:tx beside them: silent",
+         "paths", "paths-covered.rules", ["path_line"], exit=0,
+         verdicts={"path_line": {0: "clean"}},
+         members={"path_line": {"ops": {"tag": "read-mostly", "domain": "tx"}}}),
+    Case("domains: read-mostly:txrx beside write-hot:rx is mixed-cacheline",
+         "paths", "paths-cross.rules", ["path_line"], exit=1,
+         verdicts={"path_line": {0: "mixed"}},
+         findings={"path_line": [F("mixed-cacheline", "error", 0, ["ops", "rx_head"],
+                                   [("ops", "rx_head")])]}),
+    Case("domains: tx beside rx clashes even with txrx on the line; txrx pairs with neither",
+         "paths", "paths-clash.rules", ["path_line"], exit=1,
+         verdicts={"path_line": {0: "write-domains"}},
+         findings={"path_line": [F("write-domains", "error", 0, ["rx_head", "tx_head"],
+                                   [("rx_head", "tx_head")], msg=[r"^(?!.*txrx)"])]}),
+
+    # ---- adjacent-lines
+    Case("adjacent-lines: off by default, one member per line is clean",
+         "paths", "pairs.rules", ["pair_lines"], exit=0,
+         verdicts={"pair_lines": {0: "clean", 1: "clean", 2: "clean", 3: "clean"}}),
+    Case("adjacent-lines: read-mostly and write-hot on the two lines of a pair warn",
+         "paths", "pairs.rules", ["pair_lines"], exit=1, args=["--adjacent-lines",
+                                                             "--fail-level=warning"],
+         text=True, decls={m: D("struct pair_lines {", m) for m in ("ops", "hits", "lock",
+                                                                     "cfg")},
+         findings={"pair_lines": [
+             F("adjacent-lines", "warning", 0, ["ops", "hits"], [("ops", "hits")], at="ops",
+               msg=[r"cachelines 0 and 1 of struct pair_lines, one 128-byte pair",
+                    r"read-mostly ops on line 0 and write-hot hits on line 1"]),
+             F("adjacent-lines", "warning", 2, ["lock", "cfg"], [("lock", "cfg")],
+               at="lock")]}),
+
     # ---- write-domains
     Case("write-domains: write-hot:rx and write-hot:tx on one line fire",
          "domains", "domains.rules", ["queue_pair"], exit=1, text=True,

@@ -1,0 +1,28 @@
+/* Fast-path domains (rules.md, Domains): tx/rx words compare as path sets. */
+struct path_line {
+    const void *ops;
+    unsigned long rx_head;
+    unsigned long tx_head;
+    unsigned long both;
+};
+
+/*
+ * adjacent-lines: each hot member on its own line; lines 0-1 and 2-3 are
+ * the two aligned pairs.
+ */
+struct pair_lines {
+    const void *ops;            /* line 0: read-mostly */
+    long pad0[7];
+    unsigned long hits;         /* line 1: write-hot, same pair as ops */
+    long pad1[7];
+    unsigned long lock;         /* line 2: write-hot */
+    long pad2[7];
+    const void *cfg;            /* line 3: read-mostly, same pair as lock */
+    long pad3[7];
+    const void *table;          /* line 4: read-mostly, pair 4-5 */
+    long pad4[7];
+    const void *map;            /* line 5: read-mostly */
+} __attribute__((aligned(128)));
+
+struct path_line pl;
+struct pair_lines pr;
