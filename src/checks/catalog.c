@@ -69,9 +69,11 @@ static const struct ll_check_def catalog[] = {
 	{
 		.id = "group-span", .sarif_name = "GroupSpan", .level = LL_LEVEL_WARNING,
 		.summary = "A kernel cacheline group touches more cachelines than its bytes need.",
-		.description = "The members between __cacheline_group_begin__X and __cacheline_group_end__X touch "
-			"more cachelines than their total size requires.",
-		.help = "Reorder or align the group so that it starts on a cacheline boundary.",
+		.description = "The members between __cacheline_group_begin__X and __cacheline_group_end__X, or "
+			"the members a rules 'group' names, touch more cachelines than their total size "
+			"requires: a path that reads them together misses on more lines than it must.",
+		.help = "Reorder or align the group so that it starts on a cacheline boundary, and keep "
+			"its members together.",
 	},
 	{
 		.id = "group-member", .sarif_name = "GroupMember", .level = LL_LEVEL_WARNING,

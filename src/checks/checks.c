@@ -539,6 +539,105 @@ static void check_adjacent(const struct ll_check_input *in, const struct ll_line
 		check_adjacent_pair(in, &lines->v[k], &lines->v[k + 1], out);
 }
 
+/*
+ * group-span for a hot set: the lines its members touch against the fewest
+ * its bytes could fill (overlapping members, a struct and one of its own
+ * members, count once), the figure the networking tables give per path.
+ */
+struct extent_list {
+	struct ll_extent *v;
+	size_t n;
+};
+
+static int extent_cmp(const void *a, const void *b)
+{
+	const struct ll_extent *x = a, *y = b;
+
+	return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+static void hot_set_geometry(const struct extent_list *e, unsigned cl, uint64_t *bytes,
+			     uint64_t *lines, struct strbuf *ranges)
+{
+	uint64_t end = 0, last_line = UINT64_MAX, run_start = 0;
+	bool any = false;
+
+	*bytes = *lines = 0;
+	for (size_t i = 0; i < e->n; i++) {
+		uint64_t b = e->v[i].begin > end ? e->v[i].begin : end;
+
+		if (e->v[i].end > b)
+			*bytes += e->v[i].end - b;
+		if (e->v[i].end > end)
+			end = e->v[i].end;
+		for (uint64_t l = e->v[i].begin / cl; l <= (e->v[i].end - 1) / cl; l++) {
+			if (any && l <= last_line)
+				continue;
+			if (any && l != last_line + 1) {
+				sb_addf(ranges, run_start == last_line ? "%s%llu" : "%s%llu-%llu",
+					ranges->len ? ", " : "", (unsigned long long)run_start,
+					(unsigned long long)last_line);
+				run_start = l;
+			} else if (!any) {
+				run_start = l;
+			}
+			any = true;
+			last_line = l;
+			(*lines)++;
+		}
+	}
+	if (any)
+		sb_addf(ranges, run_start == last_line ? "%s%llu" : "%s%llu-%llu",
+			ranges->len ? ", " : "", (unsigned long long)run_start,
+			(unsigned long long)last_line);
+}
+
+static void check_hot_set(const struct ll_check_input *in, const struct ll_hot_set *set,
+			  struct ll_findings *out)
+{
+	const struct ll_struct *s = in->s;
+	const char *rule = "group-span";
+	unsigned cl = s->cacheline;
+	struct extent_list e = { 0 };
+	const struct ll_member *first = NULL;
+	uint64_t bytes, lines, need;
+	struct strbuf ranges = STRBUF_INIT;
+
+	for (size_t i = 0; i < set->n; i++) {
+		struct ll_extent x = ll_member_extent(set->members[i]);
+
+		if (x.end <= x.begin || allowed(in, rule, set->members[i]->path))
+			continue;
+		e.v = xgrow(e.v, e.n, sizeof(*e.v));
+		e.v[e.n++] = x;
+		if (!first || x.begin < ll_member_extent(first).begin)
+			first = set->members[i];
+	}
+	if (e.n)
+		qsort(e.v, e.n, sizeof(*e.v), extent_cmp);
+	hot_set_geometry(&e, cl, &bytes, &lines, &ranges);
+	need = (bytes + cl - 1) / cl;
+	if (first && lines > need) {
+		struct ll_finding *f = ll_check_finding_add(out, rule,
+							    (int64_t)(ll_member_extent(first).begin / cl));
+		struct strbuf msg = STRBUF_INIT;
+
+		sb_addf(&msg, "group %s of %s %s (%s:%u) touches %llu cachelines (%s) but its "
+			"%llu bytes need only %llu", set->name, ll_kind_name(s->kind), s->name,
+			set->file, set->line, (unsigned long long)lines, ranges.buf,
+			(unsigned long long)bytes, (unsigned long long)need);
+		f->message = sb_detach(&msg);
+		f->location = first->decl;
+		for (size_t i = 0; i < set->n; i++)
+			if (!allowed(in, rule, set->members[i]->path))
+				ll_finding_member(f, set->members[i]->path);
+		ll_finding_pair(f, first->path, NULL);
+		ll_finding_seal(f, s);
+	}
+	sb_release(&ranges);
+	free(e.v);
+}
+
 void ll_check(const struct ll_check_input *in, struct ll_findings *out)
 {
 	struct ll_units units;
@@ -554,6 +653,8 @@ void ll_check(const struct ll_check_input *in, struct ll_findings *out)
 	check_placement(in, &units, out);
 	if (in->adjacent_lines)
 		check_adjacent(in, &lines, out);
+	for (size_t i = 0; in->hot_sets && i < in->hot_sets->n; i++)
+		check_hot_set(in, &in->hot_sets->v[i], out);
 	ll_lines_release(&lines);
 	ll_units_release(&units);
 }

@@ -15,11 +15,12 @@ struct ll_check_input {
 	const struct ll_allow *allows;
 	size_t nr_allows;
 	bool adjacent_lines;	/* --adjacent-lines: also check each aligned pair of lines */
+	const struct ll_hot_sets *hot_sets;	/* the rules' groups; NULL: none */
 };
 
 /*
- * Run mixed-cacheline, write-domains, split-hot and placement on S, and
- * with in->adjacent_lines, adjacent-lines.
+ * Run mixed-cacheline, write-domains, split-hot and placement on S, with
+ * in->adjacent_lines adjacent-lines, and group-span on in->hot_sets.
  */
 void ll_check(const struct ll_check_input *in, struct ll_findings *out);
 

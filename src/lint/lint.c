@@ -90,14 +90,15 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 {
 	struct ll_struct *s = l->layout;
 	struct ll_allows allows = { 0 };
+	struct ll_hot_sets sets = { 0 };
 	uint64_t align = 0;
 
 	s->cacheline = o->cacheline ? o->cacheline :
 		       block && block->cacheline ? block->cacheline : o->arch_cacheline;
 	if (block) {
 		l->has_rules = true;
-		if (ll_rules_apply(block, s, &l->findings, &allows, err))
-			return -1;
+		if (ll_rules_apply(block, s, &l->findings, &allows, &sets, err))
+			goto fail;
 		align = block->align == LL_ALIGN_TYPE ? s->alignment : block->align;
 		/* rules.md: align N is at least the type's own alignment. */
 		if (block->align && block->align != LL_ALIGN_TYPE && block->align < s->alignment) {
@@ -107,11 +108,12 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 				(unsigned long long)s->alignment, ll_kind_name(s->kind), s->name,
 				(unsigned long long)s->alignment);
 			err->located = true;
-			return -1;
+			goto fail;
 		}
 	}
 	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
-				     .nr_allows = allows.n, .adjacent_lines = o->adjacent_lines };
+				     .nr_allows = allows.n, .adjacent_lines = o->adjacent_lines,
+				     .hot_sets = &sets };
 
 	/*
 	 * The groups are always found, since the listing and the JSON show the
@@ -127,6 +129,7 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 	int rc = o->suggest ? suggest_one(o, l, &allows, err) : 0;
 
 	free(allows.v);
+	ll_hot_sets_release(&sets);
 	if (rc == 0) {
 		/* The final tags are known: the map every reporter draws from. */
 		ll_collect_units(s, &l->units);
@@ -135,6 +138,10 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 			map_proposal(l);
 	}
 	return rc;
+fail:
+	free(allows.v);
+	ll_hot_sets_release(&sets);
+	return -1;
 }
 
 void ll_linted_release(struct ll_linted *l)

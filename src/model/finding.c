@@ -168,6 +168,15 @@ enum ll_level ll_findings_max_level(const struct ll_findings *f, bool *any)
 	return max;
 }
 
+void ll_hot_sets_release(struct ll_hot_sets *sets)
+{
+	for (size_t i = 0; i < sets->n; i++)
+		free(sets->v[i].members);
+	free(sets->v);
+	sets->v = NULL;
+	sets->n = 0;
+}
+
 bool ll_allowed(const struct ll_allow *allows, size_t n, const char *rule, const char *path)
 {
 	if (!path)

@@ -92,4 +92,24 @@ struct ll_allow {
  */
 bool ll_allowed(const struct ll_allow *allows, size_t n, const char *rule, const char *path);
 
+/*
+ * A hot set: the members a rules 'group' statement names, read or written
+ * together on one path (rules.md, Hot sets). Its lines are counted
+ * against the fewest its bytes could fit in (group-span).
+ */
+struct ll_hot_set {
+	const char *name;			/* borrowed from the rules */
+	const char *file;			/* the statement's place, borrowed */
+	unsigned line, column;
+	const struct ll_member **members;	/* borrowed from the model, each once */
+	size_t n;
+};
+
+struct ll_hot_sets {
+	struct ll_hot_set *v;
+	size_t n;
+};
+
+void ll_hot_sets_release(struct ll_hot_sets *sets);
+
 #endif

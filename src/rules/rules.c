@@ -259,6 +259,7 @@ static void stmt_release(struct ll_stmt *st)
 		pattern_release(&st->patterns[i]);
 	free(st->patterns);
 	free(st->domain);
+	free(st->group);
 }
 
 static int add_patterns(struct parser *p, struct ll_stmt *st, const struct word *words,
@@ -538,6 +539,23 @@ static int parse_allow(struct parser *p, const struct word *w, size_t nr)
 	return add_patterns(p, st, w + 2, nr - 2, &w[1]);
 }
 
+static int parse_group(struct parser *p, const struct word *w, size_t nr)
+{
+	struct ll_stmt *st;
+	bool ok = nr >= 2;
+
+	for (size_t i = 0; ok && i < w[1].n; i++)
+		if (!is_ident_char(w[1].s[i]) && w[1].s[i] != '-')
+			ok = false;
+	if (!ok)
+		return fail_at(p, nr >= 2 ? w[1].column : w[0].column + 5,
+			       "expected a group name after 'group' (letters, digits, '_' or '-')");
+	st = new_stmt(p, LL_STMT_GROUP);
+	st->group = word_dup(&w[1]);
+	st->column = w[0].column;
+	return add_patterns(p, st, w + 2, nr - 2, &w[1]);
+}
+
 static int parse_statement(struct parser *p, const struct word *w, size_t nr)
 {
 	if (word_is(&w[0], "struct") || word_is(&w[0], "union"))
@@ -563,11 +581,11 @@ static int parse_statement(struct parser *p, const struct word *w, size_t nr)
 		      (w[0].n > 11 && memcmp(w[0].s, "read-mostly:", 12) == 0) ||
 		      (w[0].n > 4 && memcmp(w[0].s, "cold:", 5) == 0);
 	bool known = is_tag || word_is(&w[0], "align") || word_is(&w[0], "pin") ||
-		     word_is(&w[0], "allow");
+		     word_is(&w[0], "allow") || word_is(&w[0], "group");
 
 	if (!known)
 		return fail_at(p, w[0].column, "unknown statement '%.*s' (expected struct, union, "
-			       "cacheline, read-mostly, write-hot, cold, align, pin or allow)",
+			       "cacheline, read-mostly, write-hot, cold, align, pin, allow or group)",
 			       (int)w[0].n, w[0].s);
 	if (!p->block)
 		return fail_at(p, w[0].column, "'%.*s' outside a block: open one with "
@@ -584,6 +602,8 @@ static int parse_statement(struct parser *p, const struct word *w, size_t nr)
 		st->pin_last = last;
 		return add_patterns(p, st, w + 1 + last, nr - 1 - last, &w[0]);
 	}
+	if (word_is(&w[0], "group"))
+		return parse_group(p, w, nr);
 	return parse_allow(p, w, nr);
 }
 

@@ -29,7 +29,7 @@ struct ll_pattern {
 	size_t matches;		/* filled by ll_rules_apply */
 };
 
-enum ll_stmt_kind { LL_STMT_TAG, LL_STMT_PIN, LL_STMT_ALLOW };
+enum ll_stmt_kind { LL_STMT_TAG, LL_STMT_PIN, LL_STMT_ALLOW, LL_STMT_GROUP };
 
 struct ll_stmt {
 	enum ll_stmt_kind kind;
@@ -37,6 +37,8 @@ struct ll_stmt {
 	char *domain;		/* write-hot domain, NULL for the default one */
 	const char *allow_rule;	/* LL_STMT_ALLOW: a static rule id */
 	bool pin_last;		/* LL_STMT_PIN: "pin last", keep at the end rather than in place */
+	char *group;		/* LL_STMT_GROUP: the hot set's name */
+	unsigned column;	/* of the statement's first word */
 	struct ll_pattern *patterns;
 	size_t nr_patterns;
 	unsigned line;
@@ -100,7 +102,8 @@ struct ll_allows {
 	size_t n;
 };
 
+/* SETS gets one hot set per 'group' name of BLOCK (statements of one name merge). */
 int ll_rules_apply(struct ll_block *block, struct ll_struct *s, struct ll_findings *out,
-		   struct ll_allows *allows, struct ll_error *err);
+		   struct ll_allows *allows, struct ll_hot_sets *sets, struct ll_error *err);
 
 #endif

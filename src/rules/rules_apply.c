@@ -205,8 +205,29 @@ static void stale_finding(const struct ll_block *b, struct ll_struct *s,
 	ll_finding_seal(f, s);
 }
 
+static struct ll_hot_set *hot_set_of(struct ll_hot_sets *sets, const struct ll_stmt *st)
+{
+	for (size_t i = 0; i < sets->n; i++)
+		if (strcmp(sets->v[i].name, st->group) == 0)
+			return &sets->v[i];
+	sets->v = xgrow(sets->v, sets->n, sizeof(*sets->v));
+	sets->v[sets->n] = (struct ll_hot_set){ .name = st->group, .file = st->file,
+						.line = st->line, .column = st->column };
+	return &sets->v[sets->n++];
+}
+
+/* Each member once: two patterns may name it, or a member and its parent. */
+static void hot_set_add(struct ll_hot_set *set, const struct ll_member *m)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (set->members[i] == m)
+			return;
+	set->members = xgrow(set->members, set->n, sizeof(*set->members));
+	set->members[set->n++] = m;
+}
+
 int ll_rules_apply(struct ll_block *block, struct ll_struct *s, struct ll_findings *out,
-		   struct ll_allows *allows, struct ll_error *err)
+		   struct ll_allows *allows, struct ll_hot_sets *sets, struct ll_error *err)
 {
 	for (size_t si = 0; si < block->nr_stmts; si++) {
 		struct ll_stmt *st = &block->stmts[si];
@@ -229,6 +250,8 @@ int ll_rules_apply(struct ll_block *block, struct ll_struct *s, struct ll_findin
 					m.v[k]->pin_last = true;
 				else if (st->kind == LL_STMT_PIN)
 					set_pinned(m.v[k]);
+				else if (st->kind == LL_STMT_GROUP)
+					hot_set_add(hot_set_of(sets, st), m.v[k]);
 				else
 					push_allow(allows, st->allow_rule, m.v[k]->path);
 				if (rc) {

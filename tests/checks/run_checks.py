@@ -212,6 +212,19 @@ CASES = [
              F("adjacent-lines", "warning", 2, ["lock", "cfg"], [("lock", "cfg")],
                at="lock")]}),
 
+    # ---- hot sets (rules 'group' statements)
+    Case("group-span: a rules group spread over more lines than its bytes need warns",
+         "paths", "hot-sets.rules", ["pair_lines", "hot_pair"], exit=1,
+         args=["--fail-level=warning"],
+         findings={"pair_lines": [
+             F("group-span", "warning", 0, ["ops", "hits", "lock"], [("ops",)],
+               msg=[r"group fast of struct pair_lines \(.*hot-sets.rules:3\) touches 3 "
+                    r"cachelines \(0-2\) but its 24 bytes need only 1"]),
+             F("group-span", "warning", 4, ["table", "map"], [("table",)],
+               msg=[r"group tables .* touches 2 cachelines \(4-5\) but its 16 bytes "
+                    r"need only 1"])],
+                   "hot_pair": []}),
+
     # ---- write-domains
     Case("write-domains: write-hot:rx and write-hot:tx on one line fire",
          "domains", "domains.rules", ["queue_pair"], exit=1, text=True,

@@ -19,6 +19,7 @@
 static inline bool fuzz_lint(struct ll_linted *l, struct ll_struct *s, struct ll_block *block)
 {
 	struct ll_allows allows = { 0 };
+	struct ll_hot_sets sets = { 0 };
 	struct ll_error err;
 	uint64_t align = 0;
 
@@ -28,24 +29,28 @@ static inline bool fuzz_lint(struct ll_linted *l, struct ll_struct *s, struct ll
 		if (block->cacheline)
 			s->cacheline = block->cacheline;
 		l->has_rules = true;
-		if (ll_rules_apply(block, s, &l->findings, &allows, &err)) {
+		if (ll_rules_apply(block, s, &l->findings, &allows, &sets, &err)) {
 			free(allows.v);
+			ll_hot_sets_release(&sets);
 			return false;
 		}
 		align = block->align == LL_ALIGN_TYPE ? s->alignment : block->align;
 		if (block->align && block->align != LL_ALIGN_TYPE && block->align < s->alignment) {
 			free(allows.v);
+			ll_hot_sets_release(&sets);
 			return false;	/* main.c: exit 2 */
 		}
 	}
 	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
-				     .nr_allows = allows.n };
+				     .nr_allows = allows.n, .adjacent_lines = true,
+				     .hot_sets = &sets };
 
 	ll_find_groups(s, &l->groups);
 	ll_groups_apply_tags(s, &l->groups);
 	ll_check(&ci, &l->findings);
 	ll_check_groups(&ci, &l->groups, &l->findings);
 	free(allows.v);
+	ll_hot_sets_release(&sets);
 	return true;
 }
 

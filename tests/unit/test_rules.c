@@ -69,7 +69,7 @@ static const char *escaped(const char *s, char *buf, size_t size)
 #define E "t.rules:"
 #define PAT_CHARS "(expected a C member name, '.', or glob characters * ? [ ])"
 #define STATEMENTS "(expected struct, union, cacheline, read-mostly, write-hot, cold, align, " \
-	"pin or allow)"
+	"pin, allow or group)"
 #define RULE_IDS "(expected mixed-cacheline, write-domains, split-hot, stale-rule, placement, " \
 	"group-span, group-member or adjacent-lines)"
 #define OUTSIDE "outside a block: open one with 'struct NAME' or 'union NAME' first"
@@ -121,6 +121,15 @@ static const struct { const char *text; const char *err; } bad[] = {
 	{ "struct file\n\twrite-hot:rx   # nothing\n",
 	  E "2:14: error: expected at least one member pattern after 'write-hot:rx'" },
 	{ "struct file\n\tpin\n", E "2:5: error: expected at least one member pattern after 'pin'" },
+
+	/* group */
+	{ "struct file\n\tgroup\n",
+	  E "2:7: error: expected a group name after 'group' (letters, digits, '_' or '-')" },
+	{ "struct file\n\tgroup a.b f_op\n",
+	  E "2:8: error: expected a group name after 'group' (letters, digits, '_' or '-')" },
+	{ "struct file\n\tgroup fast\n",
+	  E "2:12: error: expected at least one member pattern after 'fast'" },
+	{ "group fast f_op\n", E "1:1: error: 'group' " OUTSIDE },
 
 	/* allow */
 	{ "struct file\n\tallow bogus-rule f_op\n", E "2:8: error: unknown rule id 'bogus-rule' " RULE_IDS },
@@ -719,6 +728,7 @@ struct applied {
 	struct ll_struct *s;
 	struct ll_findings findings;
 	struct ll_allows allows;
+	struct ll_hot_sets sets;
 	struct ll_error err;
 	int rc;
 };
@@ -734,13 +744,14 @@ static void apply(struct applied *a, const char *text)
 	b = ll_rules_find(&a->rules, LL_STRUCT, "file");
 	ck_assert_ptr_nonnull(b);
 	a->s = file_model();
-	a->rc = ll_rules_apply(b, a->s, &a->findings, &a->allows, &a->err);
+	a->rc = ll_rules_apply(b, a->s, &a->findings, &a->allows, &a->sets, &a->err);
 }
 
 static void applied_release(struct applied *a)
 {
 	ll_findings_release(&a->findings);
 	free(a->allows.v);
+	ll_hot_sets_release(&a->sets);
 	ll_struct_free(a->s);
 	ll_rules_release(&a->rules);
 }

@@ -26,3 +26,14 @@ struct pair_lines {
 
 struct path_line pl;
 struct pair_lines pr;
+
+/*
+ * Hot sets (a rules 'group'): ops, hits and lock are read together but
+ * spread over lines 0-2 of pair_lines; table and map sit on lines 4 and 5
+ * and need one. hot_pair's two members fit their one line.
+ */
+struct hot_pair {
+    long a;
+    long b;
+};
+struct hot_pair hp;
