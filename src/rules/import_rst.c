@@ -85,6 +85,7 @@ struct row_out {
 	char *name;
 	char *tag;		/* "read-mostly", "write-hot:tx", ...; NULL: skipped */
 	char *comment;		/* the table's comment, or the reason it was skipped */
+	bool on_tx, on_rx;	/* the path reads or writes it */
 };
 
 struct import {
@@ -604,6 +605,8 @@ static void handle_row(struct import *im, const struct table *t, const struct li
 		} else {
 			r = new_row(im, l->no, member);
 			r->tag = xstrdup(tag);
+			r->on_tx = tx == ACC_READ || tx == ACC_WRITE;
+			r->on_rx = rx == ACC_READ || rx == ACC_WRITE;
 			r->comment = cell[ROLE_COMMENT] && *cell[ROLE_COMMENT] ?
 				     xstrdup(cell[ROLE_COMMENT]) : NULL;
 		}
@@ -613,6 +616,35 @@ out:
 	for (size_t c = 0; c < t->nr_cols; c++)
 		sb_release(&cells[c]);
 	free(cells);
+}
+
+/*
+ * A fast path's working set as 'group' statements, eight names a line
+ * (statements of one name add up): group-span then says how many lines
+ * the path touches against the fewest it could.
+ */
+static void emit_path_group(const struct import *im, const char *group, bool tx,
+			    struct strbuf *out)
+{
+	size_t on_line = 0;
+
+	for (size_t i = 0; i < im->nr_rows; i++) {
+		const struct row_out *r = &im->rows[i];
+
+		if (!r->tag || !(tx ? r->on_tx : r->on_rx))
+			continue;
+		if (on_line == 8) {
+			sb_addc(out, '\n');
+			on_line = 0;
+		}
+		if (!on_line)
+			sb_addf(out, "\tgroup %s", group);
+		/* Optional: a missing member is the tag statement's stale-rule, once. */
+		sb_addf(out, " ?%s", r->name);
+		on_line++;
+	}
+	if (on_line)
+		sb_addc(out, '\n');
 }
 
 static void emit(const struct import *im, const struct aggregate *agg, const char *release,
@@ -627,7 +659,8 @@ static void emit(const struct import *im, const struct aggregate *agg, const cha
 		"# read-mostly; read_write or write_mostly -> write-hot:tx or write-hot:rx,\n"
 		"# write-hot:" SHARED_DOMAIN " when both paths write; no access on either path "
 		"-> cold.\n"
-		"# Trailing comments are the table's Comments column.\n");
+		"# Trailing comments are the table's Comments column.\n"
+		"# group fastpath_tx / fastpath_rx: every member the path reads or writes.\n");
 	if (im->nested)
 		sb_adds(out, "# Type struct_X_T (a T member of the nested struct X) -> pattern X.NAME.\n");
 	sb_addc(out, '\n');
@@ -654,6 +687,8 @@ static void emit(const struct import *im, const struct aggregate *agg, const cha
 		else
 			sb_addf(out, "\t%-*s %s\n", (int)tag_w, r->tag, r->name);
 	}
+	emit_path_group(im, "fastpath_tx", true, out);
+	emit_path_group(im, "fastpath_rx", false, out);
 }
 
 /*

@@ -57,6 +57,51 @@ def pahole_markers(vmlinux, name):
     return marks
 
 
+def flat_members(members, out):
+    for m in members or []:
+        if m.get("path"):
+            out[m["path"]] = m
+        flat_members(m.get("members"), out)
+    return out
+
+
+def extent(m):
+    """Bytes a member occupies; a bitfield's bit_offset counts from the struct."""
+    if m.get("bit_size") is not None:
+        return m["bit_offset"] // 8, (m["bit_offset"] + m["bit_size"] + 7) // 8
+    return m["offset"], m["offset"] + m["size"]
+
+
+def check_path_sets(tap, table, rules_path, st):
+    """The imported fastpath_tx/rx groups: the lines each path touches and
+    the fewest its bytes need, recomputed here from the members' offsets
+    and sizes in the JSON, must be what group-span says."""
+    sets = {}
+    with open(rules_path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) > 2 and w[0] == "group":
+                sets.setdefault(w[1], []).extend(p.lstrip("?") for p in w[2:])
+    members = flat_members(st["members"], {})
+    spans = {f["message"].split()[1]: f["message"] for f in st["findings"]
+             if f["rule"] == "group-span" and f["message"].startswith("group fastpath_")}
+    for name in ("fastpath_tx", "fastpath_rx"):
+        ext = sorted(extent(members[p]) for p in sets.get(name, []) if p in members)
+        ext = [(b, e) for b, e in ext if e > b]
+        lines, nbytes, end = set(), 0, 0
+        for b, e in ext:
+            lines.update(range(b // 64, (e - 1) // 64 + 1))
+            nbytes += max(0, e - max(b, end))
+            end = max(end, e)
+        need = -(-nbytes // 64)
+        msg = spans.get(name)
+        want = f"touches {len(lines)} cachelines" if len(lines) > need else None
+        tap.ok(ext and (msg is None if want is None else
+                        want in msg and f"its {nbytes} bytes need only {need}" in msg),
+               f"{table}: group {name}: {len(lines)} lines against a minimum of {need}, "
+               "as recomputed from the members", f"{msg}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -129,6 +174,8 @@ def main():
         tap.ok(stale == sorted(STALE[table]),
                f"{table}: stale-rule findings are the known documentation drift",
                f"got  {stale}\nwant {sorted(STALE[table])}")
+        if ok and doc["structs"]:
+            check_path_sets(tap, table, shipped, doc["structs"][0])
     return tap.finish()
 
 

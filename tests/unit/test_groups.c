@@ -724,7 +724,8 @@ static const char header[] =
 	"# Tags from fastpath_tx_access / fastpath_rx_access: read_mostly ->\n"
 	"# read-mostly; read_write or write_mostly -> write-hot:tx or write-hot:rx,\n"
 	"# write-hot:txrx when both paths write; no access on either path -> cold.\n"
-	"# Trailing comments are the table's Comments column.\n";
+	"# Trailing comments are the table's Comments column.\n"
+	"# group fastpath_tx / fastpath_rx: every member the path reads or writes.\n";
 
 static int import(const char *text, struct strbuf *out, struct strbuf *warnings,
 		  size_t *nr_warnings, struct ll_error *err)
@@ -771,7 +772,9 @@ START_TEST(test_import_old)
 		"\twrite-hot:tx   e  # i\n"
 		"\t# skipped line 12: malformed row: no member name in the Name column\n"
 		"\t# skipped line 13: f: unknown access 'rw' in fastpath_tx_access (expected "
-		"read_mostly, read_write, write_mostly, - or an empty cell)\n");
+		"read_mostly, read_write, write_mostly, - or an empty cell)\n"
+		"\tgroup fastpath_tx ?a ?c ?e\n"
+		"\tgroup fastpath_rx ?b ?c ?e\n");
 	ck_assert_str_eq(out.buf, want.buf);
 	sb_release(&want);
 	sb_release(&out);
@@ -814,7 +817,9 @@ START_TEST(test_import_rst)
 		"between two columns of the ruler\n"
 		"\t# skipped line 11: malformed row: 'a_long_name' at column 12 runs past the end of "
 		"its column (18)\n"
-		"\tread-mostly  d\n");
+		"\tread-mostly  d\n"
+		"\tgroup fastpath_tx ?b ?d\n"
+		"\tgroup fastpath_rx ?a ?d\n");
 	ck_assert_str_eq(out.buf, want.buf);
 	sb_release(&want);
 	sb_release(&out);
@@ -870,7 +875,10 @@ START_TEST(test_import_output_parses)
 	ck_assert_msg(ll_rules_parse(&rules, "t.rules", out.buf, out.len, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(rules.nr_blocks, 1);
 	ck_assert_str_eq(rules.blocks[0].name, "foo");
-	ck_assert_uint_eq(rules.blocks[0].nr_stmts, 2);
+	ck_assert_uint_eq(rules.blocks[0].nr_stmts, 4);
+	ck_assert_int_eq(rules.blocks[0].stmts[2].kind, LL_STMT_GROUP);
+	ck_assert_str_eq(rules.blocks[0].stmts[2].group, "fastpath_tx");
+	ck_assert(rules.blocks[0].stmts[2].patterns[1].optional);
 	ck_assert_int_eq(rules.blocks[0].stmts[0].tag, LL_WRITE_HOT);
 	ck_assert_str_eq(rules.blocks[0].stmts[0].domain, "txrx");
 	ck_assert_str_eq(rules.blocks[0].stmts[0].patterns[0].text, "x.a");
