@@ -155,7 +155,8 @@ static void add_query(struct options *o, const char *name, const char *kind)
 	o->queries[o->nr_queries++] = (struct ll_query){
 		.name = name,
 		.kind = !kind ? LL_QUERY_ANY :
-			strcmp(kind, "union") == 0 ? LL_QUERY_UNION : LL_QUERY_STRUCT,
+			strcmp(kind, "union") == 0 ? LL_QUERY_UNION :
+			strcmp(kind, "global") == 0 ? LL_QUERY_GLOBALS : LL_QUERY_STRUCT,
 		.decl_glob = o->decl_glob,
 	};
 }
@@ -176,7 +177,8 @@ static void sort_arguments(struct options *o)
 	for (; i < o->nr_args; i++) {
 		const char *arg = o->args[i];
 
-		if (!o->pending_kind && (strcmp(arg, "struct") == 0 || strcmp(arg, "union") == 0)) {
+		if (!o->pending_kind && (strcmp(arg, "struct") == 0 || strcmp(arg, "union") == 0 ||
+					 strcmp(arg, "global") == 0)) {
 			o->pending_kind = arg;
 		} else {
 			add_query(o, arg, o->pending_kind);

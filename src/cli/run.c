@@ -23,7 +23,7 @@
 
 static const char *query_kind_name(const struct ll_query *q)
 {
-	return q->kind == LL_QUERY_UNION ? "union" : "struct";
+	return q->kind == LL_QUERY_UNION ? "union" : q->kind == LL_QUERY_GLOBALS ? "global" : "struct";
 }
 
 /* Turn a failed lookup into the one-line error for exit status 2. */
@@ -61,6 +61,8 @@ static struct ll_block *block_for(struct ll_rules *rules, const struct ll_query 
 		return ll_rules_find(rules, LL_UNION, q->name);
 	if (q->kind == LL_QUERY_STRUCT)
 		return ll_rules_find(rules, LL_STRUCT, q->name);
+	if (q->kind == LL_QUERY_GLOBALS)
+		return ll_rules_find(rules, LL_GLOBALS, q->name);
 	struct ll_block *b = ll_rules_find(rules, LL_STRUCT, q->name);
 
 	return b ? b : ll_rules_find(rules, LL_UNION, q->name);
@@ -81,7 +83,7 @@ static void plan_queries(struct options *o, struct ll_rules *rules, struct ll_bl
 			o->queries = xgrow(o->queries, o->nr_queries, sizeof(*o->queries));
 			o->queries[o->nr_queries++] = (struct ll_query){
 				.name = b->name,
-				.kind = b->kind == LL_UNION ? LL_QUERY_UNION : LL_QUERY_STRUCT,
+				.kind = (enum ll_query_kind)b->kind,
 				.decl_glob = o->decl_glob ? o->decl_glob : b->in_glob,
 			};
 		}

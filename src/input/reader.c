@@ -13,12 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input/elf/globals.h"
 #include "util/read_file.h"
 #include "util/strbuf.h"
 
 struct ll_input {
 	const struct ll_input_ops *ops;
 	void *state;
+	char *path;
 };
 
 /* Which of .BTF and .debug_info an ELF file carries (with bytes in it). */
@@ -103,6 +105,7 @@ int ll_input_open(const char *path, const struct ll_input_options *opts,
 	bool raw;
 
 	*out = in;
+	in->path = xstrdup(path);
 	if (detect(path, opts, &in->ops, &raw, err))
 		return -1;
 	return in->ops->open(path, raw, opts, &in->state, err);
@@ -114,6 +117,7 @@ void ll_input_close(struct ll_input *in)
 		return;
 	if (in->ops)
 		in->ops->close(in->state);
+	free(in->path);
 	free(in);
 }
 
@@ -150,10 +154,67 @@ static void escape_model(struct ll_struct *s)
 	ll_visit(s->members, s->nr_members, escape_member, NULL);
 }
 
+/* A globals query: the symbol table answers it, whatever the debug format. */
+static int lookup_globals(struct ll_input *in, const struct ll_query *q,
+			  struct ll_lookup_result *r, struct ll_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	if (strcmp(q->name, LL_GLOBALS_NAME) != 0) {
+		r->status = LL_MISSING;
+		r->detail = xstrdup("did you mean global " LL_GLOBALS_NAME "?");
+		return 0;
+	}
+	if (ll_globals_read(in->path, ll_input_arch_cacheline(in), &r->layout, err))
+		return -1;
+	r->status = r->layout ? LL_FOUND : LL_MISSING;
+	if (!r->layout)
+		r->detail = xstrdup("no global variables in writable data sections");
+	return 0;
+}
+
+/*
+ * The debug format's reader answers the other queries, in one pass. Every
+ * result is set (zeroed at worst) before anything can fail, so that the
+ * caller's release on failure frees exactly what was made.
+ */
+static int lookup_split(struct ll_input *in, const struct ll_query *queries, size_t n,
+			struct ll_lookup_result *results, struct ll_error *err)
+{
+	struct ll_query *rest = xcalloc(n ? n : 1, sizeof(*rest));
+	struct ll_lookup_result *got = xcalloc(n ? n : 1, sizeof(*got));
+	size_t nrest = 0;
+	int rc = 0;
+
+	memset(results, 0, n * sizeof(*results));
+	for (size_t i = 0; i < n; i++)
+		if (queries[i].kind != LL_QUERY_GLOBALS)
+			rest[nrest++] = queries[i];
+	if (nrest)
+		rc = in->ops->lookup(in->state, rest, nrest, got, err);
+	/* What the reader made before it failed is freed here, as below for the rest. */
+	for (size_t k = 0; rc && k < nrest; k++)
+		ll_lookup_result_release(&got[k]);
+	for (size_t i = 0, k = 0; i < n && !rc; i++)
+		if (queries[i].kind != LL_QUERY_GLOBALS)
+			results[i] = got[k++];
+	for (size_t i = 0; i < n && !rc; i++)
+		if (queries[i].kind == LL_QUERY_GLOBALS)
+			rc = lookup_globals(in, &queries[i], &results[i], err);
+	free(rest);
+	free(got);
+	return rc;
+}
+
 int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t n,
 		    struct ll_lookup_result *results, struct ll_error *err)
 {
-	int rc = in->ops->lookup(in->state, queries, n, results, err);
+	bool globals = false;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		globals |= queries[i].kind == LL_QUERY_GLOBALS;
+	rc = globals ? lookup_split(in, queries, n, results, err) :
+		       in->ops->lookup(in->state, queries, n, results, err);
 
 	/* A failed lookup leaves the caller nothing to release. */
 	if (rc)

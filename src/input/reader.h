@@ -45,12 +45,16 @@ const char *ll_input_build_id(const struct ll_input *in);
 /* Cacheline size of the binary's architecture (not the host's). */
 unsigned ll_input_arch_cacheline(const struct ll_input *in);
 
-enum ll_query_kind { LL_QUERY_ANY = -1, LL_QUERY_STRUCT = LL_STRUCT, LL_QUERY_UNION = LL_UNION };
+enum ll_query_kind {
+	LL_QUERY_ANY = -1, LL_QUERY_STRUCT = LL_STRUCT, LL_QUERY_UNION = LL_UNION,
+	LL_QUERY_GLOBALS = LL_GLOBALS,	/* answered from the symbol table, not the debug format */
+};
 
 /* Does a definition (a union when IS_UNION) answer a query for WANT? */
 static inline bool ll_query_kind_matches(enum ll_query_kind want, bool is_union)
 {
-	return want == LL_QUERY_ANY || (want == LL_QUERY_UNION) == is_union;
+	return want == LL_QUERY_ANY ||
+	       (want != LL_QUERY_GLOBALS && (want == LL_QUERY_UNION) == is_union);
 }
 
 struct ll_query {

@@ -366,7 +366,7 @@ const char *ll_tag_name(enum ll_tag tag)
 
 const char *ll_kind_name(enum ll_kind kind)
 {
-	return kind == LL_UNION ? "union" : "struct";
+	return kind == LL_UNION ? "union" : kind == LL_GLOBALS ? "global" : "struct";
 }
 
 char *ll_normalize_path(const char *path)

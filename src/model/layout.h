@@ -16,7 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum ll_kind { LL_STRUCT, LL_UNION };
+/*
+ * LL_GLOBALS: a binary's global variables as one aggregate named
+ * LL_GLOBALS_NAME (input/elf/globals.h), checked as a struct is.
+ */
+enum ll_kind { LL_STRUCT, LL_UNION, LL_GLOBALS };
+#define LL_GLOBALS_NAME "variables"
 
 /*
  * Larger than any real struct; beyond it a cacheline map would cost

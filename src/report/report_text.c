@@ -334,6 +334,9 @@ static void no_location_note(const struct ll_run *run, struct strbuf *out)
 
 			if (d->file && d->line)
 				continue;
+			/* The symbol table names variables, it does not place them. */
+			if (run->structs[i].layout->kind == LL_GLOBALS)
+				continue;
 			binary_of(out, run, &run->structs[i]);
 			sb_adds(out, ": note: no source locations in this input (BTF records none); "
 				"for FILE:LINE, lint the same build's binary with DWARF (a vmlinux "

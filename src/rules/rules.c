@@ -332,11 +332,22 @@ static struct ll_block *find_block(struct ll_rules *rules, enum ll_kind kind, co
 	return first_block(rules, kind, name, in_glob, false);
 }
 
+static int open_named(struct parser *p, unsigned column, enum ll_kind kind, char *name,
+		      char *in_glob);
+
+/* "globals": the binary's variables, one block as a struct's members are. */
+static int open_globals(struct parser *p, const struct word *w, size_t nr)
+{
+	if (nr > 1)
+		return fail_at(p, w[1].column, "unexpected '%.*s' after 'globals'",
+			       (int)w[1].n, w[1].s);
+	return open_named(p, w[0].column, LL_GLOBALS, xstrdup(LL_GLOBALS_NAME), NULL);
+}
+
 static int open_block(struct parser *p, const struct word *w, size_t nr)
 {
 	enum ll_kind kind = word_is(&w[0], "union") ? LL_UNION : LL_STRUCT;
 	char *name, *in_glob = NULL;
-	struct ll_block *b;
 
 	if (nr < 2)
 		return fail_at(p, w[0].column + (unsigned)w[0].n, "expected a %s name",
@@ -355,7 +366,15 @@ static int open_block(struct parser *p, const struct word *w, size_t nr)
 	name = word_dup(&w[1]);
 	if (nr == 4)
 		in_glob = word_dup(&w[3]);
-	b = find_block(p->rules, kind, name, in_glob);
+	return open_named(p, w[0].column, kind, name, in_glob);
+}
+
+/* Open (or reopen, to merge) the block of KIND NAME; takes NAME and IN_GLOB. */
+static int open_named(struct parser *p, unsigned column, enum ll_kind kind, char *name,
+		      char *in_glob)
+{
+	struct ll_block *b = find_block(p->rules, kind, name, in_glob);
+
 	if (b) {
 		/* Same aggregate again: merge, but the geometry must agree. */
 		unsigned cl = p->file_cacheline;
@@ -363,7 +382,7 @@ static int open_block(struct parser *p, const struct word *w, size_t nr)
 		if (cl && b->cacheline && cl != b->cacheline) {
 			free(name);
 			free(in_glob);
-			return fail_at(p, w[0].column, "%s %s: cacheline %u here, but %u at %s:%u",
+			return fail_at(p, column, "%s %s: cacheline %u here, but %u at %s:%u",
 				       ll_kind_name(kind), b->name, cl, b->cacheline,
 				       b->cacheline_file, b->cacheline_line);
 		}
@@ -395,7 +414,7 @@ static int open_block(struct parser *p, const struct word *w, size_t nr)
 	b->cacheline_from_instance = b->instance;
 	b->file = p->file;
 	b->line = p->line;
-	b->column = w[0].column;
+	b->column = column;
 	p->block = b;
 	return 0;
 }
@@ -560,6 +579,8 @@ static int parse_statement(struct parser *p, const struct word *w, size_t nr)
 {
 	if (word_is(&w[0], "struct") || word_is(&w[0], "union"))
 		return open_block(p, w, nr);
+	if (word_is(&w[0], "globals"))
+		return open_globals(p, w, nr);
 	if (word_is(&w[0], "cacheline"))
 		return parse_cacheline(p, w, nr);
 	if (word_is(&w[0], "rules-version")) {
@@ -585,7 +606,7 @@ static int parse_statement(struct parser *p, const struct word *w, size_t nr)
 
 	if (!known)
 		return fail_at(p, w[0].column, "unknown statement '%.*s' (expected struct, union, "
-			       "cacheline, read-mostly, write-hot, cold, align, pin, allow or group)",
+			       "globals, cacheline, read-mostly, write-hot, cold, align, pin, allow or group)",
 			       (int)w[0].n, w[0].s);
 	if (!p->block)
 		return fail_at(p, w[0].column, "'%.*s' outside a block: open one with "

@@ -34,6 +34,8 @@ static const struct ll_query queries[] = {
 	{ .name = "u", .kind = LL_QUERY_UNION, .decl_glob = NULL },
 	{ .name = "anon_typedef_t", .kind = LL_QUERY_ANY, .decl_glob = NULL },
 	{ .name = "file", .kind = LL_QUERY_ANY, .decl_glob = "*.h" },
+	/* The symbol table's variables (input/elf/globals.c). */
+	{ .name = "variables", .kind = LL_QUERY_GLOBALS, .decl_glob = NULL },
 	/* Missing: exercises the suggestion. */
 	{ .name = "bitz", .kind = LL_QUERY_ANY, .decl_glob = NULL },
 };

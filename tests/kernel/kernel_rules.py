@@ -45,6 +45,55 @@ def check_mixed(tap, label, findings, expected):
                f"{label}: line {line} pairs are read-mostly x write-hot", pairs)
 
 
+# The networking hot globals Linux 6.9 gathered into struct net_hotdata.
+NET_HOT = ["netdev_budget", "netdev_budget_usecs", "netdev_max_backlog", "dev_tx_weight",
+           "dev_rx_weight", "gro_normal_batch", "netdev_tstamp_prequeue", "offload_base",
+           "ptype_all"]
+
+
+def check_net_globals(tap, lint):
+    """6.1: how many lines the net hot globals span, against the minimum,
+    recomputed from nm -S; and the whole image's globals in under a second."""
+    import subprocess
+    import tempfile
+    import time
+    paths = fetch("6.1")
+    if not paths:
+        tap.skip("6.1 net hot globals", "no 6.1 kernel")
+        return
+    vmlinux = paths[0]
+    out = subprocess.run(["nm", "-S", vmlinux], capture_output=True, text=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) == 4 and w[3] in NET_HOT:
+            syms[w[3]] = (int(w[0], 16), int(w[1], 16))
+    with tempfile.NamedTemporaryFile("w", suffix=".rules", delete=False) as f:
+        f.write("globals\n\tgroup net_hot " + " ".join(NET_HOT) + "\n")
+        rules = f.name
+    try:
+        rc, out, err = lint("--format=json", "-r", rules, vmlinux)
+    finally:
+        os.unlink(rules)
+    doc = json.loads(out) if out else {"structs": []}
+    st = doc["structs"][0] if doc["structs"] else {"findings": []}
+    span = [f["message"] for f in st["findings"] if f["rule"] == "group-span"]
+    lines = sorted({a // 64 for a, _ in syms.values()} |
+                   {(a + s - 1) // 64 for a, s in syms.values()})
+    need = -(-sum(s for _, s in syms.values()) // 64)
+    tap.ok(len(syms) == len(NET_HOT) and len(span) == 1 and
+           f"touches {len(lines)} cachelines" in span[0] and f"need only {need}" in span[0],
+           "6.1: the net hot globals span the lines nm says, against their minimum",
+           f"nm: {len(lines)} lines, minimum {need}; {span} rc={rc} {err}")
+    best = None
+    for _ in range(3):
+        t = time.monotonic()
+        rc, out, err = lint("-q", vmlinux, "global", "variables")
+        best = min(best or 1e9, time.monotonic() - t)
+    tap.ok(rc == 0 and best < 1.0, "6.1: the whole image's global variables in under 1 s",
+           f"best of 3: {best:.2f} s rc={rc} {err}")
+
+
 def check_running_btf(tap, lint, file_rules):
     """rules/file.rules after the f_count -> f_ref rename (6.13), on the
     running kernel's own BTF when it is that recent: no stale-rule, and
@@ -129,6 +178,7 @@ def main():
                "6.12: --list=file* shows struct file, 184 bytes, 3 cachelines", out[:2000])
 
     check_running_btf(tap, lint, file_rules)
+    check_net_globals(tap, lint)
 
     paths = fetch("6.12", "fs/xfs/xfs.ko")
     if paths:

@@ -68,7 +68,7 @@ static const char *escaped(const char *s, char *buf, size_t size)
 
 #define E "t.rules:"
 #define PAT_CHARS "(expected a C member name, '.', or glob characters * ? [ ])"
-#define STATEMENTS "(expected struct, union, cacheline, read-mostly, write-hot, cold, align, " \
+#define STATEMENTS "(expected struct, union, globals, cacheline, read-mostly, write-hot, cold, align, " \
 	"pin, allow or group)"
 #define RULE_IDS "(expected mixed-cacheline, write-domains, split-hot, stale-rule, placement, " \
 	"group-span, group-member or adjacent-lines)"
@@ -130,6 +130,7 @@ static const struct { const char *text; const char *err; } bad[] = {
 	{ "struct file\n\tgroup fast\n",
 	  E "2:12: error: expected at least one member pattern after 'fast'" },
 	{ "group fast f_op\n", E "1:1: error: 'group' " OUTSIDE },
+	{ "globals jiffies\n", E "1:9: error: unexpected 'jiffies' after 'globals'" },
 
 	/* allow */
 	{ "struct file\n\tallow bogus-rule f_op\n", E "2:8: error: unknown rule id 'bogus-rule' " RULE_IDS },

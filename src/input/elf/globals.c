@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Global and static variables as one aggregate, so that every check, the
+ * rules and the reporters work on them as on a struct's members (see
+ * globals.h). The ELF symbol table gives what matters for cachelines:
+ * each variable's address, size and section.
+ */
+#include "input/elf/globals.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input/elf/elf_section.h"
+#include "util/strbuf.h"
+
+/*
+ * Offsets count from the page of the first variable: a page boundary is a
+ * line and a line-pair boundary on every machine, so --adjacent-lines pairs
+ * the lines the prefetcher pairs.
+ */
+#define PAGE 4096u
+
+struct var {
+	const char *name;	/* in the string table */
+	uint64_t addr, size;
+	bool global;		/* STB_GLOBAL: preferred over a local alias */
+};
+
+struct vars {
+	struct var *v;
+	size_t n;
+};
+
+/*
+ * Writable, allocated data: .data (with .data..read_mostly and
+ * .data..cacheline_aligned inside it in a vmlinux), .bss and the rest.
+ * .data..percpu is left out: its addresses are offsets into every CPU's
+ * own copy, a separate space.
+ */
+static bool data_section(const GElf_Shdr *sh, const char *name)
+{
+	if (!(sh->sh_flags & SHF_ALLOC) || !(sh->sh_flags & SHF_WRITE) ||
+	    (sh->sh_flags & SHF_EXECINSTR))
+		return false;
+	if (sh->sh_type != SHT_PROGBITS && sh->sh_type != SHT_NOBITS)
+		return false;
+	return !name || strncmp(name, ".data..percpu", 13) != 0;
+}
+
+static int var_cmp(const void *a, const void *b)
+{
+	const struct var *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->global != y->global)
+		return x->global ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Where each section starts in the aggregate. An executable or a vmlinux
+ * has addresses; a relocatable object (a module, a .o) has none, so each
+ * section starts on a fresh line after the previous one, and only
+ * variables of one section can meet on a line.
+ */
+static uint64_t *section_bases(Elf *elf, bool relocatable, size_t nsec)
+{
+	uint64_t *base = xcalloc(nsec ? nsec : 1, sizeof(*base));
+	uint64_t next = 0;
+
+	for (size_t i = 0; i < nsec; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			continue;
+		if (!relocatable) {
+			base[i] = sh.sh_addr;
+			continue;
+		}
+		base[i] = next;
+		next += (sh.sh_size + PAGE - 1) / PAGE * PAGE;
+	}
+	return base;
+}
+
+static int collect(Elf *elf, const char *path, struct vars *out,
+		   struct ll_error *err)
+{
+	GElf_Ehdr eh;
+	size_t nsec = 0, shstrndx;
+	Elf_Scn *scn = NULL;
+	bool relocatable;
+	uint64_t *base;
+	bool *wanted;
+
+	if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) || elf_getshdrstrndx(elf, &shstrndx))
+		return ll_fail(err, "%s: not a readable ELF file (%s)", path, elf_errmsg(-1));
+	relocatable = eh.e_type == ET_REL;
+	base = section_bases(elf, relocatable, nsec);
+	wanted = xcalloc(nsec ? nsec : 1, sizeof(*wanted));
+	for (size_t i = 0; i < nsec; i++) {
+		GElf_Shdr sh;
+		Elf_Scn *s = elf_getscn(elf, i);
+
+		if (s && gelf_getshdr(s, &sh))
+			wanted[i] = data_section(&sh, elf_strptr(elf, shstrndx, sh.sh_name));
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t k = 0; data && k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
+			    !sym.st_size || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= nsec ||
+			    !wanted[sym.st_shndx])
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			out->v = xgrow(out->v, out->n, sizeof(*out->v));
+			out->v[out->n++] = (struct var){
+				.name = name, .size = sym.st_size,
+				.addr = relocatable ? base[sym.st_shndx] + sym.st_value : sym.st_value,
+				.global = GELF_ST_BIND(sym.st_info) != STB_LOCAL,
+			};
+		}
+	}
+	free(base);
+	free(wanted);
+	return 0;
+}
+
+/*
+ * One member per variable, in address order. Aliases (two symbols of one
+ * object, jiffies and jiffies_64) and symbols that overlap an earlier one
+ * are dropped: a struct has no overlapping members, and the first (a
+ * global before a local) names the bytes.
+ */
+static struct ll_struct *build(const struct vars *vars, unsigned cl)
+{
+	struct ll_struct *s = xcalloc(1, sizeof(*s));
+	uint64_t first = vars->n ? vars->v[0].addr / PAGE * PAGE : 0, end = 0;
+
+	s->kind = LL_GLOBALS;
+	s->name = xstrdup(LL_GLOBALS_NAME);
+	s->alignment = PAGE;
+	s->cacheline = cl;
+	s->origin = first;	/* the address offset 0 stands for */
+	for (size_t i = 0; i < vars->n; i++) {
+		const struct var *v = &vars->v[i];
+		struct ll_member *m;
+
+		if (v->addr - first < end || v->addr + v->size - first > LL_MAX_STRUCT_SIZE)
+			continue;
+		s->members = xgrow(s->members, s->nr_members, sizeof(*s->members));
+		m = &s->members[s->nr_members++];
+		memset(m, 0, sizeof(*m));
+		m->name = xstrdup(v->name);
+		m->path = xstrdup(v->name);
+		m->type = xstrdup("");
+		m->offset = v->addr - first;
+		m->size = v->size;
+		m->alignment = 1;
+		end = m->offset + m->size;
+	}
+	s->size = end;
+	return s;
+}
+
+int ll_globals_read(const char *path, unsigned cl, struct ll_struct **out, struct ll_error *err)
+{
+	struct vars vars = { 0 };
+	Elf *elf;
+	int fd, rc;
+
+	*out = NULL;
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ll_fail(err, "%s: %s", path, strerror(errno));
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		rc = ll_fail(err, "%s: global variables need an ELF file with a symbol table", path);
+	} else {
+		rc = collect(elf, path, &vars, err);
+		if (!rc && vars.n) {
+			qsort(vars.v, vars.n, sizeof(*vars.v), var_cmp);
+			*out = build(&vars, cl);
+		}
+	}
+	free(vars.v);
+	elf_end(elf);
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Fixture for global variables (issue 22): variables placed on shared and
+ * separate lines with section and aligned attributes, as the kernel does
+ * with __read_mostly and ____cacheline_aligned. tests/globals/run_globals.py
+ * reads their addresses back with nm and asserts the findings.
+ */
+#define LINE __attribute__((aligned(64)))
+#define HOT_SECTION __attribute__((section(".data.hotspot")))
+
+/* Shared: a read-mostly config word beside a write-hot counter. */
+HOT_SECTION LINE int shared_config = 1;		/* read-mostly */
+HOT_SECTION long shared_counter = 2;		/* write-hot, same line */
+
+/* Apart: each on its own line. */
+HOT_SECTION LINE int apart_config = 3;		/* read-mostly */
+HOT_SECTION LINE long apart_counter = 4;	/* write-hot */
+
+/* Two writers of two domains, one line. */
+HOT_SECTION LINE long rx_packets = 5;		/* write-hot:rx */
+HOT_SECTION long tx_packets = 6;		/* write-hot:tx */
+
+/* A 128-byte pair: read-mostly on its first line, write-hot on its second. */
+HOT_SECTION __attribute__((aligned(128))) const void *pair_ops = 0;
+HOT_SECTION LINE long pair_hits = 7;
+
+/* An array of structs whose elements share lines with each other. */
+struct slot { long hits; long misses; };
+HOT_SECTION LINE struct slot slots[4] = { { 1, 2 } };
+
+int main(void)
+{
+	return (int)(shared_config + shared_counter + apart_config + apart_counter +
+		     rx_packets + tx_packets + pair_hits + slots[0].hits) + !!pair_ops;
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Global variables as one aggregate (issue 22): `global variables` and the
+rules' `globals` block.
+
+usage: run_globals.py --layoutlint PATH --workdir DIR
+
+tests/globals/globals.c is built with gcc and clang, as an executable and
+as an object (ET_REL, where sections have no addresses yet). For each,
+nm -S gives every variable's address and size independently of
+layoutlint; the test then asserts, from --format=json:
+
+  * each fixture variable is a member at nm's address minus the
+    aggregate's origin (a page boundary), with nm's size;
+  * the rules' findings: mixed-cacheline on the line of shared_config and
+    shared_counter, write-domains on the line of rx_packets and tx_packets,
+    none on the lines of apart_config and apart_counter; with
+    --adjacent-lines, pair_ops and pair_hits on the two lines of one
+    128-byte pair; group-span for `group hot`, with the lines and minimum
+    recomputed from nm;
+  * an optional pattern for a variable the binary lacks is no finding, a
+    plain one is a stale-rule.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import Failure, Tap, compile_c, run  # noqa: E402
+
+SRC = os.path.join(HERE, "globals.c")
+RULES = os.path.join(HERE, "globals.rules")
+CL = 64
+FIXTURE_VARS = ["shared_config", "shared_counter", "apart_config", "apart_counter",
+                "rx_packets", "tx_packets", "pair_ops", "pair_hits", "slots"]
+
+
+def nm_symbols(binary):
+    """name -> (address, size) of the data objects nm -S lists."""
+    out = subprocess.run(["nm", "-S", binary], capture_output=True, text=True,
+                         check=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) == 4 and w[2] in "dDbB":
+            syms[w[3]] = (int(w[0], 16), int(w[1], 16))
+    return syms
+
+
+def relocated(binary, syms):
+    """For an object file nm gives offsets within each section; add where
+    layoutlint places that section (sections follow each other, page by
+    page, in section-header order, as docs/cli.md says)."""
+    out = subprocess.run(["readelf", "-SW", binary], capture_output=True, text=True,
+                         check=True).stdout
+    sections, base, nxt = {}, {}, 0
+    for line in out.splitlines():
+        w = line.replace("[ ", "[").split()
+        if len(w) > 6 and w[0].startswith("[") and w[0].endswith("]") and w[0][1:-1].isdigit():
+            sections[int(w[0][1:-1])] = (w[1], int(w[5], 16))
+    for idx in sorted(sections):
+        base[idx] = nxt
+        nxt += (sections[idx][1] + 4095) // 4096 * 4096
+    out = subprocess.run(["readelf", "-sW", binary], capture_output=True, text=True,
+                         check=True).stdout
+    placed = {}
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) == 8 and w[3] == "OBJECT" and w[6].isdigit() and w[7] in syms:
+            placed[w[7]] = (base[int(w[6])] + int(w[1], 16), int(w[2]))
+    return placed
+
+
+def lint(tool, *args):
+    rc, out, err = run([tool, "--format=json", *args])
+    doc = json.loads(out) if out else {"structs": []}
+    return rc, doc, err
+
+
+def check(tap, label, tool, binary, is_object):
+    syms = nm_symbols(binary)
+    if is_object:
+        syms = relocated(binary, syms)
+    rc, doc, err = lint(tool, binary, "global", "variables")
+    st = doc["structs"][0] if doc["structs"] else None
+    if not tap.ok(rc == 0 and st and st["kind"] == "global" and st["name"] == "variables",
+                  f"{label}: `global variables` is one aggregate", f"rc={rc} {err}"):
+        return
+    origin = st.get("origin", 0)
+    members = {m["name"]: m for m in st["members"]}
+    want = {v: (syms[v][0] - origin, syms[v][1]) for v in FIXTURE_VARS}
+    got = {v: (members[v]["offset"], members[v]["size"]) if v in members else None
+           for v in FIXTURE_VARS}
+    tap.ok(origin % 4096 == 0 and got == want,
+           f"{label}: each variable at nm's address minus a page-aligned origin, nm's size",
+           f"origin={origin:#x}\ngot  {got}\nwant {want}")
+
+    def line(v):
+        return (syms[v][0] - origin) // CL
+
+    rc, doc, err = lint(tool, "-r", RULES, "--adjacent-lines", binary)
+    st = doc["structs"][0] if doc["structs"] else {"findings": []}
+    found = sorted((f["rule"], f["cacheline"], tuple(sorted(f["members"])))
+                   for f in st["findings"])
+    expect = [("mixed-cacheline", line("shared_config"),
+               ("shared_config", "shared_counter")),
+              ("write-domains", line("rx_packets"), ("rx_packets", "tx_packets"))]
+    pair = line("pair_ops")
+    if pair % 2 == 0 and line("pair_hits") == pair + 1:
+        expect.append(("adjacent-lines", pair, ("pair_hits", "pair_ops")))
+    hot = ["shared_config", "apart_config", "rx_packets"]
+    hot_lines = sorted({line(v) for v in hot})
+    hot_need = -(-sum(syms[v][1] for v in hot) // CL)
+    got_mixed = [f for f in found if f[0] in ("mixed-cacheline", "write-domains")]
+    tap.ok(rc == 1 and got_mixed == sorted(expect[:2]),
+           f"{label}: mixed-cacheline and write-domains where nm puts the pairs, "
+           "none for the variables on lines of their own",
+           f"rc={rc} {err}\ngot  {found}")
+    adjacent = [f for f in found if f[0] == "adjacent-lines"]
+    tap.ok(("adjacent-lines", pair, ("pair_hits", "pair_ops")) in adjacent,
+           f"{label}: --adjacent-lines: pair_ops and pair_hits on the two lines of one pair",
+           f"lines {pair}, {line('pair_hits')}: {adjacent}")
+    span = [f for f in st["findings"] if f["rule"] == "group-span"]
+    msg = span[0]["message"] if span else ""
+    tap.ok(len(span) == 1 and f"touches {len(hot_lines)} cachelines" in msg and
+           f"need only {hot_need}" in msg,
+           f"{label}: group hot spans the lines nm says, against its minimum",
+           f"{msg} (want {len(hot_lines)} lines {hot_lines}, minimum {hot_need})")
+    stale = [f for f in st["findings"] if f["rule"] == "stale-rule"]
+    tap.ok(not stale, f"{label}: an optional missing variable is no finding", stale)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layoutlint", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = ap.parse_args()
+    tap = Tap()
+    os.makedirs(a.workdir, exist_ok=True)
+    for cc in ("gcc", "clang"):
+        if not shutil.which(cc):
+            tap.skip(f"{cc}: compile", f"no {cc}")
+            continue
+        for is_object in (False, True):
+            kind = "object" if is_object else "executable"
+            out = os.path.join(a.workdir, f"globals-{cc}.{'o' if is_object else 'exe'}")
+            try:
+                compile_c(cc, SRC, out, dwarf="5", opt="-O0", obj=is_object)
+            except Failure as e:
+                tap.ok(False, f"{cc} {kind}: compile", str(e))
+                continue
+            check(tap, f"{cc} {kind}", a.layoutlint, out, is_object)
+
+    # A plain pattern for a variable the binary lacks is a stale-rule.
+    stale_rules = os.path.join(a.workdir, "stale.rules")
+    with open(stale_rules, "w") as f:
+        f.write("globals\n\twrite-hot shared_countr\n")
+    exe = os.path.join(a.workdir, "globals-gcc.exe")
+    if os.path.exists(exe):
+        rc, doc, err = lint(a.layoutlint, "-r", stale_rules, exe)
+        st = doc["structs"][0] if doc["structs"] else {"findings": []}
+        stale = [f["message"] for f in st["findings"] if f["rule"] == "stale-rule"]
+        tap.ok(rc == 1 and len(stale) == 1 and "did you mean shared_counter" in stale[0],
+               "a misspelt variable is a stale-rule with 'did you mean'", f"rc={rc} {stale}")
+    return tap.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
