@@ -61,6 +61,10 @@ struct options {
 	const char *source_url;		/* --source-url TEMPLATE */
 	bool line_pairs;		/* --line-pairs */
 	bool adjacent_lines;		/* --adjacent-lines */
+	char *in_outer;			/* --in OUTER.PATH: OUTER (owned) */
+	const char *in_path;		/* ... and PATH */
+	const char *in_type;		/* the NAME --in lints (the query now names OUTER) */
+	struct ll_block *in_block;	/* NAME's rules block, or NULL */
 	const char *command;		/* the cmds[] entry to run (main.c), set once parsing is done */
 };
 

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "util/diag.h"
+#include "util/strbuf.h"
 
 enum {
 	OPT_FORMAT = 0x100,
@@ -42,6 +43,7 @@ enum {
 	OPT_LINE_PAIRS,
 	OPT_BINARY,
 	OPT_ADJACENT_LINES,
+	OPT_IN,
 };
 
 static const struct argp_option argp_options[] = {
@@ -66,6 +68,9 @@ static const struct argp_option argp_options[] = {
 	  "List every check (id, default level, whether --suggest can fix it, summary), then exit", 2 },
 	{ "require-all", OPT_REQUIRE_ALL, NULL, 0,
 	  "A struct the rules name but BINARY does not define is an error, not a note", 2 },
+	{ "in", OPT_IN, "OUTER.PATH", 0,
+	  "Lint the one NAME where struct OUTER embeds it at member PATH: NAME's rules on "
+	  "those members, on OUTER's cachelines", 2 },
 	{ "adjacent-lines", OPT_ADJACENT_LINES, NULL, 0,
 	  "Also check each aligned pair of cachelines, which the adjacent-line prefetcher "
 	  "moves as one (adjacent-lines)", 2 },
@@ -225,6 +230,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ADJACENT_LINES:
 		o->adjacent_lines = true;
 		break;
+	case OPT_IN: {
+		const char *dot = strchr(arg, '.');
+
+		if (!dot || dot == arg || !dot[1])
+			argp_error(state, "--in '%s': expected OUTER.PATH (inode.i_data)", arg);
+		struct strbuf outer = STRBUF_INIT;
+
+		sb_add(&outer, arg, (size_t)(dot - arg));
+		free(o->in_outer);
+		o->in_outer = sb_detach(&outer);
+		o->in_path = dot + 1;
+		break;
+	}
 	case OPT_CACHELINE:
 		if (parse_uint(arg, &o->cacheline) || o->cacheline < 16 || o->cacheline > 4096 ||
 		    (o->cacheline & (o->cacheline - 1)))
@@ -362,6 +380,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "no BINARY given");
 		if (o->pending_kind)
 			argp_error(state, "'%s' must be followed by a NAME", o->pending_kind);
+		if (o->in_outer && (o->nr_queries != 1 || o->queries[0].kind == LL_QUERY_GLOBALS))
+			argp_error(state, "--in %s.%s lints one struct where %s embeds it: give "
+				   "exactly one NAME", o->in_outer, o->in_path, o->in_outer);
 		if (!!o->list_glob + !!o->contains + !!o->audit_glob > 1)
 			argp_error(state, "give one of --list, --contains and --audit");
 		if ((o->list_glob || o->contains || o->audit_glob) && (o->nr_queries || o->nr_rules_paths))
@@ -407,6 +428,7 @@ int cli_parse_options(int argc, char **argv, struct options *o)
 void cli_options_release(struct options *o)
 {
 	free(o->queries);
+	free(o->in_outer);
 	free(o->binaries);
 	free(o->args);
 	free(o->prefix_maps);

@@ -186,6 +186,9 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 				.arch_cacheline = ll_input_arch_cacheline(lb->in),
 				.groups_off = o->groups_off,
 				.adjacent_lines = o->adjacent_lines,
+				.embed_path = o->in_path,
+				.embed_type = o->in_type,
+				.embed_block = o->in_block,
 				.suggest = o->suggest,
 				.patch = o->format == FORMAT_PATCH,
 				.srcdir = o->srcdir,
@@ -440,6 +443,14 @@ int cli_lint(struct options *o)
 	if (o->baseline && ll_baseline_load(o->baseline, &ref, &err))
 		goto fail;
 	plan_queries(o, &rules, &blocks, &from_rules);
+	if (o->in_outer) {
+		/* --in: look OUTER up instead, and keep NAME's rules for its member. */
+		o->in_type = o->queries[0].name;
+		o->in_block = blocks[0];
+		o->queries[0] = (struct ll_query){ .name = o->in_outer, .kind = LL_QUERY_STRUCT,
+						   .decl_glob = o->decl_glob };
+		blocks[0] = ll_rules_find(&rules, LL_STRUCT, o->in_outer);
+	}
 	if (o->against && reference_paths(o, refs, &in_dir, &err))
 		goto fail;
 	found = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*found));

@@ -9,6 +9,7 @@
 #include "lint/lint.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "checks/catalog.h"
 #include "checks/checks.h"
@@ -85,6 +86,63 @@ static void proposal_release(struct ll_proposal *p)
 	p->layout = NULL;
 }
 
+struct find_path {
+	const char *path;
+	struct ll_member *found;
+};
+
+static int find_path_visit(struct ll_member *m, int depth, void *arg)
+{
+	struct find_path *f = arg;
+
+	(void)depth;
+	if (m->path && strcmp(m->path, f->path) == 0) {
+		f->found = m;
+		return 1;
+	}
+	return 0;
+}
+
+/* Does the C spelling TYPE name the aggregate NAME ("struct NAME", "NAME")? */
+static bool type_names(const char *type, const char *name)
+{
+	if (strncmp(type, "struct ", 7) == 0)
+		type += 7;
+	else if (strncmp(type, "union ", 6) == 0)
+		type += 6;
+	return strcmp(type, name) == 0;
+}
+
+/*
+ * --in: NAME's rules on the members of OUTER's member at o->embed_path,
+ * matched from that member down, as if it were NAME itself: the tags land
+ * on OUTER's members, so every check sees NAME at its offset in OUTER.
+ */
+static int apply_embedded(const struct ll_lint_opts *o, struct ll_struct *s,
+			  struct ll_findings *findings, struct ll_allows *allows,
+			  struct ll_hot_sets *sets, struct ll_error *err)
+{
+	struct find_path f = { .path = o->embed_path };
+
+	ll_visit(s->members, s->nr_members, find_path_visit, &f);
+	if (!f.found || !f.found->is_aggregate || !type_names(f.found->type, o->embed_type)) {
+		ll_fail(err, "--in %s.%s: %s %s has no member %s of type %s%s%s", s->name,
+			o->embed_path, ll_kind_name(s->kind), s->name, o->embed_path, o->embed_type,
+			f.found ? "; it is " : "", f.found ? f.found->type : "");
+		return -1;
+	}
+	if (!o->embed_block)
+		return 0;
+
+	struct ll_struct view = {
+		.kind = f.found->agg_kind, .name = s->name, .size = s->size,
+		.members = f.found->children, .nr_members = f.found->nr_children,
+		.cacheline = s->cacheline,
+	};
+
+	return ll_rules_apply(o->embed_block, &view, findings, allows, sets, err);
+}
+
 int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct ll_linted *l,
 		   struct ll_error *err)
 {
@@ -111,6 +169,8 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 			goto fail;
 		}
 	}
+	if (o->embed_path && apply_embedded(o, s, &l->findings, &allows, &sets, err))
+		goto fail;
 	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
 				     .nr_allows = allows.n, .adjacent_lines = o->adjacent_lines,
 				     .hot_sets = &sets };

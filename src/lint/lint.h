@@ -17,6 +17,14 @@ struct ll_lint_opts {
 	unsigned arch_cacheline;	/* the binary's architecture's line size */
 	bool groups_off;		/* --groups=off */
 	bool adjacent_lines;		/* --adjacent-lines */
+	/*
+	 * --in OUTER.PATH: the struct linted is OUTER; EMBED_BLOCK (the rules
+	 * of EMBED_TYPE, or NULL) applies to the members of its member at
+	 * EMBED_PATH, which must be of that type.
+	 */
+	const char *embed_path;
+	const char *embed_type;
+	struct ll_block *embed_block;
 	bool suggest;			/* --suggest */
 	bool patch;			/* --format=patch: read the header, keep declarations whole */
 	const char *srcdir;		/* where headers are found (--srcdir) */

@@ -212,6 +212,20 @@ CASES = [
              F("adjacent-lines", "warning", 2, ["lock", "cfg"], [("lock", "cfg")],
                at="lock")]}),
 
+    # ---- --in OUTER.PATH: a struct where another embeds it
+    Case("--in: inner alone keeps ops and count on lines 0 and 1",
+         "paths", "inner.rules", ["inner"], exit=0,
+         verdicts={"inner": {0: "clean", 1: "clean"}}),
+    Case("--in: embedded at +16 in outer, ops and count meet on outer's line 1",
+         "paths", "inner.rules", ["inner"], exit=1, args=["--in", "outer.in"],
+         structs=["outer"],
+         findings={"outer": [F("mixed-cacheline", "error", 1, ["in.ops", "in.count"],
+                               [("in.ops", "in.count")], msg=[r"of struct outer"])]}),
+    Case("--in: a member that is not of NAME's type is exit 2",
+         "paths", "inner.rules", ["inner"], exit=2, args=["--in", "outer.ptr"],
+         stderr=[r"--in outer.ptr: struct outer has no member ptr of type inner; "
+                 r"it is struct inner \*"]),
+
     # ---- hot sets (rules 'group' statements)
     Case("group-span: a rules group spread over more lines than its bytes need warns",
          "paths", "hot-sets.rules", ["pair_lines", "hot_pair"], exit=1,

@@ -37,3 +37,20 @@ struct hot_pair {
     long b;
 };
 struct hot_pair hp;
+
+/*
+ * --in: inner alone keeps ops (line 0) and count (line 1) apart; embedded
+ * at +16 in outer, both land on outer's line 1.
+ */
+struct inner {
+    long pad[6];                /* inner 0-47 */
+    const void *ops;            /* inner 48: line 0 */
+    long pad2[2];               /* inner 56-71 */
+    long count;                 /* inner 72: line 1 */
+};
+struct outer {
+    char head[16];
+    struct inner in;            /* outer 16: ops at 64, count at 88, both line 1 */
+    struct inner *ptr;
+};
+struct outer ou;
