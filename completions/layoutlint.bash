@@ -16,7 +16,7 @@ _layoutlint_binary()
         case $w in
             -r|--rules|--format|--cacheline|--decl-file|--srcdir|--prefix-map|--color|\
             --fail-level|--baseline|--write-baseline|--against|--groups|--contains|\
-            --audit|--btf-base|--import-net-cachelines|--html|--source-url|--binary) ((i++)) ;;
+            --audit|--btf-base|--import-net-cachelines|--html|--source-url|--binary|--in) ((i++)) ;;
             -*) ;;
             *) echo "$w"; return ;;
         esac

@@ -85,6 +85,17 @@ static const struct ll_check_def catalog[] = {
 			"rules (or the net_cachelines table they came from).",
 	},
 	{
+		.id = "array-neighbours", .sarif_name = "ArrayNeighbours", .level = LL_LEVEL_WARNING,
+		.summary = "A write-hot array puts several of its elements on one cacheline.",
+		.description = "A member (or variable) tagged write-hot is an array whose elements are "
+			"smaller than a cacheline, so several elements share each line: when each element "
+			"has its own writer (an array indexed by CPU, queue or node), the writers false-share "
+			"the line although no two of them touch the same element.",
+		.help = "If each element has its own writer, align the element type to the line "
+			"(____cacheline_aligned on the element struct) or make it per-CPU data. If one "
+			"writer updates them all, say so: 'allow array-neighbours MEMBER'.",
+	},
+	{
 		.id = "adjacent-lines", .sarif_name = "AdjacentLines", .level = LL_LEVEL_WARNING,
 		.summary = "Two lines of one aligned pair hold members that would be false sharing on "
 			"one line.",

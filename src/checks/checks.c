@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The layout checks: mixed-cacheline, write-domains, split-hot, placement
- * and, when asked, adjacent-lines.
+ * The layout checks: mixed-cacheline, write-domains, split-hot, placement,
+ * array-neighbours, group-span for the rules' groups and, when asked,
+ * adjacent-lines.
  */
 #include "checks/checks.h"
 
@@ -638,6 +639,62 @@ static void check_hot_set(const struct ll_check_input *in, const struct ll_hot_s
 	free(e.v);
 }
 
+/*
+ * array-neighbours: the element count of an array type ("struct slot[4]",
+ * "u64[2][8]": every dimension multiplies), 0 when TYPE is no array.
+ */
+static uint64_t array_elements(const char *type)
+{
+	const char *p = strchr(type, '[');
+	uint64_t n = 1;
+
+	if (!p || strstr(type, "(*"))
+		return 0;
+	while (p && *p == '[') {
+		char *end;
+		unsigned long long d = strtoull(p + 1, &end, 10);
+
+		if (*end != ']' || !d || n > UINT64_MAX / d)
+			return 0;
+		n *= d;
+		p = end + 1;
+	}
+	return n;
+}
+
+static void check_array(const struct ll_check_input *in, const struct ll_unit *u,
+			struct ll_findings *out)
+{
+	const struct ll_struct *s = in->s;
+	const char *rule = "array-neighbours";
+	uint64_t n = array_elements(u->m->type ? u->m->type : ""), elem, per_line;
+	struct strbuf msg = STRBUF_INIT;
+	struct ll_finding *f;
+
+	/*
+	 * Arrays of structs: per-writer slots (per CPU, queue, node) are
+	 * structs; an array of scalars (chrono_stat[3], a histogram) mostly
+	 * has one writer, and its warnings would be noise.
+	 */
+	if (u->tag != LL_WRITE_HOT || n < 2 || allowed(in, rule, u->m->path) ||
+	    (strncmp(u->m->type, "struct ", 7) != 0 && strncmp(u->m->type, "union ", 6) != 0))
+		return;
+	elem = u->m->size / n;
+	if (elem < 4 || elem >= s->cacheline || elem * n != u->m->size)
+		return;
+	per_line = s->cacheline / elem;
+	f = ll_check_finding_add(out, rule, (int64_t)(ll_member_extent(u->m).begin / s->cacheline));
+	sb_addf(&msg, "write-hot %s (%s) puts %llu of its %llu-byte elements on each %u-byte "
+		"cacheline of %s %s: writers of different elements share a line", u->m->path,
+		u->m->type, (unsigned long long)(per_line < n ? per_line : n),
+		(unsigned long long)elem, s->cacheline, ll_kind_name(s->kind), s->name);
+	f->message = sb_detach(&msg);
+	f->location = u->m->decl;
+	ll_finding_member(f, u->m->path);
+	ll_finding_pair(f, u->m->path, NULL);
+	ll_finding_seal(f, s);
+}
+
 void ll_check(const struct ll_check_input *in, struct ll_findings *out)
 {
 	struct ll_units units;
@@ -653,6 +710,8 @@ void ll_check(const struct ll_check_input *in, struct ll_findings *out)
 	check_placement(in, &units, out);
 	if (in->adjacent_lines)
 		check_adjacent(in, &lines, out);
+	for (size_t i = 0; i < units.n; i++)
+		check_array(in, &units.v[i], out);
 	for (size_t i = 0; in->hot_sets && i < in->hot_sets->n; i++)
 		check_hot_set(in, &in->hot_sets->v[i], out);
 	ll_lines_release(&lines);

@@ -226,6 +226,15 @@ CASES = [
          stderr=[r"--in outer.ptr: struct outer has no member ptr of type inner; "
                  r"it is struct inner \*"]),
 
+    # ---- array-neighbours
+    Case("array-neighbours: a write-hot array of 16-byte elements warns; 64-byte "
+         "elements and a byte buffer do not",
+         "paths", "slots.rules", ["slots"], exit=1, args=["--fail-level=warning"],
+         findings={"slots": [F("array-neighbours", "warning", 0, ["packed"], [("packed",)],
+                               at="packed", notes=[],
+                               msg=[r"write-hot packed \(struct slot\[4\]\) puts 4 of its "
+                                    r"16-byte elements on each 64-byte cacheline"])]}),
+
     # ---- hot sets (rules 'group' statements)
     Case("group-span: a rules group spread over more lines than its bytes need warns",
          "paths", "hot-sets.rules", ["pair_lines", "hot_pair"], exit=1,

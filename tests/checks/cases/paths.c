@@ -54,3 +54,13 @@ struct outer {
     struct inner *ptr;
 };
 struct outer ou;
+
+/* array-neighbours: per-writer slots four to a line, and one slot a line. */
+struct slot { long hits; const void *owner; };
+struct line_slot { long hits; } __attribute__((aligned(64)));
+struct slots {
+    struct slot packed[4];          /* 16-byte elements: 4 per line */
+    struct line_slot apart[2];      /* 64-byte elements: one per line */
+    char name[16];                  /* a byte buffer, not per-writer slots */
+};
+struct slots sl;
