@@ -419,6 +419,7 @@ void ll_check(const struct ll_check_input *in, struct ll_findings *out)
 		check_domains(in, &lines.v[i], out);
 	check_split(in, &units, out);
 	check_placement(in, &units, out);
+	ll_check_measured(in, &units, &lines, out);
 	ll_lines_release(&lines);
 	ll_units_release(&units);
 }

@@ -7,6 +7,7 @@
 #define LAYOUTLINT_CHECKS_H
 
 #include "model/finding.h"
+#include "model/profile.h"
 #include "model/units.h"
 
 struct ll_check_input {
@@ -14,9 +15,17 @@ struct ll_check_input {
 	uint64_t align;		/* start alignment assumed; 0: the cacheline size */
 	const struct ll_allow *allows;
 	size_t nr_allows;
+	struct ll_measure_thresholds thresholds;	/* for rule-drift, measured-mixed */
+	bool has_rules;		/* a rules block applied: untagged members are news */
 };
 
-/* Run mixed-cacheline, write-domains, split-hot and placement on S. */
+/*
+ * Run mixed-cacheline, write-domains, split-hot and placement on S, and,
+ * when a profile measured S, rule-drift and measured-mixed (measured.c).
+ */
 void ll_check(const struct ll_check_input *in, struct ll_findings *out);
+/* checks/measured.c: the two checks of measured hotness, on S's units and lines. */
+void ll_check_measured(const struct ll_check_input *in, const struct ll_units *units,
+		       const struct ll_lines *lines, struct ll_findings *out);
 
 #endif

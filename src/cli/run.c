@@ -146,9 +146,10 @@ static int missing_struct(const struct options *o, const char *path, size_t i,
  * has been read; for the reference it is just absent.
  */
 static int lint_binary(const struct options *o, const char *path, struct ll_block **blocks,
-		       bool from_rules, const struct lint_pass *pass, struct linted_binary *lb,
-		       struct ll_error *err)
+		       bool from_rules, const struct lint_pass *pass, struct cli_profiles *profiles,
+		       struct linted_binary *lb, struct ll_error *err)
 {
+	struct cli_profiles mine = { 0 };
 	struct progress_line line = { 0 };
 	struct ll_input_options io = {
 		.srcdir = o->srcdir,
@@ -170,6 +171,10 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 	    ll_input_lookup(lb->in, o->queries, o->nr_queries, results, err))
 		goto done;
 	lb->run.build_id = ll_input_build_id(lb->in);
+	/* The reference of --against is another build: the profiles are not of it. */
+	if (!pass->reference &&
+	    cli_profiles_for_binary(profiles, path, lb->run.build_id, &mine, err))
+		goto done;
 	lb->run.structs = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*lb->run.structs));
 	for (size_t i = 0; i < o->nr_queries; i++) {
 		lb->struct_of_query[i] = -1;
@@ -186,10 +191,14 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 				.suggest = o->suggest,
 				.patch = o->format == FORMAT_PATCH,
 				.srcdir = o->srcdir,
+				.profiles = (const struct ll_profile *const *)mine.v,
+				.nr_profiles = mine.n,
+				.thresholds = o->thresholds,
 			};
 
 			if (ll_lint_struct(&lo, blocks[i], l, err))
 				goto done;
+			cli_print_notes(&l->profile_notes);
 			continue;
 		}
 		if (results[i].status == LL_AMBIGUOUS) {
@@ -205,6 +214,7 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 	}
 	rc = 0;
 done:
+	free(mine.v);	/* borrowed the profiles */
 	cli_progress_done(&line);
 	for (size_t i = 0; i < o->nr_queries; i++)
 		ll_lookup_result_release(&results[i]);
@@ -378,34 +388,57 @@ static void gating_summary(const struct ll_gating *g)
 	fputc('\n', stderr);
 }
 
-/* --html FILE: the whole page or nothing, through a temporary file and rename. */
-static int write_html(const char *path, const struct ll_run *run, struct ll_error *err)
+/* OPTION PATH: PAGE whole or nothing, through a temporary file and rename. */
+static int replace_file(const char *option, const char *path, const struct strbuf *page,
+			struct ll_error *err)
 {
-	struct strbuf page = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT;
 	FILE *f;
 	int rc = 0;
 
-	ll_report_html(run, &page);
 	sb_addf(&tmp, "%s.%ld.tmp", path, (long)getpid());
 	f = fopen(tmp.buf, "w");
 	if (!f) {
-		ll_fail(err, "--html %s: cannot create %s: %m", path, tmp.buf);
+		ll_fail(err, "%s %s: cannot create %s: %m", option, path, tmp.buf);
 		rc = -1;
 	} else {
-		bool ok = fwrite(page.buf, 1, page.len, f) == page.len;
+		bool ok = fwrite(page->buf ? page->buf : "", 1, page->len, f) == page->len;
 
 		if (fclose(f) != 0 || !ok) {
-			ll_fail(err, "--html %s: cannot write: %m", path);
+			ll_fail(err, "%s %s: cannot write: %m", option, path);
 			rc = -1;
 		} else if (rename(tmp.buf, path) != 0) {
-			ll_fail(err, "--html %s: cannot replace it: %m", path);
+			ll_fail(err, "%s %s: cannot replace it: %m", option, path);
 			rc = -1;
 		}
 		if (rc)
 			unlink(tmp.buf);
 	}
-	sb_release(&page);
 	sb_release(&tmp);
+	return rc;
+}
+
+/* --html FILE: the whole page or nothing. */
+static int write_html(const char *path, const struct ll_run *run, struct ll_error *err)
+{
+	struct strbuf page = STRBUF_INIT;
+	int rc;
+
+	ll_report_html(run, &page);
+	rc = replace_file("--html", path, &page, err);
+	sb_release(&page);
+	return rc;
+}
+
+/* --write-rules FILE: the tags the profiles imply, as a rules file. */
+static int write_rules(const struct options *o, const struct ll_run *run, struct ll_error *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int rc;
+
+	ll_report_rules(run, o->profiles, o->nr_profiles, &text);
+	rc = replace_file("--write-rules", o->write_rules, &text, err);
+	sb_release(&text);
 	return rc;
 }
 
@@ -423,6 +456,7 @@ int cli_lint(struct options *o)
 	struct ll_pairset ref = { 0 }, mine = { 0 };
 	struct ll_gating gating = { .strict = o->strict_baseline };
 	struct ll_baseline_pending pending = { 0 };
+	struct cli_profiles profiles = { 0 };
 	bool gate = o->baseline || o->against;
 	struct strbuf out = STRBUF_INIT;
 	char *srcroot = NULL;
@@ -436,6 +470,8 @@ int cli_lint(struct options *o)
 	}
 	if (o->baseline && ll_baseline_load(o->baseline, &ref, &err))
 		goto fail;
+	if (cli_profiles_load(o, &profiles, &err))
+		goto fail;
 	plan_queries(o, &rules, &blocks, &from_rules);
 	if (o->against && reference_paths(o, refs, &in_dir, &err))
 		goto fail;
@@ -443,7 +479,8 @@ int cli_lint(struct options *o)
 	for (size_t b = 0; b < nb; b++) {
 		struct lint_pass pass = { .last = b + 1 == nb, .found = found };
 
-		if (lint_binary(o, o->binaries[b], blocks, from_rules, &pass, &cur[b], &err))
+		if (lint_binary(o, o->binaries[b], blocks, from_rules, &pass, &profiles, &cur[b],
+				&err))
 			goto fail;
 		for (size_t q = 0; q < o->nr_queries; q++)
 			found[q] |= cur[b].struct_of_query[q] >= 0;
@@ -452,7 +489,7 @@ int cli_lint(struct options *o)
 	for (size_t b = 0; o->against && b < nb; b++) {
 		struct lint_pass pass = { .reference = true };
 
-		if (lint_binary(o, refs[b], blocks, from_rules, &pass, &old[b], &err))
+		if (lint_binary(o, refs[b], blocks, from_rules, &pass, &profiles, &old[b], &err))
 			goto fail;
 		/* Several references gate as one: the union of their pairs. */
 		ll_pairset_add_run(&old[b].run, &ref);
@@ -486,9 +523,13 @@ int cli_lint(struct options *o)
 	all.quiet = o->quiet;
 	all.source_url = o->source_url;
 	all.line_pairs = o->line_pairs;
+	all.measured = o->nr_profiles > 0;
+	all.thresholds = o->thresholds;
 	all.srcroot = srcroot = source_root(o);
 	/* Like the baseline: a page that cannot be written fails before any output. */
 	if (o->html && write_html(o->html, &all, &err))
+		goto fail;
+	if (o->write_rules && write_rules(o, &all, &err))
 		goto fail;
 	if (o->format == FORMAT_HTML)
 		ll_report_html(&all, &out);
@@ -541,5 +582,6 @@ done:
 	free(blocks);
 	sb_release(&out);
 	ll_rules_release(&rules);
+	cli_profiles_release(&profiles);
 	return status;
 }
