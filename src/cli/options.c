@@ -89,8 +89,8 @@ static const struct argp_option argp_options[] = {
 	  "Exit 1 for findings at or above LEVEL: note, warning or error (default)", 2 },
 	{ NULL, 0, NULL, 0, "Measurement (perf data-type profiles):", 3 },
 	{ "profile", OPT_PROFILE, "FILE", 0,
-	  "A perf data-type profile of BINARY (repeatable): the text of perf report --stdio "
-	  "-s type,typeoff[,symoff] or perf annotate --stdio --data-type, after the lines of "
+	  "A perf data-type profile of BINARY (repeatable): the text of perf report "
+	  "-s type,typeoff[,symoff] or of perf annotate's data-type view, after the lines of "
 	  "perf buildid-list; adds each member's samples, reads and writes, and the checks "
 	  "rule-drift and measured-mixed", 3 },
 	{ "measured-hot", OPT_MEASURED_HOT, "PCT", 0,
