@@ -224,6 +224,23 @@ class Suite:
            "records no build-ids" in r.err,
            "a type of the same name and another size is not matched, with a note", r.err)
 
+    def events(self):
+        """A report split by event, as perf mem record's: loads and stores from the names."""
+        text = ("# Samples: 2K of event 'cpu/mem-loads,ldlat=30/P'\n"
+                "# Overhead  Data Type  Data Type Offset\n#\n"
+                "    60.00%  struct stats  struct stats +0x8 (ops)\n"
+                "    30.00%  struct stats  struct stats +0x10 (flags)\n#\n"
+                "# Samples: 1K of event 'cpu/mem-stores/P'\n"
+                "# Overhead  Data Type  Data Type Offset\n#\n"
+                "    95.00%  struct stats  struct stats +0 (hits)\n")
+        out = os.path.join(self.work, "events.rules")
+        r = self.run("-q", "--profile", self.hostile_file("events.txt", text), "--write-rules",
+                     out, self.binary("gcc-shared"), "struct", "stats")
+        tags = rules_tags(open(out).read()) if os.path.exists(out) else {}
+        self.tap.ok(r.rc in (0, 1) and tags == EXPECTED and "measured-mixed" in r.out,
+                    "a report split by mem-loads and mem-stores events gives reads and writes "
+                    "without symoff", f"rc {r.rc}\n{r.out}\n{r.err}\n{tags}")
+
     def gating(self):
         base = os.path.join(self.work, "measured.baseline")
         args = ["--profile", self.prof("gcc-shared", "symoff"), "-r",
@@ -293,6 +310,7 @@ def main():
     if not a.live:
         s.refused()
         s.hostile()
+        s.events()
         s.gating()
         s.deterministic()
     return tap.finish()
