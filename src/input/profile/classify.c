@@ -13,7 +13,6 @@
 
 #ifdef HAVE_CAPSTONE
 #include <capstone/capstone.h>
-#endif
 
 /* "writer+0x10" -> ("writer", 0x10); false when it is not SYMBOL+HEX. */
 static bool split_symoff(const char *symoff, char **sym, uint64_t *off)
@@ -86,7 +85,6 @@ static const unsigned char *code_at(Elf *elf, uint64_t addr, uint64_t n)
 	return NULL;
 }
 
-#ifdef HAVE_CAPSTONE
 /* How INSN's memory operand is accessed; unknown when it has none (lea has none). */
 static enum ll_access access_of(const cs_insn *insn)
 {

@@ -40,7 +40,6 @@ struct parser {
 	enum ll_access ann_access[MAX_EVENTS];
 	size_t ann_events;
 	int ann_values;			/* 0 percent, 1 samples, 2 period */
-	int ann_depth;
 	uint64_t ann_size;
 	bool ann_rows;			/* the outermost row was read */
 	/* pseudo-types said once each */
@@ -327,7 +326,6 @@ static void annotate_start(struct parser *ps, const char *s)
 	ps->in_annotate = true;
 	ps->ann_events = 0;
 	ps->ann_values = -1;
-	ps->ann_depth = 0;
 	ps->ann_size = 0;
 	ps->ann_rows = false;
 }
@@ -346,10 +344,9 @@ static void annotate_row(struct parser *ps, char *s)
 	char *tok[MAX_EVENTS + 2], *rest = s;
 	size_t k;
 
-	if (strcmp(trim(s), "};") == 0 || strcmp(trim(s), "}") == 0) {
-		ps->ann_depth--;
+	/* The end of a nested aggregate: its members were rows of their own. */
+	if (strcmp(trim(s), "};") == 0 || strcmp(trim(s), "}") == 0)
 		return;
-	}
 	for (k = 0; k < nv + 2; k++) {
 		rest += strspn(rest, " ");
 		tok[k] = rest;
@@ -367,17 +364,14 @@ static void annotate_row(struct parser *ps, char *s)
 	}
 	rest = trim(rest);
 	size_t len = strlen(rest);
-	bool opens = len >= 1 && rest[len - 1] == '{';
-	bool leaf = len >= 1 && rest[len - 1] == ';';
 
 	if (!ps->ann_rows) {	/* the type itself: its size */
 		ps->ann_rows = true;
 		ps->ann_size = size;
-		ps->ann_depth += opens;
 		return;
 	}
-	ps->ann_depth += opens;
-	if (!leaf)
+	/* A nested aggregate ("... {") sums its members: only leaves ("...;") are rows. */
+	if (len == 0 || rest[len - 1] != ';')
 		return;
 	rest[len - 1] = '\0';
 	char *name = strrchr(rest, '\t');
@@ -396,7 +390,7 @@ static void annotate_row(struct parser *ps, char *s)
 		r->samples = samples;
 		r->field = name && *name ? xstrdup(name) : NULL;
 		r->access = ps->ann_events ? ps->ann_access[k] : LL_ACCESS_UNKNOWN;
-		}
+	}
 }
 
 static void annotate_line(struct parser *ps, char *s)
