@@ -156,6 +156,14 @@ class Suite:
                     "SARIF: the rules table has both checks and the result its measures",
                     r.out[-2000:] + r.err)
 
+    def html(self):
+        r = self.run("--format=html", "--profile", self.prof("gcc-shared", "symoff"),
+                     self.binary("gcc-shared"), "struct", "stats")
+        self.tap.ok(r.rc in (0, 1) and "<th>measured</th>" in r.out and
+                    re.search(r"measured \d+ samples \(9\d%\), 100% writes", r.out),
+                    "HTML: the members table and the map's titles show the measures",
+                    r.err + r.out[-1500:])
+
     def refused(self):
         other = os.path.join(self.work, "other")
         os.makedirs(other, exist_ok=True)
@@ -307,6 +315,7 @@ def main():
         s.samples_only(v, "type")
         s.samples_only(v, "annotate")
     s.sarif()
+    s.html()
     if not a.live:
         s.refused()
         s.hostile()
