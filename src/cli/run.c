@@ -388,6 +388,14 @@ static void gating_summary(const struct ll_gating *g)
 	fputc('\n', stderr);
 }
 
+static bool any_measured(const struct ll_run *run)
+{
+	for (size_t i = 0; i < run->nr_structs; i++)
+		if (run->structs[i].layout->measured)
+			return true;
+	return false;
+}
+
 /* OPTION PATH: PAGE whole or nothing, through a temporary file and rename. */
 static int replace_file(const char *option, const char *path, const struct strbuf *page,
 			struct ll_error *err)
@@ -524,6 +532,9 @@ int cli_lint(struct options *o)
 	all.source_url = o->source_url;
 	all.line_pairs = o->line_pairs;
 	all.measured = o->nr_profiles > 0;
+	if (all.measured && !any_measured(&all))
+		ll_notef("no struct linted appears in the profiles (types are matched by name and, "
+			 "where the profile gives it, size)");
 	all.thresholds = o->thresholds;
 	all.srcroot = srcroot = source_root(o);
 	/* Like the baseline: a page that cannot be written fails before any output. */
