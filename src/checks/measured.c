@@ -65,7 +65,8 @@ static void check_drift(const struct ll_check_input *in, const struct ll_units *
 		bool written = ll_measured_written(u->m, t);
 		struct ll_measure m = { 0 };
 
-		if (ll_allowed(in->allows, in->nr_allows, "rule-drift", u->m->path))
+		/* An unnamed bitfield cannot be tagged, so it cannot drift. */
+		if (!u->m->path || ll_allowed(in->allows, in->nr_allows, "rule-drift", u->m->path))
 			continue;
 		ll_member_measure(u->m, &m);
 		if (u->tag == LL_READ_MOSTLY && s->measured_access && written) {
@@ -84,16 +85,16 @@ static void check_drift(const struct ll_check_input *in, const struct ll_units *
 	}
 }
 
-/* Measured read-mostly: hot, and written less than the threshold. */
+/* Measured read-mostly: hot, and written less than the threshold (named members only). */
 static bool reads_only(const struct ll_check_input *in, const struct ll_unit *u)
 {
-	return ll_measured_hot(u->m, in->s, &in->thresholds) &&
+	return u->m->path && ll_measured_hot(u->m, in->s, &in->thresholds) &&
 	       !ll_measured_written(u->m, &in->thresholds);
 }
 
 static bool writes(const struct ll_check_input *in, const struct ll_unit *u)
 {
-	return ll_measured_hot(u->m, in->s, &in->thresholds) &&
+	return u->m->path && ll_measured_hot(u->m, in->s, &in->thresholds) &&
 	       ll_measured_written(u->m, &in->thresholds);
 }
 
@@ -102,8 +103,13 @@ static bool mixed_allowed(const struct ll_check_input *in, const struct ll_unit 
 	return ll_allowed(in->allows, in->nr_allows, "measured-mixed", u->m->path);
 }
 
+/*
+ * A note at each member involved but the one F is located at, whose note
+ * is kept for gating to use should it move F elsewhere (as mixed-cacheline
+ * does).
+ */
 static void mixed_note(struct ll_finding *f, const struct ll_check_input *in,
-		       const struct ll_unit *u, const char *role)
+		       const struct ll_unit *u, const struct ll_unit *at, const char *role)
 {
 	struct ll_measure m = { 0 };
 	struct strbuf sb = STRBUF_INIT;
@@ -111,6 +117,11 @@ static void mixed_note(struct ll_finding *f, const struct ll_check_input *in,
 	ll_member_measure(u->m, &m);
 	sb_addf(&sb, "%s %s: ", role, u->m->path);
 	describe_measure(&sb, in->s, &m);
+	if (u == at) {
+		f->located = u->m->path;
+		f->located_note = sb_detach(&sb);
+		return;
+	}
 	ll_finding_member_note(f, &u->m->decl, u->m->path, "%s", sb.buf);
 	sb_release(&sb);
 }
@@ -120,6 +131,7 @@ static void check_measured_mixed(const struct ll_check_input *in, const struct l
 {
 	const struct ll_struct *s = in->s;
 	struct ll_finding *f = NULL;
+	const struct ll_unit *at = NULL;
 
 	for (size_t i = 0; i < line->nr_units; i++) {
 		const struct ll_unit *r = line->units[i];
@@ -134,6 +146,7 @@ static void check_measured_mixed(const struct ll_check_input *in, const struct l
 			if (!f) {
 				f = ll_check_finding_add(out, "measured-mixed", (int64_t)line->index);
 				f->location = r->m->decl;
+				at = r;
 			}
 			ll_finding_pair(f, r->m->path, w->m->path);
 		}
@@ -151,7 +164,7 @@ static void check_measured_mixed(const struct ll_check_input *in, const struct l
 		if (reads_only(in, u) && !mixed_allowed(in, u)) {
 			sb_addf(&msg, "%s%s", sep, u->m->path);
 			ll_finding_member(f, u->m->path);
-			mixed_note(f, in, u, "read");
+			mixed_note(f, in, u, at, "read");
 			sep = ", ";
 		}
 	}
@@ -163,7 +176,7 @@ static void check_measured_mixed(const struct ll_check_input *in, const struct l
 		if (writes(in, u) && !mixed_allowed(in, u)) {
 			sb_addf(&msg, "%s%s", sep, u->m->path);
 			ll_finding_member(f, u->m->path);
-			mixed_note(f, in, u, "written");
+			mixed_note(f, in, u, at, "written");
 			sep = ", ";
 		}
 	}
