@@ -19,6 +19,7 @@
 #include "report/report.h"
 #include "rules/rules.h"
 #include "util/diag.h"
+#include "util/replace_file.h"
 #include "util/strbuf.h"
 
 static const char *query_kind_name(const struct ll_query *q)
@@ -396,56 +397,51 @@ static bool any_measured(const struct ll_run *run)
 	return false;
 }
 
-/* OPTION PATH: PAGE whole or nothing, through a temporary file and rename. */
-static int replace_file(const char *option, const char *path, const struct strbuf *page,
-			struct ll_error *err)
+/* --html FILE: the whole page or nothing, through a temporary file and rename. */
+static int write_html(const char *path, const struct ll_run *run, struct ll_error *err)
 {
-	struct strbuf tmp = STRBUF_INIT;
+	struct strbuf page = STRBUF_INIT, tmp = STRBUF_INIT;
 	FILE *f;
 	int rc = 0;
 
+	ll_report_html(run, &page);
 	sb_addf(&tmp, "%s.%ld.tmp", path, (long)getpid());
 	f = fopen(tmp.buf, "w");
 	if (!f) {
-		ll_fail(err, "%s %s: cannot create %s: %m", option, path, tmp.buf);
+		ll_fail(err, "--html %s: cannot create %s: %m", path, tmp.buf);
 		rc = -1;
 	} else {
-		bool ok = fwrite(page->buf ? page->buf : "", 1, page->len, f) == page->len;
+		bool ok = fwrite(page.buf, 1, page.len, f) == page.len;
 
 		if (fclose(f) != 0 || !ok) {
-			ll_fail(err, "%s %s: cannot write: %m", option, path);
+			ll_fail(err, "--html %s: cannot write: %m", path);
 			rc = -1;
 		} else if (rename(tmp.buf, path) != 0) {
-			ll_fail(err, "%s %s: cannot replace it: %m", option, path);
+			ll_fail(err, "--html %s: cannot replace it: %m", path);
 			rc = -1;
 		}
 		if (rc)
 			unlink(tmp.buf);
 	}
+	sb_release(&page);
 	sb_release(&tmp);
 	return rc;
 }
 
-/* --html FILE: the whole page or nothing. */
-static int write_html(const char *path, const struct ll_run *run, struct ll_error *err)
-{
-	struct strbuf page = STRBUF_INIT;
-	int rc;
-
-	ll_report_html(run, &page);
-	rc = replace_file("--html", path, &page, err);
-	sb_release(&page);
-	return rc;
-}
-
-/* --write-rules FILE: the tags the profiles imply, as a rules file. */
-static int write_rules(const struct options *o, const struct ll_run *run, struct ll_error *err)
+/*
+ * --write-rules FILE: the tags the profiles imply, as a rules file, put in
+ * place like a baseline: written before any output, renamed over FILE
+ * after it, never through a symbolic link.
+ */
+static int write_rules(const struct options *o, const struct ll_run *run,
+		       struct ll_pending_file *pending, struct ll_error *err)
 {
 	struct strbuf text = STRBUF_INIT;
 	int rc;
 
 	ll_report_rules(run, o->profiles, o->nr_profiles, &text);
-	rc = replace_file("--write-rules", o->write_rules, &text, err);
+	rc = ll_file_prepare(o->write_rules, "--write-rules", "the rules", text.buf, text.len,
+			     pending, err);
 	sb_release(&text);
 	return rc;
 }
@@ -465,6 +461,7 @@ int cli_lint(struct options *o)
 	struct ll_gating gating = { .strict = o->strict_baseline };
 	struct ll_baseline_pending pending = { 0 };
 	struct cli_profiles profiles = { 0 };
+	struct ll_pending_file rules_pending = { 0 };
 	bool gate = o->baseline || o->against;
 	struct strbuf out = STRBUF_INIT;
 	char *srcroot = NULL;
@@ -540,7 +537,7 @@ int cli_lint(struct options *o)
 	/* Like the baseline: a page that cannot be written fails before any output. */
 	if (o->html && write_html(o->html, &all, &err))
 		goto fail;
-	if (o->write_rules && write_rules(o, &all, &err))
+	if (o->write_rules && write_rules(o, &all, &rules_pending, &err))
 		goto fail;
 	if (o->format == FORMAT_HTML)
 		ll_report_html(&all, &out);
@@ -556,7 +553,7 @@ int cli_lint(struct options *o)
 		status = 2;
 		goto done;
 	}
-	if (ll_baseline_commit(&pending, &err))
+	if (ll_baseline_commit(&pending, &err) || ll_file_commit(&rules_pending, &err))
 		goto fail;
 	if (gate && o->format == FORMAT_TEXT)
 		gating_summary(&gating);
@@ -575,6 +572,7 @@ fail:
 	status = 2;
 done:
 	ll_baseline_abandon(&pending);
+	ll_file_abandon(&rules_pending);
 	ll_gate_release(&all, &gating);
 	release_structs(&all);
 	for (size_t b = 0; b < nb; b++) {

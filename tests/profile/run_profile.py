@@ -249,6 +249,19 @@ class Suite:
                     "a report split by mem-loads and mem-stores events gives reads and writes "
                     "without symoff", f"rc {r.rc}\n{r.out}\n{r.err}\n{tags}")
 
+    def write_rules_link(self):
+        target = os.path.join(self.work, "elsewhere.rules")
+        link = os.path.join(self.work, "link.rules")
+        with open(target, "w") as f:
+            f.write("# mine\n")
+        os.symlink(target, link)
+        r = self.run("-q", "--profile", self.prof("gcc-shared", "symoff"), "--write-rules", link,
+                     self.binary("gcc-shared"), "struct", "stats")
+        self.tap.ok(r.rc == 2 and "symbolic link" in r.err and r.out == "" and
+                    open(target).read() == "# mine\n",
+                    "--write-rules refuses to write through a symbolic link, before any output",
+                    f"rc {r.rc}\n{r.err}")
+
     def gating(self):
         base = os.path.join(self.work, "measured.baseline")
         args = ["--profile", self.prof("gcc-shared", "symoff"), "-r",
@@ -320,6 +333,7 @@ def main():
         s.refused()
         s.hostile()
         s.events()
+        s.write_rules_link()
         s.gating()
         s.deterministic()
     return tap.finish()
