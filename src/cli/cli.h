@@ -86,11 +86,15 @@ void cli_options_release(struct options *o);
 struct cli_profiles {
 	struct ll_profile **v;
 	size_t n;
+	bool *used;		/* per profile: some binary of the run took it */
 };
 
 int cli_profiles_load(const struct options *o, struct cli_profiles *out, struct ll_error *err);
 int cli_profiles_for_binary(struct cli_profiles *all, const char *binary, const char *build_id,
 			    struct cli_profiles *out, struct ll_error *err);
+/* After every binary: a profile no binary took is ERR. */
+int cli_profiles_all_used(const struct cli_profiles *all, const char *const *binaries, size_t n,
+			  struct ll_error *err);
 void cli_profiles_release(struct cli_profiles *p);
 void cli_print_notes(const struct ll_profile_notes *notes);
 

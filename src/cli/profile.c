@@ -3,7 +3,8 @@
  * --profile: read every profile before any binary (a bad one stops the
  * run with one line), then, per binary, keep the profiles taken of it:
  * a profile whose build-ids name the binary's file with another build-id
- * was taken of another build and is refused, as pahole's importer does.
+ * was taken of another build and is refused, as pahole's importer does;
+ * one that names no binary of the run at all is refused once all are read.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +50,9 @@ void cli_profiles_release(struct cli_profiles *p)
 	for (size_t i = 0; i < p->n; i++)
 		ll_profile_free(p->v[i]);
 	free(p->v);
+	free(p->used);
 	p->v = NULL;
+	p->used = NULL;
 	p->n = 0;
 }
 
@@ -69,11 +72,11 @@ static bool names_binary(const char *recorded, const char *binary)
 }
 
 /*
- * Whether P was taken of BINARY (BUILD_ID, NULL when it has none): true
- * when a build-id line names the binary's file with its build-id, or when
- * P records no build-ids at all (said once, with a warning). A line naming
- * the file with another build-id, or build-ids none of which name it, is
- * an error.
+ * Whether P was taken of BINARY (BUILD_ID, NULL when it has none): 1 when
+ * a build-id line names the binary's file with its build-id, or when P
+ * records no build-ids at all (said with a warning); 0 when none names the
+ * file (a profile of another binary of the run); -1 and ERR when one names
+ * it with another build-id.
  */
 static int taken_of(const struct ll_profile *p, const char *binary, const char *build_id,
 		    struct ll_error *err)
@@ -83,7 +86,7 @@ static int taken_of(const struct ll_profile *p, const char *binary, const char *
 	if (!p->nr_build_ids) {
 		ll_warnf("%s records no build-ids (put perf buildid-list -i perf.data before the "
 			 "report): not checked that it was taken of %s", p->file, binary);
-		return 0;
+		return 1;
 	}
 	for (size_t i = 0; i < p->nr_build_ids; i++) {
 		const struct ll_profile_build_id *b = &p->build_ids[i];
@@ -91,16 +94,14 @@ static int taken_of(const struct ll_profile *p, const char *binary, const char *
 		if (!names_binary(b->path, binary))
 			continue;
 		if (build_id && strcmp(b->id, build_id) == 0)
-			return 0;
+			return 1;
 		named = b;
 	}
 	if (named)
 		return ll_fail(err, "%s: taken of another build of %s (build-id %s, this one %s); "
 			       "record the profile again with this binary", p->file, binary,
 			       named->id, build_id ? build_id : "none");
-	return ll_fail(err, "%s: taken of none of the binaries named %s (its build-ids name %s%s)",
-		       p->file, base_name(binary), p->build_ids[0].path,
-		       p->nr_build_ids > 1 ? " and others" : "");
+	return 0;
 }
 
 int cli_profiles_for_binary(struct cli_profiles *all, const char *binary, const char *build_id,
@@ -108,15 +109,38 @@ int cli_profiles_for_binary(struct cli_profiles *all, const char *binary, const 
 {
 	out->v = xcalloc(all->n ? all->n : 1, sizeof(*out->v));
 	out->n = 0;
+	if (!all->used)
+		all->used = xcalloc(all->n ? all->n : 1, sizeof(*all->used));
 	for (size_t i = 0; i < all->n; i++) {
 		const char *why_not = NULL;
+		int taken = taken_of(all->v[i], binary, build_id, err);
 
-		if (taken_of(all->v[i], binary, build_id, err) ||
-		    ll_profile_classify(all->v[i], binary, &why_not, err))
+		if (taken < 0)
+			return -1;
+		if (!taken)
+			continue;
+		if (ll_profile_classify(all->v[i], binary, &why_not, err))
 			return -1;
 		if (why_not)
 			ll_notef("%s: %s", all->v[i]->file, why_not);
+		all->used[i] = true;
 		out->v[out->n++] = all->v[i];
+	}
+	return 0;
+}
+
+int cli_profiles_all_used(const struct cli_profiles *all, const char *const *binaries, size_t n,
+			  struct ll_error *err)
+{
+	for (size_t i = 0; i < all->n; i++) {
+		const struct ll_profile *p = all->v[i];
+
+		if (all->used && all->used[i])
+			continue;
+		return ll_fail(err, "%s: taken of none of the binaries given (%s%s); its build-ids "
+			       "name %s%s", p->file, base_name(binaries[0]), n > 1 ? " and others" : "",
+			       p->nr_build_ids ? p->build_ids[0].path : "nothing",
+			       p->nr_build_ids > 1 ? " and others" : "");
 	}
 	return 0;
 }

@@ -491,6 +491,8 @@ int cli_lint(struct options *o)
 			found[q] |= cur[b].struct_of_query[q] >= 0;
 		binaries[b] = (struct ll_binary){ cur[b].path, cur[b].run.build_id };
 	}
+	if (cli_profiles_all_used(&profiles, o->binaries, nb, &err))
+		goto fail;
 	for (size_t b = 0; o->against && b < nb; b++) {
 		struct lint_pass pass = { .reference = true };
 

@@ -179,6 +179,17 @@ class Suite:
         self.tap.ok(r.rc == 2 and len(r.err.splitlines()) == 1 and "taken of none" in r.err,
                     "a profile of another binary is refused in one line", f"rc {r.rc}\n{r.err}")
 
+    def several_binaries(self):
+        r = self.run("--format=json", "--profile", self.prof("gcc-shared", "symoff"),
+                     "--profile", self.prof("gcc-clean", "symoff"),
+                     "--binary", self.binary("gcc-shared"), "--binary", self.binary("gcc-clean"),
+                     "struct", "stats")
+        structs = json.loads(r.out)["structs"] if r.rc != 2 else []
+        self.tap.ok(len(structs) == 2 and all(s.get("measured_access") for s in structs) and
+                    [s["size"] for s in structs] == [40, 128],
+                    "with --binary, each binary takes the profile of it, and no other",
+                    f"rc {r.rc}\n{r.err}")
+
     def hostile_file(self, name, text):
         path = os.path.join(self.work, name)
         with open(path, "w" if isinstance(text, str) else "wb") as f:
@@ -331,6 +342,7 @@ def main():
     s.html()
     if not a.live:
         s.refused()
+        s.several_binaries()
         s.hostile()
         s.events()
         s.write_rules_link()
