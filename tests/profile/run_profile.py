@@ -149,11 +149,22 @@ class Suite:
                      self.binary("gcc-shared"), "struct", "stats")
         res = json.loads(r.out)["runs"][0]["results"] if r.rc != 2 else []
         rules = json.loads(r.out)["runs"][0]["tool"]["driver"]["rules"] if r.rc != 2 else []
+        try:
+            import jsonschema
+            schema = json.load(open(os.path.join(HERE, "..", "sarif", "sarif-schema-2.1.0.json")))
+            jsonschema.validate(json.loads(r.out), schema)
+            valid = True
+        except ImportError:
+            valid = True    # tests/sarif says so where python3-jsonschema is installed
+        except Exception as e:  # noqa: BLE001 - any schema failure is the test's failure
+            valid = False
+            r = r._replace(err=r.err + str(e)[:1500])
         mm = [x for x in res if x["ruleId"] == "measured-mixed"]
         self.tap.ok(len(mm) == 1 and set(mm[0]["properties"]["measured"]) ==
                     {"ops", "flags", "hits"} and
-                    {"rule-drift", "measured-mixed"} <= {x["id"] for x in rules},
-                    "SARIF: the rules table has both checks and the result its measures",
+                    {"rule-drift", "measured-mixed"} <= {x["id"] for x in rules} and valid,
+                    "SARIF: valid 2.1.0, the rules table has both checks and the result its "
+                    "measures",
                     r.out[-2000:] + r.err)
 
     def html(self):
