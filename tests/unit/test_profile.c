@@ -127,6 +127,39 @@ START_TEST(test_events)
 }
 END_TEST
 
+/* perf report --group: one value column per event of the group, in each value column. */
+static const char group[] =
+	"# Samples: 2K of events 'anon group { cpu/mem-loads,ldlat=30/P, cpu/mem-stores/P }'\n"
+	"#         Overhead                   Samples  Data Type  Data Type Offset\n"
+	"# ................  ........................  .........  ................\n"
+	"#\n"
+	"     0.00%  90.00%             0         900  struct stats  struct stats +0 (hits)\n"
+	"    60.00%   0.00%           600           0  struct stats  struct stats +0x8 (ops)\n"
+	"    60.00%\n";
+
+START_TEST(test_group)
+{
+	struct ll_profile_notes notes = { 0 };
+	struct ll_profile *p = parse(group, &notes);
+	struct ll_struct *s = stats();
+	const struct ll_profile *one = p;
+
+	ck_assert_uint_eq(p->nr_rows, 2);	/* the zero columns add nothing */
+	ck_assert_uint_eq(notes.n, 1);		/* the cut row */
+	ck_assert_ptr_nonnull(strstr(notes.v[0].message, "p.txt:7: a row of 1 fields where the "
+				     "header has 6"));
+	ll_profile_apply(&one, 1, s, &notes);
+	ck_assert(s->measured_access);
+	ck_assert_double_eq(at(s, "hits")->measure.writes, 900);
+	ck_assert_double_eq(at(s, "ops")->measure.reads, 600);
+	ck_assert_int_eq(ll_measured_tag(at(s, "hits"), s, &defaults), LL_WRITE_HOT);
+	ck_assert_int_eq(ll_measured_tag(at(s, "ops"), s, &defaults), LL_READ_MOSTLY);
+	ll_struct_free(s);
+	ll_profile_free(p);
+	ll_profile_notes_release(&notes);
+}
+END_TEST
+
 static const char annotate[] =
 	"Annotate type: 'struct stats' in /tmp/prog (1000 samples):\n"
 	"============================================================================\n"
@@ -281,6 +314,7 @@ static Suite *profile_suite(void)
 	TCase *t = tcase_create("profile");
 
 	tcase_add_test(t, test_events);
+	tcase_add_test(t, test_group);
 	tcase_add_test(t, test_annotate);
 	tcase_add_test(t, test_other_size_not_matched);
 	tcase_add_test(t, test_notes);

@@ -32,6 +32,8 @@ struct parser {
 	bool have_header;
 	enum ll_access event_access;	/* of the current "# Samples: ... of event" section */
 	double event_samples;		/* that section's total, for rows printed as percent */
+	enum ll_access group_access[MAX_EVENTS];	/* --group: per value column */
+	size_t nr_group;		/* --group: events in the section, else 0 */
 	bool said_no_header;
 	/* perf annotate --data-type */
 	bool in_annotate;
@@ -125,18 +127,45 @@ static bool parse_offset(const char *s, uint64_t *out)
 	return end != s && *end == '\0' && *out < LL_MAX_STRUCT_SIZE;
 }
 
-/* "# Samples: 918K of event 'cpu-clock:u'" */
+/*
+ * The events of a "--group" section: "anon group { cpu/mem-loads/P,
+ * cpu/mem-stores/P }", one value column each. 0 when S names no group.
+ */
+static size_t group_events(struct parser *ps, const char *s)
+{
+	const char *open = strchr(s, '{'), *close = open ? strchr(open, '}') : NULL;
+	size_t n = 0;
+
+	if (!open || !close)
+		return 0;
+	/* perf joins the names with ", "; a name has commas of its own ("ldlat=30"). */
+	for (const char *p = open + 1; p < close && n < MAX_EVENTS; n++) {
+		const char *sep = strstr(p, ", ");
+		const char *end = sep && sep < close ? sep : close;
+		char *name = strndup(p, (size_t)(end - p));
+
+		if (!name)
+			abort();
+		ps->group_access[n] = access_of_event(name);
+		free(name);
+		p = end + (end == close ? 1 : 2);
+	}
+	return n;
+}
+
+/* "# Samples: 918K of event 'cpu-clock:u'", or "... of events 'anon group { A, B }'" */
 static void event_section(struct parser *ps, const char *s)
 {
 	char *end;
 	double n = strtod(s, &end);
-	const char *q = strstr(s, "of event '");
+	const char *one = strstr(s, "of event '"), *group = strstr(s, "of events '");
 
-	if (end == s || !q)
+	if (end == s || (!one && !group))
 		return;
 	n *= *end == 'K' ? 1e3 : *end == 'M' ? 1e6 : *end == 'G' ? 1e9 : 1;
 	ps->event_samples = isfinite(n) ? n : 0;
-	ps->event_access = access_of_event(q + 10);
+	ps->nr_group = group ? group_events(ps, group) : 0;
+	ps->event_access = one ? access_of_event(one + 10) : LL_ACCESS_UNKNOWN;
 }
 
 static enum column column_named(const char *name)
@@ -233,77 +262,105 @@ static bool parse_typeoff(const char *s, const char *type, uint64_t *off, char *
 	return true;
 }
 
-static void report_row(struct parser *ps, char *s)
+/* The values of one row, per event of the section (one unless --group). */
+struct row_values {
+	double pct[MAX_EVENTS];		/* -1: not printed */
+	double samples[MAX_EVENTS];
+	const char *type, *typeoff, *symoff;
+};
+
+static bool is_value_column(enum column c)
 {
-	char *f[MAX_COLUMNS];
-	size_t n = split_fields(s, f, MAX_COLUMNS);
-	double pct = -1, samples = -1;
-	const char *type = NULL, *typeoff = NULL, *symoff = NULL;
+	return c == COL_OVERHEAD || c == COL_SELF || c == COL_SAMPLES;
+}
 
-	if (n != ps->nr_cols) {
+/* Read F (N fields) by the header's columns, each value column one field per event. */
+static bool row_fields(struct parser *ps, char **f, size_t n, size_t events, struct row_values *v)
+{
+	size_t k = 0, want = 0;
+
+	for (size_t i = 0; i < ps->nr_cols; i++)
+		want += is_value_column(ps->cols[i]) ? events : 1;
+	if (n != want) {
 		note(ps, "a row of %zu fields where the header has %zu (truncated or garbled): "
-		     "skipped", n, ps->nr_cols);
-		return;
+		     "skipped", n, want);
+		return false;
 	}
-	for (size_t i = 0; i < n; i++) {
-		bool ok = true;
+	for (size_t e = 0; e < events; e++)
+		v->pct[e] = v->samples[e] = -1;
+	for (size_t i = 0; i < ps->nr_cols; i++) {
+		enum column c = ps->cols[i];
 
-		switch (ps->cols[i]) {
-		case COL_OVERHEAD:
-			ok = pct >= 0 || parse_double(f[i], &pct);	/* Self wins */
-			break;
-		case COL_SELF:
-			ok = parse_double(f[i], &pct);
-			break;
-		case COL_SAMPLES:
-			ok = parse_double(f[i], &samples);
-			break;
-		case COL_TYPE:
-			type = f[i];
-			break;
-		case COL_TYPEOFF:
-			typeoff = f[i];
-			break;
-		case COL_SYMOFF:
-			symoff = f[i];
-			break;
-		case COL_OTHER:
-			break;
+		for (size_t e = 0; is_value_column(c) && e < events; e++, k++) {
+			double x;
+
+			if (!parse_double(f[k], &x)) {
+				note(ps, "'%s' is not a number: row skipped", f[k]);
+				return false;
+			}
+			if (c == COL_SAMPLES)
+				v->samples[e] = x;
+			else if (c == COL_SELF || v->pct[e] < 0)	/* Self wins over Children */
+				v->pct[e] = x;
 		}
-		if (!ok) {
-			note(ps, "'%s' is not a number: row skipped", f[i]);
-			return;
-		}
+		if (is_value_column(c))
+			continue;
+		if (c == COL_TYPE)
+			v->type = f[k];
+		else if (c == COL_TYPEOFF)
+			v->typeoff = f[k];
+		else if (c == COL_SYMOFF)
+			v->symoff = f[k];
+		k++;
 	}
-	if (!type || !typeoff || skip_pseudo(ps, type))
-		return;
-	if (samples < 0)
-		samples = pct >= 0 && ps->event_samples > 0 ? pct / 100.0 * ps->event_samples : pct;
-	if (samples < 0) {
-		note(ps, "a row with neither samples nor overhead: skipped");
-		return;
-	}
+	return true;
+}
 
-	uint64_t off;
-	char *field = NULL;
-
-	if (!parse_typeoff(typeoff, type, &off, &field)) {
-		note(ps, "'%s' is not '%s +OFFSET (FIELD)': row skipped", typeoff, type);
-		return;
-	}
+static void add_report_row(struct parser *ps, const struct row_values *v, uint64_t off,
+			   const char *field, double samples, enum ll_access access)
+{
 	struct ll_profile_row *r = new_row(ps);
+	const char *symoff = v->symoff;
 
-	r->type = xstrdup(type);
+	r->type = xstrdup(v->type);
 	r->offset = off;
-	r->field = field;
+	r->field = field ? xstrdup(field) : NULL;
 	r->samples = samples;
-	r->access = ps->event_access;
+	r->access = access;
 	if (symoff) {
 		/* "[.] writer+0x15": the privilege level, then the instruction. */
 		if (symoff[0] == '[' && symoff[1] && symoff[2] == ']' && symoff[3] == ' ')
 			symoff += 4;
 		r->symoff = xstrdup(symoff);
 	}
+}
+
+static void report_row(struct parser *ps, char *s)
+{
+	char *f[MAX_COLUMNS * MAX_EVENTS];
+	size_t n = split_fields(s, f, MAX_COLUMNS * MAX_EVENTS);
+	size_t events = ps->nr_group ? ps->nr_group : 1;
+	struct row_values v = { 0 };
+	uint64_t off;
+	char *field = NULL;
+
+	if (!row_fields(ps, f, n, events, &v) || !v.type || !v.typeoff || skip_pseudo(ps, v.type))
+		return;
+	if (!parse_typeoff(v.typeoff, v.type, &off, &field)) {
+		note(ps, "'%s' is not '%s +OFFSET (FIELD)': row skipped", v.typeoff, v.type);
+		return;
+	}
+	for (size_t e = 0; e < events; e++) {
+		/* Percent of the section's samples when no Samples column is printed. */
+		double samples = v.samples[e] >= 0 ? v.samples[e] :
+				 v.pct[e] >= 0 && ps->event_samples > 0 ?
+				 v.pct[e] / 100.0 * ps->event_samples / (double)events : v.pct[e];
+
+		if (samples > 0)
+			add_report_row(ps, &v, off, field, samples,
+				       ps->nr_group ? ps->group_access[e] : ps->event_access);
+	}
+	free(field);
 }
 
 /* "Annotate type: 'struct stats' in /tmp/x/prog (63559 samples):" */
