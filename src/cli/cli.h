@@ -92,6 +92,12 @@ struct cli_profiles {
 int cli_profiles_load(const struct options *o, struct cli_profiles *out, struct ll_error *err);
 int cli_profiles_for_binary(struct cli_profiles *all, const char *binary, const char *build_id,
 			    struct cli_profiles *out, struct ll_error *err);
+/*
+ * --profile with neither NAME nor --rules: a query for every struct and
+ * union the profiles name (typedef'd and base types are not looked up).
+ * The queries borrow the names from ALL.
+ */
+void cli_profiles_queries(const struct cli_profiles *all, struct options *o);
 /* After every binary: a profile no binary took is ERR. */
 int cli_profiles_all_used(const struct cli_profiles *all, const char *const *binaries, size_t n,
 			  struct ll_error *err);

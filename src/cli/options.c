@@ -413,9 +413,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if ((o->list_glob || o->contains || o->audit_glob) && (o->nr_queries || o->nr_rules_paths))
 			argp_error(state, "--list, --contains and --audit take a BINARY only, "
 				   "no NAME or --rules");
-		if (!o->nr_queries && !o->nr_rules_paths && !o->list_glob && !o->contains &&
-		    !o->audit_glob)
-			argp_error(state, "no struct NAME and no --rules given");
+		if (!o->nr_queries && !o->nr_rules_paths && !o->nr_profiles && !o->list_glob &&
+		    !o->contains && !o->audit_glob)
+			argp_error(state, "no struct NAME, no --rules and no --profile given");
 		if (o->baseline && o->against)
 			argp_error(state, "--baseline and --against each set the reference; give one");
 		if ((o->write_rules || o->thresholds_given) && !o->nr_profiles)

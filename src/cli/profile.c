@@ -56,6 +56,37 @@ void cli_profiles_release(struct cli_profiles *p)
 	p->n = 0;
 }
 
+static bool queried(const struct options *o, enum ll_query_kind kind, const char *name)
+{
+	for (size_t i = 0; i < o->nr_queries; i++)
+		if (o->queries[i].kind == kind && strcmp(o->queries[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+void cli_profiles_queries(const struct cli_profiles *all, struct options *o)
+{
+	for (size_t i = 0; i < all->n; i++) {
+		const struct ll_profile *p = all->v[i];
+
+		for (size_t k = 0; k < p->nr_rows; k++) {
+			const char *type = p->rows[k].type;
+			bool is_union = strncmp(type, "union ", 6) == 0;
+			enum ll_query_kind kind = is_union ? LL_QUERY_UNION : LL_QUERY_STRUCT;
+			/* The rows own the names, and outlive the queries. */
+			const char *name = is_union ? type + 6 :
+					   strncmp(type, "struct ", 7) == 0 ? type + 7 : NULL;
+
+			if (!name || !*name || queried(o, kind, name))
+				continue;
+			o->queries = xgrow(o->queries, o->nr_queries, sizeof(*o->queries));
+			o->queries[o->nr_queries++] = (struct ll_query){
+				.name = name, .kind = kind, .decl_glob = o->decl_glob,
+			};
+		}
+	}
+}
+
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');

@@ -113,6 +113,7 @@ struct linted_binary {
  */
 struct lint_pass {
 	bool reference;		/* --against OLD-BINARY: a missing struct is just absent */
+	bool from_profile;	/* the queries are the profiles' types: many are not BINARY's */
 	bool last;		/* the last binary under test: missing ones are decided here */
 	const bool *found;	/* per query: some earlier binary defines it */
 };
@@ -202,11 +203,17 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 			cli_print_notes(&l->profile_notes);
 			continue;
 		}
+		if (results[i].status == LL_AMBIGUOUS && pass->from_profile) {
+			lookup_error(path, &o->queries[i], &results[i], err);
+			ll_notef("%s; skipped", err->msg);
+			continue;
+		}
 		if (results[i].status == LL_AMBIGUOUS) {
 			lookup_error(path, &o->queries[i], &results[i], err);
 			goto done;
 		}
-		if (pass->reference)
+		/* A profile's types include libc's and other binaries': absent is normal. */
+		if (pass->reference || pass->from_profile)
 			continue;	/* the diff says "not defined there" */
 		if (!pass->last || pass->found[i])
 			continue;	/* another binary of the run may define it, or does */
@@ -465,7 +472,7 @@ int cli_lint(struct options *o)
 	bool gate = o->baseline || o->against;
 	struct strbuf out = STRBUF_INIT;
 	char *srcroot = NULL;
-	bool from_rules;
+	bool from_rules, from_profile;
 	int status = 0;
 
 	/* Rules and baseline errors stop the run before any binary is read. */
@@ -477,12 +484,16 @@ int cli_lint(struct options *o)
 		goto fail;
 	if (cli_profiles_load(o, &profiles, &err))
 		goto fail;
+	from_profile = !o->nr_queries && !o->nr_rules_paths && profiles.n;
+	if (from_profile)
+		cli_profiles_queries(&profiles, o);
 	plan_queries(o, &rules, &blocks, &from_rules);
 	if (o->against && reference_paths(o, refs, &in_dir, &err))
 		goto fail;
 	found = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*found));
 	for (size_t b = 0; b < nb; b++) {
-		struct lint_pass pass = { .last = b + 1 == nb, .found = found };
+		struct lint_pass pass = { .last = b + 1 == nb, .found = found,
+					  .from_profile = from_profile };
 
 		if (lint_binary(o, o->binaries[b], blocks, from_rules, &pass, &profiles, &cur[b],
 				&err))
@@ -494,7 +505,7 @@ int cli_lint(struct options *o)
 	if (cli_profiles_all_used(&profiles, o->binaries, nb, &err))
 		goto fail;
 	for (size_t b = 0; o->against && b < nb; b++) {
-		struct lint_pass pass = { .reference = true };
+		struct lint_pass pass = { .reference = true, .from_profile = from_profile };
 
 		if (lint_binary(o, refs[b], blocks, from_rules, &pass, &profiles, &old[b], &err))
 			goto fail;

@@ -190,6 +190,16 @@ class Suite:
         self.tap.ok(r.rc == 2 and len(r.err.splitlines()) == 1 and "taken of none" in r.err,
                     "a profile of another binary is refused in one line", f"rc {r.rc}\n{r.err}")
 
+    def no_names(self):
+        out = os.path.join(self.work, "all.rules")
+        r = self.run("-q", "--profile", self.prof("clang-shared", "symoff"), "--write-rules", out,
+                     self.binary("clang-shared"))
+        text = open(out).read() if os.path.exists(out) else ""
+        self.tap.ok(r.rc in (0, 1) and rules_tags(text) == EXPECTED and
+                    text.count("\nstruct ") == 1 and "measured-mixed" in r.out,
+                    "no NAME: the structs the profile names and BINARY defines are linted, "
+                    "the others (libc's) skipped", f"rc {r.rc}\n{r.err}\n{text}")
+
     def several_binaries(self):
         r = self.run("--format=json", "--profile", self.prof("gcc-shared", "symoff"),
                      "--profile", self.prof("gcc-clean", "symoff"),
@@ -354,6 +364,7 @@ def main():
     if not a.live:
         s.refused()
         s.several_binaries()
+        s.no_names()
         s.hostile()
         s.events()
         s.write_rules_link()
