@@ -94,7 +94,7 @@ static const struct argp_option argp_options[] = {
 	  "perf buildid-list; adds each member's samples, reads and writes, and the checks "
 	  "rule-drift and measured-mixed", 3 },
 	{ "measured-hot", OPT_MEASURED_HOT, "PCT", 0,
-	  "A member with at least PCT percent of its struct's samples is hot (default 0.1)", 3 },
+	  "A member with at least PCT percent of its struct's samples is hot (default 0.05)", 3 },
 	{ "measured-writes", OPT_MEASURED_WRITES, "PCT", 0,
 	  "A hot member with at least PCT percent of its samples writes is written (default 10)",
 	  3 },

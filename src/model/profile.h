@@ -86,7 +86,7 @@ struct ll_measure_thresholds {
 	double write_pct;	/* --measured-writes */
 };
 
-#define LL_MEASURED_HOT_DEFAULT 0.1
+#define LL_MEASURED_HOT_DEFAULT 0.05
 #define LL_MEASURED_WRITES_DEFAULT 10.0
 
 /* Add M's measure and its children's to *T (zero it first). */

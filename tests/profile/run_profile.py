@@ -90,7 +90,7 @@ class Suite:
            f"{v}: --write-rules from the symoff report gives the program's tags",
            f"rc {r.rc}\n{r.err}\n{text}")
         ok("# profile: " in text and re.search(r"build-id [0-9a-f]{40}", text) and
-           "--measured-hot 0.1" in text and "--measured-writes 10" in text,
+           "--measured-hot 0.05" in text and "--measured-writes 10" in text,
            f"{v}: its header names the profile, the build-id and the thresholds", text)
         back = self.run("-q", "-r", path, self.binary(v))
         ok(back.rc in (0, 1) and "error: " not in back.err,
