@@ -16,7 +16,8 @@ _layoutlint_binary()
         case $w in
             -r|--rules|--format|--cacheline|--decl-file|--srcdir|--prefix-map|--color|\
             --fail-level|--baseline|--write-baseline|--against|--groups|--contains|\
-            --audit|--btf-base|--import-net-cachelines|--html|--source-url|--binary|--in) ((i++)) ;;
+            --audit|--btf-base|--import-net-cachelines|--html|--source-url|--binary|--in|\
+            --profile|--measured-hot|--measured-writes|--write-rules) ((i++)) ;;
             -*) ;;
             *) echo "$w"; return ;;
         esac
@@ -44,7 +45,7 @@ _layoutlint()
 
     case $prev in
         -r|--rules|--baseline|--write-baseline|--against|--btf-base|--srcdir|--import-net-cachelines|\
-        --html|--binary)
+        --html|--binary|--profile|--write-rules)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "text json sarif html" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;

@@ -108,6 +108,36 @@ static const struct ll_check_def catalog[] = {
 			"group to twice the line size, as 'net: align sk_refcnt on 128 bytes boundary' "
 			"did). To accept one case, add 'allow adjacent-lines MEMBER' to the rules.",
 	},
+	{
+		.id = "rule-drift", .sarif_name = "RuleDrift", .level = LL_LEVEL_WARNING,
+		.summary = "A profile contradicts the rules: a read-mostly member is written, a "
+			"write-hot one never is, or a hot member is untagged.",
+		.description = "A perf data-type profile (--profile) measured the struct, and a member's "
+			"tag disagrees with it: read-mostly but written in at least --measured-writes "
+			"percent of its samples, write-hot but never written, or untagged (or cold) "
+			"but taking at least --measured-hot percent of the struct's samples. Rules "
+			"that no longer say what the code does check the wrong pairs. Loads and "
+			"stores come from the events or from the sampled instruction, so they are "
+			"approximate (skid).",
+		.help = "Fix the tag, or check that the profile ran the workload the rules are about "
+			"(layoutlint --write-rules FILE writes the tags the profile implies). To "
+			"accept one case, add 'allow rule-drift MEMBER' to the rules.",
+	},
+	{
+		.id = "measured-mixed", .sarif_name = "MeasuredMixed", .level = LL_LEVEL_WARNING,
+		.fixable_by_reorder = false, .ordered_pair = true,
+		.summary = "A profile shows writes to one member and reads of another on one "
+			"cacheline.",
+		.description = "With no rules at all: on one cacheline, a member the profile measured as "
+			"written (at least --measured-writes percent of its samples) and another it "
+			"measured as only read, both hot (at least --measured-hot percent of the "
+			"struct's samples). That is false sharing seen in a run, not predicted from "
+			"tags. Approximate: software events sample instructions, and loads and "
+			"stores are read from the sampled instruction.",
+		.help = "Tag the members (--write-rules writes tags from the profile) and move the "
+			"written ones to a line of their own; mixed-cacheline and --suggest then "
+			"apply. To accept one case, add 'allow measured-mixed MEMBER' to the rules.",
+	},
 };
 
 const struct ll_check_def *ll_catalog(size_t *n)

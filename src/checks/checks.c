@@ -714,6 +714,7 @@ void ll_check(const struct ll_check_input *in, struct ll_findings *out)
 		check_array(in, &units.v[i], out);
 	for (size_t i = 0; in->hot_sets && i < in->hot_sets->n; i++)
 		check_hot_set(in, &in->hot_sets->v[i], out);
+	ll_check_measured(in, &units, &lines, out);
 	ll_lines_release(&lines);
 	ll_units_release(&units);
 }

@@ -7,6 +7,7 @@
 #define LAYOUTLINT_CHECKS_H
 
 #include "model/finding.h"
+#include "model/profile.h"
 #include "model/units.h"
 
 struct ll_check_input {
@@ -16,12 +17,18 @@ struct ll_check_input {
 	size_t nr_allows;
 	bool adjacent_lines;	/* --adjacent-lines: also check each aligned pair of lines */
 	const struct ll_hot_sets *hot_sets;	/* the rules' groups; NULL: none */
+	struct ll_measure_thresholds thresholds;	/* for rule-drift, measured-mixed */
+	bool has_rules;		/* a rules block applied: untagged members are news */
 };
 
 /*
- * Run mixed-cacheline, write-domains, split-hot and placement on S, with
- * in->adjacent_lines adjacent-lines, and group-span on in->hot_sets.
+ * Run mixed-cacheline, write-domains, split-hot, placement, array-neighbours
+ * and group-span on in->hot_sets; with in->adjacent_lines, adjacent-lines;
+ * when a profile measured S, rule-drift and measured-mixed (measured.c).
  */
 void ll_check(const struct ll_check_input *in, struct ll_findings *out);
+/* checks/measured.c: the two checks of measured hotness, on S's units and lines. */
+void ll_check_measured(const struct ll_check_input *in, const struct ll_units *units,
+		       const struct ll_lines *lines, struct ll_findings *out);
 
 #endif

@@ -13,6 +13,7 @@
 #include "checks/groups.h"
 #include "model/finding.h"
 #include "model/layout.h"
+#include "model/profile.h"
 #include "model/units.h"
 
 struct ll_suggestion;
@@ -51,6 +52,7 @@ struct ll_linted {
 	struct ll_lines lines;
 	struct ll_groups groups;	/* kernel cacheline groups (found even with --groups=off).
 					   Members' group tags borrow from it: free it last. */
+	struct ll_profile_notes profile_notes;	/* --profile rows that fit no member */
 };
 
 /* One binary of a run of several (--binary). */
@@ -73,6 +75,8 @@ struct ll_run {
 	const char *source_url;	/* html: link template with {file} and {line}; NULL: no links */
 	bool line_pairs;	/* html: mark each 128-byte pair of 64-byte lines */
 	const struct ll_gating *gating;	/* NULL unless --baseline or --against (baseline.h) */
+	bool measured;		/* --profile: reporters show the measure of every struct */
+	struct ll_measure_thresholds thresholds;	/* what the measures were judged by */
 };
 
 #endif

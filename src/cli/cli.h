@@ -15,6 +15,7 @@
 
 #include "input/reader.h"	/* struct ll_query */
 #include "model/finding.h"	/* enum ll_level */
+#include "model/profile.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
 
@@ -65,16 +66,48 @@ struct options {
 	const char *in_path;		/* ... and PATH */
 	const char *in_type;		/* the NAME --in lints (the query now names OUTER) */
 	struct ll_block *in_block;	/* NAME's rules block, or NULL */
+	const char **profiles;		/* --profile FILE... */
+	size_t nr_profiles;
+	struct ll_measure_thresholds thresholds;	/* --measured-hot, --measured-writes */
+	bool thresholds_given;
+	const char *write_rules;	/* --write-rules FILE */
 	const char *command;		/* the cmds[] entry to run (main.c), set once parsing is done */
 };
 
 /*
- * options.c: parse ARGV into O (zeroed but for fail_level) and set
+ * options.c: parse ARGV into O (zeroed but for fail_level and thresholds) and set
  * O->command; a usage error exits 2 (argp prints it), --help and --version
  * exit 0. Returns 0, or 2 when argp failed without exiting.
  */
 int cli_parse_options(int argc, char **argv, struct options *o);
 void cli_options_release(struct options *o);
+
+/*
+ * profile.c: --profile. Every profile is parsed before any binary is read
+ * (notes printed, an unreadable one is ERR); then each binary gets the
+ * ones taken of it (build-ids checked, loads and stores classified from
+ * its code). OUT borrows from ALL.
+ */
+struct cli_profiles {
+	struct ll_profile **v;
+	size_t n;
+	bool *used;		/* per profile: some binary of the run took it */
+};
+
+int cli_profiles_load(const struct options *o, struct cli_profiles *out, struct ll_error *err);
+int cli_profiles_for_binary(struct cli_profiles *all, const char *binary, const char *build_id,
+			    struct cli_profiles *out, struct ll_error *err);
+/*
+ * --profile with neither NAME nor --rules: a query for every struct and
+ * union the profiles name (typedef'd and base types are not looked up).
+ * The queries borrow the names from ALL.
+ */
+void cli_profiles_queries(const struct cli_profiles *all, struct options *o);
+/* After every binary: a profile no binary took is ERR. */
+int cli_profiles_all_used(const struct cli_profiles *all, const char *const *binaries, size_t n,
+			  struct ll_error *err);
+void cli_profiles_release(struct cli_profiles *p);
+void cli_print_notes(const struct ll_profile_notes *notes);
 
 /* The commands of cmds[] that read binaries; each returns the exit status. */
 int cli_lint(struct options *o);	/* run.c: lint, and gate with --baseline/--against */

@@ -66,7 +66,10 @@ static const struct cmd *cmd_select(const char *name)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .fail_level = LL_LEVEL_ERROR };
+	struct options o = {
+		.fail_level = LL_LEVEL_ERROR,
+		.thresholds = { LL_MEASURED_HOT_DEFAULT, LL_MEASURED_WRITES_DEFAULT },
+	};
 	const struct cmd *cmd;
 	int status = 2;
 

@@ -44,6 +44,10 @@ enum {
 	OPT_BINARY,
 	OPT_ADJACENT_LINES,
 	OPT_IN,
+	OPT_PROFILE,
+	OPT_MEASURED_HOT,
+	OPT_MEASURED_WRITES,
+	OPT_WRITE_RULES,
 };
 
 static const struct argp_option argp_options[] = {
@@ -92,6 +96,20 @@ static const struct argp_option argp_options[] = {
 	  "table; no BINARY", 2 },
 	{ "fail-level", OPT_FAIL_LEVEL, "LEVEL", 0,
 	  "Exit 1 for findings at or above LEVEL: note, warning or error (default)", 2 },
+	{ NULL, 0, NULL, 0, "Measurement (perf data-type profiles):", 3 },
+	{ "profile", OPT_PROFILE, "FILE", 0,
+	  "A perf data-type profile of BINARY (repeatable): the text of perf report "
+	  "-s type,typeoff[,symoff] or of perf annotate's data-type view, after the lines of "
+	  "perf buildid-list; adds each member's samples, reads and writes, and the checks "
+	  "rule-drift and measured-mixed", 3 },
+	{ "measured-hot", OPT_MEASURED_HOT, "PCT", 0,
+	  "A member with at least PCT percent of its struct's samples is hot (default 0.05)", 3 },
+	{ "measured-writes", OPT_MEASURED_WRITES, "PCT", 0,
+	  "A hot member with at least PCT percent of its samples writes is written (default 10)",
+	  3 },
+	{ "write-rules", OPT_WRITE_RULES, "FILE", 0,
+	  "Write a rules file of the tags the profiles imply (write-hot, read-mostly, cold) "
+	  "to FILE", 3 },
 	{ NULL, 0, NULL, 0, "Gating (report and fail only on new member pairs):", 3 },
 	{ "baseline", OPT_BASELINE, "FILE", 0,
 	  "Report only findings with a pair FILE does not list; count the others", 3 },
@@ -151,6 +169,21 @@ static int parse_uint(const char *s, unsigned *out)
 	if (*end || v > 1u << 20)
 		return -1;
 	*out = (unsigned)v;
+	return 0;
+}
+
+/* A percentage: a number from 0 to 100. */
+static int parse_pct(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!*s)
+		return -1;
+	v = strtod(s, &end);
+	if (*end || !(v >= 0 && v <= 100))
+		return -1;
+	*out = v;
 	return 0;
 }
 
@@ -267,6 +300,28 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SRCDIR:
 		o->srcdir = arg;
+		break;
+	case OPT_PROFILE:
+		if (!*arg)
+			argp_error(state, "--profile needs a FILE");
+		o->profiles = xgrow(o->profiles, o->nr_profiles, sizeof(*o->profiles));
+		o->profiles[o->nr_profiles++] = arg;
+		break;
+	case OPT_MEASURED_HOT:
+		if (parse_pct(arg, &o->thresholds.hot_pct))
+			argp_error(state, "--measured-hot '%s': expected a percentage from 0 to 100", arg);
+		o->thresholds_given = true;
+		break;
+	case OPT_MEASURED_WRITES:
+		if (parse_pct(arg, &o->thresholds.write_pct))
+			argp_error(state, "--measured-writes '%s': expected a percentage from 0 to 100",
+				   arg);
+		o->thresholds_given = true;
+		break;
+	case OPT_WRITE_RULES:
+		if (!*arg)
+			argp_error(state, "--write-rules needs a FILE");
+		o->write_rules = arg;
 		break;
 	case OPT_PREFIX_MAP:
 		if (!strchr(arg, '=') || arg[0] == '=')
@@ -388,11 +443,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if ((o->list_glob || o->contains || o->audit_glob) && (o->nr_queries || o->nr_rules_paths))
 			argp_error(state, "--list, --contains and --audit take a BINARY only, "
 				   "no NAME or --rules");
-		if (!o->nr_queries && !o->nr_rules_paths && !o->list_glob && !o->contains &&
-		    !o->audit_glob)
-			argp_error(state, "no struct NAME and no --rules given");
+		if (!o->nr_queries && !o->nr_rules_paths && !o->nr_profiles && !o->list_glob &&
+		    !o->contains && !o->audit_glob)
+			argp_error(state, "no struct NAME, no --rules and no --profile given");
 		if (o->baseline && o->against)
 			argp_error(state, "--baseline and --against each set the reference; give one");
+		if ((o->write_rules || o->thresholds_given) && !o->nr_profiles)
+			argp_error(state, "--write-rules, --measured-hot and --measured-writes need "
+				   "--profile FILE");
+		if (o->nr_profiles && (o->list_glob || o->contains || o->audit_glob))
+			argp_error(state, "--profile is for linting: --list, --contains and --audit "
+				   "take none");
 		if (o->strict_baseline && !o->baseline)
 			argp_error(state, "--strict-baseline needs --baseline FILE");
 		o->command = o->list_glob || o->contains || o->audit_glob ? "discover" : "lint";
@@ -433,4 +494,5 @@ void cli_options_release(struct options *o)
 	free(o->args);
 	free(o->prefix_maps);
 	free(o->rules_paths);
+	free(o->profiles);
 }

@@ -19,6 +19,7 @@
 #include "report/report.h"
 #include "rules/rules.h"
 #include "util/diag.h"
+#include "util/replace_file.h"
 #include "util/strbuf.h"
 
 static const char *query_kind_name(const struct ll_query *q)
@@ -114,6 +115,7 @@ struct linted_binary {
  */
 struct lint_pass {
 	bool reference;		/* --against OLD-BINARY: a missing struct is just absent */
+	bool from_profile;	/* the queries are the profiles' types: many are not BINARY's */
 	bool last;		/* the last binary under test: missing ones are decided here */
 	const bool *found;	/* per query: some earlier binary defines it */
 };
@@ -148,9 +150,10 @@ static int missing_struct(const struct options *o, const char *path, size_t i,
  * has been read; for the reference it is just absent.
  */
 static int lint_binary(const struct options *o, const char *path, struct ll_block **blocks,
-		       bool from_rules, const struct lint_pass *pass, struct linted_binary *lb,
-		       struct ll_error *err)
+		       bool from_rules, const struct lint_pass *pass, struct cli_profiles *profiles,
+		       struct linted_binary *lb, struct ll_error *err)
 {
+	struct cli_profiles mine = { 0 };
 	struct progress_line line = { 0 };
 	struct ll_input_options io = {
 		.srcdir = o->srcdir,
@@ -172,6 +175,10 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 	    ll_input_lookup(lb->in, o->queries, o->nr_queries, results, err))
 		goto done;
 	lb->run.build_id = ll_input_build_id(lb->in);
+	/* The reference of --against is another build: the profiles are not of it. */
+	if (!pass->reference &&
+	    cli_profiles_for_binary(profiles, path, lb->run.build_id, &mine, err))
+		goto done;
 	lb->run.structs = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*lb->run.structs));
 	for (size_t i = 0; i < o->nr_queries; i++) {
 		lb->struct_of_query[i] = -1;
@@ -192,17 +199,27 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 				.suggest = o->suggest,
 				.patch = o->format == FORMAT_PATCH,
 				.srcdir = o->srcdir,
+				.profiles = (const struct ll_profile *const *)mine.v,
+				.nr_profiles = mine.n,
+				.thresholds = o->thresholds,
 			};
 
 			if (ll_lint_struct(&lo, blocks[i], l, err))
 				goto done;
+			cli_print_notes(&l->profile_notes);
+			continue;
+		}
+		if (results[i].status == LL_AMBIGUOUS && pass->from_profile) {
+			lookup_error(path, &o->queries[i], &results[i], err);
+			ll_notef("%s; skipped", err->msg);
 			continue;
 		}
 		if (results[i].status == LL_AMBIGUOUS) {
 			lookup_error(path, &o->queries[i], &results[i], err);
 			goto done;
 		}
-		if (pass->reference)
+		/* A profile's types include libc's and other binaries': absent is normal. */
+		if (pass->reference || pass->from_profile)
 			continue;	/* the diff says "not defined there" */
 		if (!pass->last || pass->found[i])
 			continue;	/* another binary of the run may define it, or does */
@@ -211,6 +228,7 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 	}
 	rc = 0;
 done:
+	free(mine.v);	/* borrowed the profiles */
 	cli_progress_done(&line);
 	for (size_t i = 0; i < o->nr_queries; i++)
 		ll_lookup_result_release(&results[i]);
@@ -384,6 +402,14 @@ static void gating_summary(const struct ll_gating *g)
 	fputc('\n', stderr);
 }
 
+static bool any_measured(const struct ll_run *run)
+{
+	for (size_t i = 0; i < run->nr_structs; i++)
+		if (run->structs[i].layout->measured)
+			return true;
+	return false;
+}
+
 /* --html FILE: the whole page or nothing, through a temporary file and rename. */
 static int write_html(const char *path, const struct ll_run *run, struct ll_error *err)
 {
@@ -415,6 +441,24 @@ static int write_html(const char *path, const struct ll_run *run, struct ll_erro
 	return rc;
 }
 
+/*
+ * --write-rules FILE: the tags the profiles imply, as a rules file, put in
+ * place like a baseline: written before any output, renamed over FILE
+ * after it, never through a symbolic link.
+ */
+static int write_rules(const struct options *o, const struct ll_run *run,
+		       struct ll_pending_file *pending, struct ll_error *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int rc;
+
+	ll_report_rules(run, o->profiles, o->nr_profiles, &text);
+	rc = ll_file_prepare(o->write_rules, "--write-rules", "the rules", text.buf, text.len,
+			     pending, err);
+	sb_release(&text);
+	return rc;
+}
+
 int cli_lint(struct options *o)
 {
 	struct ll_error err;
@@ -429,10 +473,12 @@ int cli_lint(struct options *o)
 	struct ll_pairset ref = { 0 }, mine = { 0 };
 	struct ll_gating gating = { .strict = o->strict_baseline };
 	struct ll_baseline_pending pending = { 0 };
+	struct cli_profiles profiles = { 0 };
+	struct ll_pending_file rules_pending = { 0 };
 	bool gate = o->baseline || o->against;
 	struct strbuf out = STRBUF_INIT;
 	char *srcroot = NULL;
-	bool from_rules;
+	bool from_rules, from_profile;
 	int status = 0;
 
 	/* Rules and baseline errors stop the run before any binary is read. */
@@ -442,6 +488,11 @@ int cli_lint(struct options *o)
 	}
 	if (o->baseline && ll_baseline_load(o->baseline, &ref, &err))
 		goto fail;
+	if (cli_profiles_load(o, &profiles, &err))
+		goto fail;
+	from_profile = !o->nr_queries && !o->nr_rules_paths && profiles.n;
+	if (from_profile)
+		cli_profiles_queries(&profiles, o);
 	plan_queries(o, &rules, &blocks, &from_rules);
 	if (o->in_outer) {
 		/* --in: look OUTER up instead, and keep NAME's rules for its member. */
@@ -455,18 +506,22 @@ int cli_lint(struct options *o)
 		goto fail;
 	found = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*found));
 	for (size_t b = 0; b < nb; b++) {
-		struct lint_pass pass = { .last = b + 1 == nb, .found = found };
+		struct lint_pass pass = { .last = b + 1 == nb, .found = found,
+					  .from_profile = from_profile };
 
-		if (lint_binary(o, o->binaries[b], blocks, from_rules, &pass, &cur[b], &err))
+		if (lint_binary(o, o->binaries[b], blocks, from_rules, &pass, &profiles, &cur[b],
+				&err))
 			goto fail;
 		for (size_t q = 0; q < o->nr_queries; q++)
 			found[q] |= cur[b].struct_of_query[q] >= 0;
 		binaries[b] = (struct ll_binary){ cur[b].path, cur[b].run.build_id };
 	}
+	if (cli_profiles_all_used(&profiles, o->binaries, nb, &err))
+		goto fail;
 	for (size_t b = 0; o->against && b < nb; b++) {
-		struct lint_pass pass = { .reference = true };
+		struct lint_pass pass = { .reference = true, .from_profile = from_profile };
 
-		if (lint_binary(o, refs[b], blocks, from_rules, &pass, &old[b], &err))
+		if (lint_binary(o, refs[b], blocks, from_rules, &pass, &profiles, &old[b], &err))
 			goto fail;
 		/* Several references gate as one: the union of their pairs. */
 		ll_pairset_add_run(&old[b].run, &ref);
@@ -500,9 +555,16 @@ int cli_lint(struct options *o)
 	all.quiet = o->quiet;
 	all.source_url = o->source_url;
 	all.line_pairs = o->line_pairs;
+	all.measured = o->nr_profiles > 0;
+	if (all.measured && !any_measured(&all))
+		ll_notef("no struct linted appears in the profiles (types are matched by name and, "
+			 "where the profile gives it, size)");
+	all.thresholds = o->thresholds;
 	all.srcroot = srcroot = source_root(o);
 	/* Like the baseline: a page that cannot be written fails before any output. */
 	if (o->html && write_html(o->html, &all, &err))
+		goto fail;
+	if (o->write_rules && write_rules(o, &all, &rules_pending, &err))
 		goto fail;
 	if (o->format == FORMAT_HTML)
 		ll_report_html(&all, &out);
@@ -518,7 +580,7 @@ int cli_lint(struct options *o)
 		status = 2;
 		goto done;
 	}
-	if (ll_baseline_commit(&pending, &err))
+	if (ll_baseline_commit(&pending, &err) || ll_file_commit(&rules_pending, &err))
 		goto fail;
 	if (gate && o->format == FORMAT_TEXT)
 		gating_summary(&gating);
@@ -537,6 +599,7 @@ fail:
 	status = 2;
 done:
 	ll_baseline_abandon(&pending);
+	ll_file_abandon(&rules_pending);
 	ll_gate_release(&all, &gating);
 	release_structs(&all);
 	for (size_t b = 0; b < nb; b++) {
@@ -555,5 +618,6 @@ done:
 	free(blocks);
 	sb_release(&out);
 	ll_rules_release(&rules);
+	cli_profiles_release(&profiles);
 	return status;
 }

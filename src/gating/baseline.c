@@ -259,128 +259,27 @@ void ll_baseline_render(const struct ll_pairset *set, struct strbuf *out)
 	free(order);
 }
 
-/*
- * What may be replaced at PATH: nothing (a new file) or a regular file.
- * Renaming over a device, a FIFO or a symbolic link would replace it with
- * a regular file (as root, /dev/null), so those are refused; an existing
- * file's mode and owner are carried over to its replacement (*ST).
- */
-static int check_target(const char *path, struct stat *st, bool *exists, struct ll_error *err)
-{
-	*exists = false;
-	if (lstat(path, st) != 0) {
-		if (errno == ENOENT)
-			return 0;
-		return ll_fail(err, "%s: cannot write the baseline: %s", path, strerror(errno));
-	}
-	if (S_ISLNK(st->st_mode))
-		return ll_fail(err, "%s: is a symbolic link; --write-baseline replaces only regular "
-			       "files (give the path it points to)", path);
-	if (!S_ISREG(st->st_mode))
-		return ll_fail(err, "%s: not a regular file; --write-baseline replaces only regular "
-			       "files", path);
-	*exists = true;
-	return 0;
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, buf + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
 int ll_baseline_prepare(const char *path, const struct ll_pairset *set,
 			struct ll_baseline_pending *pending, struct ll_error *err)
 {
-	struct strbuf doc = STRBUF_INIT, tmp = STRBUF_INIT;
-	struct stat st;
-	bool exists;
-	mode_t mask;
-	int fd = -1, rc = -1;
+	struct strbuf doc = STRBUF_INIT;
+	int rc;
 
-	memset(pending, 0, sizeof(*pending));
-	if (check_target(path, &st, &exists, err))
-		return -1;
 	ll_baseline_render(set, &doc);
-	/* mkstemp: O_EXCL, a fresh name in PATH's directory (rename stays atomic). */
-	sb_addf(&tmp, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp.buf);
-	if (fd < 0) {
-		ll_fail(err, "%s: cannot write the baseline: %s", path, strerror(errno));
-		goto out;
-	}
-	if (exists) {
-		/* Best effort for the owner (root replacing a user's file); the mode always. */
-		if (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM)
-			goto io_error;
-		if (fchmod(fd, st.st_mode & 07777))
-			goto io_error;
-	} else {
-		mask = umask(0);
-		umask(mask);
-		if (fchmod(fd, 0666 & ~mask))
-			goto io_error;
-	}
-	if (write_all(fd, doc.buf, doc.len) || fsync(fd))
-		goto io_error;
-	if (close(fd)) {
-		fd = -1;
-		goto io_error;
-	}
-	pending->path = xstrdup(path);
-	pending->tmp = sb_detach(&tmp);
-	rc = 0;
-	goto out;
-io_error:
-	ll_fail(err, "%s: cannot write the baseline: %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp.buf);
-out:
-	sb_release(&tmp);
+	rc = ll_file_prepare(path, "--write-baseline", "the baseline", doc.buf ? doc.buf : "",
+			     doc.len, &pending->file, err);
 	sb_release(&doc);
 	return rc;
 }
 
 int ll_baseline_commit(struct ll_baseline_pending *pending, struct ll_error *err)
 {
-	struct stat st;
-	bool exists;
-	int rc = 0;
-
-	if (!pending->tmp)
-		return 0;
-	/* Checked again: what is at PATH may have changed while the run went on. */
-	if (check_target(pending->path, &st, &exists, err))
-		rc = -1;
-	else if (rename(pending->tmp, pending->path))
-		rc = ll_fail(err, "%s: cannot write the baseline: %s", pending->path,
-			     strerror(errno));
-	if (rc)
-		unlink(pending->tmp);
-	free(pending->tmp);
-	free(pending->path);
-	memset(pending, 0, sizeof(*pending));
-	return rc;
+	return ll_file_commit(&pending->file, err);
 }
 
 void ll_baseline_abandon(struct ll_baseline_pending *pending)
 {
-	if (pending->tmp)
-		unlink(pending->tmp);
-	free(pending->tmp);
-	free(pending->path);
-	memset(pending, 0, sizeof(*pending));
+	ll_file_abandon(&pending->file);
 }
 
 static int vfail(const char *file, const struct json_value *v, struct ll_error *err, const char *what)

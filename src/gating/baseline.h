@@ -19,6 +19,7 @@
 
 #include "model/finding.h"
 #include "util/diag.h"
+#include "util/replace_file.h"
 #include "model/layout.h"
 #include "checks/run.h"
 
@@ -54,8 +55,7 @@ void ll_baseline_render(const struct ll_pairset *set, struct strbuf *out);
  * file's mode), commit renames it over PATH, abandon removes it.
  */
 struct ll_baseline_pending {
-	char *path;
-	char *tmp;	/* NULL: nothing pending */
+	struct ll_pending_file file;
 };
 
 int ll_baseline_prepare(const char *path, const struct ll_pairset *set,

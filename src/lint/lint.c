@@ -153,6 +153,8 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 
 	s->cacheline = o->cacheline ? o->cacheline :
 		       block && block->cacheline ? block->cacheline : o->arch_cacheline;
+	if (o->nr_profiles)
+		ll_profile_apply(o->profiles, o->nr_profiles, s, &l->profile_notes);
 	if (block) {
 		l->has_rules = true;
 		if (ll_rules_apply(block, s, &l->findings, &allows, &sets, err))
@@ -173,7 +175,8 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 		goto fail;
 	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
 				     .nr_allows = allows.n, .adjacent_lines = o->adjacent_lines,
-				     .hot_sets = &sets };
+				     .hot_sets = &sets, .thresholds = o->thresholds,
+				     .has_rules = block != NULL || o->embed_block != NULL };
 
 	/*
 	 * The groups are always found, since the listing and the JSON show the
@@ -208,6 +211,7 @@ void ll_linted_release(struct ll_linted *l)
 {
 	/* l->diff belongs to gating, which frees it (ll_layout_diff_free). */
 	ll_findings_release(&l->findings);
+	ll_profile_notes_release(&l->profile_notes);
 	ll_lines_release(&l->lines);
 	ll_units_release(&l->units);
 	/* Before the groups: its members' group tags borrow their strings. */

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "checks/run.h"
+#include "model/profile.h"
 #include "rules/rules.h"
 #include "util/diag.h"
 
@@ -28,11 +29,15 @@ struct ll_lint_opts {
 	bool suggest;			/* --suggest */
 	bool patch;			/* --format=patch: read the header, keep declarations whole */
 	const char *srcdir;		/* where headers are found (--srcdir) */
+	const struct ll_profile *const *profiles;	/* --profile, for this binary */
+	size_t nr_profiles;
+	struct ll_measure_thresholds thresholds;	/* --measured-hot, --measured-writes */
 };
 
 /*
  * Lint L->layout (owned by L) with BLOCK (NULL: no rules): set its
- * cacheline, apply the rules, the kernel groups, every check and, with
+ * cacheline, attach the profiles' measures (notes to L->profile_notes),
+ * apply the rules, the kernel groups, every check and, with
  * o->suggest, the solver; then map its cachelines (L->units, L->lines)
  * and, with a suggestion, the proposal's (L->proposal).
  * A rules error (align below the type's) fails with ERR located.

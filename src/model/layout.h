@@ -63,6 +63,17 @@ struct ll_member {
 	unsigned tag_specificity;	/* of the pattern that tagged it */
 	bool pinned;
 	bool pin_last;		/* "pin last": a suggestion keeps it after every other member */
+
+	/*
+	 * Filled from profiles (--profile, model/profile.h); untouched by
+	 * readers. A member's own samples, not its children's: an aggregate's
+	 * are those perf put at an offset none of its children covers.
+	 */
+	struct ll_measure {
+		double samples;		/* samples at its bytes */
+		double reads;		/* of those, loads (an RMW counts as both) */
+		double writes;		/* of those, stores */
+	} measure;
 };
 
 struct ll_struct {
@@ -86,6 +97,14 @@ struct ll_struct {
 	 */
 	uint64_t origin;
 	unsigned cacheline;	/* line size used for this struct */
+	/*
+	 * A profile named this struct (model/profile.h): its members'
+	 * measures mean something, zero samples included. Reads and writes
+	 * are known only when measured_access is set too.
+	 */
+	bool measured;
+	bool measured_access;
+	double measured_samples;	/* every sample at the struct, members or not */
 
 	struct ll_member *members;
 	size_t nr_members;

@@ -15,6 +15,12 @@
 void ll_report_text(const struct ll_run *run, struct strbuf *out);
 void ll_report_json(const struct ll_run *run, struct strbuf *out);
 void ll_report_sarif(const struct ll_run *run, struct strbuf *out);
+/*
+ * --write-rules: a rules file of the tags the measures imply, naming
+ * PROFILES (N), the binary and its build-id, and the thresholds.
+ */
+void ll_report_rules(const struct ll_run *run, const char *const *profiles, size_t n,
+		     struct strbuf *out);
 /* A self-contained page: inline CSS and SVG, no script, nothing fetched. */
 void ll_report_html(const struct ll_run *run, struct strbuf *out);
 /* Suggestions as a patch of the real headers (ASSERTS: --asserts). */

@@ -3,6 +3,7 @@
 #include "gating/baseline.h"
 #include "checks/groups.h"
 #include "util/json_writer.h"
+#include "model/profile.h"
 #include "report/report.h"
 #include "solver/suggest.h"
 
@@ -28,7 +29,32 @@ static void decl(struct json_writer *w, const char *key, const struct ll_decl *d
 	jw_end_object(w);
 }
 
-static void member(struct json_writer *w, const struct ll_member *m, unsigned cacheline)
+/*
+ * --profile: the member's samples (its children's included), its share of
+ * the struct's, and its reads and writes, null when the profile cannot
+ * say loads from stores.
+ */
+static void measure(struct json_writer *w, const struct ll_struct *s, const struct ll_member *m)
+{
+	struct ll_measure ms = { 0 };
+
+	ll_member_measure(m, &ms);
+	jw_key(w, "measured");
+	jw_begin_object(w);
+	jw_kdouble(w, "samples", ms.samples);
+	jw_kdouble(w, "share", s->measured_samples > 0 ? ms.samples / s->measured_samples : 0);
+	if (s->measured_access) {
+		jw_kdouble(w, "reads", ms.reads);
+		jw_kdouble(w, "writes", ms.writes);
+	} else {
+		jw_knull(w, "reads");
+		jw_knull(w, "writes");
+	}
+	jw_end_object(w);
+}
+
+static void member(struct json_writer *w, const struct ll_struct *s, const struct ll_member *m,
+		   unsigned cacheline)
 {
 	struct ll_extent e = ll_member_extent(m);
 	uint64_t first, last;
@@ -60,10 +86,12 @@ static void member(struct json_writer *w, const struct ll_member *m, unsigned ca
 	}
 	jw_kuint(w, "line_offset", e.begin % cacheline);
 	decl(w, "decl", &m->decl);
+	if (s->measured)
+		measure(w, s, m);
 	jw_key(w, "members");
 	jw_begin_array(w);
 	for (size_t i = 0; i < m->nr_children; i++)
-		member(w, &m->children[i], cacheline);
+		member(w, s, &m->children[i], cacheline);
 	jw_end_array(w);
 	jw_end_object(w);
 }
@@ -335,10 +363,14 @@ static void one_struct(struct json_writer *w, const struct ll_run *run, const st
 	decl(w, "decl", &s->decl);
 	if (s->origin)
 		jw_kuint(w, "origin", s->origin);
+	if (s->measured) {
+		jw_kdouble(w, "measured_samples", s->measured_samples);
+		jw_kbool(w, "measured_access", s->measured_access);
+	}
 	jw_key(w, "members");
 	jw_begin_array(w);
 	for (size_t i = 0; i < s->nr_members; i++)
-		member(w, &s->members[i], s->cacheline);
+		member(w, s, &s->members[i], s->cacheline);
 	jw_end_array(w);
 	lines(w, &l->lines);
 	groups_json(w, &l->groups);

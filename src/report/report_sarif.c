@@ -20,6 +20,7 @@
 #include "util/hash.h"
 #include "util/json_writer.h"
 #include "report/describe.h"
+#include "model/profile.h"
 #include "report/report.h"
 
 #include "checks/catalog.h"
@@ -187,6 +188,39 @@ static void suppressed(struct json_writer *w, const struct ll_run *run)
 }
 
 /*
+ * --profile: what was measured of each member of F, by path: samples,
+ * share of the struct's, and reads and writes (null when the profile
+ * cannot say loads from stores).
+ */
+static void measured_members(struct json_writer *w, const struct ll_struct *s,
+			     const struct ll_finding *f)
+{
+	jw_key(w, "measured");
+	jw_begin_object(w);
+	for (size_t i = 0; i < f->nr_members; i++) {
+		const struct ll_member *mb = ll_member_at_path(s, f->members[i]);
+		struct ll_measure ms = { 0 };
+
+		if (!mb)
+			continue;	/* stale-rule names a pattern */
+		ll_member_measure(mb, &ms);
+		jw_key(w, f->members[i]);
+		jw_begin_object(w);
+		jw_kdouble(w, "samples", ms.samples);
+		jw_kdouble(w, "share", s->measured_samples > 0 ? ms.samples / s->measured_samples : 0);
+		if (s->measured_access) {
+			jw_kdouble(w, "reads", ms.reads);
+			jw_kdouble(w, "writes", ms.writes);
+		} else {
+			jw_knull(w, "reads");
+			jw_knull(w, "writes");
+		}
+		jw_end_object(w);
+	}
+	jw_end_object(w);
+}
+
+/*
  * One finding of L: a reported one (M its new pairs under gating, else
  * NULL), or, with UNCHANGED, one gating suppressed.
  */
@@ -286,6 +320,8 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 		jw_key(w, "newPairs");
 		string_pairs(w, f, m);
 	}
+	if (s->measured)
+		measured_members(w, s, f);
 	jw_end_object(w);
 	jw_end_object(w);
 	sb_release(&msg);

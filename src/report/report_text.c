@@ -10,6 +10,7 @@
 #include "gating/baseline.h"
 #include "checks/groups.h"
 #include "report/describe.h"
+#include "model/profile.h"
 #include "report/report.h"
 
 #include "report/listing.h"
@@ -54,6 +55,22 @@ static void markers_before(struct text_ctx *c, uint64_t begin, int depth)
 			      color(c, C_CYAN), color(c, C_RESET));
 }
 
+/* --profile: the member's samples, its share of the struct's and, when known, its writes. */
+static void measure_column(struct text_ctx *c, const struct ll_member *m)
+{
+	const struct ll_struct *s = c->s;
+	struct ll_measure ms = { 0 };
+
+	if (!s->measured)
+		return;
+	ll_member_measure(m, &ms);
+	sb_addf(c->out, " measured %.0f", ms.samples);
+	if (ms.samples > 0 && s->measured_samples > 0)
+		sb_addf(c->out, " (%.2g%%)", 100.0 * ms.samples / s->measured_samples);
+	if (s->measured_access && ms.samples > 0)
+		sb_addf(c->out, " writes %.0f%%", 100.0 * ms.writes / ms.samples);
+}
+
 static void position(struct text_ctx *c, const struct ll_member *m)
 {
 	unsigned cl = c->s->cacheline;
@@ -80,6 +97,7 @@ static void position(struct text_ctx *c, const struct ll_member *m)
 			m->domain ? ":" : "", m->domain ? m->domain : "", color(c, C_RESET));
 	}
 	ll_groups_marker_note(c->groups, m, c->out);
+	measure_column(c, m);
 	sb_adds(c->out, " */\n");
 }
 

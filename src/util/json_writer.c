@@ -2,6 +2,7 @@
 #include "util/json_writer.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 void jw_init(struct json_writer *w, bool pretty)
@@ -151,6 +152,23 @@ void jw_int(struct json_writer *w, int64_t v)
 {
 	before_value(w);
 	sb_addf(&w->out, "%" PRId64, v);
+}
+
+void jw_double(struct json_writer *w, double v)
+{
+	/* JSON has no infinity or NaN: those are null. */
+	if (!isfinite(v)) {
+		jw_null(w);
+		return;
+	}
+	before_value(w);
+	sb_addf(&w->out, "%.6g", v);
+}
+
+void jw_kdouble(struct json_writer *w, const char *key, double v)
+{
+	jw_key(w, key);
+	jw_double(w, v);
 }
 
 void jw_bool(struct json_writer *w, bool v)
