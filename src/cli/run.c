@@ -410,34 +410,24 @@ static bool any_measured(const struct ll_run *run)
 	return false;
 }
 
-/* --html FILE: the whole page or nothing, through a temporary file and rename. */
+/*
+ * --html FILE: the whole page or nothing, replaced as a baseline is
+ * (util/replace_file.h): a fresh temporary file, never through a symbolic
+ * link, renamed over a regular file only.
+ */
 static int write_html(const char *path, const struct ll_run *run, struct ll_error *err)
 {
-	struct strbuf page = STRBUF_INIT, tmp = STRBUF_INIT;
-	FILE *f;
-	int rc = 0;
+	struct strbuf page = STRBUF_INIT;
+	struct ll_pending_file pending = { 0 };
+	int rc;
 
 	ll_report_html(run, &page);
-	sb_addf(&tmp, "%s.%ld.tmp", path, (long)getpid());
-	f = fopen(tmp.buf, "w");
-	if (!f) {
-		ll_fail(err, "--html %s: cannot create %s: %m", path, tmp.buf);
-		rc = -1;
-	} else {
-		bool ok = fwrite(page.buf, 1, page.len, f) == page.len;
-
-		if (fclose(f) != 0 || !ok) {
-			ll_fail(err, "--html %s: cannot write: %m", path);
-			rc = -1;
-		} else if (rename(tmp.buf, path) != 0) {
-			ll_fail(err, "--html %s: cannot replace it: %m", path);
-			rc = -1;
-		}
-		if (rc)
-			unlink(tmp.buf);
-	}
+	rc = ll_file_prepare(path, "--html", "the HTML map", page.buf ? page.buf : "", page.len,
+			     &pending, err);
+	if (!rc)
+		rc = ll_file_commit(&pending, err);
+	ll_file_abandon(&pending);
 	sb_release(&page);
-	sb_release(&tmp);
 	return rc;
 }
 
