@@ -159,16 +159,18 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 			  struct ll_lookup_result *r, struct ll_error *err)
 {
 	memset(r, 0, sizeof(*r));
-	if (strcmp(q->name, LL_GLOBALS_NAME) != 0) {
+	if (strcmp(q->name, LL_GLOBALS_NAME) != 0 && strcmp(q->name, LL_PERCPU_NAME) != 0) {
 		r->status = LL_MISSING;
-		r->detail = xstrdup("did you mean global " LL_GLOBALS_NAME "?");
+		r->detail = xstrdup("there are global " LL_GLOBALS_NAME " and global " LL_PERCPU_NAME);
 		return 0;
 	}
-	if (ll_globals_read(in->path, ll_input_arch_cacheline(in), &r->layout, err))
+	if (ll_globals_read(in->path, q->name, ll_input_arch_cacheline(in), &r->layout, err))
 		return -1;
 	r->status = r->layout ? LL_FOUND : LL_MISSING;
 	if (!r->layout)
-		r->detail = xstrdup("no global variables in writable data sections");
+		r->detail = xstrdup(strcmp(q->name, LL_PERCPU_NAME) == 0 ?
+				    "no .data..percpu variables" :
+				    "no variables in writable data sections");
 	return 0;
 }
 

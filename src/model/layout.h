@@ -22,6 +22,7 @@
  */
 enum ll_kind { LL_STRUCT, LL_UNION, LL_GLOBALS };
 #define LL_GLOBALS_NAME "variables"
+#define LL_PERCPU_NAME "percpu"
 
 /*
  * Larger than any real struct; beyond it a cacheline map would cost

@@ -335,13 +335,19 @@ static struct ll_block *find_block(struct ll_rules *rules, enum ll_kind kind, co
 static int open_named(struct parser *p, unsigned column, enum ll_kind kind, char *name,
 		      char *in_glob);
 
-/* "globals": the binary's variables, one block as a struct's members are. */
+/*
+ * "globals" and "percpu": the binary's variables (.data..percpu's for
+ * percpu), one block as a struct's members are.
+ */
 static int open_globals(struct parser *p, const struct word *w, size_t nr)
 {
+	bool percpu = word_is(&w[0], "percpu");
+
 	if (nr > 1)
-		return fail_at(p, w[1].column, "unexpected '%.*s' after 'globals'",
-			       (int)w[1].n, w[1].s);
-	return open_named(p, w[0].column, LL_GLOBALS, xstrdup(LL_GLOBALS_NAME), NULL);
+		return fail_at(p, w[1].column, "unexpected '%.*s' after '%s'",
+			       (int)w[1].n, w[1].s, percpu ? "percpu" : "globals");
+	return open_named(p, w[0].column, LL_GLOBALS,
+			  xstrdup(percpu ? LL_PERCPU_NAME : LL_GLOBALS_NAME), NULL);
 }
 
 static int open_block(struct parser *p, const struct word *w, size_t nr)
@@ -579,7 +585,7 @@ static int parse_statement(struct parser *p, const struct word *w, size_t nr)
 {
 	if (word_is(&w[0], "struct") || word_is(&w[0], "union"))
 		return open_block(p, w, nr);
-	if (word_is(&w[0], "globals"))
+	if (word_is(&w[0], "globals") || word_is(&w[0], "percpu"))
 		return open_globals(p, w, nr);
 	if (word_is(&w[0], "cacheline"))
 		return parse_cacheline(p, w, nr);
@@ -606,7 +612,7 @@ static int parse_statement(struct parser *p, const struct word *w, size_t nr)
 
 	if (!known)
 		return fail_at(p, w[0].column, "unknown statement '%.*s' (expected struct, union, "
-			       "globals, cacheline, read-mostly, write-hot, cold, align, pin, allow or group)",
+			       "globals, percpu, cacheline, read-mostly, write-hot, cold, align, pin, allow or group)",
 			       (int)w[0].n, w[0].s);
 	if (!p->block)
 		return fail_at(p, w[0].column, "'%.*s' outside a block: open one with "

@@ -28,8 +28,14 @@ HOT_SECTION LINE long pair_hits = 7;
 struct slot { long hits; long misses; };
 HOT_SECTION LINE struct slot slots[4] = { { 1, 2 } };
 
+/* Per-CPU data, as DEFINE_PER_CPU leaves it: a space of its own. */
+#define PERCPU __attribute__((section(".data..percpu")))
+PERCPU LINE long pcpu_count = 8;		/* write-hot */
+PERCPU const void *pcpu_ops = 0;		/* read-mostly, same line */
+
 int main(void)
 {
 	return (int)(shared_config + shared_counter + apart_config + apart_counter +
-		     rx_packets + tx_packets + pair_hits + slots[0].hits) + !!pair_ops;
+		     rx_packets + tx_packets + pair_hits + slots[0].hits + pcpu_count) +
+	       !!pair_ops + !!pcpu_ops;
 }

@@ -132,6 +132,28 @@ def check(tap, label, tool, binary, is_object):
     stale = [f for f in st["findings"] if f["rule"] == "stale-rule"]
     tap.ok(not stale, f"{label}: an optional missing variable is no finding", stale)
 
+    # .data..percpu: its own aggregate, not among the global variables, where
+    # the section survives (an object; a user-space link merges it into .data).
+    sections = subprocess.run(["readelf", "-SW", binary], capture_output=True,
+                              text=True).stdout
+    if ".data..percpu" not in sections:
+        tap.ok("pcpu_count" in members and not any(s["name"] == "percpu"
+                                                   for s in doc["structs"]),
+               f"{label}: no .data..percpu section (the link merged it): its variables "
+               "are among the global variables", sorted(members)[:20])
+        return
+    pc = next((s for s in doc["structs"] if s["name"] == "percpu"), None)
+    pc_members = [m["name"] for m in pc["members"]] if pc else []
+    pc_mixed = [tuple(sorted(f["members"])) for f in (pc or {"findings": []})["findings"]
+                if f["rule"] == "mixed-cacheline"]
+    tap.ok(pc_members == ["pcpu_count", "pcpu_ops"] and pc_mixed == [("pcpu_count", "pcpu_ops")]
+           and "pcpu_count" not in members and pc.get("origin", 0) % 4096 == 0 and
+           [m["offset"] for m in pc["members"]] ==
+           [syms[v][0] - pc.get("origin", 0) for v in ("pcpu_count", "pcpu_ops")],
+           f"{label}: .data..percpu is global percpu, apart from the variables; its "
+           "two variables meet on one line",
+           f"{pc_members} {pc_mixed}")
+
 
 def main():
     ap = argparse.ArgumentParser()

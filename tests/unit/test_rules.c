@@ -68,7 +68,7 @@ static const char *escaped(const char *s, char *buf, size_t size)
 
 #define E "t.rules:"
 #define PAT_CHARS "(expected a C member name, '.', or glob characters * ? [ ])"
-#define STATEMENTS "(expected struct, union, globals, cacheline, read-mostly, write-hot, cold, align, " \
+#define STATEMENTS "(expected struct, union, globals, percpu, cacheline, read-mostly, write-hot, cold, align, " \
 	"pin, allow or group)"
 #define RULE_IDS "(expected mixed-cacheline, write-domains, split-hot, stale-rule, placement, " \
 	"group-span, group-member, array-neighbours, adjacent-lines, rule-drift or measured-mixed)"

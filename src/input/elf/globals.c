@@ -37,17 +37,19 @@ struct vars {
 /*
  * Writable, allocated data: .data (with .data..read_mostly and
  * .data..cacheline_aligned inside it in a vmlinux), .bss and the rest.
- * .data..percpu is left out: its addresses are offsets into every CPU's
- * own copy, a separate space.
+ * .data..percpu is a space of its own (its addresses are offsets into
+ * every CPU's copy), read only when PERCPU asks for it alone.
  */
-static bool data_section(const GElf_Shdr *sh, const char *name)
+static bool data_section(const GElf_Shdr *sh, const char *name, bool percpu)
 {
+	bool is_percpu = name && strncmp(name, ".data..percpu", 13) == 0;
+
 	if (!(sh->sh_flags & SHF_ALLOC) || !(sh->sh_flags & SHF_WRITE) ||
 	    (sh->sh_flags & SHF_EXECINSTR))
 		return false;
 	if (sh->sh_type != SHT_PROGBITS && sh->sh_type != SHT_NOBITS)
 		return false;
-	return !name || strncmp(name, ".data..percpu", 13) != 0;
+	return is_percpu == percpu;
 }
 
 static int var_cmp(const void *a, const void *b)
@@ -88,7 +90,7 @@ static uint64_t *section_bases(Elf *elf, bool relocatable, size_t nsec)
 	return base;
 }
 
-static int collect(Elf *elf, const char *path, struct vars *out,
+static int collect(Elf *elf, const char *path, bool percpu, struct vars *out,
 		   struct ll_error *err)
 {
 	GElf_Ehdr eh;
@@ -108,7 +110,7 @@ static int collect(Elf *elf, const char *path, struct vars *out,
 		Elf_Scn *s = elf_getscn(elf, i);
 
 		if (s && gelf_getshdr(s, &sh))
-			wanted[i] = data_section(&sh, elf_strptr(elf, shstrndx, sh.sh_name));
+			wanted[i] = data_section(&sh, elf_strptr(elf, shstrndx, sh.sh_name), percpu);
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -147,13 +149,13 @@ static int collect(Elf *elf, const char *path, struct vars *out,
  * are dropped: a struct has no overlapping members, and the first (a
  * global before a local) names the bytes.
  */
-static struct ll_struct *build(const struct vars *vars, unsigned cl)
+static struct ll_struct *build(const struct vars *vars, unsigned cl, const char *name)
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	uint64_t first = vars->n ? vars->v[0].addr / PAGE * PAGE : 0, end = 0;
 
 	s->kind = LL_GLOBALS;
-	s->name = xstrdup(LL_GLOBALS_NAME);
+	s->name = xstrdup(name);
 	s->alignment = PAGE;
 	s->cacheline = cl;
 	s->origin = first;	/* the address offset 0 stands for */
@@ -178,8 +180,10 @@ static struct ll_struct *build(const struct vars *vars, unsigned cl)
 	return s;
 }
 
-int ll_globals_read(const char *path, unsigned cl, struct ll_struct **out, struct ll_error *err)
+int ll_globals_read(const char *path, const char *which, unsigned cl, struct ll_struct **out,
+		    struct ll_error *err)
 {
+	bool percpu = strcmp(which, LL_PERCPU_NAME) == 0;
 	struct vars vars = { 0 };
 	Elf *elf;
 	int fd, rc;
@@ -193,10 +197,10 @@ int ll_globals_read(const char *path, unsigned cl, struct ll_struct **out, struc
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		rc = ll_fail(err, "%s: global variables need an ELF file with a symbol table", path);
 	} else {
-		rc = collect(elf, path, &vars, err);
+		rc = collect(elf, path, percpu, &vars, err);
 		if (!rc && vars.n) {
 			qsort(vars.v, vars.n, sizeof(*vars.v), var_cmp);
-			*out = build(&vars, cl);
+			*out = build(&vars, cl, which);
 		}
 	}
 	free(vars.v);

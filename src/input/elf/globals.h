@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A binary's global and static variables as one aggregate of kind
- * LL_GLOBALS named LL_GLOBALS_NAME: each variable of a writable, allocated
- * data section (not .data..percpu) is a member at its address, counted
- * from the line its first variable lands on. Members carry no type and no
+ * A binary's global and static variables as aggregates of kind
+ * LL_GLOBALS: LL_GLOBALS_NAME holds each variable of a writable, allocated
+ * data section but .data..percpu, LL_PERCPU_NAME those of .data..percpu
+ * (offsets in one CPU's copy, which every CPU has), each member at its
+ * address, counted from the page of the first. Members carry no type and no
  * declaration: they come from the ELF symbol table alone.
  */
 #ifndef LAYOUTLINT_GLOBALS_H
@@ -15,9 +16,11 @@
 #include "util/diag.h"
 
 /*
- * Read PATH's variables at line size CL into *OUT (NULL when it has none).
- * Returns 0, or -1 with ERR set when PATH is no readable ELF file.
+ * Read PATH's variables of WHICH (LL_GLOBALS_NAME or LL_PERCPU_NAME) at
+ * line size CL into *OUT (NULL when there are none). Returns 0, or -1 with
+ * ERR set when PATH is no readable ELF file.
  */
-int ll_globals_read(const char *path, unsigned cl, struct ll_struct **out, struct ll_error *err);
+int ll_globals_read(const char *path, const char *which, unsigned cl, struct ll_struct **out,
+		    struct ll_error *err);
 
 #endif
