@@ -132,6 +132,8 @@ RE_OFFCOMMENT = re.compile(
 RE_OPEN = re.compile(r"^(?:.*\s)?(struct|union|enum)(?:\s+\w+)?\s*\{$")
 RE_SUMMARY = re.compile(
     r"^/\* size: (\d+), cachelines: (\d+), members: (\d+)(?:, static members: \d+)? \*/$")
+# "/* sum members: 227, holes: 1, sum holes: 4 */": the struct's own holes.
+RE_HOLES = re.compile(r"^/\* sum members: \d+, holes: (\d+), sum holes: (\d+)")
 RE_USE = re.compile(
     r"^(?:const\s+|volatile\s+)*(struct|union)\s+([A-Za-z_]\w*)\s+[A-Za-z_]\w*$")
 RE_IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -202,7 +204,7 @@ class PMember:
 
 class PStruct:
     __slots__ = ("kind", "name", "size", "cachelines", "nmembers", "members",
-                 "text")
+                 "text", "holes")
 
     def sig(self):
         return (self.kind, self.size, tuple(m.sig() for m in self.members))
@@ -229,6 +231,7 @@ def parse_dump(text):
         st = PStruct()
         st.kind, st.name = m.group(1), m.group(2)
         st.size = st.cachelines = st.nmembers = None
+        st.holes = (0, 0)       # pahole prints no holes line for a struct without any
         st.members = []
         # stack of (kind, children-list)
         stack = [("top", st.members)]
@@ -261,6 +264,9 @@ def parse_dump(text):
                 m2 = RE_SUMMARY.match(s)
                 if m2 and len(stack) == 1:
                     st.size, st.cachelines, st.nmembers = map(int, m2.groups())
+                m2 = RE_HOLES.match(s)
+                if m2 and len(stack) == 1:
+                    st.holes = tuple(map(int, m2.groups()))
                 continue
             if s.startswith("}"):
                 m2 = RE_OFFCOMMENT.match(s[1:].strip())
@@ -535,6 +541,11 @@ def compare_struct(ps, js):
         if jlines != ps.cachelines:
             bad.append("cachelines: pahole %d, layoutlint %d"
                        % (ps.cachelines, jlines))
+    # The summary's holes, counted as pahole does (README, The listing).
+    jholes = (jint(js.get("holes")), jint(js.get("hole_bytes")))
+    if ps.kind == "struct" and ps.size is not None and jholes != ps.holes:
+        bad.append("holes: pahole %d holes, %d bytes; layoutlint %s holes, %s bytes"
+                   % (ps.holes + jholes))
     compare_lists(ps.members, js.get("members") or [], "", bad, notes)
     return bad, notes
 

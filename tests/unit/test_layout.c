@@ -390,8 +390,14 @@ START_TEST(test_summarize)
 	 * bitfield, not the anonymous aggregates themselves.
 	 */
 	ck_assert_uint_eq(sum.members, 10);
-	ck_assert_uint_eq(sum.holes, 3);
-	ck_assert_uint_eq(sum.hole_bytes, 3 + 7 + 4);
+	/*
+	 * Holes as pahole's summary counts them: the struct's own, a..n (3
+	 * bytes); not p..q inside the anonymous struct (7), nor that other
+	 * anonymous struct's tail padding after r (4), which the listing shows
+	 * where they are.
+	 */
+	ck_assert_uint_eq(sum.holes, 1);
+	ck_assert_uint_eq(sum.hole_bytes, 3);
 	ck_assert_uint_eq(sum.bit_holes, 1);
 	ck_assert_uint_eq(sum.padding, 6);
 	ll_struct_free(s);
