@@ -187,6 +187,18 @@ def main():
         stale = [f["message"] for f in st["findings"] if f["rule"] == "stale-rule"]
         tap.ok(rc == 1 and len(stale) == 1 and "did you mean shared_counter" in stale[0],
                "a misspelt variable is a stale-rule with 'did you mean'", f"rc={rc} {stale}")
+    # Variables spanning more than a struct may: one line, exit 2, none dropped.
+    big = os.path.join(a.workdir, "big.c")
+    with open(big, "w") as f:
+        f.write("char huge_buffer[300u << 20];\nint after_it = 1;\n")
+    try:
+        obj = compile_c("gcc", big, os.path.join(a.workdir, "big.o"), opt="-O0")
+        rc, out, err = run([a.layoutlint, obj, "global", "variables"])
+        tap.ok(rc == 2 and not out and len(err.strip().splitlines()) == 1 and
+               "more than the 256 MiB layoutlint maps" in err,
+               "variables spanning more than 256 MiB: one line, exit 2", f"rc={rc} {err}")
+    except Failure as e:
+        tap.ok(False, "compile a 300 MiB .bss variable", str(e))
     return tap.finish()
 
 

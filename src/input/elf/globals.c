@@ -119,7 +119,8 @@ static int collect(Elf *elf, const char *path, bool percpu, struct vars *out,
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
 			continue;
 		data = elf_getdata(scn, NULL);
-		for (size_t k = 0; data && k < sh.sh_size / sh.sh_entsize; k++) {
+		/* The bytes libelf has, not what a damaged header claims. */
+		for (size_t k = 0; data && k < data->d_size / sh.sh_entsize; k++) {
 			GElf_Sym sym;
 			const char *name;
 
@@ -163,7 +164,7 @@ static struct ll_struct *build(const struct vars *vars, unsigned cl, const char 
 		const struct var *v = &vars->v[i];
 		struct ll_member *m;
 
-		if (v->addr - first < end || v->addr + v->size - first > LL_MAX_STRUCT_SIZE)
+		if (v->addr - first < end)
 			continue;
 		s->members = xgrow(s->members, s->nr_members, sizeof(*s->members));
 		m = &s->members[s->nr_members++];
@@ -178,6 +179,34 @@ static struct ll_struct *build(const struct vars *vars, unsigned cl, const char 
 	}
 	s->size = end;
 	return s;
+}
+
+/*
+ * A map of more than LL_MAX_STRUCT_SIZE bytes of addresses is refused as a
+ * struct that large is: one clear line, not variables quietly dropped.
+ */
+static int check_span(const char *path, const struct vars *vars, struct ll_error *err)
+{
+	uint64_t first = vars->v[0].addr / PAGE * PAGE, last = 0;
+	const struct var *far = NULL;
+
+	for (size_t i = 0; i < vars->n; i++) {
+		const struct var *v = &vars->v[i];
+
+		if (v->size > UINT64_MAX - v->addr)
+			return ll_fail(err, "%s: variable %s at %#llx: its size %llu runs past the "
+				       "end of the address space", path, v->name,
+				       (unsigned long long)v->addr, (unsigned long long)v->size);
+		if (v->addr + v->size > last) {
+			last = v->addr + v->size;
+			far = v;
+		}
+	}
+	if (last - first > LL_MAX_STRUCT_SIZE)
+		return ll_fail(err, "%s: its variables span %#llx-%#llx (%s ends there), more than "
+			       "the %u MiB layoutlint maps", path, (unsigned long long)first,
+			       (unsigned long long)last, far->name, LL_MAX_STRUCT_SIZE >> 20);
+	return 0;
 }
 
 int ll_globals_read(const char *path, const char *which, unsigned cl, struct ll_struct **out,
@@ -200,8 +229,10 @@ int ll_globals_read(const char *path, const char *which, unsigned cl, struct ll_
 		rc = collect(elf, path, percpu, &vars, err);
 		if (!rc && vars.n) {
 			qsort(vars.v, vars.n, sizeof(*vars.v), var_cmp);
-			*out = build(&vars, cl, which);
+			rc = check_span(path, &vars, err);
 		}
+		if (!rc && vars.n)
+			*out = build(&vars, cl, which);
 	}
 	free(vars.v);
 	elf_end(elf);
