@@ -48,6 +48,7 @@ struct options {
 	bool groups_off;		/* --groups=off */
 	const char *import_net;		/* --import-net-cachelines FILE */
 	const char *list_glob;		/* --list[=GLOB] */
+	const char *list_word;		/* the word after a bare --list, maybe its GLOB */
 	const char *contains;		/* --contains TYPE */
 	const char *audit_glob;		/* --audit GLOB */
 	const char *baseline;		/* --baseline FILE */

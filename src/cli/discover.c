@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "input/reader.h"
 #include "util/diag.h"
+#include "util/edit_distance.h"
 #include "util/pathglob.h"
 #include "util/strbuf.h"
 
@@ -92,6 +93,75 @@ static void write_name_index(const char *build_id, char *const *names, size_t n)
 	sb_release(&path);
 }
 
+/* "unsigned int", "long long int", "_Bool": a base type, which has no name in the list. */
+static bool is_base_type(const char *type)
+{
+	static const char *const words[] = { "char", "short", "int", "long", "signed", "unsigned",
+					      "float", "double", "_Bool", "bool", "void", "_Complex",
+					      "complex", "__int128" };
+	const char *p = type;
+
+	while (*p) {
+		size_t len = strcspn(p, " "), i;
+
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i]) == len && strncmp(p, words[i], len) == 0)
+				break;
+		if (!len || i == sizeof(words) / sizeof(words[0]))
+			return false;
+		p += len;
+		p += *p == ' ';
+	}
+	return p != type;
+}
+
+/*
+ * --contains TYPE must name something the binary has: a struct, union or
+ * typedef (NAMES), or a base type. Checked before any struct is built, so
+ * a typo costs the listing, not a lookup of every struct, and says so in
+ * one line with the closest name instead of printing nothing.
+ */
+static int check_contained_type(const char *binary, const char *type, char *const *names,
+				size_t n, struct ll_error *err)
+{
+	const char *bare = type;
+	const char *best = NULL;
+	size_t limit, best_d;
+	struct strbuf msg = STRBUF_INIT;
+
+	if (strncmp(bare, "struct ", 7) == 0)
+		bare += 7;
+	else if (strncmp(bare, "union ", 6) == 0)
+		bare += 6;
+	if (is_base_type(bare))
+		return 0;
+	limit = ll_suggest_limit(strlen(bare));
+	best_d = limit + 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t d;
+
+		if (strcmp(names[i], bare) == 0)
+			return 0;
+		d = ll_edit_distance(bare, names[i], limit);
+		if (d < best_d) {	/* NAMES is sorted: the first of the closest wins */
+			best_d = d;
+			best = names[i];
+		}
+	}
+	/* Escaped: a name with a newline must not make two lines. */
+	sb_adds(&msg, "--contains ");
+	sb_add_escaped(&msg, type);
+	sb_adds(&msg, ": no struct, union, typedef or base type of that name");
+	if (best) {
+		sb_adds(&msg, "; did you mean ");
+		sb_add_escaped(&msg, best);
+		sb_addc(&msg, '?');
+	}
+	ll_fail(err, "%s: %s", binary, msg.buf);
+	sb_release(&msg);
+	return -1;
+}
+
 /*
  * --list, --contains, --audit: every matching name looked up in one pass,
  * then a question asked of each model.
@@ -114,7 +184,8 @@ int cli_discover(struct options *o)
 	struct strbuf out = STRBUF_INIT;
 	int status = 0;
 
-	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, &names, &n, &err)) {
+	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, &names, &n, &err) ||
+	    (o->contains && check_contained_type(o->binary, o->contains, names, n, &err))) {
 		ll_report_error(&err);
 		status = 2;
 		goto done;

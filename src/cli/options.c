@@ -70,7 +70,7 @@ static const struct argp_option argp_options[] = {
 	  "and group-span is checked; off: ignore them", 2 },
 	{ "list", OPT_LIST, "GLOB", OPTION_ARG_OPTIONAL,
 	  "List the structs and unions whose names match GLOB (default *): kind, name, size, "
-	  "cachelines, holes, declaring file", 1 },
+	  "cachelines, holes, declaring file; --list GLOB BINARY works too", 1 },
 	{ "contains", OPT_CONTAINS, "TYPE", 0,
 	  "List the structs that embed TYPE by value, and where (its cacheline map depends "
 	  "on its host)", 1 },
@@ -154,6 +154,27 @@ static void add_query(struct options *o, const char *name, const char *kind)
 			strcmp(kind, "union") == 0 ? LL_QUERY_UNION : LL_QUERY_STRUCT,
 		.decl_glob = o->decl_glob,
 	};
+}
+
+/*
+ * "--list 'tcp_*' vmlinux": --list takes a BINARY and no NAME, so when a
+ * bare --list is followed by a word and the line holds exactly one other
+ * positional word, the word after --list is the GLOB and the other the
+ * BINARY. With a single positional word ("--list vmlinux") that word is
+ * the BINARY, listed whole, as before. No file is looked at to decide.
+ */
+static void take_list_word(struct options *o)
+{
+	if (!o->list_word || o->nr_args != 2 || o->binary_option)
+		return;
+	for (size_t i = 0; i < 2; i++) {
+		if (o->args[i] != o->list_word)	/* the same argv slot, not equal text */
+			continue;
+		o->list_glob = o->args[i];
+		o->args[0] = o->args[1 - i];
+		o->nr_args = 1;
+		return;
+	}
 }
 
 /*
@@ -303,6 +324,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_LIST:
 		o->list_glob = arg ? arg : "*";
+		/*
+		 * argp gives an optional argument only as --list=GLOB; remember
+		 * the next word, which take_list_word() may make the GLOB.
+		 */
+		o->list_word = !arg && state->next < state->argc &&
+			       state->argv[state->next][0] != '-' ? state->argv[state->next] : NULL;
 		break;
 	case OPT_CONTAINS:
 		o->contains = arg;
@@ -326,6 +353,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->args[o->nr_args++] = arg;
 		break;
 	case ARGP_KEY_END:
+		take_list_word(o);
 		sort_arguments(o);
 		if (o->binary_option &&
 		    (o->list_checks || o->import_net || o->list_glob || o->contains || o->audit_glob))
