@@ -4,7 +4,8 @@
 For 1,000 names drawn with a fixed seed from the image's own struct list
 (plus short names that gcc stores inline, `pid` and `key`, and names that
 exist in .debug_str only as the tail of longer strings, `file` and
-`task_struct`), one run asks for all of them at once:
+`task_struct`), one run asks for all of them at once, and 20 of them are
+asked one at a time (the byte-filter path a run of many names skips):
 
   - LAYOUTLINT_SCAN=libdw: every unit walked with dwarf_next_unit /
     dwarf_child / dwarf_siblingof, no raw scan, no sparse image;
@@ -29,6 +30,12 @@ from lib import Lint, Tap  # noqa: E402
 SEED = 20261202
 SAMPLE = 1000
 MUST = ["pid", "key", "file", "task_struct"]
+# Asked alone as well: a late struct, one defined in ~1,500 units, a short
+# inline-capable name; then the first ALONE_SAMPLE names of the sample.
+ALONE = ["printf_spec", "task_struct", "optimistic_spin_node", "cred", "pid"]
+ALONE_SAMPLE = 15
+# Three names with 9 .debug_str offsets between them: still the filter.
+FEW = "printf_spec,optimistic_spin_node,task_struct"
 TYPOS = {"task_strct": "did you mean struct task_struct?",
          "sk_buf": "did you mean struct sk_buff?",
          "printf_specs": "did you mean struct printf_spec?",
@@ -96,6 +103,20 @@ def main():
         tap.ok(n in got or n in refused, f"{n} is found (short inline / suffix-only name)")
     tap.ok(len(refused) < 50, f"{len(refused)} names refused alike on every path: "
            + ", ".join(refused[:10]))
+
+    # One name at a time: with few .debug_str offsets the scan filters
+    # units by their bytes (anchored on each offset's rarest byte) and
+    # stops walking a unit once its rest cannot name a wanted struct; a
+    # run of 1,000 names takes neither shortcut.
+    alone = ALONE + [n for n in names if n not in ALONE][:ALONE_SAMPLE]
+    for name in alone + [FEW]:
+        outs = {m: lint.run("--format=json", vmlinux, *name.split(","), extra_env=env)
+                for m, env in modes.items()}
+        ref = outs["libdw walk"]
+        same = all((o.returncode, o.stdout, o.stderr) == (ref.returncode, ref.stdout, ref.stderr)
+                   for o in outs.values())
+        tap.ok(same and (ref.stdout or ref.stderr), f"{name} alone: byte-identical to the libdw walk",
+               repr({m: (o.returncode, o.stderr[-300:]) for m, o in outs.items()}))
 
     # Misspelt names: the raw suggestion (a .debug_str pass split between
     # threads, then a scan that stops at the first definition of the

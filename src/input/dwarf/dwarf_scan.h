@@ -57,6 +57,11 @@ struct ll_scan_input {
 	 */
 	const struct ll_scan_unit *units;
 	size_t nr_units;
+	/*
+	 * Optional, with UNITS: the producer verdicts by unit an earlier
+	 * ll_scan() returned, which this one reads and completes.
+	 */
+	uint8_t *verdicts;
 };
 
 /*
@@ -103,6 +108,7 @@ struct ll_scan_result {
 	size_t nr_fallback;
 	struct ll_scan_unit *units;	/* every unit, in order */
 	size_t nr_units;
+	uint8_t *verdicts;		/* by unit, owned; NULL when the input gave them */
 	char **names;			/* NAMES NULL: every struct/union/typedef name, */
 	size_t nr_names;		/* owned, unsorted, possibly repeated */
 };

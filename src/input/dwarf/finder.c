@@ -24,6 +24,7 @@ struct ll_finder {
 	struct ll_sparse_image *image;	/* borrowed; NULL: all of it */
 	struct ll_scan_unit *units;	/* from the scan; NULL: unknown */
 	size_t nr_units;
+	uint8_t *verdicts;		/* the scan's producer verdicts, by unit */
 	bool *unit_filled;
 	size_t headers_filled;		/* units [0, headers_filled) have theirs */
 };
@@ -371,6 +372,8 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 	finder->in = in;
 	finder->units = r->units;
 	finder->nr_units = r->nr_units;
+	finder->verdicts = r->verdicts;
+	r->verdicts = NULL;
 	finder->unit_filled = xcalloc(r->nr_units ? r->nr_units : 1, sizeof(bool));
 	r->units = NULL;
 	for (size_t i = 0; i < r->nr_hits; i++)
@@ -468,6 +471,7 @@ void ll_finder_free(struct ll_finder *finder)
 	if (!finder)
 		return;
 	free(finder->units);
+	free(finder->verdicts);
 	free(finder->unit_filled);
 	free(finder);
 }
@@ -667,6 +671,7 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 	first_wins.stop_at_first_definition = true;
 	first_wins.units = finder->units;
 	first_wins.nr_units = finder->nr_units;
+	first_wins.verdicts = finder->verdicts;
 	if (ll_scan(&first_wins, names, nr, scan_threads(), &r) != 0)
 		return NULL;
 	/* The closest candidate that names a struct or union definition. */
