@@ -117,9 +117,11 @@ static bool is_base_type(const char *type)
 
 /*
  * --contains TYPE must name something the binary has: a struct, union or
- * typedef (NAMES), or a base type. Checked before any struct is built, so
- * a typo costs the listing, not a lookup of every struct, and says so in
- * one line with the closest name instead of printing nothing.
+ * typedef (NAMES), or a base type; otherwise one line with the closest
+ * name instead of printing nothing. Asked only once no struct contained
+ * TYPE, after every struct was built: a list that could not read a name
+ * (a damaged .debug_str) must not turn a damaged binary's error into
+ * "no such type", and the lookups are what report the damage.
  */
 static int check_contained_type(const char *binary, const char *type, char *const *names,
 				size_t n, struct ll_error *err)
@@ -176,7 +178,7 @@ int cli_discover(struct options *o)
 	struct ll_input *in = NULL;
 	struct ll_error err;
 	char **names = NULL;
-	size_t n = 0, nq = 0, hits = 0;
+	size_t n = 0, nq = 0, hits = 0, contained = 0;
 	struct ll_query *queries = NULL;
 	struct ll_lookup_result *results = NULL;
 	struct audited *audits = NULL;
@@ -184,8 +186,7 @@ int cli_discover(struct options *o)
 	struct strbuf out = STRBUF_INIT;
 	int status = 0;
 
-	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, &names, &n, &err) ||
-	    (o->contains && check_contained_type(o->binary, o->contains, names, n, &err))) {
+	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, &names, &n, &err)) {
 		ll_report_error(&err);
 		status = 2;
 		goto done;
@@ -228,7 +229,7 @@ int cli_discover(struct options *o)
 		if (o->list_glob) {
 			ll_list_row(s, &out);
 		} else if (o->contains) {
-			ll_contains(s, o->contains, &out);
+			contained += ll_contains(s, o->contains, &out);
 		} else {
 			struct audited *a;
 
@@ -262,6 +263,12 @@ int cli_discover(struct options *o)
 		ll_fail(&err, "%s: no struct or union matches '%s'%s%s", o->binary,
 			o->contains ? "*" : glob, o->contains ? " that contains " : "",
 			o->contains ? o->contains : "");
+		ll_report_error(&err);
+		status = 2;
+		goto done;
+	}
+	if (o->contains && !contained &&
+	    check_contained_type(o->binary, o->contains, names, n, &err)) {
 		ll_report_error(&err);
 		status = 2;
 		goto done;
