@@ -1062,7 +1062,8 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 	uint64_t sibling;
 	bool match;
 	uint32_t idx;
-	const unsigned char *names_from = c.p;	/* what NAMES_END counts from */
+	/* One compare per DIE: the unit's end, or the byte filter's NAMES_END. */
+	const unsigned char *stop = names_end < (size_t)(c.end - c.p) ? c.p + names_end : c.end;
 
 	/* The unit DIE itself; its children are the top-level DIEs. */
 	if (read_die(w, u, &c, false, &a, &sibling, &match, &idx) != DIE_OK)
@@ -1075,10 +1076,12 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 		uint64_t die = w->ub_off + (uint64_t)(c.p - w->ub);
 		enum die_status st;
 
-		if (c.p >= c.end)
-			break;	/* some producers omit the final null entry */
-		if (names_end != SIZE_MAX && (size_t)(c.p - names_from) >= names_end)
-			break;	/* no later DIE holds a wanted name's bytes */
+		/*
+		 * Some producers omit the final null entry; and past STOP no
+		 * DIE holds a wanted name's bytes.
+		 */
+		if (c.p >= stop)
+			break;
 		st = read_die(w, u, &c, true, &a, &sibling, &match, &idx);
 		if (st == DIE_END)
 			break;
