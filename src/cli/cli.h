@@ -61,6 +61,8 @@ struct options {
 	const char *html;		/* --html FILE */
 	const char *source_url;		/* --source-url TEMPLATE */
 	bool line_pairs;		/* --line-pairs */
+	bool no_cache;			/* --no-cache */
+	char *cache_dir;		/* the name indexes' directory, owned; NULL: none */
 	const char *command;		/* the cmds[] entry to run (main.c), set once parsing is done */
 };
 

@@ -59,19 +59,16 @@ static int mkdir_p(const char *dir)
 	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-static void write_name_index(const char *build_id, char *const *names, size_t n)
+static void write_name_index(const char *cache_dir, const char *build_id, char *const *names,
+			     size_t n)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT, path = STRBUF_INIT;
 	FILE *f = NULL;
 	int fd;
 
-	if (!build_id || (!xdg && !home))
+	if (!build_id || !cache_dir)
 		return;
-	if (xdg && *xdg)
-		sb_addf(&dir, "%s/layoutlint", xdg);
-	else
-		sb_addf(&dir, "%s/.cache/layoutlint", home);
+	sb_adds(&dir, cache_dir);
 	sb_addf(&path, "%s/%s.names", dir.buf, build_id);
 	/*
 	 * mkstemp, not a predictable name: O_EXCL never follows a symbolic
@@ -173,7 +170,8 @@ int cli_discover(struct options *o)
 	struct progress_line line = { 0 };
 	struct ll_input_options io = { .srcdir = o->srcdir, .prefix_maps = o->prefix_maps,
 				       .nr_prefix_maps = o->nr_prefix_maps, .prefer_btf = o->btf,
-				       .btf_base = o->btf_base, .progress = cli_progress_for(&line) };
+				       .btf_base = o->btf_base, .progress = cli_progress_for(&line),
+				       .cache_dir = o->cache_dir };
 	const char *glob = o->list_glob ? o->list_glob : o->audit_glob ? o->audit_glob : "*";
 	struct ll_input *in = NULL;
 	struct ll_error err;
@@ -204,7 +202,7 @@ int cli_discover(struct options *o)
 		goto done;
 	}
 	if (o->list_glob) {
-		write_name_index(ll_input_build_id(in), names, n);
+		write_name_index(o->cache_dir, ll_input_build_id(in), names, n);
 		sb_addf(&out, "%-6s %-40s %7s %4s %5s  %s\n", "kind", "name", "size", "lines", "holes",
 			"declared at");
 	}

@@ -41,6 +41,7 @@ enum {
 	OPT_SOURCE_URL,
 	OPT_LINE_PAIRS,
 	OPT_BINARY,
+	OPT_NO_CACHE,
 };
 
 static const struct argp_option argp_options[] = {
@@ -55,6 +56,9 @@ static const struct argp_option argp_options[] = {
 	{ "btf", OPT_BTF, NULL, 0,
 	  "Read the .BTF section even when the binary has DWARF (BTF alone is read anyway: "
 	  "raw BTF such as /sys/kernel/btf/vmlinux, or ELF with .BTF and no DWARF)", 1 },
+	{ "no-cache", OPT_NO_CACHE, NULL, 0,
+	  "Neither read nor write the name index under $XDG_CACHE_HOME/layoutlint "
+	  "(also LAYOUTLINT_CACHE=off)", 1 },
 	{ "btf-base", OPT_BTF_BASE, "FILE", 0,
 	  "Base BTF (a vmlinux, or /sys/kernel/btf/vmlinux) of a module's split BTF; "
 	  "implies --btf", 1 },
@@ -237,6 +241,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_LINE_PAIRS:
 		o->line_pairs = true;
 		break;
+	case OPT_NO_CACHE:
+		o->no_cache = true;
+		break;
 	case OPT_CACHELINE:
 		if (parse_uint(arg, &o->cacheline) || o->cacheline < 16 || o->cacheline > 4096 ||
 		    (o->cacheline & (o->cacheline - 1)))
@@ -411,6 +418,25 @@ static void print_version(FILE *stream, struct argp_state *state)
 void (*argp_program_version_hook)(FILE *, struct argp_state *) = print_version;
 const char *argp_program_bug_address = NULL;
 
+/*
+ * $XDG_CACHE_HOME/layoutlint (else ~/.cache/layoutlint): the name indexes
+ * and completion's name lists; none with --no-cache or LAYOUTLINT_CACHE=off.
+ */
+static char *cache_dir(const struct options *o)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *env = getenv("LAYOUTLINT_CACHE");
+	struct strbuf dir = STRBUF_INIT;
+
+	if (o->no_cache || (env && strcmp(env, "off") == 0) || ((!xdg || !*xdg) && !home))
+		return NULL;
+	if (xdg && *xdg)
+		sb_addf(&dir, "%s/layoutlint", xdg);
+	else
+		sb_addf(&dir, "%s/.cache/layoutlint", home);
+	return sb_detach(&dir);
+}
+
 int cli_parse_options(int argc, char **argv, struct options *o)
 {
 	struct argp argp = { argp_options, parse_opt,
@@ -420,11 +446,15 @@ int cli_parse_options(int argc, char **argv, struct options *o)
 			     NULL, NULL, NULL };
 
 	argp_err_exit_status = 2;
-	return argp_parse(&argp, argc, argv, 0, NULL, o) != 0 ? 2 : 0;
+	if (argp_parse(&argp, argc, argv, 0, NULL, o) != 0)
+		return 2;
+	o->cache_dir = cache_dir(o);
+	return 0;
 }
 
 void cli_options_release(struct options *o)
 {
+	free(o->cache_dir);
 	free(o->queries);
 	free(o->binaries);
 	free(o->args);

@@ -11,7 +11,8 @@ asked one at a time (the byte-filter path a run of many names skips):
     dwarf_child / dwarf_siblingof, no raw scan, no sparse image;
   - the default path on 1 thread and on 2 threads.
 
-The JSON documents must be byte-identical: the same definition (its
+The same again with the name index a whole-image run leaves (each name's
+units read, no others). The JSON documents must be byte-identical: the same definition (its
 .debug_info offset is the "origin" of each struct), the same layout.
 A miss goes through the same comparison: both paths must say the same.
 """
@@ -20,7 +21,9 @@ import json
 import os
 import random
 import re
+import shutil
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -55,7 +58,7 @@ def main():
     vmlinux = paths[0]
     lint = Lint(a.layoutlint, timeout=900)
 
-    listing = lint.run("--list=*", vmlinux)
+    listing = lint.run("--list=*", vmlinux, extra_env={"LAYOUTLINT_CACHE": "off"})
     rows = [line.split() for line in listing.stdout.splitlines()[1:]]
     counts = {}
     for r in rows:
@@ -66,9 +69,18 @@ def main():
     tap.ok(len(pool) > 5000, f"the listing has {len(pool)} single-definition names")
     names = MUST + random.Random(SEED).sample(pool, SAMPLE)
 
-    modes = {"libdw walk": {"LAYOUTLINT_SCAN": "libdw"},
-             "scan, 1 thread": {"LAYOUTLINT_THREADS": "1"},
-             "scan, 2 threads": {"LAYOUTLINT_THREADS": "2"}}
+    # The name index: built by a --list in a cache of this run's own, then
+    # read by the index mode; the other modes run without one.
+    cache = tempfile.mkdtemp(prefix="fastpath-cache-")
+    built = lint.run("--list=zz_no_match*", vmlinux, extra_env={"XDG_CACHE_HOME": cache})
+    index = [f for f in os.listdir(os.path.join(cache, "layoutlint")) if f.endswith(".index")] \
+        if os.path.isdir(os.path.join(cache, "layoutlint")) else []
+    tap.ok(built.returncode == 2 and len(index) == 1, "a whole-image run leaves a name index",
+           built.stderr)
+    modes = {"libdw walk": {"LAYOUTLINT_SCAN": "libdw", "LAYOUTLINT_CACHE": "off"},
+             "scan, 1 thread": {"LAYOUTLINT_THREADS": "1", "LAYOUTLINT_CACHE": "off"},
+             "scan, 2 threads": {"LAYOUTLINT_THREADS": "2", "LAYOUTLINT_CACHE": "off"},
+             "scan, name index": {"LAYOUTLINT_THREADS": "2", "XDG_CACHE_HOME": cache}}
     # A name the tool refuses (declared only, ...) stops the run with exit
     # 2; each such refusal must be the same on every path, then it is left
     # out and the run repeated.
@@ -88,7 +100,7 @@ def main():
         names.remove(m.group(1))
     for m, o in outs.items():
         tap.ok(o.returncode in (0, 1), f"{m}: exit {o.returncode}", o.stderr[-2000:])
-    for m in ("scan, 1 thread", "scan, 2 threads"):
+    for m in ("scan, 1 thread", "scan, 2 threads", "scan, name index"):
         tap.ok(outs[m].stdout == ref.stdout and outs[m].stderr == ref.stderr,
                f"{m}: byte-identical to the libdw walk ({len(names)} names)")
     try:
@@ -128,6 +140,7 @@ def main():
                    for o in outs.values())
         tap.ok(same and ref.returncode == 2 and ref.stderr.rstrip().endswith(want),
                f"{typo}: '{want}' on every path", repr({m: o.stderr for m, o in outs.items()}))
+    shutil.rmtree(cache, ignore_errors=True)
     return tap.finish()
 
 

@@ -557,6 +557,10 @@ struct worker {
 	size_t seen_mask, nr_seen;
 	char **names;
 	size_t nr_names, cap_names;
+	struct ll_scan_posting *posts;	/* in->by_unit */
+	size_t nr_posts;
+	uint32_t unit;			/* index of the unit being scanned */
+	const uint32_t *only;		/* in->only, or NULL */
 };
 
 static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c);
@@ -852,14 +856,24 @@ static void add_name(struct worker *w, const char *name)
  * .debug_str offset are deduplicated by offset (ld merged equal strings);
  * inline names are few and short, and the caller deduplicates all.
  */
+static void add_posting(struct worker *w, const char *name)
+{
+	if (!w->in->by_unit)
+		return;
+	w->posts = xgrow(w->posts, w->nr_posts, sizeof(*w->posts));
+	w->posts[w->nr_posts++] = (struct ll_scan_posting){ name, w->unit };
+}
+
 static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_name)
 {
 	if (inline_name) {
 		add_name(w, inline_name);
+		add_posting(w, w->names[w->nr_names - 1]);
 		return false;
 	}
 	if (str_off >= w->in->str_size || !memchr(w->in->str + str_off, 0, w->in->str_size - str_off))
 		return false;
+	add_posting(w, (const char *)w->in->str + str_off);
 	if (w->nr_seen * 2 >= w->seen_mask) {
 		size_t cap = w->seen_mask ? (w->seen_mask + 1) * 2 : 4096;
 		uint64_t *old = w->seen;
@@ -1452,11 +1466,13 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
-	for (size_t i = w->first; i < w->last; i++) {
+	for (size_t k = w->first; k < w->last; k++) {
+		size_t i = w->only ? w->only[k] : k;
 		const struct ll_scan_unit *u = &w->units[i];
 
 		if (atomic_load_explicit(w->stop, memory_order_relaxed))
 			break;
+		w->unit = (uint32_t)i;
 
 		/* Every thread counts; the caller's thread (worker 0) reports. */
 		size_t done = atomic_fetch_add_explicit(w->units_done, 1, memory_order_relaxed) + 1;
@@ -1694,10 +1710,14 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	if (verdicts != in->verdicts)
 		out->verdicts = verdicts;
 
+	/* A name index's units, if they were listed for these units. */
+	const uint32_t *only = in->only && in->only_nr_units == nr_units ? in->only : NULL;
+	size_t nr_work = only ? in->nr_only : nr_units;
+
 	if (threads < 1)
 		threads = 1;
-	if (threads > nr_units)
-		threads = nr_units ? (unsigned)nr_units : 1;
+	if (threads > nr_work)
+		threads = nr_work ? (unsigned)nr_work : 1;
 	struct worker *w = xcalloc(threads, sizeof(*w));
 	atomic_size_t units_done = 0;
 	atomic_bool stop = false;
@@ -1718,8 +1738,17 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		w[t].verdicts = verdicts;
 		w[t].dies = dies;
 		w[t].first = next;
-		while (next < nr_units && (t + 1 == threads || units[next].offset < goal))
-			next++;
+		w[t].only = only;
+		if (only) {
+			/* A few units: equal counts. */
+			next = nr_work / threads * (t + 1);
+			if (t + 1 == threads)
+				next = nr_work;
+			w[t].nr_units = nr_work;
+		} else {
+			while (next < nr_units && (t + 1 == threads || units[next].offset < goal))
+				next++;
+		}
 		w[t].last = next;
 	}
 	for (unsigned t = 1; t < threads; t++)
@@ -1758,6 +1787,14 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 			out->nr_names += w[t].nr_names;
 		}
 		free(w[t].names);
+		if (w[t].nr_posts) {
+			out->postings = xrealloc(out->postings, (out->nr_postings + w[t].nr_posts) *
+							       sizeof(*out->postings));
+			memcpy(out->postings + out->nr_postings, w[t].posts,
+			       w[t].nr_posts * sizeof(*out->postings));
+			out->nr_postings += w[t].nr_posts;
+		}
+		free(w[t].posts);
 	}
 	out->nr_units = nr_units;
 	out->units = units;
@@ -1876,5 +1913,6 @@ void ll_scan_result_release(struct ll_scan_result *r)
 	free(r->fallback_units);
 	free(r->units);
 	free(r->verdicts);
+	free(r->postings);
 	memset(r, 0, sizeof(*r));
 }
