@@ -49,6 +49,7 @@ struct options {
 	bool groups_off;		/* --groups=off */
 	const char *import_net;		/* --import-net-cachelines FILE */
 	const char *list_glob;		/* --list[=GLOB] */
+	const char *list_word;		/* the word after a bare --list, maybe its GLOB */
 	const char *contains;		/* --contains TYPE */
 	const char *audit_glob;		/* --audit GLOB */
 	const char *baseline;		/* --baseline FILE */
@@ -71,6 +72,8 @@ struct options {
 	struct ll_measure_thresholds thresholds;	/* --measured-hot, --measured-writes */
 	bool thresholds_given;
 	const char *write_rules;	/* --write-rules FILE */
+	bool no_cache;			/* --no-cache */
+	char *cache_dir;		/* the name indexes' directory, owned; NULL: none */
 	const char *command;		/* the cmds[] entry to run (main.c), set once parsing is done */
 };
 

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "input/reader.h"
 #include "util/diag.h"
+#include "util/edit_distance.h"
 #include "util/pathglob.h"
 #include "util/strbuf.h"
 
@@ -58,19 +59,16 @@ static int mkdir_p(const char *dir)
 	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-static void write_name_index(const char *build_id, char *const *names, size_t n)
+static void write_name_index(const char *cache_dir, const char *build_id, char *const *names,
+			     size_t n)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT, path = STRBUF_INIT;
 	FILE *f = NULL;
 	int fd;
 
-	if (!build_id || (!xdg && !home))
+	if (!build_id || !cache_dir)
 		return;
-	if (xdg && *xdg)
-		sb_addf(&dir, "%s/layoutlint", xdg);
-	else
-		sb_addf(&dir, "%s/.cache/layoutlint", home);
+	sb_adds(&dir, cache_dir);
 	sb_addf(&path, "%s/%s.names", dir.buf, build_id);
 	/*
 	 * mkstemp, not a predictable name: O_EXCL never follows a symbolic
@@ -92,6 +90,77 @@ static void write_name_index(const char *build_id, char *const *names, size_t n)
 	sb_release(&path);
 }
 
+/* "unsigned int", "long long int", "_Bool": a base type, which has no name in the list. */
+static bool is_base_type(const char *type)
+{
+	static const char *const words[] = { "char", "short", "int", "long", "signed", "unsigned",
+					      "float", "double", "_Bool", "bool", "void", "_Complex",
+					      "complex", "__int128" };
+	const char *p = type;
+
+	while (*p) {
+		size_t len = strcspn(p, " "), i;
+
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i]) == len && strncmp(p, words[i], len) == 0)
+				break;
+		if (!len || i == sizeof(words) / sizeof(words[0]))
+			return false;
+		p += len;
+		p += *p == ' ';
+	}
+	return p != type;
+}
+
+/*
+ * --contains TYPE must name something the binary has: a struct, union or
+ * typedef (NAMES), or a base type; otherwise one line with the closest
+ * name instead of printing nothing. Asked only once no struct contained
+ * TYPE, after every struct was built: a list that could not read a name
+ * (a damaged .debug_str) must not turn a damaged binary's error into
+ * "no such type", and the lookups are what report the damage.
+ */
+static int check_contained_type(const char *binary, const char *type, char *const *names,
+				size_t n, struct ll_error *err)
+{
+	const char *bare = type;
+	const char *best = NULL;
+	size_t limit, best_d;
+	struct strbuf msg = STRBUF_INIT;
+
+	if (strncmp(bare, "struct ", 7) == 0)
+		bare += 7;
+	else if (strncmp(bare, "union ", 6) == 0)
+		bare += 6;
+	if (is_base_type(bare))
+		return 0;
+	limit = ll_suggest_limit(strlen(bare));
+	best_d = limit + 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t d;
+
+		if (strcmp(names[i], bare) == 0)
+			return 0;
+		d = ll_edit_distance(bare, names[i], limit);
+		if (d < best_d) {	/* NAMES is sorted: the first of the closest wins */
+			best_d = d;
+			best = names[i];
+		}
+	}
+	/* Escaped: a name with a newline must not make two lines. */
+	sb_adds(&msg, "--contains ");
+	sb_add_escaped(&msg, type);
+	sb_adds(&msg, ": no struct, union, typedef or base type of that name");
+	if (best) {
+		sb_adds(&msg, "; did you mean ");
+		sb_add_escaped(&msg, best);
+		sb_addc(&msg, '?');
+	}
+	ll_fail(err, "%s: %s", binary, msg.buf);
+	sb_release(&msg);
+	return -1;
+}
+
 /*
  * --list, --contains, --audit: every matching name looked up in one pass,
  * then a question asked of each model.
@@ -101,12 +170,13 @@ int cli_discover(struct options *o)
 	struct progress_line line = { 0 };
 	struct ll_input_options io = { .srcdir = o->srcdir, .prefix_maps = o->prefix_maps,
 				       .nr_prefix_maps = o->nr_prefix_maps, .prefer_btf = o->btf,
-				       .btf_base = o->btf_base, .progress = cli_progress_for(&line) };
+				       .btf_base = o->btf_base, .progress = cli_progress_for(&line),
+				       .cache_dir = o->cache_dir };
 	const char *glob = o->list_glob ? o->list_glob : o->audit_glob ? o->audit_glob : "*";
 	struct ll_input *in = NULL;
 	struct ll_error err;
 	char **names = NULL;
-	size_t n = 0, nq = 0, hits = 0;
+	size_t n = 0, nq = 0, hits = 0, contained = 0;
 	struct ll_query *queries = NULL;
 	struct ll_lookup_result *results = NULL;
 	struct audited *audits = NULL;
@@ -132,7 +202,7 @@ int cli_discover(struct options *o)
 		goto done;
 	}
 	if (o->list_glob) {
-		write_name_index(ll_input_build_id(in), names, n);
+		write_name_index(o->cache_dir, ll_input_build_id(in), names, n);
 		sb_addf(&out, "%-6s %-40s %7s %4s %5s  %s\n", "kind", "name", "size", "lines", "holes",
 			"declared at");
 	}
@@ -157,7 +227,7 @@ int cli_discover(struct options *o)
 		if (o->list_glob) {
 			ll_list_row(s, &out);
 		} else if (o->contains) {
-			ll_contains(s, o->contains, &out);
+			contained += ll_contains(s, o->contains, &out);
 		} else {
 			struct audited *a;
 
@@ -191,6 +261,12 @@ int cli_discover(struct options *o)
 		ll_fail(&err, "%s: no struct or union matches '%s'%s%s", o->binary,
 			o->contains ? "*" : glob, o->contains ? " that contains " : "",
 			o->contains ? o->contains : "");
+		ll_report_error(&err);
+		status = 2;
+		goto done;
+	}
+	if (o->contains && !contained &&
+	    check_contained_type(o->binary, o->contains, names, n, &err)) {
 		ll_report_error(&err);
 		status = 2;
 		goto done;

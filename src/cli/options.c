@@ -48,6 +48,7 @@ enum {
 	OPT_MEASURED_HOT,
 	OPT_MEASURED_WRITES,
 	OPT_WRITE_RULES,
+	OPT_NO_CACHE,
 };
 
 static const struct argp_option argp_options[] = {
@@ -62,6 +63,9 @@ static const struct argp_option argp_options[] = {
 	{ "btf", OPT_BTF, NULL, 0,
 	  "Read the .BTF section even when the binary has DWARF (BTF alone is read anyway: "
 	  "raw BTF such as /sys/kernel/btf/vmlinux, or ELF with .BTF and no DWARF)", 1 },
+	{ "no-cache", OPT_NO_CACHE, NULL, 0,
+	  "Neither read nor write the name index under $XDG_CACHE_HOME/layoutlint "
+	  "(also LAYOUTLINT_CACHE=off)", 1 },
 	{ "btf-base", OPT_BTF_BASE, "FILE", 0,
 	  "Base BTF (a vmlinux, or /sys/kernel/btf/vmlinux) of a module's split BTF; "
 	  "implies --btf", 1 },
@@ -83,7 +87,7 @@ static const struct argp_option argp_options[] = {
 	  "and group-span is checked; off: ignore them", 2 },
 	{ "list", OPT_LIST, "GLOB", OPTION_ARG_OPTIONAL,
 	  "List the structs and unions whose names match GLOB (default *): kind, name, size, "
-	  "cachelines, holes, declaring file", 1 },
+	  "cachelines, holes, declaring file; --list GLOB BINARY works too", 1 },
 	{ "contains", OPT_CONTAINS, "TYPE", 0,
 	  "List the structs that embed TYPE by value, and where (its cacheline map depends "
 	  "on its host)", 1 },
@@ -200,6 +204,27 @@ static void add_query(struct options *o, const char *name, const char *kind)
 }
 
 /*
+ * "--list 'tcp_*' vmlinux": --list takes a BINARY and no NAME, so when a
+ * bare --list is followed by a word and the line holds exactly one other
+ * positional word, the word after --list is the GLOB and the other the
+ * BINARY. With a single positional word ("--list vmlinux") that word is
+ * the BINARY, listed whole, as before. No file is looked at to decide.
+ */
+static void take_list_word(struct options *o)
+{
+	if (!o->list_word || o->nr_args != 2 || o->binary_option)
+		return;
+	for (size_t i = 0; i < 2; i++) {
+		if (o->args[i] != o->list_word)	/* the same argv slot, not equal text */
+			continue;
+		o->list_glob = o->args[i];
+		o->args[0] = o->args[1 - i];
+		o->nr_args = 1;
+		return;
+	}
+}
+
+/*
  * The positional arguments: BINARY then NAMEs, or, once --binary is
  * given, NAMEs only (after every option, wherever they were typed).
  */
@@ -276,6 +301,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->in_path = dot + 1;
 		break;
 	}
+	case OPT_NO_CACHE:
+		o->no_cache = true;
+		break;
 	case OPT_CACHELINE:
 		if (parse_uint(arg, &o->cacheline) || o->cacheline < 16 || o->cacheline > 4096 ||
 		    (o->cacheline & (o->cacheline - 1)))
@@ -385,6 +413,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_LIST:
 		o->list_glob = arg ? arg : "*";
+		/*
+		 * argp gives an optional argument only as --list=GLOB; remember
+		 * the next word, which take_list_word() may make the GLOB.
+		 */
+		o->list_word = !arg && state->next < state->argc &&
+			       state->argv[state->next][0] != '-' ? state->argv[state->next] : NULL;
 		break;
 	case OPT_CONTAINS:
 		o->contains = arg;
@@ -408,6 +442,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->args[o->nr_args++] = arg;
 		break;
 	case ARGP_KEY_END:
+		take_list_word(o);
 		sort_arguments(o);
 		if (o->binary_option &&
 		    (o->list_checks || o->import_net || o->list_glob || o->contains || o->audit_glob))
@@ -474,6 +509,25 @@ static void print_version(FILE *stream, struct argp_state *state)
 void (*argp_program_version_hook)(FILE *, struct argp_state *) = print_version;
 const char *argp_program_bug_address = NULL;
 
+/*
+ * $XDG_CACHE_HOME/layoutlint (else ~/.cache/layoutlint): the name indexes
+ * and completion's name lists; none with --no-cache or LAYOUTLINT_CACHE=off.
+ */
+static char *cache_dir(const struct options *o)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *env = getenv("LAYOUTLINT_CACHE");
+	struct strbuf dir = STRBUF_INIT;
+
+	if (o->no_cache || (env && strcmp(env, "off") == 0) || ((!xdg || !*xdg) && !home))
+		return NULL;
+	if (xdg && *xdg)
+		sb_addf(&dir, "%s/layoutlint", xdg);
+	else
+		sb_addf(&dir, "%s/.cache/layoutlint", home);
+	return sb_detach(&dir);
+}
+
 int cli_parse_options(int argc, char **argv, struct options *o)
 {
 	struct argp argp = { argp_options, parse_opt,
@@ -483,11 +537,15 @@ int cli_parse_options(int argc, char **argv, struct options *o)
 			     NULL, NULL, NULL };
 
 	argp_err_exit_status = 2;
-	return argp_parse(&argp, argc, argv, 0, NULL, o) != 0 ? 2 : 0;
+	if (argp_parse(&argp, argc, argv, 0, NULL, o) != 0)
+		return 2;
+	o->cache_dir = cache_dir(o);
+	return 0;
 }
 
 void cli_options_release(struct options *o)
 {
+	free(o->cache_dir);
 	free(o->queries);
 	free(o->in_outer);
 	free(o->binaries);

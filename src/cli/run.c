@@ -162,6 +162,7 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 		.prefer_btf = o->btf,
 		.btf_base = o->btf_base,
 		.progress = cli_progress_for(&line),
+		.cache_dir = o->cache_dir,
 	};
 	struct ll_lookup_result *results;
 	int rc = -1;

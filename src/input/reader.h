@@ -34,6 +34,11 @@ struct ll_input_options {
 	const char *btf_base;		/* --btf-base: base BTF for split BTF (modules);
 					   implies prefer_btf */
 	struct ll_progress progress;	/* long scans report here; fn NULL: silent */
+	/*
+	 * Where the DWARF reader keeps each image's name index
+	 * (input/dwarf/name_index.h); NULL: it neither reads nor writes one.
+	 */
+	const char *cache_dir;
 };
 
 int ll_input_open(const char *path, const struct ll_input_options *opts,

@@ -35,6 +35,19 @@ def main():
            f"{cc}: --list rows carry kind, size, cachelines, holes", out)
         rc, out, err = lint.run("--list=no_such_*", obj)
         ok(rc == 2 and "no struct or union matches" in err, f"{cc}: --list with no match exits 2", err)
+        # As people type it: argp only takes --list=GLOB, the CLI takes the
+        # next word when a BINARY is there too (docs/cli.md).
+        want = lint.run("--list=disc_*", obj)
+        for argv in (["--list", "disc_*", obj], [obj, "--list", "disc_*"],
+                     ["--list", "disc_*", "-q", obj]):
+            got = lint.run(*argv)
+            ok(got == want, f"{cc}: {' '.join(argv[:3])}... lists what --list=disc_* lists",
+               got[1] + got[2])
+        rc, out, err = lint.run("--list", obj)
+        ok(rc == 0 and "disc_hot" in out and len(out.splitlines()) > 7,
+           f"{cc}: --list BINARY alone still lists every name", out + err)
+        rc, out, err = lint.run("--list", "disc_*", obj, "disc_hot")
+        ok(rc == 2 and "BINARY only" in err, f"{cc}: --list GLOB BINARY NAME is a usage error", err)
 
         rc, out, err = lint.run("--contains", "disc_inner", obj)
         got = sorted(l.split(":")[0] + ":" + l.split()[4] for l in out.splitlines())
@@ -42,6 +55,20 @@ def main():
                                "struct disc_host:nested.deep", "union disc_union:in"],
            f"{cc}: --contains disc_inner finds by-value members at every depth, not pointers",
            out + err)
+
+        for typed in ("struct disc_inner", "--contains=disc_inner"):
+            argv = ["--contains", typed, obj] if typed.startswith("struct") else [typed, obj]
+            rc2, out2, err2 = lint.run(*argv)
+            ok(rc2 == 0 and sorted(out2.splitlines()) == sorted(out.splitlines()),
+               f"{cc}: {' '.join(argv[:2])} answers as --contains disc_inner", out2 + err2)
+        rc, out, err = lint.run("--contains", "disc_inne", obj)
+        ok(rc == 2 and out == "" and err.count("\n") == 1 and "did you mean disc_inner?" in err,
+           f"{cc}: --contains with an unknown type: one line, a did-you-mean, exit 2", out + err)
+        rc, out, err = lint.run("--contains", "qqqqqqqqqq", obj)
+        ok(rc == 2 and out == "" and err.count("\n") == 1 and "did you mean" not in err,
+           f"{cc}: --contains with a type close to nothing: one line, exit 2", out + err)
+        rc, out, err = lint.run("--contains", "unsigned int", obj)
+        ok(rc == 0 and err == "", f"{cc}: --contains a base type is not an unknown type", err)
 
         rc, out, err = lint.run("--audit", "disc_*", obj)
         ranked = [l.split()[2].rstrip(":") for l in out.splitlines() if not l.startswith("#")]
@@ -52,6 +79,10 @@ def main():
         hot = [l for l in out.splitlines() if "disc_hot" in l]
         ok(hot and hot[0].split()[0] == "2" and "ops with lock" in hot[0] and "ops2 with refs" in hot[0],
            f"{cc}: --audit names the members on each mixed line", out)
+
+        rc, out2, err = lint.run("--audit", "disc_hot", obj)
+        ok(rc == 0 and [l.split()[2] for l in out2.splitlines() if not l.startswith("#")]
+           == ["disc_hot:"], f"{cc}: --audit GLOB BINARY, GLOB a separate word", out2 + err)
 
         rc, out, err = lint.run("--list", "--audit", "x", obj)
         ok(rc == 2, f"{cc}: --list and --audit together are a usage error", err)

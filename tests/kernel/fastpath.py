@@ -4,13 +4,15 @@
 For 1,000 names drawn with a fixed seed from the image's own struct list
 (plus short names that gcc stores inline, `pid` and `key`, and names that
 exist in .debug_str only as the tail of longer strings, `file` and
-`task_struct`), one run asks for all of them at once:
+`task_struct`), one run asks for all of them at once, and 20 of them are
+asked one at a time (the byte-filter path a run of many names skips):
 
   - LAYOUTLINT_SCAN=libdw: every unit walked with dwarf_next_unit /
     dwarf_child / dwarf_siblingof, no raw scan, no sparse image;
   - the default path on 1 thread and on 2 threads.
 
-The JSON documents must be byte-identical: the same definition (its
+The same again with the name index a whole-image run leaves (each name's
+units read, no others). The JSON documents must be byte-identical: the same definition (its
 .debug_info offset is the "origin" of each struct), the same layout.
 A miss goes through the same comparison: both paths must say the same.
 """
@@ -19,7 +21,9 @@ import json
 import os
 import random
 import re
+import shutil
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -29,6 +33,12 @@ from lib import Lint, Tap  # noqa: E402
 SEED = 20261202
 SAMPLE = 1000
 MUST = ["pid", "key", "file", "task_struct"]
+# Asked alone as well: a late struct, one defined in ~1,500 units, a short
+# inline-capable name; then the first ALONE_SAMPLE names of the sample.
+ALONE = ["printf_spec", "task_struct", "optimistic_spin_node", "cred", "pid"]
+ALONE_SAMPLE = 15
+# Three names with 9 .debug_str offsets between them: still the filter.
+FEW = "printf_spec,optimistic_spin_node,task_struct"
 TYPOS = {"task_strct": "did you mean struct task_struct?",
          "sk_buf": "did you mean struct sk_buff?",
          "printf_specs": "did you mean struct printf_spec?",
@@ -48,7 +58,7 @@ def main():
     vmlinux = paths[0]
     lint = Lint(a.layoutlint, timeout=900)
 
-    listing = lint.run("--list=*", vmlinux)
+    listing = lint.run("--list=*", vmlinux, extra_env={"LAYOUTLINT_CACHE": "off"})
     rows = [line.split() for line in listing.stdout.splitlines()[1:]]
     counts = {}
     for r in rows:
@@ -59,9 +69,18 @@ def main():
     tap.ok(len(pool) > 5000, f"the listing has {len(pool)} single-definition names")
     names = MUST + random.Random(SEED).sample(pool, SAMPLE)
 
-    modes = {"libdw walk": {"LAYOUTLINT_SCAN": "libdw"},
-             "scan, 1 thread": {"LAYOUTLINT_THREADS": "1"},
-             "scan, 2 threads": {"LAYOUTLINT_THREADS": "2"}}
+    # The name index: built by a --list in a cache of this run's own, then
+    # read by the index mode; the other modes run without one.
+    cache = tempfile.mkdtemp(prefix="fastpath-cache-")
+    built = lint.run("--list=zz_no_match*", vmlinux, extra_env={"XDG_CACHE_HOME": cache})
+    index = [f for f in os.listdir(os.path.join(cache, "layoutlint")) if f.endswith(".index")] \
+        if os.path.isdir(os.path.join(cache, "layoutlint")) else []
+    tap.ok(built.returncode == 2 and len(index) == 1, "a whole-image run leaves a name index",
+           built.stderr)
+    modes = {"libdw walk": {"LAYOUTLINT_SCAN": "libdw", "LAYOUTLINT_CACHE": "off"},
+             "scan, 1 thread": {"LAYOUTLINT_THREADS": "1", "LAYOUTLINT_CACHE": "off"},
+             "scan, 2 threads": {"LAYOUTLINT_THREADS": "2", "LAYOUTLINT_CACHE": "off"},
+             "scan, name index": {"LAYOUTLINT_THREADS": "2", "XDG_CACHE_HOME": cache}}
     # A name the tool refuses (declared only, ...) stops the run with exit
     # 2; each such refusal must be the same on every path, then it is left
     # out and the run repeated.
@@ -81,7 +100,7 @@ def main():
         names.remove(m.group(1))
     for m, o in outs.items():
         tap.ok(o.returncode in (0, 1), f"{m}: exit {o.returncode}", o.stderr[-2000:])
-    for m in ("scan, 1 thread", "scan, 2 threads"):
+    for m in ("scan, 1 thread", "scan, 2 threads", "scan, name index"):
         tap.ok(outs[m].stdout == ref.stdout and outs[m].stderr == ref.stderr,
                f"{m}: byte-identical to the libdw walk ({len(names)} names)")
     try:
@@ -97,6 +116,20 @@ def main():
     tap.ok(len(refused) < 50, f"{len(refused)} names refused alike on every path: "
            + ", ".join(refused[:10]))
 
+    # One name at a time: with few .debug_str offsets the scan filters
+    # units by their bytes (anchored on each offset's rarest byte) and
+    # stops walking a unit once its rest cannot name a wanted struct; a
+    # run of 1,000 names takes neither shortcut.
+    alone = ALONE + [n for n in names if n not in ALONE][:ALONE_SAMPLE]
+    for name in alone + [FEW]:
+        outs = {m: lint.run("--format=json", vmlinux, *name.split(","), extra_env=env)
+                for m, env in modes.items()}
+        ref = outs["libdw walk"]
+        same = all((o.returncode, o.stdout, o.stderr) == (ref.returncode, ref.stdout, ref.stderr)
+                   for o in outs.values())
+        tap.ok(same and (ref.stdout or ref.stderr), f"{name} alone: byte-identical to the libdw walk",
+               repr({m: (o.returncode, o.stderr[-300:]) for m, o in outs.items()}))
+
     # Misspelt names: the raw suggestion (a .debug_str pass split between
     # threads, then a scan that stops at the first definition of the
     # closest candidate) against the libdw walk's suggestion.
@@ -107,6 +140,7 @@ def main():
                    for o in outs.values())
         tap.ok(same and ref.returncode == 2 and ref.stderr.rstrip().endswith(want),
                f"{typo}: '{want}' on every path", repr({m: o.stderr for m, o in outs.items()}))
+    shutil.rmtree(cache, ignore_errors=True)
     return tap.finish()
 
 

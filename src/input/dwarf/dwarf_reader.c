@@ -1178,6 +1178,29 @@ struct lookup_ctx {
 	struct ll_error prepare_err;
 };
 
+/*
+ * The name index's key: the build-id, size, times, device and inode of
+ * the file the raw scan reads; dir NULL (no index) without a cache
+ * directory or a build-id.
+ */
+static void index_key(const struct ll_dwarf_input *in, struct ll_index_key *key)
+{
+	struct stat st;
+
+	memset(key, 0, sizeof(*key));
+	if (!in->opts.cache_dir || !in->build_id || fstat(in->fd, &st) != 0)
+		return;
+	key->dir = in->opts.cache_dir;
+	key->build_id = in->build_id;
+	key->size = (uint64_t)st.st_size;
+	key->dev = (uint64_t)st.st_dev;
+	key->ino = (uint64_t)st.st_ino;
+	key->mtime_sec = st.st_mtim.tv_sec;
+	key->mtime_nsec = st.st_mtim.tv_nsec;
+	key->ctime_sec = st.st_ctim.tv_sec;
+	key->ctime_nsec = st.st_ctim.tv_nsec;
+}
+
 static size_t str_hash(const char *s)
 {
 	return (size_t)ll_fnv1a_str(LL_FNV_INIT, s);
@@ -1365,6 +1388,7 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state,
 				 .finder = &finder };
 	const char **names = xcalloc(n ? n : 1, sizeof(*names));
+	struct ll_index_key key;
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -1374,7 +1398,8 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	if (!in->member_budget)
 		in->member_budget = member_budget(in);
 	index_queries(&lc);
-	rc = ll_finder_scan(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, names, n,
+	index_key(in, &key);
+	rc = ll_finder_scan(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, &key, names, n,
 			    on_named_die, &lc, &in->opts.progress, &finder, err);
 	if (!rc && lc.prepare_rc) {
 		*err = lc.prepare_err;
@@ -1402,8 +1427,11 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *err)
 {
 	struct ll_dwarf_input *in = state;
-	return ll_finder_list(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, names, n,
-			      &in->opts.progress, err);
+	struct ll_index_key key;
+
+	index_key(in, &key);
+	return ll_finder_list(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, &key, names,
+			      n, &in->opts.progress, err);
 }
 
 /* ---- the reader's operations (reader_impl.h) --------------------------- */

@@ -312,6 +312,7 @@ static bool skip_form(struct ll_cursor *c, unsigned form, const struct ll_scan_u
 /* What the scan looks for: string offsets of the names, and the names. */
 struct targets {
 	uint32_t *list;		/* every candidate offset, for the byte filter */
+	uint8_t *anchor;	/* by list entry: its rarest byte in DIE bytes (0-3) */
 	size_t nr_list;
 	uint64_t *offsets;	/* open addressing, 0 = empty slot (offset+1 stored) */
 	uint32_t *offset_name;
@@ -496,6 +497,7 @@ static void build_targets(const struct ll_scan_input *in, const char *const *nam
 	t->offset_name = xcalloc(slots, sizeof(*t->offset_name));
 	t->mask = slots - 1;
 	t->list = xmalloc((f.n ? f.n : 1) * sizeof(*t->list));
+	t->anchor = xcalloc(f.n ? f.n : 1, sizeof(*t->anchor));
 	for (size_t i = 0; i < f.n; i++) {
 		add_offset(t, f.off[i], f.name[i]);
 		if (f.off[i] <= UINT32_MAX)
@@ -510,6 +512,7 @@ static void release_targets(struct targets *t)
 	free(t->offsets);
 	free(t->offset_name);
 	free(t->list);
+	free(t->anchor);
 	free(t->name_slots);
 }
 
@@ -537,12 +540,14 @@ struct worker {
 	size_t buf_size;
 	const struct targets *targets;
 	const struct ll_scan_unit *units;
+	uint8_t *verdicts;		/* by unit, shared: each worker writes its own range */
 	size_t first, last;		/* unit range [first, last) */
 	struct ll_scan_hit *hits;
 	size_t nr_hits, cap_hits;
 	uint64_t *fallback;
 	size_t nr_fallback, cap_fallback;
 	struct abbrev_table abbrevs;
+	size_t lead;			/* names_end()'s first needle: the last to lead */
 	atomic_size_t *units_done;	/* shared by all workers */
 	atomic_bool *stop;		/* shared: in->stop_at_first_definition was met */
 	size_t nr_units;
@@ -552,6 +557,10 @@ struct worker {
 	size_t seen_mask, nr_seen;
 	char **names;
 	size_t nr_names, cap_names;
+	struct ll_scan_posting *posts;	/* in->by_unit */
+	size_t nr_posts;
+	uint32_t unit;			/* index of the unit being scanned */
+	const uint32_t *only;		/* in->only, or NULL */
 };
 
 static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c);
@@ -847,14 +856,24 @@ static void add_name(struct worker *w, const char *name)
  * .debug_str offset are deduplicated by offset (ld merged equal strings);
  * inline names are few and short, and the caller deduplicates all.
  */
+static void add_posting(struct worker *w, const char *name)
+{
+	if (!w->in->by_unit)
+		return;
+	w->posts = xgrow(w->posts, w->nr_posts, sizeof(*w->posts));
+	w->posts[w->nr_posts++] = (struct ll_scan_posting){ name, w->unit };
+}
+
 static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_name)
 {
 	if (inline_name) {
 		add_name(w, inline_name);
+		add_posting(w, w->names[w->nr_names - 1]);
 		return false;
 	}
 	if (str_off >= w->in->str_size || !memchr(w->in->str + str_off, 0, w->in->str_size - str_off))
 		return false;
+	add_posting(w, (const char *)w->in->str + str_off);
 	if (w->nr_seen * 2 >= w->seen_mask) {
 		size_t cap = w->seen_mask ? (w->seen_mask + 1) * 2 : 4096;
 		uint64_t *old = w->seen;
@@ -1040,14 +1059,25 @@ static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct
 	return true;
 }
 
-/* Top-level DIEs of one unit; false when the unit needs the libdw walk. */
-static bool scan_unit(struct worker *w, const struct ll_scan_unit *u)
+/*
+ * Top-level DIEs of one unit; false when the unit needs the libdw walk.
+ * NAMES_END: the byte filter chose this unit, and a DIE can name a target
+ * only with bytes that filter looks for (a candidate .debug_str offset,
+ * or an inline name), the last of which starts before unit byte
+ * first_die + NAMES_END; SIZE_MAX when no filter ran. A top-level DIE
+ * starting at or after that cannot be a hit, so the walk stops there: a
+ * unit holding its struct early (task_struct in ~1,500 units) is not
+ * walked to its end, and the answer is the same.
+ */
+static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t names_end)
 {
 	struct ll_cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
 	const struct abbrev *a = NULL;
 	uint64_t sibling;
 	bool match;
 	uint32_t idx;
+	/* One compare per DIE: the unit's end, or the byte filter's NAMES_END. */
+	const unsigned char *stop = names_end < (size_t)(c.end - c.p) ? c.p + names_end : c.end;
 
 	/* The unit DIE itself; its children are the top-level DIEs. */
 	if (read_die(w, u, &c, false, &a, &sibling, &match, &idx) != DIE_OK)
@@ -1060,8 +1090,12 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u)
 		uint64_t die = w->ub_off + (uint64_t)(c.p - w->ub);
 		enum die_status st;
 
-		if (c.p >= c.end)
-			break;	/* some producers omit the final null entry */
+		/*
+		 * Some producers omit the final null entry; and past STOP no
+		 * DIE holds a wanted name's bytes.
+		 */
+		if (c.p >= stop)
+			break;
 		st = read_die(w, u, &c, true, &a, &sibling, &match, &idx);
 		if (st == DIE_END)
 			break;
@@ -1185,6 +1219,36 @@ static size_t inline_name_max(const struct ll_scan_input *in, const struct ll_sc
 }
 
 /*
+ * inline_name_max() of unit I, remembered by unit: reaching the producer
+ * walks most of a gcc unit's abbreviation table (gcc orders it by use, the
+ * unit DIE's entry near the end; 12% of a late lookup), and a name missing
+ * from .debug_str asked twice per unit, then again in the "did you mean"
+ * scan that follows. Only the verdicts of gcc and LLVM are kept: SIZE_MAX
+ * may mean that END cut the unit DIE short, and a longer read may know.
+ */
+#define VERDICT_KNOWN 1
+#define VERDICT_GCC 2		/* inline names up to offset_size - 1, strp_names */
+
+static size_t unit_inline_max(struct worker *w, size_t i, const unsigned char *die,
+			      const unsigned char *end, bool *strp_names)
+{
+	const struct ll_scan_unit *u = &w->units[i];
+	uint8_t v = w->verdicts[i];
+	size_t max;
+
+	if (v & VERDICT_KNOWN) {
+		*strp_names = v & VERDICT_GCC;
+		return *strp_names ? u->offset_size - 1 : 0;
+	}
+	max = inline_name_max(w->in, u, die, end, strp_names);
+	if (*strp_names && max == u->offset_size - 1)
+		w->verdicts[i] = VERDICT_KNOWN | VERDICT_GCC;
+	else if (!*strp_names && max == 0)
+		w->verdicts[i] = VERDICT_KNOWN;
+	return max;
+}
+
+/*
  * With no .debug_str offset to look for, a unit can hold a wanted name
  * only inline: false when its producer rules that out for every name, so
  * a missing name costs a few hundred bytes per unit, not the whole image.
@@ -1206,54 +1270,118 @@ static bool unit_may_hold_inline(struct worker *w, size_t i)
 							   UNIT_HEAD;
 	}
 
-	return inline_name_max(w->in, u, p, p + avail, &strp_names) >= w->targets->shortest;
+	return unit_inline_max(w, i, p, p + avail, &strp_names) >= w->targets->shortest;
 }
 
 /*
  * memmem for a short needle (a .debug_str offset, or a name and its NUL)
- * in DIE bytes: memchr for its first byte, then memcmp. That runs near
- * memchr's speed where the first byte is rare, as identifier letters are
- * in DIE bytes; glibc's memmem was over half of a lookup of a short name
- * that must be searched for inline in every unit.
+ * in DIE bytes, from the end: where the last copy starting at or after
+ * P[FROM] starts, plus one; 0 when there is none. memrchr for the needle's
+ * byte at ANCHOR, then memcmp: that runs near memrchr's speed where the
+ * anchor byte is rare, as identifier letters are in DIE bytes (glibc's
+ * memmem was over half of a lookup of a short name that must be searched
+ * for inline in every unit). The last copy, not the first, because the
+ * walk may stop past it (scan_unit()).
  */
-static bool has_bytes(const unsigned char *p, size_t n, const void *needle, size_t len)
+static size_t last_bytes(const unsigned char *p, size_t n, size_t from, const void *needle,
+			 size_t len, size_t anchor)
 {
-	const unsigned char *end = p + n, *first = needle;
+	const unsigned char *want = needle, *lo, *s;
+	size_t span;
 
 	if (len == 0)
-		return true;
-	while ((size_t)(end - p) >= len &&
-	       (p = memchr(p, first[0], (size_t)(end - p) - len + 1)) != NULL) {
-		if (memcmp(p, needle, len) == 0)
-			return true;
-		p++;
+		return n + 1;
+	if (n < len || from > n - len)
+		return 0;
+	/* The anchor byte of a match sits in [lo, lo + span). */
+	lo = p + from + anchor;
+	span = n - len - from + 1;
+	while (span && (s = memrchr(lo, want[anchor], span)) != NULL) {
+		if (len == 4 ? memcmp(s - anchor, needle, 4) == 0 :
+			       memcmp(s - anchor, needle, len) == 0)
+			return (size_t)(s - anchor - p) + 1;
+		span = (size_t)(s - lo);
 	}
-	return false;
+	return 0;
+}
+
+/* Bytes of .debug_info whose byte frequencies pick each offset's anchor. */
+#define ANCHOR_SAMPLE (64u << 10)
+
+/*
+ * Anchor each candidate offset's search on its rarest byte in DIE bytes,
+ * as counted in a sample from the middle of .debug_info. The low byte is
+ * what the search used to anchor on; on the 6.1 image some low bytes are
+ * 1% of all DIE bytes while the next byte is 0.1%, and every false start
+ * is a memcmp. Only speed depends on the choice: a match is a match
+ * whatever byte found it, and a sample that cannot be read keeps byte 0.
+ */
+static void choose_anchors(const struct ll_scan_input *in, struct targets *t)
+{
+	uint32_t freq[256] = { 0 };
+	size_t n = in->info_size < ANCHOR_SAMPLE ? in->info_size : ANCHOR_SAMPLE;
+	uint64_t from = (in->info_size - n) / 2;
+	unsigned char *buf;
+	const unsigned char *p;
+
+	if (t->collect_all || t->nr_list == 0 || t->nr_list > FILTER_MAX_OFFSETS || n == 0)
+		return;
+	buf = in->use_pread ? xmalloc(n) : NULL;
+	if (buf && pread(in->fd, buf, n, (off_t)(in->info_file_offset + from)) != (ssize_t)n) {
+		free(buf);
+		return;
+	}
+	p = buf ? buf : in->info + from;
+	for (size_t i = 0; i < n; i++)
+		freq[p[i]]++;
+	free(buf);
+	for (size_t i = 0; i < t->nr_list; i++) {
+		uint32_t v = t->list[i];
+
+		for (unsigned k = 1; k < 4; k++)
+			if (freq[(v >> (8 * k)) & 0xff] < freq[(v >> (8 * t->anchor[i])) & 0xff])
+				t->anchor[i] = (uint8_t)k;
+	}
 }
 
 /*
  * Can this unit hold a wanted name at all? Its DIEs name things by
  * .debug_str offset, so a unit whose bytes never contain a candidate
- * offset (or, where names may be inline, the name itself) cannot.
+ * offset (or, where names may be inline, the name itself) cannot. Returns
+ * where the last such copy starts in P, plus one: 0 when there is none,
+ * and no DIE starting at or after that can name a target.
  */
-static bool bytes_may_name(const struct targets *t, const unsigned char *p, size_t n,
-			   size_t inline_max)
+static size_t names_end(const struct targets *t, const unsigned char *p, size_t n,
+			size_t inline_max, size_t *lead)
 {
-	for (size_t i = 0; i < t->nr_list; i++) {
+	size_t end = 0, first = *lead < t->nr_list ? *lead : 0;
+
+	/*
+	 * Each needle only matters past the last copy found so far, so the
+	 * offset that was last the lead (task_struct has 7 offsets, one of
+	 * them in every unit that names it) goes first, swapped with the
+	 * first: the others then search only the unit's tail. The order
+	 * changes no answer, as long as every needle is searched once.
+	 */
+	for (size_t k = 0; k < t->nr_list; k++) {
+		size_t i = k == 0 ? first : k == first ? 0 : k;
 		uint32_t v = t->list[i];
 		const unsigned char le[4] = { (unsigned char)v, (unsigned char)(v >> 8),
 					      (unsigned char)(v >> 16), (unsigned char)(v >> 24) };
+		size_t at = last_bytes(p, n, end, le, sizeof(le), t->anchor[i]);
 
-		if (has_bytes(p, n, le, sizeof(le)))
-			return true;
+		if (at > end) {
+			end = at;
+			*lead = i;
+		}
 	}
 	for (size_t k = 0; k < t->n && inline_max; k++) {
-		size_t len = strlen(t->names[k]);
+		size_t len = strlen(t->names[k]), at;
 
-		if (len <= inline_max && has_bytes(p, n, t->names[k], len + 1))
-			return true;
+		if (len <= inline_max && (at = last_bytes(p, n, end, t->names[k], len + 1, 0)) > end)
+			end = at;
 	}
-	return false;
+	return end;
 }
 
 enum filter_verdict { UNIT_SKIP, UNIT_SCAN, UNIT_ASK_ABBREVS };
@@ -1261,28 +1389,34 @@ enum filter_verdict { UNIT_SKIP, UNIT_SCAN, UNIT_ASK_ABBREVS };
 /*
  * The byte filter of the unit at P (its unit DIE on): UNIT_ASK_ABBREVS
  * when only the unit's abbreviations can tell how its names are stored.
+ * *END: names_end() for UNIT_SCAN, SIZE_MAX when no filter ran.
  */
-static enum filter_verdict filter_unit(const struct worker *w, const struct ll_scan_unit *u,
-				       const unsigned char *p, size_t n, size_t *inline_max)
+static enum filter_verdict filter_unit(struct worker *w, size_t i, const unsigned char *p,
+				       size_t n, size_t *inline_max, size_t *end)
 {
 	const struct targets *t = w->targets;
 	bool strp_names;
 
+	*end = SIZE_MAX;
 	if (t->collect_all || t->nr_list > FILTER_MAX_OFFSETS)
 		return UNIT_SCAN;
-	*inline_max = inline_name_max(w->in, u, p, p + n, &strp_names);
+	*inline_max = unit_inline_max(w, i, p, p + n, &strp_names);
 	if (!strp_names)
 		return UNIT_ASK_ABBREVS;
-	return bytes_may_name(t, p, n, *inline_max) ? UNIT_SCAN : UNIT_SKIP;
+	*end = names_end(t, p, n, *inline_max, &w->lead);
+	return *end ? UNIT_SCAN : UNIT_SKIP;
 }
 
-/* The byte filter once the abbreviations are known. */
-static bool may_contain(const struct worker *w, const unsigned char *p, size_t n,
-			size_t inline_max)
+/*
+ * The byte filter once the abbreviations are known: names_end(), or
+ * SIZE_MAX (walk it all) when names hide in forms whose bytes it cannot
+ * see.
+ */
+static size_t may_contain(struct worker *w, const unsigned char *p, size_t n, size_t inline_max)
 {
 	if (w->abbrevs.names_hidden)
-		return true;
-	return bytes_may_name(w->targets, p, n, w->abbrevs.names_inline ? inline_max : 0);
+		return SIZE_MAX;
+	return names_end(w->targets, p, n, w->abbrevs.names_inline ? inline_max : 0, &w->lead);
 }
 
 /* Point w->ub at the unit's bytes: the mapping, or a pread copy. */
@@ -1332,11 +1466,13 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
-	for (size_t i = w->first; i < w->last; i++) {
+	for (size_t k = w->first; k < w->last; k++) {
+		size_t i = w->only ? w->only[k] : k;
 		const struct ll_scan_unit *u = &w->units[i];
 
 		if (atomic_load_explicit(w->stop, memory_order_relaxed))
 			break;
+		w->unit = (uint32_t)i;
 
 		/* Every thread counts; the caller's thread (worker 0) reports. */
 		size_t done = atomic_fetch_add_explicit(w->units_done, 1, memory_order_relaxed) + 1;
@@ -1352,8 +1488,8 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		const unsigned char *p = w->ub + (u->first_die - w->ub_off);
-		size_t n = u->end - u->first_die, inline_max = SIZE_MAX;
-		enum filter_verdict v = filter_unit(w, u, p, n, &inline_max);
+		size_t n = u->end - u->first_die, inline_max = SIZE_MAX, end;
+		enum filter_verdict v = filter_unit(w, i, p, n, &inline_max, &end);
 
 		if (v == UNIT_SKIP)
 			continue;
@@ -1361,11 +1497,17 @@ static void *worker_main(void *arg)
 			push_fallback(w, u->offset);
 			continue;
 		}
-		if (v == UNIT_ASK_ABBREVS && !may_contain(w, p, n, inline_max))
+		if (v == UNIT_ASK_ABBREVS && !(end = may_contain(w, p, n, inline_max)))
 			continue;
+		/*
+		 * A .debug_str past 4 GiB has offsets the filter does not list;
+		 * names in strx forms have no offset bytes to see: walk it all.
+		 */
+		if (w->in->str_size > UINT32_MAX || w->abbrevs.names_hidden)
+			end = SIZE_MAX;
 		size_t before = w->nr_hits;
 
-		if (!scan_unit(w, u))
+		if (!scan_unit(w, u, end))
 			push_fallback(w, u->offset);
 		else if (w->in->stop_at_first_definition && defines_first_name(w, before))
 			atomic_store_explicit(w->stop, true, memory_order_relaxed);
@@ -1545,6 +1687,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		return -1;
 	build_targets(in, names, n, &targets);
 	targets.collect_all = names == NULL;
+	choose_anchors(in, &targets);
 	/*
 	 * A name with no .debug_str offset is looked for by each unit's
 	 * producer: read the unit DIE's first bytes with its header, one
@@ -1560,11 +1703,21 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	units = walk.units;
 	nr_units = walk.nr;
 	dies = walk.dies;
+	/* The earlier scan's verdicts, or this scan's own, kept in the result. */
+	uint8_t *verdicts = in->verdicts && in->units && in->nr_units == nr_units ?
+			    in->verdicts : xcalloc(nr_units ? nr_units : 1, 1);
+
+	if (verdicts != in->verdicts)
+		out->verdicts = verdicts;
+
+	/* A name index's units, if they were listed for these units. */
+	const uint32_t *only = in->only && in->only_nr_units == nr_units ? in->only : NULL;
+	size_t nr_work = only ? in->nr_only : nr_units;
 
 	if (threads < 1)
 		threads = 1;
-	if (threads > nr_units)
-		threads = nr_units ? (unsigned)nr_units : 1;
+	if (threads > nr_work)
+		threads = nr_work ? (unsigned)nr_work : 1;
 	struct worker *w = xcalloc(threads, sizeof(*w));
 	atomic_size_t units_done = 0;
 	atomic_bool stop = false;
@@ -1582,10 +1735,20 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		w[t].report = t == 0;
 		w[t].targets = &targets;
 		w[t].units = units;
+		w[t].verdicts = verdicts;
 		w[t].dies = dies;
 		w[t].first = next;
-		while (next < nr_units && (t + 1 == threads || units[next].offset < goal))
-			next++;
+		w[t].only = only;
+		if (only) {
+			/* A few units: equal counts. */
+			next = nr_work / threads * (t + 1);
+			if (t + 1 == threads)
+				next = nr_work;
+			w[t].nr_units = nr_work;
+		} else {
+			while (next < nr_units && (t + 1 == threads || units[next].offset < goal))
+				next++;
+		}
 		w[t].last = next;
 	}
 	for (unsigned t = 1; t < threads; t++)
@@ -1624,6 +1787,14 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 			out->nr_names += w[t].nr_names;
 		}
 		free(w[t].names);
+		if (w[t].nr_posts) {
+			out->postings = xrealloc(out->postings, (out->nr_postings + w[t].nr_posts) *
+							       sizeof(*out->postings));
+			memcpy(out->postings + out->nr_postings, w[t].posts,
+			       w[t].nr_posts * sizeof(*out->postings));
+			out->nr_postings += w[t].nr_posts;
+		}
+		free(w[t].posts);
 	}
 	out->nr_units = nr_units;
 	out->units = units;
@@ -1741,5 +1912,7 @@ void ll_scan_result_release(struct ll_scan_result *r)
 	free(r->names);
 	free(r->fallback_units);
 	free(r->units);
+	free(r->verdicts);
+	free(r->postings);
 	memset(r, 0, sizeof(*r));
 }

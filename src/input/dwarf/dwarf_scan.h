@@ -57,6 +57,26 @@ struct ll_scan_input {
 	 */
 	const struct ll_scan_unit *units;
 	size_t nr_units;
+	/*
+	 * Optional, with UNITS: the producer verdicts by unit an earlier
+	 * ll_scan() returned, which this one reads and completes.
+	 */
+	uint8_t *verdicts;
+	/* With NAMES NULL: also record which unit holds each name (postings). */
+	bool by_unit;
+	/*
+	 * Optional: scan only these unit indexes (ascending), when the walk
+	 * finds ONLY_NR_UNITS units; otherwise every unit. A name index
+	 * (name_index.h) says which units can hold the names asked for.
+	 */
+	const uint32_t *only;
+	size_t nr_only, only_nr_units;
+};
+
+/* A top-level DIE of unit UNIT named NAME (in .debug_str, or a names copy). */
+struct ll_scan_posting {
+	const char *name;
+	uint32_t unit;
 };
 
 /*
@@ -103,8 +123,11 @@ struct ll_scan_result {
 	size_t nr_fallback;
 	struct ll_scan_unit *units;	/* every unit, in order */
 	size_t nr_units;
+	uint8_t *verdicts;		/* by unit, owned; NULL when the input gave them */
 	char **names;			/* NAMES NULL: every struct/union/typedef name, */
 	size_t nr_names;		/* owned, unsorted, possibly repeated */
+	struct ll_scan_posting *postings;	/* by_unit: in unit order, owned; names */
+	size_t nr_postings;			/* point into .debug_str or NAMES */
 };
 
 /* The FNV-1a step shared by the raw and the libdw signatures. */

@@ -13,6 +13,7 @@
 
 #include "util/diag.h"
 #include "input/dwarf/dwarf_scan.h"
+#include "input/dwarf/name_index.h"
 #include "util/progress.h"
 #include "input/dwarf/sparse_image.h"
 
@@ -36,7 +37,7 @@ typedef void (*ll_finder_fn)(Dwarf_Die *die, const struct ll_scan_hit *raw, cons
  * ll_finder_free().
  */
 int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, const char *const *names, size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
+		   bool raw_ok, const struct ll_index_key *key, const char *const *names, size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
 		   struct ll_finder **finder, struct ll_error *err);
 void ll_finder_free(struct ll_finder *finder);
 
@@ -52,7 +53,7 @@ int ll_finder_prepare(struct ll_finder *finder, uint64_t off, struct ll_error *e
  * each once; the caller frees them and the array.
  */
 int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, char ***names,
+		   bool raw_ok, const struct ll_index_key *key, char ***names,
 		   size_t *n, const struct ll_progress *progress, struct ll_error *err);
 
 /* "did you mean struct X?" text for a missing NAME, or NULL. */

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The helpers bench/run trusts (TAP): bench/floor reads every byte of
+.debug_info, and bench/complete.py calls an answer complete only when every
+struct asked for came back (pahole -C a,b,c without --skip_missing printed 13
+of 20 and was timed as if it had answered)."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(TOP, "tests"))
+from lib import Tap  # noqa: E402
+
+COMPLETE = os.path.join(TOP, "bench", "complete.py")
+ROW = os.path.join(TOP, "bench", "row.py")
+
+
+def run(argv, stdin=""):
+    return subprocess.run(argv, input=stdin, capture_output=True, text=True)
+
+
+def debug_info_size(path):
+    """.debug_info's size as readelf reports it, or None."""
+    p = run(["readelf", "-SW", path])
+    m = re.search(r"\] \.debug_info\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)", p.stdout)
+    return int(m.group(1), 16) if m else None
+
+
+def check_floor(tap, floor, binary, workdir):
+    want = debug_info_size(binary)
+    for j in ("1", "2", "3"):
+        p = run([floor, "-j", j, binary])
+        tap.ok(p.returncode == 0 and want and
+               p.stdout == f"{want} bytes of .debug_info read on {j} threads\n",
+               f"floor -j {j} reads all {want} bytes of .debug_info", p.stdout + p.stderr)
+    text = os.path.join(workdir, "not-elf")
+    with open(text, "w") as f:
+        f.write("not an ELF file\n")
+    for argv, what in (([floor, text], "a file that is not ELF"),
+                       ([floor, os.path.join(workdir, "absent")], "a missing file"),
+                       ([floor, "-j", "0", binary], "-j 0")):
+        p = run(argv)
+        tap.ok(p.returncode == 2 and p.stdout == "" and p.stderr.count("\n") == 1,
+               f"floor on {what}: one line, exit 2", p.stderr)
+
+
+def check_complete(tap):
+    twenty = ["s%d" % i for i in range(20)]
+    whole = "".join(f"struct {n} {{\n\tint a;\n}};\n" for n in twenty)
+    p = run([sys.executable, COMPLETE, ",".join(twenty)], whole)
+    tap.ok(p.returncode == 0 and p.stdout == "20/20\n", "20 of 20 structs: complete", p.stdout)
+    part = "".join(f"struct {n} {{\n}};\n" for n in twenty[:13])
+    p = run([sys.executable, COMPLETE, ",".join(twenty)], part)
+    tap.ok(p.returncode == 1 and p.stdout == "13/20\n",
+           "13 of 20 structs (pahole without --skip_missing): incomplete", p.stdout)
+    p = run([sys.executable, COMPLETE, "a", ""], "struct a {\n};\nstruct b {\n};\n")
+    tap.ok(p.returncode == 1, "a struct nobody asked for is not a complete answer", p.stdout)
+    said = "pahole: type 'no_such_x' not found\n"
+    p = run([sys.executable, COMPLETE, "", "no_such_x"], said)
+    tap.ok(p.returncode == 0 and p.stdout == "1/1\n", "a missing name reported absent: complete",
+           p.stdout)
+    p = run([sys.executable, COMPLETE, "", "no_such_x"], "")
+    tap.ok(p.returncode == 1, "a missing name nobody reported: incomplete (the tool failed)",
+           p.stdout)
+
+
+def check_row(tap):
+    p = run([sys.executable, ROW, "20 structs", "0.2", "40960 ok 20/20", "5.0", "2000000 ok 20/20",
+             "0.4", "300000 ok 20/20"])
+    tap.ok(p.stdout == "| 20 structs | 200 ms | 40 MB | 5000 ms | 1953 MB | 25x "
+                       "| 400 ms | 293 MB | 2.00x |\n", "a complete row has ratios", p.stdout)
+    p = run([sys.executable, ROW, "20 structs", "0.2", "40960 ok 20/20", "5.0",
+             "2000000 incomplete 13/20", "-", "-"])
+    tap.ok("incomplete answer (13/20), no ratio" in p.stdout and "25x" not in p.stdout
+           and "not installed" in p.stdout,
+           "an incomplete peer gets no ratio; a missing peer says so", p.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--floor", required=True)
+    ap.add_argument("--layoutlint", required=True, help="an ELF file with .debug_info")
+    ap.add_argument("--workdir", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.workdir, exist_ok=True)
+    tap = Tap()
+    check_floor(tap, a.floor, a.layoutlint, a.workdir)
+    check_complete(tap)
+    check_row(tap)
+    return tap.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
