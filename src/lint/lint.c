@@ -189,7 +189,8 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 	ll_check(&ci, &l->findings);
 	if (!o->groups_off)
 		ll_check_groups(&ci, &l->groups, &l->findings);
-	int rc = o->suggest ? suggest_one(o, l, &allows, err) : 0;
+	/* The linker places variables: no member order to propose for them. */
+	int rc = o->suggest && s->kind != LL_GLOBALS ? suggest_one(o, l, &allows, err) : 0;
 
 	free(allows.v);
 	ll_hot_sets_release(&sets);
