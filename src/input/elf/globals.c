@@ -66,10 +66,11 @@ static int var_cmp(const void *a, const void *b)
 /*
  * Where each section starts in the aggregate. An executable or a vmlinux
  * has addresses; a relocatable object (a module, a .o) has none, so each
- * section starts on a fresh line after the previous one, and only
- * variables of one section can meet on a line.
+ * WANTED section starts on a fresh page after the previous one (the
+ * others take no room: a module's debug sections lie between its data
+ * sections), and only variables of one section can meet on a line.
  */
-static uint64_t *section_bases(Elf *elf, bool relocatable, size_t nsec)
+static uint64_t *section_bases(Elf *elf, bool relocatable, const bool *wanted, size_t nsec)
 {
 	uint64_t *base = xcalloc(nsec ? nsec : 1, sizeof(*base));
 	uint64_t next = 0;
@@ -78,7 +79,7 @@ static uint64_t *section_bases(Elf *elf, bool relocatable, size_t nsec)
 		Elf_Scn *scn = elf_getscn(elf, i);
 		GElf_Shdr sh;
 
-		if (!scn || !gelf_getshdr(scn, &sh))
+		if (!scn || !gelf_getshdr(scn, &sh) || !wanted[i])
 			continue;
 		if (!relocatable) {
 			base[i] = sh.sh_addr;
@@ -103,7 +104,6 @@ static int collect(Elf *elf, const char *path, bool percpu, struct vars *out,
 	if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) || elf_getshdrstrndx(elf, &shstrndx))
 		return ll_fail(err, "%s: not a readable ELF file (%s)", path, elf_errmsg(-1));
 	relocatable = eh.e_type == ET_REL;
-	base = section_bases(elf, relocatable, nsec);
 	wanted = xcalloc(nsec ? nsec : 1, sizeof(*wanted));
 	for (size_t i = 0; i < nsec; i++) {
 		GElf_Shdr sh;
@@ -112,6 +112,7 @@ static int collect(Elf *elf, const char *path, bool percpu, struct vars *out,
 		if (s && gelf_getshdr(s, &sh))
 			wanted[i] = data_section(&sh, elf_strptr(elf, shstrndx, sh.sh_name), percpu);
 	}
+	base = section_bases(elf, relocatable, wanted, nsec);
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *data;
