@@ -64,11 +64,15 @@ def pairs(f):
 
 
 class Suite:
-    def __init__(self, tap, lint, work, gold):
+    def __init__(self, tap, lint, work, gold, hot="0.05"):
         self.tap, self.lint, self.work, self.gold = tap, lint, work, gold
+        self.hot = hot          # --measured-hot for every run with a profile
 
     def run(self, *args):
-        return run([self.lint] + list(args), timeout=120)
+        args = list(args)
+        if "--profile" in args and self.hot != "0.05":
+            args = ["--measured-hot", self.hot] + args
+        return run([self.lint] + args, timeout=120)
 
     def prof(self, v, kind):
         return os.path.join(self.gold, f"sharing-{v}.{kind}.txt")
@@ -90,7 +94,7 @@ class Suite:
            f"{v}: --write-rules from the symoff report gives the program's tags",
            f"rc {r.rc}\n{r.err}\n{text}")
         ok("# profile: " in text and re.search(r"build-id [0-9a-f]{40}", text) and
-           "--measured-hot 0.05" in text and "--measured-writes 10" in text,
+           f"--measured-hot {self.hot}" in text and "--measured-writes 10" in text,
            f"{v}: its header names the profile, the build-id and the thresholds", text)
         back = self.run("-q", "-r", path, self.binary(v))
         ok(back.rc in (0, 1) and "error: " not in back.err,
@@ -327,11 +331,48 @@ class Suite:
                         "binary profiled", f"{r.err}")
 
 
-def record_live(work):
+# Live recordings: timer samples of the reader's flags load came out at
+# 0.025-0.06% of the struct's (the committed golden ones: 0.64%), around the
+# 0.05% default of --measured-hot, so the live runs use 0.01%; and a
+# recording is evidence only when every member the program touches got at
+# least twice that, else it is taken again (at most ATTEMPTS times).
+LIVE_HOT = "0.01"
+SAMPLED = ("hits", "ops", "flags")
+MIN_SHARE = 0.0002
+ATTEMPTS = 3
+
+
+def undersampled(layoutlint, gold):
+    """The variants whose recording left a touched member under MIN_SHARE."""
+    short = []
+    for v in VARIANTS:
+        p = subprocess.run([layoutlint, "--format=json", "--profile",
+                            os.path.join(gold, f"sharing-{v}.symoff.txt"),
+                            os.path.join(gold, f"sharing-{v}"), "struct", "stats"],
+                           capture_output=True, text=True, timeout=120)
+        try:
+            members = json.loads(p.stdout)["structs"][0]["members"]
+            meas = {m["name"]: m.get("measured") or {} for m in members}
+            shares = {n: meas.get(n, {}).get("share", 0) for n in SAMPLED}
+        except (ValueError, KeyError, IndexError):
+            shares = {}
+        if not shares or min(shares.values()) < MIN_SHARE:
+            short.append(f"{v} {shares}")
+    return short
+
+
+def record_live(work, layoutlint, tap):
     gold = os.path.join(work, "live")
-    shutil.rmtree(gold, ignore_errors=True)
-    p = subprocess.run([os.path.join(TOP, "scripts", "perf-profile"), "record", gold],
-                       capture_output=True, text=True, timeout=3600)
+    for attempt in range(1, ATTEMPTS + 1):
+        shutil.rmtree(gold, ignore_errors=True)
+        p = subprocess.run([os.path.join(TOP, "scripts", "perf-profile"), "record", gold],
+                           capture_output=True, text=True, timeout=3600)
+        if p.returncode != 0:
+            return gold, p
+        short = undersampled(layoutlint, gold)
+        if not short:
+            break
+        tap.comment(f"recording {attempt} of {ATTEMPTS} undersampled: {'; '.join(short)}")
     return gold, p
 
 
@@ -347,12 +388,13 @@ def main():
     os.makedirs(work)
     gold = os.path.join(HERE, "golden")
     if a.live:
-        gold, p = record_live(work)
+        gold, p = record_live(work, os.path.abspath(a.layoutlint), tap)
         tap.ok(p.returncode == 0, "scripts/perf-profile built perf and recorded the program",
                p.stdout[-2000:] + p.stderr[-2000:])
         if p.returncode != 0:
             return tap.finish()
-    s = Suite(tap, os.path.abspath(a.layoutlint), work, gold)
+    s = Suite(tap, os.path.abspath(a.layoutlint), work, gold,
+              hot=LIVE_HOT if a.live else "0.05")
     for v in VARIANTS:
         s.tags(v)
         s.mixed(v)
