@@ -43,6 +43,13 @@ void ll_report_binaries_json(struct json_writer *w, const struct ll_run *run);
  */
 struct ll_gating;
 void ll_report_gating_json(struct json_writer *w, const struct ll_gating *g);
+/*
+ * --profile: one member's measurement, the object JSON puts under
+ * "measured" and SARIF under the member's path (samples, share, reads and
+ * writes; reads and writes null when the profile cannot tell them apart).
+ */
+void ll_report_measured_json(struct json_writer *w, const struct ll_struct *s,
+			     const struct ll_member *m);
 /* --list-checks: one line per check of the catalog, in its order. */
 void ll_report_checks(struct strbuf *out);
 

@@ -34,12 +34,12 @@ static void decl(struct json_writer *w, const char *key, const struct ll_decl *d
  * the struct's, and its reads and writes, null when the profile cannot
  * say loads from stores.
  */
-static void measure(struct json_writer *w, const struct ll_struct *s, const struct ll_member *m)
+void ll_report_measured_json(struct json_writer *w, const struct ll_struct *s,
+			     const struct ll_member *m)
 {
 	struct ll_measure ms = { 0 };
 
 	ll_member_measure(m, &ms);
-	jw_key(w, "measured");
 	jw_begin_object(w);
 	jw_kdouble(w, "samples", ms.samples);
 	jw_kdouble(w, "share", s->measured_samples > 0 ? ms.samples / s->measured_samples : 0);
@@ -86,8 +86,10 @@ static void member(struct json_writer *w, const struct ll_struct *s, const struc
 	}
 	jw_kuint(w, "line_offset", e.begin % cacheline);
 	decl(w, "decl", &m->decl);
-	if (s->measured)
-		measure(w, s, m);
+	if (s->measured) {
+		jw_key(w, "measured");
+		ll_report_measured_json(w, s, m);
+	}
 	jw_key(w, "members");
 	jw_begin_array(w);
 	for (size_t i = 0; i < m->nr_children; i++)

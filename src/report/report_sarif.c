@@ -199,23 +199,11 @@ static void measured_members(struct json_writer *w, const struct ll_struct *s,
 	jw_begin_object(w);
 	for (size_t i = 0; i < f->nr_members; i++) {
 		const struct ll_member *mb = ll_member_at_path(s, f->members[i]);
-		struct ll_measure ms = { 0 };
 
 		if (!mb)
 			continue;	/* stale-rule names a pattern */
-		ll_member_measure(mb, &ms);
 		jw_key(w, f->members[i]);
-		jw_begin_object(w);
-		jw_kdouble(w, "samples", ms.samples);
-		jw_kdouble(w, "share", s->measured_samples > 0 ? ms.samples / s->measured_samples : 0);
-		if (s->measured_access) {
-			jw_kdouble(w, "reads", ms.reads);
-			jw_kdouble(w, "writes", ms.writes);
-		} else {
-			jw_knull(w, "reads");
-			jw_knull(w, "writes");
-		}
-		jw_end_object(w);
+		ll_report_measured_json(w, s, mb);
 	}
 	jw_end_object(w);
 }
