@@ -371,17 +371,12 @@ static const struct ll_group *containing_group(const struct ll_groups *g, struct
 	return best;
 }
 
-static bool same_domain(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
 static bool covers(const char *group, const char *member)
 {
 	static const char *const paths[] = { "tx", "rx" };
 	bool any = false;
 
-	if (same_domain(group, member))
+	if (ll_same_domain(group, member))
 		return true;
 	if (!group || !member)
 		return false;

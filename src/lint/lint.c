@@ -13,6 +13,7 @@
 
 #include "checks/catalog.h"
 #include "checks/checks.h"
+#include "model/profile.h"
 #include "solver/suggest.h"
 #include "source/srcpatch.h"
 #include "util/strbuf.h"
@@ -86,23 +87,6 @@ static void proposal_release(struct ll_proposal *p)
 	p->layout = NULL;
 }
 
-struct find_path {
-	const char *path;
-	struct ll_member *found;
-};
-
-static int find_path_visit(struct ll_member *m, int depth, void *arg)
-{
-	struct find_path *f = arg;
-
-	(void)depth;
-	if (m->path && strcmp(m->path, f->path) == 0) {
-		f->found = m;
-		return 1;
-	}
-	return 0;
-}
-
 /* Does the C spelling TYPE name the aggregate NAME ("struct NAME", "NAME")? */
 static bool type_names(const char *type, const char *name)
 {
@@ -122,21 +106,21 @@ static int apply_embedded(const struct ll_lint_opts *o, struct ll_struct *s,
 			  struct ll_findings *findings, struct ll_allows *allows,
 			  struct ll_hot_sets *sets, struct ll_error *err)
 {
-	struct find_path f = { .path = o->embed_path };
+	/* S is ours to tag (ll_lint_struct's contract), so the member may change. */
+	struct ll_member *found = (struct ll_member *)ll_member_at_path(s, o->embed_path);
 
-	ll_visit(s->members, s->nr_members, find_path_visit, &f);
-	if (!f.found || !f.found->is_aggregate || !type_names(f.found->type, o->embed_type)) {
+	if (!found || !found->is_aggregate || !type_names(found->type, o->embed_type)) {
 		ll_fail(err, "--in %s.%s: %s %s has no member %s of type %s%s%s", s->name,
 			o->embed_path, ll_kind_name(s->kind), s->name, o->embed_path, o->embed_type,
-			f.found ? "; it is " : "", f.found ? f.found->type : "");
+			found ? "; it is " : "", found ? found->type : "");
 		return -1;
 	}
 	if (!o->embed_block)
 		return 0;
 
 	struct ll_struct view = {
-		.kind = f.found->agg_kind, .name = s->name, .size = s->size,
-		.members = f.found->children, .nr_members = f.found->nr_children,
+		.kind = found->agg_kind, .name = s->name, .size = s->size,
+		.members = found->children, .nr_members = found->nr_children,
 		.cacheline = s->cacheline,
 	};
 

@@ -10,6 +10,7 @@
 
 #include "checks/catalog.h"
 #include "util/pathglob.h"
+#include "model/units.h"
 #include "rules/rules.h"
 #include "util/edit_distance.h"
 #include "util/strbuf.h"
@@ -125,11 +126,6 @@ static void push_allow(struct ll_allows *a, const char *rule, const char *path)
 	a->v[a->n++] = (struct ll_allow){ rule, path };
 }
 
-static bool same_domain(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
 static int tag_member(struct ll_member *m, const struct ll_stmt *st, const struct ll_pattern *p,
 		      struct ll_error *err)
 {
@@ -139,7 +135,7 @@ static int tag_member(struct ll_member *m, const struct ll_stmt *st, const struc
 		if (spec < m->tag_specificity)
 			return 0;
 		if (spec == m->tag_specificity &&
-		    (m->tag != st->tag || !same_domain(m->domain, st->domain))) {
+		    (m->tag != st->tag || !ll_same_domain(m->domain, st->domain))) {
 			return pattern_error(p, err, "%s is tagged %s%s%s here but %s%s%s at %s:%d by "
 					     "an equally specific pattern; make one more specific",
 					     m->path, ll_tag_name(st->tag), st->domain ? ":" : "",
