@@ -339,6 +339,7 @@ void ll_member_release(struct ll_member *m)
 	free(m->type);
 	free(m->domain);
 	free(m->decl.file);
+	free(m->section);
 }
 
 void ll_struct_free(struct ll_struct *s)

@@ -52,6 +52,8 @@ struct ll_member {
 	bool is_aggregate;	/* a nested struct/union whose members are children */
 	enum ll_kind agg_kind;	/* valid when is_aggregate */
 	struct ll_decl decl;
+	/* LL_GLOBALS: the variable's ELF section (".bss"); NULL elsewhere. */
+	char *section;
 
 	struct ll_member *children;
 	size_t nr_children;

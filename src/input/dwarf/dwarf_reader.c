@@ -40,6 +40,7 @@
 #include "input/dwarf/line_table.h"
 #include "util/pathglob.h"
 #include "input/dwarf/sparse_image.h"
+#include "input/dwarf/variables.h"
 #include "model/builder.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -1434,6 +1435,65 @@ static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *er
 			      n, &in->opts.progress, err);
 }
 
+/* ---- global variables -------------------------------------------------- */
+
+struct variable_decls {
+	const struct ll_dwarf_input *in;
+	struct file_cache files;
+};
+
+static void variable_decl(void *ctx, Dwarf_Die *die, struct ll_decl *out)
+{
+	struct variable_decls *vd = ctx;
+
+	die_decl(vd->in, die, &vd->files, out);
+}
+
+/*
+ * Every unit is read. Where the lookups read .debug_info sparsely, the
+ * walkers read the file's own mapping instead (a second ELF handle):
+ * filling the sparse image would copy 200 MB of a vmlinux into anonymous
+ * pages. Two walkers each get a libdw handle of their own on that ELF when
+ * this reader opened the DWARF itself (libdwfl's, for modules and separate
+ * debug files, stays one).
+ */
+static int dwarf_variables(void *state, struct ll_variables *out, struct ll_error *err)
+{
+	struct ll_dwarf_input *in = state;
+	struct variable_decls vd[2] = { { .in = in }, { .in = in } };
+	struct ll_variables_walk walk = { .path = in->path, .dw = { in->dwarf },
+					  .ctx = { &vd[0], &vd[1] }, .nr = 1,
+					  .decl = variable_decl };
+	Elf *plain = in->image ? elf_begin(in->fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Elf *elf = plain ? plain : in->elf;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (in->image && !plain)
+		return ll_fail(err, "%s: cannot map the file again: %s", in->path, elf_errmsg(-1));
+	if (plain) {
+		walk.dw[0] = dwarf_begin_elf(plain, DWARF_C_READ, NULL);
+		if (!walk.dw[0]) {
+			elf_end(plain);
+			return ll_fail(err, "%s: cannot read DWARF: %s", in->path, dwarf_errmsg(-1));
+		}
+	}
+	if (in->own_dwarf && ll_finder_threads() > 1) {
+		walk.dw[1] = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		walk.nr = walk.dw[1] ? 2 : 1;
+	}
+	rc = ll_dwarf_variables(&walk, out, err);
+	if (walk.dw[1])
+		dwarf_end(walk.dw[1]);
+	if (plain) {
+		dwarf_end(walk.dw[0]);
+		elf_end(plain);
+	}
+	file_cache_reset(&vd[0].files);
+	file_cache_reset(&vd[1].files);
+	return rc;
+}
+
 /* ---- the reader's operations (reader_impl.h) --------------------------- */
 
 static int dwarf_open(const char *path, bool raw, const struct ll_input_options *opts,
@@ -1456,4 +1516,5 @@ const struct ll_input_ops ll_dwarf_input_ops = {
 	.arch_cacheline = dwarf_arch_cacheline,
 	.lookup = dwarf_lookup,
 	.list = dwarf_list,
+	.variables = dwarf_variables,
 };

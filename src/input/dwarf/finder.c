@@ -930,3 +930,8 @@ int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 	ll_names_sort_unique(*names, n);
 	return 0;
 }
+
+unsigned ll_finder_threads(void)
+{
+	return scan_threads();
+}
