@@ -58,8 +58,9 @@ static const struct argp_option argp_options[] = {
 	  "argument is a NAME and there is no positional BINARY", 1 },
 	{ "decl-file", OPT_DECL_FILE, "GLOB", 0,
 	  "Among same-named distinct definitions, pick the one declared in a file matching GLOB", 1 },
-	{ "cacheline", OPT_CACHELINE, "N", 0,
-	  "Cacheline size in bytes (default: by the binary's architecture)", 1 },
+	{ "cacheline", OPT_CACHELINE, "N[,M...]", 0,
+	  "Cacheline size in bytes (default: by the binary's architecture); several sizes "
+	  "(64,128) lint each struct at each, every finding saying under which", 1 },
 	{ "btf", OPT_BTF, NULL, 0,
 	  "Read the .BTF section even when the binary has DWARF (BTF alone is read anyway: "
 	  "raw BTF such as /sys/kernel/btf/vmlinux, or ELF with .BTF and no DWARF)", 1 },
@@ -173,6 +174,41 @@ static int parse_uint(const char *s, unsigned *out)
 	if (*end || v > 1u << 20)
 		return -1;
 	*out = (unsigned)v;
+	return 0;
+}
+
+static bool line_size_ok(unsigned v)
+{
+	return v >= 16 && v <= 4096 && !(v & (v - 1));
+}
+
+/*
+ * --cacheline N or N,M,...: distinct line sizes, the first in
+ * o->cacheline, the rest in o->more_cachelines.
+ */
+static int parse_cachelines(const char *arg, struct options *o)
+{
+	char buf[64];
+	size_t n = 0;
+	unsigned sizes[4];
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (char *tok = buf, *comma; tok; tok = comma ? comma + 1 : NULL) {
+		comma = strchr(tok, ',');
+		if (comma)
+			*comma = '\0';
+		if (n == 4 || parse_uint(tok, &sizes[n]) || !line_size_ok(sizes[n]))
+			return -1;
+		for (size_t k = 0; k < n; k++)
+			if (sizes[k] == sizes[n])
+				return -1;
+		n++;
+	}
+	o->cacheline = sizes[0];
+	o->nr_more_cachelines = n - 1;
+	memcpy(o->more_cachelines, sizes + 1, (n - 1) * sizeof(*sizes));
 	return 0;
 }
 
@@ -305,10 +341,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->no_cache = true;
 		break;
 	case OPT_CACHELINE:
-		if (parse_uint(arg, &o->cacheline) || o->cacheline < 16 || o->cacheline > 4096 ||
-		    (o->cacheline & (o->cacheline - 1)))
-			argp_error(state, "--cacheline '%s': expected a power of two from 16 to 4096",
-				   arg);
+		if (parse_cachelines(arg, o))
+			argp_error(state, "--cacheline '%s': expected a power of two from 16 to 4096, "
+				   "or up to 4 distinct ones apart by commas (64,128)", arg);
 		break;
 	case OPT_BTF:
 		o->btf = true;
@@ -468,6 +503,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		if (!o->binary)
 			argp_error(state, "no BINARY given");
+		if (o->nr_more_cachelines && (o->format == FORMAT_PATCH || o->write_rules))
+			argp_error(state, "--cacheline with several sizes lints each struct once per "
+				   "size: --format=patch and --write-rules need one");
 		if (o->pending_kind)
 			argp_error(state, "'%s' must be followed by a NAME", o->pending_kind);
 		if (o->in_outer && (o->nr_queries != 1 || o->queries[0].kind == LL_QUERY_GLOBALS))

@@ -521,3 +521,35 @@ const char *ll_member_label(const struct ll_member *m)
 		return m->agg_kind == LL_UNION ? "<anonymous union>" : "<anonymous struct>";
 	return "<unnamed>";
 }
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void clone_member(struct ll_member *to, const struct ll_member *from)
+{
+	*to = *from;
+	to->name = dup_or_null(from->name);
+	to->path = dup_or_null(from->path);
+	to->type = dup_or_null(from->type);
+	to->domain = dup_or_null(from->domain);
+	to->decl.file = dup_or_null(from->decl.file);
+	to->section = dup_or_null(from->section);
+	to->children = from->nr_children ? xcalloc(from->nr_children, sizeof(*to->children)) : NULL;
+	for (size_t i = 0; i < from->nr_children; i++)
+		clone_member(&to->children[i], &from->children[i]);
+}
+
+struct ll_struct *ll_struct_clone(const struct ll_struct *s)
+{
+	struct ll_struct *c = xcalloc(1, sizeof(*c));
+
+	*c = *s;
+	c->name = dup_or_null(s->name);
+	c->decl.file = dup_or_null(s->decl.file);
+	c->members = s->nr_members ? xcalloc(s->nr_members, sizeof(*c->members)) : NULL;
+	for (size_t i = 0; i < s->nr_members; i++)
+		clone_member(&c->members[i], &s->members[i]);
+	return c;
+}

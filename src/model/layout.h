@@ -200,6 +200,12 @@ int ll_visit(struct ll_member *members, size_t n, ll_visit_fn fn, void *arg);
 
 void ll_member_release(struct ll_member *m);
 void ll_struct_free(struct ll_struct *s);
+/*
+ * A deep copy of S as a reader made it (strings and members are copied;
+ * the rules' borrowed file names stay borrowed): the same struct, linted
+ * again under other settings (several --cacheline sizes).
+ */
+struct ll_struct *ll_struct_clone(const struct ll_struct *s);
 
 const char *ll_tag_name(enum ll_tag tag);
 const char *ll_kind_name(enum ll_kind kind);

@@ -175,6 +175,7 @@ def check(tap, label, tool, binary, is_object):
            f"{label}: array-neighbours for the write-hot array of 16-byte structs",
            f"{arrays}")
     check_audit(tap, label, tool, binary, syms, origin, is_object)
+    check_two_sizes(tap, label, tool, binary, syms, origin)
 
     # .data..percpu: its own aggregate, not among the global variables, where
     # the section survives (an object; a user-space link merges it into .data).
@@ -199,6 +200,35 @@ def check(tap, label, tool, binary, is_object):
            f"{label}: .data..percpu is global percpu, apart from the variables; its "
            "two variables meet on one line",
            f"{pc_members} {pc_mixed}")
+
+
+def check_two_sizes(tap, label, tool, binary, syms, origin):
+    """--cacheline 64,128: the aggregate linted at each size, each finding
+    saying under which; mixed-cacheline pairs as nm's addresses put them on
+    lines of each size."""
+    rc, doc, err = lint(tool, "-r", RULES, "--cacheline", "64,128", binary)
+    got, want = {}, {}
+    for st in doc["structs"]:
+        if st["name"] != "variables":
+            continue
+        size = st["cacheline"]
+        got[size] = sorted((f["cacheline"], tuple(sorted(f["members"])))
+                           for f in st["findings"] if f["rule"] == "mixed-cacheline")
+        if not all(f["message"].endswith(f"({size}-byte lines)") for f in st["findings"]):
+            got[size] = ("a message without its line size", st["findings"])
+    reads = ["shared_config", "apart_config", "pair_ops"]
+    writes = ["shared_counter", "apart_counter", "pair_hits", "slots"]
+    for size in (64, 128):
+        lines = {}
+        for v in reads + writes:
+            a, n = syms[v]
+            for ln in range((a - origin) // size, (a + n - 1 - origin) // size + 1):
+                lines.setdefault(ln, set()).add(v)
+        want[size] = sorted((ln, tuple(sorted(vs))) for ln, vs in lines.items()
+                            if vs & set(reads) and vs & set(writes))
+    tap.ok(rc == 1 and got == want,
+           f"{label}: --cacheline 64,128: mixed lines at each size where nm puts them, "
+           "each finding naming its size", f"rc={rc} {err}\ngot  {got}\nwant {want}")
 
 
 def check_debug(tap, label, members):
@@ -264,6 +294,14 @@ def main():
         stale = [f["message"] for f in st["findings"] if f["rule"] == "stale-rule"]
         tap.ok(rc == 1 and len(stale) == 1 and "did you mean shared_counter" in stale[0],
                "a misspelt variable is a stale-rule with 'did you mean'", f"rc={rc} {stale}")
+    # Several line sizes: a usage error names the argument, exit 2.
+    if os.path.exists(exe):
+        for bad, extra in (("64,64", []), ("64,", []), ("16,32,64,128,256", []), ("64,96", []),
+                           ("64,128", ["--format=patch"])):
+            rc, out, err = run([a.layoutlint, "--cacheline", bad, *extra, exe, "struct", "slot"])
+            first = err.splitlines()[0] if err else ""
+            tap.ok(rc == 2 and "--cacheline" in first and not out,
+                   f"--cacheline {bad} {' '.join(extra)}: usage error, exit 2", f"rc={rc} {err}")
     # Variables spanning more than a struct may: one line, exit 2, none dropped.
     big = os.path.join(a.workdir, "big.c")
     with open(big, "w") as f:
