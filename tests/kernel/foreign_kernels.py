@@ -22,7 +22,10 @@ vmlinux (the only series Debian 12 builds for all three), and:
   * what pahole's dump leaves out (typedef'd anonymous structs and unions:
     atomic_t, seqlock_t, xfrm_address_t...) and the few structs where
     pahole 1.24 is wrong (PAHOLE_WRONG below, each with its reason) are
-    compared with drgn (tests/kernel/drgn_layout.py) instead.
+    compared with drgn (tests/kernel/drgn_layout.py) instead; so is every
+    struct with a bitfield, a check on pahole's bit positions that does
+    not trust pahole (drgn reads both DWARF bitfield forms, in the image's
+    byte order).
 0 differences are required; each one is printed with the struct, the
 member and both values.
 
@@ -408,7 +411,9 @@ def run_arch(tap, args, arch, dpy):
            "(offsets, sizes, bitfields, holes)" % (arch, compared), bad)
 
     check_distinct(tap, args, arch, image, line, distinct, structs, only)
-    check_drgn(tap, args, arch, image, dpy, typedefs, js)
+    bitfields = [(k, n) for k, n in in_pahole
+                 if n in uniq and (k, n) in js and has_bitfield(uniq[n].members)]
+    check_drgn(tap, args, arch, image, dpy, typedefs, js, bitfields)
 
 
 def check_distinct(tap, args, arch, image, line, distinct, structs, only):
@@ -461,14 +466,20 @@ def check_distinct(tap, args, arch, image, line, distinct, structs, only):
         tap.comment("%s: not compared, --decl-file cannot pick it: %s" % (arch, u))
 
 
-def check_drgn(tap, args, arch, image, dpy, typedefs, js_pahole):
-    """Typedef'd anonymous aggregates (pahole's dump omits them) and
-    PAHOLE_WRONG's structs, against drgn."""
+def has_bitfield(members):
+    return any(m.bits is not None or (m.children and has_bitfield(m.children))
+               for m in members)
+
+
+def check_drgn(tap, args, arch, image, dpy, typedefs, js_pahole, bitfields):
+    """Typedef'd anonymous aggregates (pahole's dump omits them),
+    PAHOLE_WRONG's structs and, as a check on pahole's own bit positions
+    (big-endian ones above all), every struct with a bitfield, against
+    drgn."""
     wrong = [n for n in PAHOLE_WRONG if ("struct", n) in js_pahole]
-    if not typedefs and not wrong:
-        return
-    title = ("%s: %d typedef'd anonymous aggregates and %d structs pahole gets "
-             "wrong equal drgn's" % (arch, len(typedefs), len(wrong)))
+    title = ("%s: %d typedef'd anonymous aggregates, %d structs pahole gets "
+             "wrong and %d with bitfields equal drgn's"
+             % (arch, len(typedefs), len(wrong), len(bitfields)))
     if not dpy:
         tap.skip(title, "drgn (python3-drgn) not installed")
         return
@@ -476,15 +487,17 @@ def check_drgn(tap, args, arch, image, dpy, typedefs, js_pahole):
     if js is None:
         tap.ok(False, title, "layoutlint: exit %d: %s" % (ran.rc, ran.err.strip()))
         return
-    js.update({k: v for k, v in js_pahole.items() if k[1] in wrong})
-    queries = [n for _, n in typedefs] + ["struct " + n for n in wrong]
+    from_main = bitfields + [("struct", n) for n in wrong if ("struct", n) not in bitfields]
+    js.update({k: js_pahole[k] for k in from_main})
+    items = typedefs + from_main
+    queries = [n for _, n in typedefs] + ["%s %s" % k for k in from_main]
     try:
         drgn, dran = drgn_layouts(dpy, image, queries)
     except (RuntimeError, ValueError) as e:
         tap.ok(False, title, str(e))
         return
     bad = []
-    for (kind, name), q in zip(typedefs + [("struct", n) for n in wrong], queries):
+    for (kind, name), q in zip(items, queries):
         d, j = drgn.get(q, {}), js.get((kind, name))
         label = "%s %s: " % (kind, name)
         if "error" in d or j is None:
