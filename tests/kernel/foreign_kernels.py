@@ -395,6 +395,8 @@ def run_arch(tap, args, arch, dpy):
         layouts = [s for s in structs[name] if s is not None]
         if j is None:
             bad.append("%s %s: missing from layoutlint's JSON" % (kind, name))
+        elif not layouts:
+            bad.append("%s %s: pahole's text for it did not parse" % (kind, name))
         elif name in uniq:
             compared += 1
             bad += compare_with_pahole(name, uniq[name], j, line)
