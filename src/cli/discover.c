@@ -220,6 +220,16 @@ int cli_discover(struct options *o)
 			sb_release(&name);
 			continue;
 		}
+		/* A row for a shape not laid out, with why: not a silent gap. */
+		if (results[i].status == LL_UNSUPPORTED && o->list_glob) {
+			struct strbuf name = STRBUF_INIT;
+
+			sb_add_escaped(&name, queries[i].name);
+			sb_addf(&out, "%-6s %-40s  (not laid out: %s)\n", "?", name.buf,
+				results[i].detail);
+			sb_release(&name);
+			continue;
+		}
 		if (results[i].status != LL_FOUND)
 			continue;	/* typedefs of non-aggregates, declarations */
 		s->cacheline = o->cacheline ? o->cacheline : ll_input_arch_cacheline(in);

@@ -50,6 +50,9 @@ static void lookup_error(const char *binary, const struct ll_query *q,
 			ll_fail(err, "%s: %s %s not found%s%s", binary, kind, q->name,
 				r->detail ? "; " : "", r->detail ? r->detail : "");
 		break;
+	case LL_UNSUPPORTED:
+		ll_fail(err, "%s: %s %s: %s", binary, kind, q->name, r->detail ? r->detail : "");
+		break;
 	case LL_FOUND:
 		break;
 	}

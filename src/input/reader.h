@@ -74,6 +74,11 @@ enum ll_lookup_status {
 	LL_MISSING,		/* no definition, no declaration */
 	LL_DECLARED_ONLY,	/* declared (incomplete) but never defined */
 	LL_AMBIGUOUS,		/* distinct definitions and no glob picks one */
+	/*
+	 * A definition of a shape layoutlint does not lay out (a C++ class
+	 * with a virtual base, a Rust enum); detail says what and why.
+	 */
+	LL_UNSUPPORTED,
 };
 
 struct ll_lookup_result {

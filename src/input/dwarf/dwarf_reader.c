@@ -38,6 +38,7 @@
 #include "input/elf/elf_section.h"
 #include "input/dwarf/finder.h"
 #include "input/dwarf/line_table.h"
+#include "input/dwarf/scopes.h"
 #include "util/pathglob.h"
 #include "input/dwarf/sparse_image.h"
 #include "model/builder.h"
@@ -534,6 +535,17 @@ static bool is_aggregate_tag(int tag)
 	       tag == DW_TAG_class_type;
 }
 
+/*
+ * A child that takes room in its aggregate: a data member or (C++) a base
+ * class; not a static data member, which DWARF 4 writes as a member too.
+ */
+static bool is_data_member(Dwarf_Die *child)
+{
+	int tag = dwarf_tag(child);
+
+	return (tag == DW_TAG_member && !ll_static_member(child)) || tag == DW_TAG_inheritance;
+}
+
 /* Follow typedefs and qualifiers down to the type that has a shape. */
 static bool peel(Dwarf_Die *type, Dwarf_Die *out)
 {
@@ -742,7 +754,7 @@ static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_alig
 		uint64_t ma;
 		bool ex = false;
 
-		if (dwarf_tag(&child) != DW_TAG_member || !die_type(&child, &mt))
+		if (!is_data_member(&child) || !die_type(&child, &mt))
 			continue;
 		ma = type_alignment(&mt, &ex, depth + 1, memo);
 		if (die_udata(&child, DW_AT_alignment, &a) && a > ma) {
@@ -820,6 +832,8 @@ struct build_ctx {
 	size_t budget;		/* what is left of the input's member_budget */
 	struct file_cache files;
 	struct align_memo align;
+	bool rust;		/* a Rust unit: fields are in rustc's order, not declared */
+	bool unsupported;	/* the error is a shape layoutlint does not lay out */
 };
 
 static int member_location(Dwarf_Die *member, uint64_t *out, struct ll_error *err)
@@ -881,6 +895,44 @@ static bool old_bit_offset(const struct ll_dwarf_input *in, uint64_t bo, uint64_
 	return true;
 }
 
+/*
+ * A C++ base class is a member named "<base NAME>" (NAME qualified) whose
+ * members lend their names to the derived class's paths, as C++ spells
+ * them (d.x for a base's x). A virtual base lies where the most derived
+ * class puts it, found at run time through the vtable: DWARF gives an
+ * expression, not an offset, so such a class is refused, not guessed.
+ */
+static int base_member(struct build_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type,
+		       struct ll_member *m)
+{
+	Dwarf_Die shaped;
+	Dwarf_Word virtuality = 0;
+	char *base_name = peel(type, &shaped) ? ll_scoped_die_name(&shaped) : NULL;
+	unsigned long long die_off = (unsigned long long)dwarf_dieoffset(die);
+	Dwarf_Attribute attr;
+	Dwarf_Word loc;
+
+	m->is_base = true;
+	if ((die_udata(die, DW_AT_virtuality, &virtuality) && virtuality) ||
+	    (dwarf_attr(die, DW_AT_data_member_location, &attr) &&
+	     dwarf_formudata(&attr, &loc) != 0)) {
+		ctx->unsupported = true;
+		ll_fail(ctx->err, "virtual base %s at DIE 0x%llx: where it lies depends on the most "
+			"derived class and is read from the vtable at run time "
+			"(DW_AT_data_member_location is an expression, not an offset); layoutlint "
+			"does not lay out classes with virtual bases",
+			base_name ? base_name : "<anonymous>", die_off);
+		free(base_name);
+		return -1;
+	}
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "<base %s>", base_name ? base_name : "<anonymous>");
+	m->name = sb_detach(&sb);
+	free(base_name);
+	return 0;
+}
+
 static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 			const char *path_prefix, uint64_t parent_align, int depth,
 			struct ll_member *m)
@@ -892,6 +944,7 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 	bool ex = false;
 	unsigned long long die_off = (unsigned long long)dwarf_dieoffset(die);
 	Dwarf_Attribute attr;
+	bool is_base = dwarf_tag(die) == DW_TAG_inheritance;
 
 	/* A name libdw cannot read is damage, not an anonymous member. */
 	if (!name && dwarf_attr(die, DW_AT_name, &attr))
@@ -900,9 +953,12 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 	if (!die_type(die, &type))
 		return ll_fail(ctx->err, "member %s at DIE 0x%llx has no valid type",
 			       name ? name : "<anonymous>", die_off);
+	if (is_base && base_member(ctx, die, &type, m))
+		return -1;
 	if (member_location(die, &loc, ctx->err))
 		return -1;
-	m->name = name ? xstrdup(name) : NULL;
+	if (!is_base)
+		m->name = name ? xstrdup(name) : NULL;
 	m->type = ll_c_declaration(&type, "");
 	die_decl(ctx->in, die, &ctx->files, &m->decl);
 	if (type_size(&type, &m->size, ctx->err, 0))
@@ -946,7 +1002,7 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 		m->offset = m->bit_offset / 8;
 	}
 
-	if (m->name)
+	if (m->name && !is_base)
 		m->path = ll_member_path(path_prefix, m->name);
 
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
@@ -959,12 +1015,57 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 			return ll_fail(ctx->err, "member %s at DIE 0x%llx: aggregates nested deeper "
 				       "than %d levels", name ? name : "<anonymous>", die_off,
 				       MAX_NESTING);
-		/* Anonymous aggregates lend their members to the enclosing path. */
-		if (build_members(ctx, &shaped, m->offset, m->name ? m->path : path_prefix,
+		/* Anonymous aggregates and bases lend their members to the enclosing path. */
+		if (build_members(ctx, &shaped, m->offset, m->path ? m->path : path_prefix,
 				  child_align, depth + 1, &m->children, &m->nr_children))
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * A member or base of an empty class type: sizeof says 1, but as an empty
+ * base or a [[no_unique_address]] member it takes no byte, and then the
+ * compiler puts it where another member is, or at the very end. There it
+ * is size 0, so that it neither overlaps nor grows the class; elsewhere
+ * its byte is its own, as sizeof says.
+ */
+static void shrink_empty(struct ll_member *v, size_t n, const size_t *empty, size_t nr_empty,
+			 uint64_t end)
+{
+	for (size_t e = 0; e < nr_empty; e++) {
+		struct ll_member *m = &v[empty[e]];
+		bool shared = m->offset + m->size > end;
+
+		for (size_t i = 0; i < n && !shared; i++) {
+			struct ll_extent x = ll_member_extent(&v[i]);
+
+			shared = &v[i] != m && v[i].size && x.begin <= m->offset && m->offset < x.end;
+		}
+		if (shared)
+			m->size = 0;
+	}
+}
+
+/*
+ * rustc chooses the order of a struct's fields and DWARF lists them as
+ * declared: the model's levels are in offset order, as every reader's
+ * are (holes, overlaps, cachelines walk them so).
+ */
+static void sort_by_offset(struct ll_member *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct ll_member m = v[i];
+		size_t j = i;
+
+		while (j > 0 && (v[j - 1].offset > m.offset ||
+				 (v[j - 1].offset == m.offset && v[j - 1].is_bitfield &&
+				  m.is_bitfield && v[j - 1].bit_offset > m.bit_offset))) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = m;
+	}
 }
 
 static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
@@ -972,15 +1073,22 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 			 struct ll_member **out, size_t *nr_out)
 {
 	Dwarf_Die child;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, nr_empty = 0;
 	struct ll_member *v = NULL;
+	size_t *empty = NULL;	/* members of an empty class type */
+	Dwarf_Word agg_size;
 
 	*out = NULL;
 	*nr_out = 0;
 	if (dwarf_child(agg, &child) != 0)
 		return 0;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_member)
+		if (dwarf_tag(&child) == DW_TAG_variant_part && (ctx->unsupported = true))
+			return ll_fail(ctx->err, "DW_TAG_variant_part at DIE 0x%llx: a Rust enum (or "
+				       "another tagged union), whose variants share bytes chosen by a "
+				       "discriminant; layoutlint lays out structs, unions and classes "
+				       "only", (unsigned long long)dwarf_dieoffset(&child));
+		if (!is_data_member(&child))
 			continue;
 		if (++ctx->members > MAX_MEMBERS)
 			return ll_fail(ctx->err, "more than %d members below DIE 0x%llx",
@@ -998,21 +1106,34 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 		}
 		memset(&v[n], 0, sizeof(v[n]));
 		int rc = build_member(ctx, &child, base, path_prefix, parent_align, depth, &v[n]);
+		Dwarf_Die type;
 
+		if (!rc && die_type(&child, &type) && ll_empty_class(&type)) {
+			empty = xrealloc(empty, cap * sizeof(*empty));
+			empty[nr_empty++] = n;
+		}
 		n++;
 		*out = v;
 		*nr_out = n;
-		if (rc)
+		if (rc) {
+			free(empty);
 			return -1;
+		}
 	} while (dwarf_siblingof(&child, &child) == 0);
+	if (die_udata(agg, DW_AT_byte_size, &agg_size))
+		shrink_empty(v, n, empty, nr_empty, base + agg_size);
+	free(empty);
+	if (ctx->rust)
+		sort_by_offset(v, n);
 	*out = v;
 	*nr_out = n;
 	return 0;
 }
 
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
+/* *UNSUPPORTED: the failure is a shape layoutlint does not lay out, not damage. */
 static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
-			struct ll_struct **out, struct ll_error *err)
+			struct ll_struct **out, bool *unsupported, struct ll_error *err)
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	struct build_ctx ctx = { .in = in, .err = err,
@@ -1038,9 +1159,12 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 	s->explicit_align = ex;
 	s->cacheline = in->arch_cacheline;
 	s->origin = dwarf_dieoffset(agg);
+	ctx.rust = ll_language_is_rust(ll_die_language(agg));
+	s->compiler_orders_members = ctx.rust;
 	die_decl(in, agg, &ctx.files, &s->decl);
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
 	in->members_built += ctx.members;
+	*unsupported = ctx.unsupported;
 	file_cache_reset(&ctx.files);
 	free(ctx.align.v);
 	if (!rc) {
@@ -1355,10 +1479,16 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		return ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", in->path,
 			       (unsigned long long)pick->die, dwarf_errmsg(-1));
 	struct ll_error berr;
+	bool unsupported = false;
 
-	if (build_struct(in, &die, q->name, &r->layout, &berr)) {
+	if (build_struct(in, &die, q->name, &r->layout, &unsupported, &berr)) {
 		ll_struct_free(r->layout);
 		r->layout = NULL;
+		if (unsupported) {
+			r->status = LL_UNSUPPORTED;
+			r->detail = xstrdup(berr.msg);
+			return 0;
+		}
 		return ll_fail(err, "%s: %s %s: %s", in->path,
 			       q->kind == LL_QUERY_UNION ? "union" : "struct", q->name, berr.msg);
 	}
