@@ -26,6 +26,7 @@ struct options {
 	enum format format;
 	unsigned cacheline;		/* 0: by the binary's architecture */
 	const char *decl_glob;
+	struct ll_selector select;	/* --cu, --size, --die */
 	const char *srcdir;
 	const char **prefix_maps;
 	size_t nr_prefix_maps;

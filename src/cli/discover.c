@@ -194,6 +194,7 @@ int cli_discover(struct options *o)
 		if (ll_glob_component(glob, names[i], strlen(names[i])))
 			queries[nq++] = (struct ll_query){ .name = names[i], .kind = LL_QUERY_ANY,
 							   .decl_glob = o->decl_glob,
+							   .select = &o->select,
 							   .no_suggestion = true };
 	results = xcalloc(nq ? nq : 1, sizeof(*results));
 	if (ll_input_lookup(in, queries, nq, results, &err)) {

@@ -51,9 +51,9 @@ struct ll_member {
 	uint64_t bit_size;
 	bool is_aggregate;	/* a nested struct/union whose members are children */
 	/*
-	 * A C++ base class, named "<base NAME>", with no path of its own:
-	 * its members' paths are the derived class's (d.x). Before every
-	 * member, where no reordering can move it.
+	 * A C++ base class, named (and pathed) "<base NAME>"; its members'
+	 * paths are the derived class's (d.x, not d.<base NAME>.x). Before
+	 * every member, where no reordering can move it.
 	 */
 	bool is_base;
 	enum ll_kind agg_kind;	/* valid when is_aggregate */

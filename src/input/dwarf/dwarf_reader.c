@@ -1002,8 +1002,9 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 		m->offset = m->bit_offset / 8;
 	}
 
-	if (m->name && !is_base)
-		m->path = ll_member_path(path_prefix, m->name);
+	/* A base's path is its name, which no rules pattern spells: it is tagged by its members. */
+	if (m->name)
+		m->path = is_base ? xstrdup(m->name) : ll_member_path(path_prefix, m->name);
 
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
 		bool child_ex = false;
@@ -1016,7 +1017,8 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 				       "than %d levels", name ? name : "<anonymous>", die_off,
 				       MAX_NESTING);
 		/* Anonymous aggregates and bases lend their members to the enclosing path. */
-		if (build_members(ctx, &shaped, m->offset, m->path ? m->path : path_prefix,
+		if (build_members(ctx, &shaped, m->offset,
+				  m->name && !is_base ? m->path : path_prefix,
 				  child_align, depth + 1, &m->children, &m->nr_children))
 			return -1;
 	}
@@ -1186,6 +1188,7 @@ struct candidate {
 	char *file;		/* display path, for listing ambiguities */
 	unsigned line;
 	size_t hits;		/* CUs carrying this same definition */
+	bool selected;		/* one of its copies is the query's --die or in its --cu */
 };
 
 struct query_state {
@@ -1194,13 +1197,22 @@ struct query_state {
 	bool declared;
 };
 
-/* Count one more definition; FILE is taken over. */
+/*
+ * Count one more definition; FILE is taken over. SELECTED: this copy is
+ * the one --die names, or in a unit --cu matches. A copy --die names is
+ * the one kept, so that the layout read is the DIE asked for.
+ */
 static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *name,
-			  const struct ll_finder_sig *sig, char *file)
+			  const struct ll_finder_sig *sig, char *file, bool selected, bool by_die)
 {
 	for (size_t i = 0; i < qs->nr_cands; i++) {
-		if (ll_finder_sig_equal(&qs->cands[i].sig, sig)) {
-			qs->cands[i].hits++;
+		struct candidate *c = &qs->cands[i];
+
+		if (ll_finder_sig_equal(&c->sig, sig)) {
+			c->hits++;
+			if (selected && by_die)
+				c->die = die;
+			c->selected |= selected;
 			free(file);
 			return;
 		}
@@ -1208,17 +1220,50 @@ static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *nam
 	qs->cands = xgrow(qs->cands, qs->nr_cands, sizeof(*qs->cands));
 	qs->cands[qs->nr_cands++] = (struct candidate){
 		.die = die, .name = name, .sig = *sig, .file = file, .line = sig->line, .hits = 1,
+		.selected = selected,
 	};
 }
 
+/* The display path of the file of the unit DIE is in (its DW_AT_name). */
+static char *unit_file_name(const struct ll_dwarf_input *in, Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	const char *name;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL) || !(name = dwarf_diename(&cu)))
+		return NULL;
+	return display_path(in, name, cu_comp_dir(&cu));
+}
+
+/* Whether the definition at DIE is one Q's --die or --cu picks. */
+static bool die_selected(const struct ll_dwarf_input *in, const struct ll_query *q,
+			 Dwarf_Die *die)
+{
+	const struct ll_selector *sel = q->select;
+	bool ok = true;
+
+	if (!sel)
+		return true;
+	if (sel->by_die)
+		ok = dwarf_dieoffset(die) == sel->die;
+	if (ok && sel->cu_glob) {
+		char *file = unit_file_name(in, die);
+
+		ok = file && ll_path_glob_match(sel->cu_glob, file);
+		free(file);
+	}
+	return ok;
+}
+
 static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
-			      Dwarf_Die *agg, const char *name)
+			      Dwarf_Die *agg, const struct ll_query *q)
 {
 	struct ll_finder_sig sig;
 	char *file = decl_file(in, agg, NULL);
 
 	ll_finder_signature(agg, file, &sig);
-	add_candidate(qs, dwarf_dieoffset(agg), name, &sig, file);
+	add_candidate(qs, dwarf_dieoffset(agg), q->name, &sig, file, die_selected(in, q, agg),
+		      q->select && q->select->by_die);
 }
 
 /* The same from what the raw scan read; false when libdw must look. */
@@ -1267,18 +1312,23 @@ static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
 	return true;
 }
 
-/* The same from what the raw scan read; false when libdw must look. */
+/*
+ * The same from what the raw scan read; false when libdw must look (also
+ * for --cu, which needs the unit's name).
+ */
 static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
 			      struct unit_files *uf, const struct ll_scan_hit *raw,
-			      const char *name)
+			      const struct ll_query *q)
 {
 	struct ll_finder_sig sig;
 	char *file;
+	bool by_die = q->select && q->select->by_die;
 
-	if (!unit_file(in, uf, raw, &file))
+	if ((q->select && q->select->cu_glob) || !unit_file(in, uf, raw, &file))
 		return false;
 	ll_finder_sig_from_scan(raw, file, &sig);
-	add_candidate(qs, raw->die, name, &sig, file);
+	add_candidate(qs, raw->die, q->name, &sig, file, !by_die || raw->die == q->select->die,
+		      by_die);
 	return true;
 }
 
@@ -1386,7 +1436,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 			if (kind_matches(lc->queries[q1 - 1].kind, raw->tag))
 				need_libdw = !add_raw_candidate(&lc->state[q1 - 1], lc->in,
 								&lc->files, raw,
-								lc->queries[q1 - 1].name);
+								&lc->queries[q1 - 1]);
 		if (!need_libdw)
 			return;
 		if (ll_finder_prepare(*lc->finder, raw->die, &lc->prepare_err)) {
@@ -1411,7 +1461,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 				lc->state[q].declared = true;
 				continue;
 			}
-			add_die_candidate(&lc->state[q], lc->in, die, query->name);
+			add_die_candidate(&lc->state[q], lc->in, die, query);
 		} else if (tag == DW_TAG_typedef && die_type(die, &target) &&
 			   is_aggregate_tag(dwarf_tag(&target)) &&
 			   dwarf_diename(&target) == NULL &&
@@ -1420,7 +1470,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 				lc->state[q].declared = true;
 				continue;
 			}
-			add_die_candidate(&lc->state[q], lc->in, &target, query->name);
+			add_die_candidate(&lc->state[q], lc->in, &target, query);
 		}
 	}
 }
@@ -1432,9 +1482,9 @@ static char *describe_candidates(const struct query_state *qs)
 	for (size_t i = 0; i < qs->nr_cands; i++) {
 		const struct candidate *c = &qs->cands[i];
 
-		sb_addf(&sb, "%s%s:%u (size %llu)", i ? ", " : "",
+		sb_addf(&sb, "%s%s:%u (size %llu, DIE 0x%llx)", i ? ", " : "",
 			c->file ? c->file : "<unknown file>", c->line,
-			(unsigned long long)c->sig.size);
+			(unsigned long long)c->sig.size, (unsigned long long)c->die);
 	}
 	return sb_detach(&sb);
 }
@@ -1450,6 +1500,8 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		struct candidate *c = &qs->cands[i];
 
 		if (q->decl_glob && !(c->file && ll_path_glob_match(q->decl_glob, c->file)))
+			continue;
+		if (!c->selected || (q->select && q->select->by_size && c->sig.size != q->select->size))
 			continue;
 		matching++;
 		if (!pick)
