@@ -833,6 +833,7 @@ struct build_ctx {
 	struct file_cache files;
 	struct align_memo align;
 	bool rust;		/* a Rust unit: fields are in rustc's order, not declared */
+	bool cxx;		/* a C++ unit: tail padding may hold the next member */
 	bool unsupported;	/* the error is a shape layoutlint does not lay out */
 };
 
@@ -1049,6 +1050,42 @@ static void shrink_empty(struct ll_member *v, size_t n, const size_t *empty, siz
 	}
 }
 
+/* The end of the last byte of data at or below M: its tail padding excluded. */
+static uint64_t data_end(const struct ll_member *m)
+{
+	uint64_t end = m->offset;
+
+	if (!m->is_aggregate || !m->nr_children)
+		return ll_member_extent(m).end;
+	for (size_t i = 0; i < m->nr_children; i++) {
+		uint64_t e = data_end(&m->children[i]);
+
+		if (e > end)
+			end = e;
+	}
+	return end;
+}
+
+/*
+ * C++ reuses the tail padding of a base class (unless it is a POD) and of
+ * a [[no_unique_address]] member: the next member may start inside its
+ * sizeof. There the aggregate ends where that member starts, as long as
+ * its own data ends before; an overlap of data stays, and is refused as
+ * damage.
+ */
+static void shrink_reused_padding(struct ll_member *v, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		struct ll_member *m = &v[i];
+		uint64_t next = v[i + 1].is_bitfield ? v[i + 1].bit_offset / 8 : v[i + 1].offset;
+
+		if (!m->is_aggregate || m->is_bitfield || next < m->offset ||
+		    next >= m->offset + m->size || data_end(m) > next)
+			continue;
+		m->size = next - m->offset;
+	}
+}
+
 /*
  * rustc chooses the order of a struct's fields and DWARF lists them as
  * declared: the model's levels are in offset order, as every reader's
@@ -1125,6 +1162,8 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 	if (die_udata(agg, DW_AT_byte_size, &agg_size))
 		shrink_empty(v, n, empty, nr_empty, base + agg_size);
 	free(empty);
+	if (ctx->cxx && dwarf_tag(agg) != DW_TAG_union_type)
+		shrink_reused_padding(v, n);
 	if (ctx->rust)
 		sort_by_offset(v, n);
 	*out = v;
@@ -1161,7 +1200,10 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 	s->explicit_align = ex;
 	s->cacheline = in->arch_cacheline;
 	s->origin = dwarf_dieoffset(agg);
-	ctx.rust = ll_language_is_rust(ll_die_language(agg));
+	int lang = ll_die_language(agg);
+
+	ctx.rust = ll_language_is_rust(lang);
+	ctx.cxx = ll_language_is_cxx(lang);
 	s->compiler_orders_members = ctx.rust;
 	die_decl(in, agg, &ctx.files, &s->decl);
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);

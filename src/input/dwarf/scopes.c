@@ -94,6 +94,12 @@ bool ll_language_is_c(int lang)
 	       lang == DW_LANG_C11 || lang == DW_LANG_C17;
 }
 
+bool ll_language_is_cxx(int lang)
+{
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+}
+
 bool ll_language_is_rust(int lang)
 {
 	return lang == DW_LANG_Rust;

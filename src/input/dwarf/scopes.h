@@ -34,6 +34,7 @@ char *ll_scoped_die_name(Dwarf_Die *die);
 int ll_die_language(Dwarf_Die *die);
 bool ll_language_is_c(int lang);
 bool ll_language_is_rust(int lang);
+bool ll_language_is_cxx(int lang);
 
 /*
  * A C++ static data member: DWARF 4 writes it as a DW_TAG_member that is
