@@ -217,6 +217,9 @@ def cxx_variant(tap, lint, work, cxx, dwarf):
         p = run([prog], timeout=TIMEOUT)
         tap.ok(p.rc == 0, "%s: every base at the compiler's offset" % tag, p.out + p.err)
         tap.ok(True, "%s: the compiler agrees with every offset, size and proposal" % tag)
+    rc, out, err = lint(obj, "Inner")
+    tap.ok(rc == 2 and "did you mean struct geo::Outer::Inner?" in err,
+           "%s: an unqualified name of a nested type suggests the qualified one" % tag, err)
     rc, out, err = lint("--format=json", obj, "Virtual")
     tap.ok(rc == 2 and "virtual base geo::Base" in err and "run time" in err,
            "%s: a virtual base is refused with a line saying why" % tag, "exit %d: %s" % (rc, err))

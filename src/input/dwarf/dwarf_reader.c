@@ -1147,7 +1147,8 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 		int rc = build_member(ctx, &child, base, path_prefix, parent_align, depth, &v[n]);
 		Dwarf_Die type;
 
-		if (!rc && die_type(&child, &type) && ll_empty_class(&type)) {
+		/* Only C++ has empty classes (a GNU C empty struct is size 0). */
+		if (!rc && ctx->cxx && die_type(&child, &type) && ll_empty_class(&type)) {
 			empty = xrealloc(empty, cap * sizeof(*empty));
 			empty[nr_empty++] = n;
 		}

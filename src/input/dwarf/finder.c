@@ -786,14 +786,70 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 	return answer;
 }
 
+struct in_scope {
+	const char *name;
+	size_t len;
+	struct strbuf found;	/* "ns::Name" or "a::Name or b::Name" */
+	size_t n;
+};
+
+static int on_in_scope(Dwarf_Die *die, const char *qname, void *arg)
+{
+	struct in_scope *is = arg;
+	size_t ql = strlen(qname);
+	Dwarf_Attribute attr;
+
+	if (ql <= is->len + 2 || strcmp(qname + ql - is->len, is->name) != 0 ||
+	    qname[ql - is->len - 1] != ':' || dwarf_tag(die) == DW_TAG_typedef ||
+	    dwarf_attr(die, DW_AT_declaration, &attr) || is->n >= 3)
+		return 0;
+	if (is->found.len && strstr(is->found.buf, qname))
+		return 0;
+	sb_addf(&is->found, "%s%s %s", is->n ? " or " : "",
+		dwarf_tag(die) == DW_TAG_union_type ? "union" : "struct", qname);
+	is->n++;
+	return 0;
+}
+
+/*
+ * An unqualified NAME that a namespace or a type holds (C++, Rust): "did
+ * you mean struct ns::NAME?". Only when the abbreviations say such scopes
+ * exist, so a C image costs nothing.
+ */
+static char *suggest_scoped(struct ll_finder *finder, const char *name)
+{
+	const unsigned char *abbrev;
+	size_t abbrev_size;
+	Elf *elf = dwarf_getelf(finder->dwarf);
+	struct in_scope is = { name, strlen(name), STRBUF_INIT, 0 };
+	struct ll_error err;
+	char *answer = NULL;
+
+	if (ll_scoped_name(name) || !elf ||
+	    !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &abbrev, &abbrev_size) ||
+	    !ll_abbrevs_have_scopes(abbrev, abbrev_size) || fill_all(finder, &err))
+		return NULL;
+	if (ll_scoped_walk(finder->dwarf, "", on_in_scope, &is, &err) == 0 && is.n) {
+		struct strbuf sb = STRBUF_INIT;
+
+		sb_addf(&sb, "did you mean %s?", is.found.buf);
+		answer = sb_detach(&sb);
+	}
+	sb_release(&is.found);
+	return answer;
+}
+
 char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	struct ll_nearest near;
+	char *scoped;
 
 	if (!finder)
 		return NULL;
+	if ((scoped = suggest_scoped(finder, name)))
+		return scoped;
 	if (finder->raw)
 		return suggest_raw(finder, name, ll_suggest_limit(strlen(name)));
 	struct ll_error err;

@@ -96,8 +96,10 @@ bool ll_language_is_c(int lang)
 
 bool ll_language_is_cxx(int lang)
 {
+	/* 0x2a, 0x2b: C++17 and C++20, which DWARF 6 names and producers already write. */
 	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
-	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14 ||
+	       lang == 0x2a || lang == 0x2b;
 }
 
 bool ll_language_is_rust(int lang)
