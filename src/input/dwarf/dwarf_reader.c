@@ -913,10 +913,16 @@ static int base_member(struct build_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type,
 	Dwarf_Attribute attr;
 	Dwarf_Word loc;
 
+	Dwarf_Op *ops;
+	size_t nops;
+
 	m->is_base = true;
+	/* DWARF 2 and 3 write even a plain base's offset as DW_OP_plus_uconst N. */
 	if ((die_udata(die, DW_AT_virtuality, &virtuality) && virtuality) ||
 	    (dwarf_attr(die, DW_AT_data_member_location, &attr) &&
-	     dwarf_formudata(&attr, &loc) != 0)) {
+	     dwarf_formudata(&attr, &loc) != 0 &&
+	     !(dwarf_getlocation(&attr, &ops, &nops) == 0 && nops == 1 &&
+	       ops[0].atom == DW_OP_plus_uconst))) {
 		ctx->unsupported = true;
 		ll_fail(ctx->err, "virtual base %s at DIE 0x%llx: where it lies depends on the most "
 			"derived class and is read from the vtable at run time "
