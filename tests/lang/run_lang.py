@@ -4,7 +4,7 @@ checked against the compilers' own view.
 
 usage: run_lang.py --layoutlint PATH [--workdir DIR]
 
-C++ (tests/lang/classes.cc, g++ and clang++, DWARF 4 and 5): layoutlint
+C++ (tests/lang/classes.cc, g++ and clang++, DWARF 2, 4 and 5): layoutlint
 --format=json reads every class the fixture defines by its qualified name
 (templates as the compiler spells them, which --list shows).  The JSON is
 turned back into C++ and handed to the same compiler:
@@ -350,7 +350,8 @@ def main():
     lint = Lint(args.layoutlint, args=["--color=never", "--no-cache"], timeout=TIMEOUT)
     try:
         for cxx in [c for c in ("g++", "clang++") if have(c)]:
-            for dwarf in ("4", "5"):
+            # DWARF 2 writes a base's offset as DW_OP_plus_uconst N.
+            for dwarf in ("2", "4", "5"):
                 cxx_variant(tap, lint, work, cxx, dwarf)
         rust(tap, lint, work)
         selector(tap, lint, work)
