@@ -292,6 +292,13 @@ def rust(tap, lint, work):
     rc, out, err = lint("--suggest", exe, "shapes::geo::CPoint")
     tap.ok(rc == 0 and "rustc already orders the fields" in err and "suggested layout" not in out,
            "rust: --suggest says rustc orders fields itself, proposes no C order", out + err)
+    raw = lint("--list", "shapes::*", exe)
+    libdw = lint("--list", "shapes::*", exe, extra_env={"LAYOUTLINT_SCAN": "libdw"})
+    tap.ok(raw.rc == 0 and raw.out == libdw.out and
+           re.search(r"^struct\s+shapes::geo::deep::Leaf\s+16\s", raw.out, re.M) and
+           re.search(r"^\?\s+shapes::geo::Shape\s+\(not laid out: .*Rust enum", raw.out, re.M),
+           "rust: --list shows structs by path and the enum as not laid out, on both paths",
+           raw.out + raw.err + libdw.err)
     rc, out, err = lint(exe, "shapes::geo::Shape")
     tap.ok(rc == 2 and "Rust enum" in err, "rust: an enum is refused with a line saying why",
            "exit %d: %s" % (rc, err))
