@@ -259,6 +259,11 @@ def rust(tap, lint, work):
     if not have("rustc"):
         tap.skip("rust", "rustc not installed")
         return
+    v = re.match(r"rustc (\d+)\.(\d+)", run(["rustc", "--version"]).out)
+    if not v or (int(v.group(1)), int(v.group(2))) < (1, 77):
+        tap.skip("rust", "rustc 1.77 or later needed for offset_of! (%s)"
+                 % run(["rustc", "--version"]).out.strip())
+        return
     exe = os.path.join(work, "shapes")
     if not build(["rustc", "-g", "--edition", "2021", "--crate-name", "shapes", SHAPES,
                   "-o", exe], tap, "rust: compiles"):
