@@ -217,6 +217,12 @@ def cxx_variant(tap, lint, work, cxx, dwarf):
         p = run([prog], timeout=TIMEOUT)
         tap.ok(p.rc == 0, "%s: every base at the compiler's offset" % tag, p.out + p.err)
         tap.ok(True, "%s: the compiler agrees with every offset, size and proposal" % tag)
+    rc, out, err = lint("--contains", "geo::Base", obj)
+    holders = sorted(line.split(": ")[0] for line in out.splitlines())
+    want = sorted(["struct geo::Derived", "struct " + names[-1]])
+    tap.ok(rc == 0 and holders == want and "struct geo::Base first" in out,
+           "%s: --contains geo::Base finds the base and the member, by qualified type" % tag,
+           "exit %d, %s (want %s): %s %s" % (rc, holders, want, out, err))
     rc, out, err = lint(obj, "Inner")
     tap.ok(rc == 2 and "did you mean struct geo::Outer::Inner?" in err,
            "%s: an unqualified name of a nested type suggests the qualified one" % tag, err)

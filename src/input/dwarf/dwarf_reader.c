@@ -835,6 +835,12 @@ struct build_ctx {
 	bool rust;		/* a Rust unit: fields are in rustc's order, not declared */
 	bool cxx;		/* a C++ unit: tail padding may hold the next member */
 	bool unsupported;	/* the error is a shape layoutlint does not lay out */
+	/* Qualified names of the aggregate types met, by DIE: each costs a unit walk. */
+	struct qualified_name {
+		uint64_t die;
+		char *name;	/* NULL: unnamed */
+	} *qnames;
+	size_t nr_qnames;
 };
 
 static int member_location(Dwarf_Die *member, uint64_t *out, struct ll_error *err)
@@ -894,6 +900,40 @@ static bool old_bit_offset(const struct ll_dwarf_input *in, uint64_t bo, uint64_
 		return false;
 	*at = (uint64_t)pos;
 	return true;
+}
+
+/* The qualified name of aggregate type DIE SHAPED, remembered in CTX; borrowed. */
+static const char *qualified_type_name(struct build_ctx *ctx, Dwarf_Die *shaped)
+{
+	uint64_t off = dwarf_dieoffset(shaped);
+
+	for (size_t i = 0; i < ctx->nr_qnames; i++)
+		if (ctx->qnames[i].die == off)
+			return ctx->qnames[i].name;
+	ctx->qnames = xgrow(ctx->qnames, ctx->nr_qnames, sizeof(*ctx->qnames));
+	ctx->qnames[ctx->nr_qnames] = (struct qualified_name){ off, ll_scoped_die_name(shaped) };
+	return ctx->qnames[ctx->nr_qnames++].name;
+}
+
+/*
+ * C++ and Rust: a member whose type is a named aggregate in a namespace
+ * or a type is spelled with its qualified name ("struct geo::Base", not
+ * "struct Base"), so that --contains geo::Base finds it and no Base of
+ * another namespace. Typedefs, pointers and arrays keep the C spelling.
+ */
+static void qualify_type(struct build_ctx *ctx, Dwarf_Die *shaped, struct ll_member *m)
+{
+	const char *simple = dwarf_diename(shaped), *space = strchr(m->type, ' ');
+	const char *qualified;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!simple || !space || strcmp(space + 1, simple) != 0 ||
+	    !(qualified = qualified_type_name(ctx, shaped)) || strcmp(qualified, simple) == 0)
+		return;
+	sb_add(&sb, m->type, (size_t)(space - m->type) + 1);
+	sb_adds(&sb, qualified);
+	free(m->type);
+	m->type = sb_detach(&sb);
 }
 
 /*
@@ -1019,6 +1059,8 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 
 		m->is_aggregate = true;
 		m->agg_kind = dwarf_tag(&shaped) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
+		if (ctx->cxx || ctx->rust)
+			qualify_type(ctx, &shaped, m);
 		if (depth + 1 > MAX_NESTING)
 			return ll_fail(ctx->err, "member %s at DIE 0x%llx: aggregates nested deeper "
 				       "than %d levels", name ? name : "<anonymous>", die_off,
@@ -1218,6 +1260,9 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 	*unsupported = ctx.unsupported;
 	file_cache_reset(&ctx.files);
 	free(ctx.align.v);
+	for (size_t i = 0; i < ctx.nr_qnames; i++)
+		free(ctx.qnames[i].name);
+	free(ctx.qnames);
 	if (!rc) {
 		char where[40], declarer[64];
 
