@@ -948,7 +948,7 @@ static int base_member(struct build_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type,
 {
 	Dwarf_Die shaped;
 	Dwarf_Word virtuality = 0;
-	char *base_name = peel(type, &shaped) ? ll_scoped_die_name(&shaped) : NULL;
+	const char *base_name = peel(type, &shaped) ? qualified_type_name(ctx, &shaped) : NULL;
 	unsigned long long die_off = (unsigned long long)dwarf_dieoffset(die);
 	Dwarf_Attribute attr;
 	Dwarf_Word loc;
@@ -969,14 +969,12 @@ static int base_member(struct build_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type,
 			"(DW_AT_data_member_location is an expression, not an offset); layoutlint "
 			"does not lay out classes with virtual bases",
 			base_name ? base_name : "<anonymous>", die_off);
-		free(base_name);
 		return -1;
 	}
 	struct strbuf sb = STRBUF_INIT;
 
 	sb_addf(&sb, "<base %s>", base_name ? base_name : "<anonymous>");
 	m->name = sb_detach(&sb);
-	free(base_name);
 	return 0;
 }
 
