@@ -32,6 +32,7 @@ struct options {
 	unsigned more_cachelines[3];
 	size_t nr_more_cachelines;
 	const char *decl_glob;
+	struct ll_selector select;	/* --cu, --size, --die */
 	const char *srcdir;
 	const char **prefix_maps;
 	size_t nr_prefix_maps;

@@ -220,6 +220,7 @@ int cli_discover(struct options *o)
 		if (ll_glob_component(glob, names[i], strlen(names[i])))
 			queries[nq++] = (struct ll_query){ .name = names[i], .kind = LL_QUERY_ANY,
 							   .decl_glob = o->decl_glob,
+							   .select = &o->select,
 							   .no_suggestion = true };
 	results = xcalloc(n + 2, sizeof(*results));
 	if (ll_input_lookup(in, queries, nq, results, &err) ||
@@ -243,6 +244,16 @@ int cli_discover(struct options *o)
 
 			sb_add_escaped(&name, queries[i].name);
 			sb_addf(&out, "%-6s %-40s  (distinct definitions: %s)\n", "?", name.buf,
+				results[i].detail);
+			sb_release(&name);
+			continue;
+		}
+		/* A row for a shape not laid out, with why: not a silent gap. */
+		if (results[i].status == LL_UNSUPPORTED && o->list_glob) {
+			struct strbuf name = STRBUF_INIT;
+
+			sb_add_escaped(&name, queries[i].name);
+			sb_addf(&out, "%-6s %-40s  (not laid out: %s)\n", "?", name.buf,
 				results[i].detail);
 			sb_release(&name);
 			continue;

@@ -27,6 +27,26 @@ static const char *query_kind_name(const struct ll_query *q)
 	return q->kind == LL_QUERY_UNION ? "union" : q->kind == LL_QUERY_GLOBALS ? "global" : "struct";
 }
 
+static bool selects(const struct ll_query *q)
+{
+	return q->select && (q->select->cu_glob || q->select->by_size || q->select->by_die);
+}
+
+/* "--decl-file 'G', --size N" as given. */
+static void describe_selection(const struct ll_query *q, struct strbuf *out)
+{
+	const struct ll_selector *s = q->select;
+
+	if (q->decl_glob)
+		sb_addf(out, "--decl-file '%s'", q->decl_glob);
+	if (s && s->cu_glob)
+		sb_addf(out, "%s--cu '%s'", out->len ? ", " : "", s->cu_glob);
+	if (s && s->by_size)
+		sb_addf(out, "%s--size %llu", out->len ? ", " : "", (unsigned long long)s->size);
+	if (s && s->by_die)
+		sb_addf(out, "%s--die 0x%llx", out->len ? ", " : "", (unsigned long long)s->die);
+}
+
 /* Turn a failed lookup into the one-line error for exit status 2. */
 static void lookup_error(const char *binary, const struct ll_query *q,
 			 const struct ll_lookup_result *r, struct ll_error *err)
@@ -39,16 +59,25 @@ static void lookup_error(const char *binary, const struct ll_query *q,
 			"(look in the object or module that defines it)", binary, kind, q->name);
 		break;
 	case LL_AMBIGUOUS:
-		ll_fail(err, "%s: %s %s has distinct definitions: %s; pick one with --decl-file GLOB",
-			binary, kind, q->name, r->detail ? r->detail : "");
+		ll_fail(err, "%s: %s %s has distinct definitions: %s; pick one with --decl-file GLOB, "
+			"--cu GLOB, --size N or --die OFFSET", binary, kind, q->name,
+			r->detail ? r->detail : "");
 		break;
 	case LL_MISSING:
-		if (q->decl_glob && r->detail)
-			ll_fail(err, "%s: no definition of %s %s is declared in a file matching '%s' "
-				"(definitions: %s)", binary, kind, q->name, q->decl_glob, r->detail);
+		if (r->detail && (q->decl_glob || selects(q))) {
+			struct strbuf by = STRBUF_INIT;
+
+			describe_selection(q, &by);
+			ll_fail(err, "%s: no definition of %s %s matches %s (definitions: %s)",
+				binary, kind, q->name, by.buf, r->detail);
+			sb_release(&by);
+		}
 		else
 			ll_fail(err, "%s: %s %s not found%s%s", binary, kind, q->name,
 				r->detail ? "; " : "", r->detail ? r->detail : "");
+		break;
+	case LL_UNSUPPORTED:
+		ll_fail(err, "%s: %s %s: %s", binary, kind, q->name, r->detail ? r->detail : "");
 		break;
 	case LL_FOUND:
 		break;
@@ -86,6 +115,7 @@ static void plan_queries(struct options *o, struct ll_rules *rules, struct ll_bl
 				.name = b->name,
 				.kind = (enum ll_query_kind)b->kind,
 				.decl_glob = o->decl_glob ? o->decl_glob : b->in_glob,
+				.select = &o->select,
 			};
 		}
 		*blocks = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(**blocks));
@@ -529,7 +559,8 @@ int cli_lint(struct options *o)
 		o->in_type = o->queries[0].name;
 		o->in_block = blocks[0];
 		o->queries[0] = (struct ll_query){ .name = o->in_outer, .kind = LL_QUERY_STRUCT,
-						   .decl_glob = o->decl_glob };
+						   .decl_glob = o->decl_glob,
+						   .select = &o->select };
 		blocks[0] = ll_rules_find(&rules, LL_STRUCT, o->in_outer);
 	}
 	if (o->against && reference_paths(o, refs, &in_dir, &err))

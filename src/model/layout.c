@@ -278,7 +278,12 @@ static int struct_holes(const struct ll_member *members, size_t n, uint64_t begi
 			return -1;
 		if (bytes.size && push_hole(out, bytes))
 			return -1;
-		cursor = end_bit(m);
+		/*
+		 * Never back: a C++ empty member ([[no_unique_address]]) may sit at
+		 * an earlier member's offset, and takes no bytes of its own.
+		 */
+		if (end_bit(m) > cursor)
+			cursor = end_bit(m);
 		if (cursor > last_end)
 			last_end = cursor;
 		extend_run(&run, m, level_bit);

@@ -50,6 +50,12 @@ struct ll_member {
 	uint64_t bit_offset;	/* bitfields: from bit 0 of the outermost struct */
 	uint64_t bit_size;
 	bool is_aggregate;	/* a nested struct/union whose members are children */
+	/*
+	 * A C++ base class, named (and pathed) "<base NAME>"; its members'
+	 * paths are the derived class's (d.x, not d.<base NAME>.x). Before
+	 * every member, where no reordering can move it.
+	 */
+	bool is_base;
 	enum ll_kind agg_kind;	/* valid when is_aggregate */
 	struct ll_decl decl;
 	/* LL_GLOBALS: the variable's ELF section (".bss"); NULL elsewhere. */
@@ -92,6 +98,12 @@ struct ll_struct {
 	 * trace in the offsets is unknown, so suggestions must say so.
 	 */
 	bool alignment_inferred;
+	/*
+	 * The compiler chose the member order (Rust without #[repr(C)]; DWARF
+	 * does not say which): the members are listed by offset, and no
+	 * order can be suggested in the source.
+	 */
+	bool compiler_orders_members;
 	struct ll_decl decl;
 	/*
 	 * Where the reader found the definition, for cross-checking with

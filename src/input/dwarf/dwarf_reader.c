@@ -38,6 +38,7 @@
 #include "input/elf/elf_section.h"
 #include "input/dwarf/finder.h"
 #include "input/dwarf/line_table.h"
+#include "input/dwarf/scopes.h"
 #include "util/pathglob.h"
 #include "input/dwarf/sparse_image.h"
 #include "input/dwarf/variables.h"
@@ -535,6 +536,17 @@ static bool is_aggregate_tag(int tag)
 	       tag == DW_TAG_class_type;
 }
 
+/*
+ * A child that takes room in its aggregate: a data member or (C++) a base
+ * class; not a static data member, which DWARF 4 writes as a member too.
+ */
+static bool is_data_member(Dwarf_Die *child)
+{
+	int tag = dwarf_tag(child);
+
+	return (tag == DW_TAG_member && !ll_static_member(child)) || tag == DW_TAG_inheritance;
+}
+
 /* Follow typedefs and qualifiers down to the type that has a shape. */
 static bool peel(Dwarf_Die *type, Dwarf_Die *out)
 {
@@ -743,7 +755,7 @@ static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_alig
 		uint64_t ma;
 		bool ex = false;
 
-		if (dwarf_tag(&child) != DW_TAG_member || !die_type(&child, &mt))
+		if (!is_data_member(&child) || !die_type(&child, &mt))
 			continue;
 		ma = type_alignment(&mt, &ex, depth + 1, memo);
 		if (die_udata(&child, DW_AT_alignment, &a) && a > ma) {
@@ -821,6 +833,15 @@ struct build_ctx {
 	size_t budget;		/* what is left of the input's member_budget */
 	struct file_cache files;
 	struct align_memo align;
+	bool rust;		/* a Rust unit: fields are in rustc's order, not declared */
+	bool cxx;		/* a C++ unit: tail padding may hold the next member */
+	bool unsupported;	/* the error is a shape layoutlint does not lay out */
+	/* Qualified names of the aggregate types met, by DIE: each costs a unit walk. */
+	struct qualified_name {
+		uint64_t die;
+		char *name;	/* NULL: unnamed */
+	} *qnames;
+	size_t nr_qnames;
 };
 
 static int member_location(Dwarf_Die *member, uint64_t *out, struct ll_error *err)
@@ -882,6 +903,82 @@ static bool old_bit_offset(const struct ll_dwarf_input *in, uint64_t bo, uint64_
 	return true;
 }
 
+/* The qualified name of aggregate type DIE SHAPED, remembered in CTX; borrowed. */
+static const char *qualified_type_name(struct build_ctx *ctx, Dwarf_Die *shaped)
+{
+	uint64_t off = dwarf_dieoffset(shaped);
+
+	for (size_t i = 0; i < ctx->nr_qnames; i++)
+		if (ctx->qnames[i].die == off)
+			return ctx->qnames[i].name;
+	ctx->qnames = xgrow(ctx->qnames, ctx->nr_qnames, sizeof(*ctx->qnames));
+	ctx->qnames[ctx->nr_qnames] = (struct qualified_name){ off, ll_scoped_die_name(shaped) };
+	return ctx->qnames[ctx->nr_qnames++].name;
+}
+
+/*
+ * C++ and Rust: a member whose type is a named aggregate in a namespace
+ * or a type is spelled with its qualified name ("struct geo::Base", not
+ * "struct Base"), so that --contains geo::Base finds it and no Base of
+ * another namespace. Typedefs, pointers and arrays keep the C spelling.
+ */
+static void qualify_type(struct build_ctx *ctx, Dwarf_Die *shaped, struct ll_member *m)
+{
+	const char *simple = dwarf_diename(shaped), *space = strchr(m->type, ' ');
+	const char *qualified;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!simple || !space || strcmp(space + 1, simple) != 0 ||
+	    !(qualified = qualified_type_name(ctx, shaped)) || strcmp(qualified, simple) == 0)
+		return;
+	sb_add(&sb, m->type, (size_t)(space - m->type) + 1);
+	sb_adds(&sb, qualified);
+	free(m->type);
+	m->type = sb_detach(&sb);
+}
+
+/*
+ * A C++ base class is a member named "<base NAME>" (NAME qualified) whose
+ * members lend their names to the derived class's paths, as C++ spells
+ * them (d.x for a base's x). A virtual base lies where the most derived
+ * class puts it, found at run time through the vtable: DWARF gives an
+ * expression, not an offset, so such a class is refused, not guessed.
+ */
+static int base_member(struct build_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type,
+		       struct ll_member *m)
+{
+	Dwarf_Die shaped;
+	Dwarf_Word virtuality = 0;
+	const char *base_name = peel(type, &shaped) ? qualified_type_name(ctx, &shaped) : NULL;
+	unsigned long long die_off = (unsigned long long)dwarf_dieoffset(die);
+	Dwarf_Attribute attr;
+	Dwarf_Word loc;
+
+	Dwarf_Op *ops;
+	size_t nops;
+
+	m->is_base = true;
+	/* DWARF 2 and 3 write even a plain base's offset as DW_OP_plus_uconst N. */
+	if ((die_udata(die, DW_AT_virtuality, &virtuality) && virtuality) ||
+	    (dwarf_attr(die, DW_AT_data_member_location, &attr) &&
+	     dwarf_formudata(&attr, &loc) != 0 &&
+	     !(dwarf_getlocation(&attr, &ops, &nops) == 0 && nops == 1 &&
+	       ops[0].atom == DW_OP_plus_uconst))) {
+		ctx->unsupported = true;
+		ll_fail(ctx->err, "virtual base %s at DIE 0x%llx: where it lies depends on the most "
+			"derived class and is read from the vtable at run time "
+			"(DW_AT_data_member_location is an expression, not an offset); layoutlint "
+			"does not lay out classes with virtual bases",
+			base_name ? base_name : "<anonymous>", die_off);
+		return -1;
+	}
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "<base %s>", base_name ? base_name : "<anonymous>");
+	m->name = sb_detach(&sb);
+	return 0;
+}
+
 static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 			const char *path_prefix, uint64_t parent_align, int depth,
 			struct ll_member *m)
@@ -893,6 +990,7 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 	bool ex = false;
 	unsigned long long die_off = (unsigned long long)dwarf_dieoffset(die);
 	Dwarf_Attribute attr;
+	bool is_base = dwarf_tag(die) == DW_TAG_inheritance;
 
 	/* A name libdw cannot read is damage, not an anonymous member. */
 	if (!name && dwarf_attr(die, DW_AT_name, &attr))
@@ -901,9 +999,12 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 	if (!die_type(die, &type))
 		return ll_fail(ctx->err, "member %s at DIE 0x%llx has no valid type",
 			       name ? name : "<anonymous>", die_off);
+	if (is_base && base_member(ctx, die, &type, m))
+		return -1;
 	if (member_location(die, &loc, ctx->err))
 		return -1;
-	m->name = name ? xstrdup(name) : NULL;
+	if (!is_base)
+		m->name = name ? xstrdup(name) : NULL;
 	m->type = ll_c_declaration(&type, "");
 	die_decl(ctx->in, die, &ctx->files, &m->decl);
 	if (type_size(&type, &m->size, ctx->err, 0))
@@ -947,8 +1048,9 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 		m->offset = m->bit_offset / 8;
 	}
 
+	/* A base's path is its name, which no rules pattern spells: it is tagged by its members. */
 	if (m->name)
-		m->path = ll_member_path(path_prefix, m->name);
+		m->path = is_base ? xstrdup(m->name) : ll_member_path(path_prefix, m->name);
 
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
 		bool child_ex = false;
@@ -956,16 +1058,100 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 
 		m->is_aggregate = true;
 		m->agg_kind = dwarf_tag(&shaped) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
+		if (ctx->cxx || ctx->rust)
+			qualify_type(ctx, &shaped, m);
 		if (depth + 1 > MAX_NESTING)
 			return ll_fail(ctx->err, "member %s at DIE 0x%llx: aggregates nested deeper "
 				       "than %d levels", name ? name : "<anonymous>", die_off,
 				       MAX_NESTING);
-		/* Anonymous aggregates lend their members to the enclosing path. */
-		if (build_members(ctx, &shaped, m->offset, m->name ? m->path : path_prefix,
+		/* Anonymous aggregates and bases lend their members to the enclosing path. */
+		if (build_members(ctx, &shaped, m->offset,
+				  m->name && !is_base ? m->path : path_prefix,
 				  child_align, depth + 1, &m->children, &m->nr_children))
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * A member or base of an empty class type: sizeof says 1, but as an empty
+ * base or a [[no_unique_address]] member it takes no byte, and then the
+ * compiler puts it where another member is, or at the very end. There it
+ * is size 0, so that it neither overlaps nor grows the class; elsewhere
+ * its byte is its own, as sizeof says.
+ */
+static void shrink_empty(struct ll_member *v, size_t n, const size_t *empty, size_t nr_empty,
+			 uint64_t end)
+{
+	for (size_t e = 0; e < nr_empty; e++) {
+		struct ll_member *m = &v[empty[e]];
+		bool shared = m->offset + m->size > end;
+
+		for (size_t i = 0; i < n && !shared; i++) {
+			struct ll_extent x = ll_member_extent(&v[i]);
+
+			shared = &v[i] != m && v[i].size && x.begin <= m->offset && m->offset < x.end;
+		}
+		if (shared)
+			m->size = 0;
+	}
+}
+
+/* The end of the last byte of data at or below M: its tail padding excluded. */
+static uint64_t data_end(const struct ll_member *m)
+{
+	uint64_t end = m->offset;
+
+	if (!m->is_aggregate || !m->nr_children)
+		return ll_member_extent(m).end;
+	for (size_t i = 0; i < m->nr_children; i++) {
+		uint64_t e = data_end(&m->children[i]);
+
+		if (e > end)
+			end = e;
+	}
+	return end;
+}
+
+/*
+ * C++ reuses the tail padding of a base class (unless it is a POD) and of
+ * a [[no_unique_address]] member: the next member may start inside its
+ * sizeof. There the aggregate ends where that member starts, as long as
+ * its own data ends before; an overlap of data stays, and is refused as
+ * damage.
+ */
+static void shrink_reused_padding(struct ll_member *v, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		struct ll_member *m = &v[i];
+		uint64_t next = v[i + 1].is_bitfield ? v[i + 1].bit_offset / 8 : v[i + 1].offset;
+
+		if (!m->is_aggregate || m->is_bitfield || next < m->offset ||
+		    next >= m->offset + m->size || data_end(m) > next)
+			continue;
+		m->size = next - m->offset;
+	}
+}
+
+/*
+ * rustc chooses the order of a struct's fields and DWARF lists them as
+ * declared: the model's levels are in offset order, as every reader's
+ * are (holes, overlaps, cachelines walk them so).
+ */
+static void sort_by_offset(struct ll_member *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct ll_member m = v[i];
+		size_t j = i;
+
+		while (j > 0 && (v[j - 1].offset > m.offset ||
+				 (v[j - 1].offset == m.offset && v[j - 1].is_bitfield &&
+				  m.is_bitfield && v[j - 1].bit_offset > m.bit_offset))) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = m;
+	}
 }
 
 static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
@@ -973,15 +1159,22 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 			 struct ll_member **out, size_t *nr_out)
 {
 	Dwarf_Die child;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, nr_empty = 0;
 	struct ll_member *v = NULL;
+	size_t *empty = NULL;	/* members of an empty class type */
+	Dwarf_Word agg_size;
 
 	*out = NULL;
 	*nr_out = 0;
 	if (dwarf_child(agg, &child) != 0)
 		return 0;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_member)
+		if (dwarf_tag(&child) == DW_TAG_variant_part && (ctx->unsupported = true))
+			return ll_fail(ctx->err, "DW_TAG_variant_part at DIE 0x%llx: a Rust enum (or "
+				       "another tagged union), whose variants share bytes chosen by a "
+				       "discriminant; layoutlint lays out structs, unions and classes "
+				       "only", (unsigned long long)dwarf_dieoffset(&child));
+		if (!is_data_member(&child))
 			continue;
 		if (++ctx->members > MAX_MEMBERS)
 			return ll_fail(ctx->err, "more than %d members below DIE 0x%llx",
@@ -999,21 +1192,37 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 		}
 		memset(&v[n], 0, sizeof(v[n]));
 		int rc = build_member(ctx, &child, base, path_prefix, parent_align, depth, &v[n]);
+		Dwarf_Die type;
 
+		/* Only C++ has empty classes (a GNU C empty struct is size 0). */
+		if (!rc && ctx->cxx && die_type(&child, &type) && ll_empty_class(&type)) {
+			empty = xrealloc(empty, cap * sizeof(*empty));
+			empty[nr_empty++] = n;
+		}
 		n++;
 		*out = v;
 		*nr_out = n;
-		if (rc)
+		if (rc) {
+			free(empty);
 			return -1;
+		}
 	} while (dwarf_siblingof(&child, &child) == 0);
+	if (die_udata(agg, DW_AT_byte_size, &agg_size))
+		shrink_empty(v, n, empty, nr_empty, base + agg_size);
+	free(empty);
+	if (ctx->cxx && dwarf_tag(agg) != DW_TAG_union_type)
+		shrink_reused_padding(v, n);
+	if (ctx->rust)
+		sort_by_offset(v, n);
 	*out = v;
 	*nr_out = n;
 	return 0;
 }
 
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
+/* *UNSUPPORTED: the failure is a shape layoutlint does not lay out, not damage. */
 static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
-			struct ll_struct **out, struct ll_error *err)
+			struct ll_struct **out, bool *unsupported, struct ll_error *err)
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	struct build_ctx ctx = { .in = in, .err = err,
@@ -1039,11 +1248,20 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 	s->explicit_align = ex;
 	s->cacheline = in->arch_cacheline;
 	s->origin = dwarf_dieoffset(agg);
+	int lang = ll_die_language(agg);
+
+	ctx.rust = ll_language_is_rust(lang);
+	ctx.cxx = ll_language_is_cxx(lang);
+	s->compiler_orders_members = ctx.rust;
 	die_decl(in, agg, &ctx.files, &s->decl);
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
 	in->members_built += ctx.members;
+	*unsupported = ctx.unsupported;
 	file_cache_reset(&ctx.files);
 	free(ctx.align.v);
+	for (size_t i = 0; i < ctx.nr_qnames; i++)
+		free(ctx.qnames[i].name);
+	free(ctx.qnames);
 	if (!rc) {
 		char where[40], declarer[64];
 
@@ -1063,6 +1281,7 @@ struct candidate {
 	char *file;		/* display path, for listing ambiguities */
 	unsigned line;
 	size_t hits;		/* CUs carrying this same definition */
+	bool selected;		/* one of its copies is the query's --die or in its --cu */
 };
 
 struct query_state {
@@ -1071,13 +1290,22 @@ struct query_state {
 	bool declared;
 };
 
-/* Count one more definition; FILE is taken over. */
+/*
+ * Count one more definition; FILE is taken over. SELECTED: this copy is
+ * the one --die names, or in a unit --cu matches. A copy --die names is
+ * the one kept, so that the layout read is the DIE asked for.
+ */
 static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *name,
-			  const struct ll_finder_sig *sig, char *file)
+			  const struct ll_finder_sig *sig, char *file, bool selected, bool by_die)
 {
 	for (size_t i = 0; i < qs->nr_cands; i++) {
-		if (ll_finder_sig_equal(&qs->cands[i].sig, sig)) {
-			qs->cands[i].hits++;
+		struct candidate *c = &qs->cands[i];
+
+		if (ll_finder_sig_equal(&c->sig, sig)) {
+			c->hits++;
+			if (selected && by_die)
+				c->die = die;
+			c->selected |= selected;
 			free(file);
 			return;
 		}
@@ -1085,17 +1313,50 @@ static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *nam
 	qs->cands = xgrow(qs->cands, qs->nr_cands, sizeof(*qs->cands));
 	qs->cands[qs->nr_cands++] = (struct candidate){
 		.die = die, .name = name, .sig = *sig, .file = file, .line = sig->line, .hits = 1,
+		.selected = selected,
 	};
 }
 
+/* The display path of the file of the unit DIE is in (its DW_AT_name). */
+static char *unit_file_name(const struct ll_dwarf_input *in, Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	const char *name;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL) || !(name = dwarf_diename(&cu)))
+		return NULL;
+	return display_path(in, name, cu_comp_dir(&cu));
+}
+
+/* Whether the definition at DIE is one Q's --die or --cu picks. */
+static bool die_selected(const struct ll_dwarf_input *in, const struct ll_query *q,
+			 Dwarf_Die *die)
+{
+	const struct ll_selector *sel = q->select;
+	bool ok = true;
+
+	if (!sel)
+		return true;
+	if (sel->by_die)
+		ok = dwarf_dieoffset(die) == sel->die;
+	if (ok && sel->cu_glob) {
+		char *file = unit_file_name(in, die);
+
+		ok = file && ll_path_glob_match(sel->cu_glob, file);
+		free(file);
+	}
+	return ok;
+}
+
 static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
-			      Dwarf_Die *agg, const char *name)
+			      Dwarf_Die *agg, const struct ll_query *q)
 {
 	struct ll_finder_sig sig;
 	char *file = decl_file(in, agg, NULL);
 
 	ll_finder_signature(agg, file, &sig);
-	add_candidate(qs, dwarf_dieoffset(agg), name, &sig, file);
+	add_candidate(qs, dwarf_dieoffset(agg), q->name, &sig, file, die_selected(in, q, agg),
+		      q->select && q->select->by_die);
 }
 
 /* The same from what the raw scan read; false when libdw must look. */
@@ -1144,18 +1405,23 @@ static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
 	return true;
 }
 
-/* The same from what the raw scan read; false when libdw must look. */
+/*
+ * The same from what the raw scan read; false when libdw must look (also
+ * for --cu, which needs the unit's name).
+ */
 static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
 			      struct unit_files *uf, const struct ll_scan_hit *raw,
-			      const char *name)
+			      const struct ll_query *q)
 {
 	struct ll_finder_sig sig;
 	char *file;
+	bool by_die = q->select && q->select->by_die;
 
-	if (!unit_file(in, uf, raw, &file))
+	if ((q->select && q->select->cu_glob) || !unit_file(in, uf, raw, &file))
 		return false;
 	ll_finder_sig_from_scan(raw, file, &sig);
-	add_candidate(qs, raw->die, name, &sig, file);
+	add_candidate(qs, raw->die, q->name, &sig, file, !by_die || raw->die == q->select->die,
+		      by_die);
 	return true;
 }
 
@@ -1263,7 +1529,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 			if (kind_matches(lc->queries[q1 - 1].kind, raw->tag))
 				need_libdw = !add_raw_candidate(&lc->state[q1 - 1], lc->in,
 								&lc->files, raw,
-								lc->queries[q1 - 1].name);
+								&lc->queries[q1 - 1]);
 		if (!need_libdw)
 			return;
 		if (ll_finder_prepare(*lc->finder, raw->die, &lc->prepare_err)) {
@@ -1288,7 +1554,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 				lc->state[q].declared = true;
 				continue;
 			}
-			add_die_candidate(&lc->state[q], lc->in, die, query->name);
+			add_die_candidate(&lc->state[q], lc->in, die, query);
 		} else if (tag == DW_TAG_typedef && die_type(die, &target) &&
 			   is_aggregate_tag(dwarf_tag(&target)) &&
 			   dwarf_diename(&target) == NULL &&
@@ -1297,7 +1563,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 				lc->state[q].declared = true;
 				continue;
 			}
-			add_die_candidate(&lc->state[q], lc->in, &target, query->name);
+			add_die_candidate(&lc->state[q], lc->in, &target, query);
 		}
 	}
 }
@@ -1309,9 +1575,9 @@ static char *describe_candidates(const struct query_state *qs)
 	for (size_t i = 0; i < qs->nr_cands; i++) {
 		const struct candidate *c = &qs->cands[i];
 
-		sb_addf(&sb, "%s%s:%u (size %llu)", i ? ", " : "",
+		sb_addf(&sb, "%s%s:%u (size %llu, DIE 0x%llx)", i ? ", " : "",
 			c->file ? c->file : "<unknown file>", c->line,
-			(unsigned long long)c->sig.size);
+			(unsigned long long)c->sig.size, (unsigned long long)c->die);
 	}
 	return sb_detach(&sb);
 }
@@ -1327,6 +1593,8 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		struct candidate *c = &qs->cands[i];
 
 		if (q->decl_glob && !(c->file && ll_path_glob_match(q->decl_glob, c->file)))
+			continue;
+		if (!c->selected || (q->select && q->select->by_size && c->sig.size != q->select->size))
 			continue;
 		matching++;
 		if (!pick)
@@ -1356,10 +1624,16 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		return ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", in->path,
 			       (unsigned long long)pick->die, dwarf_errmsg(-1));
 	struct ll_error berr;
+	bool unsupported = false;
 
-	if (build_struct(in, &die, q->name, &r->layout, &berr)) {
+	if (build_struct(in, &die, q->name, &r->layout, &unsupported, &berr)) {
 		ll_struct_free(r->layout);
 		r->layout = NULL;
+		if (unsupported) {
+			r->status = LL_UNSUPPORTED;
+			r->detail = xstrdup(berr.msg);
+			return 0;
+		}
 		return ll_fail(err, "%s: %s %s: %s", in->path,
 			       q->kind == LL_QUERY_UNION ? "union" : "struct", q->name, berr.msg);
 	}

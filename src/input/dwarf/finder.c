@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "input/dwarf/dwarf_scan.h"
+#include "input/dwarf/scopes.h"
 #include "input/elf/elf_section.h"
 #include "model/builder.h"
 #include "util/edit_distance.h"
@@ -64,16 +65,22 @@ static void set_init(struct name_set *set, const char *const *names, size_t n)
 	}
 }
 
-static bool set_has(const struct name_set *set, const char *name)
+/* The name asked for that equals NAME, or NULL. */
+static const char *set_get(const struct name_set *set, const char *name)
 {
 	size_t at = name_hash(name) & set->mask;
 
 	while (set->slots[at]) {
 		if (strcmp(set->slots[at], name) == 0)
-			return true;
+			return set->slots[at];
 		at = (at + 1) & set->mask;
 	}
-	return false;
+	return NULL;
+}
+
+static bool set_has(const struct name_set *set, const char *name)
+{
+	return set_get(set, name) != NULL;
 }
 
 static struct ll_finder *new_finder(Dwarf *dwarf, struct ll_sparse_image *image)
@@ -135,10 +142,14 @@ int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 	return 0;
 }
 
-/* A DIE to report: from the raw scan (RAW set) or from the libdw walk. */
+/*
+ * A DIE to report: from the raw scan (RAW set) or from the libdw walk;
+ * QNAME: the qualified name asked for, when the scoped walk found it.
+ */
 struct hit {
 	uint64_t die;
 	const struct ll_scan_hit *raw;
+	const char *qname;
 };
 
 struct offsets {
@@ -149,7 +160,7 @@ struct offsets {
 static void push_offset(struct offsets *o, uint64_t off, const struct ll_scan_hit *raw)
 {
 	o->v = xgrow(o->v, o->n, sizeof(*o->v));
-	o->v[o->n++] = (struct hit){ off, raw };
+	o->v[o->n++] = (struct hit){ off, raw, NULL };
 }
 
 /*
@@ -439,6 +450,45 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 	return 0;
 }
 
+struct scoped_find {
+	const struct name_set *set;
+	struct offsets *hits;
+};
+
+static int on_scoped(Dwarf_Die *die, const char *name, void *arg)
+{
+	struct scoped_find *sf = arg;
+	const char *asked = set_get(sf->set, name);
+
+	if (asked) {
+		push_offset(sf->hits, dwarf_dieoffset(die), NULL);
+		sf->hits->v[sf->hits->n - 1].qname = asked;
+	}
+	return 0;
+}
+
+/*
+ * Qualified names (ns::Name, crate::module::Name) name DIEs inside
+ * namespaces and types, which neither the raw scan nor walk_unit()
+ * enters: the scoped walk finds them, the same whichever path found the
+ * top-level names.
+ */
+static int find_scoped(struct ll_finder *finder, Dwarf *dwarf, const char *path,
+		       const char *const *names, size_t n, const struct name_set *set,
+		       struct offsets *hits, struct ll_error *err)
+{
+	struct scoped_find sf = { set, hits };
+	bool any = false;
+
+	for (size_t i = 0; i < n && !any; i++)
+		any = ll_scoped_name(names[i]);
+	if (!any)
+		return 0;
+	if (fill_all(finder, err))
+		return -1;
+	return ll_scoped_walk(dwarf, path, on_scoped, &sf, err);
+}
+
 static int cmp_hit(const void *a, const void *b)
 {
 	uint64_t x = ((const struct hit *)a)->die, y = ((const struct hit *)b)->die;
@@ -464,6 +514,8 @@ int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 			      &done, err);
 	if (!rc && !done && !(rc = fill_all(*finder, err)))
 		rc = walk_all(dwarf, path, &set, &hits, err);
+	if (!rc)
+		rc = find_scoped(*finder, dwarf, path, names, n, &set, &hits, err);
 	/* Callbacks in .debug_info order, however many threads found them. */
 	if (hits.n)
 		qsort(hits.v, hits.n, sizeof(*hits.v), cmp_hit);
@@ -490,6 +542,10 @@ int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 			rc = ll_fail(err, "%s: unreadable DIE at .debug_info offset 0x%llx: %s", path,
 				     (unsigned long long)hits.v[i].die, dwarf_errmsg(-1));
 			break;
+		}
+		if (hits.v[i].qname) {
+			fn(&die, NULL, hits.v[i].qname, arg);
+			continue;
 		}
 		name = dwarf_diename(&die);
 		/* Otherwise the raw scan only proposes; libdw confirms. */
@@ -730,14 +786,70 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 	return answer;
 }
 
+struct in_scope {
+	const char *name;
+	size_t len;
+	struct strbuf found;	/* "ns::Name" or "a::Name or b::Name" */
+	size_t n;
+};
+
+static int on_in_scope(Dwarf_Die *die, const char *qname, void *arg)
+{
+	struct in_scope *is = arg;
+	size_t ql = strlen(qname);
+	Dwarf_Attribute attr;
+
+	if (ql <= is->len + 2 || strcmp(qname + ql - is->len, is->name) != 0 ||
+	    qname[ql - is->len - 1] != ':' || dwarf_tag(die) == DW_TAG_typedef ||
+	    dwarf_attr(die, DW_AT_declaration, &attr) || is->n >= 3)
+		return 0;
+	if (is->found.len && strstr(is->found.buf, qname))
+		return 0;
+	sb_addf(&is->found, "%s%s %s", is->n ? " or " : "",
+		dwarf_tag(die) == DW_TAG_union_type ? "union" : "struct", qname);
+	is->n++;
+	return 0;
+}
+
+/*
+ * An unqualified NAME that a namespace or a type holds (C++, Rust): "did
+ * you mean struct ns::NAME?". Only when the abbreviations say such scopes
+ * exist, so a C image costs nothing.
+ */
+static char *suggest_scoped(struct ll_finder *finder, const char *name)
+{
+	const unsigned char *abbrev;
+	size_t abbrev_size;
+	Elf *elf = dwarf_getelf(finder->dwarf);
+	struct in_scope is = { name, strlen(name), STRBUF_INIT, 0 };
+	struct ll_error err;
+	char *answer = NULL;
+
+	if (ll_scoped_name(name) || !elf ||
+	    !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &abbrev, &abbrev_size) ||
+	    !ll_abbrevs_have_scopes(abbrev, abbrev_size) || fill_all(finder, &err))
+		return NULL;
+	if (ll_scoped_walk(finder->dwarf, "", on_in_scope, &is, &err) == 0 && is.n) {
+		struct strbuf sb = STRBUF_INIT;
+
+		sb_addf(&sb, "did you mean %s?", is.found.buf);
+		answer = sb_detach(&sb);
+	}
+	sb_release(&is.found);
+	return answer;
+}
+
 char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	struct ll_nearest near;
+	char *scoped;
 
 	if (!finder)
 		return NULL;
+	if ((scoped = suggest_scoped(finder, name)))
+		return scoped;
 	if (finder->raw)
 		return suggest_raw(finder, name, ll_suggest_limit(strlen(name)));
 	struct ll_error err;
@@ -873,6 +985,55 @@ static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t
 	return 0;
 }
 
+struct name_list {
+	char **v;	/* grown by xgrow() only */
+	size_t n;
+};
+
+static int add_scoped_name(Dwarf_Die *die, const char *name, void *arg)
+{
+	struct name_list *l = arg;
+
+	(void)die;
+	l->v = xgrow(l->v, l->n, sizeof(*l->v));
+	l->v[l->n++] = xstrdup(name);
+	return 0;
+}
+
+/*
+ * The qualified names of types in namespaces and types (C++, Rust), when
+ * the abbreviations say such DIEs may exist: a C image pays nothing. The
+ * same on the raw and the libdw path.
+ */
+static int list_scoped(Dwarf *dwarf, struct ll_sparse_image *image, const char *path,
+		       char ***names, size_t *n, struct ll_error *err)
+{
+	const unsigned char *abbrev;
+	size_t abbrev_size;
+	Elf *elf = dwarf_getelf(dwarf);
+	struct name_list l = { NULL, 0 };
+	int rc;
+
+	if (!elf || !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &abbrev,
+					  &abbrev_size) ||
+	    !ll_abbrevs_have_scopes(abbrev, abbrev_size))
+		return 0;
+	if (image && ll_sparse_fill_all(image, err))
+		return -1;
+	rc = ll_scoped_walk(dwarf, path, add_scoped_name, &l, err);
+	/* NAMES was grown by whoever collected it: appended to in one step. */
+	if (!rc && l.n) {
+		*names = xrealloc(*names, (*n + l.n) * sizeof(**names));
+		memcpy(*names + *n, l.v, l.n * sizeof(*l.v));
+		*n += l.n;
+		l.n = 0;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		free(l.v[i]);
+	free(l.v);
+	return rc;
+}
+
 /* Whether KEY's index exists and is sound; a refused one is a note. */
 static bool have_index(const struct ll_index_key *key, const struct ll_scan_input *in)
 {
@@ -926,6 +1087,8 @@ int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 	ll_scan_result_release(&r);
 	if ((!scanned || !*names) &&
 	    ((image && ll_sparse_fill_all(image, err)) || list_with_libdw(dwarf, path, names, n, err)))
+		return -1;
+	if (list_scoped(dwarf, image, path, names, n, err))
 		return -1;
 	ll_names_sort_unique(*names, n);
 	return 0;
