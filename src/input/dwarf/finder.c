@@ -276,7 +276,7 @@ static int walk_all(Dwarf *dwarf, bool types, const char *path, const struct nam
 		if (check_unit(dwarf, types, path, off, next, abbrev_off, err))
 			return -1;
 		if (!unit_die(dwarf, types, off + hsize, &cu))
-			return ll_fail(err, "%s: unreadable unit at %s offset 0x%llx: %s", path,
+			return ll_fail(err, "%s: unreadable compilation unit at %s offset 0x%llx: %s", path,
 				       section_name(types), (unsigned long long)off,
 				       dwarf_errmsg(-1));
 		if (walk_unit(&cu, path, set, hits, err))
@@ -870,7 +870,7 @@ static int list_with_libdw(Dwarf *dwarf, bool types, const char *path, char ***n
 		if (check_unit(dwarf, types, path, off, next, abbrev_off, err))
 			return -1;
 		if (!unit_die(dwarf, types, off + hsize, &cu))
-			return ll_fail(err, "%s: unreadable unit at %s offset 0x%llx: %s", path,
+			return ll_fail(err, "%s: unreadable compilation unit at %s offset 0x%llx: %s", path,
 				       section_name(types), (unsigned long long)off,
 				       dwarf_errmsg(-1));
 		/* As walk_unit(): a DIE libdw cannot read fails the run, never drops a unit. */
