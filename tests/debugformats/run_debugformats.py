@@ -11,8 +11,11 @@ in each of these forms:
     5's .debug_sup), which moves the types they share into a supplementary
     file named by a relative path;
   - split: -gsplit-dwarf, the types in one .dwo per unit;
+  - dwp, llvm-dwp: the binary with those .dwo files gone and packaged
+    beside it as BINARY.dwp;
   - types: -fdebug-types-section (DWARF 4: .debug_types; 5: type units);
-  - a .dwo given alone.
+  - a .dwo or .dwp given alone: exact layouts, and a note that the
+    declaring files are in the binary.
 
 For each: `--list='*'` prints the very listing of the plain build (every
 struct, its size, holes and declaring file:line), the declaring file and
@@ -20,8 +23,8 @@ line of every struct are those its source shows, the JSON layouts turn
 into _Static_assert(offsetof/sizeof/_Alignof) lines the same compiler
 accepts (tests/cross's assertions), and the raw scan and the libdw walk
 (LAYOUTLINT_SCAN=libdw) answer the same bytes.  Then the clear errors: a
-missing supplementary file or .dwo, and a .dwp package (dwp, llvm-dwp),
-each one line, exit 2.
+missing supplementary file, a .dwo gone with no package, each one line,
+exit 2.
 """
 
 import argparse
@@ -198,50 +201,69 @@ def main():
                 check("split", cc_build(cc, dwarf, split, work, ["-gsplit-dwarf"]))
                 check("types", cc_build(cc, dwarf, "%s-%d-types" % (cc, dwarf), work,
                                         ["-fdebug-types-section"]))
-                split_forms(tap, layoutlint, cc, dwarf, work, split, want)
+                split_forms(tap, layoutlint, cc, dwarf, work, split, want, check)
     except Failure as e:
         return tap.bail(str(e))
     return tap.finish()
 
 
-def split_forms(tap, layoutlint, cc, dwarf, work, split, want):
-    """A .dwo alone, a .dwp, and a binary whose .dwo files are gone."""
+def split_forms(tap, layoutlint, cc, dwarf, work, split, want, check):
+    """A .dwo alone; a .dwp alone and beside the binary; a binary whose .dwo files are gone."""
     tag = "%s-dwarf%d" % (cc, dwarf)
     # gcc names a linked program's .dwo files PROGRAM-a.dwo, clang a.dwo.
     dwos = [os.path.join(work, ("%s-%s" % (split, s) if cc == "gcc" else s)[:-2] + ".dwo")
             for s in SOURCES]
-    p = lint(layoutlint, ["--format=json", dwos[0], "only_a"])
-    layouts = None
-    if p.rc == 0:
-        import json
-        layouts = {s["name"]: s for s in json.loads(p.out)["structs"]}
-    ok = layouts is not None and compiler_accepts(cc, work, tag + "-dwo", layouts)[0]
-    tap.ok(ok and "declaring files live in the binary" in p.err,
-           "%s: a .dwo alone: exact layout, and a note that its files are in the binary" % tag,
-           "exit %d\n%s" % (p.rc, p.err))
+    # a.c's .dwo holds a.c's structs and shared.h's.
+    alone_point(tap, layoutlint, cc, work, tag + "-dwo", dwos[0],
+                "declaring files live in the binary", ("shared.h", "a.c"))
     # binutils' dwp 2.40 crashes on gcc's DWARF 5 split units and llvm-dwp 14
     # hangs on them: each packages what its own toolchain writes.
-    for tool in (["llvm-dwp"] if cc == "clang" else ["dwp"] if dwarf == 4 else []):
+    tools = ["llvm-dwp"] if cc == "clang" else ["dwp"] if dwarf == 4 else []
+    packages = []
+    for tool in tools:
         if not have(tool):
             tap.skip("%s: %s" % (tag, tool), "%s is not installed" % tool)
             continue
         dwp = os.path.join(work, "%s-%s.dwp" % (split, tool))
         r = run([tool, "-e", os.path.join(work, split), "-o", dwp], cwd=work, timeout=TIMEOUT)
-        if r.rc != 0:
-            tap.ok(False, "%s: %s builds a package" % (tag, tool), r.err)
+        if not tap.ok(r.rc == 0, "%s: %s builds a package" % (tag, tool), r.err):
             continue
-        error_point(tap, layoutlint, [dwp, "only_a"],
-                    "%s: a .dwp from %s is one line, exit 2" % (tag, tool),
-                    r"a DWARF package \(\.dwp")
+        alone_point(tap, layoutlint, cc, work, "%s-%s" % (tag, tool), dwp,
+                    r"a DWARF package \(\.dwp\).*give the binary")
+        packages.append((tool, dwp))
     gone = [d + ".gone" for d in dwos]
     for d, g in zip(dwos, gone):
         os.rename(d, g)
-    error_point(tap, layoutlint, ["--list=*", os.path.join(work, split)],
-                "%s: a .dwo gone is one line naming it, exit 2" % tag,
-                r"skeleton unit .* has its types in .*%s, which cannot be read"
-                % re.escape(os.path.basename(dwos[0])))
-    for d, g in zip(dwos, gone):
-        os.rename(g, d)
+    try:
+        error_point(tap, layoutlint, ["--list=*", os.path.join(work, split)],
+                    "%s: a .dwo gone, no package: one line naming it, exit 2" % tag,
+                    r"skeleton unit .* has its types in .*%s, which cannot be read, nor .*\.dwp"
+                    % re.escape(os.path.basename(dwos[0])))
+        # The package beside the binary, as gdb looks for it: BINARY.dwp.
+        for tool, dwp in packages:
+            os.rename(dwp, os.path.join(work, split + ".dwp"))
+            try:
+                check(tool, os.path.join(work, split))
+            finally:
+                os.rename(os.path.join(work, split + ".dwp"), dwp)
+    finally:
+        for d, g in zip(dwos, gone):
+            os.rename(g, d)
+
+
+def alone_point(tap, layoutlint, cc, work, tag, path, note, files=None):
+    """PATH (a .dwo or .dwp) alone: exact layouts of every struct (of FILES), and NOTE."""
+    import json
+    names = sorted(n for n, (f, _) in truth().items() if files is None or f in files)
+    p = lint(layoutlint, ["--format=json", path, *names])
+    layouts = None
+    if p.rc == 0:
+        layouts = {s["name"]: s for s in json.loads(p.out)["structs"]}
+    ok = layouts is not None and sorted(layouts) == names and \
+        compiler_accepts(cc, work, tag, layouts)[0]
+    tap.ok(ok and re.search(note, p.err),
+           "%s alone: every struct exact, and a note that its files are in the binary" % tag,
+           "exit %d\n%s" % (p.rc, p.err))
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@
 #include "config.h"
 #include "input/dwarf/byte_cursor.h"
 #include "input/dwarf/ctype_name.h"
+#include "input/dwarf/dwp.h"
 #include "input/elf/elf_section.h"
 #include "input/dwarf/finder.h"
 #include "input/dwarf/line_table.h"
@@ -79,6 +80,13 @@ struct dwarf_part {
 	struct ll_finder_source src;
 	struct ll_line_sections lines;	/* raw line tables of its file; line NULL: libdw's */
 	char *own_path;			/* src.path, when the part owns it */
+	/*
+	 * A split unit from a .dwp, which libdw does not link to its
+	 * skeleton: the skeleton's line table and compilation directory.
+	 */
+	bool has_skeleton;
+	uint64_t skeleton_stmt_list;
+	char *skeleton_comp_dir;	/* owned; NULL: none */
 };
 
 /* The dwz supplementary file, opened by us (libdw cannot find it on a sparse image). */
@@ -111,6 +119,11 @@ struct ll_dwarf_input {
 	char *build_root;		/* the first compile unit's comp_dir, when dwz'd */
 	struct dwarf_part *parts;	/* [0]: the file's .debug_info */
 	size_t nr_parts;
+	/* The DWARF package: BINARY itself, or BINARY.dwp beside it. */
+	struct ll_dwp dwp;
+	int dwp_fd;
+	Elf *dwp_elf;
+	bool dwp_tried;
 };
 
 static char *debuginfo_path = NULL;
@@ -359,11 +372,15 @@ static bool try_alt(const char *path, const struct alt_link *link, struct alt_fi
 {
 	const void *id = NULL;
 	ssize_t len;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
+	/* The name comes from the input: a FIFO there must not hang the run. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	Elf *elf = NULL;
+	struct stat st;
 
 	if (fd < 0)
 		return false;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		goto no;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		goto no;
@@ -525,9 +542,61 @@ static char *dwo_path(Dwarf_Die *skeleton)
 }
 
 /*
+ * BINARY.dwp, the package gdb looks for beside a binary, loaded once;
+ * NULL when there is none. A malformed one is an error.
+ */
+static int package_beside(struct ll_dwarf_input *in, const struct ll_dwp **dwp,
+			  struct ll_error *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+
+	*dwp = NULL;
+	if (!in->dwp_tried) {
+		in->dwp_tried = true;
+		sb_addf(&path, "%s.dwp", in->path);
+		in->dwp_fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (in->dwp_fd >= 0 && fstat(in->dwp_fd, &st) == 0 && S_ISREG(st.st_mode))
+			in->dwp_elf = elf_begin(in->dwp_fd, ELF_C_READ_MMAP, NULL);
+		if (in->dwp_elf && elf_kind(in->dwp_elf) == ELF_K_ELF &&
+		    ll_dwp_load(in->dwp_elf, path.buf, &in->dwp, err)) {
+			sb_release(&path);
+			return -1;
+		}
+		sb_release(&path);
+	}
+	if (in->dwp.n)
+		*dwp = &in->dwp;
+	return 0;
+}
+
+/* A part for the unit of the package DWP that SKELETON names, if there is one. */
+static bool add_packed_unit(struct ll_dwarf_input *in, const struct ll_dwp *dwp, Dwarf_CU *cu,
+			    Dwarf_Die *skeleton)
+{
+	uint64_t dwo_id = 0;
+	Dwarf *dwarf;
+	Dwarf_Attribute attr;
+	Dwarf_Word stmt_list;
+	const char *comp_dir = cu_comp_dir(skeleton);
+	struct dwarf_part *p;
+
+	if (!dwp || dwarf_cu_info(cu, NULL, NULL, NULL, NULL, &dwo_id, NULL, NULL) != 0 ||
+	    !(dwarf = ll_dwp_find(dwp, dwo_id)))
+		return false;
+	p = add_part(in, dwarf, in->path);
+	if (dwarf_attr(skeleton, DW_AT_stmt_list, &attr) && dwarf_formudata(&attr, &stmt_list) == 0) {
+		p->has_skeleton = true;
+		p->skeleton_stmt_list = stmt_list;
+		p->skeleton_comp_dir = comp_dir ? xstrdup(comp_dir) : NULL;
+	}
+	return true;
+}
+
+/*
  * A part for the .dwo of each skeleton unit, which libdw opens by
- * DW_AT_dwo_name and DW_AT_comp_dir. One it cannot open is an error: its
- * types would vanish from the answer.
+ * DW_AT_dwo_name and DW_AT_comp_dir, or for its unit in BINARY.dwp. One
+ * found in neither is an error: its types would vanish from the answer.
  */
 static int find_split_units(struct ll_dwarf_input *in, struct ll_error *err)
 {
@@ -548,14 +617,34 @@ static int find_split_units(struct ll_dwarf_input *in, struct ll_error *err)
 		if (unit_type != DW_UT_skeleton)
 			continue;
 		char *path = dwo_path(&cudie);
+		struct stat st;
 
+		/* libdw opens the name the input gives: refuse a FIFO or a device first. */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			rc = ll_fail(err, "%s: the skeleton unit at .debug_info offset 0x%llx names "
+				     "%s as its .dwo, which is not a regular file", in->path,
+				     (unsigned long long)dwarf_dieoffset(&cudie), path);
+			free(path);
+			return rc;
+		}
 		if (dwarf_cu_info(cu, NULL, NULL, NULL, &subdie, NULL, NULL, NULL) != 0 ||
 		    !subdie.cu) {
+			const struct ll_dwp *dwp;
+
+			if (package_beside(in, &dwp, err)) {
+				free(path);
+				return -1;
+			}
+			if (add_packed_unit(in, dwp, cu, &cudie)) {
+				free(path);
+				continue;
+			}
 			rc = ll_fail(err, "%s: the skeleton unit at .debug_info offset 0x%llx "
-				     "(-gsplit-dwarf) has its types in %s, which cannot be read: "
-				     "keep the .dwo files where the build wrote them (a .dwp package "
-				     "is not read)", in->path, (unsigned long long)dwarf_dieoffset(&cudie),
-				     path);
+				     "(-gsplit-dwarf) has its types in %s, which cannot be read, nor "
+				     "are they in %s.dwp: keep the .dwo files where the build wrote "
+				     "them, or package them beside the binary (dwp -e, llvm-dwp -e)",
+				     in->path, (unsigned long long)dwarf_dieoffset(&cudie), path,
+				     in->path);
 			free(path);
 			return rc;
 		}
@@ -599,6 +688,24 @@ static int find_build_root(struct ll_dwarf_input *in, struct ll_error *err)
 		if (dir)
 			in->build_root = xstrdup(dir);
 	}
+	return 0;
+}
+
+/*
+ * A .dwp given as BINARY: a part for each unit. Their declaring files
+ * are in the binary's skeleton units, which say nothing here.
+ */
+static int open_package(struct ll_dwarf_input *in, struct ll_error *err)
+{
+	if (ll_dwp_load(in->elf, in->path, &in->dwp, err))
+		return -1;
+	if (!in->dwp.n)
+		return ll_fail(err, "%s: a DWARF package (.dwp) with no compilation unit", in->path);
+	ll_notef("%s: a DWARF package (.dwp): declaring files live in the binary's skeleton "
+		 "units; give the binary (with the package beside it) to see them", in->path);
+	in->dwarf = in->dwp.units[0].dwarf;
+	for (size_t i = 0; i < in->dwp.n; i++)
+		add_part(in, in->dwp.units[i].dwarf, in->path);
 	return 0;
 }
 
@@ -680,6 +787,7 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 	in->path = xstrdup(path);
 	in->fd = -1;
 	in->alt.fd = -1;
+	in->dwp_fd = -1;
 	if (opts)
 		in->opts = *opts;
 	*out = in;
@@ -713,9 +821,7 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 	if (scan_sections(in, (uint64_t)st.st_size, &seen, err))
 		return -1;
 	if (seen.dwp_index && !seen.debug_info)
-		return ll_fail(err, "%s: a DWARF package (.dwp, from dwp or llvm-dwp): layoutlint "
-			       "reads split DWARF from the .dwo files the compiler wrote; give it "
-			       "the binary with those in place", path);
+		return open_package(in, err);
 
 	if (!seen.debug_info && seen.dwo_info) {
 		/* A .dwo alone: its sections need no relocation, whatever e_type says. */
@@ -754,9 +860,16 @@ static void dwarf_close(void *state)
 	ll_sparse_close(in->image);
 	if (in->fd >= 0)
 		close(in->fd);
-	for (size_t i = 0; i < in->nr_parts; i++)
+	for (size_t i = 0; i < in->nr_parts; i++) {
 		free(in->parts[i].own_path);
+		free(in->parts[i].skeleton_comp_dir);
+	}
 	free(in->parts);
+	ll_dwp_release(&in->dwp);
+	if (in->dwp_elf)
+		elf_end(in->dwp_elf);
+	if (in->dwp_fd >= 0)
+		close(in->dwp_fd);
 	/* The main Dwarf referred to the supplementary one: ended first, above. */
 	if (in->alt.dwarf)
 		dwarf_end(in->alt.dwarf);
@@ -897,6 +1010,7 @@ static bool raw_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf
 	if (!dwarf_attr(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &index) != 0)
 		return false;
 	const struct ll_line_sections *lines = die_lines(in, die);
+	const struct dwarf_part *part = in->nr_parts ? &in->parts[part_of(in, die)] : NULL;
 	uint8_t unit_type = 0;
 	bool split = dwarf_cu_info(cu->cu, NULL, &unit_type, NULL, NULL, NULL, NULL, NULL) == 0 &&
 		     (unit_type == DW_UT_split_compile || unit_type == DW_UT_split_type);
@@ -906,6 +1020,9 @@ static bool raw_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf
 	 * in the binary (libdw integrates the skeleton's DW_AT_stmt_list);
 	 * libdw 0.188's dwarf_decl_file() asserts on them.
 	 */
+	if (part && part->has_skeleton)
+		return ll_line_file(&in->parts[0].lines, part->skeleton_stmt_list, index,
+				    part->skeleton_comp_dir, out);
 	if (split)
 		lines = &in->parts[0].lines;
 	if (lines->line && dwarf_attr_integrate(cu, DW_AT_stmt_list, &attr) &&
@@ -929,9 +1046,12 @@ static const char *unit_root(const struct ll_dwarf_input *in, Dwarf_Die *die, Dw
 {
 	const char *comp_dir = cu_comp_dir(cu);
 	const struct ll_line_sections *lines = die_lines(in, die);
+	const struct dwarf_part *part = in->nr_parts ? &in->parts[part_of(in, die)] : NULL;
 	Dwarf_Attribute attr;
 	Dwarf_Word stmt_list;
 
+	if (part && part->has_skeleton)
+		return part->skeleton_comp_dir;
 	if (comp_dir)
 		return comp_dir;
 	if (in->build_root)
