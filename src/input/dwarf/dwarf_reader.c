@@ -1899,11 +1899,15 @@ static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *er
 	*names = NULL;
 	*n = 0;
 	for (size_t p = 0; p < in->nr_parts; p++) {
-		char **more;
-		size_t nr_more;
+		char **more = NULL;
+		size_t nr_more = 0;
 
 		if (ll_finder_list(&in->parts[p].src, p ? NULL : &key, &more, &nr_more,
 				   &in->opts.progress, err)) {
+			/* What it had listed before failing is ours to free, and so is ours. */
+			for (size_t i = 0; i < nr_more; i++)
+				free(more[i]);
+			free(more);
 			for (size_t i = 0; i < *n; i++)
 				free((*names)[i]);
 			free(*names);
