@@ -16,6 +16,9 @@
  *    as gdb does.
  * zlib-compressed sections (SHF_COMPRESSED and .zdebug) are decompressed by
  * libdw; zstd ones need elfutils 0.189, so they are refused up front.
+ *
+ * Types may also live outside that .debug_info (see struct dwarf_part):
+ * in .debug_types, in a dwz supplementary file, in split DWARF .dwo files.
  */
 #include "input/reader_impl.h"
 
@@ -34,7 +37,10 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "input/dwarf/altlink.h"
+#include "input/dwarf/byte_cursor.h"
 #include "input/dwarf/ctype_name.h"
+#include "input/dwarf/dwp.h"
 #include "input/elf/elf_section.h"
 #include "input/dwarf/finder.h"
 #include "input/dwarf/line_table.h"
@@ -64,6 +70,28 @@
 #define ELFCOMPRESS_ZSTD 2
 #endif
 
+/*
+ * One body of DWARF a lookup searches, in this order: the file's
+ * .debug_info; its .debug_types (DWARF 4 type units,
+ * -fdebug-types-section); the dwz supplementary file its
+ * .gnu_debugaltlink or .debug_sup names (partial units holding the types
+ * dwz -m moved there, shared between binaries); the .dwo of each
+ * skeleton unit (-gsplit-dwarf). A DIE offset means something only
+ * together with its part.
+ */
+struct dwarf_part {
+	struct ll_finder_source src;
+	struct ll_line_sections lines;	/* raw line tables of its file; line NULL: libdw's */
+	char *own_path;			/* src.path, when the part owns it */
+	/*
+	 * A split unit from a .dwp, which libdw does not link to its
+	 * skeleton: the skeleton's line table and compilation directory.
+	 */
+	bool has_skeleton;
+	uint64_t skeleton_stmt_list;
+	char *skeleton_comp_dir;	/* owned; NULL: none */
+};
+
 struct ll_dwarf_input {
 	char *path;
 	int fd;
@@ -81,6 +109,16 @@ struct ll_dwarf_input {
 	struct ll_input_options opts;
 	size_t member_budget;		/* 0 until the first lookup sets it */
 	size_t members_built;
+	char *debug_path;		/* the file libdwfl found the DWARF in, if another */
+	struct ll_alt_file alt;		/* fd -1: none */
+	char *build_root;		/* the first compile unit's comp_dir, when dwz'd */
+	struct dwarf_part *parts;	/* [0]: the file's .debug_info */
+	size_t nr_parts;
+	/* The DWARF package: BINARY itself, or BINARY.dwp beside it. */
+	struct ll_dwp dwp;
+	int dwp_fd;
+	Elf *dwp_elf;
+	bool dwp_tried;
 };
 
 static char *debuginfo_path = NULL;
@@ -106,15 +144,22 @@ static char *hex_build_id(Elf *elf)
 	return hex;
 }
 
+/* Which DWARF sections a file holds, for choosing how to read it. */
+struct sections_seen {
+	bool debug_info;	/* .debug_info with bytes in the file */
+	bool dwo_info;		/* .debug_info.dwo: a split DWARF .dwo or a .dwp */
+	bool dwp_index;		/* .debug_cu_index or .debug_tu_index: a .dwp package */
+};
+
 /* Refuse zstd before libdw turns it into a vague "no DWARF". */
-static int scan_sections(struct ll_dwarf_input *in, uint64_t file_size, bool *has_debug_info,
+static int scan_sections(struct ll_dwarf_input *in, uint64_t file_size, struct sections_seen *seen,
 			 struct ll_error *err)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr ehdr;
 
-	*has_debug_info = false;
+	memset(seen, 0, sizeof(*seen));
 	/*
 	 * libelf reads a section table past the end of the file as no
 	 * sections at all, which would come out as "no DWARF": say what it is.
@@ -146,7 +191,11 @@ static int scan_sections(struct ll_dwarf_input *in, uint64_t file_size, bool *ha
 				       in->path, name, (unsigned long long)shdr.sh_offset,
 				       (unsigned long long)shdr.sh_size, (unsigned long long)file_size);
 		if (strcmp(name, ".debug_info") == 0 || strcmp(name, ".zdebug_info") == 0)
-			*has_debug_info = shdr.sh_type != SHT_NOBITS;
+			seen->debug_info = shdr.sh_type != SHT_NOBITS;
+		if (strcmp(name, ".debug_info.dwo") == 0)
+			seen->dwo_info = shdr.sh_type != SHT_NOBITS;
+		if (strcmp(name, ".debug_cu_index") == 0 || strcmp(name, ".debug_tu_index") == 0)
+			seen->dwp_index = true;
 		if ((shdr.sh_flags & SHF_COMPRESSED) && strncmp(name, ".debug_", 7) == 0) {
 			GElf_Chdr chdr;
 
@@ -209,6 +258,11 @@ static int open_with_dwfl(struct ll_dwarf_input *in, struct ll_error *err)
 	if (!in->dwarf)
 		return ll_fail(err, "%s: no DWARF debug info found (in the file, by build-id or by "
 			       ".gnu_debuglink): build with -g / CONFIG_DEBUG_INFO=y", in->path);
+	const char *debugfile = NULL;
+
+	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+	if (debugfile)
+		in->debug_path = xstrdup(debugfile);
 	if (check_decompressed(in, dwarf_getelf(in->dwarf), err))
 		return -1;
 	/* libdwfl applied the relocations to these section buffers. */
@@ -217,15 +271,309 @@ static int open_with_dwfl(struct ll_dwarf_input *in, struct ll_error *err)
 }
 
 /* After libdw opened ELF, which decompressed what needed it in place. */
+static void line_sections(Elf *elf, struct ll_line_sections *lines)
+{
+	memset(lines, 0, sizeof(*lines));
+	if (!elf)
+		return;
+	if (!ll_elf_section_bytes(elf, ".debug_line", NULL, &lines->line, &lines->line_size))
+		lines->line = NULL;
+	if (!ll_elf_section_bytes(elf, ".debug_line_str", NULL, &lines->line_str,
+				  &lines->line_str_size))
+		lines->line_str = NULL;
+	if (!ll_elf_section_bytes(elf, ".debug_str", NULL, &lines->str, &lines->str_size))
+		lines->str = NULL;
+}
+
 static void find_line_sections(struct ll_dwarf_input *in, Elf *elf)
 {
-	if (!ll_elf_section_bytes(elf, ".debug_line", NULL, &in->lines.line, &in->lines.line_size))
-		in->lines.line = NULL;
-	if (!ll_elf_section_bytes(elf, ".debug_line_str", NULL, &in->lines.line_str,
-				  &in->lines.line_str_size))
-		in->lines.line_str = NULL;
-	if (!ll_elf_section_bytes(elf, ".debug_str", NULL, &in->lines.str, &in->lines.str_size))
-		in->lines.str = NULL;
+	line_sections(elf, &in->lines);
+}
+
+/* ---- where else the types are: struct dwarf_part ------------------------ */
+
+static const char *cu_comp_dir(Dwarf_Die *cu);
+
+static struct dwarf_part *add_part(struct ll_dwarf_input *in, Dwarf *dwarf, const char *path)
+{
+	struct dwarf_part *p;
+
+	in->parts = xgrow(in->parts, in->nr_parts, sizeof(*in->parts));
+	p = &in->parts[in->nr_parts++];
+	memset(p, 0, sizeof(*p));
+	p->src = (struct ll_finder_source){ .dwarf = dwarf, .path = path, .fd = -1 };
+	line_sections(dwarf_getelf(dwarf), &p->lines);
+	return p;
+}
+
+/* Whether ELF has relocation sections (an object: the raw scan cannot read it). */
+static bool has_relocations(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &shdr) && (shdr.sh_type == SHT_RELA || shdr.sh_type == SHT_REL))
+			return true;
+	return false;
+}
+
+/*
+ * Whether .debug_abbrev defines a skeleton unit: DW_TAG_skeleton_unit
+ * (DWARF 5) or a compile unit with DW_AT_GNU_dwo_name (gcc's DWARF 4
+ * split DWARF). Asked before libdw walks every unit header for split
+ * units, which a sparse image would have to read whole.
+ */
+static bool abbrev_has_skeleton(Elf *elf)
+{
+	const unsigned char *d;
+	size_t size;
+
+	if (!elf || !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &d, &size))
+		return false;
+	struct ll_cursor c = { d, d + size, false };
+
+	while (c.p < c.end && !c.bad) {
+		uint64_t code = ll_uleb(&c), tag, at, form;
+
+		if (code == 0)
+			continue;	/* the end of one unit's table */
+		tag = ll_uleb(&c);
+		ll_fixed(&c, 1);
+		if (tag == DW_TAG_skeleton_unit)
+			return true;
+		do {
+			at = ll_uleb(&c);
+			form = ll_uleb(&c);
+			if (form == DW_FORM_implicit_const)
+				ll_sleb(&c);
+			if (tag == DW_TAG_compile_unit && at == DW_AT_GNU_dwo_name)
+				return true;
+		} while ((at || form) && !c.bad);
+	}
+	return false;
+}
+
+/* The .dwo a skeleton unit names, as comp_dir/dwo_name, for messages. */
+static char *dwo_path(Dwarf_Die *skeleton)
+{
+	Dwarf_Attribute attr;
+	const char *name = dwarf_formstring(dwarf_attr(skeleton, DW_AT_dwo_name, &attr));
+	const char *dir = dwarf_formstring(dwarf_attr(skeleton, DW_AT_comp_dir, &attr));
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!name)
+		name = dwarf_formstring(dwarf_attr(skeleton, DW_AT_GNU_dwo_name, &attr));
+	if (dir && name && name[0] != '/')
+		sb_addf(&sb, "%s/", dir);
+	sb_adds(&sb, name ? name : "<unnamed .dwo>");
+	return sb_detach(&sb);
+}
+
+/*
+ * BINARY.dwp, the package gdb looks for beside a binary, loaded once;
+ * NULL when there is none. A malformed one is an error.
+ */
+static int package_beside(struct ll_dwarf_input *in, const struct ll_dwp **dwp,
+			  struct ll_error *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+
+	*dwp = NULL;
+	if (!in->dwp_tried) {
+		in->dwp_tried = true;
+		sb_addf(&path, "%s.dwp", in->path);
+		in->dwp_fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (in->dwp_fd >= 0 && fstat(in->dwp_fd, &st) == 0 && S_ISREG(st.st_mode))
+			in->dwp_elf = elf_begin(in->dwp_fd, ELF_C_READ_MMAP, NULL);
+		if (in->dwp_elf && elf_kind(in->dwp_elf) == ELF_K_ELF &&
+		    ll_dwp_load(in->dwp_elf, path.buf, &in->dwp, err)) {
+			sb_release(&path);
+			return -1;
+		}
+		sb_release(&path);
+	}
+	if (in->dwp.n)
+		*dwp = &in->dwp;
+	return 0;
+}
+
+/* A part for the unit of the package DWP that SKELETON names, if there is one. */
+static bool add_packed_unit(struct ll_dwarf_input *in, const struct ll_dwp *dwp, Dwarf_CU *cu,
+			    Dwarf_Die *skeleton)
+{
+	uint64_t dwo_id = 0;
+	Dwarf *dwarf;
+	Dwarf_Attribute attr;
+	Dwarf_Word stmt_list;
+	const char *comp_dir = cu_comp_dir(skeleton);
+	struct dwarf_part *p;
+
+	if (!dwp || dwarf_cu_info(cu, NULL, NULL, NULL, NULL, &dwo_id, NULL, NULL) != 0 ||
+	    !(dwarf = ll_dwp_find(dwp, dwo_id)))
+		return false;
+	p = add_part(in, dwarf, in->path);
+	if (dwarf_attr(skeleton, DW_AT_stmt_list, &attr) && dwarf_formudata(&attr, &stmt_list) == 0) {
+		p->has_skeleton = true;
+		p->skeleton_stmt_list = stmt_list;
+		p->skeleton_comp_dir = comp_dir ? xstrdup(comp_dir) : NULL;
+	}
+	return true;
+}
+
+/*
+ * A part for the .dwo of each skeleton unit, which libdw opens by
+ * DW_AT_dwo_name and DW_AT_comp_dir, or for its unit in BINARY.dwp. One
+ * found in neither is an error: its types would vanish from the answer.
+ */
+static int find_split_units(struct ll_dwarf_input *in, struct ll_error *err)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Half version;
+	uint8_t unit_type;
+	Dwarf_Die cudie, subdie;
+	int rc;
+
+	if (!abbrev_has_skeleton(dwarf_getelf(in->dwarf)))
+		return 0;
+	if (in->image && ll_sparse_fill_all(in->image, err))
+		return -1;
+	while ((rc = dwarf_get_units(in->dwarf, cu, &cu, &version, &unit_type, &cudie, NULL)) == 0) {
+		Dwarf *dwo;
+		bool seen = false;
+
+		if (unit_type != DW_UT_skeleton)
+			continue;
+		char *path = dwo_path(&cudie);
+		struct stat st;
+
+		/* libdw opens the name the input gives: refuse a FIFO or a device first. */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			rc = ll_fail(err, "%s: the skeleton unit at .debug_info offset 0x%llx names "
+				     "%s as its .dwo, which is not a regular file", in->path,
+				     (unsigned long long)dwarf_dieoffset(&cudie), path);
+			free(path);
+			return rc;
+		}
+		if (dwarf_cu_info(cu, NULL, NULL, NULL, &subdie, NULL, NULL, NULL) != 0 ||
+		    !subdie.cu) {
+			const struct ll_dwp *dwp;
+
+			if (package_beside(in, &dwp, err)) {
+				free(path);
+				return -1;
+			}
+			if (add_packed_unit(in, dwp, cu, &cudie)) {
+				free(path);
+				continue;
+			}
+			rc = ll_fail(err, "%s: the skeleton unit at .debug_info offset 0x%llx "
+				     "(-gsplit-dwarf) has its types in %s, which cannot be read, nor "
+				     "are they in %s.dwp: keep the .dwo files where the build wrote "
+				     "them, or package them beside the binary (dwp -e, llvm-dwp -e)",
+				     in->path, (unsigned long long)dwarf_dieoffset(&cudie), path,
+				     in->path);
+			free(path);
+			return rc;
+		}
+		dwo = dwarf_cu_getdwarf(subdie.cu);
+		for (size_t i = 0; i < in->nr_parts && !seen; i++)
+			seen = in->parts[i].src.dwarf == dwo;
+		if (seen) {
+			free(path);
+			continue;
+		}
+		add_part(in, dwo, path)->own_path = path;
+	}
+	if (rc < 0)
+		return ll_fail(err, "%s: malformed .debug_info unit header: %s", in->path,
+			       dwarf_errmsg(-1));
+	return 0;
+}
+
+/*
+ * The partial units of a supplementary file have no DW_AT_comp_dir, and
+ * their line table's directory 0 is "<dwz>": their files are shown
+ * relative to the binary's build directory, the DW_AT_comp_dir of its
+ * first compile unit (one for the whole build in a package). Reads the
+ * sparse image whole: dwz'd files are distribution debug files, not the
+ * multi-gigabyte kernel images the sparse reading is for.
+ */
+static int find_build_root(struct ll_dwarf_input *in, struct ll_error *err)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Half version;
+	uint8_t unit_type;
+	Dwarf_Die cudie;
+
+	if (in->image && ll_sparse_fill_all(in->image, err))
+		return -1;
+	while (!in->build_root &&
+	       dwarf_get_units(in->dwarf, cu, &cu, &version, &unit_type, &cudie, NULL) == 0) {
+		const char *dir = unit_type == DW_UT_compile || unit_type == DW_UT_skeleton ?
+				  cu_comp_dir(&cudie) : NULL;
+
+		if (dir)
+			in->build_root = xstrdup(dir);
+	}
+	return 0;
+}
+
+/*
+ * A .dwp given as BINARY: a part for each unit. Their declaring files
+ * are in the binary's skeleton units, which say nothing here.
+ */
+static int open_package(struct ll_dwarf_input *in, struct ll_error *err)
+{
+	if (ll_dwp_load(in->elf, in->path, &in->dwp, err))
+		return -1;
+	if (!in->dwp.n)
+		return ll_fail(err, "%s: a DWARF package (.dwp) with no compilation unit", in->path);
+	ll_notef("%s: a DWARF package (.dwp): declaring files live in the binary's skeleton "
+		 "units; give the binary (with the package beside it) to see them", in->path);
+	in->dwarf = in->dwp.units[0].dwarf;
+	for (size_t i = 0; i < in->dwp.n; i++)
+		add_part(in, in->dwp.units[i].dwarf, in->path);
+	return 0;
+}
+
+/* The parts after the file's own .debug_info (struct dwarf_part). */
+static int find_parts(struct ll_dwarf_input *in, struct ll_error *err)
+{
+	Elf *elf = dwarf_getelf(in->dwarf);
+	const unsigned char *d;
+	size_t size;
+	struct dwarf_part *p;
+
+	p = add_part(in, in->dwarf, in->path);
+	p->src.image = in->image;
+	p->src.fd = in->fd;
+	p->src.raw_ok = in->own_dwarf;
+	p->lines = in->lines;
+	if (elf && ll_elf_section_bytes(elf, ".debug_types", ".zdebug_types", &d, &size)) {
+		p = add_part(in, in->dwarf, in->path);
+		p->src.types = true;
+		p->lines = in->lines;
+	}
+	/* libdwfl looks for the supplementary file itself; where it found none, so do we. */
+	Dwarf *dwfl_alt = in->dwfl ? dwarf_getalt(in->dwarf) : NULL;
+
+	if (dwfl_alt) {
+		add_part(in, dwfl_alt, in->path);
+	} else if (elf && ll_alt_open(elf, in->path, in->debug_path ? in->debug_path : in->path,
+				      &in->alt, err)) {
+		return -1;
+	} else if (in->alt.dwarf) {
+		dwarf_setalt(in->dwarf, in->alt.dwarf);
+		p = add_part(in, in->alt.dwarf, in->alt.path);
+		p->src.fd = in->alt.fd;
+		p->src.raw_ok = !has_relocations(in->alt.elf);
+	}
+	if ((dwfl_alt || in->alt.dwarf) && find_build_root(in, err))
+		return -1;
+	/* Split units are libdw's (0.188 reads .dwo files, not .dwp). */
+	return find_split_units(in, err);
 }
 
 /*
@@ -264,11 +612,13 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 {
 	struct ll_dwarf_input *in = xcalloc(1, sizeof(*in));
 	GElf_Ehdr ehdr;
-	bool has_debug_info;
+	struct sections_seen seen;
 	struct stat st;
 
 	in->path = xstrdup(path);
 	in->fd = -1;
+	in->alt.fd = -1;
+	in->dwp_fd = -1;
 	if (opts)
 		in->opts = *opts;
 	*out = in;
@@ -299,13 +649,22 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 	in->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	in->target = ll_elf_target(&ehdr);
 	in->build_id = hex_build_id(in->elf);
-	if (scan_sections(in, (uint64_t)st.st_size, &has_debug_info, err))
+	if (scan_sections(in, (uint64_t)st.st_size, &seen, err))
 		return -1;
+	if (seen.dwp_index && !seen.debug_info)
+		return open_package(in, err);
 
-	if (ehdr.e_type == ET_REL || !has_debug_info)
-		return open_with_dwfl(in, err);
-	if (open_sparse(in, (size_t)st.st_size, err))
+	if (!seen.debug_info && seen.dwo_info) {
+		/* A .dwo alone: its sections need no relocation, whatever e_type says. */
+		ll_notef("%s: a split DWARF .dwo: declaring files live in the binary's skeleton "
+			 "unit; give the binary to see them", path);
+	} else if (ehdr.e_type == ET_REL || !seen.debug_info) {
+		if (open_with_dwfl(in, err))
+			return -1;
+		return find_parts(in, err);
+	} else if (open_sparse(in, (size_t)st.st_size, err)) {
 		return -1;
+	}
 
 	in->dwarf = dwarf_begin_elf(in->elf, DWARF_C_READ, NULL);
 	if (!in->dwarf)
@@ -314,7 +673,7 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 	if (check_decompressed(in, in->elf, err))
 		return -1;
 	find_line_sections(in, in->elf);
-	return 0;
+	return find_parts(in, err);
 }
 
 static void dwarf_close(void *state)
@@ -332,6 +691,20 @@ static void dwarf_close(void *state)
 	ll_sparse_close(in->image);
 	if (in->fd >= 0)
 		close(in->fd);
+	for (size_t i = 0; i < in->nr_parts; i++) {
+		free(in->parts[i].own_path);
+		free(in->parts[i].skeleton_comp_dir);
+	}
+	free(in->parts);
+	ll_dwp_release(&in->dwp);
+	if (in->dwp_elf)
+		elf_end(in->dwp_elf);
+	if (in->dwp_fd >= 0)
+		close(in->dwp_fd);
+	/* The main Dwarf referred to the supplementary one: ended first, above. */
+	ll_alt_close(&in->alt);
+	free(in->debug_path);
+	free(in->build_root);
 	free(in->build_id);
 	free(in->srcdir);
 	free(in->path);
@@ -415,11 +788,35 @@ static char *display_path(const struct ll_dwarf_input *in, const char *raw, cons
 	return norm;
 }
 
+/* A split unit's comes from its skeleton, which libdw integrates. */
 static const char *cu_comp_dir(Dwarf_Die *cu)
 {
 	Dwarf_Attribute attr;
 
-	return dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+	return dwarf_formstring(dwarf_attr_integrate(cu, DW_AT_comp_dir, &attr));
+}
+
+/*
+ * The part DIE lies in: its Dwarf, and for a DWARF 4 type unit
+ * .debug_types (a DWARF 5 one lives in .debug_info).
+ */
+static size_t part_of(const struct ll_dwarf_input *in, Dwarf_Die *die)
+{
+	Dwarf *dwarf = dwarf_cu_getdwarf(die->cu);
+	Dwarf_Half version = 0;
+	uint8_t unit_type = 0;
+	bool types = dwarf_cu_info(die->cu, &version, &unit_type, NULL, NULL, NULL, NULL,
+				   NULL) == 0 && version < 5 && unit_type == DW_UT_type;
+
+	for (size_t i = 0; i < in->nr_parts; i++)
+		if (in->parts[i].src.dwarf == dwarf && in->parts[i].src.types == types)
+			return i;
+	return 0;
+}
+
+static const struct ll_line_sections *die_lines(const struct ll_dwarf_input *in, Dwarf_Die *die)
+{
+	return in->nr_parts ? &in->parts[part_of(in, die)].lines : &in->lines;
 }
 
 /*
@@ -437,10 +834,28 @@ static bool raw_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf
 
 	if (!dwarf_attr(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &index) != 0)
 		return false;
-	if (in->lines.line && dwarf_attr(cu, DW_AT_stmt_list, &attr) &&
+	const struct ll_line_sections *lines = die_lines(in, die);
+	const struct dwarf_part *part = in->nr_parts ? &in->parts[part_of(in, die)] : NULL;
+	uint8_t unit_type = 0;
+	bool split = dwarf_cu_info(cu->cu, NULL, &unit_type, NULL, NULL, NULL, NULL, NULL) == 0 &&
+		     (unit_type == DW_UT_split_compile || unit_type == DW_UT_split_type);
+
+	/*
+	 * A split unit's file numbers are those of its skeleton's line table,
+	 * in the binary (libdw integrates the skeleton's DW_AT_stmt_list);
+	 * libdw 0.188's dwarf_decl_file() asserts on them.
+	 */
+	if (part && part->has_skeleton)
+		return ll_line_file(&in->parts[0].lines, part->skeleton_stmt_list, index,
+				    part->skeleton_comp_dir, out);
+	if (split)
+		lines = &in->parts[0].lines;
+	if (lines->line && dwarf_attr_integrate(cu, DW_AT_stmt_list, &attr) &&
 	    dwarf_formudata(&attr, &stmt_list) == 0 &&
-	    ll_line_file(&in->lines, stmt_list, index, cu_comp_dir(cu), out))
+	    ll_line_file(lines, stmt_list, index, cu_comp_dir(cu), out))
 		return true;
+	if (split)
+		return false;
 	libdw_file = dwarf_decl_file(die);
 	if (!libdw_file)
 		return false;
@@ -448,9 +863,33 @@ static bool raw_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf
 	return true;
 }
 
+/*
+ * What a unit's paths are shown relative to: its DW_AT_comp_dir, or for a
+ * dwz partial unit (which has none) its DWARF 5 line table's directory 0.
+ */
+static const char *unit_root(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf_Die *cu)
+{
+	const char *comp_dir = cu_comp_dir(cu);
+	const struct ll_line_sections *lines = die_lines(in, die);
+	const struct dwarf_part *part = in->nr_parts ? &in->parts[part_of(in, die)] : NULL;
+	Dwarf_Attribute attr;
+	Dwarf_Word stmt_list;
+
+	if (part && part->has_skeleton)
+		return part->skeleton_comp_dir;
+	if (comp_dir)
+		return comp_dir;
+	if (in->build_root)
+		return in->build_root;
+	if (!lines->line || !dwarf_attr(cu, DW_AT_stmt_list, &attr) ||
+	    dwarf_formudata(&attr, &stmt_list) != 0)
+		return NULL;
+	return ll_line_dir0(lines, stmt_list, NULL);
+}
+
 /* Display paths of one unit's file entries, resolved once each. */
 struct file_cache {
-	Dwarf_Off cu;
+	uintptr_t cu;		/* the unit DIE's address: offsets repeat between parts */
 	char **paths;		/* by DW_AT_decl_file index; NULL: not resolved yet */
 	bool *resolved;
 	size_t n;
@@ -477,15 +916,15 @@ static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct f
 	    !dwarf_diecu(die, &cu, NULL, NULL))
 		return NULL;
 	if (fc && index < 65536) {
-		if (fc->cu != dwarf_dieoffset(&cu) || !fc->paths) {
+		if (fc->cu != (uintptr_t)cu.addr || !fc->paths) {
 			file_cache_reset(fc);
-			fc->cu = dwarf_dieoffset(&cu);
+			fc->cu = (uintptr_t)cu.addr;
 		}
 		if (index < fc->n && fc->resolved[index])
 			return fc->paths[index] ? xstrdup(fc->paths[index]) : NULL;
 	}
 	if (raw_decl_file(in, die, &cu, &sb))
-		path = display_path(in, sb.buf, cu_comp_dir(&cu));
+		path = display_path(in, sb.buf, unit_root(in, die, &cu));
 	sb_release(&sb);
 	if (fc && index < 65536) {
 		if (index >= fc->n) {
@@ -657,8 +1096,9 @@ static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int 
 }
 
 /*
- * Alignments of the aggregates met while one struct is built, by DIE
- * offset. Without it a hostile (or very deep) type graph is walked once
+ * Alignments of the aggregates met while one struct is built, by the
+ * DIE's address (an offset repeats between .debug_info, .debug_types and
+ * a supplementary file). Without it a hostile (or very deep) type graph is walked once
  * per path to each node: a fuzzed DAG of self-referring members made
  * that exponential. An entry in progress stands for a cycle and counts
  * as alignment 1. It travels with the target, whose ABI aligns the base
@@ -710,7 +1150,7 @@ static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_alig
 static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int depth,
 				    struct align_memo *memo)
 {
-	uint64_t die = dwarf_dieoffset(agg);
+	uint64_t die = (uint64_t)(uintptr_t)agg->addr;
 	struct align_entry *e = memo_slot(memo, die);
 	uint64_t align;
 	bool ex = false;
@@ -1275,7 +1715,8 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 /* ---- lookup ------------------------------------------------------------ */
 
 struct candidate {
-	Dwarf_Off die;		/* the aggregate DIE */
+	Dwarf_Off die;		/* the aggregate DIE, in part PART */
+	size_t part;
 	const char *name;	/* query name it answers */
 	struct ll_finder_sig sig;
 	char *file;		/* display path, for listing ambiguities */
@@ -1295,7 +1736,7 @@ struct query_state {
  * the one --die names, or in a unit --cu matches. A copy --die names is
  * the one kept, so that the layout read is the DIE asked for.
  */
-static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *name,
+static void add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, const char *name,
 			  const struct ll_finder_sig *sig, char *file, bool selected, bool by_die)
 {
 	for (size_t i = 0; i < qs->nr_cands; i++) {
@@ -1312,8 +1753,8 @@ static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *nam
 	}
 	qs->cands = xgrow(qs->cands, qs->nr_cands, sizeof(*qs->cands));
 	qs->cands[qs->nr_cands++] = (struct candidate){
-		.die = die, .name = name, .sig = *sig, .file = file, .line = sig->line, .hits = 1,
-		.selected = selected,
+		.die = die, .part = part, .name = name, .sig = *sig, .file = file, .line = sig->line,
+		.hits = 1, .selected = selected,
 	};
 }
 
@@ -1355,8 +1796,8 @@ static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 	char *file = decl_file(in, agg, NULL);
 
 	ll_finder_signature(agg, file, &sig);
-	add_candidate(qs, dwarf_dieoffset(agg), q->name, &sig, file, die_selected(in, q, agg),
-		      q->select && q->select->by_die);
+	add_candidate(qs, dwarf_dieoffset(agg), part_of(in, agg), q->name, &sig, file,
+		      die_selected(in, q, agg), q->select && q->select->by_die);
 }
 
 /* The same from what the raw scan read; false when libdw must look. */
@@ -1367,6 +1808,7 @@ static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_inpu
  * quadratic in the number of files.
  */
 struct unit_files {
+	size_t part;
 	struct ll_line_table table;
 	char **display;		/* by file index, resolved on first use */
 	bool loaded, ok;
@@ -1382,13 +1824,15 @@ static void unit_files_release(struct unit_files *uf)
 }
 
 /* A copy of the display path of file INDEX of the unit RAW is in; NULL: unknown. */
-static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
+static bool unit_file(const struct ll_dwarf_input *in, size_t part, struct unit_files *uf,
 		      const struct ll_scan_hit *raw, char **out)
 {
-	if (!uf->loaded || uf->table.stmt_list != raw->stmt_list) {
+	if (!uf->loaded || uf->part != part || uf->table.stmt_list != raw->stmt_list) {
 		unit_files_release(uf);
 		uf->loaded = true;
-		uf->ok = ll_line_table_load(&in->lines, raw->stmt_list, raw->comp_dir, &uf->table);
+		uf->part = part;
+		uf->ok = ll_line_table_load(&in->parts[part].lines, raw->stmt_list, raw->comp_dir,
+					    &uf->table);
 		uf->table.stmt_list = raw->stmt_list;
 		uf->display = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->display));
 	}
@@ -1398,7 +1842,9 @@ static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
 		struct strbuf path = STRBUF_INIT;
 
 		ll_line_table_path(&uf->table, raw->decl_file, &path);
-		uf->display[raw->decl_file] = display_path(in, path.buf, raw->comp_dir);
+		uf->display[raw->decl_file] = display_path(in, path.buf, raw->comp_dir ? raw->comp_dir :
+							   in->build_root ? in->build_root :
+							   uf->table.dir0);
 		sb_release(&path);
 	}
 	*out = uf->display[raw->decl_file] ? xstrdup(uf->display[raw->decl_file]) : NULL;
@@ -1410,18 +1856,18 @@ static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
  * for --cu, which needs the unit's name).
  */
 static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
-			      struct unit_files *uf, const struct ll_scan_hit *raw,
+			      size_t part, struct unit_files *uf, const struct ll_scan_hit *raw,
 			      const struct ll_query *q)
 {
 	struct ll_finder_sig sig;
 	char *file;
 	bool by_die = q->select && q->select->by_die;
 
-	if ((q->select && q->select->cu_glob) || !unit_file(in, uf, raw, &file))
+	if ((q->select && q->select->cu_glob) || !unit_file(in, part, uf, raw, &file))
 		return false;
 	ll_finder_sig_from_scan(raw, file, &sig);
-	add_candidate(qs, raw->die, q->name, &sig, file, !by_die || raw->die == q->select->die,
-		      by_die);
+	add_candidate(qs, raw->die, part, q->name, &sig, file,
+		      !by_die || raw->die == q->select->die, by_die);
 	return true;
 }
 
@@ -1440,7 +1886,8 @@ struct lookup_ctx {
 	size_t mask;
 	size_t *next;		/* next query with the same name, index + 1 */
 	struct unit_files files;	/* of the unit the last raw hit was in */
-	struct ll_finder **finder;	/* set before the first callback */
+	size_t part;			/* the part being scanned */
+	struct ll_finder **finder;	/* its finder, set before the first callback */
 	int prepare_rc;			/* a sparse image read failed */
 	struct ll_error prepare_err;
 };
@@ -1528,7 +1975,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 		for (size_t q1 = queries_named(lc, name); q1 && !need_libdw; q1 = lc->next[q1 - 1])
 			if (kind_matches(lc->queries[q1 - 1].kind, raw->tag))
 				need_libdw = !add_raw_candidate(&lc->state[q1 - 1], lc->in,
-								&lc->files, raw,
+								lc->part, &lc->files, raw,
 								&lc->queries[q1 - 1]);
 		if (!need_libdw)
 			return;
@@ -1536,7 +1983,8 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 			lc->prepare_rc = -1;
 			return;
 		}
-		if (!dwarf_offdie(lc->in->dwarf, raw->die, &from_raw))
+		/* The raw scan reads .debug_info only: never a .debug_types part. */
+		if (!dwarf_offdie(lc->in->parts[lc->part].src.dwarf, raw->die, &from_raw))
 			return;
 		die = &from_raw;
 	}
@@ -1582,8 +2030,18 @@ static char *describe_candidates(const struct query_state *qs)
 	return sb_detach(&sb);
 }
 
+/* The first part's "did you mean" that has one. */
+static char *suggest(struct ll_dwarf_input *in, struct ll_finder **finders, const char *name)
+{
+	char *s = NULL;
+
+	for (size_t p = 0; p < in->nr_parts && !s; p++)
+		s = ll_finder_suggest(finders[p], name);
+	return s;
+}
+
 static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
-			 struct query_state *qs, struct ll_finder *finder,
+			 struct query_state *qs, struct ll_finder **finders,
 			 struct ll_lookup_result *r, struct ll_error *err)
 {
 	struct candidate *pick = NULL;
@@ -1608,7 +2066,7 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		}
 		r->status = qs->declared ? LL_DECLARED_ONLY : LL_MISSING;
 		r->detail = qs->declared || q->no_suggestion ? NULL :
-			    ll_finder_suggest(finder, q->name);
+			    suggest(in, finders, q->name);
 		return 0;
 	}
 	if (matching > 1) {
@@ -1617,11 +2075,13 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		return 0;
 	}
 	Dwarf_Die die;
+	const struct ll_finder_source *src = &in->parts[pick->part].src;
 
-	if (ll_finder_prepare(finder, pick->die, err))
+	if (ll_finder_prepare(finders[pick->part], pick->die, err))
 		return -1;
-	if (!dwarf_offdie(in->dwarf, pick->die, &die))
-		return ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", in->path,
+	if (!(src->types ? dwarf_offdie_types(src->dwarf, pick->die, &die) :
+			   dwarf_offdie(src->dwarf, pick->die, &die)))
+		return ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", src->path,
 			       (unsigned long long)pick->die, dwarf_errmsg(-1));
 	struct ll_error berr;
 	bool unsupported = false;
@@ -1659,9 +2119,8 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 {
 	struct ll_dwarf_input *in = reader;
 	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
-	struct ll_finder *finder = NULL;
-	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state,
-				 .finder = &finder };
+	struct ll_finder **finders = xcalloc(in->nr_parts, sizeof(*finders));
+	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state };
 	const char **names = xcalloc(n ? n : 1, sizeof(*names));
 	struct ll_index_key key;
 	int rc = 0;
@@ -1674,23 +2133,30 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 		in->member_budget = member_budget(in);
 	index_queries(&lc);
 	index_key(in, &key);
-	rc = ll_finder_scan(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, &key, names, n,
-			    on_named_die, &lc, &in->opts.progress, &finder, err);
-	if (!rc && lc.prepare_rc) {
-		*err = lc.prepare_err;
-		rc = -1;
+	/* The name index covers the file's own .debug_info only. */
+	for (size_t p = 0; p < in->nr_parts && !rc; p++) {
+		lc.part = p;
+		lc.finder = &finders[p];
+		rc = ll_finder_scan(&in->parts[p].src, p ? NULL : &key, names, n, on_named_die, &lc,
+				    &in->opts.progress, &finders[p], err);
+		if (!rc && lc.prepare_rc) {
+			*err = lc.prepare_err;
+			rc = -1;
+		}
 	}
 	/* With thousands of queries (--list, --audit) this is the long part. */
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		ll_progress_report(&in->opts.progress, "structs", i + 1, n);
-		rc = resolve_query(in, &queries[i], &state[i], finder, &results[i], err);
+		rc = resolve_query(in, &queries[i], &state[i], finders, &results[i], err);
 	}
 	for (size_t i = 0; i < n; i++) {
 		for (size_t c = 0; c < state[i].nr_cands; c++)
 			free(state[i].cands[c].file);
 		free(state[i].cands);
 	}
-	ll_finder_free(finder);
+	for (size_t p = 0; p < in->nr_parts; p++)
+		ll_finder_free(finders[p]);
+	free(finders);
 	free(state);
 	free(names);
 	free(lc.first);
@@ -1705,8 +2171,33 @@ static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *er
 	struct ll_index_key key;
 
 	index_key(in, &key);
-	return ll_finder_list(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, &key, names,
-			      n, &in->opts.progress, err);
+	*names = NULL;
+	*n = 0;
+	for (size_t p = 0; p < in->nr_parts; p++) {
+		char **more = NULL;
+		size_t nr_more = 0;
+
+		if (ll_finder_list(&in->parts[p].src, p ? NULL : &key, &more, &nr_more,
+				   &in->opts.progress, err)) {
+			/* What it had listed before failing is ours to free, and so is ours. */
+			for (size_t i = 0; i < nr_more; i++)
+				free(more[i]);
+			free(more);
+			for (size_t i = 0; i < *n; i++)
+				free((*names)[i]);
+			free(*names);
+			*names = NULL;
+			*n = 0;
+			return -1;
+		}
+		for (size_t i = 0; i < nr_more; i++) {
+			*names = xgrow(*names, *n, sizeof(**names));
+			(*names)[(*n)++] = more[i];
+		}
+		free(more);
+	}
+	ll_names_sort_unique(*names, n);
+	return 0;
 }
 
 /* ---- global variables -------------------------------------------------- */

@@ -19,6 +19,7 @@
 
 struct ll_finder {
 	Dwarf *dwarf;
+	bool types;			/* it searches DWARF 4 .debug_types */
 	bool raw;			/* the raw scan can run on this input */
 	struct ll_scan_input in;	/* its sections, valid while the Dwarf is */
 	/* What libdw may read of a sparse image; see ll_finder_prepare(). */
@@ -83,13 +84,38 @@ static bool set_has(const struct name_set *set, const char *name)
 	return set_get(set, name) != NULL;
 }
 
-static struct ll_finder *new_finder(Dwarf *dwarf, struct ll_sparse_image *image)
+static struct ll_finder *new_finder(const struct ll_finder_source *src)
 {
 	struct ll_finder *f = xcalloc(1, sizeof(*f));
 
-	f->dwarf = dwarf;
-	f->image = image;
+	f->dwarf = src->dwarf;
+	f->types = src->types;
+	f->image = src->image;
 	return f;
+}
+
+/*
+ * The header of the unit at OFF of .debug_info, or of .debug_types when
+ * TYPES (libdw reads that section only when asked for a signature).
+ */
+static int next_unit(Dwarf *dwarf, bool types, Dwarf_Off off, Dwarf_Off *next, size_t *hsize,
+		     Dwarf_Off *abbrev_off)
+{
+	uint64_t sig;
+	Dwarf_Off type_off;
+
+	return dwarf_next_unit(dwarf, off, next, hsize, NULL, abbrev_off, NULL, NULL,
+			       types ? &sig : NULL, types ? &type_off : NULL);
+}
+
+static Dwarf_Die *unit_die(Dwarf *dwarf, bool types, Dwarf_Off off, Dwarf_Die *die)
+{
+	return types ? dwarf_offdie_types(dwarf, off, die) : dwarf_offdie(dwarf, off, die);
+}
+
+static const char *section_name(bool types)
+{
+	return types ? ".debug_types" : ".debug_info";
 }
 
 static int fill_all(struct ll_finder *f, struct ll_error *err)
@@ -203,15 +229,16 @@ static int walk_unit(Dwarf_Die *cu, const char *path, const struct name_set *set
 	return 0;
 }
 
-/* Size of .debug_info as libdw reads it (decompressed, relocated). */
-static uint64_t info_size(Dwarf *dwarf)
+/* Size of .debug_info (or .debug_types) as libdw reads it (decompressed, relocated). */
+static uint64_t info_size(Dwarf *dwarf, bool types)
 {
 	const unsigned char *data;
 	size_t size;
 	Elf *elf = dwarf_getelf(dwarf);
 
-	return elf && ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &data, &size) ? size :
-	       UINT64_MAX;
+	return elf && ll_elf_section_bytes(elf, section_name(types),
+					   types ? ".zdebug_types" : ".zdebug_info", &data, &size) ?
+	       size : UINT64_MAX;
 }
 
 /*
@@ -221,17 +248,17 @@ static uint64_t info_size(Dwarf *dwarf)
  * unit's DIEs (or a struct's members) would vanish from the answer in
  * silence, while the raw scan (which refuses such a table too) read them.
  */
-static int check_unit(Dwarf *dwarf, const char *path, Dwarf_Off off, Dwarf_Off next,
-		      Dwarf_Off abbrev_off, struct ll_error *err)
+static int check_unit(Dwarf *dwarf, bool types, const char *path, Dwarf_Off off,
+		      Dwarf_Off next, Dwarf_Off abbrev_off, struct ll_error *err)
 {
 	const unsigned char *abbrev;
 	size_t abbrev_size;
-	uint64_t size = info_size(dwarf), bad, dup;
+	uint64_t size = info_size(dwarf, types), bad, dup;
 	Elf *elf = dwarf_getelf(dwarf);
 
 	if (next > size)
-		return ll_fail(err, "%s: the unit at .debug_info offset 0x%llx runs past the "
-			       "end of the section (0x%llx bytes)", path,
+		return ll_fail(err, "%s: the unit at %s offset 0x%llx runs past the "
+			       "end of the section (0x%llx bytes)", path, section_name(types),
 			       (unsigned long long)off, (unsigned long long)size);
 	if (!elf || !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &abbrev,
 					  &abbrev_size) ||
@@ -247,30 +274,29 @@ static int check_unit(Dwarf *dwarf, const char *path, Dwarf_Off off, Dwarf_Off n
 		       abbrev[bad], (unsigned long long)bad, (unsigned long long)off);
 }
 
-static int walk_all(Dwarf *dwarf, const char *path, const struct name_set *set,
+static int walk_all(Dwarf *dwarf, bool types, const char *path, const struct name_set *set,
 		    struct offsets *hits, struct ll_error *err)
 {
 	Dwarf_Off off = 0, next, abbrev_off;
 	size_t hsize;
 	int rc;
 
-	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, &abbrev_off, NULL, NULL,
-				     NULL, NULL)) == 0) {
+	while ((rc = next_unit(dwarf, types, off, &next, &hsize, &abbrev_off)) == 0) {
 		Dwarf_Die cu;
 
-		if (check_unit(dwarf, path, off, next, abbrev_off, err))
+		if (check_unit(dwarf, types, path, off, next, abbrev_off, err))
 			return -1;
-		if (!dwarf_offdie(dwarf, off + hsize, &cu))
-			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
-				       "offset 0x%llx: %s", path, (unsigned long long)off,
+		if (!unit_die(dwarf, types, off + hsize, &cu))
+			return ll_fail(err, "%s: unreadable compilation unit at %s offset 0x%llx: %s", path,
+				       section_name(types), (unsigned long long)off,
 				       dwarf_errmsg(-1));
 		if (walk_unit(&cu, path, set, hits, err))
 			return -1;
 		off = next;
 	}
 	if (rc < 0)
-		return ll_fail(err, "%s: malformed .debug_info unit header at offset 0x%llx: %s",
-			       path, (unsigned long long)off, dwarf_errmsg(-1));
+		return ll_fail(err, "%s: malformed %s unit header at offset 0x%llx: %s",
+			       path, section_name(types), (unsigned long long)off, dwarf_errmsg(-1));
 	return 0;
 }
 
@@ -437,7 +463,7 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info offset "
 				       "0x%llx: %s", path, (unsigned long long)r->fallback_units[i],
 				       dwarf_errmsg(-1));
-		if (check_unit(dwarf, path, r->fallback_units[i], next, abbrev_off, err))
+		if (check_unit(dwarf, false, path, r->fallback_units[i], next, abbrev_off, err))
 			return -1;
 		if (!dwarf_offdie(dwarf, r->fallback_units[i] + hsize, &cu))
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info offset "
@@ -496,25 +522,27 @@ static int cmp_hit(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, const struct ll_index_key *key, const char *const *names,
-		   size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
-		   struct ll_finder **finder, struct ll_error *err)
+int ll_finder_scan(const struct ll_finder_source *src, const struct ll_index_key *key,
+		   const char *const *names, size_t n, ll_finder_fn fn, void *arg,
+		   const struct ll_progress *progress, struct ll_finder **finder,
+		   struct ll_error *err)
 {
+	Dwarf *dwarf = src->dwarf;
+	const char *path = src->path;
 	struct name_set set;
 	struct offsets hits = { 0 };
 	struct ll_scan_result scan = { 0 };
 	bool done = false;
 	int rc = 0;
 
-	*finder = new_finder(dwarf, image);
+	*finder = new_finder(src);
 	set_init(&set, names, n);
-	if (raw_ok && raw_scan_allowed())
-		rc = raw_scan(*finder, fd, dwarf, path, key, names, n, &set, progress, &scan, &hits,
-			      &done, err);
+	if (src->raw_ok && !src->types && raw_scan_allowed())
+		rc = raw_scan(*finder, src->fd, dwarf, path, key, names, n, &set, progress, &scan,
+			      &hits, &done, err);
 	if (!rc && !done && !(rc = fill_all(*finder, err)))
-		rc = walk_all(dwarf, path, &set, &hits, err);
-	if (!rc)
+		rc = walk_all(dwarf, src->types, path, &set, &hits, err);
+	if (!rc && !src->types)
 		rc = find_scoped(*finder, dwarf, path, names, n, &set, &hits, err);
 	/* Callbacks in .debug_info order, however many threads found them. */
 	if (hits.n)
@@ -538,9 +566,10 @@ int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 		}
 		if ((rc = ll_finder_prepare(*finder, hits.v[i].die, err)))
 			break;
-		if (!dwarf_offdie(dwarf, hits.v[i].die, &die)) {
-			rc = ll_fail(err, "%s: unreadable DIE at .debug_info offset 0x%llx: %s", path,
-				     (unsigned long long)hits.v[i].die, dwarf_errmsg(-1));
+		if (!unit_die(dwarf, src->types, hits.v[i].die, &die)) {
+			rc = ll_fail(err, "%s: unreadable DIE at %s offset 0x%llx: %s", path,
+				     section_name(src->types), (unsigned long long)hits.v[i].die,
+				     dwarf_errmsg(-1));
 			break;
 		}
 		if (hits.v[i].qname) {
@@ -857,11 +886,10 @@ char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 	if (fill_all(finder, &err))
 		return NULL;
 	ll_nearest_init(&near, name);
-	while (dwarf_next_unit(finder->dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
-			       NULL, NULL) == 0) {
+	while (next_unit(finder->dwarf, finder->types, off, &next, &hsize, NULL) == 0) {
 		Dwarf_Die cu, child;
 
-		if (!dwarf_offdie(finder->dwarf, off + hsize, &cu))
+		if (!unit_die(finder->dwarf, finder->types, off + hsize, &cu))
 			break;
 		off = next;
 		if (dwarf_child(&cu, &child) != 0)
@@ -941,22 +969,21 @@ bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_s
 }
 
 /* Names from the libdw walk, for inputs the raw scan cannot read. */
-static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t *n,
-			   struct ll_error *err)
+static int list_with_libdw(Dwarf *dwarf, bool types, const char *path, char ***names,
+			   size_t *n, struct ll_error *err)
 {
 	Dwarf_Off off = 0, next, abbrev_off;
 	size_t hsize;
 	int rc;
 
-	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, &abbrev_off, NULL, NULL,
-				     NULL, NULL)) == 0) {
+	while ((rc = next_unit(dwarf, types, off, &next, &hsize, &abbrev_off)) == 0) {
 		Dwarf_Die cu, child;
 
-		if (check_unit(dwarf, path, off, next, abbrev_off, err))
+		if (check_unit(dwarf, types, path, off, next, abbrev_off, err))
 			return -1;
-		if (!dwarf_offdie(dwarf, off + hsize, &cu))
-			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
-				       "offset 0x%llx: %s", path, (unsigned long long)off,
+		if (!unit_die(dwarf, types, off + hsize, &cu))
+			return ll_fail(err, "%s: unreadable compilation unit at %s offset 0x%llx: %s", path,
+				       section_name(types), (unsigned long long)off,
 				       dwarf_errmsg(-1));
 		/* As walk_unit(): a DIE libdw cannot read fails the run, never drops a unit. */
 		rc = dwarf_child(&cu, &child);
@@ -975,13 +1002,14 @@ static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t
 			rc = dwarf_siblingof(&child, &child);
 		}
 		if (rc < 0)
-			return ll_fail(err, "%s: unreadable DIE in the unit at .debug_info offset "
-				       "0x%llx: %s", path, (unsigned long long)off, dwarf_errmsg(-1));
+			return ll_fail(err, "%s: unreadable DIE in the unit at %s offset "
+				       "0x%llx: %s", path, section_name(types), (unsigned long long)off,
+				       dwarf_errmsg(-1));
 		off = next;
 	}
 	if (rc < 0)
-		return ll_fail(err, "%s: malformed .debug_info unit header at offset 0x%llx: %s",
-			       path, (unsigned long long)off, dwarf_errmsg(-1));
+		return ll_fail(err, "%s: malformed %s unit header at offset 0x%llx: %s",
+			       path, section_name(types), (unsigned long long)off, dwarf_errmsg(-1));
 	return 0;
 }
 
@@ -1051,13 +1079,14 @@ static bool have_index(const struct ll_index_key *key, const struct ll_scan_inpu
 	return rc == 0;
 }
 
-int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, const struct ll_index_key *key, char ***names,
-		   size_t *n, const struct ll_progress *progress, struct ll_error *err)
+int ll_finder_list(const struct ll_finder_source *src, const struct ll_index_key *key,
+		   char ***names, size_t *n, const struct ll_progress *progress,
+		   struct ll_error *err)
 {
 	struct ll_scan_input in;
 	struct ll_scan_result r = { 0 };
-	bool scanned = raw_ok && raw_scan_allowed() && scan_input(dwarf, fd, progress, &in);
+	bool scanned = src->raw_ok && !src->types && raw_scan_allowed() &&
+		       scan_input(src->dwarf, src->fd, progress, &in);
 
 	/*
 	 * Every unit's names: the name index comes with them, when there is
@@ -1086,9 +1115,11 @@ int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 	}
 	ll_scan_result_release(&r);
 	if ((!scanned || !*names) &&
-	    ((image && ll_sparse_fill_all(image, err)) || list_with_libdw(dwarf, path, names, n, err)))
+	    ((src->image && ll_sparse_fill_all(src->image, err)) ||
+	     list_with_libdw(src->dwarf, src->types, src->path, names, n, err)))
 		return -1;
-	if (list_scoped(dwarf, image, path, names, n, err))
+	/* Type units hold no namespaces of their own to walk: .debug_info's source does. */
+	if (!src->types && list_scoped(src->dwarf, src->image, src->path, names, n, err))
 		return -1;
 	ll_names_sort_unique(*names, n);
 	return 0;

@@ -27,18 +27,32 @@ typedef void (*ll_finder_fn)(Dwarf_Die *die, const struct ll_scan_hit *raw, cons
 			     void *arg);
 
 /*
- * Visit every top-level struct, union, class or typedef DIE named in NAMES,
- * in .debug_info order. RAW_OK: the file's own sections hold the DWARF as
- * libdw reads it (no relocations to apply), so the raw scan may be used;
- * FD (or -1) is the file, for reading it without the mapping. IMAGE, when
- * not NULL, is the sparse image DWARF was opened on: libdw reads of it go
- * through ll_finder_prepare().
- * *FINDER keeps what is needed for later suggestions; free it with
- * ll_finder_free().
+ * One body of DWARF the finder searches: a file's .debug_info, its DWARF 4
+ * .debug_types (TYPES), a dwz supplementary file, or a split unit's .dwo.
+ * RAW_OK: the file's own sections hold the DWARF as libdw reads it (no
+ * relocations to apply), so the raw scan may be used; FD (or -1) is the
+ * file, for reading it without the mapping. IMAGE, when not NULL, is the
+ * sparse image DWARF was opened on: libdw reads of it go through
+ * ll_finder_prepare().
  */
-int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, const struct ll_index_key *key, const char *const *names, size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
-		   struct ll_finder **finder, struct ll_error *err);
+struct ll_finder_source {
+	Dwarf *dwarf;
+	struct ll_sparse_image *image;
+	const char *path;
+	int fd;
+	bool raw_ok;
+	bool types;
+};
+
+/*
+ * Visit every top-level struct, union, class or typedef DIE named in NAMES,
+ * in unit order. *FINDER keeps what is needed for later suggestions; free
+ * it with ll_finder_free().
+ */
+int ll_finder_scan(const struct ll_finder_source *src, const struct ll_index_key *key,
+		   const char *const *names, size_t n, ll_finder_fn fn, void *arg,
+		   const struct ll_progress *progress, struct ll_finder **finder,
+		   struct ll_error *err);
 void ll_finder_free(struct ll_finder *finder);
 
 /*
@@ -52,9 +66,9 @@ int ll_finder_prepare(struct ll_finder *finder, uint64_t off, struct ll_error *e
  * Every name of a top-level struct, union, class or typedef DIE, sorted,
  * each once; the caller frees them and the array.
  */
-int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, const struct ll_index_key *key, char ***names,
-		   size_t *n, const struct ll_progress *progress, struct ll_error *err);
+int ll_finder_list(const struct ll_finder_source *src, const struct ll_index_key *key,
+		   char ***names, size_t *n, const struct ll_progress *progress,
+		   struct ll_error *err);
 
 /* "did you mean struct X?" text for a missing NAME, or NULL. */
 char *ll_finder_suggest(struct ll_finder *finder, const char *name);
