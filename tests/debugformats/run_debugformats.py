@@ -202,6 +202,18 @@ def main():
                 check("types", cc_build(cc, dwarf, "%s-%d-types" % (cc, dwarf), work,
                                         ["-fdebug-types-section"]))
                 split_forms(tap, layoutlint, cc, dwarf, work, split, want, check)
+                if cc == "gcc" and dwarf == 4:
+                    # Type units inside the .dwo files are not read: one line says so.
+                    both = cc_build(cc, dwarf, "%s-%d-split-types" % (cc, dwarf), work,
+                                    ["-gsplit-dwarf", "-fdebug-types-section"])
+                    for what in (["--list=*"], [names[0]]):
+                        error_point(tap, layoutlint,
+                                    [what[0], both] if what[0].startswith("--")
+                                    else [both, what[0]],
+                                    "%s-dwarf%d: type units in the .dwo (%s): one line "
+                                    "naming them, exit 2" % (cc, dwarf, what[0]),
+                                    r"holds DWARF 4 type units \(\.debug_types\.dwo.*"
+                                    r"build without -fdebug-types-section")
     except Failure as e:
         return tap.bail(str(e))
     return tap.finish()

@@ -478,6 +478,20 @@ static int find_split_units(struct ll_dwarf_input *in, struct ll_error *err)
 			return rc;
 		}
 		dwo = dwarf_cu_getdwarf(subdie.cu);
+		/*
+		 * gcc -gsplit-dwarf -fdebug-types-section -gdwarf-4 moves the
+		 * structs into type units of the .dwo, which are not read: say so,
+		 * rather than "not found" for each of them.
+		 */
+		GElf_Shdr types_shdr;
+
+		if (dwo && ll_elf_section(dwarf_getelf(dwo), ".debug_types.dwo", NULL, &types_shdr)) {
+			rc = ll_fail(err, "%s: %s holds DWARF 4 type units (.debug_types.dwo: "
+				     "-gsplit-dwarf with -fdebug-types-section), which layoutlint does "
+				     "not read: build without -fdebug-types-section", in->path, path);
+			free(path);
+			return rc;
+		}
 		for (size_t i = 0; i < in->nr_parts && !seen; i++)
 			seen = in->parts[i].src.dwarf == dwo;
 		if (seen) {
