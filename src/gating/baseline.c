@@ -318,8 +318,14 @@ static int read_entry(const char *file, const struct json_value *e, struct ll_pa
 	} else if (strncmp(st->str, "union ", 6) == 0) {
 		kind = LL_UNION;
 		name = st->str + 6;
+	} else if (strcmp(st->str, "global " LL_GLOBALS_NAME) == 0 ||
+		   strcmp(st->str, "global " LL_PERCPU_NAME) == 0) {
+		/* What --write-baseline writes for the global variables aggregates. */
+		kind = LL_GLOBALS;
+		name = st->str + 7;
 	} else {
-		return vfail(file, st, err, "\"struct\" must be \"struct NAME\" or \"union NAME\"");
+		return vfail(file, st, err, "\"struct\" must be \"struct NAME\", \"union NAME\", "
+			     "\"global variables\" or \"global percpu\"");
 	}
 	if (!*name)
 		return vfail(file, st, err, "\"struct\" has no name");

@@ -294,6 +294,18 @@ def main():
         stale = [f["message"] for f in st["findings"] if f["rule"] == "stale-rule"]
         tap.ok(rc == 1 and len(stale) == 1 and "did you mean shared_counter" in stale[0],
                "a misspelt variable is a stale-rule with 'did you mean'", f"rc={rc} {stale}")
+    # A baseline of the globals' findings reads back and takes them all.
+    if os.path.exists(exe):
+        base = os.path.join(a.workdir, "globals.baseline")
+        rc1, _, err1 = run([a.layoutlint, "-q", "-r", RULES, "--write-baseline", base, exe])
+        rc2, out2, err2 = run([a.layoutlint, "-q", "-r", RULES, "--baseline", base, exe])
+        with open(base) as f:
+            written = json.load(f)
+        tap.ok(rc1 == 1 and rc2 == 0 and
+               any(p["struct"] == "global variables" for p in written["pairs"]) and
+               "0 findings with new pairs" in err2,
+               "a baseline of global variables' findings is read back and takes them all",
+               f"write rc={rc1} {err1}\nread rc={rc2} {err2}")
     # Several line sizes: a usage error names the argument, exit 2.
     if os.path.exists(exe):
         for bad, extra in (("64,64", []), ("64,", []), ("16,32,64,128,256", []), ("64,96", []),

@@ -321,7 +321,11 @@ START_TEST(test_document_errors_located)
 	fails_at(DOC("{\"rule\": \"no-such-rule\", \"struct\": \"struct s\", \"pair\": [\"a\"]}"), 1, 47,
 		 "unknown rule 'no-such-rule'");
 	fails_at(DOC("{\"rule\": \"split-hot\", \"struct\": \"s\", \"pair\": [\"a\"]}"), 1, 70,
-		 "\"struct\" must be \"struct NAME\" or \"union NAME\"");
+		 "\"struct\" must be \"struct NAME\", \"union NAME\", \"global variables\" or "
+		 "\"global percpu\"");
+	fails_at(DOC("{\"rule\": \"split-hot\", \"struct\": \"global stuff\", \"pair\": [\"a\"]}"),
+		 1, 70, "\"struct\" must be \"struct NAME\", \"union NAME\", \"global variables\" or "
+		 "\"global percpu\"");
 	fails_at(DOC("{\"rule\": \"split-hot\", \"struct\": \"struct s\", "
 		     "\"pair\": [\"a\", \"b\", \"c\"]}"), 1, 90,
 		 "\"pair\" must be an array of one or two member paths");
