@@ -18,7 +18,9 @@ vmlinux (the only series Debian 12 builds for all three), and:
     member's offset and size, bitfields' bit offset and width, anonymous
     aggregates member by member (tests/kernel/pahole_compare.py's rules);
   * a name with distinct definitions is compared definition by definition
-    (`--decl-file FILE` picks each) with the layouts pahole prints for it;
+    (`--decl-file FILE` picks each; `--size N` too where two sit at one file
+    and line, as elf_thread_core_info on arm64 and s390x) with the layouts
+    pahole prints for it, and every layout pahole prints must be among them;
   * what pahole's dump leaves out (typedef'd anonymous structs and unions:
     atomic_t, seqlock_t, xfrm_address_t...) and the few structs where
     pahole 1.24 is wrong (PAHOLE_WRONG below, each with its reason) are
@@ -76,8 +78,11 @@ PAHOLE_WRONG = {
 LIST_ROW = re.compile(
     r"^(struct|union) +(\S+) +(\d+) +(\d+) +(\d+)  (\S.*:\d+)$")
 LIST_DISTINCT = re.compile(r"^\? +(\S+) +\(distinct definitions: (.*)\)$")
-DEFINITION = re.compile(r"(\S+):(\d+) \(size (\d+)\)")
+DEFINITION = re.compile(r"(\S+):(\d+) \(size (\d+)(?:, DIE 0x[0-9a-f]+)?\)")
 AUDIT_ROW = re.compile(r"^ *(\d+)  (struct|union) (\S+): (line \d+: .*)$")
+# The global variables' row, then one indented line per lock it names.
+AUDIT_GLOBAL = re.compile(r"^ *(\d+)  global (variables|percpu):$")
+AUDIT_GLOBAL_LINE = re.compile(r"^      line (\d+) \(0x[0-9a-f]+\): \S.* \(.*\)")
 
 
 # --------------------------------------------------------------------------
@@ -245,8 +250,21 @@ def check_audit(tap, arch, ran, listed):
     if not lines or not lines[0].startswith("# heuristic"):
         bad.append("first line: %r" % (lines[0] if lines else ""))
     ranks = []
+    global_row = None
     for ln in lines:
         if ln.startswith("#"):
+            continue
+        g = AUDIT_GLOBAL_LINE.match(ln)
+        if g and global_row is not None:
+            global_row[1].add(int(g.group(1)))
+            continue
+        if global_row is not None and not global_row[1]:
+            bad.append("global row ranked %d names no line" % global_row[0])
+        global_row = None
+        g = AUDIT_GLOBAL.match(ln)
+        if g:
+            global_row = (int(g.group(1)), set())
+            ranks.append(global_row[0])
             continue
         m = AUDIT_ROW.match(ln)
         if not m:
@@ -258,6 +276,8 @@ def check_audit(tap, arch, ran, listed):
         if len(re.findall(r"(?:^|; )line \d+: ", rest)) != count:
             bad.append("%s %s: rank %d, lines named: %s" % (kind, name, count, rest))
         ranks.append(count)
+    if global_row is not None and not global_row[1]:
+        bad.append("global row ranked %d names no line" % global_row[0])
     if ranks != sorted(ranks, reverse=True):
         bad.append("not ranked: %s" % ranks)
     tap.ok(ran.rc == 0 and ranks and not bad,
@@ -454,18 +474,35 @@ def check_distinct(tap, args, arch, image, line, distinct, structs, only):
                                                       layouts and pc.compare_struct(
                                                           layouts[0], j, line)[0][:5]))
             matched.setdefault(name, set()).update(hit)
+    # Two definitions at one file and line (compat_binfmt_elf.c includes
+    # binfmt_elf.c): --decl-file cannot tell them apart, --size can.
+    picked = 0
+    for name, defs in sorted(distinct.items()):
+        if name not in unpickable_names:
+            continue
+        for f, ln, size in defs:
+            ran, js = lint_json(args.layoutlint, image, [name],
+                                ["--decl-file=" + f, "--size=%d" % size])
+            secs += ran.secs
+            j = (js or {}).get(("struct", name)) or (js or {}).get(("union", name))
+            if not j or j.get("size") != size:
+                bad.append("%s at %s:%d --size=%d: exit %d, size %s: %s"
+                           % (name, f, ln, size, ran.rc, j and j.get("size"),
+                              ran.err.strip()))
+                continue
+            picked += 1
+            layouts = [s for s in structs.get(name, []) if s is not None]
+            hit = [k for k, s in enumerate(layouts) if not pc.compare_struct(s, j, line)[0]]
+            matched.setdefault(name, set()).update(hit)
     for name, hit in sorted(matched.items()):
         layouts = [s for s in structs.get(name, []) if s is not None]
-        if name not in unpickable_names and len(hit) != len(layouts):
+        if len(hit) != len(layouts):
             bad.append("%s: pahole prints %d layouts, the definitions match %d"
                        % (name, len(layouts), len(hit)))
     tap.ok(not bad, "%s: %d definitions of %d names with several, each one of "
-           "pahole's layouts (%d layoutlint runs, %.1f s)"
-           % (arch, n, len(matched), len(by_file), secs), bad)
-    for u in unpickable:
-        # Two definitions at one file and line (compat_binfmt_elf.c
-        # includes binfmt_elf.c): --decl-file cannot pick one of them.
-        tap.comment("%s: not compared, --decl-file cannot pick it: %s" % (arch, u))
+           "pahole's layouts, every pahole layout among them (%d picked by --size among "
+           "definitions at one file and line; %.1f s)"
+           % (arch, n + picked, len(matched), picked, secs), bad)
 
 
 def has_bitfield(members):
