@@ -79,6 +79,11 @@ struct ll_dwarf_input {
 	struct ll_input_options opts;
 	size_t member_budget;		/* 0 until the first lookup sets it */
 	size_t members_built;
+	/* The name index (name_index.h): loaded on first use. */
+	struct ll_name_index index;
+	int index_state;		/* 0: not tried yet; 1: loaded; -1: none */
+	/* What a listing leaves for the index the lookup after it writes. */
+	struct ll_finder_seed seed;
 };
 
 static char *debuginfo_path = NULL;
@@ -327,6 +332,9 @@ static void dwarf_close(void *state)
 		dwfl_end(in->dwfl);
 	if (in->elf)
 		elf_end(in->elf);
+	if (in->index_state == 1)
+		ll_name_index_release(&in->index);
+	ll_finder_seed_release(&in->seed);
 	ll_sparse_close(in->image);
 	if (in->fd >= 0)
 		close(in->fd);
@@ -498,6 +506,35 @@ static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct f
 		fc->paths[index] = path ? xstrdup(path) : NULL;
 		fc->resolved[index] = true;
 	}
+	return path;
+}
+
+/*
+ * decl_file() without a cache, also giving what it was made of: the raw
+ * path and the unit's DW_AT_comp_dir (copies, or NULL), which the name
+ * index keeps so that the options shaping display paths apply on reading.
+ */
+static char *decl_file_raw(const struct ll_dwarf_input *in, Dwarf_Die *die, char **raw,
+			   char **comp_dir)
+{
+	Dwarf_Die cu;
+	Dwarf_Attribute attr;
+	Dwarf_Word index;
+	struct strbuf sb = STRBUF_INIT;
+	char *path = NULL;
+
+	*raw = *comp_dir = NULL;
+	if (!dwarf_attr(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &index) != 0 ||
+	    !dwarf_diecu(die, &cu, NULL, NULL))
+		return NULL;
+	if (raw_decl_file(in, die, &cu, &sb)) {
+		const char *cd = cu_comp_dir(&cu);
+
+		path = display_path(in, sb.buf, cd);
+		*comp_dir = cd ? xstrdup(cd) : NULL;
+		*raw = sb_detach(&sb);
+	}
+	sb_release(&sb);
 	return path;
 }
 
@@ -1062,18 +1099,123 @@ struct candidate {
 	char *file;		/* display path, for listing ambiguities */
 	unsigned line;
 	size_t hits;		/* CUs carrying this same definition */
+	uint32_t holes;		/* of the built struct, or LL_INDEX_NO_HOLES */
 };
+
+/*
+ * A definition as the name index keeps it: distinct by its raw declaring
+ * file and compilation directory, not by the display path they make (two
+ * raw paths one --prefix-map joins are two here, one candidate there).
+ */
+struct raw_def {
+	struct ll_index_def_src def;	/* die, size, tag, line, members; strings owned */
+	uint64_t file_hash;		/* of the raw file and comp_dir */
+};
+
+/* Strings kept once each: the raw files of --list's thousands of definitions repeat. */
+struct interned {
+	char **slots;
+	size_t mask, n;
+};
+
+static const char *intern(struct interned *t, const char *s)
+{
+	size_t at;
+
+	if (!s)
+		return NULL;
+	if ((t->n + 1) * 2 > t->mask + 1) {
+		size_t cap = t->mask ? (t->mask + 1) * 2 : 64;
+		char **old = t->slots;
+		size_t old_cap = t->mask ? t->mask + 1 : 0;
+
+		t->slots = xcalloc(cap, sizeof(*t->slots));
+		t->mask = cap - 1;
+		for (size_t i = 0; i < old_cap; i++) {
+			if (!old[i])
+				continue;
+			at = ll_fnv1a_str(LL_FNV_INIT, old[i]) & t->mask;
+			while (t->slots[at])
+				at = (at + 1) & t->mask;
+			t->slots[at] = old[i];
+		}
+		free(old);
+	}
+	at = ll_fnv1a_str(LL_FNV_INIT, s) & t->mask;
+	while (t->slots[at]) {
+		if (strcmp(t->slots[at], s) == 0)
+			return t->slots[at];
+		at = (at + 1) & t->mask;
+	}
+	t->n++;
+	return t->slots[at] = xstrdup(s);
+}
+
+static void interned_release(struct interned *t)
+{
+	for (size_t i = 0; t->slots && i <= t->mask; i++)
+		free(t->slots[i]);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
 
 struct query_state {
 	struct candidate *cands;
 	size_t nr_cands;
 	bool declared;
+	uint32_t declared_flags;	/* LL_INDEX_DECLARED_*, by the declarations' kinds */
+	struct interned *capture;	/* set: collect raw_defs for the name index */
+	struct raw_def *raw_defs;	/* strings in *capture */
+	size_t nr_raw_defs;
 };
 
-/* Count one more definition; FILE is taken over. */
-static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *name,
-			  const struct ll_finder_sig *sig, char *file)
+static void mark_declared(struct query_state *qs, int tag)
 {
+	qs->declared = true;
+	qs->declared_flags |= tag == DW_TAG_union_type ? LL_INDEX_DECLARED_UNION :
+							 LL_INDEX_DECLARED_STRUCT;
+}
+
+static void capture_def(struct query_state *qs, Dwarf_Off die, const struct ll_finder_sig *sig,
+			const char *raw_file, const char *comp_dir)
+{
+	uint64_t h = LL_FNV_INIT;
+
+	if (raw_file)
+		h = ll_fnv1a(h, raw_file, strlen(raw_file) + 1);
+	h = ll_fnv1a(h, "\1", 1);
+	if (comp_dir)
+		h = ll_fnv1a(h, comp_dir, strlen(comp_dir) + 1);
+	for (size_t i = 0; i < qs->nr_raw_defs; i++) {
+		const struct raw_def *r = &qs->raw_defs[i];
+
+		if (r->file_hash == h && r->def.d.tag == (uint32_t)sig->tag &&
+		    r->def.d.size == sig->size && r->def.d.line == sig->line &&
+		    r->def.d.members_hash == sig->members_hash &&
+		    r->def.d.nr_members == sig->nr_members)
+			return;
+	}
+	qs->raw_defs = xgrow(qs->raw_defs, qs->nr_raw_defs, sizeof(*qs->raw_defs));
+	qs->raw_defs[qs->nr_raw_defs++] = (struct raw_def){
+		.def = { .d = { .die = die, .size = sig->size, .members_hash = sig->members_hash,
+				.tag = (uint32_t)sig->tag, .line = sig->line,
+				.nr_members = sig->nr_members, .holes = LL_INDEX_NO_HOLES },
+			 .file = intern(qs->capture, raw_file),
+			 .comp_dir = intern(qs->capture, comp_dir) },
+		.file_hash = h,
+	};
+}
+
+/*
+ * Count one more definition; FILE is taken over. RAW_FILE and COMP_DIR
+ * (borrowed) are what FILE was made of, for the name index.
+ */
+static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *name,
+			  const struct ll_finder_sig *sig, char *file, const char *raw_file,
+			  const char *comp_dir)
+{
+	if (qs->capture)
+		capture_def(qs, die, sig, raw_file, comp_dir);
 	for (size_t i = 0; i < qs->nr_cands; i++) {
 		if (ll_finder_sig_equal(&qs->cands[i].sig, sig)) {
 			qs->cands[i].hits++;
@@ -1084,6 +1226,7 @@ static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *nam
 	qs->cands = xgrow(qs->cands, qs->nr_cands, sizeof(*qs->cands));
 	qs->cands[qs->nr_cands++] = (struct candidate){
 		.die = die, .name = name, .sig = *sig, .file = file, .line = sig->line, .hits = 1,
+		.holes = LL_INDEX_NO_HOLES,
 	};
 }
 
@@ -1091,10 +1234,21 @@ static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 			      Dwarf_Die *agg, const char *name)
 {
 	struct ll_finder_sig sig;
-	char *file = decl_file(in, agg, NULL);
+	char *raw, *comp_dir;
+	char *file = decl_file_raw(in, agg, &raw, &comp_dir);
 
 	ll_finder_signature(agg, file, &sig);
-	add_candidate(qs, dwarf_dieoffset(agg), name, &sig, file);
+	add_candidate(qs, dwarf_dieoffset(agg), name, &sig, file, raw, comp_dir);
+	free(raw);
+	free(comp_dir);
+}
+
+static void query_state_release(struct query_state *qs)
+{
+	for (size_t c = 0; c < qs->nr_cands; c++)
+		free(qs->cands[c].file);
+	free(qs->cands);
+	free(qs->raw_defs);
 }
 
 /* The same from what the raw scan read; false when libdw must look. */
@@ -1107,21 +1261,28 @@ static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 struct unit_files {
 	struct ll_line_table table;
 	char **display;		/* by file index, resolved on first use */
+	char **raw;		/* by file index: what display[] was made of */
 	bool loaded, ok;
 };
 
 static void unit_files_release(struct unit_files *uf)
 {
-	for (size_t i = 0; uf->display && i < uf->table.n; i++)
+	for (size_t i = 0; uf->display && i < uf->table.n; i++) {
 		free(uf->display[i]);
+		free(uf->raw[i]);
+	}
 	free(uf->display);
+	free(uf->raw);
 	ll_line_table_release(&uf->table);
 	memset(uf, 0, sizeof(*uf));
 }
 
-/* A copy of the display path of file INDEX of the unit RAW is in; NULL: unknown. */
+/*
+ * A copy of the display path of file INDEX of the unit RAW is in (NULL:
+ * unknown), and the raw path it was made of (borrowed).
+ */
 static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
-		      const struct ll_scan_hit *raw, char **out)
+		      const struct ll_scan_hit *raw, char **out, const char **raw_path)
 {
 	if (!uf->loaded || uf->table.stmt_list != raw->stmt_list) {
 		unit_files_release(uf);
@@ -1129,16 +1290,18 @@ static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
 		uf->ok = ll_line_table_load(&in->lines, raw->stmt_list, raw->comp_dir, &uf->table);
 		uf->table.stmt_list = raw->stmt_list;
 		uf->display = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->display));
+		uf->raw = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->raw));
 	}
 	if (!uf->ok || raw->decl_file >= uf->table.n || !uf->table.names[raw->decl_file])
 		return false;
-	if (!uf->display[raw->decl_file]) {
+	if (!uf->raw[raw->decl_file]) {
 		struct strbuf path = STRBUF_INIT;
 
 		ll_line_table_path(&uf->table, raw->decl_file, &path);
 		uf->display[raw->decl_file] = display_path(in, path.buf, raw->comp_dir);
-		sb_release(&path);
+		uf->raw[raw->decl_file] = sb_detach(&path);
 	}
+	*raw_path = uf->raw[raw->decl_file];
 	*out = uf->display[raw->decl_file] ? xstrdup(uf->display[raw->decl_file]) : NULL;
 	return true;
 }
@@ -1149,12 +1312,13 @@ static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 			      const char *name)
 {
 	struct ll_finder_sig sig;
+	const char *raw_path;
 	char *file;
 
-	if (!unit_file(in, uf, raw, &file))
+	if (!unit_file(in, uf, raw, &file, &raw_path))
 		return false;
 	ll_finder_sig_from_scan(raw, file, &sig);
-	add_candidate(qs, raw->die, name, &sig, file);
+	add_candidate(qs, raw->die, name, &sig, file, raw_path, raw->comp_dir);
 	return true;
 }
 
@@ -1251,7 +1415,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 		/* A declaration only, or a typedef of a named type. */
 		for (size_t q1 = queries_named(lc, name); q1; q1 = lc->next[q1 - 1])
 			if (raw->declaration && kind_matches(lc->queries[q1 - 1].kind, raw->tag))
-				lc->state[q1 - 1].declared = true;
+				mark_declared(&lc->state[q1 - 1], raw->tag);
 		return;
 	}
 	if (raw) {
@@ -1284,7 +1448,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 			if (!kind_matches(query->kind, tag))
 				continue;
 			if (dwarf_attr(die, DW_AT_declaration, &attr)) {
-				lc->state[q].declared = true;
+				mark_declared(&lc->state[q], tag);
 				continue;
 			}
 			add_die_candidate(&lc->state[q], lc->in, die, query->name);
@@ -1293,7 +1457,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 			   dwarf_diename(&target) == NULL &&
 			   kind_matches(query->kind, dwarf_tag(&target))) {
 			if (dwarf_attr(&target, DW_AT_declaration, &attr)) {
-				lc->state[q].declared = true;
+				mark_declared(&lc->state[q], dwarf_tag(&target));
 				continue;
 			}
 			add_die_candidate(&lc->state[q], lc->in, &target, query->name);
@@ -1315,22 +1479,54 @@ static char *describe_candidates(const struct query_state *qs)
 	return sb_detach(&sb);
 }
 
-static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
-			 struct query_state *qs, struct ll_finder *finder,
-			 struct ll_lookup_result *r, struct ll_error *err)
+/*
+ * A --list row's worth of PICK, from what the name index recorded when
+ * it was built: the same kind, name, size, file and line build_struct()
+ * gives, and its hole count.
+ */
+static void summary_result(const struct ll_dwarf_input *in, const struct ll_query *q,
+			   const struct candidate *pick, struct ll_lookup_result *r)
+{
+	struct ll_struct *s = xcalloc(1, sizeof(*s));
+
+	s->kind = pick->sig.tag == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
+	s->name = xstrdup(q->name);
+	s->size = pick->sig.size;
+	s->cacheline = in->arch_cacheline;
+	s->origin = pick->die;
+	s->decl.file = pick->file ? xstrdup(pick->file) : NULL;
+	s->decl.line = pick->line;
+	r->layout = s;
+	r->summary = true;
+	r->holes = pick->holes;
+	r->status = LL_FOUND;
+}
+
+/* The candidate Q picks (the first its glob allows), and how many the glob allows. */
+static struct candidate *pick_of(const struct ll_query *q, struct query_state *qs,
+				 size_t *matching)
 {
 	struct candidate *pick = NULL;
-	size_t matching = 0;
 
+	*matching = 0;
 	for (size_t i = 0; i < qs->nr_cands; i++) {
 		struct candidate *c = &qs->cands[i];
 
 		if (q->decl_glob && !(c->file && ll_path_glob_match(q->decl_glob, c->file)))
 			continue;
-		matching++;
+		++*matching;
 		if (!pick)
 			pick = c;
 	}
+	return pick;
+}
+
+static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
+			 struct query_state *qs, struct ll_finder *finder,
+			 struct ll_lookup_result *r, struct ll_error *err)
+{
+	size_t matching;
+	struct candidate *pick = pick_of(q, qs, &matching);
 	if (matching == 0) {
 		if (qs->nr_cands) {
 			r->status = LL_MISSING;
@@ -1347,6 +1543,10 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		r->detail = describe_candidates(qs);
 		return 0;
 	}
+	if (q->summary_only && pick->holes != LL_INDEX_NO_HOLES) {
+		summary_result(in, q, pick, r);
+		return 0;
+	}
 	Dwarf_Die die;
 
 	if (ll_finder_prepare(finder, pick->die, err))
@@ -1361,6 +1561,14 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		r->layout = NULL;
 		return ll_fail(err, "%s: %s %s: %s", in->path,
 			       q->kind == LL_QUERY_UNION ? "union" : "struct", q->name, berr.msg);
+	}
+	struct ll_summary sum;
+
+	ll_summarize(r->layout, &sum);
+	pick->holes = sum.holes < LL_INDEX_NO_HOLES ? (uint32_t)sum.holes : LL_INDEX_NO_HOLES;
+	if (q->summary_only) {
+		r->summary = true;
+		r->holes = sum.holes;
 	}
 	r->status = LL_FOUND;
 	return 0;
@@ -1379,6 +1587,237 @@ static size_t member_budget(struct ll_dwarf_input *in)
 							      MEMBERS_FLOOR;
 }
 
+/* The name index of IN, loaded on first use (a refused one is a note); NULL: none. */
+static struct ll_name_index *dwarf_index(struct ll_dwarf_input *in)
+{
+	struct ll_index_key key;
+	char *note = NULL;
+	const unsigned char *data;
+	size_t size;
+	Elf *elf;
+
+	if (in->index_state)
+		return in->index_state == 1 ? &in->index : NULL;
+	in->index_state = -1;
+	index_key(in, &key);
+	elf = dwarf_getelf(in->dwarf);
+	if (!key.dir || !in->own_dwarf || !elf ||
+	    !ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &data, &size))
+		return NULL;
+	key.info_size = size;
+	if (ll_name_index_load(&key, &in->index, &note) == 0)
+		in->index_state = 1;
+	else if (note)
+		ll_notef("%s", note);
+	free(note);
+	return in->index_state == 1 ? &in->index : NULL;
+}
+
+static bool index_flags_declare(uint32_t flags, enum ll_query_kind kind)
+{
+	return (kind != LL_QUERY_UNION && (flags & LL_INDEX_DECLARED_STRUCT)) ||
+	       (kind != LL_QUERY_STRUCT && (flags & LL_INDEX_DECLARED_UNION));
+}
+
+/*
+ * Q's candidates from the name index, as the scan would have found them:
+ * false when the index cannot answer Q alone (its definitions were never
+ * recorded, or a miss needs a "did you mean" scan).
+ */
+static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_index *ix,
+		       const struct ll_query *q, struct query_state *qs)
+{
+	long k;
+	size_t nd;
+	const struct ll_index_def *defs;
+
+	if (q->kind != LL_QUERY_ANY && q->kind != LL_QUERY_STRUCT && q->kind != LL_QUERY_UNION)
+		return false;
+	k = ll_name_index_find(ix, q->name);
+	if (k < 0)	/* no struct, union or typedef of that name anywhere */
+		return q->no_suggestion;
+	if (!(ix->flags[k] & LL_INDEX_DEFS_KNOWN))
+		return false;
+	defs = ll_name_index_defs(ix, k, &nd);
+	/* The index's distinct definitions, joined as their display paths join. */
+	for (size_t i = 0; i < nd; i++) {
+		const struct ll_index_def *d = &defs[i];
+		const char *raw = ll_name_index_string(ix, d->file);
+		char *file = raw ? display_path(in, raw, ll_name_index_string(ix, d->comp_dir)) : NULL;
+		struct ll_finder_sig sig = {
+			.tag = (int)d->tag, .size = d->size, .line = d->line,
+			.file_hash = file ? ll_fnv1a(LL_FNV_INIT, file, strlen(file)) : 0,
+			.members_hash = d->members_hash, .nr_members = d->nr_members,
+		};
+		size_t before = qs->nr_cands;
+
+		if (!kind_matches(q->kind, (int)d->tag)) {
+			free(file);
+			continue;
+		}
+		add_candidate(qs, d->die, q->name, &sig, file, NULL, NULL);
+		if (qs->nr_cands > before)
+			qs->cands[before].holes = d->holes;
+	}
+	qs->declared = index_flags_declare(ix->flags[k], q->kind);
+	return qs->nr_cands || qs->declared || q->no_suggestion;
+}
+
+/* Unit of .debug_info offset OFF among UNITS, or UINT32_MAX. */
+static uint32_t unit_of(const struct ll_scan_unit *units, size_t n, uint64_t off)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (units[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && off >= units[lo].offset ? (uint32_t)lo : UINT32_MAX;
+}
+
+/* The definitions QS captured, as an index entry's; false if a DIE is in no unit. */
+static bool entry_defs(const struct query_state *qs, const struct ll_scan_unit *units,
+		       size_t nr_units, struct ll_index_entry *e)
+{
+	struct ll_index_def_src *defs = xcalloc(qs->nr_raw_defs ? qs->nr_raw_defs : 1,
+						sizeof(*defs));
+
+	for (size_t i = 0; i < qs->nr_raw_defs; i++) {
+		defs[i] = qs->raw_defs[i].def;
+		defs[i].d.unit = unit_of(units, nr_units, defs[i].d.die);
+		if (defs[i].d.unit == UINT32_MAX) {
+			free(defs);
+			return false;
+		}
+		/* The pick's hole count, when this definition was built. */
+		for (size_t c = 0; c < qs->nr_cands; c++)
+			if (qs->cands[c].die == defs[i].d.die)
+				defs[i].d.holes = qs->cands[c].holes;
+	}
+	free(e->defs);
+	e->defs = defs;
+	e->nr_defs = qs->nr_raw_defs;
+	e->flags = LL_INDEX_DEFS_KNOWN | qs->declared_flags;
+	return true;
+}
+
+/*
+ * After a lookup that captured definitions: write the index again with
+ * them, onto the listing's seed or the loaded index. Only names asked for
+ * as any kind are recorded (a struct query sees no unions of its name).
+ */
+static void update_index(struct ll_dwarf_input *in, const struct lookup_ctx *lc)
+{
+	struct ll_index_entry *e = NULL;
+	size_t n = 0, nr_units;
+	const struct ll_scan_unit *units;
+	struct ll_index_key key;
+	char *note = NULL;
+	bool own = false, changed = false;
+
+	if (in->seed.entries) {
+		e = in->seed.entries;
+		n = in->seed.nr_entries;
+		units = in->seed.units;
+		nr_units = in->seed.nr_units;
+	} else if (in->index_state == 1) {
+		if (ll_name_index_entries_from_index(&in->index, &e, &n, &note)) {
+			if (note)
+				ll_notef("%s", note);
+			free(note);
+			return;
+		}
+		own = true;
+		units = in->index.units;
+		nr_units = in->index.nr_units;
+	} else {
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].flags & LL_INDEX_DEFS_KNOWN)
+			continue;
+		for (size_t q1 = queries_named(lc, e[i].name); q1; q1 = lc->next[q1 - 1]) {
+			if (!lc->state[q1 - 1].capture)
+				continue;
+			changed |= entry_defs(&lc->state[q1 - 1], units, nr_units, &e[i]);
+			break;
+		}
+	}
+	index_key(in, &key);
+	key.info_size = in->seed.entries ? in->seed.info_size : in->index.info_size;
+	if (changed || in->seed.entries)
+		ll_name_index_write(&key, units, nr_units, e, n);
+	if (own)
+		ll_name_index_entries_free(e, n);
+	else
+		ll_finder_seed_release(&in->seed);
+}
+
+struct by_die {
+	uint64_t die;
+	size_t query;
+};
+
+static int cmp_by_die(const void *a, const void *b)
+{
+	const struct by_die *x = a, *y = b;
+
+	if (x->die != y->die)
+		return x->die < y->die ? -1 : 1;
+	return x->query < y->query ? -1 : x->query > y->query;
+}
+
+/*
+ * The order to resolve warm queries in: by the DIE each will build, so
+ * the finder may stand one made-up unit header in for the many before
+ * each (ll_finder_skip_headers()) instead of libdw reading them all.
+ */
+static size_t *warm_order(const struct ll_query *queries, struct query_state *state, size_t n,
+			  struct ll_finder *finder)
+{
+	struct by_die *v = xmalloc((n ? n : 1) * sizeof(*v));
+	uint64_t *dies = xmalloc((n ? n : 1) * sizeof(*dies));
+	size_t *order = xmalloc((n ? n : 1) * sizeof(*order)), nr_dies = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t matching;
+		const struct candidate *pick = pick_of(&queries[i], &state[i], &matching);
+		bool builds = pick && matching == 1 &&
+			      !(queries[i].summary_only && pick->holes != LL_INDEX_NO_HOLES);
+
+		v[i] = (struct by_die){ builds ? pick->die : 0, i };
+		if (builds)
+			dies[nr_dies++] = pick->die;
+	}
+	qsort(v, n, sizeof(*v), cmp_by_die);
+	for (size_t i = 0; i < n; i++)
+		order[i] = v[i].query;
+	ll_finder_skip_headers(finder, dies, nr_dies);
+	free(dies);
+	free(v);
+	return order;
+}
+
+/* Whether any query's definitions would be new to the index (or its seed). */
+static bool wants_capture(struct ll_dwarf_input *in, const struct ll_name_index *ix,
+			  const struct ll_query *q)
+{
+	long k;
+
+	if (q->kind != LL_QUERY_ANY)
+		return false;
+	if (in->seed.entries)
+		return true;
+	if (!ix)
+		return false;
+	k = ll_name_index_find(ix, q->name);
+	return k >= 0 && !(ix->flags[k] & LL_INDEX_DEFS_KNOWN);
+}
+
 static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 			struct ll_lookup_result *results, struct ll_error *err)
 {
@@ -1388,7 +1827,10 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state,
 				 .finder = &finder };
 	const char **names = xcalloc(n ? n : 1, sizeof(*names));
-	struct ll_index_key key;
+	struct ll_name_index *ix = dwarf_index(in);
+	bool warm = ix != NULL, capture = false;
+	struct interned strings = { 0 };	/* of the definitions captured */
+	size_t *order = NULL;	/* warm: queries by their pick's DIE */
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -1398,23 +1840,41 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	if (!in->member_budget)
 		in->member_budget = member_budget(in);
 	index_queries(&lc);
-	index_key(in, &key);
-	rc = ll_finder_scan(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, &key, names, n,
-			    on_named_die, &lc, &in->opts.progress, &finder, err);
+	/* Every query answered by the index: no scan, only the picks' units read. */
+	for (size_t i = 0; i < n && warm; i++)
+		warm = warm_state(in, ix, &queries[i], &state[i]);
+	if (warm)
+		finder = ll_finder_from_index(in->dwarf, in->image, in->fd, in->own_dwarf, ix);
+	if (finder)
+		order = warm_order(queries, state, n, finder);
+	if (!finder) {
+		warm = false;
+		for (size_t i = 0; i < n; i++) {
+			query_state_release(&state[i]);
+			memset(&state[i], 0, sizeof(state[i]));
+			state[i].capture = wants_capture(in, ix, &queries[i]) ? &strings : NULL;
+			capture |= state[i].capture != NULL;
+		}
+		rc = ll_finder_scan(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, ix,
+				    names, n, on_named_die, &lc, &in->opts.progress, &finder, err);
+	}
 	if (!rc && lc.prepare_rc) {
 		*err = lc.prepare_err;
 		rc = -1;
 	}
 	/* With thousands of queries (--list, --audit) this is the long part. */
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		ll_progress_report(&in->opts.progress, "structs", i + 1, n);
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		size_t i = order ? order[k] : k;
+
+		ll_progress_report(&in->opts.progress, "structs", k + 1, n);
 		rc = resolve_query(in, &queries[i], &state[i], finder, &results[i], err);
 	}
-	for (size_t i = 0; i < n; i++) {
-		for (size_t c = 0; c < state[i].nr_cands; c++)
-			free(state[i].cands[c].file);
-		free(state[i].cands);
-	}
+	free(order);
+	if (!rc && (capture || in->seed.entries))
+		update_index(in, &lc);
+	for (size_t i = 0; i < n; i++)
+		query_state_release(&state[i]);
+	interned_release(&strings);
 	ll_finder_free(finder);
 	free(state);
 	free(names);
@@ -1427,11 +1887,22 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *err)
 {
 	struct ll_dwarf_input *in = state;
+	struct ll_name_index *ix = dwarf_index(in);
 	struct ll_index_key key;
 
+	/* The index holds every name a listing finds, sorted, each once. */
+	if (ix) {
+		*n = ix->nr_names;
+		*names = xcalloc(*n ? *n : 1, sizeof(**names));
+		for (size_t i = 0; i < *n; i++)
+			(*names)[i] = xstrdup(ix->names + ix->name_off[i]);
+		return 0;
+	}
 	index_key(in, &key);
-	return ll_finder_list(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, &key, names,
-			      n, &in->opts.progress, err);
+	ll_finder_seed_release(&in->seed);
+	return ll_finder_list(in->dwarf, in->image, in->path, in->fd, in->own_dwarf,
+			      ll_name_index_writable(&key) ? &in->seed : NULL, names, n,
+			      &in->opts.progress, err);
 }
 
 /* ---- the reader's operations (reader_impl.h) --------------------------- */

@@ -36,9 +36,22 @@ typedef void (*ll_finder_fn)(Dwarf_Die *die, const struct ll_scan_hit *raw, cons
  * *FINDER keeps what is needed for later suggestions; free it with
  * ll_finder_free().
  */
+/*
+ * INDEX (or NULL): a loaded name index, which says which units to scan.
+ */
 int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, const struct ll_index_key *key, const char *const *names, size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
+		   bool raw_ok, struct ll_name_index *index, const char *const *names, size_t n,
+		   ll_finder_fn fn, void *arg, const struct ll_progress *progress,
 		   struct ll_finder **finder, struct ll_error *err);
+
+/*
+ * A finder with no scan behind it, for a lookup the name index answers
+ * whole: it knows the index's unit headers, so ll_finder_prepare() makes
+ * real only the unit of each DIE built. NULL when the raw scan cannot
+ * read this input.
+ */
+struct ll_finder *ll_finder_from_index(Dwarf *dwarf, struct ll_sparse_image *image, int fd,
+				       bool raw_ok, const struct ll_name_index *index);
 void ll_finder_free(struct ll_finder *finder);
 
 /*
@@ -49,11 +62,39 @@ void ll_finder_free(struct ll_finder *finder);
 int ll_finder_prepare(struct ll_finder *finder, uint64_t off, struct ll_error *err);
 
 /*
+ * For a finder from ll_finder_from_index() about to build the DIEs DIES
+ * (any order): when each DIE's unit is DWARF 5 and refers to nothing
+ * outside itself, later ll_finder_prepare() calls write one made-up unit
+ * header spanning the units libdw would otherwise register one by one
+ * (a page fault each: ~3,000 on a vmlinux). The caller must then prepare
+ * those DIEs in ascending order and read nothing else of .debug_info.
+ */
+void ll_finder_skip_headers(struct ll_finder *finder, const uint64_t *dies, size_t n);
+
+/*
  * Every name of a top-level struct, union, class or typedef DIE, sorted,
  * each once; the caller frees them and the array.
  */
+/*
+ * What a whole-image listing leaves for the name index: each name's units
+ * (names owned), and every unit header.
+ */
+struct ll_finder_seed {
+	struct ll_index_entry *entries;
+	size_t nr_entries;
+	struct ll_scan_unit *units;
+	size_t nr_units;
+	uint64_t info_size;
+};
+
+void ll_finder_seed_release(struct ll_finder_seed *seed);
+
+/*
+ * SEED (or NULL): where to leave the name index's seed, when the raw scan
+ * read every unit (seed->entries stays NULL otherwise).
+ */
 int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, const struct ll_index_key *key, char ***names,
+		   bool raw_ok, struct ll_finder_seed *seed, char ***names,
 		   size_t *n, const struct ll_progress *progress, struct ll_error *err);
 
 /* "did you mean struct X?" text for a missing NAME, or NULL. */
