@@ -36,17 +36,18 @@ int ll_mkdir_p(const char *dir)
 uint64_t ll_cache_max_bytes(void)
 {
 	const char *env = getenv("LAYOUTLINT_CACHE_MAX_MB");
+	uint64_t dflt = (uint64_t)LL_CACHE_DEFAULT_MAX_MB << 20;
 	char *end;
-	unsigned long long mb;
+	double mb;
 
 	if (!env || !*env)
-		return (uint64_t)LL_CACHE_DEFAULT_MAX_MB << 20;
+		return dflt;
 	errno = 0;
-	mb = strtoull(env, &end, 10);
+	mb = strtod(env, &end);
 	/* Not a number: the default, as a typo must not empty the cache. */
-	if (errno || *end || env[0] == '-' || mb > (UINT64_MAX >> 20))
-		return (uint64_t)LL_CACHE_DEFAULT_MAX_MB << 20;
-	return (uint64_t)mb << 20;
+	if (errno || *end || !(mb >= 0) || mb > 1e12)
+		return dflt;
+	return (uint64_t)(mb * (1 << 20));
 }
 
 struct cached_file {

@@ -16,7 +16,7 @@ int ll_mkdir_p(const char *dir);
 
 /*
  * The bound on the files a cache directory keeps: LAYOUTLINT_CACHE_MAX_MB
- * (a whole number of MiB; 0 keeps nothing) or LL_CACHE_DEFAULT_MAX_MB.
+ * (MiB, fractions allowed; 0 keeps nothing) or LL_CACHE_DEFAULT_MAX_MB.
  */
 #define LL_CACHE_DEFAULT_MAX_MB 256
 uint64_t ll_cache_max_bytes(void);

@@ -140,6 +140,7 @@ def main():
     time.sleep(3)
     bid = run(["readelf", "-n", exe]).stdout.split("Build ID:")[1].split()[0]
     index = os.path.join(cache, "layoutlint", bid + ".index")
+    check_bound(a, ok, lint, exe, other)
 
     def answers(binary, extra):
         return [lint.run(binary, *q, extra_env=dict(env, **extra)) for q in QUERIES]
@@ -272,6 +273,41 @@ def main():
     ok(p == q and p.returncode == 0 and os.path.isfile(index),
        "a binary rebuilt at the same path: the old index is left alone, not read", p.stderr)
     return tap.finish()
+
+
+def check_bound(a, ok, lint, exe, other):
+    """LAYOUTLINT_CACHE_MAX_MB: the least recently used index files go first;
+    nothing but *.index and *.names regular files is ever removed."""
+    cache = os.path.join(a.workdir, "bounded")
+    d = os.path.join(cache, "layoutlint")
+    shutil.rmtree(cache, ignore_errors=True)
+    os.makedirs(d)
+    env = {"XDG_CACHE_HOME": cache}
+    old, older = os.path.join(d, "old.index"), os.path.join(d, "older.index")
+    keep = os.path.join(d, "notes.txt")
+    victim = os.path.join(a.workdir, "bound-victim")
+    for path, age in ((old, 100), (older, 200), (keep, 300), (victim, 300)):
+        open(path, "wb").write(bytes(3000))
+        os.utime(path, (time.time() - age, time.time() - age))
+    os.symlink(victim, os.path.join(d, "link.index"))
+    # 4 KiB: room for the new index and names and for neither old file.
+    p = lint.run("--list", exe, extra_env=dict(env, LAYOUTLINT_CACHE_MAX_MB="0.004"))
+    left = sorted(os.listdir(d))
+    ok(p.returncode == 0 and not os.path.exists(old) and not os.path.exists(older) and
+       any(f.endswith(".index") and f[0] not in "ol" for f in left) and
+       os.path.exists(keep) and os.path.islink(os.path.join(d, "link.index")) and
+       os.path.getsize(victim) == 3000,
+       "the cache bound evicts the oldest index files, nothing else", left)
+    open(old, "wb").write(bytes(3000))
+    os.utime(old, (time.time() - 100, time.time() - 100))
+    p = lint.run("--list", other, extra_env=dict(env, LAYOUTLINT_CACHE_MAX_MB="0.005"))
+    left = sorted(f for f in os.listdir(d) if f.endswith(".index") and f[0] not in "ol")
+    ok(p.returncode == 0 and not os.path.exists(old) and len(left) == 2,
+       "least recently used first: an older planted index goes, both real ones stay", left)
+    p = lint.run("--list", exe, extra_env=dict(env, LAYOUTLINT_CACHE_MAX_MB="0"))
+    left = [f for f in os.listdir(d) if f.endswith((".index", ".names"))]
+    ok(p.returncode == 0 and left == ["link.index"], "LAYOUTLINT_CACHE_MAX_MB=0 keeps nothing",
+       left)
 
 
 if __name__ == "__main__":
