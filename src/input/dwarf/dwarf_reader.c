@@ -1663,22 +1663,6 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 	return qs->nr_cands || qs->declared || q->no_suggestion;
 }
 
-/* Unit of .debug_info offset OFF among UNITS, or UINT32_MAX. */
-static uint32_t unit_of(const struct ll_scan_unit *units, size_t n, uint64_t off)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (units[mid].end <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && off >= units[lo].offset ? (uint32_t)lo : UINT32_MAX;
-}
-
 /* The definitions QS captured, as an index entry's; false if a DIE is in no unit. */
 static bool entry_defs(const struct query_state *qs, const struct ll_scan_unit *units,
 		       size_t nr_units, struct ll_index_entry *e)
@@ -1688,11 +1672,13 @@ static bool entry_defs(const struct query_state *qs, const struct ll_scan_unit *
 
 	for (size_t i = 0; i < qs->nr_raw_defs; i++) {
 		defs[i] = qs->raw_defs[i].def;
-		defs[i].d.unit = unit_of(units, nr_units, defs[i].d.die);
-		if (defs[i].d.unit == UINT32_MAX) {
+		size_t u = ll_scan_unit_index(units, nr_units, defs[i].d.die);
+
+		if (u >= UINT32_MAX) {
 			free(defs);
 			return false;
 		}
+		defs[i].d.unit = (uint32_t)u;
 		/* The pick's hole count, when this definition was built. */
 		for (size_t c = 0; c < qs->nr_cands; c++)
 			if (qs->cands[c].die == defs[i].d.die)

@@ -122,17 +122,7 @@ static bool put_fake_header(struct ll_finder *f, size_t lo)
 
 static size_t unit_index(const struct ll_finder *f, uint64_t off)
 {
-	size_t lo = 0, hi = f->nr_units;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->units[mid].end <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < f->nr_units && off >= f->units[lo].offset ? lo : SIZE_MAX;
+	return ll_scan_unit_index(f->units, f->nr_units, off);
 }
 
 void ll_finder_skip_headers(struct ll_finder *f, const uint64_t *dies, size_t n)
@@ -151,22 +141,11 @@ void ll_finder_skip_headers(struct ll_finder *f, const uint64_t *dies, size_t n)
 
 int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!f || !f->image)
 		return 0;
-	if (!f->units)
-		return fill_all(f, err);
-	hi = f->nr_units;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->units[mid].end <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == f->nr_units || off < f->units[lo].offset)
+	if (!f->units || (lo = unit_index(f, off)) == SIZE_MAX)
 		return fill_all(f, err);
 	/*
 	 * libdw registers units one after another up to the one asked for,
