@@ -14,7 +14,7 @@ _layoutlint_binary()
     for ((i = 1; i < COMP_CWORD; i++)); do
         w=${COMP_WORDS[i]}
         case $w in
-            -r|--rules|--format|--cacheline|--decl-file|--srcdir|--prefix-map|--color|\
+            -r|--rules|--format|--cacheline|--decl-file|--cu|--size|--die|--srcdir|--prefix-map|--color|\
             --fail-level|--baseline|--write-baseline|--against|--groups|--contains|\
             --audit|--btf-base|--import-net-cachelines|--html|--source-url|--binary|--in|\
             --profile|--measured-hot|--measured-writes|--write-rules) ((i++)) ;;

@@ -402,9 +402,17 @@ static void check_placement(const struct ll_check_input *in, const struct ll_uni
 	}
 
 	struct ll_finding *f = NULL;
-	struct strbuf msg = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, one = STRBUF_INIT;
 	size_t partial = 0;
 
+	/*
+	 * One finding for the struct: with one pair its message says which;
+	 * with more, one short note per pair at the member, so that a struct
+	 * with dozens of placement-dependent pairs is not one line of a
+	 * thousand characters.
+	 */
+	for (size_t i = 0; i < keys.n; i++)
+		partial += keys.v[i].hits != nshifts;
 	for (size_t i = 0; i < keys.n; i++) {
 		const struct pkey *k = &keys.v[i];
 
@@ -413,28 +421,32 @@ static void check_placement(const struct ll_check_input *in, const struct ll_uni
 		if (!f) {
 			f = ll_check_finding_add(out, "placement", -1);
 			f->location = k->a->m->decl;
-			sb_addf(&msg, "%s %s starts at a multiple of %llu, not of the %u-byte "
-				"cacheline: some findings depend on where an instance lands:",
-				ll_kind_name(s->kind), s->name, (unsigned long long)align, cl);
 		}
-		partial++;
+		sb_reset(&one);
 		if (k->b)
-			sb_addf(&msg, " %s %s/%s in %zu of %zu start offsets;", k->rule,
-				k->a->m->path, k->b->m->path, k->hits, nshifts);
+			sb_addf(&one, "%s %s/%s in %zu of %zu start offsets", k->rule, k->a->m->path,
+				k->b->m->path, k->hits, nshifts);
 		else
-			sb_addf(&msg, " %s %s in %zu of %zu start offsets;", k->rule,
-				k->a->m->path, k->hits, nshifts);
+			sb_addf(&one, "%s %s in %zu of %zu start offsets", k->rule, k->a->m->path,
+				k->hits, nshifts);
+		if (partial > 1)
+			ll_finding_member_note(f, &k->a->m->decl, k->a->m->path, "%s", one.buf);
 		ll_finding_member(f, k->a->m->path);
 		if (k->b)
 			ll_finding_member(f, k->b->m->path);
 		ll_finding_pair(f, k->a->m->path, k->b ? k->b->m->path : NULL);
 	}
 	if (f) {
-		if (msg.len && msg.buf[msg.len - 1] == ';')
-			msg.buf[--msg.len] = '\0';
+		sb_addf(&msg, "%s %s starts at a multiple of %llu, not of the %u-byte cacheline: ",
+			ll_kind_name(s->kind), s->name, (unsigned long long)align, cl);
+		if (partial == 1)
+			sb_addf(&msg, "some findings depend on where an instance lands: %s", one.buf);
+		else
+			sb_addf(&msg, "%zu findings depend on where an instance lands", partial);
 		f->message = sb_detach(&msg);
 		ll_finding_seal(f, s);
 	}
+	sb_release(&one);
 	sb_release(&msg);
 	free(keys.v);
 	free(last_shift);

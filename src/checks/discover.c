@@ -163,3 +163,91 @@ void ll_audit(struct ll_struct *s, struct ll_audit *out)
 	ll_lines_release(&lines);
 	ll_units_release(&units);
 }
+
+/* ---- --audit of global variables --------------------------------------- */
+
+/* How many neighbours one audit line names before it counts the rest. */
+#define AUDIT_NEIGHBOURS_SHOWN 4
+
+static void audit_name_var(const struct ll_member *m, struct strbuf *out)
+{
+	sb_addf(out, "%s (%s)", m->name, m->decl.file ? m->decl.file : "no declaration");
+}
+
+static bool same_file(const struct ll_member *a, const struct ll_member *b)
+{
+	return a->decl.file && b->decl.file && strcmp(a->decl.file, b->decl.file) == 0;
+}
+
+static bool lines_meet(const struct ll_member *a, const struct ll_member *b, unsigned cl)
+{
+	uint64_t fa, la, fb, lb;
+
+	return ll_member_lines(a, cl, &fa, &la) && ll_member_lines(b, cl, &fb, &lb) &&
+	       fa <= lb && fb <= la;
+}
+
+/*
+ * LOCK's neighbours on its lines that another file declares: variables
+ * that only the linker put there, whose readers and writers know nothing
+ * of the lock's. Its own file's variables are most often what it guards.
+ */
+static size_t audit_strangers(const struct ll_struct *s, size_t lock, struct strbuf *out)
+{
+	const struct ll_member *l = &s->members[lock];
+	size_t found = 0, lo = lock, hi = lock + 1;
+
+	while (lo > 0 && lines_meet(&s->members[lo - 1], l, s->cacheline))
+		lo--;
+	while (hi < s->nr_members && lines_meet(&s->members[hi], l, s->cacheline))
+		hi++;
+	for (size_t j = lo; j < hi; j++) {
+		const struct ll_member *m = &s->members[j];
+
+		if (j == lock || same_file(m, l))
+			continue;
+		if (found < AUDIT_NEIGHBOURS_SHOWN) {
+			sb_adds(out, found ? ", " : " with ");
+			audit_name_var(m, out);
+		}
+		found++;
+	}
+	if (found > AUDIT_NEIGHBOURS_SHOWN)
+		sb_addf(out, " and %zu more", found - AUDIT_NEIGHBOURS_SHOWN);
+	return found;
+}
+
+void ll_audit_globals(const struct ll_struct *s, struct ll_audit *out)
+{
+	struct strbuf detail = STRBUF_INIT, one = STRBUF_INIT;
+	uint64_t last_counted = UINT64_MAX;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < s->nr_members; i++) {
+		const struct ll_member *m = &s->members[i];
+		uint64_t first, last;
+
+		if (!m->name || !m->type || !audit_write_hot(m->type) ||
+		    !ll_member_lines(m, s->cacheline, &first, &last))
+			continue;
+		sb_reset(&one);
+		sb_addf(&one, "line %" PRIu64 " (%#" PRIx64 "): %s ", first,
+			s->origin + first * s->cacheline, m->type);
+		audit_name_var(m, &one);
+		bool strangers = audit_strangers(s, i, &one) > 0;
+		bool read_mostly = m->section && strstr(m->section, "read_mostly");
+
+		if (read_mostly)
+			sb_addf(&one, "%s in %s, which is for data written rarely",
+				strangers ? ";" : "", m->section);
+		if (!strangers && !read_mostly)
+			continue;
+		if (last_counted != first)
+			out->mixed_lines++;
+		last_counted = last;
+		sb_addf(&detail, "\n      %s", one.buf);
+	}
+	out->detail = detail.len ? sb_detach(&detail) : NULL;
+	sb_release(&detail);
+	sb_release(&one);
+}

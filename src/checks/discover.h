@@ -44,4 +44,14 @@ struct ll_audit {
  */
 void ll_audit(struct ll_struct *s, struct ll_audit *out);
 
+/*
+ * --audit of a global variables aggregate (LL_GLOBALS), by types and
+ * declarations alone: each lock-like or atomic variable (the types ll_audit
+ * calls write-hot) that shares a cacheline with a variable another file
+ * declares, or that lies in a read-mostly section. DETAIL holds one line per
+ * such variable, each starting with a newline and indented, as
+ * "line L (ADDR): TYPE NAME (FILE) with NAME (FILE), ...". S is unchanged.
+ */
+void ll_audit_globals(const struct ll_struct *s, struct ll_audit *out);
+
 #endif

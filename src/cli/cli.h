@@ -25,7 +25,14 @@ enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 struct options {
 	enum format format;
 	unsigned cacheline;		/* 0: by the binary's architecture */
+	/*
+	 * --cacheline N,M...: more line sizes, each struct linted again at
+	 * each (the first is CACHELINE); 0 extra for one size.
+	 */
+	unsigned more_cachelines[3];
+	size_t nr_more_cachelines;
 	const char *decl_glob;
+	struct ll_selector select;	/* --cu, --size, --die */
 	const char *srcdir;
 	const char **prefix_maps;
 	size_t nr_prefix_maps;

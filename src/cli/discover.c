@@ -146,6 +146,32 @@ static int check_contained_type(const char *binary, const char *type, char *cons
 }
 
 /*
+ * --audit='*' and --audit=variables take the global variables in too, looked
+ * up after the structs (whose lookup reports a damaged image first), into
+ * QUERIES and RESULTS after the *NQ used so far.
+ */
+static int lookup_globals(struct ll_input *in, const char *glob, struct ll_query *queries,
+			  struct ll_lookup_result *results, size_t *nq, struct ll_error *err)
+{
+	size_t first = *nq;
+
+	for (size_t g = 0; g < 2; g++) {
+		const char *which = g ? LL_PERCPU_NAME : LL_GLOBALS_NAME;
+
+		if (ll_glob_component(glob, which, strlen(which)))
+			queries[(*nq)++] = (struct ll_query){ .name = which, .kind = LL_QUERY_GLOBALS,
+							      .no_suggestion = true };
+	}
+	if (*nq == first)
+		return 0;
+	if (ll_input_lookup(in, queries + first, *nq - first, results + first, err)) {
+		*nq = first;
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * --list, --contains, --audit: every matching name looked up in one pass,
  * then a question asked of each model.
  */
@@ -173,15 +199,17 @@ int cli_discover(struct options *o)
 		status = 2;
 		goto done;
 	}
-	queries = xcalloc(n ? n : 1, sizeof(*queries));
+	queries = xcalloc(n + 2, sizeof(*queries));
 	for (size_t i = 0; i < n; i++)
 		if (ll_glob_component(glob, names[i], strlen(names[i])))
 			queries[nq++] = (struct ll_query){ .name = names[i], .kind = LL_QUERY_ANY,
 							   .decl_glob = o->decl_glob,
+							   .select = &o->select,
 							   .no_suggestion = true,
 							   .summary_only = o->list_glob != NULL };
-	results = xcalloc(nq ? nq : 1, sizeof(*results));
-	if (ll_input_lookup(in, queries, nq, results, &err)) {
+	results = xcalloc(n + 2, sizeof(*results));
+	if (ll_input_lookup(in, queries, nq, results, &err) ||
+	    (o->audit_glob && lookup_globals(in, glob, queries, results, &nq, &err))) {
 		ll_report_error(&err);
 		status = 2;
 		goto done;
@@ -205,6 +233,16 @@ int cli_discover(struct options *o)
 			sb_release(&name);
 			continue;
 		}
+		/* A row for a shape not laid out, with why: not a silent gap. */
+		if (results[i].status == LL_UNSUPPORTED && o->list_glob) {
+			struct strbuf name = STRBUF_INIT;
+
+			sb_add_escaped(&name, queries[i].name);
+			sb_addf(&out, "%-6s %-40s  (not laid out: %s)\n", "?", name.buf,
+				results[i].detail);
+			sb_release(&name);
+			continue;
+		}
 		if (results[i].status != LL_FOUND)
 			continue;	/* typedefs of non-aggregates, declarations */
 		s->cacheline = o->cacheline ? o->cacheline : ll_input_arch_cacheline(in);
@@ -219,7 +257,10 @@ int cli_discover(struct options *o)
 
 			audits = xgrow(audits, nr_audits, sizeof(*audits));
 			a = &audits[nr_audits++];
-			ll_audit(s, &a->a);
+			if (s->kind == LL_GLOBALS)
+				ll_audit_globals(s, &a->a);
+			else
+				ll_audit(s, &a->a);
 			a->name = s->name;	/* escaped, as the query's is not */
 			a->kind = ll_kind_name(s->kind);
 		}
@@ -232,12 +273,14 @@ int cli_discover(struct options *o)
 			qsort(audits, nr_audits, sizeof(*audits), cmp_audited);
 		sb_adds(&out, "# heuristic, no rules: lines mixing lock-like members (spinlock_t, "
 			"atomic_t, refcount_t, struct mutex...)\n# with pointers to const ops tables; "
-			"write rules for the structs that matter\n");
+			"for global variables, lock-like ones sharing a line\n# with another file's "
+			"variables or in a read-mostly section; write rules for what matters\n");
 		for (size_t i = 0; i < nr_audits; i++) {
 			if (!audits[i].a.mixed_lines)
 				continue;
-			sb_addf(&out, "%4zu  %s %s: %s\n", audits[i].a.mixed_lines, audits[i].kind,
-				audits[i].name, audits[i].a.detail);
+			sb_addf(&out, "%4zu  %s %s:%s%s\n", audits[i].a.mixed_lines, audits[i].kind,
+				audits[i].name, audits[i].a.detail[0] == '\n' ? "" : " ",
+				audits[i].a.detail);
 			shown++;
 		}
 		if (!shown)

@@ -5,6 +5,9 @@
  * global state of the program is here, the two variables argp reads.
  */
 #include <argp.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +52,9 @@ enum {
 	OPT_MEASURED_WRITES,
 	OPT_WRITE_RULES,
 	OPT_NO_CACHE,
+	OPT_CU,
+	OPT_SIZE,
+	OPT_DIE,
 };
 
 static const struct argp_option argp_options[] = {
@@ -58,8 +64,16 @@ static const struct argp_option argp_options[] = {
 	  "argument is a NAME and there is no positional BINARY", 1 },
 	{ "decl-file", OPT_DECL_FILE, "GLOB", 0,
 	  "Among same-named distinct definitions, pick the one declared in a file matching GLOB", 1 },
-	{ "cacheline", OPT_CACHELINE, "N", 0,
-	  "Cacheline size in bytes (default: by the binary's architecture)", 1 },
+	{ "cu", OPT_CU, "GLOB", 0,
+	  "Among same-named distinct definitions, pick those in a compilation unit whose file "
+	  "(DW_AT_name) matches GLOB", 1 },
+	{ "size", OPT_SIZE, "N", 0,
+	  "Among same-named distinct definitions, pick the one of N bytes", 1 },
+	{ "die", OPT_DIE, "OFFSET", 0,
+	  "Pick the definition at this .debug_info offset (as the ambiguity error prints it)", 1 },
+	{ "cacheline", OPT_CACHELINE, "N[,M...]", 0,
+	  "Cacheline size in bytes (default: by the binary's architecture); several sizes "
+	  "(64,128) lint each struct at each, every finding saying under which", 1 },
 	{ "btf", OPT_BTF, NULL, 0,
 	  "Read the .BTF section even when the binary has DWARF (BTF alone is read anyway: "
 	  "raw BTF such as /sys/kernel/btf/vmlinux, or ELF with .BTF and no DWARF)", 1 },
@@ -176,6 +190,55 @@ static int parse_uint(const char *s, unsigned *out)
 	return 0;
 }
 
+static bool line_size_ok(unsigned v)
+{
+	return v >= 16 && v <= 4096 && !(v & (v - 1));
+}
+
+/*
+ * --cacheline N or N,M,...: distinct line sizes, the first in
+ * o->cacheline, the rest in o->more_cachelines.
+ */
+static int parse_cachelines(const char *arg, struct options *o)
+{
+	char buf[64];
+	size_t n = 0;
+	unsigned sizes[4];
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (char *tok = buf, *comma; tok; tok = comma ? comma + 1 : NULL) {
+		comma = strchr(tok, ',');
+		if (comma)
+			*comma = '\0';
+		if (n == 4 || parse_uint(tok, &sizes[n]) || !line_size_ok(sizes[n]))
+			return -1;
+		for (size_t k = 0; k < n; k++)
+			if (sizes[k] == sizes[n])
+				return -1;
+		n++;
+	}
+	o->cacheline = sizes[0];
+	o->nr_more_cachelines = n - 1;
+	memcpy(o->more_cachelines, sizes + 1, (n - 1) * sizeof(*sizes));
+	return 0;
+}
+
+/* A decimal, or with 0x a hex, unsigned 64-bit number (strtoull's base 0 would take 010 as 8). */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *digits = hex ? s + 2 : s;
+
+	if (!*digits || *digits == '-' || *digits == '+' || *digits == ' ')
+		return false;
+	errno = 0;
+	*out = strtoull(digits, &end, hex ? 16 : 10);
+	return !*end && errno == 0;
+}
+
 /* A percentage: a number from 0 to 100. */
 static int parse_pct(const char *s, double *out)
 {
@@ -199,7 +262,7 @@ static void add_query(struct options *o, const char *name, const char *kind)
 		.kind = !kind ? LL_QUERY_ANY :
 			strcmp(kind, "union") == 0 ? LL_QUERY_UNION :
 			strcmp(kind, "global") == 0 ? LL_QUERY_GLOBALS : LL_QUERY_STRUCT,
-		.decl_glob = o->decl_glob,
+		.decl_glob = o->decl_glob, .select = &o->select,
 	};
 }
 
@@ -305,10 +368,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->no_cache = true;
 		break;
 	case OPT_CACHELINE:
-		if (parse_uint(arg, &o->cacheline) || o->cacheline < 16 || o->cacheline > 4096 ||
-		    (o->cacheline & (o->cacheline - 1)))
-			argp_error(state, "--cacheline '%s': expected a power of two from 16 to 4096",
-				   arg);
+		if (parse_cachelines(arg, o))
+			argp_error(state, "--cacheline '%s': expected a power of two from 16 to 4096, "
+				   "or up to 4 distinct ones apart by commas (64,128)", arg);
 		break;
 	case OPT_BTF:
 		o->btf = true;
@@ -318,6 +380,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_DECL_FILE:
 		o->decl_glob = arg;
+		break;
+	case OPT_CU:
+		if (!*arg)
+			argp_error(state, "--cu needs a GLOB");
+		o->select.cu_glob = arg;
+		break;
+	case OPT_SIZE:
+		if (!parse_u64(arg, &o->select.size))
+			argp_error(state, "--size '%s': expected a number of bytes", arg);
+		o->select.by_size = true;
+		break;
+	case OPT_DIE:
+		if (!parse_u64(arg, &o->select.die))
+			argp_error(state, "--die '%s': expected a .debug_info offset (0x1234 or 4660)",
+				   arg);
+		o->select.by_die = true;
 		break;
 	case OPT_BINARY:
 		if (!*arg)
@@ -468,6 +546,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		if (!o->binary)
 			argp_error(state, "no BINARY given");
+		if (o->nr_more_cachelines && (o->format == FORMAT_PATCH || o->write_rules))
+			argp_error(state, "--cacheline with several sizes lints each struct once per "
+				   "size: --format=patch and --write-rules need one");
 		if (o->pending_kind)
 			argp_error(state, "'%s' must be followed by a NAME", o->pending_kind);
 		if (o->in_outer && (o->nr_queries != 1 || o->queries[0].kind == LL_QUERY_GLOBALS))

@@ -82,6 +82,7 @@ void cli_profiles_queries(const struct cli_profiles *all, struct options *o)
 			o->queries = xgrow(o->queries, o->nr_queries, sizeof(*o->queries));
 			o->queries[o->nr_queries++] = (struct ll_query){
 				.name = name, .kind = kind, .decl_glob = o->decl_glob,
+				.select = &o->select,
 			};
 		}
 	}

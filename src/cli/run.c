@@ -27,6 +27,26 @@ static const char *query_kind_name(const struct ll_query *q)
 	return q->kind == LL_QUERY_UNION ? "union" : q->kind == LL_QUERY_GLOBALS ? "global" : "struct";
 }
 
+static bool selects(const struct ll_query *q)
+{
+	return q->select && (q->select->cu_glob || q->select->by_size || q->select->by_die);
+}
+
+/* "--decl-file 'G', --size N" as given. */
+static void describe_selection(const struct ll_query *q, struct strbuf *out)
+{
+	const struct ll_selector *s = q->select;
+
+	if (q->decl_glob)
+		sb_addf(out, "--decl-file '%s'", q->decl_glob);
+	if (s && s->cu_glob)
+		sb_addf(out, "%s--cu '%s'", out->len ? ", " : "", s->cu_glob);
+	if (s && s->by_size)
+		sb_addf(out, "%s--size %llu", out->len ? ", " : "", (unsigned long long)s->size);
+	if (s && s->by_die)
+		sb_addf(out, "%s--die 0x%llx", out->len ? ", " : "", (unsigned long long)s->die);
+}
+
 /* Turn a failed lookup into the one-line error for exit status 2. */
 static void lookup_error(const char *binary, const struct ll_query *q,
 			 const struct ll_lookup_result *r, struct ll_error *err)
@@ -39,16 +59,25 @@ static void lookup_error(const char *binary, const struct ll_query *q,
 			"(look in the object or module that defines it)", binary, kind, q->name);
 		break;
 	case LL_AMBIGUOUS:
-		ll_fail(err, "%s: %s %s has distinct definitions: %s; pick one with --decl-file GLOB",
-			binary, kind, q->name, r->detail ? r->detail : "");
+		ll_fail(err, "%s: %s %s has distinct definitions: %s; pick one with --decl-file GLOB, "
+			"--cu GLOB, --size N or --die OFFSET", binary, kind, q->name,
+			r->detail ? r->detail : "");
 		break;
 	case LL_MISSING:
-		if (q->decl_glob && r->detail)
-			ll_fail(err, "%s: no definition of %s %s is declared in a file matching '%s' "
-				"(definitions: %s)", binary, kind, q->name, q->decl_glob, r->detail);
+		if (r->detail && (q->decl_glob || selects(q))) {
+			struct strbuf by = STRBUF_INIT;
+
+			describe_selection(q, &by);
+			ll_fail(err, "%s: no definition of %s %s matches %s (definitions: %s)",
+				binary, kind, q->name, by.buf, r->detail);
+			sb_release(&by);
+		}
 		else
 			ll_fail(err, "%s: %s %s not found%s%s", binary, kind, q->name,
 				r->detail ? "; " : "", r->detail ? r->detail : "");
+		break;
+	case LL_UNSUPPORTED:
+		ll_fail(err, "%s: %s %s: %s", binary, kind, q->name, r->detail ? r->detail : "");
 		break;
 	case LL_FOUND:
 		break;
@@ -86,6 +115,7 @@ static void plan_queries(struct options *o, struct ll_rules *rules, struct ll_bl
 				.name = b->name,
 				.kind = (enum ll_query_kind)b->kind,
 				.decl_glob = o->decl_glob ? o->decl_glob : b->in_glob,
+				.select = &o->select,
 			};
 		}
 		*blocks = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(**blocks));
@@ -145,6 +175,65 @@ static int missing_struct(const struct options *o, const char *path, size_t i,
 }
 
 /*
+ * With several --cacheline sizes, every finding says under which: the same
+ * line number means other bytes at another size.
+ */
+static void say_line_size(struct ll_linted *l)
+{
+	for (size_t f = 0; f < l->findings.n; f++) {
+		struct ll_finding *x = &l->findings.v[f];
+		struct strbuf sb = STRBUF_INIT;
+
+		sb_addf(&sb, "%s (%u-byte lines)", x->message, l->layout->cacheline);
+		free(x->message);
+		x->message = sb_detach(&sb);
+	}
+}
+
+/*
+ * A struct the lookup found (R->layout, taken), linted with BLOCK once per
+ * line size into LB's next structs: copies are made before any lint, which
+ * tags the model it is given.
+ */
+static int lint_found(const struct options *o, struct ll_block *block,
+		      struct ll_lookup_result *r, const struct cli_profiles *mine,
+		      struct linted_binary *lb, struct ll_error *err)
+{
+	size_t sizes = 1 + o->nr_more_cachelines;
+	struct ll_linted *first = &lb->run.structs[lb->run.nr_structs];
+
+	for (size_t k = 0; k < sizes; k++)
+		first[k].layout = k ? ll_struct_clone(r->layout) : r->layout;
+	r->layout = NULL;
+	lb->run.nr_structs += sizes;
+	for (size_t k = 0; k < sizes; k++) {
+		struct ll_linted *l = &first[k];
+		struct ll_lint_opts lo = {
+			.cacheline = k ? o->more_cachelines[k - 1] : o->cacheline,
+			.arch_cacheline = ll_input_arch_cacheline(lb->in),
+			.groups_off = o->groups_off,
+			.adjacent_lines = o->adjacent_lines,
+			.embed_path = o->in_path,
+			.embed_type = o->in_type,
+			.embed_block = o->in_block,
+			.suggest = o->suggest,
+			.patch = o->format == FORMAT_PATCH,
+			.srcdir = o->srcdir,
+			.profiles = (const struct ll_profile *const *)mine->v,
+			.nr_profiles = mine->n,
+			.thresholds = o->thresholds,
+		};
+
+		if (ll_lint_struct(&lo, block, l, err))
+			return -1;
+		cli_print_notes(&l->profile_notes);
+		if (sizes > 1)
+			say_line_size(l);
+	}
+	return 0;
+}
+
+/*
  * Read PATH and lint every query with its rules block. A struct PATH does
  * not define is decided by missing_struct() once every binary under test
  * has been read; for the reference it is just absent.
@@ -180,34 +269,14 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 	if (!pass->reference &&
 	    cli_profiles_for_binary(profiles, path, lb->run.build_id, &mine, err))
 		goto done;
-	lb->run.structs = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*lb->run.structs));
+	lb->run.structs = xcalloc((o->nr_queries ? o->nr_queries : 1) * (1 + o->nr_more_cachelines),
+				  sizeof(*lb->run.structs));
 	for (size_t i = 0; i < o->nr_queries; i++) {
 		lb->struct_of_query[i] = -1;
 		if (results[i].status == LL_FOUND) {
-			struct ll_linted *l = &lb->run.structs[lb->run.nr_structs];
-
-			lb->struct_of_query[i] = (long)lb->run.nr_structs++;
-			l->layout = results[i].layout;
-			results[i].layout = NULL;
-			struct ll_lint_opts lo = {
-				.cacheline = o->cacheline,
-				.arch_cacheline = ll_input_arch_cacheline(lb->in),
-				.groups_off = o->groups_off,
-				.adjacent_lines = o->adjacent_lines,
-				.embed_path = o->in_path,
-				.embed_type = o->in_type,
-				.embed_block = o->in_block,
-				.suggest = o->suggest,
-				.patch = o->format == FORMAT_PATCH,
-				.srcdir = o->srcdir,
-				.profiles = (const struct ll_profile *const *)mine.v,
-				.nr_profiles = mine.n,
-				.thresholds = o->thresholds,
-			};
-
-			if (ll_lint_struct(&lo, blocks[i], l, err))
+			lb->struct_of_query[i] = (long)lb->run.nr_structs;
+			if (lint_found(o, blocks[i], &results[i], &mine, lb, err))
 				goto done;
-			cli_print_notes(&l->profile_notes);
 			continue;
 		}
 		if (results[i].status == LL_AMBIGUOUS && pass->from_profile) {
@@ -490,7 +559,8 @@ int cli_lint(struct options *o)
 		o->in_type = o->queries[0].name;
 		o->in_block = blocks[0];
 		o->queries[0] = (struct ll_query){ .name = o->in_outer, .kind = LL_QUERY_STRUCT,
-						   .decl_glob = o->decl_glob };
+						   .decl_glob = o->decl_glob,
+						   .select = &o->select };
 		blocks[0] = ll_rules_find(&rules, LL_STRUCT, o->in_outer);
 	}
 	if (o->against && reference_paths(o, refs, &in_dir, &err))

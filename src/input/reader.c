@@ -164,7 +164,14 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 		r->detail = xstrdup("there are global " LL_GLOBALS_NAME " and global " LL_PERCPU_NAME);
 		return 0;
 	}
-	if (ll_globals_read(in->path, q->name, ll_input_arch_cacheline(in), &r->layout, err))
+	struct ll_variables debug = { 0 };
+	int rc = in->ops->variables ? in->ops->variables(in->state, &debug, err) : 0;
+
+	if (!rc)
+		rc = ll_globals_read(in->path, q->name, ll_input_arch_cacheline(in), &debug,
+				     &r->layout, err);
+	ll_variables_release(&debug);
+	if (rc)
 		return -1;
 	r->status = r->layout ? LL_FOUND : LL_MISSING;
 	if (!r->layout)

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/diag.h"
 #include "model/layout.h"
@@ -62,10 +63,25 @@ static inline bool ll_query_kind_matches(enum ll_query_kind want, bool is_union)
 	       (want != LL_QUERY_GLOBALS && (want == LL_QUERY_UNION) == is_union);
 }
 
+/*
+ * What else picks one of same-named distinct definitions, when their
+ * declaring files cannot (two at one file and line: a .c file included by
+ * two others with different #defines): the compilation unit's file, the
+ * size, or the DIE offset the ambiguity error prints. DWARF only.
+ */
+struct ll_selector {
+	const char *cu_glob;		/* --cu: a unit whose DW_AT_name matches */
+	bool by_size;
+	uint64_t size;			/* --size */
+	bool by_die;
+	uint64_t die;			/* --die: .debug_info offset of the definition */
+};
+
 struct ll_query {
 	const char *name;
 	enum ll_query_kind kind;
 	const char *decl_glob;		/* pick among same-named definitions; NULL: none */
+	const struct ll_selector *select;	/* more of that; NULL: none */
 	bool no_suggestion;		/* a miss needs no "did you mean" (costs a scan) */
 	/*
 	 * The caller reads only the layout's kind, name, size, cacheline,
@@ -80,6 +96,11 @@ enum ll_lookup_status {
 	LL_MISSING,		/* no definition, no declaration */
 	LL_DECLARED_ONLY,	/* declared (incomplete) but never defined */
 	LL_AMBIGUOUS,		/* distinct definitions and no glob picks one */
+	/*
+	 * A definition of a shape layoutlint does not lay out (a C++ class
+	 * with a virtual base, a Rust enum); detail says what and why.
+	 */
+	LL_UNSUPPORTED,
 };
 
 struct ll_lookup_result {

@@ -12,6 +12,7 @@
 #ifndef LAYOUTLINT_READER_IMPL_H
 #define LAYOUTLINT_READER_IMPL_H
 
+#include "input/elf/globals.h"
 #include "input/reader.h"
 
 /*
@@ -34,6 +35,12 @@ struct ll_input_ops {
 	int (*lookup)(void *state, const struct ll_query *queries, size_t n,
 		      struct ll_lookup_result *results, struct ll_error *err);
 	int (*list)(void *state, char ***names, size_t *n, struct ll_error *err);
+	/*
+	 * Optional (NULL: the format records none): the variables at fixed
+	 * addresses, with types and declarations, for the global variables
+	 * aggregate (input/elf/globals.h).
+	 */
+	int (*variables)(void *state, struct ll_variables *out, struct ll_error *err);
 };
 
 /* DWARF, through libdw/libdwfl (dwarf/dwarf_reader.c). */

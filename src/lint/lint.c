@@ -16,6 +16,7 @@
 #include "model/profile.h"
 #include "solver/suggest.h"
 #include "source/srcpatch.h"
+#include "util/diag.h"
 #include "util/strbuf.h"
 
 static bool any_tagged(const struct ll_member *v, size_t n)
@@ -47,6 +48,12 @@ static int suggest_one(const struct ll_lint_opts *o, struct ll_linted *l,
 	}
 	if (!wanted)
 		return 0;
+	if (l->layout->compiler_orders_members) {
+		ll_notef("%s %s: rustc already orders the fields of a Rust struct itself (and DWARF "
+			 "does not say whether #[repr(C)] keeps the declared order): no order "
+			 "suggested", ll_kind_name(l->layout->kind), l->layout->name);
+		return 0;
+	}
 	/* A patch moves whole declarations: the solver keeps their members together. */
 	if (o->patch) {
 		struct strbuf why = STRBUF_INIT;

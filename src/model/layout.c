@@ -182,74 +182,133 @@ static uint64_t begin_bit(const struct ll_member *m)
 	return m->is_bitfield ? m->bit_offset : m->offset * 8;
 }
 
+/* The bytes after the last member (END_BIT) up to the level's end. */
+static int push_padding(struct ll_holes *out, const struct ll_member *last, uint64_t end_bit,
+			uint64_t level_end)
+{
+	uint64_t end_byte = (end_bit + 7) / 8;
+
+	if (end_byte >= level_end)
+		return 0;
+	return push_hole(out, (struct ll_hole){ .offset = end_byte, .size = level_end - end_byte,
+						.after = last, .is_padding = true });
+}
+
+/*
+ * pahole's model of one struct level (what the README promises the listing
+ * and the summary follow). A run of bitfields owns a storage unit: that of
+ * the first bitfield, widened when a later one has a wider type or ends
+ * past it. Before each member, the unused bits of the run's unit up to it
+ * are a bit hole. Before a bitfield, the bytes up to its own unit (its
+ * type's size, aligned) are a byte hole and the bits from there to it a
+ * bit hole; before any other member, the whole bytes between the byte the
+ * previous one ended in and its first byte are a byte hole.
+ */
+struct bit_run {
+	bool open;
+	uint64_t unit_bits;	/* widest unit of the run so far */
+	uint64_t end;		/* bit where the run's unit ends */
+};
+
+static uint64_t unit_start(const struct ll_member *m, uint64_t level_bit)
+{
+	uint64_t unit = m->size * 8;
+
+	if (!unit)
+		return m->bit_offset;	/* a bitfield of no size: hostile */
+	return level_bit + (m->bit_offset - level_bit) / unit * unit;
+}
+
+static void extend_run(struct bit_run *run, const struct ll_member *m, uint64_t level_bit)
+{
+	uint64_t e = end_bit(m);
+
+	if (!m->is_bitfield) {
+		*run = (struct bit_run){ .open = false, .end = e };
+		return;
+	}
+	run->open = true;
+	if (e > run->end || m->size * 8 > run->unit_bits) {
+		run->unit_bits = m->size * 8;
+		run->end = unit_start(m, level_bit) + run->unit_bits;
+		if (e > run->end)	/* it took the rest of the unit before */
+			run->end += run->unit_bits;
+	}
+}
+
+static int struct_holes(const struct ll_member *members, size_t n, uint64_t begin,
+			uint64_t size, struct ll_holes *out)
+{
+	uint64_t level_bit = begin * 8, cursor = level_bit, last_end = level_bit;
+	struct bit_run run = { .end = (begin + size) * 8 };
+	const struct ll_member *prev = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &members[i];
+		uint64_t b = begin_bit(m);
+		struct ll_hole bits = { .after = prev, .offset = cursor / 8 };
+		struct ll_hole bytes = { .after = prev };
+
+		if (run.open) {
+			uint64_t stop = b < run.end ? b : run.end;
+
+			if (stop > cursor) {
+				bits.bits = stop - cursor;
+				cursor = stop;
+			}
+		}
+		if (m->is_bitfield) {
+			uint64_t unit = unit_start(m, level_bit);
+
+			if (cursor < unit && unit <= b) {
+				bytes.offset = cursor / 8;
+				bytes.size = unit / 8 - cursor / 8;
+				cursor = unit;
+			}
+			if (b > cursor) {
+				if (!bits.bits)
+					bits.offset = cursor / 8;
+				bits.bits += b - cursor;
+			}
+		} else if (b / 8 > cursor / 8) {
+			bytes.offset = cursor / 8;
+			bytes.size = b / 8 - cursor / 8;
+		}
+		if (bits.bits && push_hole(out, bits))
+			return -1;
+		if (bytes.size && push_hole(out, bytes))
+			return -1;
+		/*
+		 * Never back: a C++ empty member ([[no_unique_address]]) may sit at
+		 * an earlier member's offset, and takes no bytes of its own.
+		 */
+		if (end_bit(m) > cursor)
+			cursor = end_bit(m);
+		if (cursor > last_end)
+			last_end = cursor;
+		extend_run(&run, m, level_bit);
+		prev = m;
+	}
+	return push_padding(out, prev, last_end, begin + size);
+}
+
 int ll_find_holes(const struct ll_member *members, size_t n, enum ll_kind kind,
 		  uint64_t begin, uint64_t size, struct ll_holes *out)
 {
 	uint64_t cursor = begin * 8;	/* in bits */
 	const struct ll_member *prev = NULL;
 
+	if (kind != LL_UNION)
+		return struct_holes(members, n, begin, size, out);
+	/* Union levels: no holes between alternatives, only tail padding. */
 	for (size_t i = 0; i < n; i++) {
-		const struct ll_member *m = &members[i];
-		uint64_t b = begin_bit(m), e = end_bit(m);
+		uint64_t e = end_bit(&members[i]);
 
-		if (kind == LL_UNION) {
-			if (e > cursor)
-				cursor = e;
-			prev = m;
-			continue;
-		}
-		if (b > cursor) {
-			/*
-			 * As pahole counts them: the unused bits up to the end of
-			 * the previous bitfield's storage unit are a bit hole, the
-			 * whole bytes after it a byte hole.
-			 */
-			uint64_t split = cursor;
-
-			if (prev && prev->is_bitfield && prev->size) {
-				uint64_t unit_bits = prev->size * 8;
-				uint64_t unit_end = (prev->bit_offset / unit_bits + 1) * unit_bits;
-
-				split = unit_end < b ? unit_end : b;
-			} else if (cursor % 8) {
-				split = (cursor + 7) / 8 * 8 < b ? (cursor + 7) / 8 * 8 : b;
-			}
-			if (split > cursor) {
-				struct ll_hole h = { .after = prev, .offset = cursor / 8,
-						     .bits = split - cursor };
-
-				if (push_hole(out, h))
-					return -1;
-			}
-			if (b > split) {
-				struct ll_hole h = { .after = prev, .offset = split / 8 };
-
-				/* A gap ending inside a byte, before a bitfield, is bits too. */
-				if (split % 8 || (b - split) % 8)
-					h.bits = b - split;
-				else
-					h.size = (b - split) / 8;
-				if (push_hole(out, h))
-					return -1;
-			}
-		}
 		if (e > cursor)
 			cursor = e;
-		prev = m;
+		prev = &members[i];
 	}
-	uint64_t end_byte = (cursor + 7) / 8;
-
-	if (end_byte < begin + size) {
-		struct ll_hole h = {
-			.offset = end_byte,
-			.size = begin + size - end_byte,
-			.after = prev,
-			.is_padding = true,
-		};
-		if (push_hole(out, h))
-			return -1;
-	}
-	return 0;
+	return push_padding(out, prev, cursor, begin + size);
 }
 
 void ll_holes_free(struct ll_holes *h)
@@ -339,6 +398,7 @@ void ll_member_release(struct ll_member *m)
 	free(m->type);
 	free(m->domain);
 	free(m->decl.file);
+	free(m->section);
 }
 
 void ll_struct_free(struct ll_struct *s)
@@ -519,4 +579,36 @@ const char *ll_member_label(const struct ll_member *m)
 	if (m->is_aggregate)
 		return m->agg_kind == LL_UNION ? "<anonymous union>" : "<anonymous struct>";
 	return "<unnamed>";
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void clone_member(struct ll_member *to, const struct ll_member *from)
+{
+	*to = *from;
+	to->name = dup_or_null(from->name);
+	to->path = dup_or_null(from->path);
+	to->type = dup_or_null(from->type);
+	to->domain = dup_or_null(from->domain);
+	to->decl.file = dup_or_null(from->decl.file);
+	to->section = dup_or_null(from->section);
+	to->children = from->nr_children ? xcalloc(from->nr_children, sizeof(*to->children)) : NULL;
+	for (size_t i = 0; i < from->nr_children; i++)
+		clone_member(&to->children[i], &from->children[i]);
+}
+
+struct ll_struct *ll_struct_clone(const struct ll_struct *s)
+{
+	struct ll_struct *c = xcalloc(1, sizeof(*c));
+
+	*c = *s;
+	c->name = dup_or_null(s->name);
+	c->decl.file = dup_or_null(s->decl.file);
+	c->members = s->nr_members ? xcalloc(s->nr_members, sizeof(*c->members)) : NULL;
+	for (size_t i = 0; i < s->nr_members; i++)
+		clone_member(&c->members[i], &s->members[i]);
+	return c;
 }

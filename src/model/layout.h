@@ -50,8 +50,16 @@ struct ll_member {
 	uint64_t bit_offset;	/* bitfields: from bit 0 of the outermost struct */
 	uint64_t bit_size;
 	bool is_aggregate;	/* a nested struct/union whose members are children */
+	/*
+	 * A C++ base class, named (and pathed) "<base NAME>"; its members'
+	 * paths are the derived class's (d.x, not d.<base NAME>.x). Before
+	 * every member, where no reordering can move it.
+	 */
+	bool is_base;
 	enum ll_kind agg_kind;	/* valid when is_aggregate */
 	struct ll_decl decl;
+	/* LL_GLOBALS: the variable's ELF section (".bss"); NULL elsewhere. */
+	char *section;
 
 	struct ll_member *children;
 	size_t nr_children;
@@ -90,6 +98,12 @@ struct ll_struct {
 	 * trace in the offsets is unknown, so suggestions must say so.
 	 */
 	bool alignment_inferred;
+	/*
+	 * The compiler chose the member order (Rust without #[repr(C)]; DWARF
+	 * does not say which): the members are listed by offset, and no
+	 * order can be suggested in the source.
+	 */
+	bool compiler_orders_members;
 	struct ll_decl decl;
 	/*
 	 * Where the reader found the definition, for cross-checking with
@@ -198,6 +212,12 @@ int ll_visit(struct ll_member *members, size_t n, ll_visit_fn fn, void *arg);
 
 void ll_member_release(struct ll_member *m);
 void ll_struct_free(struct ll_struct *s);
+/*
+ * A deep copy of S as a reader made it (strings and members are copied;
+ * the rules' borrowed file names stay borrowed): the same struct, linted
+ * again under other settings (several --cacheline sizes).
+ */
+struct ll_struct *ll_struct_clone(const struct ll_struct *s);
 
 const char *ll_tag_name(enum ll_tag tag);
 const char *ll_kind_name(enum ll_kind kind);

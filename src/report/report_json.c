@@ -63,6 +63,8 @@ static void member(struct json_writer *w, const struct ll_struct *s, const struc
 	jw_kstring(w, "name", m->name);
 	jw_kstring(w, "path", m->path);
 	jw_kstring(w, "type", m->type);
+	if (m->is_base)
+		jw_kbool(w, "base", true);
 	jw_kuint(w, "offset", m->offset);
 	jw_kuint(w, "size", m->size);
 	jw_kuint(w, "alignment", m->alignment);

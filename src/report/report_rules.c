@@ -44,7 +44,9 @@ static void block(const struct ll_linted *l, const struct ll_measure_thresholds 
 	const struct ll_units *units = &l->units;
 	bool cold = false;
 
-	sb_addf(out, "\n%s %s\n", ll_kind_name(s->kind), s->name);
+	/* A name with blanks (a C++ template) is quoted, as rules files take it. */
+	sb_addf(out, strpbrk(s->name, " \t") ? "\n%s '%s'\n" : "\n%s %s\n", ll_kind_name(s->kind),
+		s->name);
 	if (!s->measured_access)
 		sb_adds(out, "\t# the profile does not say loads from stores: hot members are "
 			"listed untagged\n");

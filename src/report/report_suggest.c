@@ -81,6 +81,8 @@ static void list_members(struct text *t, const struct ll_member *members, size_t
 			line_start = t->out->len;
 			ll_listing_indent(t->out, depth);
 			sb_adds(t->out, "};");
+		} else if (m->is_base) {
+			sb_addf(t->out, "%s;", m->name);	/* "<base NAME>" */
 		} else {
 			char *d = ll_c_decl_with_name(m->type ? m->type : "?", m->name ? m->name : "");
 

@@ -136,6 +136,8 @@ static void list_level(struct text_ctx *c, const struct ll_member *members, size
 			line_start = c->out->len;
 			ll_listing_indent(c->out, depth);
 			sb_addf(c->out, "}%s%s;", m->name ? " " : "", m->name ? m->name : "");
+		} else if (m->is_base) {
+			sb_addf(c->out, "%s;", m->name);	/* "<base NAME>" says it all */
 		} else {
 			char *d = ll_c_decl_with_name(m->type, m->name ? m->name : "");
 

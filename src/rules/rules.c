@@ -129,16 +129,29 @@ static int split_words(struct parser *p, const char *line, size_t len,
 			i++;
 		if (i >= len || line[i] == '#')
 			break;
-		size_t start = i;
+		size_t start = i, end;
 
-		while (i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '\r' &&
-		       line[i] != '#')
-			i++;
+		/* 'ns::Pair<int, char>': a C++ or Rust name may hold blanks. */
+		if (line[i] == '\'') {
+			const char *close = memchr(line + i + 1, '\'', len - i - 1);
+
+			if (!close)
+				return fail_at(p, (unsigned)i + 1, "unterminated quote (a quoted name "
+					       "ends with ')");
+			start = i + 1;
+			end = (size_t)(close - line);
+			i = end + 1;
+		} else {
+			while (i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '\r' &&
+			       line[i] != '#')
+				i++;
+			end = i;
+		}
 		if (*nr == cap) {
 			cap = cap ? cap * 2 : 8;
 			*words = xrealloc(*words, cap * sizeof(**words));
 		}
-		(*words)[(*nr)++] = (struct word){ line + start, i - start, (unsigned)start + 1 };
+		(*words)[(*nr)++] = (struct word){ line + start, end - start, (unsigned)start + 1 };
 	}
 	return 0;
 }
@@ -179,14 +192,46 @@ static bool is_ident_char(char c)
 	       c == '_';
 }
 
+/*
+ * A C name, or a C++ or Rust one: identifiers joined by "::", each maybe
+ * with template arguments in balanced <> (any text but control bytes:
+ * "ns::Box<int>", "Pair<int, char>", "Wrapper<&str>").
+ */
 static bool is_name(const struct word *w)
 {
-	if (!w->n || (w->s[0] >= '0' && w->s[0] <= '9'))
-		return false;
-	for (size_t i = 0; i < w->n; i++)
-		if (!is_ident_char(w->s[i]))
+	size_t i = 0;
+
+	for (;;) {
+		size_t start = i;
+		int depth = 0;
+
+		if (i >= w->n || (w->s[i] >= '0' && w->s[i] <= '9'))
 			return false;
-	return true;
+		while (i < w->n && is_ident_char(w->s[i]))
+			i++;
+		if (i == start)
+			return false;
+		if (i < w->n && w->s[i] == '<') {
+			for (; i < w->n; i++) {
+				unsigned char c = (unsigned char)w->s[i];
+
+				if (c < 0x20 || c == 0x7f)
+					return false;
+				depth += c == '<' ? 1 : c == '>' ? -1 : 0;
+				if (depth == 0) {
+					i++;
+					break;
+				}
+			}
+			if (depth)
+				return false;
+		}
+		if (i == w->n)
+			return true;
+		if (i + 2 >= w->n || w->s[i] != ':' || w->s[i + 1] != ':')
+			return false;
+		i += 2;
+	}
 }
 
 /* ---- statements -------------------------------------------------------- */

@@ -52,7 +52,7 @@ static int pattern_error(const struct ll_pattern *p, struct ll_error *err, const
 	return -1;
 }
 
-/* Match components [ci..] of P against one level of members (anonymous ones flattened). */
+/* Match components [ci..] of P against one level of members (anonymous ones and bases flattened). */
 static int match_level(struct ll_member *members, size_t n, const struct ll_pattern *p,
 		       size_t ci, struct matches *out, struct ll_error *err)
 {
@@ -62,7 +62,8 @@ static int match_level(struct ll_member *members, size_t n, const struct ll_patt
 	for (size_t i = 0; i < n; i++) {
 		struct ll_member *m = &members[i];
 
-		if (!m->name) {
+		/* A C++ base's members are the derived class's own, as in d.x. */
+		if (!m->name || m->is_base) {
 			if (m->is_aggregate &&
 			    match_level(m->children, m->nr_children, p, ci, out, err))
 				return -1;

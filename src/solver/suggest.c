@@ -96,9 +96,10 @@ static bool allowed_path(const struct ll_suggest_opts *o, const char *rule, cons
 	return ll_allowed(o->allows, o->nr_allows, rule, path);
 }
 
+/* A C++ base class comes before every member: no order can move it. */
 static bool subtree_pinned(const struct ll_member *m)
 {
-	if (m->pinned)
+	if (m->pinned || m->is_base)
 		return true;
 	for (size_t i = 0; i < m->nr_children; i++)
 		if (subtree_pinned(&m->children[i]))

@@ -28,6 +28,16 @@ HOT_SECTION LINE long pair_hits = 7;
 struct slot { long hits; long misses; };
 HOT_SECTION LINE struct slot slots[4] = { { 1, 2 } };
 
+/*
+ * For --audit (no rules): a lock-like variable, by its type's name, whose
+ * line another file's variable shares (neighbour.h declares it), and one
+ * in a read-mostly section, which is for data written rarely.
+ */
+typedef struct { int counter; } atomic_t;
+HOT_SECTION LINE atomic_t audit_refs;
+#include "neighbour.h"
+__attribute__((section(".data..read_mostly"))) atomic_t mostly_refs = { 1 };
+
 /* Per-CPU data, as DEFINE_PER_CPU leaves it: a space of its own. */
 #define PERCPU __attribute__((section(".data..percpu")))
 PERCPU LINE long pcpu_count = 8;		/* write-hot */
@@ -36,6 +46,7 @@ PERCPU const void *pcpu_ops = 0;		/* read-mostly, same line */
 int main(void)
 {
 	return (int)(shared_config + shared_counter + apart_config + apart_counter +
-		     rx_packets + tx_packets + pair_hits + slots[0].hits + pcpu_count) +
+		     rx_packets + tx_packets + pair_hits + slots[0].hits + pcpu_count +
+		     audit_refs.counter + neighbour_flag + mostly_refs.counter) +
 	       !!pair_ops + !!pcpu_ops;
 }

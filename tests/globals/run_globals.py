@@ -18,8 +18,17 @@ layoutlint; the test then asserts, from --format=json:
     128-byte pair; group-span for `group hot`, with the lines and minimum
     recomputed from nm;
   * an optional pattern for a variable the binary lacks is no finding, a
-    plain one is a stale-rule.
+    plain one is a stale-rule;
+  * from DWARF: each variable's type as the source spells it and its
+    declaration at the line of globals.c (or neighbour.h) that defines it,
+    where the diagnostics point; array-neighbours for the write-hot array
+    of 16-byte structs;
+  * --audit=variables (no rules): the lock-like audit_refs named with
+    neighbour.h's neighbour_flag exactly when nm puts them on one line, and
+    mostly_refs as a lock in .data..read_mostly where that section survives
+    (an object: a link merges it into .data).
 """
+import re
 import argparse
 import json
 import os
@@ -32,6 +41,22 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 from lib import Failure, Tap, compile_c, run  # noqa: E402
 
 SRC = os.path.join(HERE, "globals.c")
+NEIGHBOUR = os.path.join(HERE, "neighbour.h")
+# The type each variable's definition spells (typedefs kept, as C spells them).
+TYPES = {"shared_config": "int", "shared_counter": "long", "pair_ops": "const void *",
+         "slots": "struct slot[4]", "audit_refs": "atomic_t", "neighbour_flag": "int",
+         "mostly_refs": "atomic_t"}
+
+
+def definition_line(path, name):
+    """The line of PATH that defines NAME: its first line naming it before an
+    initializer, an array bound or the end of the declaration."""
+    with open(path) as f:
+        for no, text in enumerate(f, 1):
+            if not text.lstrip().startswith(("/*", "*")) and \
+                    re.search(r"\b%s\b\s*(=|\[|;)" % re.escape(name), text):
+                return no
+    raise Failure(f"{name} not defined in {path}")
 RULES = os.path.join(HERE, "globals.rules")
 CL = 64
 FIXTURE_VARS = ["shared_config", "shared_counter", "apart_config", "apart_counter",
@@ -103,6 +128,7 @@ def check(tap, label, tool, binary, is_object):
     tap.ok(origin % 4096 == 0 and got == want,
            f"{label}: each variable at nm's address minus a page-aligned origin, nm's size",
            f"origin={origin:#x}\ngot  {got}\nwant {want}")
+    check_debug(tap, label, members)
 
     def line(v):
         return (syms[v][0] - origin) // CL
@@ -137,6 +163,19 @@ def check(tap, label, tool, binary, is_object):
            f"{msg} (want {len(hot_lines)} lines {hot_lines}, minimum {hot_need})")
     stale = [f for f in st["findings"] if f["rule"] == "stale-rule"]
     tap.ok(not stale, f"{label}: an optional missing variable is no finding", stale)
+    mixed = next((f for f in st["findings"] if f["rule"] == "mixed-cacheline"), None)
+    loc = (mixed or {}).get("location") or {}
+    tap.ok(loc.get("file", "").endswith("globals.c") and
+           loc.get("line") == definition_line(SRC, "shared_config"),
+           f"{label}: the mixed-cacheline diagnostic is at shared_config's definition",
+           f"{loc}")
+    arrays = [f for f in st["findings"] if f["rule"] == "array-neighbours"]
+    tap.ok(len(arrays) == 1 and arrays[0]["members"] == ["slots"] and
+           "struct slot[4]" in arrays[0]["message"],
+           f"{label}: array-neighbours for the write-hot array of 16-byte structs",
+           f"{arrays}")
+    check_audit(tap, label, tool, binary, syms, origin, is_object)
+    check_two_sizes(tap, label, tool, binary, syms, origin)
 
     # .data..percpu: its own aggregate, not among the global variables, where
     # the section survives (an object; a user-space link merges it into .data).
@@ -161,6 +200,66 @@ def check(tap, label, tool, binary, is_object):
            f"{label}: .data..percpu is global percpu, apart from the variables; its "
            "two variables meet on one line",
            f"{pc_members} {pc_mixed}")
+
+
+def check_two_sizes(tap, label, tool, binary, syms, origin):
+    """--cacheline 64,128: the aggregate linted at each size, each finding
+    saying under which; mixed-cacheline pairs as nm's addresses put them on
+    lines of each size."""
+    rc, doc, err = lint(tool, "-r", RULES, "--cacheline", "64,128", binary)
+    got, want = {}, {}
+    for st in doc["structs"]:
+        if st["name"] != "variables":
+            continue
+        size = st["cacheline"]
+        got[size] = sorted((f["cacheline"], tuple(sorted(f["members"])))
+                           for f in st["findings"] if f["rule"] == "mixed-cacheline")
+        if not all(f["message"].endswith(f"({size}-byte lines)") for f in st["findings"]):
+            got[size] = ("a message without its line size", st["findings"])
+    reads = ["shared_config", "apart_config", "pair_ops"]
+    writes = ["shared_counter", "apart_counter", "pair_hits", "slots"]
+    for size in (64, 128):
+        lines = {}
+        for v in reads + writes:
+            a, n = syms[v]
+            for ln in range((a - origin) // size, (a + n - 1 - origin) // size + 1):
+                lines.setdefault(ln, set()).add(v)
+        want[size] = sorted((ln, tuple(sorted(vs))) for ln, vs in lines.items()
+                            if vs & set(reads) and vs & set(writes))
+    tap.ok(rc == 1 and got == want,
+           f"{label}: --cacheline 64,128: mixed lines at each size where nm puts them, "
+           "each finding naming its size", f"rc={rc} {err}\ngot  {got}\nwant {want}")
+
+
+def check_debug(tap, label, members):
+    """Types and declarations from DWARF, against the source itself."""
+    bad = []
+    for v, want_type in TYPES.items():
+        m = members.get(v) or {}
+        src = NEIGHBOUR if v == "neighbour_flag" else SRC
+        decl = m.get("decl") or {}
+        if m.get("type") != want_type or \
+                not (decl.get("file") or "").endswith(os.path.basename(src)) or \
+                decl.get("line") != definition_line(src, v):
+            bad.append((v, m.get("type"), decl, want_type, definition_line(src, v)))
+    tap.ok(not bad, f"{label}: each variable's type and declaring line, as the source "
+           "spells them", "\n".join(map(str, bad)))
+
+
+def check_audit(tap, label, tool, binary, syms, origin, is_object):
+    rc, out, err = run([tool, "--audit=variables", binary])
+    rows = [l.strip() for l in out.splitlines() if not l.startswith("#")]
+    shared = (syms["audit_refs"][0] - origin) // CL == (syms["neighbour_flag"][0] - origin) // CL
+    named = [r for r in rows if re.search(r"atomic_t audit_refs \(\S*globals\.c\) with .*"
+                                          r"neighbour_flag \(\S*neighbour\.h\)", r)]
+    tap.ok(rc == 0 and bool(named) == shared,
+           f"{label}: --audit=variables names audit_refs with neighbour.h's variable "
+           f"{'(one line, by nm)' if shared else '(not when nm puts them apart)'}",
+           f"rc={rc} {err}\n{out}")
+    if is_object:
+        rm = [r for r in rows if "mostly_refs" in r and "in .data..read_mostly" in r]
+        tap.ok(len(rm) == 1, f"{label}: --audit=variables: a lock in .data..read_mostly",
+               out)
 
 
 def main():
@@ -195,6 +294,14 @@ def main():
         stale = [f["message"] for f in st["findings"] if f["rule"] == "stale-rule"]
         tap.ok(rc == 1 and len(stale) == 1 and "did you mean shared_counter" in stale[0],
                "a misspelt variable is a stale-rule with 'did you mean'", f"rc={rc} {stale}")
+    # Several line sizes: a usage error names the argument, exit 2.
+    if os.path.exists(exe):
+        for bad, extra in (("64,64", []), ("64,", []), ("16,32,64,128,256", []), ("64,96", []),
+                           ("64,128", ["--format=patch"])):
+            rc, out, err = run([a.layoutlint, "--cacheline", bad, *extra, exe, "struct", "slot"])
+            first = err.splitlines()[0] if err else ""
+            tap.ok(rc == 2 and "--cacheline" in first and not out,
+                   f"--cacheline {bad} {' '.join(extra)}: usage error, exit 2", f"rc={rc} {err}")
     # Variables spanning more than a struct may: one line, exit 2, none dropped.
     big = os.path.join(a.workdir, "big.c")
     with open(big, "w") as f:

@@ -127,6 +127,7 @@ def main():
     lint = Lint(a.layoutlint)
     cache = os.path.join(a.workdir, "cache")
     env = {"XDG_CACHE_HOME": cache}
+    beyond = build_beyond(a.workdir)
     exe = build(a.workdir, "idx")
     other = build(a.workdir, "idx-other", extra="1")
     # A binary changed in the last 2 s gets no index (a change in the same
@@ -141,6 +142,7 @@ def main():
     bid = run(["readelf", "-n", exe]).stdout.split("Build ID:")[1].split()[0]
     index = os.path.join(cache, "layoutlint", bid + ".index")
     check_bound(a, ok, lint, exe, other)
+    check_beyond(ok, lint, beyond, os.path.join(a.workdir, "beyond-cache"))
 
     def answers(binary, extra):
         return [lint.run(binary, *q, extra_env=dict(env, **extra)) for q in QUERIES]
@@ -168,6 +170,15 @@ def main():
     dup = [e for e in ix["entries"] if e["name"] == b"idx_dup"]
     ok(len(dup) == 1 and len(dup[0]["defs"]) == 2,
        "two distinct definitions of one name: two entries", dup)
+
+    # A selector picks among the copies the index joins: such lookups go
+    # the cold way, and answer as they do without the index.
+    for q in (["--size", "24", "idx_dup"], ["--cu", "*index2.c", "idx_dup"],
+              ["--decl-file", "*index.c", "--size", "1", "idx_dup"]):
+        w = lint.run(exe, *q, extra_env=env)
+        c = lint.run(exe, *q, extra_env=dict(env, LAYOUTLINT_CACHE="off"))
+        ok(w == c, f"{' '.join(q)}: with the index as without it", [w, c])
+    ok(open(index, "rb").read() == good, "selector lookups leave the index as it was")
 
     # Warm answers come from the index: forged hole counts show in --list
     # (a lookup still builds the members from DWARF).
@@ -273,6 +284,49 @@ def main():
     ok(p == q and p.returncode == 0 and os.path.isfile(index),
        "a binary rebuilt at the same path: the old index is left alone, not read", p.stderr)
     return tap.finish()
+
+
+def build_beyond(workdir):
+    """Binaries whose types are not all in their own .debug_info: DWARF 4
+    type units, a dwz supplementary file (when dwz is installed), and C++
+    with a namespace (qualified names the index does not record)."""
+    src = [os.path.join(HERE, "index.c"), os.path.join(HERE, "index2.c")]
+    out = {}
+    types = os.path.join(workdir, "beyond-types")
+    run(["gcc", "-g", "-gdwarf-4", "-fdebug-types-section", "-O0", "-Wl,--build-id", "-o",
+         types] + src, check=True)
+    out["type units"] = types
+    if shutil.which("dwz"):
+        a, b = os.path.join(workdir, "beyond-dwz1"), os.path.join(workdir, "beyond-dwz2")
+        for exe in (a, b):
+            run(["gcc", "-g", "-O0", "-Wl,--build-id", "-o", exe] + src, check=True)
+        sup = os.path.join(workdir, "beyond-dwz.sup")
+        if run(["dwz", "-m", sup, a, b]).returncode == 0:
+            out["a dwz supplementary file"] = a
+    cxx = os.path.join(workdir, "beyond.cc")
+    open(cxx, "w").write("namespace ns { struct idx_ns { long a; char b; }; }\n"
+                         "struct idx_top { ns::idx_ns n; int c; };\n"
+                         "ns::idx_ns v1; idx_top v2;\nint main() { return 0; }\n")
+    exe = os.path.join(workdir, "beyond-cxx")
+    run(["g++", "-g", "-O0", "-Wl,--build-id", "-o", exe, cxx], check=True)
+    out["C++ with a namespace"] = exe
+    return out
+
+
+def check_beyond(ok, lint, beyond, cache):
+    """No index is written or read for an input with types outside its own
+    .debug_info, nor one with qualified names: answers as without one."""
+    queries = [["--list=*"], ["--list=*"], ["struct", "idx_alpha"], ["idx_dup"],
+               ["--audit=*"], ["struct", "ns::idx_ns"], ["struct", "idx_top"]]
+    for what, exe in beyond.items():
+        bid = run(["readelf", "-n", exe]).stdout.split("Build ID:")[1].split()[0]
+        env = {"XDG_CACHE_HOME": cache}
+        warm = [lint.run(exe, *q, extra_env=env) for q in queries]
+        cold = [lint.run(exe, *q, extra_env=dict(env, LAYOUTLINT_CACHE="off")) for q in queries]
+        index = os.path.join(cache, "layoutlint", bid + ".index")
+        ok(warm == cold and not os.path.exists(index),
+           f"{what}: no index written, every answer as without one",
+           [f"{q}: {w} vs {c}" for q, w, c in zip(queries, warm, cold) if w != c])
 
 
 def check_bound(a, ok, lint, exe, other):

@@ -6,6 +6,7 @@ with rules/osq_lock.rules, and xfs.ko (ET_REL) with tests/kernel/xfs_buf.rules.
 """
 import argparse
 import json
+import re
 import os
 import sys
 
@@ -94,6 +95,59 @@ def check_net_globals(tap, lint):
            f"best of 3: {best:.2f} s rc={rc} {err}")
 
 
+AUDIT_ROW = re.compile(r"^line (\d+) \((0x[0-9a-f]+)\): (.+?) (\S+) \((.*?)\) with (.*)$")
+
+
+def check_globals_audit(tap, lint):
+    """6.12 --audit=variables: each named lock shares its line with each
+    named neighbour where nm -S puts them, the address is that line's, and
+    the pass takes under a second."""
+    import subprocess
+    import time
+    paths = fetch("6.12")
+    if not paths:
+        tap.skip("6.12 --audit=variables", "no 6.12 kernel")
+        return
+    vmlinux = paths[0]
+    best, rows = None, []
+    for _ in range(3):
+        t = time.monotonic()
+        rc, out, err = lint("--audit=variables", vmlinux)
+        best = min(best or 1e9, time.monotonic() - t)
+        rows = [l.strip() for l in out.splitlines() if l.startswith("      line ")]
+    nm = subprocess.run(["nm", "-S", vmlinux], capture_output=True, text=True).stdout
+    syms = {}
+    for line in nm.splitlines():
+        w = line.split()
+        if len(w) == 4 and w[2] in "dDbB":
+            syms.setdefault(w[3], []).append((int(w[0], 16), int(w[1], 16)))
+    bad, checked = [], 0
+    for row in rows:
+        m = AUDIT_ROW.match(row)
+        if not m:
+            if not row.endswith("which is for data written rarely"):
+                bad.append(("unparsed", row))
+            continue
+        addr, name = int(m.group(2), 16), m.group(4)
+        others = [x.split(" (")[0] for x in re.split(r", (?![^(]*\))", m.group(6))]
+        others = [o.split(" and ")[0] for o in others]
+        # The lock's lines, from its first byte's to its last byte's.
+        spans = [(a // 64 * 64, (a + n - 1) // 64 * 64 + 64) for a, n in syms.get(name, [])
+                 if a // 64 * 64 == addr]
+        if not spans:
+            bad.append(("address", name, hex(addr)))
+            continue
+        lo, hi = spans[0]
+        for o in others:
+            if not any(a < hi and a + n > lo for a, n in syms.get(o, [])):
+                bad.append(("neighbour", name, o, hex(addr)))
+            checked += 1
+    tap.ok(rc == 0 and rows and not bad,
+           f"6.12 --audit=variables: {len(rows)} lines, {checked} lock/neighbour pairs on "
+           "the line nm -S puts them", "\n".join(map(str, bad[:20])) + f" rc={rc} {err}")
+    tap.ok(best < 1.0, "6.12 --audit=variables in under 1 s", f"best of 3: {best:.2f} s")
+
+
 def check_running_btf(tap, lint, file_rules):
     """rules/file.rules after the f_count -> f_ref rename (6.13), on the
     running kernel's own BTF when it is that recent: no stale-rule, and
@@ -179,6 +233,7 @@ def main():
 
     check_running_btf(tap, lint, file_rules)
     check_net_globals(tap, lint)
+    check_globals_audit(tap, lint)
 
     paths = fetch("6.12", "fs/xfs/xfs.ko")
     if paths:

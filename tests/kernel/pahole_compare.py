@@ -515,15 +515,17 @@ def compare_lists(plist, jlist, prefix, bad, notes):
                    % (prefix, porder, jorder))
 
 
-def compare_struct(ps, js):
+def compare_struct(ps, js, cacheline=64):
+    """Differences (and notes) between pahole's PS and layoutlint's JSON JS;
+    CACHELINE: the line size both should use (pahole's --cacheline_size)."""
     bad, notes = [], []
     if js.get("kind") not in (None, ps.kind):
         bad.append("kind: pahole %s, layoutlint %s" % (ps.kind, js.get("kind")))
     jsize = jint(js.get("size"))
     line = jint(js.get("cacheline"))
-    if line != 64:
-        bad.append("cacheline size: expected 64, layoutlint %s"
-                   % js.get("cacheline"))
+    if line != cacheline:
+        bad.append("cacheline size: expected %d, layoutlint %s"
+                   % (cacheline, js.get("cacheline")))
     if ps.size is None:
         # A union pahole prints no size for (never used as a plain member):
         # at least every member must fit.

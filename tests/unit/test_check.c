@@ -616,6 +616,43 @@ START_TEST(test_placement)
 }
 END_TEST
 
+START_TEST(test_placement_many)
+{
+	/*
+	 * placement_model with c (48..63) read-mostly too: r/w meet in 5 of 8
+	 * start offsets, c/w in 7 of 8 (every S >= 8 puts c's end on line 1),
+	 * and c straddles at S = 8 only. Three partial findings: a short
+	 * message and one note each, at the first member of its pair.
+	 */
+	struct ll_struct *s = placement_model();
+	struct ll_findings f;
+	const struct ll_finding *x;
+
+	mb_tag(&s->members[2], RM, NULL);
+	run(s, 8, NULL, 0, &f);
+	x = only_finding(&f, "placement");
+	ck_assert_str_eq(x->message, "struct file starts at a multiple of 8, not of the 64-byte "
+			 "cacheline: 3 findings depend on where an instance lands");
+	ck_assert_uint_eq(x->nr_notes, 3);
+	ck_assert_uint_eq(x->nr_pairs, 3);
+	for (size_t i = 0; i < x->nr_notes; i++)
+		ck_assert_uint_lt(strlen(x->notes[i].message), 80);
+	bool c_split = false, c_mixed = false, r_mixed = false;
+
+	for (size_t i = 0; i < x->nr_notes; i++) {
+		if (strcmp(x->notes[i].message, "mixed-cacheline r/w in 5 of 8 start offsets") == 0) {
+			r_mixed = true;
+			ck_assert_uint_eq(x->notes[i].decl.line, 40);
+		}
+		c_split |= strcmp(x->notes[i].message, "split-hot c in 1 of 8 start offsets") == 0;
+		c_mixed |= strcmp(x->notes[i].message, "mixed-cacheline c/w in 7 of 8 start offsets") == 0;
+	}
+	ck_assert(c_split && c_mixed && r_mixed);
+	ll_findings_release(&f);
+	ll_struct_free(s);
+}
+END_TEST
+
 START_TEST(test_placement_split)
 {
 	/*
@@ -920,6 +957,7 @@ static Suite *check_suite(void)
 	tc = tcase_create("placement");
 	tcase_add_test(tc, test_placement);
 	tcase_add_test(tc, test_placement_split);
+	tcase_add_test(tc, test_placement_many);
 	tcase_add_test(tc, test_placement_always_is_not_placement);
 	suite_add_tcase(s, tc);
 

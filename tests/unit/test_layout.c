@@ -278,11 +278,9 @@ START_TEST(test_holes_bitfield_then_char)
 END_TEST
 
 /*
- * SUSPECTED BUG (see the report): struct { unsigned a:3; long c; }.
- * pahole, which the listing imitates, says "XXX 29 bits hole" (the rest of
- * a's 4-byte unit) and then "XXX 4 bytes hole" (bytes 4..7).
- * ll_find_holes() reports one 61-bit hole instead, so the listing prints
- * "XXX 61 bits hole" and the summary counts no byte hole at all.
+ * struct { unsigned a:3; long c; }: pahole, which the listing imitates,
+ * says "XXX 29 bits hole" (the rest of a's 4-byte unit) and then "XXX 4
+ * bytes hole" (bytes 4..7), not one 61-bit hole.
  */
 START_TEST(test_holes_bitfield_then_wider_member)
 {
@@ -305,6 +303,80 @@ START_TEST(test_holes_bitfield_then_wider_member)
 		      "expected a 29-bit hole and a 4-byte hole as pahole reports, got %zu "
 		      "hole(s) totalling %llu bits and %llu bytes", n,
 		      (unsigned long long)bits, (unsigned long long)bytes);
+}
+END_TEST
+
+/*
+ * A run of bitfields keeps the unit of its widest type: in
+ * struct { unsigned a:1; bool b:1; u32 c; } (dev_pm_info's can_wakeup ...
+ * direct_complete, then driver_flags) pahole counts the 30 bits after b up
+ * to the end of a's 4-byte unit as one bit hole, and no byte hole.
+ */
+START_TEST(test_holes_bitfield_run_keeps_widest_unit)
+{
+	struct ll_struct *s = mb_struct(LL_STRUCT, "s", 8, 4, 64);
+	struct ll_holes h = { 0 };
+
+	mb_bits(mb_add(s, "a", "unsigned int", 0, 4), 0, 1);
+	mb_bits(mb_add(s, "b", "_Bool", 0, 1), 1, 1);
+	mb_add(s, "c", "unsigned int", 4, 4);
+	ck_assert_int_eq(ll_find_holes(s->members, s->nr_members, LL_STRUCT, 0, 8, &h), 0);
+	ck_assert_uint_eq(h.n, 1);
+	ck_assert_uint_eq(h.v[0].bits, 30);
+	ck_assert_uint_eq(h.v[0].size, 0);
+	ck_assert_ptr_eq(h.v[0].after, &s->members[1]);
+	ll_holes_free(&h);
+	ll_struct_free(s);
+}
+END_TEST
+
+/*
+ * Before a bitfield, the bytes up to its own unit are a byte hole, the
+ * bits from there a bit hole: struct { u16 a; u8 r:1 (bit 5 of byte 3); }
+ * (s390 channel_path_desc_fmt1's mdc, then r) is pahole's "5 bits hole",
+ * "1 byte hole"; not 13 bits.
+ */
+START_TEST(test_holes_bytes_then_bits_before_bitfield)
+{
+	struct ll_struct *s = mb_struct(LL_STRUCT, "s", 4, 2, 64);
+	struct ll_holes h = { 0 };
+
+	mb_add(s, "a", "unsigned short", 0, 2);
+	mb_bits(mb_add(s, "r", "unsigned char", 3, 1), 29, 1);
+	ck_assert_int_eq(ll_find_holes(s->members, s->nr_members, LL_STRUCT, 0, 4, &h), 0);
+	ck_assert_uint_eq(h.n, 2);
+	ck_assert_uint_eq(h.v[0].bits, 5);
+	ck_assert_uint_eq(h.v[0].offset, 3);
+	ck_assert_uint_eq(h.v[1].size, 1);
+	ck_assert_uint_eq(h.v[1].offset, 2);
+	ck_assert(!h.v[1].bits);
+	ll_holes_free(&h);
+	ll_struct_free(s);
+}
+END_TEST
+
+/*
+ * Whole bytes inside the next bitfield's own unit are bits to pahole:
+ * s390 chsc_scpd's "u32 first_chpid:8; u32:24; u32 last_chpid:8;" (the
+ * first ending a unit, the second 24 bits into the next) is a 24-bit
+ * hole, not a 3-byte one.
+ */
+START_TEST(test_holes_bytes_within_next_unit_are_bits)
+{
+	struct ll_struct *s = mb_struct(LL_STRUCT, "s", 12, 4, 64);
+	struct ll_holes h = { 0 };
+
+	mb_add(s, "x", "unsigned int", 0, 4);
+	mb_bits(mb_add(s, "first", "unsigned int", 4, 4), 32, 32);
+	mb_bits(mb_add(s, "last", "unsigned int", 11, 4), 88, 8);
+	ck_assert_int_eq(ll_find_holes(s->members, s->nr_members, LL_STRUCT, 0, 12, &h), 0);
+	ck_assert_uint_eq(h.n, 1);
+	ck_assert_uint_eq(h.v[0].bits, 24);
+	ck_assert_uint_eq(h.v[0].size, 0);
+	ck_assert_uint_eq(h.v[0].offset, 8);
+	ck_assert_ptr_eq(h.v[0].after, &s->members[1]);
+	ll_holes_free(&h);
+	ll_struct_free(s);
 }
 END_TEST
 
@@ -659,6 +731,9 @@ static Suite *layout_suite(void)
 	tcase_add_test(tc, test_holes_bitfields);
 	tcase_add_test(tc, test_holes_bitfield_then_char);
 	tcase_add_test(tc, test_holes_bitfield_then_wider_member);
+	tcase_add_test(tc, test_holes_bitfield_run_keeps_widest_unit);
+	tcase_add_test(tc, test_holes_bytes_then_bits_before_bitfield);
+	tcase_add_test(tc, test_holes_bytes_within_next_unit_are_bits);
 	tcase_add_test(tc, test_holes_union_level);
 	tcase_add_test(tc, test_summarize);
 	tcase_add_test(tc, test_summarize_union);

@@ -91,6 +91,15 @@ static const struct { const char *text; const char *err; } bad[] = {
 	{ "struct file\n\tcacheline 15\n",
 	  E "2:12: error: cacheline 15: expected a power of two from 16 to 4096" },
 
+	/* C++ and Rust names: qualified, templates quoted */
+	{ "struct ns:::X\n", E "1:8: error: expected a struct name, got 'ns:::X'" },
+	{ "struct ns::\n", E "1:8: error: expected a struct name, got 'ns::'" },
+	{ "struct ::X\n", E "1:8: error: expected a struct name, got '::X'" },
+	{ "struct Box<int\n", E "1:8: error: expected a struct name, got 'Box<int'" },
+	{ "struct 'Pair<int, char\n", E "1:8: error: unterminated quote (a quoted name ends with ')" },
+	{ "struct 'ns::Pair<int, char>' x\n",
+	  E "1:30: error: expected 'in PATH-GLOB' or the end of the line, got 'x'" },
+
 	/* statements outside a block */
 	{ "read-mostly f_op\n", E "1:1: error: 'read-mostly' " OUTSIDE },
 	{ "# rules\n\n  write-hot f_lock\n", E "3:3: error: 'write-hot' " OUTSIDE },
@@ -210,6 +219,25 @@ START_TEST(test_parse_bad)
 
 	ck_assert_msg(parse(&r, bad[_i].text, &err) == -1, "accepted: %s", bad[_i].text);
 	ck_assert_str_eq(err.msg, bad[_i].err);
+	ll_rules_release(&r);
+}
+END_TEST
+
+/* Qualified and quoted template names open blocks by the name DWARF spells. */
+START_TEST(test_parse_scoped_names)
+{
+	const char *text = "struct ns::Outer::Inner\n\tcold a\n"
+			   "struct 'ns::Pair<int, char>' in pair.h\n\tcold b\n"
+			   "union mycrate::m::U<u8>::V\n\tcold c\n";
+	struct ll_rules r;
+	struct ll_error err;
+
+	ck_assert_msg(parse(&r, text, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(r.nr_blocks, 3);
+	ck_assert_str_eq(r.blocks[0].name, "ns::Outer::Inner");
+	ck_assert_str_eq(r.blocks[1].name, "ns::Pair<int, char>");
+	ck_assert_str_eq(r.blocks[1].in_glob, "pair.h");
+	ck_assert_str_eq(r.blocks[2].name, "mycrate::m::U<u8>::V");
 	ll_rules_release(&r);
 }
 END_TEST
@@ -1197,6 +1225,7 @@ static Suite *rules_suite(void)
 
 	tcase_add_loop_test(tc, test_parse_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_parse_nul);
+	tcase_add_test(tc, test_parse_scoped_names);
 	tcase_add_test(tc, test_parse_non_ascii_pattern);
 	tcase_add_test(tc, test_parse_spec_example);
 	tcase_add_test(tc, test_parse_every_statement);

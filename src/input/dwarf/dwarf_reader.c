@@ -16,6 +16,9 @@
  *    as gdb does.
  * zlib-compressed sections (SHF_COMPRESSED and .zdebug) are decompressed by
  * libdw; zstd ones need elfutils 0.189, so they are refused up front.
+ *
+ * Types may also live outside that .debug_info (see struct dwarf_part):
+ * in .debug_types, in a dwz supplementary file, in split DWARF .dwo files.
  */
 #include "input/reader_impl.h"
 
@@ -34,12 +37,17 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "input/dwarf/altlink.h"
+#include "input/dwarf/byte_cursor.h"
 #include "input/dwarf/ctype_name.h"
+#include "input/dwarf/dwp.h"
 #include "input/elf/elf_section.h"
 #include "input/dwarf/finder.h"
 #include "input/dwarf/line_table.h"
+#include "input/dwarf/scopes.h"
 #include "util/pathglob.h"
 #include "input/dwarf/sparse_image.h"
+#include "input/dwarf/variables.h"
 #include "model/builder.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -61,6 +69,28 @@
 #ifndef ELFCOMPRESS_ZSTD
 #define ELFCOMPRESS_ZSTD 2
 #endif
+
+/*
+ * One body of DWARF a lookup searches, in this order: the file's
+ * .debug_info; its .debug_types (DWARF 4 type units,
+ * -fdebug-types-section); the dwz supplementary file its
+ * .gnu_debugaltlink or .debug_sup names (partial units holding the types
+ * dwz -m moved there, shared between binaries); the .dwo of each
+ * skeleton unit (-gsplit-dwarf). A DIE offset means something only
+ * together with its part.
+ */
+struct dwarf_part {
+	struct ll_finder_source src;
+	struct ll_line_sections lines;	/* raw line tables of its file; line NULL: libdw's */
+	char *own_path;			/* src.path, when the part owns it */
+	/*
+	 * A split unit from a .dwp, which libdw does not link to its
+	 * skeleton: the skeleton's line table and compilation directory.
+	 */
+	bool has_skeleton;
+	uint64_t skeleton_stmt_list;
+	char *skeleton_comp_dir;	/* owned; NULL: none */
+};
 
 struct ll_dwarf_input {
 	char *path;
@@ -84,6 +114,16 @@ struct ll_dwarf_input {
 	int index_state;		/* 0: not tried yet; 1: loaded; -1: none */
 	/* What a listing leaves for the index the lookup after it writes. */
 	struct ll_finder_seed seed;
+	char *debug_path;		/* the file libdwfl found the DWARF in, if another */
+	struct ll_alt_file alt;		/* fd -1: none */
+	char *build_root;		/* the first compile unit's comp_dir, when dwz'd */
+	struct dwarf_part *parts;	/* [0]: the file's .debug_info */
+	size_t nr_parts;
+	/* The DWARF package: BINARY itself, or BINARY.dwp beside it. */
+	struct ll_dwp dwp;
+	int dwp_fd;
+	Elf *dwp_elf;
+	bool dwp_tried;
 };
 
 static char *debuginfo_path = NULL;
@@ -109,15 +149,22 @@ static char *hex_build_id(Elf *elf)
 	return hex;
 }
 
+/* Which DWARF sections a file holds, for choosing how to read it. */
+struct sections_seen {
+	bool debug_info;	/* .debug_info with bytes in the file */
+	bool dwo_info;		/* .debug_info.dwo: a split DWARF .dwo or a .dwp */
+	bool dwp_index;		/* .debug_cu_index or .debug_tu_index: a .dwp package */
+};
+
 /* Refuse zstd before libdw turns it into a vague "no DWARF". */
-static int scan_sections(struct ll_dwarf_input *in, uint64_t file_size, bool *has_debug_info,
+static int scan_sections(struct ll_dwarf_input *in, uint64_t file_size, struct sections_seen *seen,
 			 struct ll_error *err)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr ehdr;
 
-	*has_debug_info = false;
+	memset(seen, 0, sizeof(*seen));
 	/*
 	 * libelf reads a section table past the end of the file as no
 	 * sections at all, which would come out as "no DWARF": say what it is.
@@ -149,7 +196,11 @@ static int scan_sections(struct ll_dwarf_input *in, uint64_t file_size, bool *ha
 				       in->path, name, (unsigned long long)shdr.sh_offset,
 				       (unsigned long long)shdr.sh_size, (unsigned long long)file_size);
 		if (strcmp(name, ".debug_info") == 0 || strcmp(name, ".zdebug_info") == 0)
-			*has_debug_info = shdr.sh_type != SHT_NOBITS;
+			seen->debug_info = shdr.sh_type != SHT_NOBITS;
+		if (strcmp(name, ".debug_info.dwo") == 0)
+			seen->dwo_info = shdr.sh_type != SHT_NOBITS;
+		if (strcmp(name, ".debug_cu_index") == 0 || strcmp(name, ".debug_tu_index") == 0)
+			seen->dwp_index = true;
 		if ((shdr.sh_flags & SHF_COMPRESSED) && strncmp(name, ".debug_", 7) == 0) {
 			GElf_Chdr chdr;
 
@@ -212,6 +263,11 @@ static int open_with_dwfl(struct ll_dwarf_input *in, struct ll_error *err)
 	if (!in->dwarf)
 		return ll_fail(err, "%s: no DWARF debug info found (in the file, by build-id or by "
 			       ".gnu_debuglink): build with -g / CONFIG_DEBUG_INFO=y", in->path);
+	const char *debugfile = NULL;
+
+	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+	if (debugfile)
+		in->debug_path = xstrdup(debugfile);
 	if (check_decompressed(in, dwarf_getelf(in->dwarf), err))
 		return -1;
 	/* libdwfl applied the relocations to these section buffers. */
@@ -220,15 +276,309 @@ static int open_with_dwfl(struct ll_dwarf_input *in, struct ll_error *err)
 }
 
 /* After libdw opened ELF, which decompressed what needed it in place. */
+static void line_sections(Elf *elf, struct ll_line_sections *lines)
+{
+	memset(lines, 0, sizeof(*lines));
+	if (!elf)
+		return;
+	if (!ll_elf_section_bytes(elf, ".debug_line", NULL, &lines->line, &lines->line_size))
+		lines->line = NULL;
+	if (!ll_elf_section_bytes(elf, ".debug_line_str", NULL, &lines->line_str,
+				  &lines->line_str_size))
+		lines->line_str = NULL;
+	if (!ll_elf_section_bytes(elf, ".debug_str", NULL, &lines->str, &lines->str_size))
+		lines->str = NULL;
+}
+
 static void find_line_sections(struct ll_dwarf_input *in, Elf *elf)
 {
-	if (!ll_elf_section_bytes(elf, ".debug_line", NULL, &in->lines.line, &in->lines.line_size))
-		in->lines.line = NULL;
-	if (!ll_elf_section_bytes(elf, ".debug_line_str", NULL, &in->lines.line_str,
-				  &in->lines.line_str_size))
-		in->lines.line_str = NULL;
-	if (!ll_elf_section_bytes(elf, ".debug_str", NULL, &in->lines.str, &in->lines.str_size))
-		in->lines.str = NULL;
+	line_sections(elf, &in->lines);
+}
+
+/* ---- where else the types are: struct dwarf_part ------------------------ */
+
+static const char *cu_comp_dir(Dwarf_Die *cu);
+
+static struct dwarf_part *add_part(struct ll_dwarf_input *in, Dwarf *dwarf, const char *path)
+{
+	struct dwarf_part *p;
+
+	in->parts = xgrow(in->parts, in->nr_parts, sizeof(*in->parts));
+	p = &in->parts[in->nr_parts++];
+	memset(p, 0, sizeof(*p));
+	p->src = (struct ll_finder_source){ .dwarf = dwarf, .path = path, .fd = -1 };
+	line_sections(dwarf_getelf(dwarf), &p->lines);
+	return p;
+}
+
+/* Whether ELF has relocation sections (an object: the raw scan cannot read it). */
+static bool has_relocations(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &shdr) && (shdr.sh_type == SHT_RELA || shdr.sh_type == SHT_REL))
+			return true;
+	return false;
+}
+
+/*
+ * Whether .debug_abbrev defines a skeleton unit: DW_TAG_skeleton_unit
+ * (DWARF 5) or a compile unit with DW_AT_GNU_dwo_name (gcc's DWARF 4
+ * split DWARF). Asked before libdw walks every unit header for split
+ * units, which a sparse image would have to read whole.
+ */
+static bool abbrev_has_skeleton(Elf *elf)
+{
+	const unsigned char *d;
+	size_t size;
+
+	if (!elf || !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &d, &size))
+		return false;
+	struct ll_cursor c = { d, d + size, false };
+
+	while (c.p < c.end && !c.bad) {
+		uint64_t code = ll_uleb(&c), tag, at, form;
+
+		if (code == 0)
+			continue;	/* the end of one unit's table */
+		tag = ll_uleb(&c);
+		ll_fixed(&c, 1);
+		if (tag == DW_TAG_skeleton_unit)
+			return true;
+		do {
+			at = ll_uleb(&c);
+			form = ll_uleb(&c);
+			if (form == DW_FORM_implicit_const)
+				ll_sleb(&c);
+			if (tag == DW_TAG_compile_unit && at == DW_AT_GNU_dwo_name)
+				return true;
+		} while ((at || form) && !c.bad);
+	}
+	return false;
+}
+
+/* The .dwo a skeleton unit names, as comp_dir/dwo_name, for messages. */
+static char *dwo_path(Dwarf_Die *skeleton)
+{
+	Dwarf_Attribute attr;
+	const char *name = dwarf_formstring(dwarf_attr(skeleton, DW_AT_dwo_name, &attr));
+	const char *dir = dwarf_formstring(dwarf_attr(skeleton, DW_AT_comp_dir, &attr));
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!name)
+		name = dwarf_formstring(dwarf_attr(skeleton, DW_AT_GNU_dwo_name, &attr));
+	if (dir && name && name[0] != '/')
+		sb_addf(&sb, "%s/", dir);
+	sb_adds(&sb, name ? name : "<unnamed .dwo>");
+	return sb_detach(&sb);
+}
+
+/*
+ * BINARY.dwp, the package gdb looks for beside a binary, loaded once;
+ * NULL when there is none. A malformed one is an error.
+ */
+static int package_beside(struct ll_dwarf_input *in, const struct ll_dwp **dwp,
+			  struct ll_error *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+
+	*dwp = NULL;
+	if (!in->dwp_tried) {
+		in->dwp_tried = true;
+		sb_addf(&path, "%s.dwp", in->path);
+		in->dwp_fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (in->dwp_fd >= 0 && fstat(in->dwp_fd, &st) == 0 && S_ISREG(st.st_mode))
+			in->dwp_elf = elf_begin(in->dwp_fd, ELF_C_READ_MMAP, NULL);
+		if (in->dwp_elf && elf_kind(in->dwp_elf) == ELF_K_ELF &&
+		    ll_dwp_load(in->dwp_elf, path.buf, &in->dwp, err)) {
+			sb_release(&path);
+			return -1;
+		}
+		sb_release(&path);
+	}
+	if (in->dwp.n)
+		*dwp = &in->dwp;
+	return 0;
+}
+
+/* A part for the unit of the package DWP that SKELETON names, if there is one. */
+static bool add_packed_unit(struct ll_dwarf_input *in, const struct ll_dwp *dwp, Dwarf_CU *cu,
+			    Dwarf_Die *skeleton)
+{
+	uint64_t dwo_id = 0;
+	Dwarf *dwarf;
+	Dwarf_Attribute attr;
+	Dwarf_Word stmt_list;
+	const char *comp_dir = cu_comp_dir(skeleton);
+	struct dwarf_part *p;
+
+	if (!dwp || dwarf_cu_info(cu, NULL, NULL, NULL, NULL, &dwo_id, NULL, NULL) != 0 ||
+	    !(dwarf = ll_dwp_find(dwp, dwo_id)))
+		return false;
+	p = add_part(in, dwarf, in->path);
+	if (dwarf_attr(skeleton, DW_AT_stmt_list, &attr) && dwarf_formudata(&attr, &stmt_list) == 0) {
+		p->has_skeleton = true;
+		p->skeleton_stmt_list = stmt_list;
+		p->skeleton_comp_dir = comp_dir ? xstrdup(comp_dir) : NULL;
+	}
+	return true;
+}
+
+/*
+ * A part for the .dwo of each skeleton unit, which libdw opens by
+ * DW_AT_dwo_name and DW_AT_comp_dir, or for its unit in BINARY.dwp. One
+ * found in neither is an error: its types would vanish from the answer.
+ */
+static int find_split_units(struct ll_dwarf_input *in, struct ll_error *err)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Half version;
+	uint8_t unit_type;
+	Dwarf_Die cudie, subdie;
+	int rc;
+
+	if (!abbrev_has_skeleton(dwarf_getelf(in->dwarf)))
+		return 0;
+	if (in->image && ll_sparse_fill_all(in->image, err))
+		return -1;
+	while ((rc = dwarf_get_units(in->dwarf, cu, &cu, &version, &unit_type, &cudie, NULL)) == 0) {
+		Dwarf *dwo;
+		bool seen = false;
+
+		if (unit_type != DW_UT_skeleton)
+			continue;
+		char *path = dwo_path(&cudie);
+		struct stat st;
+
+		/* libdw opens the name the input gives: refuse a FIFO or a device first. */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			rc = ll_fail(err, "%s: the skeleton unit at .debug_info offset 0x%llx names "
+				     "%s as its .dwo, which is not a regular file", in->path,
+				     (unsigned long long)dwarf_dieoffset(&cudie), path);
+			free(path);
+			return rc;
+		}
+		if (dwarf_cu_info(cu, NULL, NULL, NULL, &subdie, NULL, NULL, NULL) != 0 ||
+		    !subdie.cu) {
+			const struct ll_dwp *dwp;
+
+			if (package_beside(in, &dwp, err)) {
+				free(path);
+				return -1;
+			}
+			if (add_packed_unit(in, dwp, cu, &cudie)) {
+				free(path);
+				continue;
+			}
+			rc = ll_fail(err, "%s: the skeleton unit at .debug_info offset 0x%llx "
+				     "(-gsplit-dwarf) has its types in %s, which cannot be read, nor "
+				     "are they in %s.dwp: keep the .dwo files where the build wrote "
+				     "them, or package them beside the binary (dwp -e, llvm-dwp -e)",
+				     in->path, (unsigned long long)dwarf_dieoffset(&cudie), path,
+				     in->path);
+			free(path);
+			return rc;
+		}
+		dwo = dwarf_cu_getdwarf(subdie.cu);
+		for (size_t i = 0; i < in->nr_parts && !seen; i++)
+			seen = in->parts[i].src.dwarf == dwo;
+		if (seen) {
+			free(path);
+			continue;
+		}
+		add_part(in, dwo, path)->own_path = path;
+	}
+	if (rc < 0)
+		return ll_fail(err, "%s: malformed .debug_info unit header: %s", in->path,
+			       dwarf_errmsg(-1));
+	return 0;
+}
+
+/*
+ * The partial units of a supplementary file have no DW_AT_comp_dir, and
+ * their line table's directory 0 is "<dwz>": their files are shown
+ * relative to the binary's build directory, the DW_AT_comp_dir of its
+ * first compile unit (one for the whole build in a package). Reads the
+ * sparse image whole: dwz'd files are distribution debug files, not the
+ * multi-gigabyte kernel images the sparse reading is for.
+ */
+static int find_build_root(struct ll_dwarf_input *in, struct ll_error *err)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Half version;
+	uint8_t unit_type;
+	Dwarf_Die cudie;
+
+	if (in->image && ll_sparse_fill_all(in->image, err))
+		return -1;
+	while (!in->build_root &&
+	       dwarf_get_units(in->dwarf, cu, &cu, &version, &unit_type, &cudie, NULL) == 0) {
+		const char *dir = unit_type == DW_UT_compile || unit_type == DW_UT_skeleton ?
+				  cu_comp_dir(&cudie) : NULL;
+
+		if (dir)
+			in->build_root = xstrdup(dir);
+	}
+	return 0;
+}
+
+/*
+ * A .dwp given as BINARY: a part for each unit. Their declaring files
+ * are in the binary's skeleton units, which say nothing here.
+ */
+static int open_package(struct ll_dwarf_input *in, struct ll_error *err)
+{
+	if (ll_dwp_load(in->elf, in->path, &in->dwp, err))
+		return -1;
+	if (!in->dwp.n)
+		return ll_fail(err, "%s: a DWARF package (.dwp) with no compilation unit", in->path);
+	ll_notef("%s: a DWARF package (.dwp): declaring files live in the binary's skeleton "
+		 "units; give the binary (with the package beside it) to see them", in->path);
+	in->dwarf = in->dwp.units[0].dwarf;
+	for (size_t i = 0; i < in->dwp.n; i++)
+		add_part(in, in->dwp.units[i].dwarf, in->path);
+	return 0;
+}
+
+/* The parts after the file's own .debug_info (struct dwarf_part). */
+static int find_parts(struct ll_dwarf_input *in, struct ll_error *err)
+{
+	Elf *elf = dwarf_getelf(in->dwarf);
+	const unsigned char *d;
+	size_t size;
+	struct dwarf_part *p;
+
+	p = add_part(in, in->dwarf, in->path);
+	p->src.image = in->image;
+	p->src.fd = in->fd;
+	p->src.raw_ok = in->own_dwarf;
+	p->lines = in->lines;
+	if (elf && ll_elf_section_bytes(elf, ".debug_types", ".zdebug_types", &d, &size)) {
+		p = add_part(in, in->dwarf, in->path);
+		p->src.types = true;
+		p->lines = in->lines;
+	}
+	/* libdwfl looks for the supplementary file itself; where it found none, so do we. */
+	Dwarf *dwfl_alt = in->dwfl ? dwarf_getalt(in->dwarf) : NULL;
+
+	if (dwfl_alt) {
+		add_part(in, dwfl_alt, in->path);
+	} else if (elf && ll_alt_open(elf, in->path, in->debug_path ? in->debug_path : in->path,
+				      &in->alt, err)) {
+		return -1;
+	} else if (in->alt.dwarf) {
+		dwarf_setalt(in->dwarf, in->alt.dwarf);
+		p = add_part(in, in->alt.dwarf, in->alt.path);
+		p->src.fd = in->alt.fd;
+		p->src.raw_ok = !has_relocations(in->alt.elf);
+	}
+	if ((dwfl_alt || in->alt.dwarf) && find_build_root(in, err))
+		return -1;
+	/* Split units are libdw's (0.188 reads .dwo files, not .dwp). */
+	return find_split_units(in, err);
 }
 
 /*
@@ -267,11 +617,13 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 {
 	struct ll_dwarf_input *in = xcalloc(1, sizeof(*in));
 	GElf_Ehdr ehdr;
-	bool has_debug_info;
+	struct sections_seen seen;
 	struct stat st;
 
 	in->path = xstrdup(path);
 	in->fd = -1;
+	in->alt.fd = -1;
+	in->dwp_fd = -1;
 	if (opts)
 		in->opts = *opts;
 	*out = in;
@@ -302,13 +654,22 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 	in->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	in->target = ll_elf_target(&ehdr);
 	in->build_id = hex_build_id(in->elf);
-	if (scan_sections(in, (uint64_t)st.st_size, &has_debug_info, err))
+	if (scan_sections(in, (uint64_t)st.st_size, &seen, err))
 		return -1;
+	if (seen.dwp_index && !seen.debug_info)
+		return open_package(in, err);
 
-	if (ehdr.e_type == ET_REL || !has_debug_info)
-		return open_with_dwfl(in, err);
-	if (open_sparse(in, (size_t)st.st_size, err))
+	if (!seen.debug_info && seen.dwo_info) {
+		/* A .dwo alone: its sections need no relocation, whatever e_type says. */
+		ll_notef("%s: a split DWARF .dwo: declaring files live in the binary's skeleton "
+			 "unit; give the binary to see them", path);
+	} else if (ehdr.e_type == ET_REL || !seen.debug_info) {
+		if (open_with_dwfl(in, err))
+			return -1;
+		return find_parts(in, err);
+	} else if (open_sparse(in, (size_t)st.st_size, err)) {
 		return -1;
+	}
 
 	in->dwarf = dwarf_begin_elf(in->elf, DWARF_C_READ, NULL);
 	if (!in->dwarf)
@@ -317,7 +678,7 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 	if (check_decompressed(in, in->elf, err))
 		return -1;
 	find_line_sections(in, in->elf);
-	return 0;
+	return find_parts(in, err);
 }
 
 static void dwarf_close(void *state)
@@ -338,6 +699,20 @@ static void dwarf_close(void *state)
 	ll_sparse_close(in->image);
 	if (in->fd >= 0)
 		close(in->fd);
+	for (size_t i = 0; i < in->nr_parts; i++) {
+		free(in->parts[i].own_path);
+		free(in->parts[i].skeleton_comp_dir);
+	}
+	free(in->parts);
+	ll_dwp_release(&in->dwp);
+	if (in->dwp_elf)
+		elf_end(in->dwp_elf);
+	if (in->dwp_fd >= 0)
+		close(in->dwp_fd);
+	/* The main Dwarf referred to the supplementary one: ended first, above. */
+	ll_alt_close(&in->alt);
+	free(in->debug_path);
+	free(in->build_root);
 	free(in->build_id);
 	free(in->srcdir);
 	free(in->path);
@@ -421,11 +796,35 @@ static char *display_path(const struct ll_dwarf_input *in, const char *raw, cons
 	return norm;
 }
 
+/* A split unit's comes from its skeleton, which libdw integrates. */
 static const char *cu_comp_dir(Dwarf_Die *cu)
 {
 	Dwarf_Attribute attr;
 
-	return dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+	return dwarf_formstring(dwarf_attr_integrate(cu, DW_AT_comp_dir, &attr));
+}
+
+/*
+ * The part DIE lies in: its Dwarf, and for a DWARF 4 type unit
+ * .debug_types (a DWARF 5 one lives in .debug_info).
+ */
+static size_t part_of(const struct ll_dwarf_input *in, Dwarf_Die *die)
+{
+	Dwarf *dwarf = dwarf_cu_getdwarf(die->cu);
+	Dwarf_Half version = 0;
+	uint8_t unit_type = 0;
+	bool types = dwarf_cu_info(die->cu, &version, &unit_type, NULL, NULL, NULL, NULL,
+				   NULL) == 0 && version < 5 && unit_type == DW_UT_type;
+
+	for (size_t i = 0; i < in->nr_parts; i++)
+		if (in->parts[i].src.dwarf == dwarf && in->parts[i].src.types == types)
+			return i;
+	return 0;
+}
+
+static const struct ll_line_sections *die_lines(const struct ll_dwarf_input *in, Dwarf_Die *die)
+{
+	return in->nr_parts ? &in->parts[part_of(in, die)].lines : &in->lines;
 }
 
 /*
@@ -443,10 +842,28 @@ static bool raw_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf
 
 	if (!dwarf_attr(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &index) != 0)
 		return false;
-	if (in->lines.line && dwarf_attr(cu, DW_AT_stmt_list, &attr) &&
+	const struct ll_line_sections *lines = die_lines(in, die);
+	const struct dwarf_part *part = in->nr_parts ? &in->parts[part_of(in, die)] : NULL;
+	uint8_t unit_type = 0;
+	bool split = dwarf_cu_info(cu->cu, NULL, &unit_type, NULL, NULL, NULL, NULL, NULL) == 0 &&
+		     (unit_type == DW_UT_split_compile || unit_type == DW_UT_split_type);
+
+	/*
+	 * A split unit's file numbers are those of its skeleton's line table,
+	 * in the binary (libdw integrates the skeleton's DW_AT_stmt_list);
+	 * libdw 0.188's dwarf_decl_file() asserts on them.
+	 */
+	if (part && part->has_skeleton)
+		return ll_line_file(&in->parts[0].lines, part->skeleton_stmt_list, index,
+				    part->skeleton_comp_dir, out);
+	if (split)
+		lines = &in->parts[0].lines;
+	if (lines->line && dwarf_attr_integrate(cu, DW_AT_stmt_list, &attr) &&
 	    dwarf_formudata(&attr, &stmt_list) == 0 &&
-	    ll_line_file(&in->lines, stmt_list, index, cu_comp_dir(cu), out))
+	    ll_line_file(lines, stmt_list, index, cu_comp_dir(cu), out))
 		return true;
+	if (split)
+		return false;
 	libdw_file = dwarf_decl_file(die);
 	if (!libdw_file)
 		return false;
@@ -454,9 +871,33 @@ static bool raw_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf
 	return true;
 }
 
+/*
+ * What a unit's paths are shown relative to: its DW_AT_comp_dir, or for a
+ * dwz partial unit (which has none) its DWARF 5 line table's directory 0.
+ */
+static const char *unit_root(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf_Die *cu)
+{
+	const char *comp_dir = cu_comp_dir(cu);
+	const struct ll_line_sections *lines = die_lines(in, die);
+	const struct dwarf_part *part = in->nr_parts ? &in->parts[part_of(in, die)] : NULL;
+	Dwarf_Attribute attr;
+	Dwarf_Word stmt_list;
+
+	if (part && part->has_skeleton)
+		return part->skeleton_comp_dir;
+	if (comp_dir)
+		return comp_dir;
+	if (in->build_root)
+		return in->build_root;
+	if (!lines->line || !dwarf_attr(cu, DW_AT_stmt_list, &attr) ||
+	    dwarf_formudata(&attr, &stmt_list) != 0)
+		return NULL;
+	return ll_line_dir0(lines, stmt_list, NULL);
+}
+
 /* Display paths of one unit's file entries, resolved once each. */
 struct file_cache {
-	Dwarf_Off cu;
+	uintptr_t cu;		/* the unit DIE's address: offsets repeat between parts */
 	char **paths;		/* by DW_AT_decl_file index; NULL: not resolved yet */
 	bool *resolved;
 	size_t n;
@@ -483,15 +924,15 @@ static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct f
 	    !dwarf_diecu(die, &cu, NULL, NULL))
 		return NULL;
 	if (fc && index < 65536) {
-		if (fc->cu != dwarf_dieoffset(&cu) || !fc->paths) {
+		if (fc->cu != (uintptr_t)cu.addr || !fc->paths) {
 			file_cache_reset(fc);
-			fc->cu = dwarf_dieoffset(&cu);
+			fc->cu = (uintptr_t)cu.addr;
 		}
 		if (index < fc->n && fc->resolved[index])
 			return fc->paths[index] ? xstrdup(fc->paths[index]) : NULL;
 	}
 	if (raw_decl_file(in, die, &cu, &sb))
-		path = display_path(in, sb.buf, cu_comp_dir(&cu));
+		path = display_path(in, sb.buf, unit_root(in, die, &cu));
 	sb_release(&sb);
 	if (fc && index < 65536) {
 		if (index >= fc->n) {
@@ -528,7 +969,7 @@ static char *decl_file_raw(const struct ll_dwarf_input *in, Dwarf_Die *die, char
 	    !dwarf_diecu(die, &cu, NULL, NULL))
 		return NULL;
 	if (raw_decl_file(in, die, &cu, &sb)) {
-		const char *cd = cu_comp_dir(&cu);
+		const char *cd = unit_root(in, die, &cu);
 
 		path = display_path(in, sb.buf, cd);
 		*comp_dir = cd ? xstrdup(cd) : NULL;
@@ -569,6 +1010,17 @@ static bool is_aggregate_tag(int tag)
 {
 	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 	       tag == DW_TAG_class_type;
+}
+
+/*
+ * A child that takes room in its aggregate: a data member or (C++) a base
+ * class; not a static data member, which DWARF 4 writes as a member too.
+ */
+static bool is_data_member(Dwarf_Die *child)
+{
+	int tag = dwarf_tag(child);
+
+	return (tag == DW_TAG_member && !ll_static_member(child)) || tag == DW_TAG_inheritance;
 }
 
 /* Follow typedefs and qualifiers down to the type that has a shape. */
@@ -681,8 +1133,9 @@ static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int 
 }
 
 /*
- * Alignments of the aggregates met while one struct is built, by DIE
- * offset. Without it a hostile (or very deep) type graph is walked once
+ * Alignments of the aggregates met while one struct is built, by the
+ * DIE's address (an offset repeats between .debug_info, .debug_types and
+ * a supplementary file). Without it a hostile (or very deep) type graph is walked once
  * per path to each node: a fuzzed DAG of self-referring members made
  * that exponential. An entry in progress stands for a cycle and counts
  * as alignment 1. It travels with the target, whose ABI aligns the base
@@ -734,7 +1187,7 @@ static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_alig
 static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int depth,
 				    struct align_memo *memo)
 {
-	uint64_t die = dwarf_dieoffset(agg);
+	uint64_t die = (uint64_t)(uintptr_t)agg->addr;
 	struct align_entry *e = memo_slot(memo, die);
 	uint64_t align;
 	bool ex = false;
@@ -779,7 +1232,7 @@ static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_alig
 		uint64_t ma;
 		bool ex = false;
 
-		if (dwarf_tag(&child) != DW_TAG_member || !die_type(&child, &mt))
+		if (!is_data_member(&child) || !die_type(&child, &mt))
 			continue;
 		ma = type_alignment(&mt, &ex, depth + 1, memo);
 		if (die_udata(&child, DW_AT_alignment, &a) && a > ma) {
@@ -857,6 +1310,15 @@ struct build_ctx {
 	size_t budget;		/* what is left of the input's member_budget */
 	struct file_cache files;
 	struct align_memo align;
+	bool rust;		/* a Rust unit: fields are in rustc's order, not declared */
+	bool cxx;		/* a C++ unit: tail padding may hold the next member */
+	bool unsupported;	/* the error is a shape layoutlint does not lay out */
+	/* Qualified names of the aggregate types met, by DIE: each costs a unit walk. */
+	struct qualified_name {
+		uint64_t die;
+		char *name;	/* NULL: unnamed */
+	} *qnames;
+	size_t nr_qnames;
 };
 
 static int member_location(Dwarf_Die *member, uint64_t *out, struct ll_error *err)
@@ -918,6 +1380,82 @@ static bool old_bit_offset(const struct ll_dwarf_input *in, uint64_t bo, uint64_
 	return true;
 }
 
+/* The qualified name of aggregate type DIE SHAPED, remembered in CTX; borrowed. */
+static const char *qualified_type_name(struct build_ctx *ctx, Dwarf_Die *shaped)
+{
+	uint64_t off = dwarf_dieoffset(shaped);
+
+	for (size_t i = 0; i < ctx->nr_qnames; i++)
+		if (ctx->qnames[i].die == off)
+			return ctx->qnames[i].name;
+	ctx->qnames = xgrow(ctx->qnames, ctx->nr_qnames, sizeof(*ctx->qnames));
+	ctx->qnames[ctx->nr_qnames] = (struct qualified_name){ off, ll_scoped_die_name(shaped) };
+	return ctx->qnames[ctx->nr_qnames++].name;
+}
+
+/*
+ * C++ and Rust: a member whose type is a named aggregate in a namespace
+ * or a type is spelled with its qualified name ("struct geo::Base", not
+ * "struct Base"), so that --contains geo::Base finds it and no Base of
+ * another namespace. Typedefs, pointers and arrays keep the C spelling.
+ */
+static void qualify_type(struct build_ctx *ctx, Dwarf_Die *shaped, struct ll_member *m)
+{
+	const char *simple = dwarf_diename(shaped), *space = strchr(m->type, ' ');
+	const char *qualified;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!simple || !space || strcmp(space + 1, simple) != 0 ||
+	    !(qualified = qualified_type_name(ctx, shaped)) || strcmp(qualified, simple) == 0)
+		return;
+	sb_add(&sb, m->type, (size_t)(space - m->type) + 1);
+	sb_adds(&sb, qualified);
+	free(m->type);
+	m->type = sb_detach(&sb);
+}
+
+/*
+ * A C++ base class is a member named "<base NAME>" (NAME qualified) whose
+ * members lend their names to the derived class's paths, as C++ spells
+ * them (d.x for a base's x). A virtual base lies where the most derived
+ * class puts it, found at run time through the vtable: DWARF gives an
+ * expression, not an offset, so such a class is refused, not guessed.
+ */
+static int base_member(struct build_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type,
+		       struct ll_member *m)
+{
+	Dwarf_Die shaped;
+	Dwarf_Word virtuality = 0;
+	const char *base_name = peel(type, &shaped) ? qualified_type_name(ctx, &shaped) : NULL;
+	unsigned long long die_off = (unsigned long long)dwarf_dieoffset(die);
+	Dwarf_Attribute attr;
+	Dwarf_Word loc;
+
+	Dwarf_Op *ops;
+	size_t nops;
+
+	m->is_base = true;
+	/* DWARF 2 and 3 write even a plain base's offset as DW_OP_plus_uconst N. */
+	if ((die_udata(die, DW_AT_virtuality, &virtuality) && virtuality) ||
+	    (dwarf_attr(die, DW_AT_data_member_location, &attr) &&
+	     dwarf_formudata(&attr, &loc) != 0 &&
+	     !(dwarf_getlocation(&attr, &ops, &nops) == 0 && nops == 1 &&
+	       ops[0].atom == DW_OP_plus_uconst))) {
+		ctx->unsupported = true;
+		ll_fail(ctx->err, "virtual base %s at DIE 0x%llx: where it lies depends on the most "
+			"derived class and is read from the vtable at run time "
+			"(DW_AT_data_member_location is an expression, not an offset); layoutlint "
+			"does not lay out classes with virtual bases",
+			base_name ? base_name : "<anonymous>", die_off);
+		return -1;
+	}
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "<base %s>", base_name ? base_name : "<anonymous>");
+	m->name = sb_detach(&sb);
+	return 0;
+}
+
 static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 			const char *path_prefix, uint64_t parent_align, int depth,
 			struct ll_member *m)
@@ -929,6 +1467,7 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 	bool ex = false;
 	unsigned long long die_off = (unsigned long long)dwarf_dieoffset(die);
 	Dwarf_Attribute attr;
+	bool is_base = dwarf_tag(die) == DW_TAG_inheritance;
 
 	/* A name libdw cannot read is damage, not an anonymous member. */
 	if (!name && dwarf_attr(die, DW_AT_name, &attr))
@@ -937,9 +1476,12 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 	if (!die_type(die, &type))
 		return ll_fail(ctx->err, "member %s at DIE 0x%llx has no valid type",
 			       name ? name : "<anonymous>", die_off);
+	if (is_base && base_member(ctx, die, &type, m))
+		return -1;
 	if (member_location(die, &loc, ctx->err))
 		return -1;
-	m->name = name ? xstrdup(name) : NULL;
+	if (!is_base)
+		m->name = name ? xstrdup(name) : NULL;
 	m->type = ll_c_declaration(&type, "");
 	die_decl(ctx->in, die, &ctx->files, &m->decl);
 	if (type_size(&type, &m->size, ctx->err, 0))
@@ -983,8 +1525,9 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 		m->offset = m->bit_offset / 8;
 	}
 
+	/* A base's path is its name, which no rules pattern spells: it is tagged by its members. */
 	if (m->name)
-		m->path = ll_member_path(path_prefix, m->name);
+		m->path = is_base ? xstrdup(m->name) : ll_member_path(path_prefix, m->name);
 
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
 		bool child_ex = false;
@@ -992,16 +1535,100 @@ static int build_member(struct build_ctx *ctx, Dwarf_Die *die, uint64_t base,
 
 		m->is_aggregate = true;
 		m->agg_kind = dwarf_tag(&shaped) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
+		if (ctx->cxx || ctx->rust)
+			qualify_type(ctx, &shaped, m);
 		if (depth + 1 > MAX_NESTING)
 			return ll_fail(ctx->err, "member %s at DIE 0x%llx: aggregates nested deeper "
 				       "than %d levels", name ? name : "<anonymous>", die_off,
 				       MAX_NESTING);
-		/* Anonymous aggregates lend their members to the enclosing path. */
-		if (build_members(ctx, &shaped, m->offset, m->name ? m->path : path_prefix,
+		/* Anonymous aggregates and bases lend their members to the enclosing path. */
+		if (build_members(ctx, &shaped, m->offset,
+				  m->name && !is_base ? m->path : path_prefix,
 				  child_align, depth + 1, &m->children, &m->nr_children))
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * A member or base of an empty class type: sizeof says 1, but as an empty
+ * base or a [[no_unique_address]] member it takes no byte, and then the
+ * compiler puts it where another member is, or at the very end. There it
+ * is size 0, so that it neither overlaps nor grows the class; elsewhere
+ * its byte is its own, as sizeof says.
+ */
+static void shrink_empty(struct ll_member *v, size_t n, const size_t *empty, size_t nr_empty,
+			 uint64_t end)
+{
+	for (size_t e = 0; e < nr_empty; e++) {
+		struct ll_member *m = &v[empty[e]];
+		bool shared = m->offset + m->size > end;
+
+		for (size_t i = 0; i < n && !shared; i++) {
+			struct ll_extent x = ll_member_extent(&v[i]);
+
+			shared = &v[i] != m && v[i].size && x.begin <= m->offset && m->offset < x.end;
+		}
+		if (shared)
+			m->size = 0;
+	}
+}
+
+/* The end of the last byte of data at or below M: its tail padding excluded. */
+static uint64_t data_end(const struct ll_member *m)
+{
+	uint64_t end = m->offset;
+
+	if (!m->is_aggregate || !m->nr_children)
+		return ll_member_extent(m).end;
+	for (size_t i = 0; i < m->nr_children; i++) {
+		uint64_t e = data_end(&m->children[i]);
+
+		if (e > end)
+			end = e;
+	}
+	return end;
+}
+
+/*
+ * C++ reuses the tail padding of a base class (unless it is a POD) and of
+ * a [[no_unique_address]] member: the next member may start inside its
+ * sizeof. There the aggregate ends where that member starts, as long as
+ * its own data ends before; an overlap of data stays, and is refused as
+ * damage.
+ */
+static void shrink_reused_padding(struct ll_member *v, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		struct ll_member *m = &v[i];
+		uint64_t next = v[i + 1].is_bitfield ? v[i + 1].bit_offset / 8 : v[i + 1].offset;
+
+		if (!m->is_aggregate || m->is_bitfield || next < m->offset ||
+		    next >= m->offset + m->size || data_end(m) > next)
+			continue;
+		m->size = next - m->offset;
+	}
+}
+
+/*
+ * rustc chooses the order of a struct's fields and DWARF lists them as
+ * declared: the model's levels are in offset order, as every reader's
+ * are (holes, overlaps, cachelines walk them so).
+ */
+static void sort_by_offset(struct ll_member *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct ll_member m = v[i];
+		size_t j = i;
+
+		while (j > 0 && (v[j - 1].offset > m.offset ||
+				 (v[j - 1].offset == m.offset && v[j - 1].is_bitfield &&
+				  m.is_bitfield && v[j - 1].bit_offset > m.bit_offset))) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = m;
+	}
 }
 
 static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
@@ -1009,15 +1636,22 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 			 struct ll_member **out, size_t *nr_out)
 {
 	Dwarf_Die child;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, nr_empty = 0;
 	struct ll_member *v = NULL;
+	size_t *empty = NULL;	/* members of an empty class type */
+	Dwarf_Word agg_size;
 
 	*out = NULL;
 	*nr_out = 0;
 	if (dwarf_child(agg, &child) != 0)
 		return 0;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_member)
+		if (dwarf_tag(&child) == DW_TAG_variant_part && (ctx->unsupported = true))
+			return ll_fail(ctx->err, "DW_TAG_variant_part at DIE 0x%llx: a Rust enum (or "
+				       "another tagged union), whose variants share bytes chosen by a "
+				       "discriminant; layoutlint lays out structs, unions and classes "
+				       "only", (unsigned long long)dwarf_dieoffset(&child));
+		if (!is_data_member(&child))
 			continue;
 		if (++ctx->members > MAX_MEMBERS)
 			return ll_fail(ctx->err, "more than %d members below DIE 0x%llx",
@@ -1035,21 +1669,37 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 		}
 		memset(&v[n], 0, sizeof(v[n]));
 		int rc = build_member(ctx, &child, base, path_prefix, parent_align, depth, &v[n]);
+		Dwarf_Die type;
 
+		/* Only C++ has empty classes (a GNU C empty struct is size 0). */
+		if (!rc && ctx->cxx && die_type(&child, &type) && ll_empty_class(&type)) {
+			empty = xrealloc(empty, cap * sizeof(*empty));
+			empty[nr_empty++] = n;
+		}
 		n++;
 		*out = v;
 		*nr_out = n;
-		if (rc)
+		if (rc) {
+			free(empty);
 			return -1;
+		}
 	} while (dwarf_siblingof(&child, &child) == 0);
+	if (die_udata(agg, DW_AT_byte_size, &agg_size))
+		shrink_empty(v, n, empty, nr_empty, base + agg_size);
+	free(empty);
+	if (ctx->cxx && dwarf_tag(agg) != DW_TAG_union_type)
+		shrink_reused_padding(v, n);
+	if (ctx->rust)
+		sort_by_offset(v, n);
 	*out = v;
 	*nr_out = n;
 	return 0;
 }
 
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
+/* *UNSUPPORTED: the failure is a shape layoutlint does not lay out, not damage. */
 static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
-			struct ll_struct **out, struct ll_error *err)
+			struct ll_struct **out, bool *unsupported, struct ll_error *err)
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	struct build_ctx ctx = { .in = in, .err = err,
@@ -1075,11 +1725,20 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 	s->explicit_align = ex;
 	s->cacheline = in->arch_cacheline;
 	s->origin = dwarf_dieoffset(agg);
+	int lang = ll_die_language(agg);
+
+	ctx.rust = ll_language_is_rust(lang);
+	ctx.cxx = ll_language_is_cxx(lang);
+	s->compiler_orders_members = ctx.rust;
 	die_decl(in, agg, &ctx.files, &s->decl);
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
 	in->members_built += ctx.members;
+	*unsupported = ctx.unsupported;
 	file_cache_reset(&ctx.files);
 	free(ctx.align.v);
+	for (size_t i = 0; i < ctx.nr_qnames; i++)
+		free(ctx.qnames[i].name);
+	free(ctx.qnames);
 	if (!rc) {
 		char where[40], declarer[64];
 
@@ -1093,13 +1752,15 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 /* ---- lookup ------------------------------------------------------------ */
 
 struct candidate {
-	Dwarf_Off die;		/* the aggregate DIE */
+	Dwarf_Off die;		/* the aggregate DIE, in part PART */
+	size_t part;
 	const char *name;	/* query name it answers */
 	struct ll_finder_sig sig;
 	char *file;		/* display path, for listing ambiguities */
 	unsigned line;
 	size_t hits;		/* CUs carrying this same definition */
 	uint32_t holes;		/* of the built struct, or LL_INDEX_NO_HOLES */
+	bool selected;		/* one of its copies is the query's --die or in its --cu */
 };
 
 /*
@@ -1207,38 +1868,77 @@ static void capture_def(struct query_state *qs, Dwarf_Off die, const struct ll_f
 }
 
 /*
- * Count one more definition; FILE is taken over. RAW_FILE and COMP_DIR
- * (borrowed) are what FILE was made of, for the name index.
+ * Count one more definition; FILE is taken over. SELECTED: this copy is
+ * the one --die names, or in a unit --cu matches. A copy --die names is
+ * the one kept, so that the layout read is the DIE asked for. RAW_FILE
+ * and COMP_DIR (borrowed) are what FILE was made of, for the name index.
  */
-static void add_candidate(struct query_state *qs, Dwarf_Off die, const char *name,
-			  const struct ll_finder_sig *sig, char *file, const char *raw_file,
-			  const char *comp_dir)
+static void add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, const char *name,
+			  const struct ll_finder_sig *sig, char *file, bool selected, bool by_die,
+			  const char *raw_file, const char *comp_dir)
 {
 	if (qs->capture)
 		capture_def(qs, die, sig, raw_file, comp_dir);
 	for (size_t i = 0; i < qs->nr_cands; i++) {
-		if (ll_finder_sig_equal(&qs->cands[i].sig, sig)) {
-			qs->cands[i].hits++;
+		struct candidate *c = &qs->cands[i];
+
+		if (ll_finder_sig_equal(&c->sig, sig)) {
+			c->hits++;
+			if (selected && by_die)
+				c->die = die;
+			c->selected |= selected;
 			free(file);
 			return;
 		}
 	}
 	qs->cands = xgrow(qs->cands, qs->nr_cands, sizeof(*qs->cands));
 	qs->cands[qs->nr_cands++] = (struct candidate){
-		.die = die, .name = name, .sig = *sig, .file = file, .line = sig->line, .hits = 1,
-		.holes = LL_INDEX_NO_HOLES,
+		.die = die, .part = part, .name = name, .sig = *sig, .file = file, .line = sig->line,
+		.hits = 1, .selected = selected, .holes = LL_INDEX_NO_HOLES,
 	};
 }
 
+/* The display path of the file of the unit DIE is in (its DW_AT_name). */
+static char *unit_file_name(const struct ll_dwarf_input *in, Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	const char *name;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL) || !(name = dwarf_diename(&cu)))
+		return NULL;
+	return display_path(in, name, cu_comp_dir(&cu));
+}
+
+/* Whether the definition at DIE is one Q's --die or --cu picks. */
+static bool die_selected(const struct ll_dwarf_input *in, const struct ll_query *q,
+			 Dwarf_Die *die)
+{
+	const struct ll_selector *sel = q->select;
+	bool ok = true;
+
+	if (!sel)
+		return true;
+	if (sel->by_die)
+		ok = dwarf_dieoffset(die) == sel->die;
+	if (ok && sel->cu_glob) {
+		char *file = unit_file_name(in, die);
+
+		ok = file && ll_path_glob_match(sel->cu_glob, file);
+		free(file);
+	}
+	return ok;
+}
+
 static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
-			      Dwarf_Die *agg, const char *name)
+			      Dwarf_Die *agg, const struct ll_query *q)
 {
 	struct ll_finder_sig sig;
 	char *raw, *comp_dir;
 	char *file = decl_file_raw(in, agg, &raw, &comp_dir);
 
 	ll_finder_signature(agg, file, &sig);
-	add_candidate(qs, dwarf_dieoffset(agg), name, &sig, file, raw, comp_dir);
+	add_candidate(qs, dwarf_dieoffset(agg), part_of(in, agg), q->name, &sig, file,
+		      die_selected(in, q, agg), q->select && q->select->by_die, raw, comp_dir);
 	free(raw);
 	free(comp_dir);
 }
@@ -1259,6 +1959,7 @@ static void query_state_release(struct query_state *qs)
  * quadratic in the number of files.
  */
 struct unit_files {
+	size_t part;
 	struct ll_line_table table;
 	char **display;		/* by file index, resolved on first use */
 	char **raw;		/* by file index: what display[] was made of */
@@ -1277,17 +1978,28 @@ static void unit_files_release(struct unit_files *uf)
 	memset(uf, 0, sizeof(*uf));
 }
 
+/* What a raw hit's paths are relative to: as unit_root() says for a DIE. */
+static const char *unit_file_root(const struct ll_dwarf_input *in, const struct unit_files *uf,
+				  const struct ll_scan_hit *raw)
+{
+	return raw->comp_dir ? raw->comp_dir : in->build_root ? in->build_root : uf->table.dir0;
+}
+
 /*
  * A copy of the display path of file INDEX of the unit RAW is in (NULL:
- * unknown), and the raw path it was made of (borrowed).
+ * unknown), the raw path it was made of and the directory it is relative
+ * to (both borrowed).
  */
-static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
-		      const struct ll_scan_hit *raw, char **out, const char **raw_path)
+static bool unit_file(const struct ll_dwarf_input *in, size_t part, struct unit_files *uf,
+		      const struct ll_scan_hit *raw, char **out, const char **raw_path,
+		      const char **root)
 {
-	if (!uf->loaded || uf->table.stmt_list != raw->stmt_list) {
+	if (!uf->loaded || uf->part != part || uf->table.stmt_list != raw->stmt_list) {
 		unit_files_release(uf);
 		uf->loaded = true;
-		uf->ok = ll_line_table_load(&in->lines, raw->stmt_list, raw->comp_dir, &uf->table);
+		uf->part = part;
+		uf->ok = ll_line_table_load(&in->parts[part].lines, raw->stmt_list, raw->comp_dir,
+					    &uf->table);
 		uf->table.stmt_list = raw->stmt_list;
 		uf->display = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->display));
 		uf->raw = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->raw));
@@ -1298,27 +2010,34 @@ static bool unit_file(const struct ll_dwarf_input *in, struct unit_files *uf,
 		struct strbuf path = STRBUF_INIT;
 
 		ll_line_table_path(&uf->table, raw->decl_file, &path);
-		uf->display[raw->decl_file] = display_path(in, path.buf, raw->comp_dir);
+		uf->display[raw->decl_file] = display_path(in, path.buf, unit_file_root(in, uf, raw));
 		uf->raw[raw->decl_file] = sb_detach(&path);
 	}
 	*raw_path = uf->raw[raw->decl_file];
+	*root = unit_file_root(in, uf, raw);
 	*out = uf->display[raw->decl_file] ? xstrdup(uf->display[raw->decl_file]) : NULL;
 	return true;
 }
 
-/* The same from what the raw scan read; false when libdw must look. */
+/*
+ * The same from what the raw scan read; false when libdw must look (also
+ * for --cu, which needs the unit's name).
+ */
 static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
-			      struct unit_files *uf, const struct ll_scan_hit *raw,
-			      const char *name)
+			      size_t part, struct unit_files *uf, const struct ll_scan_hit *raw,
+			      const struct ll_query *q)
 {
 	struct ll_finder_sig sig;
-	const char *raw_path;
+	const char *raw_path, *root;
 	char *file;
+	bool by_die = q->select && q->select->by_die;
 
-	if (!unit_file(in, uf, raw, &file, &raw_path))
+	if ((q->select && q->select->cu_glob) ||
+	    !unit_file(in, part, uf, raw, &file, &raw_path, &root))
 		return false;
 	ll_finder_sig_from_scan(raw, file, &sig);
-	add_candidate(qs, raw->die, name, &sig, file, raw_path, raw->comp_dir);
+	add_candidate(qs, raw->die, part, q->name, &sig, file,
+		      !by_die || raw->die == q->select->die, by_die, raw_path, root);
 	return true;
 }
 
@@ -1337,7 +2056,8 @@ struct lookup_ctx {
 	size_t mask;
 	size_t *next;		/* next query with the same name, index + 1 */
 	struct unit_files files;	/* of the unit the last raw hit was in */
-	struct ll_finder **finder;	/* set before the first callback */
+	size_t part;			/* the part being scanned */
+	struct ll_finder **finder;	/* its finder, set before the first callback */
 	int prepare_rc;			/* a sparse image read failed */
 	struct ll_error prepare_err;
 };
@@ -1425,15 +2145,16 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 		for (size_t q1 = queries_named(lc, name); q1 && !need_libdw; q1 = lc->next[q1 - 1])
 			if (kind_matches(lc->queries[q1 - 1].kind, raw->tag))
 				need_libdw = !add_raw_candidate(&lc->state[q1 - 1], lc->in,
-								&lc->files, raw,
-								lc->queries[q1 - 1].name);
+								lc->part, &lc->files, raw,
+								&lc->queries[q1 - 1]);
 		if (!need_libdw)
 			return;
 		if (ll_finder_prepare(*lc->finder, raw->die, &lc->prepare_err)) {
 			lc->prepare_rc = -1;
 			return;
 		}
-		if (!dwarf_offdie(lc->in->dwarf, raw->die, &from_raw))
+		/* The raw scan reads .debug_info only: never a .debug_types part. */
+		if (!dwarf_offdie(lc->in->parts[lc->part].src.dwarf, raw->die, &from_raw))
 			return;
 		die = &from_raw;
 	}
@@ -1451,7 +2172,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 				mark_declared(&lc->state[q], tag);
 				continue;
 			}
-			add_die_candidate(&lc->state[q], lc->in, die, query->name);
+			add_die_candidate(&lc->state[q], lc->in, die, query);
 		} else if (tag == DW_TAG_typedef && die_type(die, &target) &&
 			   is_aggregate_tag(dwarf_tag(&target)) &&
 			   dwarf_diename(&target) == NULL &&
@@ -1460,7 +2181,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 				mark_declared(&lc->state[q], dwarf_tag(&target));
 				continue;
 			}
-			add_die_candidate(&lc->state[q], lc->in, &target, query->name);
+			add_die_candidate(&lc->state[q], lc->in, &target, query);
 		}
 	}
 }
@@ -1472,11 +2193,21 @@ static char *describe_candidates(const struct query_state *qs)
 	for (size_t i = 0; i < qs->nr_cands; i++) {
 		const struct candidate *c = &qs->cands[i];
 
-		sb_addf(&sb, "%s%s:%u (size %llu)", i ? ", " : "",
+		sb_addf(&sb, "%s%s:%u (size %llu, DIE 0x%llx)", i ? ", " : "",
 			c->file ? c->file : "<unknown file>", c->line,
-			(unsigned long long)c->sig.size);
+			(unsigned long long)c->sig.size, (unsigned long long)c->die);
 	}
 	return sb_detach(&sb);
+}
+
+/* The first part's "did you mean" that has one. */
+static char *suggest(struct ll_dwarf_input *in, struct ll_finder **finders, const char *name)
+{
+	char *s = NULL;
+
+	for (size_t p = 0; p < in->nr_parts && !s; p++)
+		s = ll_finder_suggest(finders[p], name);
+	return s;
 }
 
 /*
@@ -1514,6 +2245,8 @@ static struct candidate *pick_of(const struct ll_query *q, struct query_state *q
 
 		if (q->decl_glob && !(c->file && ll_path_glob_match(q->decl_glob, c->file)))
 			continue;
+		if (!c->selected || (q->select && q->select->by_size && c->sig.size != q->select->size))
+			continue;
 		++*matching;
 		if (!pick)
 			pick = c;
@@ -1522,11 +2255,12 @@ static struct candidate *pick_of(const struct ll_query *q, struct query_state *q
 }
 
 static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
-			 struct query_state *qs, struct ll_finder *finder,
+			 struct query_state *qs, struct ll_finder **finders,
 			 struct ll_lookup_result *r, struct ll_error *err)
 {
 	size_t matching;
 	struct candidate *pick = pick_of(q, qs, &matching);
+
 	if (matching == 0) {
 		if (qs->nr_cands) {
 			r->status = LL_MISSING;
@@ -1535,7 +2269,7 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		}
 		r->status = qs->declared ? LL_DECLARED_ONLY : LL_MISSING;
 		r->detail = qs->declared || q->no_suggestion ? NULL :
-			    ll_finder_suggest(finder, q->name);
+			    suggest(in, finders, q->name);
 		return 0;
 	}
 	if (matching > 1) {
@@ -1548,17 +2282,25 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		return 0;
 	}
 	Dwarf_Die die;
+	const struct ll_finder_source *src = &in->parts[pick->part].src;
 
-	if (ll_finder_prepare(finder, pick->die, err))
+	if (ll_finder_prepare(finders[pick->part], pick->die, err))
 		return -1;
-	if (!dwarf_offdie(in->dwarf, pick->die, &die))
-		return ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", in->path,
+	if (!(src->types ? dwarf_offdie_types(src->dwarf, pick->die, &die) :
+			   dwarf_offdie(src->dwarf, pick->die, &die)))
+		return ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", src->path,
 			       (unsigned long long)pick->die, dwarf_errmsg(-1));
 	struct ll_error berr;
+	bool unsupported = false;
 
-	if (build_struct(in, &die, q->name, &r->layout, &berr)) {
+	if (build_struct(in, &die, q->name, &r->layout, &unsupported, &berr)) {
 		ll_struct_free(r->layout);
 		r->layout = NULL;
+		if (unsupported) {
+			r->status = LL_UNSUPPORTED;
+			r->detail = xstrdup(berr.msg);
+			return 0;
+		}
 		return ll_fail(err, "%s: %s %s: %s", in->path,
 			       q->kind == LL_QUERY_UNION ? "union" : "struct", q->name, berr.msg);
 	}
@@ -1587,6 +2329,34 @@ static size_t member_budget(struct ll_dwarf_input *in)
 							      MEMBERS_FLOOR;
 }
 
+/*
+ * Whether a name index can stand for IN: its DWARF is the file's own
+ * .debug_info alone. Types in .debug_types, a dwz supplementary file or
+ * split units (a DIE offset meaningful only with its part) are beyond
+ * what the index records, so such inputs neither read nor write one.
+ */
+static bool index_sound(const struct ll_dwarf_input *in)
+{
+	return in->own_dwarf && in->nr_parts == 1 && in->parts[0].src.dwarf == in->dwarf &&
+	       !in->parts[0].src.types && in->parts[0].src.raw_ok && !in->alt.dwarf &&
+	       !in->build_root && in->dwp.n == 0;
+}
+
+/*
+ * Whether the index may answer (and record) QUERIES: not with a selector
+ * (--cu, --size, --die pick among copies the index joins) nor a qualified
+ * name (C++, Rust: inside namespaces and types, which it does not record).
+ */
+static bool index_answers(const struct ll_query *queries, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((queries[i].select && (queries[i].select->cu_glob || queries[i].select->by_size ||
+					   queries[i].select->by_die)) ||
+		    ll_scoped_name(queries[i].name))
+			return false;
+	return true;
+}
+
 /* The name index of IN, loaded on first use (a refused one is a note); NULL: none. */
 static struct ll_name_index *dwarf_index(struct ll_dwarf_input *in)
 {
@@ -1599,6 +2369,8 @@ static struct ll_name_index *dwarf_index(struct ll_dwarf_input *in)
 	if (in->index_state)
 		return in->index_state == 1 ? &in->index : NULL;
 	in->index_state = -1;
+	if (!index_sound(in))
+		return NULL;
 	index_key(in, &key);
 	elf = dwarf_getelf(in->dwarf);
 	if (!key.dir || !in->own_dwarf || !elf ||
@@ -1655,7 +2427,7 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 			free(file);
 			continue;
 		}
-		add_candidate(qs, d->die, q->name, &sig, file, NULL, NULL);
+		add_candidate(qs, d->die, 0, q->name, &sig, file, true, false, NULL, NULL);
 		if (qs->nr_cands > before)
 			qs->cands[before].holes = d->holes;
 	}
@@ -1809,11 +2581,11 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 {
 	struct ll_dwarf_input *in = reader;
 	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
-	struct ll_finder *finder = NULL;
-	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state,
-				 .finder = &finder };
+	struct ll_finder **finders = xcalloc(in->nr_parts, sizeof(*finders));
+	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state };
 	const char **names = xcalloc(n ? n : 1, sizeof(*names));
-	struct ll_name_index *ix = dwarf_index(in);
+	bool use_index = index_answers(queries, n);
+	struct ll_name_index *ix = use_index ? dwarf_index(in) : NULL;
 	bool warm = ix != NULL, capture = false;
 	struct interned strings = { 0 };	/* of the definitions captured */
 	size_t *order = NULL;	/* warm: queries by their pick's DIE */
@@ -1829,39 +2601,47 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	/* Every query answered by the index: no scan, only the picks' units read. */
 	for (size_t i = 0; i < n && warm; i++)
 		warm = warm_state(in, ix, &queries[i], &state[i]);
+	/* An index is read only for an input of one part (index_sound()). */
 	if (warm)
-		finder = ll_finder_from_index(in->dwarf, in->image, in->fd, in->own_dwarf, ix);
-	if (finder)
-		order = warm_order(queries, state, n, finder);
-	if (!finder) {
-		warm = false;
+		finders[0] = ll_finder_from_index(&in->parts[0].src, ix);
+	if (warm && finders[0]) {
+		order = warm_order(queries, state, n, finders[0]);
+	} else {
 		for (size_t i = 0; i < n; i++) {
 			query_state_release(&state[i]);
 			memset(&state[i], 0, sizeof(state[i]));
-			state[i].capture = wants_capture(in, ix, &queries[i]) ? &strings : NULL;
+			state[i].capture = use_index && wants_capture(in, ix, &queries[i]) ?
+					   &strings : NULL;
 			capture |= state[i].capture != NULL;
 		}
-		rc = ll_finder_scan(in->dwarf, in->image, in->path, in->fd, in->own_dwarf, ix,
-				    names, n, on_named_die, &lc, &in->opts.progress, &finder, err);
-	}
-	if (!rc && lc.prepare_rc) {
-		*err = lc.prepare_err;
-		rc = -1;
+		/* The name index covers the file's own .debug_info only. */
+		for (size_t p = 0; p < in->nr_parts && !rc; p++) {
+			lc.part = p;
+			lc.finder = &finders[p];
+			rc = ll_finder_scan(&in->parts[p].src, p ? NULL : ix, names, n, on_named_die,
+					    &lc, &in->opts.progress, &finders[p], err);
+			if (!rc && lc.prepare_rc) {
+				*err = lc.prepare_err;
+				rc = -1;
+			}
+		}
 	}
 	/* With thousands of queries (--list, --audit) this is the long part. */
 	for (size_t k = 0; k < n && rc == 0; k++) {
 		size_t i = order ? order[k] : k;
 
 		ll_progress_report(&in->opts.progress, "structs", k + 1, n);
-		rc = resolve_query(in, &queries[i], &state[i], finder, &results[i], err);
+		rc = resolve_query(in, &queries[i], &state[i], finders, &results[i], err);
 	}
 	free(order);
-	if (!rc && (capture || in->seed.entries))
+	if (!rc && use_index && (capture || in->seed.entries))
 		update_index(in, &lc);
 	for (size_t i = 0; i < n; i++)
 		query_state_release(&state[i]);
 	interned_release(&strings);
-	ll_finder_free(finder);
+	for (size_t p = 0; p < in->nr_parts; p++)
+		ll_finder_free(finders[p]);
+	free(finders);
 	free(state);
 	free(names);
 	free(lc.first);
@@ -1886,9 +2666,96 @@ static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *er
 	}
 	index_key(in, &key);
 	ll_finder_seed_release(&in->seed);
-	return ll_finder_list(in->dwarf, in->image, in->path, in->fd, in->own_dwarf,
-			      ll_name_index_writable(&key) ? &in->seed : NULL, names, n,
-			      &in->opts.progress, err);
+	*names = NULL;
+	*n = 0;
+	for (size_t p = 0; p < in->nr_parts; p++) {
+		char **more = NULL;
+		size_t nr_more = 0;
+
+		/* The index the lookup after writes: seeded by the one part it covers. */
+		bool seed = p == 0 && index_sound(in) && ll_name_index_writable(&key);
+
+		if (ll_finder_list(&in->parts[p].src, seed ? &in->seed : NULL, &more, &nr_more,
+				   &in->opts.progress, err)) {
+			ll_finder_seed_release(&in->seed);
+			/* What it had listed before failing is ours to free, and so is ours. */
+			for (size_t i = 0; i < nr_more; i++)
+				free(more[i]);
+			free(more);
+			for (size_t i = 0; i < *n; i++)
+				free((*names)[i]);
+			free(*names);
+			*names = NULL;
+			*n = 0;
+			return -1;
+		}
+		for (size_t i = 0; i < nr_more; i++) {
+			*names = xgrow(*names, *n, sizeof(**names));
+			(*names)[(*n)++] = more[i];
+		}
+		free(more);
+	}
+	ll_names_sort_unique(*names, n);
+	return 0;
+}
+
+/* ---- global variables -------------------------------------------------- */
+
+struct variable_decls {
+	const struct ll_dwarf_input *in;
+	struct file_cache files;
+};
+
+static void variable_decl(void *ctx, Dwarf_Die *die, struct ll_decl *out)
+{
+	struct variable_decls *vd = ctx;
+
+	die_decl(vd->in, die, &vd->files, out);
+}
+
+/*
+ * Every unit is read. Where the lookups read .debug_info sparsely, the
+ * walkers read the file's own mapping instead (a second ELF handle):
+ * filling the sparse image would copy 200 MB of a vmlinux into anonymous
+ * pages. Two walkers each get a libdw handle of their own on that ELF when
+ * this reader opened the DWARF itself (libdwfl's, for modules and separate
+ * debug files, stays one).
+ */
+static int dwarf_variables(void *state, struct ll_variables *out, struct ll_error *err)
+{
+	struct ll_dwarf_input *in = state;
+	struct variable_decls vd[2] = { { .in = in }, { .in = in } };
+	struct ll_variables_walk walk = { .path = in->path, .dw = { in->dwarf },
+					  .ctx = { &vd[0], &vd[1] }, .nr = 1,
+					  .decl = variable_decl };
+	Elf *plain = in->image ? elf_begin(in->fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Elf *elf = plain ? plain : in->elf;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (in->image && !plain)
+		return ll_fail(err, "%s: cannot map the file again: %s", in->path, elf_errmsg(-1));
+	if (plain) {
+		walk.dw[0] = dwarf_begin_elf(plain, DWARF_C_READ, NULL);
+		if (!walk.dw[0]) {
+			elf_end(plain);
+			return ll_fail(err, "%s: cannot read DWARF: %s", in->path, dwarf_errmsg(-1));
+		}
+	}
+	if (in->own_dwarf && ll_finder_threads() > 1) {
+		walk.dw[1] = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		walk.nr = walk.dw[1] ? 2 : 1;
+	}
+	rc = ll_dwarf_variables(&walk, out, err);
+	if (walk.dw[1])
+		dwarf_end(walk.dw[1]);
+	if (plain) {
+		dwarf_end(walk.dw[0]);
+		elf_end(plain);
+	}
+	file_cache_reset(&vd[0].files);
+	file_cache_reset(&vd[1].files);
+	return rc;
 }
 
 /* ---- the reader's operations (reader_impl.h) --------------------------- */
@@ -1913,4 +2780,5 @@ const struct ll_input_ops ll_dwarf_input_ops = {
 	.arch_cacheline = dwarf_arch_cacheline,
 	.lookup = dwarf_lookup,
 	.list = dwarf_list,
+	.variables = dwarf_variables,
 };

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "input/dwarf/dwarf_scan.h"
+#include "input/dwarf/scopes.h"
 #include "input/elf/elf_section.h"
 #include "model/builder.h"
 #include "util/edit_distance.h"
@@ -18,6 +19,7 @@
 
 struct ll_finder {
 	Dwarf *dwarf;
+	bool types;			/* it searches DWARF 4 .debug_types */
 	bool raw;			/* the raw scan can run on this input */
 	struct ll_scan_input in;	/* its sections, valid while the Dwarf is */
 	/* What libdw may read of a sparse image; see ll_finder_prepare(). */
@@ -67,25 +69,56 @@ static void set_init(struct name_set *set, const char *const *names, size_t n)
 	}
 }
 
-static bool set_has(const struct name_set *set, const char *name)
+/* The name asked for that equals NAME, or NULL. */
+static const char *set_get(const struct name_set *set, const char *name)
 {
 	size_t at = name_hash(name) & set->mask;
 
 	while (set->slots[at]) {
 		if (strcmp(set->slots[at], name) == 0)
-			return true;
+			return set->slots[at];
 		at = (at + 1) & set->mask;
 	}
-	return false;
+	return NULL;
 }
 
-static struct ll_finder *new_finder(Dwarf *dwarf, struct ll_sparse_image *image)
+static bool set_has(const struct name_set *set, const char *name)
+{
+	return set_get(set, name) != NULL;
+}
+
+static struct ll_finder *new_finder(const struct ll_finder_source *src)
 {
 	struct ll_finder *f = xcalloc(1, sizeof(*f));
 
-	f->dwarf = dwarf;
-	f->image = image;
+	f->dwarf = src->dwarf;
+	f->types = src->types;
+	f->image = src->image;
 	return f;
+}
+
+/*
+ * The header of the unit at OFF of .debug_info, or of .debug_types when
+ * TYPES (libdw reads that section only when asked for a signature).
+ */
+static int next_unit(Dwarf *dwarf, bool types, Dwarf_Off off, Dwarf_Off *next, size_t *hsize,
+		     Dwarf_Off *abbrev_off)
+{
+	uint64_t sig;
+	Dwarf_Off type_off;
+
+	return dwarf_next_unit(dwarf, off, next, hsize, NULL, abbrev_off, NULL, NULL,
+			       types ? &sig : NULL, types ? &type_off : NULL);
+}
+
+static Dwarf_Die *unit_die(Dwarf *dwarf, bool types, Dwarf_Off off, Dwarf_Die *die)
+{
+	return types ? dwarf_offdie_types(dwarf, off, die) : dwarf_offdie(dwarf, off, die);
+}
+
+static const char *section_name(bool types)
+{
+	return types ? ".debug_types" : ".debug_info";
 }
 
 static int fill_all(struct ll_finder *f, struct ll_error *err)
@@ -181,10 +214,14 @@ int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 	return 0;
 }
 
-/* A DIE to report: from the raw scan (RAW set) or from the libdw walk. */
+/*
+ * A DIE to report: from the raw scan (RAW set) or from the libdw walk;
+ * QNAME: the qualified name asked for, when the scoped walk found it.
+ */
 struct hit {
 	uint64_t die;
 	const struct ll_scan_hit *raw;
+	const char *qname;
 };
 
 struct offsets {
@@ -195,7 +232,7 @@ struct offsets {
 static void push_offset(struct offsets *o, uint64_t off, const struct ll_scan_hit *raw)
 {
 	o->v = xgrow(o->v, o->n, sizeof(*o->v));
-	o->v[o->n++] = (struct hit){ off, raw };
+	o->v[o->n++] = (struct hit){ off, raw, NULL };
 }
 
 /*
@@ -238,15 +275,16 @@ static int walk_unit(Dwarf_Die *cu, const char *path, const struct name_set *set
 	return 0;
 }
 
-/* Size of .debug_info as libdw reads it (decompressed, relocated). */
-static uint64_t info_size(Dwarf *dwarf)
+/* Size of .debug_info (or .debug_types) as libdw reads it (decompressed, relocated). */
+static uint64_t info_size(Dwarf *dwarf, bool types)
 {
 	const unsigned char *data;
 	size_t size;
 	Elf *elf = dwarf_getelf(dwarf);
 
-	return elf && ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &data, &size) ? size :
-	       UINT64_MAX;
+	return elf && ll_elf_section_bytes(elf, section_name(types),
+					   types ? ".zdebug_types" : ".zdebug_info", &data, &size) ?
+	       size : UINT64_MAX;
 }
 
 /*
@@ -256,17 +294,17 @@ static uint64_t info_size(Dwarf *dwarf)
  * unit's DIEs (or a struct's members) would vanish from the answer in
  * silence, while the raw scan (which refuses such a table too) read them.
  */
-static int check_unit(Dwarf *dwarf, const char *path, Dwarf_Off off, Dwarf_Off next,
-		      Dwarf_Off abbrev_off, struct ll_error *err)
+static int check_unit(Dwarf *dwarf, bool types, const char *path, Dwarf_Off off,
+		      Dwarf_Off next, Dwarf_Off abbrev_off, struct ll_error *err)
 {
 	const unsigned char *abbrev;
 	size_t abbrev_size;
-	uint64_t size = info_size(dwarf), bad, dup;
+	uint64_t size = info_size(dwarf, types), bad, dup;
 	Elf *elf = dwarf_getelf(dwarf);
 
 	if (next > size)
-		return ll_fail(err, "%s: the unit at .debug_info offset 0x%llx runs past the "
-			       "end of the section (0x%llx bytes)", path,
+		return ll_fail(err, "%s: the unit at %s offset 0x%llx runs past the "
+			       "end of the section (0x%llx bytes)", path, section_name(types),
 			       (unsigned long long)off, (unsigned long long)size);
 	if (!elf || !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &abbrev,
 					  &abbrev_size) ||
@@ -282,30 +320,29 @@ static int check_unit(Dwarf *dwarf, const char *path, Dwarf_Off off, Dwarf_Off n
 		       abbrev[bad], (unsigned long long)bad, (unsigned long long)off);
 }
 
-static int walk_all(Dwarf *dwarf, const char *path, const struct name_set *set,
+static int walk_all(Dwarf *dwarf, bool types, const char *path, const struct name_set *set,
 		    struct offsets *hits, struct ll_error *err)
 {
 	Dwarf_Off off = 0, next, abbrev_off;
 	size_t hsize;
 	int rc;
 
-	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, &abbrev_off, NULL, NULL,
-				     NULL, NULL)) == 0) {
+	while ((rc = next_unit(dwarf, types, off, &next, &hsize, &abbrev_off)) == 0) {
 		Dwarf_Die cu;
 
-		if (check_unit(dwarf, path, off, next, abbrev_off, err))
+		if (check_unit(dwarf, types, path, off, next, abbrev_off, err))
 			return -1;
-		if (!dwarf_offdie(dwarf, off + hsize, &cu))
-			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
-				       "offset 0x%llx: %s", path, (unsigned long long)off,
+		if (!unit_die(dwarf, types, off + hsize, &cu))
+			return ll_fail(err, "%s: unreadable compilation unit at %s offset 0x%llx: %s", path,
+				       section_name(types), (unsigned long long)off,
 				       dwarf_errmsg(-1));
 		if (walk_unit(&cu, path, set, hits, err))
 			return -1;
 		off = next;
 	}
 	if (rc < 0)
-		return ll_fail(err, "%s: malformed .debug_info unit header at offset 0x%llx: %s",
-			       path, (unsigned long long)off, dwarf_errmsg(-1));
+		return ll_fail(err, "%s: malformed %s unit header at offset 0x%llx: %s",
+			       path, section_name(types), (unsigned long long)off, dwarf_errmsg(-1));
 	return 0;
 }
 
@@ -467,7 +504,7 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info offset "
 				       "0x%llx: %s", path, (unsigned long long)r->fallback_units[i],
 				       dwarf_errmsg(-1));
-		if (check_unit(dwarf, path, r->fallback_units[i], next, abbrev_off, err))
+		if (check_unit(dwarf, false, path, r->fallback_units[i], next, abbrev_off, err))
 			return -1;
 		if (!dwarf_offdie(dwarf, r->fallback_units[i] + hsize, &cu))
 			return ll_fail(err, "%s: unreadable compilation unit at .debug_info offset "
@@ -480,6 +517,45 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 	return 0;
 }
 
+struct scoped_find {
+	const struct name_set *set;
+	struct offsets *hits;
+};
+
+static int on_scoped(Dwarf_Die *die, const char *name, void *arg)
+{
+	struct scoped_find *sf = arg;
+	const char *asked = set_get(sf->set, name);
+
+	if (asked) {
+		push_offset(sf->hits, dwarf_dieoffset(die), NULL);
+		sf->hits->v[sf->hits->n - 1].qname = asked;
+	}
+	return 0;
+}
+
+/*
+ * Qualified names (ns::Name, crate::module::Name) name DIEs inside
+ * namespaces and types, which neither the raw scan nor walk_unit()
+ * enters: the scoped walk finds them, the same whichever path found the
+ * top-level names.
+ */
+static int find_scoped(struct ll_finder *finder, Dwarf *dwarf, const char *path,
+		       const char *const *names, size_t n, const struct name_set *set,
+		       struct offsets *hits, struct ll_error *err)
+{
+	struct scoped_find sf = { set, hits };
+	bool any = false;
+
+	for (size_t i = 0; i < n && !any; i++)
+		any = ll_scoped_name(names[i]);
+	if (!any)
+		return 0;
+	if (fill_all(finder, err))
+		return -1;
+	return ll_scoped_walk(dwarf, path, on_scoped, &sf, err);
+}
+
 static int cmp_hit(const void *a, const void *b)
 {
 	uint64_t x = ((const struct hit *)a)->die, y = ((const struct hit *)b)->die;
@@ -487,24 +563,29 @@ static int cmp_hit(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, struct ll_name_index *index, const char *const *names,
-		   size_t n, ll_finder_fn fn, void *arg, const struct ll_progress *progress,
-		   struct ll_finder **finder, struct ll_error *err)
+int ll_finder_scan(const struct ll_finder_source *src, struct ll_name_index *index,
+		   const char *const *names, size_t n, ll_finder_fn fn, void *arg,
+		   const struct ll_progress *progress, struct ll_finder **finder,
+		   struct ll_error *err)
 {
+	Dwarf *dwarf = src->dwarf;
+	const char *path = src->path;
 	struct name_set set;
 	struct offsets hits = { 0 };
 	struct ll_scan_result scan = { 0 };
 	bool done = false;
 	int rc = 0;
 
-	*finder = new_finder(dwarf, image);
+	*finder = new_finder(src);
 	set_init(&set, names, n);
-	if (raw_ok && raw_scan_allowed())
-		rc = raw_scan(*finder, fd, dwarf, path, index, names, n, &set, progress, &scan, &hits,
-			      &done, err);
+	/* An index covers .debug_info only: never a type unit's offsets. */
+	if (src->raw_ok && !src->types && raw_scan_allowed())
+		rc = raw_scan(*finder, src->fd, dwarf, path, index, names, n, &set, progress, &scan,
+			      &hits, &done, err);
 	if (!rc && !done && !(rc = fill_all(*finder, err)))
-		rc = walk_all(dwarf, path, &set, &hits, err);
+		rc = walk_all(dwarf, src->types, path, &set, &hits, err);
+	if (!rc && !src->types)
+		rc = find_scoped(*finder, dwarf, path, names, n, &set, &hits, err);
 	/* Callbacks in .debug_info order, however many threads found them. */
 	if (hits.n)
 		qsort(hits.v, hits.n, sizeof(*hits.v), cmp_hit);
@@ -527,10 +608,15 @@ int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 		}
 		if ((rc = ll_finder_prepare(*finder, hits.v[i].die, err)))
 			break;
-		if (!dwarf_offdie(dwarf, hits.v[i].die, &die)) {
-			rc = ll_fail(err, "%s: unreadable DIE at .debug_info offset 0x%llx: %s", path,
-				     (unsigned long long)hits.v[i].die, dwarf_errmsg(-1));
+		if (!unit_die(dwarf, src->types, hits.v[i].die, &die)) {
+			rc = ll_fail(err, "%s: unreadable DIE at %s offset 0x%llx: %s", path,
+				     section_name(src->types), (unsigned long long)hits.v[i].die,
+				     dwarf_errmsg(-1));
 			break;
+		}
+		if (hits.v[i].qname) {
+			fn(&die, NULL, hits.v[i].qname, arg);
+			continue;
 		}
 		name = dwarf_diename(&die);
 		/* Otherwise the raw scan only proposes; libdw confirms. */
@@ -553,16 +639,16 @@ void ll_finder_free(struct ll_finder *finder)
 	free(finder);
 }
 
-struct ll_finder *ll_finder_from_index(Dwarf *dwarf, struct ll_sparse_image *image, int fd,
-				       bool raw_ok, const struct ll_name_index *index)
+struct ll_finder *ll_finder_from_index(const struct ll_finder_source *src,
+				       const struct ll_name_index *index)
 {
 	struct ll_finder *f;
 	size_t n = index->nr_units;
 
-	if (!raw_ok || !raw_scan_allowed())
+	if (!src->raw_ok || src->types || !raw_scan_allowed())
 		return NULL;
-	f = new_finder(dwarf, image);
-	if (!scan_input(dwarf, fd, NULL, &f->in) || f->in.info_size != index->info_size) {
+	f = new_finder(src);
+	if (!scan_input(src->dwarf, src->fd, NULL, &f->in) || f->in.info_size != index->info_size) {
 		ll_finder_free(f);
 		return NULL;
 	}
@@ -792,14 +878,70 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 	return answer;
 }
 
+struct in_scope {
+	const char *name;
+	size_t len;
+	struct strbuf found;	/* "ns::Name" or "a::Name or b::Name" */
+	size_t n;
+};
+
+static int on_in_scope(Dwarf_Die *die, const char *qname, void *arg)
+{
+	struct in_scope *is = arg;
+	size_t ql = strlen(qname);
+	Dwarf_Attribute attr;
+
+	if (ql <= is->len + 2 || strcmp(qname + ql - is->len, is->name) != 0 ||
+	    qname[ql - is->len - 1] != ':' || dwarf_tag(die) == DW_TAG_typedef ||
+	    dwarf_attr(die, DW_AT_declaration, &attr) || is->n >= 3)
+		return 0;
+	if (is->found.len && strstr(is->found.buf, qname))
+		return 0;
+	sb_addf(&is->found, "%s%s %s", is->n ? " or " : "",
+		dwarf_tag(die) == DW_TAG_union_type ? "union" : "struct", qname);
+	is->n++;
+	return 0;
+}
+
+/*
+ * An unqualified NAME that a namespace or a type holds (C++, Rust): "did
+ * you mean struct ns::NAME?". Only when the abbreviations say such scopes
+ * exist, so a C image costs nothing.
+ */
+static char *suggest_scoped(struct ll_finder *finder, const char *name)
+{
+	const unsigned char *abbrev;
+	size_t abbrev_size;
+	Elf *elf = dwarf_getelf(finder->dwarf);
+	struct in_scope is = { name, strlen(name), STRBUF_INIT, 0 };
+	struct ll_error err;
+	char *answer = NULL;
+
+	if (ll_scoped_name(name) || !elf ||
+	    !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &abbrev, &abbrev_size) ||
+	    !ll_abbrevs_have_scopes(abbrev, abbrev_size) || fill_all(finder, &err))
+		return NULL;
+	if (ll_scoped_walk(finder->dwarf, "", on_in_scope, &is, &err) == 0 && is.n) {
+		struct strbuf sb = STRBUF_INIT;
+
+		sb_addf(&sb, "did you mean %s?", is.found.buf);
+		answer = sb_detach(&sb);
+	}
+	sb_release(&is.found);
+	return answer;
+}
+
 char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	struct ll_nearest near;
+	char *scoped;
 
 	if (!finder)
 		return NULL;
+	if ((scoped = suggest_scoped(finder, name)))
+		return scoped;
 	if (finder->raw)
 		return suggest_raw(finder, name, ll_suggest_limit(strlen(name)));
 	struct ll_error err;
@@ -807,11 +949,10 @@ char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 	if (fill_all(finder, &err))
 		return NULL;
 	ll_nearest_init(&near, name);
-	while (dwarf_next_unit(finder->dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL,
-			       NULL, NULL) == 0) {
+	while (next_unit(finder->dwarf, finder->types, off, &next, &hsize, NULL) == 0) {
 		Dwarf_Die cu, child;
 
-		if (!dwarf_offdie(finder->dwarf, off + hsize, &cu))
+		if (!unit_die(finder->dwarf, finder->types, off + hsize, &cu))
 			break;
 		off = next;
 		if (dwarf_child(&cu, &child) != 0)
@@ -891,22 +1032,21 @@ bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_s
 }
 
 /* Names from the libdw walk, for inputs the raw scan cannot read. */
-static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t *n,
-			   struct ll_error *err)
+static int list_with_libdw(Dwarf *dwarf, bool types, const char *path, char ***names,
+			   size_t *n, struct ll_error *err)
 {
 	Dwarf_Off off = 0, next, abbrev_off;
 	size_t hsize;
 	int rc;
 
-	while ((rc = dwarf_next_unit(dwarf, off, &next, &hsize, NULL, &abbrev_off, NULL, NULL,
-				     NULL, NULL)) == 0) {
+	while ((rc = next_unit(dwarf, types, off, &next, &hsize, &abbrev_off)) == 0) {
 		Dwarf_Die cu, child;
 
-		if (check_unit(dwarf, path, off, next, abbrev_off, err))
+		if (check_unit(dwarf, types, path, off, next, abbrev_off, err))
 			return -1;
-		if (!dwarf_offdie(dwarf, off + hsize, &cu))
-			return ll_fail(err, "%s: unreadable compilation unit at .debug_info "
-				       "offset 0x%llx: %s", path, (unsigned long long)off,
+		if (!unit_die(dwarf, types, off + hsize, &cu))
+			return ll_fail(err, "%s: unreadable compilation unit at %s offset 0x%llx: %s", path,
+				       section_name(types), (unsigned long long)off,
 				       dwarf_errmsg(-1));
 		/* As walk_unit(): a DIE libdw cannot read fails the run, never drops a unit. */
 		rc = dwarf_child(&cu, &child);
@@ -925,14 +1065,64 @@ static int list_with_libdw(Dwarf *dwarf, const char *path, char ***names, size_t
 			rc = dwarf_siblingof(&child, &child);
 		}
 		if (rc < 0)
-			return ll_fail(err, "%s: unreadable DIE in the unit at .debug_info offset "
-				       "0x%llx: %s", path, (unsigned long long)off, dwarf_errmsg(-1));
+			return ll_fail(err, "%s: unreadable DIE in the unit at %s offset "
+				       "0x%llx: %s", path, section_name(types), (unsigned long long)off,
+				       dwarf_errmsg(-1));
 		off = next;
 	}
 	if (rc < 0)
-		return ll_fail(err, "%s: malformed .debug_info unit header at offset 0x%llx: %s",
-			       path, (unsigned long long)off, dwarf_errmsg(-1));
+		return ll_fail(err, "%s: malformed %s unit header at offset 0x%llx: %s",
+			       path, section_name(types), (unsigned long long)off, dwarf_errmsg(-1));
 	return 0;
+}
+
+struct name_list {
+	char **v;	/* grown by xgrow() only */
+	size_t n;
+};
+
+static int add_scoped_name(Dwarf_Die *die, const char *name, void *arg)
+{
+	struct name_list *l = arg;
+
+	(void)die;
+	l->v = xgrow(l->v, l->n, sizeof(*l->v));
+	l->v[l->n++] = xstrdup(name);
+	return 0;
+}
+
+/*
+ * The qualified names of types in namespaces and types (C++, Rust), when
+ * the abbreviations say such DIEs may exist: a C image pays nothing. The
+ * same on the raw and the libdw path.
+ */
+static int list_scoped(Dwarf *dwarf, struct ll_sparse_image *image, const char *path,
+		       char ***names, size_t *n, struct ll_error *err)
+{
+	const unsigned char *abbrev;
+	size_t abbrev_size;
+	Elf *elf = dwarf_getelf(dwarf);
+	struct name_list l = { NULL, 0 };
+	int rc;
+
+	if (!elf || !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &abbrev,
+					  &abbrev_size) ||
+	    !ll_abbrevs_have_scopes(abbrev, abbrev_size))
+		return 0;
+	if (image && ll_sparse_fill_all(image, err))
+		return -1;
+	rc = ll_scoped_walk(dwarf, path, add_scoped_name, &l, err);
+	/* NAMES was grown by whoever collected it: appended to in one step. */
+	if (!rc && l.n) {
+		*names = xrealloc(*names, (*n + l.n) * sizeof(**names));
+		memcpy(*names + *n, l.v, l.n * sizeof(*l.v));
+		*n += l.n;
+		l.n = 0;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		free(l.v[i]);
+	free(l.v);
+	return rc;
 }
 
 void ll_finder_seed_release(struct ll_finder_seed *seed)
@@ -958,13 +1148,14 @@ static void make_seed(struct ll_finder_seed *seed, const struct ll_scan_input *i
 	r->units = NULL;
 }
 
-int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, struct ll_finder_seed *seed, char ***names,
-		   size_t *n, const struct ll_progress *progress, struct ll_error *err)
+int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *seed,
+		   char ***names, size_t *n, const struct ll_progress *progress,
+		   struct ll_error *err)
 {
 	struct ll_scan_input in;
 	struct ll_scan_result r = { 0 };
-	bool scanned = raw_ok && raw_scan_allowed() && scan_input(dwarf, fd, progress, &in);
+	bool scanned = src->raw_ok && !src->types && raw_scan_allowed() &&
+		       scan_input(src->dwarf, src->fd, progress, &in);
 
 	/*
 	 * Every unit's names; each name's units too when the caller wants a
@@ -987,8 +1178,25 @@ int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path
 	}
 	ll_scan_result_release(&r);
 	if ((!scanned || !*names) &&
-	    ((image && ll_sparse_fill_all(image, err)) || list_with_libdw(dwarf, path, names, n, err)))
+	    ((src->image && ll_sparse_fill_all(src->image, err)) ||
+	     list_with_libdw(src->dwarf, src->types, src->path, names, n, err)))
 		return -1;
+	/* Type units hold no namespaces of their own to walk: .debug_info's source does. */
+	size_t top_level = *n;
+
+	if (!src->types && list_scoped(src->dwarf, src->image, src->path, names, n, err))
+		return -1;
+	/*
+	 * The index records top-level names only: with qualified names (C++,
+	 * Rust) a warm --list from it would drop them, so none is seeded.
+	 */
+	if (seed && *n != top_level)
+		ll_finder_seed_release(seed);
 	ll_names_sort_unique(*names, n);
 	return 0;
+}
+
+unsigned ll_finder_threads(void)
+{
+	return scan_threads();
 }

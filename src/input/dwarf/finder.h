@@ -27,31 +27,42 @@ typedef void (*ll_finder_fn)(Dwarf_Die *die, const struct ll_scan_hit *raw, cons
 			     void *arg);
 
 /*
- * Visit every top-level struct, union, class or typedef DIE named in NAMES,
- * in .debug_info order. RAW_OK: the file's own sections hold the DWARF as
- * libdw reads it (no relocations to apply), so the raw scan may be used;
- * FD (or -1) is the file, for reading it without the mapping. IMAGE, when
- * not NULL, is the sparse image DWARF was opened on: libdw reads of it go
- * through ll_finder_prepare().
- * *FINDER keeps what is needed for later suggestions; free it with
- * ll_finder_free().
+ * One body of DWARF the finder searches: a file's .debug_info, its DWARF 4
+ * .debug_types (TYPES), a dwz supplementary file, or a split unit's .dwo.
+ * RAW_OK: the file's own sections hold the DWARF as libdw reads it (no
+ * relocations to apply), so the raw scan may be used; FD (or -1) is the
+ * file, for reading it without the mapping. IMAGE, when not NULL, is the
+ * sparse image DWARF was opened on: libdw reads of it go through
+ * ll_finder_prepare().
  */
+struct ll_finder_source {
+	Dwarf *dwarf;
+	struct ll_sparse_image *image;
+	const char *path;
+	int fd;
+	bool raw_ok;
+	bool types;
+};
+
 /*
- * INDEX (or NULL): a loaded name index, which says which units to scan.
+ * Visit every top-level struct, union, class or typedef DIE named in NAMES,
+ * in unit order. INDEX (or NULL): a loaded name index of SRC's
+ * .debug_info, which says which units to scan. *FINDER keeps what is
+ * needed for later suggestions; free it with ll_finder_free().
  */
-int ll_finder_scan(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, struct ll_name_index *index, const char *const *names, size_t n,
-		   ll_finder_fn fn, void *arg, const struct ll_progress *progress,
-		   struct ll_finder **finder, struct ll_error *err);
+int ll_finder_scan(const struct ll_finder_source *src, struct ll_name_index *index,
+		   const char *const *names, size_t n, ll_finder_fn fn, void *arg,
+		   const struct ll_progress *progress, struct ll_finder **finder,
+		   struct ll_error *err);
 
 /*
  * A finder with no scan behind it, for a lookup the name index answers
  * whole: it knows the index's unit headers, so ll_finder_prepare() makes
  * real only the unit of each DIE built. NULL when the raw scan cannot
- * read this input.
+ * read SRC (or SRC is .debug_types, which no index covers).
  */
-struct ll_finder *ll_finder_from_index(Dwarf *dwarf, struct ll_sparse_image *image, int fd,
-				       bool raw_ok, const struct ll_name_index *index);
+struct ll_finder *ll_finder_from_index(const struct ll_finder_source *src,
+				       const struct ll_name_index *index);
 void ll_finder_free(struct ll_finder *finder);
 
 /*
@@ -93,9 +104,9 @@ void ll_finder_seed_release(struct ll_finder_seed *seed);
  * SEED (or NULL): where to leave the name index's seed, when the raw scan
  * read every unit (seed->entries stays NULL otherwise).
  */
-int ll_finder_list(Dwarf *dwarf, struct ll_sparse_image *image, const char *path, int fd,
-		   bool raw_ok, struct ll_finder_seed *seed, char ***names,
-		   size_t *n, const struct ll_progress *progress, struct ll_error *err);
+int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *seed,
+		   char ***names, size_t *n, const struct ll_progress *progress,
+		   struct ll_error *err);
 
 /* "did you mean struct X?" text for a missing NAME, or NULL. */
 char *ll_finder_suggest(struct ll_finder *finder, const char *name);
@@ -118,5 +129,8 @@ void ll_finder_signature(Dwarf_Die *agg, const char *display_file, struct ll_fin
 void ll_finder_sig_from_scan(const struct ll_scan_hit *h, const char *display_file,
 			     struct ll_finder_sig *sig);
 bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_sig *b);
+
+/* Threads a whole-image pass may use: LAYOUTLINT_THREADS, else the CPUs (1-8). */
+unsigned ll_finder_threads(void);
 
 #endif

@@ -193,6 +193,7 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 
 			ok = read_entry(&c, df, ndf, offset_size, s, &dirs[i], &unused);
 		}
+		t->dir0 = ok && ndirs ? dirs[0] : NULL;
 		ok = ok && read_formats(&c, ff, &nff);
 		uint64_t nfiles = ok ? ll_uleb(&c) : 0;
 
@@ -215,6 +216,7 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 	const char **dirs = NULL;
 	size_t ndirs = 0;
 
+	t->dir0 = comp_dir;
 	for (;;) {
 		const char *d = cstr(&c);
 
@@ -258,6 +260,17 @@ void ll_line_table_release(struct ll_line_table *t)
 	t->dirs = NULL;
 	t->names = NULL;
 	t->n = 0;
+	t->dir0 = NULL;
+}
+
+const char *ll_line_dir0(const struct ll_line_sections *s, uint64_t stmt_list,
+			 const char *comp_dir)
+{
+	struct ll_line_table t;
+	const char *dir0 = ll_line_table_load(s, stmt_list, comp_dir, &t) ? t.dir0 : NULL;
+
+	ll_line_table_release(&t);
+	return dir0;
 }
 
 bool ll_line_file(const struct ll_line_sections *s, uint64_t stmt_list, uint64_t index,

@@ -24,6 +24,12 @@ struct ll_line_table {
 	const char **dirs;	/* NULL: the name stands alone */
 	const char **names;	/* NULL: no file */
 	size_t n;
+	/*
+	 * Directory 0: DWARF 5's compilation directory, entry 0 of the
+	 * table (what a dwz partial unit, which has no DW_AT_comp_dir,
+	 * was compiled in); COMP_DIR before DWARF 5.
+	 */
+	const char *dir0;
 };
 
 bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
@@ -41,5 +47,9 @@ bool ll_line_table_path(const struct ll_line_table *t, uint64_t index, struct st
  */
 bool ll_line_file(const struct ll_line_sections *s, uint64_t stmt_list, uint64_t index,
 		  const char *comp_dir, struct strbuf *out);
+
+/* The table's directory 0 (see ll_line_table), NULL if none or unreadable. */
+const char *ll_line_dir0(const struct ll_line_sections *s, uint64_t stmt_list,
+			 const char *comp_dir);
 
 #endif

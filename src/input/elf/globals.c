@@ -25,13 +25,16 @@
 
 struct var {
 	const char *name;	/* in the string table */
+	const char *section;	/* in the section header string table */
 	uint64_t addr, size;
+	uint64_t value;		/* st_value: the address as the debug info records it */
 	bool global;		/* STB_GLOBAL: preferred over a local alias */
 };
 
 struct vars {
 	struct var *v;
 	size_t n;
+	bool relocatable;
 };
 
 /*
@@ -91,6 +94,14 @@ static uint64_t *section_bases(Elf *elf, bool relocatable, const bool *wanted, s
 	return base;
 }
 
+static size_t section_name_offset(Elf *elf, size_t index)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(elf, index);
+
+	return scn && gelf_getshdr(scn, &sh) ? sh.sh_name : 0;
+}
+
 static int collect(Elf *elf, const char *path, bool percpu, struct vars *out,
 		   struct ll_error *err)
 {
@@ -104,6 +115,7 @@ static int collect(Elf *elf, const char *path, bool percpu, struct vars *out,
 	if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) || elf_getshdrstrndx(elf, &shstrndx))
 		return ll_fail(err, "%s: not a readable ELF file (%s)", path, elf_errmsg(-1));
 	relocatable = eh.e_type == ET_REL;
+	out->relocatable = relocatable;
 	wanted = xcalloc(nsec ? nsec : 1, sizeof(*wanted));
 	for (size_t i = 0; i < nsec; i++) {
 		GElf_Shdr sh;
@@ -134,7 +146,9 @@ static int collect(Elf *elf, const char *path, bool percpu, struct vars *out,
 				continue;
 			out->v = xgrow(out->v, out->n, sizeof(*out->v));
 			out->v[out->n++] = (struct var){
-				.name = name, .size = sym.st_size,
+				.name = name, .size = sym.st_size, .value = sym.st_value,
+				.section = elf_strptr(elf, shstrndx, (size_t)sym.st_shndx < nsec ?
+						      section_name_offset(elf, sym.st_shndx) : 0),
 				.addr = relocatable ? base[sym.st_shndx] + sym.st_value : sym.st_value,
 				.global = GELF_ST_BIND(sym.st_info) != STB_LOCAL,
 			};
@@ -151,8 +165,138 @@ static int collect(Elf *elf, const char *path, bool percpu, struct vars *out,
  * are dropped: a struct has no overlapping members, and the first (a
  * global before a local) names the bytes.
  */
-static struct ll_struct *build(const struct vars *vars, unsigned cl, const char *name)
+static int debug_addr_cmp(const void *a, const void *b)
 {
+	const struct ll_variable *x = *(const struct ll_variable *const *)a;
+	const struct ll_variable *y = *(const struct ll_variable *const *)b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int debug_name_cmp(const void *a, const void *b)
+{
+	const struct ll_variable *x = *(const struct ll_variable *const *)a;
+	const struct ll_variable *y = *(const struct ll_variable *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+/* The debug info's variables, sorted for matching to symbols. */
+struct debug_index {
+	const struct ll_variable **v;
+	size_t n;
+	bool by_name;
+};
+
+static void debug_index_init(struct debug_index *ix, const struct ll_variables *debug,
+			     bool by_name)
+{
+	memset(ix, 0, sizeof(*ix));
+	ix->by_name = by_name;
+	if (!debug || !debug->n)
+		return;
+	ix->v = xcalloc(debug->n, sizeof(*ix->v));
+	for (size_t i = 0; i < debug->n; i++)
+		if (debug->v[i].name)
+			ix->v[ix->n++] = &debug->v[i];
+	qsort(ix->v, ix->n, sizeof(*ix->v), by_name ? debug_name_cmp : debug_addr_cmp);
+}
+
+/* The first index entry not below KEY, in the index's order. */
+static size_t debug_lower_bound(const struct debug_index *ix, const struct var *key)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ll_variable *d = ix->v[mid];
+		bool below = ix->by_name ? strcmp(d->name, key->name) < 0 : d->addr < key->value;
+
+		if (below)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The debug info's variable for symbol V, or NULL. By address: the one of
+ * V's name there, else the only one there (an alias's definition). By
+ * name (relocatable objects): only a name both sides hold once, since two
+ * files' statics of one name cannot be told apart; the symbols' side is
+ * checked by the caller.
+ */
+static const struct ll_variable *debug_match(const struct debug_index *ix, const struct var *v)
+{
+	size_t i = debug_lower_bound(ix, v), n = 0;
+	const struct ll_variable *named = NULL;
+
+	for (size_t k = i; k < ix->n; k++) {
+		const struct ll_variable *d = ix->v[k];
+
+		if (ix->by_name ? strcmp(d->name, v->name) != 0 : d->addr != v->value)
+			break;
+		n++;
+		if (!named && strcmp(d->name, v->name) == 0)
+			named = d;
+	}
+	if (ix->by_name)
+		return n == 1 ? named : NULL;
+	return named ? named : n == 1 ? ix->v[i] : NULL;
+}
+
+static int str_ptr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The symbols' names, sorted: which of them more than one symbol bears. */
+struct symbol_names {
+	const char **v;
+	size_t n;
+};
+
+static void symbol_names_init(struct symbol_names *sn, const struct vars *vars)
+{
+	sn->n = vars->n;
+	sn->v = xcalloc(vars->n ? vars->n : 1, sizeof(*sn->v));
+	for (size_t i = 0; i < vars->n; i++)
+		sn->v[i] = vars->v[i].name;
+	qsort(sn->v, sn->n, sizeof(*sn->v), str_ptr_cmp);
+}
+
+static bool symbol_name_unique(const struct symbol_names *sn, const char *name)
+{
+	size_t lo = 0, hi = sn->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(sn->v[mid], name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo + 1 >= sn->n || strcmp(sn->v[lo + 1], name) != 0;
+}
+
+static void annotate(struct ll_member *m, const struct ll_variable *d)
+{
+	free(m->type);
+	m->type = xstrdup(d->type ? d->type : "");
+	m->decl.file = d->decl.file ? xstrdup(d->decl.file) : NULL;
+	m->decl.line = d->decl.line;
+	m->decl.column = d->decl.column;
+}
+
+static struct ll_struct *build(const struct vars *vars, unsigned cl, const char *name,
+			       const struct ll_variables *debug)
+{
+	struct debug_index ix;
+	struct symbol_names names = { 0 };
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	uint64_t first = vars->n ? vars->v[0].addr / PAGE * PAGE : 0, end = 0;
 
@@ -161,6 +305,9 @@ static struct ll_struct *build(const struct vars *vars, unsigned cl, const char 
 	s->alignment = PAGE;
 	s->cacheline = cl;
 	s->origin = first;	/* the address offset 0 stands for */
+	debug_index_init(&ix, debug, vars->relocatable);
+	if (ix.n && ix.by_name)
+		symbol_names_init(&names, vars);
 	for (size_t i = 0; i < vars->n; i++) {
 		const struct var *v = &vars->v[i];
 		struct ll_member *m;
@@ -173,11 +320,18 @@ static struct ll_struct *build(const struct vars *vars, unsigned cl, const char 
 		m->name = xstrdup(v->name);
 		m->path = xstrdup(v->name);
 		m->type = xstrdup("");
+		m->section = v->section ? xstrdup(v->section) : NULL;
 		m->offset = v->addr - first;
 		m->size = v->size;
 		m->alignment = 1;
 		end = m->offset + m->size;
+		const struct ll_variable *d = ix.n ? debug_match(&ix, v) : NULL;
+
+		if (d && (!ix.by_name || symbol_name_unique(&names, v->name)))
+			annotate(m, d);
 	}
+	free(ix.v);
+	free(names.v);
 	s->size = end;
 	return s;
 }
@@ -210,8 +364,8 @@ static int check_span(const char *path, const struct vars *vars, struct ll_error
 	return 0;
 }
 
-int ll_globals_read(const char *path, const char *which, unsigned cl, struct ll_struct **out,
-		    struct ll_error *err)
+int ll_globals_read(const char *path, const char *which, unsigned cl,
+		    const struct ll_variables *debug, struct ll_struct **out, struct ll_error *err)
 {
 	bool percpu = strcmp(which, LL_PERCPU_NAME) == 0;
 	struct vars vars = { 0 };
@@ -233,10 +387,21 @@ int ll_globals_read(const char *path, const char *which, unsigned cl, struct ll_
 			rc = check_span(path, &vars, err);
 		}
 		if (!rc && vars.n)
-			*out = build(&vars, cl, which);
+			*out = build(&vars, cl, which, debug);
 	}
 	free(vars.v);
 	elf_end(elf);
 	close(fd);
 	return rc;
+}
+
+void ll_variables_release(struct ll_variables *vars)
+{
+	for (size_t i = 0; i < vars->n; i++) {
+		free(vars->v[i].name);
+		free(vars->v[i].type);
+		free(vars->v[i].decl.file);
+	}
+	free(vars->v);
+	memset(vars, 0, sizeof(*vars));
 }

@@ -4,8 +4,10 @@
  * LL_GLOBALS: LL_GLOBALS_NAME holds each variable of a writable, allocated
  * data section but .data..percpu, LL_PERCPU_NAME those of .data..percpu
  * (offsets in one CPU's copy, which every CPU has), each member at its
- * address, counted from the page of the first. Members carry no type and no
- * declaration: they come from the ELF symbol table alone.
+ * address, counted from the page of the first. The ELF symbol table says
+ * which variables there are, where, how large and in which section; a debug
+ * format's variables (ll_variables, from DWARF) add each one's type and
+ * declaration where they can be matched to a symbol.
  */
 #ifndef LAYOUTLINT_GLOBALS_H
 #define LAYOUTLINT_GLOBALS_H
@@ -16,11 +18,32 @@
 #include "util/diag.h"
 
 /*
- * Read PATH's variables of WHICH (LL_GLOBALS_NAME or LL_PERCPU_NAME) at
- * line size CL into *OUT (NULL when there are none). Returns 0, or -1 with
- * ERR set when PATH is no readable ELF file.
+ * What the debug info says of one variable with a fixed address. ADDR is
+ * as the file records it: a relocatable object's are not final, so there
+ * variables are matched to symbols by name (when the name is unique on
+ * both sides), elsewhere by address.
  */
-int ll_globals_read(const char *path, const char *which, unsigned cl, struct ll_struct **out,
-		    struct ll_error *err);
+struct ll_variable {
+	char *name;
+	uint64_t addr;
+	char *type;		/* as C spells it ("spinlock_t", "struct rq[8]") */
+	struct ll_decl decl;
+};
+
+struct ll_variables {
+	struct ll_variable *v;
+	size_t n;
+};
+
+void ll_variables_release(struct ll_variables *vars);
+
+/*
+ * Read PATH's variables of WHICH (LL_GLOBALS_NAME or LL_PERCPU_NAME) at
+ * line size CL into *OUT (NULL when there are none), with the types and
+ * declarations DEBUG (NULL: none) gives. Returns 0, or -1 with ERR set
+ * when PATH is no readable ELF file.
+ */
+int ll_globals_read(const char *path, const char *which, unsigned cl,
+		    const struct ll_variables *debug, struct ll_struct **out, struct ll_error *err);
 
 #endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Variables at fixed addresses, from DWARF (see variables.h). */
+#include "input/dwarf/variables.h"
+
+#include <dwarf.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/dwarf/ctype_name.h"
+#include "util/strbuf.h"
+
+/* The one address a location expression names, if that is all it does. */
+static bool fixed_address(Dwarf_Die *die, Dwarf_Addr *addr)
+{
+	Dwarf_Attribute attr, target;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &ops, &nops) != 0 || nops != 1)
+		return false;
+	switch (ops[0].atom) {
+	case DW_OP_addr:
+		*addr = ops[0].number;
+		return true;
+	case DW_OP_addrx:
+	case DW_OP_GNU_addr_index:
+		return dwarf_getlocation_attr(&attr, &ops[0], &target) == 0 &&
+		       dwarf_formaddr(&target, addr) == 0;
+	default:
+		return false;
+	}
+}
+
+static char *type_spelling(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die type;
+
+	/* DW_AT_specification: a definition's type is its declaration's. */
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type))
+		return xstrdup("");
+	return ll_c_declaration(&type, "");
+}
+
+static void add_variable(Dwarf_Die *die, ll_die_decl_fn decl, void *ctx,
+			 struct ll_variables *out)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr addr;
+	const char *name;
+	struct ll_variable *v;
+
+	if (!fixed_address(die, &addr))
+		return;
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+	if (!name || !*name)
+		return;
+	out->v = xgrow(out->v, out->n, sizeof(*out->v));
+	v = &out->v[out->n++];
+	memset(v, 0, sizeof(*v));
+	v->name = xstrdup(name);
+	v->addr = addr;
+	v->type = type_spelling(die);
+	decl(ctx, die, &v->decl);
+}
+
+/* One walker's share: the units starting in [BEGIN, END) of .debug_info. */
+struct share {
+	Dwarf *dw;
+	void *ctx;
+	ll_die_decl_fn decl;
+	const char *path;
+	Dwarf_Off begin, end;
+	struct ll_variables vars;
+	struct ll_error err;
+	int rc;
+};
+
+static void *walk_share(void *arg)
+{
+	struct share *sh = arg;
+	Dwarf_Off off = sh->begin, next;
+	size_t header;
+	int rc = 0;
+
+	while (off < sh->end && (rc = dwarf_nextcu(sh->dw, off, &next, &header, NULL, NULL,
+						   NULL)) == 0) {
+		Dwarf_Die cu, child;
+
+		if (!dwarf_offdie(sh->dw, off + header, &cu)) {
+			sh->rc = ll_fail(&sh->err, "%s: .debug_info offset %#llx: unreadable unit: %s",
+					 sh->path, (unsigned long long)off, dwarf_errmsg(-1));
+			return NULL;
+		}
+		if (dwarf_child(&cu, &child) == 0) {
+			do {
+				if (dwarf_tag(&child) == DW_TAG_variable)
+					add_variable(&child, sh->decl, sh->ctx, &sh->vars);
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	if (rc < 0)
+		sh->rc = ll_fail(&sh->err, "%s: .debug_info offset %#llx: unreadable unit header: %s",
+				 sh->path, (unsigned long long)off, dwarf_errmsg(-1));
+	return NULL;
+}
+
+/*
+ * Where the second walker starts: the first unit at or after the middle of
+ * .debug_info, so that each walks about half of its bytes. 0 when there is
+ * no second unit to start at.
+ */
+static Dwarf_Off middle_unit(Dwarf *dw)
+{
+	Dwarf_Off off = 0, next, last = 0;
+	size_t header;
+
+	while (dwarf_nextcu(dw, off, &next, &header, NULL, NULL, NULL) == 0) {
+		last = off;
+		off = next;
+	}
+	if (!last)
+		return 0;
+	Dwarf_Off half = off / 2;
+
+	off = 0;
+	while (dwarf_nextcu(dw, off, &next, &header, NULL, NULL, NULL) == 0 && next <= half)
+		off = next;
+	return off ? off : last;
+}
+
+static void append(struct ll_variables *to, struct ll_variables *from)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		to->v = xgrow(to->v, to->n, sizeof(*to->v));
+		to->v[to->n++] = from->v[i];
+	}
+	free(from->v);
+	memset(from, 0, sizeof(*from));
+}
+
+int ll_dwarf_variables(const struct ll_variables_walk *walk, struct ll_variables *out,
+		       struct ll_error *err)
+{
+	struct share sh[2] = { 0 };
+	Dwarf_Off split = walk->nr > 1 ? middle_unit(walk->dw[0]) : 0;
+	size_t n = split ? 2 : 1;
+	pthread_t tid;
+	bool threaded = false;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n; i++)
+		sh[i] = (struct share){ .dw = walk->dw[i], .ctx = walk->ctx[i], .decl = walk->decl,
+					.path = walk->path, .begin = i ? split : 0,
+					.end = i || !split ? (Dwarf_Off)-1 : split };
+	if (n == 2)
+		threaded = pthread_create(&tid, NULL, walk_share, &sh[1]) == 0;
+	walk_share(&sh[0]);
+	if (threaded)
+		pthread_join(tid, NULL);
+	else if (n == 2)
+		walk_share(&sh[1]);
+	for (size_t i = 0; i < n; i++) {
+		if (sh[i].rc && !rc) {
+			*err = sh[i].err;
+			rc = -1;
+		}
+		append(out, &sh[i].vars);
+	}
+	return rc;
+}

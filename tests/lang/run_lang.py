@@ -1,0 +1,382 @@
+#!/usr/bin/env python3
+"""C++ and Rust layouts, and the selector for same-named definitions,
+checked against the compilers' own view.
+
+usage: run_lang.py --layoutlint PATH [--workdir DIR]
+
+C++ (tests/lang/classes.cc, g++ and clang++, DWARF 2, 4 and 5): layoutlint
+--format=json reads every class the fixture defines by its qualified name
+(templates as the compiler spells them, which --list shows).  The JSON is
+turned back into C++ and handed to the same compiler:
+
+  - static_assert lines for sizeof(T), and for every data member (a base's
+    members too, through T) offsetof(T, m) and sizeof(T::m), where an empty
+    class member may be size 0 only if the compiler calls it empty;
+  - a program, run here, that checks every base's offset
+    (static_cast<Base *>(p) - p);
+  - --suggest's proposal rebuilt as a class with the same bases and the
+    members in the proposed order (decltype(T::m) m), whose offsets and
+    size must be the proposal's: no base dropped or moved.
+
+Static members must be absent, every byte must be a member, a hole or
+padding, a class with a virtual base must be refused with a line saying
+why, the raw scan (an executable) must find the same as the libdw walk
+(LAYOUTLINT_SCAN=libdw), and a rules file must name a qualified and a
+quoted template class.
+
+Rust (tests/lang/shapes.rs, rustc): the program prints offset_of! and
+size_of for each field; layoutlint's JSON must say the same, --suggest
+must say rustc orders the fields itself, an enum must be refused.
+
+Selector (tests/lang/select/): one .c file included by two others with a
+#define that changes the struct's size; the ambiguity error names --cu,
+--size and --die and the DIEs, and each selector picks the definition the
+program says has that size.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import Failure, Lint, Tap, have, run  # noqa: E402
+
+CLASSES = os.path.join(HERE, "classes.cc")
+SHAPES = os.path.join(HERE, "shapes.rs")
+SELECT = os.path.join(HERE, "select")
+
+# Every class of classes.cc laid out; Pair<geo::Base, short> is spelled by each
+# compiler its own way and found with --list.
+CXX_NAMES = ["geo::Base", "geo::Derived", "geo::Counted", "geo::Outer", "geo::Outer::Inner",
+             "geo::Pair<int, char>", "geo::deep::Leaf", "geo::Level1", "geo::Level2",
+             "Shape", "Square", "Tail"]
+CXX_FLAGS = ["-std=c++20", "-O0"]
+TIMEOUT = 120
+
+
+def members_of(s):
+    return s["members"]
+
+
+def leaves_through_bases(s):
+    """(name, member) of every data member reachable as T::name: the
+    top-level ones and, through bases, theirs."""
+    out = []
+
+    def walk(ms):
+        for m in ms:
+            if m.get("base"):
+                walk(m["members"])
+            elif m["name"] and not m["name"].startswith("_vptr"):
+                out.append((m["name"], m))
+    walk(members_of(s))
+    return out
+
+
+def bases_of(s):
+    """(base type, offset) of every base, at any depth of bases."""
+    out = []
+
+    def walk(ms):
+        for m in ms:
+            if m.get("base"):
+                out.append((m["name"][len("<base "):-1], m["offset"]))
+                walk(m["members"])
+    walk(members_of(s))
+    return out
+
+
+def oracle_source(structs):
+    """C++ that the compiler accepts only if every figure is its own."""
+    lines = ['#include "%s"' % CLASSES, "#include <cstddef>", "#include <cstdio>",
+             "#include <type_traits>", ""]
+    runtime = []
+    for i, s in enumerate(structs):
+        # An alias: offsetof is a macro, and "Pair<int, char>" holds a comma.
+        t = "T%d" % i
+        lines.append("using %s = %s;" % (t, s["name"]))
+        lines.append("static_assert(sizeof(%s) == %d, \"sizeof %s\");" % (t, s["size"], t))
+        for name, m in leaves_through_bases(s):
+            if m["bit_size"] is not None:
+                continue
+            lines.append("static_assert(offsetof(%s, %s) == %d, \"offsetof %s.%s\");"
+                         % (t, name, m["offset"], t, name))
+            lines.append("static_assert(sizeof(%s::%s) == %d || (%d == 0 && "
+                         "std::is_empty_v<decltype(%s::%s)>), \"sizeof %s.%s\");"
+                         % (t, name, m["size"], m["size"], t, name, t, name))
+        for base, off in bases_of(s):
+            runtime.append('\tbad |= check("%s", "%s", (char *)static_cast<%s *>((%s *)buf) - buf, %d);'
+                           % (t, base, base, t, off))
+        sg = s.get("suggestion")
+        if sg and not sg.get("impossible"):
+            lines += proposal_class(s, sg, i)
+    lines += ["", "static int check(const char *t, const char *b, long got, long want)", "{",
+              "\tif (got == want)", "\t\treturn 0;",
+              '\tprintf("%s: base %s at %ld, layoutlint says %ld\\n", t, b, got, want);',
+              "\treturn 1;", "}", "", "alignas(64) static char buf[4096];", "",
+              "int main()", "{", "\tint bad = 0;", ""] + runtime + ["\treturn bad;", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def proposal_class(s, sg, i):
+    """The proposal as a class: the same bases, members in the new order."""
+    t = "T%d" % i
+    by_path = {}
+
+    def walk(ms):
+        for m in ms:
+            if m["path"]:
+                by_path[m["path"]] = m
+            if not m["name"] or m.get("base"):
+                walk(m["members"])
+    walk(members_of(s))
+    bases, fields = [], []
+    for p in sg["members"]:
+        m = by_path.get(p["path"])
+        if m is None or p["container"] is not None:
+            return []       # nested proposals are not rebuilt here
+        if m.get("base"):
+            bases.append((m["name"][len("<base "):-1], p))
+        elif m["bit_size"] is not None or m["name"].startswith("_vptr"):
+            return []
+        else:
+            fields.append((m, p))
+    name = "Proposed%d" % i
+    out = ["struct %s%s {" % (name, (" : " + ", ".join(b for b, _ in bases)) if bases else "")]
+    for m, p in fields:
+        nua = "[[no_unique_address]] " if m["size"] == 0 else ""
+        out.append("\t%sdecltype(%s::%s) %s;" % (nua, t, m["name"], m["name"]))
+    out.append("};")
+    for m, p in fields:
+        if m["size"]:
+            out.append("static_assert(offsetof(%s, %s) == %d, \"proposed %s.%s\");"
+                       % (name, m["name"], p["offset"], t, m["name"]))
+    out.append("static_assert(sizeof(%s) == %d, \"proposed sizeof %s\");" % (name, sg["size"], t))
+    return out
+
+
+def build(cmd, tap, what):
+    p = run(cmd, timeout=TIMEOUT)
+    if p.rc != 0:
+        tap.ok(False, what, "%s\n%s" % (" ".join(cmd), p.err))
+        return False
+    return True
+
+
+def cxx_names(lint, binary):
+    """CXX_NAMES and the compiler's spelling of Pair<geo::Base, short>."""
+    rc, out, err = lint("--list", "geo::Pair<geo::Base*", binary)
+    rows = [line.split(None, 1)[1].rsplit(None, 4)[0] for line in out.splitlines()[1:]
+            if line.startswith("struct ")]
+    return CXX_NAMES + rows
+
+
+def cxx_variant(tap, lint, work, cxx, dwarf):
+    tag = "%s dwarf%s" % (cxx, dwarf)
+    obj = os.path.join(work, "classes-%s-%s.o" % (cxx, dwarf))
+    exe = os.path.join(work, "classes-%s-%s" % (cxx, dwarf))
+    flags = CXX_FLAGS + ["-gdwarf-" + dwarf]
+    if not build([cxx, *flags, "-c", CLASSES, "-o", obj], tap, tag + ": compiles") or \
+       not build([cxx, *flags, "-DWITH_MAIN", CLASSES, "-o", exe], tap, tag + ": links"):
+        return
+    names = cxx_names(lint, obj)
+    tap.ok(len(names) == len(CXX_NAMES) + 1, "%s: --list finds geo::Pair<geo::Base, ...>" % tag,
+           "names: %s" % names)
+    rc, doc, err = lint.json("--format=json", "--suggest", obj, *names)
+    if not tap.ok(rc == 0 and "structs" in doc, "%s: every class laid out" % tag,
+                  "exit %d: %s %s" % (rc, err, doc.get("error", ""))):
+        return
+    structs = doc["structs"]
+    found = {s["name"] for s in structs}
+    tap.ok(found == set(names), "%s: found under their qualified names" % tag,
+           "asked %s, got %s" % (names, sorted(found)))
+    by_name = {s["name"]: s for s in structs}
+    statics = [(t, m) for t, m in (("geo::Derived", "instances"), ("geo::Outer", "limit"))
+               if any(x["name"] == m for x in members_of(by_name.get(t, {"members": []})))]
+    tap.ok(not statics, "%s: static data members are not members" % tag, "kept: %s" % statics)
+    bad = []
+    for s in structs:
+        total = sum(m["size"] for m in members_of(s)) + s["hole_bytes"] + s["padding"]
+        if total != s["size"]:
+            bad.append("%s: members %d + holes + padding = %d, size %d"
+                       % (s["name"], total - s["hole_bytes"] - s["padding"], total, s["size"]))
+    tap.ok(not bad, "%s: every byte is a member (bases too), a hole or padding" % tag,
+           "\n".join(bad))
+    base_count = sum(len(bases_of(s)) for s in structs)
+    tap.ok(base_count >= 7, "%s: bases listed (%d)" % (tag, base_count))
+    src = os.path.join(work, "oracle-%s-%s.cc" % (cxx, dwarf))
+    with open(src, "w") as f:
+        f.write(oracle_source(structs))
+    prog = src[:-3]
+    if build([cxx, *CXX_FLAGS, "-Wno-invalid-offsetof", src, "-o", prog], tap,
+             "%s: the compiler agrees with every offset, size and proposal" % tag):
+        p = run([prog], timeout=TIMEOUT)
+        tap.ok(p.rc == 0, "%s: every base at the compiler's offset" % tag, p.out + p.err)
+        tap.ok(True, "%s: the compiler agrees with every offset, size and proposal" % tag)
+    rc, out, err = lint("--contains", "geo::Base", obj)
+    holders = sorted(line.split(": ")[0] for line in out.splitlines())
+    want = sorted(["struct geo::Derived", "struct " + names[-1]])
+    tap.ok(rc == 0 and holders == want and "struct geo::Base first" in out,
+           "%s: --contains geo::Base finds the base and the member, by qualified type" % tag,
+           "exit %d, %s (want %s): %s %s" % (rc, holders, want, out, err))
+    rc, out, err = lint(obj, "Inner")
+    tap.ok(rc == 2 and "did you mean struct geo::Outer::Inner?" in err,
+           "%s: an unqualified name of a nested type suggests the qualified one" % tag, err)
+    rc, out, err = lint("--format=json", obj, "Virtual")
+    tap.ok(rc == 2 and "virtual base geo::Base" in err and "run time" in err,
+           "%s: a virtual base is refused with a line saying why" % tag, "exit %d: %s" % (rc, err))
+    rc, out, err = lint("--list", "*", obj)
+    tap.ok(rc == 0 and re.search(r"^\?\s+Virtual\s+\(not laid out: virtual base", out, re.M),
+           "%s: --list shows the class it does not lay out, and why" % tag, out + err)
+    # The raw scan reads executables; LAYOUTLINT_SCAN=libdw is the libdw walk.
+    raw = lint("--format=json", exe, *names)
+    libdw = lint("--format=json", exe, *names, extra_env={"LAYOUTLINT_SCAN": "libdw"})
+    tap.ok(raw.rc == 0 and raw.out == libdw.out,
+           "%s: the raw scan finds qualified names as the libdw walk does" % tag,
+           "exit %d/%d: %s %s" % (raw.rc, libdw.rc, raw.err, libdw.err))
+    raw = lint("--list", "*", exe)
+    libdw = lint("--list", "*", exe, extra_env={"LAYOUTLINT_SCAN": "libdw"})
+    tap.ok(raw.rc == 0 and raw.out == libdw.out and "geo::Outer::Inner" in raw.out,
+           "%s: --list is the same on both paths" % tag, raw.err + libdw.err)
+    rules = os.path.join(work, "classes-%s-%s.rules" % (cxx, dwarf))
+    with open(rules, "w") as f:
+        f.write("struct geo::Derived\n\tread-mostly id flags\n\twrite-hot count\n"
+                "struct 'geo::Pair<int, char>'\n\twrite-hot second\n")
+    rc, doc, err = lint.json("--format=json", "-r", rules, obj)
+    tags = {}
+    for s in doc.get("structs", []):
+        def walk(ms):
+            for m in ms:
+                tags[(s["name"], m["path"])] = m["tag"]
+                walk(m["members"])
+        walk(members_of(s))
+    tap.ok(rc == 1 and tags.get(("geo::Derived", "id")) == "read-mostly" and
+           tags.get(("geo::Derived", "count")) == "write-hot" and
+           tags.get(("geo::Pair<int, char>", "second")) == "write-hot",
+           "%s: rules name qualified and quoted template classes, and a base's members" % tag,
+           "exit %d: %s %s" % (rc, err, {k: v for k, v in tags.items() if v != "untagged"}))
+
+
+def rust(tap, lint, work):
+    if not have("rustc"):
+        tap.skip("rust", "rustc not installed")
+        return
+    v = re.match(r"rustc (\d+)\.(\d+)", run(["rustc", "--version"]).out)
+    if not v or (int(v.group(1)), int(v.group(2))) < (1, 77):
+        tap.skip("rust", "rustc 1.77 or later needed for offset_of! (%s)"
+                 % run(["rustc", "--version"]).out.strip())
+        return
+    exe = os.path.join(work, "shapes")
+    if not build(["rustc", "-g", "--edition", "2021", "--crate-name", "shapes", SHAPES,
+                  "-o", exe], tap, "rust: compiles"):
+        return
+    p = run([exe], timeout=TIMEOUT)
+    truth = {}
+    for line in p.out.splitlines():
+        w = line.split()
+        if w[1] == "SIZE":
+            truth.setdefault(w[0], {})["SIZE"] = int(w[2])
+        else:
+            truth.setdefault(w[0], {})[w[1]] = (int(w[2]), int(w[3]))
+    tap.ok(p.rc == 0 and len(truth) == 4, "rust: the program says where rustc put each field",
+           p.out + p.err)
+    for env in ({}, {"LAYOUTLINT_SCAN": "libdw"}):
+        rc, doc, err = lint.json("--format=json", exe, *truth, extra_env=env)
+        got = {}
+        for s in doc.get("structs", []):
+            got[s["name"]] = {"SIZE": s["size"]}
+            offsets = [m["offset"] for m in s["members"]]
+            got[s["name"]]["sorted"] = offsets == sorted(offsets)
+            for m in s["members"]:
+                got[s["name"]][m["name"]] = (m["offset"], m["size"])
+        bad = ["%s: %s" % (t, {k: (v, got.get(t, {}).get(k)) for k, v in f.items()
+                               if got.get(t, {}).get(k) != v})
+               for t, f in truth.items()
+               if any(got.get(t, {}).get(k) != v for k, v in f.items())
+               or not got.get(t, {}).get("sorted")]
+        tap.ok(rc == 0 and not bad, "rust%s: every field where offset_of! says, in offset order"
+               % (" (libdw walk)" if env else ""), "exit %d: %s\n%s" % (rc, err, "\n".join(bad)))
+    rc, out, err = lint("--suggest", exe, "shapes::geo::CPoint")
+    tap.ok(rc == 0 and "rustc already orders the fields" in err and "suggested layout" not in out,
+           "rust: --suggest says rustc orders fields itself, proposes no C order", out + err)
+    raw = lint("--list", "shapes::*", exe)
+    libdw = lint("--list", "shapes::*", exe, extra_env={"LAYOUTLINT_SCAN": "libdw"})
+    tap.ok(raw.rc == 0 and raw.out == libdw.out and
+           re.search(r"^struct\s+shapes::geo::deep::Leaf\s+16\s", raw.out, re.M) and
+           re.search(r"^\?\s+shapes::geo::Shape\s+\(not laid out: .*Rust enum", raw.out, re.M),
+           "rust: --list shows structs by path and the enum as not laid out, on both paths",
+           raw.out + raw.err + libdw.err)
+    rc, out, err = lint(exe, "shapes::geo::Shape")
+    tap.ok(rc == 2 and "Rust enum" in err, "rust: an enum is refused with a line saying why",
+           "exit %d: %s" % (rc, err))
+
+
+def selector(tap, lint, work):
+    srcs = [os.path.join(SELECT, "native.c"), os.path.join(SELECT, "compat.c")]
+    for cc in [c for c in ("gcc", "clang") if have(c)]:
+        for dwarf in ("4", "5"):
+            tag = "select %s dwarf%s" % (cc, dwarf)
+            exe = os.path.join(work, "select-%s-%s" % (cc, dwarf))
+            if not build([cc, "-g", "-gdwarf-" + dwarf, "-O0", *srcs, "-o", exe], tap, tag):
+                continue
+            p = run([exe], timeout=TIMEOUT)
+            sizes = dict((w[0], int(w[1])) for w in (l.split() for l in p.out.splitlines()))
+            if not tap.ok(len(set(sizes.values())) == 2, "%s: two sizes" % tag, p.out):
+                continue
+            rc, out, err = lint(exe, "core_info")
+            dies = re.findall(r"\(size (\d+), DIE (0x[0-9a-f]+)\)", err)
+            tap.ok(rc == 2 and len(dies) == 2 and all(o in err for o in
+                                                      ("--cu GLOB", "--size N", "--die OFFSET")),
+                   "%s: the ambiguity error names the selectors and each DIE" % tag, err)
+            for env in ({}, {"LAYOUTLINT_SCAN": "libdw"}):
+                path = " (libdw walk)" if env else ""
+                for unit, size in sizes.items():
+                    rc, doc, err = lint.json("--format=json", "--cu", "*" + unit, exe,
+                                             "core_info", extra_env=env)
+                    got = [s["size"] for s in doc.get("structs", [])]
+                    tap.ok(rc == 0 and got == [size], "%s%s: --cu '*%s' picks size %d"
+                           % (tag, path, unit, size), "exit %d, %s: %s" % (rc, got, err))
+                    rc, doc, err = lint.json("--format=json", "--size", str(size), exe,
+                                             "core_info", extra_env=env)
+                    got = [s["size"] for s in doc.get("structs", [])]
+                    tap.ok(rc == 0 and got == [size], "%s%s: --size %d" % (tag, path, size),
+                           "exit %d, %s: %s" % (rc, got, err))
+                for size, die in dies:
+                    rc, doc, err = lint.json("--format=json", "--die", die, exe, "core_info",
+                                             extra_env=env)
+                    got = [(s["size"], s["origin"]) for s in doc.get("structs", [])]
+                    tap.ok(rc == 0 and got == [(int(size), int(die, 16))],
+                           "%s%s: --die %s" % (tag, path, die), "exit %d, %s: %s" % (rc, got, err))
+            rc, out, err = lint("--size", "3", exe, "core_info")
+            tap.ok(rc == 2 and "matches --size 3" in err and "DIE 0x" in err,
+                   "%s: a selector that picks nothing says so and lists the definitions" % tag, err)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layoutlint", required=True)
+    ap.add_argument("--workdir", default="lang-work")
+    args = ap.parse_args()
+    tap = Tap()
+    shutil.rmtree(args.workdir, ignore_errors=True)
+    os.makedirs(args.workdir)
+    work = os.path.abspath(args.workdir)
+    lint = Lint(args.layoutlint, args=["--color=never", "--no-cache"], timeout=TIMEOUT)
+    try:
+        for cxx in [c for c in ("g++", "clang++") if have(c)]:
+            # DWARF 2 writes a base's offset as DW_OP_plus_uconst N.
+            for dwarf in ("2", "4", "5"):
+                cxx_variant(tap, lint, work, cxx, dwarf)
+        rust(tap, lint, work)
+        selector(tap, lint, work)
+    except Failure as e:
+        tap.ok(False, "runner", str(e))
+    return tap.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,2 @@
+#define COMPAT 1
+#include "core_info.c"
