@@ -9,13 +9,18 @@
 #include "model/finding.h"
 #include "model/units.h"
 
-void ll_list_row(const struct ll_struct *s, struct strbuf *out)
+size_t ll_struct_holes(const struct ll_struct *s)
 {
 	struct ll_summary sum;
 
 	ll_summarize(s, &sum);
+	return sum.holes;
+}
+
+void ll_list_row(const struct ll_struct *s, size_t holes, struct strbuf *out)
+{
 	sb_addf(out, "%-6s %-40s %7" PRIu64 " %4" PRIu64 " %5zu  ", ll_kind_name(s->kind), s->name,
-		s->size, ll_struct_lines(s), sum.holes);
+		s->size, ll_struct_lines(s), holes);
 	if (s->decl.file)
 		sb_addf(out, "%s:%u", s->decl.file, s->decl.line);
 	sb_addc(out, '\n');

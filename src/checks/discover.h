@@ -14,8 +14,14 @@
 #include "model/layout.h"
 #include "util/strbuf.h"
 
-/* One row of --list. */
-void ll_list_row(const struct ll_struct *s, struct strbuf *out);
+/* What ll_summarize() counts as S's holes. */
+size_t ll_struct_holes(const struct ll_struct *s);
+
+/*
+ * One row of --list; HOLES is S's hole count (ll_struct_holes(), or a
+ * reader's summary of a layout it did not build).
+ */
+void ll_list_row(const struct ll_struct *s, size_t holes, struct strbuf *out);
 
 /*
  * --contains: append to OUT one line per member of S (any depth, through

@@ -15,6 +15,7 @@
 #include "checks/discover.h"
 #include "cli/cli.h"
 #include "input/reader.h"
+#include "util/cache_dir.h"
 #include "util/diag.h"
 #include "util/edit_distance.h"
 #include "util/pathglob.h"
@@ -40,25 +41,6 @@ static int cmp_audited(const void *x, const void *y)
  * BUILD-ID.names, which every --list refreshes. Best effort: a cache that
  * cannot be written costs completion, not the listing.
  */
-static int mkdir_p(const char *dir)
-{
-	char buf[4096];
-	size_t n = strlen(dir);
-
-	if (n >= sizeof(buf))
-		return -1;
-	memcpy(buf, dir, n + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 static void write_name_index(const char *cache_dir, const char *build_id, char *const *names,
 			     size_t n)
 {
@@ -75,7 +57,7 @@ static void write_name_index(const char *cache_dir, const char *build_id, char *
 	 * link planted there, and the rename replaces a link at PATH itself.
 	 */
 	sb_addf(&tmp, "%s.XXXXXX", path.buf);
-	if (mkdir_p(dir.buf) == 0 && (fd = mkstemp(tmp.buf)) >= 0) {
+	if (ll_mkdir_p(dir.buf) == 0 && (fd = mkstemp(tmp.buf)) >= 0) {
 		bool ok = (f = fdopen(fd, "w")) != NULL;
 
 		if (!f)
@@ -84,6 +66,8 @@ static void write_name_index(const char *cache_dir, const char *build_id, char *
 			ok = fprintf(f, "%s\n", names[i]) > 0;
 		if ((f && fclose(f) != 0) || !ok || rename(tmp.buf, path.buf) != 0)
 			unlink(tmp.buf);
+		else
+			ll_cache_trim(dir.buf, ll_cache_max_bytes(), path.buf);
 	}
 	sb_release(&dir);
 	sb_release(&tmp);
@@ -221,7 +205,8 @@ int cli_discover(struct options *o)
 			queries[nq++] = (struct ll_query){ .name = names[i], .kind = LL_QUERY_ANY,
 							   .decl_glob = o->decl_glob,
 							   .select = &o->select,
-							   .no_suggestion = true };
+							   .no_suggestion = true,
+							   .summary_only = o->list_glob != NULL };
 	results = xcalloc(n + 2, sizeof(*results));
 	if (ll_input_lookup(in, queries, nq, results, &err) ||
 	    (o->audit_glob && lookup_globals(in, glob, queries, results, &nq, &err))) {
@@ -263,7 +248,8 @@ int cli_discover(struct options *o)
 		s->cacheline = o->cacheline ? o->cacheline : ll_input_arch_cacheline(in);
 		hits++;
 		if (o->list_glob) {
-			ll_list_row(s, &out);
+			ll_list_row(s, results[i].summary ? results[i].holes : ll_struct_holes(s),
+				    &out);
 		} else if (o->contains) {
 			contained += ll_contains(s, o->contains, &out);
 		} else {

@@ -83,6 +83,12 @@ struct ll_query {
 	const char *decl_glob;		/* pick among same-named definitions; NULL: none */
 	const struct ll_selector *select;	/* more of that; NULL: none */
 	bool no_suggestion;		/* a miss needs no "did you mean" (costs a scan) */
+	/*
+	 * The caller reads only the layout's kind, name, size, cacheline,
+	 * decl and origin, and the result's holes (--list): a reader may
+	 * then answer from its index without building the members.
+	 */
+	bool summary_only;
 };
 
 enum ll_lookup_status {
@@ -101,6 +107,12 @@ struct ll_lookup_result {
 	enum ll_lookup_status status;
 	struct ll_struct *layout;	/* LL_FOUND: owned by the caller */
 	char *detail;			/* suggestion or candidate list; owned by the caller */
+	/*
+	 * Only for a summary_only query: the layout has no members, and
+	 * HOLES is what ll_summarize() counts for the whole definition.
+	 */
+	bool summary;
+	size_t holes;
 };
 
 /*

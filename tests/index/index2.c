@@ -5,3 +5,4 @@ struct idx_gamma { void *p; struct idx_beta b; };
 
 struct idx_beta g_beta2;
 struct idx_gamma g_gamma;
+struct idx_dup { long there; char c; } g_dup2;	/* distinct from index.c's */

@@ -15,11 +15,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from lib import Lint, Tap, run  # noqa: E402
 
-HEADER = struct.Struct("<8sQQQQQQQQ128sQQQQQQ")
+# name_index.c's format 3: the header, then units, names, definitions,
+# strings and postings, each 8-byte aligned with its own checksum.
+HEADER = struct.Struct("<8sQ7Q128s7Q15QQ")
+UNIT = struct.Struct("<4Q4I32s")
+DEF = struct.Struct("<3Q8I")
 FNV_INIT, FNV_PRIME = 0xcbf29ce484222325, 0x100000001b3
+DEFS_KNOWN = 1
 QUERIES = [["struct", "idx_alpha"], ["struct", "idx_beta"], ["idx_anon_t"],
            ["union", "idx_union"], ["struct", "idx_gamma"], ["struct", "idx_alpha", "idx_gamma"],
-           ["struct", "idx_alph"], ["struct", "zq"]]
+           ["struct", "idx_alph"], ["struct", "zq"], ["idx_dup"],
+           ["--decl-file", "*index2.c", "idx_dup"],
+           ["--prefix-map", HERE + "=/elsewhere", "struct", "idx_gamma"],
+           ["--srcdir", "/", "struct", "idx_beta"],
+           ["--list=*"], ["--list=idx_*"], ["--list=*", "--cacheline", "32"],
+           ["--list=*", "--prefix-map", HERE + "=/elsewhere"],
+           ["--audit=*"], ["--contains", "idx_alpha"]]
 
 
 def fnv(data):
@@ -33,34 +44,75 @@ def fnv(data):
     return h
 
 
+def pad8(b):
+    return b + bytes(-len(b) % 8)
+
+
+def decode(data):
+    """The index file DATA as a dict: header fields, units, names (sorted) with
+    their flags, units and definitions, strings."""
+    h = list(HEADER.unpack_from(data))
+    nr_units, nr_names, nr_posts, nr_defs, names_bytes, strings_bytes = h[11:17]
+    secs = [h[17 + 3 * i:20 + 3 * i] for i in range(5)]
+    sec = [data[off:off + size] for off, size, _ in secs]
+    units = [sec[0][i * UNIT.size:(i + 1) * UNIT.size] for i in range(nr_units)]
+    n = nr_names
+    name_off = struct.unpack_from(f"<{n}I", sec[1])
+    post_first = struct.unpack_from(f"<{n + 1}I", sec[1], 4 * n)
+    def_first = struct.unpack_from(f"<{n + 1}I", sec[1], 4 * (2 * n + 1))
+    flags = struct.unpack_from(f"<{n}I", sec[1], 4 * (3 * n + 2))
+    names = sec[1][4 * (4 * n + 2):4 * (4 * n + 2) + names_bytes]
+    posts = struct.unpack_from(f"<{nr_posts}I", sec[4])
+    defs = [list(DEF.unpack_from(sec[2], i * DEF.size)) for i in range(nr_defs)]
+    strings = sec[3][:strings_bytes]
+    entries = []
+    for i in range(n):
+        nm = names[name_off[i]:names.index(b"\0", name_off[i])]
+        entries.append({"name": nm, "flags": flags[i],
+                        "units": list(posts[post_first[i]:post_first[i + 1]]),
+                        "defs": defs[def_first[i]:def_first[i + 1]]})
+    return {"header": h, "units": units, "entries": entries, "strings": strings}
+
+
+def encode(ix):
+    """decode()'s dict back to a file, counts and checksums redone."""
+    h, ent = list(ix["header"]), ix["entries"]
+    n = len(ent)
+    names, name_off, post_first, def_first, posts, defs = b"", [], [0], [0], [], []
+    for e in ent:
+        name_off.append(len(names))
+        names += e["name"] + b"\0"
+        posts += e["units"]
+        post_first.append(len(posts))
+        defs += e["defs"]
+        def_first.append(len(defs))
+    sec = [b"".join(ix["units"]),
+           pad8(struct.pack(f"<{n}I", *name_off) + struct.pack(f"<{n + 1}I", *post_first) +
+                struct.pack(f"<{n + 1}I", *def_first) +
+                struct.pack(f"<{n}I", *[e["flags"] for e in ent]) + names),
+           b"".join(DEF.pack(*d) for d in defs), pad8(ix["strings"]),
+           pad8(struct.pack(f"<{len(posts)}I", *posts))]
+    h[11:17] = [len(ix["units"]), n, len(posts), len(defs), len(names), len(ix["strings"])]
+    off = HEADER.size
+    for i, b in enumerate(sec):
+        h[17 + 3 * i:20 + 3 * i] = [off, len(b), fnv(b)]
+        off += len(b)
+    h[32] = fnv(HEADER.pack(*h)[:HEADER.size - 8])
+    return HEADER.pack(*h) + b"".join(sec)
+
+
+def forge_without(data, drop):
+    """DATA's index without the name DROP (its units and definitions)."""
+    ix = decode(data)
+    ix["entries"] = [e for e in ix["entries"] if e["name"] != drop.encode()]
+    return encode(ix)
+
+
 def build(workdir, name, extra=""):
     exe = os.path.join(workdir, name)
     run(["gcc", "-g", "-O0", "-Wl,--build-id", "-o", exe, os.path.join(HERE, "index.c"),
          os.path.join(HERE, "index2.c")] + (["-DEXTRA=" + extra] if extra else []), check=True)
     return exe
-
-
-def forge_without(data, drop):
-    """DATA's index with the name DROP's postings removed, checksum redone."""
-    h = list(HEADER.unpack_from(data))
-    nr_names, nr_postings = h[12], h[13]
-    p = data[HEADER.size:]
-    name_off = struct.unpack_from(f"<{nr_names}I", p)
-    first = struct.unpack_from(f"<{nr_names + 1}I", p, 4 * nr_names)
-    posts = struct.unpack_from(f"<{nr_postings}I", p, 4 * (2 * nr_names + 1))
-    names = p[4 * (2 * nr_names + 1 + nr_postings):]
-    new_first, new_posts = [0], []
-    for i in range(nr_names):
-        nm = names[name_off[i]:names.index(b"\0", name_off[i])].decode()
-        if nm != drop:
-            new_posts += posts[first[i]:first[i + 1]]
-        new_first.append(len(new_posts))
-    payload = (struct.pack(f"<{nr_names}I", *name_off) +
-               struct.pack(f"<{nr_names + 1}I", *new_first) +
-               struct.pack(f"<{len(new_posts)}I", *new_posts) + names)
-    h[13] = len(new_posts)
-    h[15] = fnv(payload)
-    return HEADER.pack(*h) + payload
 
 
 def main():
@@ -75,6 +127,7 @@ def main():
     lint = Lint(a.layoutlint)
     cache = os.path.join(a.workdir, "cache")
     env = {"XDG_CACHE_HOME": cache}
+    beyond = build_beyond(a.workdir)
     exe = build(a.workdir, "idx")
     other = build(a.workdir, "idx-other", extra="1")
     # A binary changed in the last 2 s gets no index (a change in the same
@@ -88,6 +141,8 @@ def main():
     time.sleep(3)
     bid = run(["readelf", "-n", exe]).stdout.split("Build ID:")[1].split()[0]
     index = os.path.join(cache, "layoutlint", bid + ".index")
+    check_bound(a, ok, lint, exe, other)
+    check_beyond(ok, lint, beyond, os.path.join(a.workdir, "beyond-cache"))
 
     def answers(binary, extra):
         return [lint.run(binary, *q, extra_env=dict(env, **extra)) for q in QUERIES]
@@ -103,10 +158,41 @@ def main():
     ok(p.returncode == 0 and os.path.isfile(index), "--list leaves BUILD-ID.index", p.stderr)
     ok(oct(os.stat(index).st_mode & 0o777) == "0o600", "the index is the user's alone",
        oct(os.stat(index).st_mode))
-    warm = answers(exe, {})
-    ok(warm == cold, "every lookup answers with the index as without it, byte for byte",
-       [f"{q}: {w} vs {c}" for q, w, c in zip(QUERIES, warm, cold) if w != c])
     good = open(index, "rb").read()
+    warm = answers(exe, {})
+    ok(warm == cold, "every lookup, --list, --audit and --contains answers with the index as "
+       "without it, byte for byte",
+       [f"{q}: {w} vs {c}" for q, w, c in zip(QUERIES, warm, cold) if w != c])
+    ok(open(index, "rb").read() == good, "runs that find a sound index leave it as it was")
+    ix = decode(good)
+    ok(encode(ix) == good and all(e["flags"] & DEFS_KNOWN for e in ix["entries"]),
+       "the index holds every name's definitions (format 3, as this test reads it)")
+    dup = [e for e in ix["entries"] if e["name"] == b"idx_dup"]
+    ok(len(dup) == 1 and len(dup[0]["defs"]) == 2,
+       "two distinct definitions of one name: two entries", dup)
+
+    # A selector picks among the copies the index joins: such lookups go
+    # the cold way, and answer as they do without the index.
+    for q in (["--size", "24", "idx_dup"], ["--cu", "*index2.c", "idx_dup"],
+              ["--decl-file", "*index.c", "--size", "1", "idx_dup"]):
+        w = lint.run(exe, *q, extra_env=env)
+        c = lint.run(exe, *q, extra_env=dict(env, LAYOUTLINT_CACHE="off"))
+        ok(w == c, f"{' '.join(q)}: with the index as without it", [w, c])
+    ok(open(index, "rb").read() == good, "selector lookups leave the index as it was")
+
+    # Warm answers come from the index: forged hole counts show in --list
+    # (a lookup still builds the members from DWARF).
+    forged = decode(good)
+    for e in forged["entries"]:
+        for d in e["defs"]:
+            d[9] = 7
+    open(index, "wb").write(encode(forged))
+    p = lint.run("--list=idx_gamma", exe, extra_env=env)
+    row = [ln.split() for ln in p.stdout.splitlines() if "idx_gamma" in ln]
+    ok(p.returncode == 0 and row and row[0][4] == "7",
+       "a warm --list reads each row's holes from the index", p.stdout + p.stderr)
+    q = lint.run(exe, "struct", "idx_gamma", extra_env=env)
+    ok(q.stdout == cold[4].stdout, "a warm lookup builds the layout from DWARF", q.stdout)
 
     # The index is read: one that leaves idx_gamma's units out hides it.
     open(index, "wb").write(forge_without(good, "idx_gamma"))
@@ -114,14 +200,19 @@ def main():
     ok(p.returncode == 2 and "not found" in p.stderr,
        "a lookup reads only the units the index lists", p.stdout + p.stderr)
 
-    def refused(data_or_link, want, what):
+    def plant(data_or_link):
         if os.path.lexists(index):
             os.unlink(index)
         if isinstance(data_or_link, bytes):
             open(index, "wb").write(data_or_link)
         else:
             os.symlink(data_or_link, index)
-        got = answers(exe, {})
+
+    def refused(data_or_link, want, what):
+        got = []
+        for q in QUERIES:	# planted again: a whole-image run replaces it
+            plant(data_or_link)
+            got.append(lint.run(exe, *q, extra_env=env))
         notes = [g.stderr.split("\n")[0] for g in got]
         same = all(g.returncode == c.returncode and g.stdout == c.stdout and
                    g.stderr == n + "\n" + c.stderr for g, c, n in zip(got, cold, notes))
@@ -131,17 +222,35 @@ def main():
 
     refused(good[:100], "its size is not an index's", "a truncated header")
     refused(good[:-3], "counts do not fit", "a truncated body")
+    names_at = HEADER.unpack_from(good)[20]
     flipped = bytearray(good)
-    flipped[-2] ^= 0x55
+    flipped[names_at + 2] ^= 0x55
     refused(bytes(flipped), "checksum", "a flipped byte")
+    flipped = bytearray(good)
+    flipped[HEADER.size + 3] ^= 0x55
+    refused(bytes(flipped), "checksum", "a flipped byte in the unit headers")
+    # The postings are read only by lookups the definitions cannot answer
+    # (a miss that wants a "did you mean"): those note the damage.
+    flipped = bytearray(good)
+    flipped[-6] ^= 0x55
+    got = []
+    for q in QUERIES:
+        plant(bytes(flipped))
+        got.append(lint.run(exe, *q, extra_env=env))
+    ok(all(g.returncode == c.returncode and g.stdout == c.stdout for g, c in zip(got, cold)) and
+       any("checksum" in g.stderr for g in got),
+       "a flipped byte in the postings: noted where they are read, the answers unchanged",
+       [g.stderr for g in got if g.stderr][:3])
     flipped = bytearray(good)
     flipped[0] ^= 1
     refused(bytes(flipped), "not a layoutlint name index", "a wrong magic")
     flipped = bytearray(good)
     flipped[7] = ord("1")
-    os.unlink(index)
-    open(index, "wb").write(bytes(flipped))
-    ok(answers(exe, {}) == cold, "another layoutlint version's index: ignored quietly")
+    got = []
+    for q in QUERIES:
+        plant(bytes(flipped))
+        got.append(lint.run(exe, *q, extra_env=env))
+    ok(got == cold, "another layoutlint version's index: ignored quietly")
     target = os.path.join(a.workdir, "valid.index")
     open(target, "wb").write(good)
     refused(target, "symbolic link", "a symbolic link to a valid index")
@@ -175,6 +284,84 @@ def main():
     ok(p == q and p.returncode == 0 and os.path.isfile(index),
        "a binary rebuilt at the same path: the old index is left alone, not read", p.stderr)
     return tap.finish()
+
+
+def build_beyond(workdir):
+    """Binaries whose types are not all in their own .debug_info: DWARF 4
+    type units, a dwz supplementary file (when dwz is installed), and C++
+    with a namespace (qualified names the index does not record)."""
+    src = [os.path.join(HERE, "index.c"), os.path.join(HERE, "index2.c")]
+    out = {}
+    types = os.path.join(workdir, "beyond-types")
+    run(["gcc", "-g", "-gdwarf-4", "-fdebug-types-section", "-O0", "-Wl,--build-id", "-o",
+         types] + src, check=True)
+    out["type units"] = types
+    if shutil.which("dwz"):
+        a, b = os.path.join(workdir, "beyond-dwz1"), os.path.join(workdir, "beyond-dwz2")
+        for exe in (a, b):
+            run(["gcc", "-g", "-O0", "-Wl,--build-id", "-o", exe] + src, check=True)
+        sup = os.path.join(workdir, "beyond-dwz.sup")
+        if run(["dwz", "-m", sup, a, b]).returncode == 0:
+            out["a dwz supplementary file"] = a
+    cxx = os.path.join(workdir, "beyond.cc")
+    open(cxx, "w").write("namespace ns { struct idx_ns { long a; char b; }; }\n"
+                         "struct idx_top { ns::idx_ns n; int c; };\n"
+                         "ns::idx_ns v1; idx_top v2;\nint main() { return 0; }\n")
+    exe = os.path.join(workdir, "beyond-cxx")
+    run(["g++", "-g", "-O0", "-Wl,--build-id", "-o", exe, cxx], check=True)
+    out["C++ with a namespace"] = exe
+    return out
+
+
+def check_beyond(ok, lint, beyond, cache):
+    """No index is written or read for an input with types outside its own
+    .debug_info, nor one with qualified names: answers as without one."""
+    queries = [["--list=*"], ["--list=*"], ["struct", "idx_alpha"], ["idx_dup"],
+               ["--audit=*"], ["struct", "ns::idx_ns"], ["struct", "idx_top"]]
+    for what, exe in beyond.items():
+        bid = run(["readelf", "-n", exe]).stdout.split("Build ID:")[1].split()[0]
+        env = {"XDG_CACHE_HOME": cache}
+        warm = [lint.run(exe, *q, extra_env=env) for q in queries]
+        cold = [lint.run(exe, *q, extra_env=dict(env, LAYOUTLINT_CACHE="off")) for q in queries]
+        index = os.path.join(cache, "layoutlint", bid + ".index")
+        ok(warm == cold and not os.path.exists(index),
+           f"{what}: no index written, every answer as without one",
+           [f"{q}: {w} vs {c}" for q, w, c in zip(queries, warm, cold) if w != c])
+
+
+def check_bound(a, ok, lint, exe, other):
+    """LAYOUTLINT_CACHE_MAX_MB: the least recently used index files go first;
+    nothing but *.index and *.names regular files is ever removed."""
+    cache = os.path.join(a.workdir, "bounded")
+    d = os.path.join(cache, "layoutlint")
+    shutil.rmtree(cache, ignore_errors=True)
+    os.makedirs(d)
+    env = {"XDG_CACHE_HOME": cache}
+    old, older = os.path.join(d, "old.index"), os.path.join(d, "older.index")
+    keep = os.path.join(d, "notes.txt")
+    victim = os.path.join(a.workdir, "bound-victim")
+    for path, age in ((old, 100), (older, 200), (keep, 300), (victim, 300)):
+        open(path, "wb").write(bytes(3000))
+        os.utime(path, (time.time() - age, time.time() - age))
+    os.symlink(victim, os.path.join(d, "link.index"))
+    # 4 KiB: room for the new index and names and for neither old file.
+    p = lint.run("--list", exe, extra_env=dict(env, LAYOUTLINT_CACHE_MAX_MB="0.004"))
+    left = sorted(os.listdir(d))
+    ok(p.returncode == 0 and not os.path.exists(old) and not os.path.exists(older) and
+       any(f.endswith(".index") and f[0] not in "ol" for f in left) and
+       os.path.exists(keep) and os.path.islink(os.path.join(d, "link.index")) and
+       os.path.getsize(victim) == 3000,
+       "the cache bound evicts the oldest index files, nothing else", left)
+    open(old, "wb").write(bytes(3000))
+    os.utime(old, (time.time() - 100, time.time() - 100))
+    p = lint.run("--list", other, extra_env=dict(env, LAYOUTLINT_CACHE_MAX_MB="0.005"))
+    left = sorted(f for f in os.listdir(d) if f.endswith(".index") and f[0] not in "ol")
+    ok(p.returncode == 0 and not os.path.exists(old) and len(left) == 2,
+       "least recently used first: an older planted index goes, both real ones stay", left)
+    p = lint.run("--list", exe, extra_env=dict(env, LAYOUTLINT_CACHE_MAX_MB="0"))
+    left = [f for f in os.listdir(d) if f.endswith((".index", ".names"))]
+    ok(p.returncode == 0 and left == ["link.index"], "LAYOUTLINT_CACHE_MAX_MB=0 keeps nothing",
+       left)
 
 
 if __name__ == "__main__":

@@ -11,8 +11,11 @@ asked one at a time (the byte-filter path a run of many names skips):
     dwarf_child / dwarf_siblingof, no raw scan, no sparse image;
   - the default path on 1 thread and on 2 threads.
 
-The same again with the name index a whole-image run leaves (each name's
-units read, no others). The JSON documents must be byte-identical: the same definition (its
+The same again with the name index a whole-image run leaves: one from a
+listing that looked nothing up (each name's units read, no others), and
+one from a --list='*' (each name's definitions recorded: a warm lookup
+reads only the unit it builds). And the whole-image runs themselves,
+--list='*', --audit='*' and --contains, warm against cold. The JSON documents must be byte-identical: the same definition (its
 .debug_info offset is the "origin" of each struct), the same layout.
 A miss goes through the same comparison: both paths must say the same.
 """
@@ -77,10 +80,28 @@ def main():
         if os.path.isdir(os.path.join(cache, "layoutlint")) else []
     tap.ok(built.returncode == 2 and len(index) == 1, "a whole-image run leaves a name index",
            built.stderr)
+    # A --list='*' records every name's definitions as it writes the index.
+    full = tempfile.mkdtemp(prefix="fastpath-full-")
+    first = lint.run("--list=*", vmlinux, extra_env={"XDG_CACHE_HOME": full})
+    tap.ok(first.returncode == 0 and first.stdout == listing.stdout,
+           "--list='*' writing the index answers as without one", first.stderr[-500:])
+    warm = lint.run("--list=*", vmlinux, extra_env={"XDG_CACHE_HOME": full})
+    tap.ok(warm.returncode == 0 and warm.stdout == listing.stdout and not warm.stderr,
+           "--list='*' from the index: byte-identical", warm.stderr[-500:])
+    for args in (["--audit=*"], ["--contains=address_space"], ["--contains=list_head"],
+                 ["--list=tcp_*"], ["--list=*", "--cacheline=128"],
+                 ["--contains=addres_space"]):
+        cold = lint.run(*args, vmlinux, extra_env={"LAYOUTLINT_CACHE": "off"})
+        hot = lint.run(*args, vmlinux, extra_env={"XDG_CACHE_HOME": full})
+        tap.ok((hot.returncode, hot.stdout, hot.stderr) == (cold.returncode, cold.stdout,
+                                                             cold.stderr),
+               f"{' '.join(args)} with the full index: byte-identical (exit {cold.returncode})",
+               hot.stderr[-500:] + cold.stderr[-500:])
     modes = {"libdw walk": {"LAYOUTLINT_SCAN": "libdw", "LAYOUTLINT_CACHE": "off"},
              "scan, 1 thread": {"LAYOUTLINT_THREADS": "1", "LAYOUTLINT_CACHE": "off"},
              "scan, 2 threads": {"LAYOUTLINT_THREADS": "2", "LAYOUTLINT_CACHE": "off"},
-             "scan, name index": {"LAYOUTLINT_THREADS": "2", "XDG_CACHE_HOME": cache}}
+             "scan, name index": {"LAYOUTLINT_THREADS": "2", "XDG_CACHE_HOME": cache},
+             "warm, full index": {"LAYOUTLINT_THREADS": "2", "XDG_CACHE_HOME": full}}
     # A name the tool refuses (declared only, ...) stops the run with exit
     # 2; each such refusal must be the same on every path, then it is left
     # out and the run repeated.
@@ -100,7 +121,7 @@ def main():
         names.remove(m.group(1))
     for m, o in outs.items():
         tap.ok(o.returncode in (0, 1), f"{m}: exit {o.returncode}", o.stderr[-2000:])
-    for m in ("scan, 1 thread", "scan, 2 threads", "scan, name index"):
+    for m in ("scan, 1 thread", "scan, 2 threads", "scan, name index", "warm, full index"):
         tap.ok(outs[m].stdout == ref.stdout and outs[m].stderr == ref.stderr,
                f"{m}: byte-identical to the libdw walk ({len(names)} names)")
     try:
@@ -141,6 +162,7 @@ def main():
         tap.ok(same and ref.returncode == 2 and ref.stderr.rstrip().endswith(want),
                f"{typo}: '{want}' on every path", repr({m: o.stderr for m, o in outs.items()}))
     shutil.rmtree(cache, ignore_errors=True)
+    shutil.rmtree(full, ignore_errors=True)
     return tap.finish()
 
 

@@ -109,6 +109,11 @@ struct ll_dwarf_input {
 	struct ll_input_options opts;
 	size_t member_budget;		/* 0 until the first lookup sets it */
 	size_t members_built;
+	/* The name index (name_index.h): loaded on first use. */
+	struct ll_name_index index;
+	int index_state;		/* 0: not tried yet; 1: loaded; -1: none */
+	/* What a listing leaves for the index the lookup after it writes. */
+	struct ll_finder_seed seed;
 	char *debug_path;		/* the file libdwfl found the DWARF in, if another */
 	struct ll_alt_file alt;		/* fd -1: none */
 	char *build_root;		/* the first compile unit's comp_dir, when dwz'd */
@@ -702,6 +707,9 @@ static void dwarf_close(void *state)
 		dwfl_end(in->dwfl);
 	if (in->elf)
 		elf_end(in->elf);
+	if (in->index_state == 1)
+		ll_name_index_release(&in->index);
+	ll_finder_seed_release(&in->seed);
 	ll_sparse_close(in->image);
 	if (in->fd >= 0)
 		close(in->fd);
@@ -953,6 +961,35 @@ static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct f
 		fc->paths[index] = path ? xstrdup(path) : NULL;
 		fc->resolved[index] = true;
 	}
+	return path;
+}
+
+/*
+ * decl_file() without a cache, also giving what it was made of: the raw
+ * path and the unit's DW_AT_comp_dir (copies, or NULL), which the name
+ * index keeps so that the options shaping display paths apply on reading.
+ */
+static char *decl_file_raw(const struct ll_dwarf_input *in, Dwarf_Die *die, char **raw,
+			   char **comp_dir)
+{
+	Dwarf_Die cu;
+	Dwarf_Attribute attr;
+	Dwarf_Word index;
+	struct strbuf sb = STRBUF_INIT;
+	char *path = NULL;
+
+	*raw = *comp_dir = NULL;
+	if (!dwarf_attr(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &index) != 0 ||
+	    !dwarf_diecu(die, &cu, NULL, NULL))
+		return NULL;
+	if (raw_decl_file(in, die, &cu, &sb)) {
+		const char *cd = unit_root(in, die, &cu);
+
+		path = display_path(in, sb.buf, cd);
+		*comp_dir = cd ? xstrdup(cd) : NULL;
+		*raw = sb_detach(&sb);
+	}
+	sb_release(&sb);
 	return path;
 }
 
@@ -1736,23 +1773,126 @@ struct candidate {
 	char *file;		/* display path, for listing ambiguities */
 	unsigned line;
 	size_t hits;		/* CUs carrying this same definition */
+	uint32_t holes;		/* of the built struct, or LL_INDEX_NO_HOLES */
 	bool selected;		/* one of its copies is the query's --die or in its --cu */
 };
+
+/*
+ * A definition as the name index keeps it: distinct by its raw declaring
+ * file and compilation directory, not by the display path they make (two
+ * raw paths one --prefix-map joins are two here, one candidate there).
+ */
+struct raw_def {
+	struct ll_index_def_src def;	/* die, size, tag, line, members; strings owned */
+	uint64_t file_hash;		/* of the raw file and comp_dir */
+};
+
+/* Strings kept once each: the raw files of --list's thousands of definitions repeat. */
+struct interned {
+	char **slots;
+	size_t mask, n;
+};
+
+static const char *intern(struct interned *t, const char *s)
+{
+	size_t at;
+
+	if (!s)
+		return NULL;
+	if ((t->n + 1) * 2 > t->mask + 1) {
+		size_t cap = t->mask ? (t->mask + 1) * 2 : 64;
+		char **old = t->slots;
+		size_t old_cap = t->mask ? t->mask + 1 : 0;
+
+		t->slots = xcalloc(cap, sizeof(*t->slots));
+		t->mask = cap - 1;
+		for (size_t i = 0; i < old_cap; i++) {
+			if (!old[i])
+				continue;
+			at = ll_fnv1a_str(LL_FNV_INIT, old[i]) & t->mask;
+			while (t->slots[at])
+				at = (at + 1) & t->mask;
+			t->slots[at] = old[i];
+		}
+		free(old);
+	}
+	at = ll_fnv1a_str(LL_FNV_INIT, s) & t->mask;
+	while (t->slots[at]) {
+		if (strcmp(t->slots[at], s) == 0)
+			return t->slots[at];
+		at = (at + 1) & t->mask;
+	}
+	t->n++;
+	return t->slots[at] = xstrdup(s);
+}
+
+static void interned_release(struct interned *t)
+{
+	for (size_t i = 0; t->slots && i <= t->mask; i++)
+		free(t->slots[i]);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
 
 struct query_state {
 	struct candidate *cands;
 	size_t nr_cands;
 	bool declared;
+	uint32_t declared_flags;	/* LL_INDEX_DECLARED_*, by the declarations' kinds */
+	struct interned *capture;	/* set: collect raw_defs for the name index */
+	struct raw_def *raw_defs;	/* strings in *capture */
+	size_t nr_raw_defs;
 };
+
+static void mark_declared(struct query_state *qs, int tag)
+{
+	qs->declared = true;
+	qs->declared_flags |= tag == DW_TAG_union_type ? LL_INDEX_DECLARED_UNION :
+							 LL_INDEX_DECLARED_STRUCT;
+}
+
+static void capture_def(struct query_state *qs, Dwarf_Off die, const struct ll_finder_sig *sig,
+			const char *raw_file, const char *comp_dir)
+{
+	uint64_t h = LL_FNV_INIT;
+
+	if (raw_file)
+		h = ll_fnv1a(h, raw_file, strlen(raw_file) + 1);
+	h = ll_fnv1a(h, "\1", 1);
+	if (comp_dir)
+		h = ll_fnv1a(h, comp_dir, strlen(comp_dir) + 1);
+	for (size_t i = 0; i < qs->nr_raw_defs; i++) {
+		const struct raw_def *r = &qs->raw_defs[i];
+
+		if (r->file_hash == h && r->def.d.tag == (uint32_t)sig->tag &&
+		    r->def.d.size == sig->size && r->def.d.line == sig->line &&
+		    r->def.d.members_hash == sig->members_hash &&
+		    r->def.d.nr_members == sig->nr_members)
+			return;
+	}
+	qs->raw_defs = xgrow(qs->raw_defs, qs->nr_raw_defs, sizeof(*qs->raw_defs));
+	qs->raw_defs[qs->nr_raw_defs++] = (struct raw_def){
+		.def = { .d = { .die = die, .size = sig->size, .members_hash = sig->members_hash,
+				.tag = (uint32_t)sig->tag, .line = sig->line,
+				.nr_members = sig->nr_members, .holes = LL_INDEX_NO_HOLES },
+			 .file = intern(qs->capture, raw_file),
+			 .comp_dir = intern(qs->capture, comp_dir) },
+		.file_hash = h,
+	};
+}
 
 /*
  * Count one more definition; FILE is taken over. SELECTED: this copy is
  * the one --die names, or in a unit --cu matches. A copy --die names is
- * the one kept, so that the layout read is the DIE asked for.
+ * the one kept, so that the layout read is the DIE asked for. RAW_FILE
+ * and COMP_DIR (borrowed) are what FILE was made of, for the name index.
  */
 static void add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, const char *name,
-			  const struct ll_finder_sig *sig, char *file, bool selected, bool by_die)
+			  const struct ll_finder_sig *sig, char *file, bool selected, bool by_die,
+			  const char *raw_file, const char *comp_dir)
 {
+	if (qs->capture)
+		capture_def(qs, die, sig, raw_file, comp_dir);
 	for (size_t i = 0; i < qs->nr_cands; i++) {
 		struct candidate *c = &qs->cands[i];
 
@@ -1768,7 +1908,7 @@ static void add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, co
 	qs->cands = xgrow(qs->cands, qs->nr_cands, sizeof(*qs->cands));
 	qs->cands[qs->nr_cands++] = (struct candidate){
 		.die = die, .part = part, .name = name, .sig = *sig, .file = file, .line = sig->line,
-		.hits = 1, .selected = selected,
+		.hits = 1, .selected = selected, .holes = LL_INDEX_NO_HOLES,
 	};
 }
 
@@ -1807,11 +1947,22 @@ static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 			      Dwarf_Die *agg, const struct ll_query *q)
 {
 	struct ll_finder_sig sig;
-	char *file = decl_file(in, agg, NULL);
+	char *raw, *comp_dir;
+	char *file = decl_file_raw(in, agg, &raw, &comp_dir);
 
 	ll_finder_signature(agg, file, &sig);
 	add_candidate(qs, dwarf_dieoffset(agg), part_of(in, agg), q->name, &sig, file,
-		      die_selected(in, q, agg), q->select && q->select->by_die);
+		      die_selected(in, q, agg), q->select && q->select->by_die, raw, comp_dir);
+	free(raw);
+	free(comp_dir);
+}
+
+static void query_state_release(struct query_state *qs)
+{
+	for (size_t c = 0; c < qs->nr_cands; c++)
+		free(qs->cands[c].file);
+	free(qs->cands);
+	free(qs->raw_defs);
 }
 
 /* The same from what the raw scan read; false when libdw must look. */
@@ -1825,21 +1976,37 @@ struct unit_files {
 	size_t part;
 	struct ll_line_table table;
 	char **display;		/* by file index, resolved on first use */
+	char **raw;		/* by file index: what display[] was made of */
 	bool loaded, ok;
 };
 
 static void unit_files_release(struct unit_files *uf)
 {
-	for (size_t i = 0; uf->display && i < uf->table.n; i++)
+	for (size_t i = 0; uf->display && i < uf->table.n; i++) {
 		free(uf->display[i]);
+		free(uf->raw[i]);
+	}
 	free(uf->display);
+	free(uf->raw);
 	ll_line_table_release(&uf->table);
 	memset(uf, 0, sizeof(*uf));
 }
 
-/* A copy of the display path of file INDEX of the unit RAW is in; NULL: unknown. */
+/* What a raw hit's paths are relative to: as unit_root() says for a DIE. */
+static const char *unit_file_root(const struct ll_dwarf_input *in, const struct unit_files *uf,
+				  const struct ll_scan_hit *raw)
+{
+	return raw->comp_dir ? raw->comp_dir : in->build_root ? in->build_root : uf->table.dir0;
+}
+
+/*
+ * A copy of the display path of file INDEX of the unit RAW is in (NULL:
+ * unknown), the raw path it was made of and the directory it is relative
+ * to (both borrowed).
+ */
 static bool unit_file(const struct ll_dwarf_input *in, size_t part, struct unit_files *uf,
-		      const struct ll_scan_hit *raw, char **out)
+		      const struct ll_scan_hit *raw, char **out, const char **raw_path,
+		      const char **root)
 {
 	if (!uf->loaded || uf->part != part || uf->table.stmt_list != raw->stmt_list) {
 		unit_files_release(uf);
@@ -1849,18 +2016,19 @@ static bool unit_file(const struct ll_dwarf_input *in, size_t part, struct unit_
 					    &uf->table);
 		uf->table.stmt_list = raw->stmt_list;
 		uf->display = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->display));
+		uf->raw = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->raw));
 	}
 	if (!uf->ok || raw->decl_file >= uf->table.n || !uf->table.names[raw->decl_file])
 		return false;
-	if (!uf->display[raw->decl_file]) {
+	if (!uf->raw[raw->decl_file]) {
 		struct strbuf path = STRBUF_INIT;
 
 		ll_line_table_path(&uf->table, raw->decl_file, &path);
-		uf->display[raw->decl_file] = display_path(in, path.buf, raw->comp_dir ? raw->comp_dir :
-							   in->build_root ? in->build_root :
-							   uf->table.dir0);
-		sb_release(&path);
+		uf->display[raw->decl_file] = display_path(in, path.buf, unit_file_root(in, uf, raw));
+		uf->raw[raw->decl_file] = sb_detach(&path);
 	}
+	*raw_path = uf->raw[raw->decl_file];
+	*root = unit_file_root(in, uf, raw);
 	*out = uf->display[raw->decl_file] ? xstrdup(uf->display[raw->decl_file]) : NULL;
 	return true;
 }
@@ -1874,14 +2042,16 @@ static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 			      const struct ll_query *q)
 {
 	struct ll_finder_sig sig;
+	const char *raw_path, *root;
 	char *file;
 	bool by_die = q->select && q->select->by_die;
 
-	if ((q->select && q->select->cu_glob) || !unit_file(in, part, uf, raw, &file))
+	if ((q->select && q->select->cu_glob) ||
+	    !unit_file(in, part, uf, raw, &file, &raw_path, &root))
 		return false;
 	ll_finder_sig_from_scan(raw, file, &sig);
 	add_candidate(qs, raw->die, part, q->name, &sig, file,
-		      !by_die || raw->die == q->select->die, by_die);
+		      !by_die || raw->die == q->select->die, by_die, raw_path, root);
 	return true;
 }
 
@@ -1979,7 +2149,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 		/* A declaration only, or a typedef of a named type. */
 		for (size_t q1 = queries_named(lc, name); q1; q1 = lc->next[q1 - 1])
 			if (raw->declaration && kind_matches(lc->queries[q1 - 1].kind, raw->tag))
-				lc->state[q1 - 1].declared = true;
+				mark_declared(&lc->state[q1 - 1], raw->tag);
 		return;
 	}
 	if (raw) {
@@ -2013,7 +2183,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 			if (!kind_matches(query->kind, tag))
 				continue;
 			if (dwarf_attr(die, DW_AT_declaration, &attr)) {
-				lc->state[q].declared = true;
+				mark_declared(&lc->state[q], tag);
 				continue;
 			}
 			add_die_candidate(&lc->state[q], lc->in, die, query);
@@ -2022,7 +2192,7 @@ static void on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 			   dwarf_diename(&target) == NULL &&
 			   kind_matches(query->kind, dwarf_tag(&target))) {
 			if (dwarf_attr(&target, DW_AT_declaration, &attr)) {
-				lc->state[q].declared = true;
+				mark_declared(&lc->state[q], dwarf_tag(&target));
 				continue;
 			}
 			add_die_candidate(&lc->state[q], lc->in, &target, query);
@@ -2054,13 +2224,36 @@ static char *suggest(struct ll_dwarf_input *in, struct ll_finder **finders, cons
 	return s;
 }
 
-static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
-			 struct query_state *qs, struct ll_finder **finders,
-			 struct ll_lookup_result *r, struct ll_error *err)
+/*
+ * A --list row's worth of PICK, from what the name index recorded when
+ * it was built: the same kind, name, size, file and line build_struct()
+ * gives, and its hole count.
+ */
+static void summary_result(const struct ll_dwarf_input *in, const struct ll_query *q,
+			   const struct candidate *pick, struct ll_lookup_result *r)
+{
+	struct ll_struct *s = xcalloc(1, sizeof(*s));
+
+	s->kind = pick->sig.tag == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
+	s->name = xstrdup(q->name);
+	s->size = pick->sig.size;
+	s->cacheline = in->arch_cacheline;
+	s->origin = pick->die;
+	s->decl.file = pick->file ? xstrdup(pick->file) : NULL;
+	s->decl.line = pick->line;
+	r->layout = s;
+	r->summary = true;
+	r->holes = pick->holes;
+	r->status = LL_FOUND;
+}
+
+/* The candidate Q picks (the first its glob allows), and how many the glob allows. */
+static struct candidate *pick_of(const struct ll_query *q, struct query_state *qs,
+				 size_t *matching)
 {
 	struct candidate *pick = NULL;
-	size_t matching = 0;
 
+	*matching = 0;
 	for (size_t i = 0; i < qs->nr_cands; i++) {
 		struct candidate *c = &qs->cands[i];
 
@@ -2068,10 +2261,20 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 			continue;
 		if (!c->selected || (q->select && q->select->by_size && c->sig.size != q->select->size))
 			continue;
-		matching++;
+		++*matching;
 		if (!pick)
 			pick = c;
 	}
+	return pick;
+}
+
+static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
+			 struct query_state *qs, struct ll_finder **finders,
+			 struct ll_lookup_result *r, struct ll_error *err)
+{
+	size_t matching;
+	struct candidate *pick = pick_of(q, qs, &matching);
+
 	if (matching == 0) {
 		if (qs->nr_cands) {
 			r->status = LL_MISSING;
@@ -2086,6 +2289,10 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 	if (matching > 1) {
 		r->status = LL_AMBIGUOUS;
 		r->detail = describe_candidates(qs);
+		return 0;
+	}
+	if (q->summary_only && pick->holes != LL_INDEX_NO_HOLES) {
+		summary_result(in, q, pick, r);
 		return 0;
 	}
 	Dwarf_Die die;
@@ -2111,6 +2318,14 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		return ll_fail(err, "%s: %s %s: %s", in->path,
 			       q->kind == LL_QUERY_UNION ? "union" : "struct", q->name, berr.msg);
 	}
+	struct ll_summary sum;
+
+	ll_summarize(r->layout, &sum);
+	pick->holes = sum.holes < LL_INDEX_NO_HOLES ? (uint32_t)sum.holes : LL_INDEX_NO_HOLES;
+	if (q->summary_only) {
+		r->summary = true;
+		r->holes = sum.holes;
+	}
 	r->status = LL_FOUND;
 	return 0;
 }
@@ -2128,6 +2343,253 @@ static size_t member_budget(struct ll_dwarf_input *in)
 							      MEMBERS_FLOOR;
 }
 
+/*
+ * Whether a name index can stand for IN: its DWARF is the file's own
+ * .debug_info alone. Types in .debug_types, a dwz supplementary file or
+ * split units (a DIE offset meaningful only with its part) are beyond
+ * what the index records, so such inputs neither read nor write one.
+ */
+static bool index_sound(const struct ll_dwarf_input *in)
+{
+	return in->own_dwarf && in->nr_parts == 1 && in->parts[0].src.dwarf == in->dwarf &&
+	       !in->parts[0].src.types && in->parts[0].src.raw_ok && !in->alt.dwarf &&
+	       !in->build_root && in->dwp.n == 0;
+}
+
+/*
+ * Whether the index may answer (and record) QUERIES: not with a selector
+ * (--cu, --size, --die pick among copies the index joins) nor a qualified
+ * name (C++, Rust: inside namespaces and types, which it does not record).
+ */
+static bool index_answers(const struct ll_query *queries, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((queries[i].select && (queries[i].select->cu_glob || queries[i].select->by_size ||
+					   queries[i].select->by_die)) ||
+		    ll_scoped_name(queries[i].name))
+			return false;
+	return true;
+}
+
+/* The name index of IN, loaded on first use (a refused one is a note); NULL: none. */
+static struct ll_name_index *dwarf_index(struct ll_dwarf_input *in)
+{
+	struct ll_index_key key;
+	char *note = NULL;
+	const unsigned char *data;
+	size_t size;
+	Elf *elf;
+
+	if (in->index_state)
+		return in->index_state == 1 ? &in->index : NULL;
+	in->index_state = -1;
+	if (!index_sound(in))
+		return NULL;
+	index_key(in, &key);
+	elf = dwarf_getelf(in->dwarf);
+	if (!key.dir || !in->own_dwarf || !elf ||
+	    !ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &data, &size))
+		return NULL;
+	key.info_size = size;
+	if (ll_name_index_load(&key, &in->index, &note) == 0)
+		in->index_state = 1;
+	else if (note)
+		ll_notef("%s", note);
+	free(note);
+	return in->index_state == 1 ? &in->index : NULL;
+}
+
+static bool index_flags_declare(uint32_t flags, enum ll_query_kind kind)
+{
+	return (kind != LL_QUERY_UNION && (flags & LL_INDEX_DECLARED_STRUCT)) ||
+	       (kind != LL_QUERY_STRUCT && (flags & LL_INDEX_DECLARED_UNION));
+}
+
+/*
+ * Q's candidates from the name index, as the scan would have found them:
+ * false when the index cannot answer Q alone (its definitions were never
+ * recorded, or a miss needs a "did you mean" scan).
+ */
+static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_index *ix,
+		       const struct ll_query *q, struct query_state *qs)
+{
+	long k;
+	size_t nd;
+	const struct ll_index_def *defs;
+
+	if (q->kind != LL_QUERY_ANY && q->kind != LL_QUERY_STRUCT && q->kind != LL_QUERY_UNION)
+		return false;
+	k = ll_name_index_find(ix, q->name);
+	if (k < 0)	/* no struct, union or typedef of that name anywhere */
+		return q->no_suggestion;
+	if (!(ix->flags[k] & LL_INDEX_DEFS_KNOWN))
+		return false;
+	defs = ll_name_index_defs(ix, k, &nd);
+	/* The index's distinct definitions, joined as their display paths join. */
+	for (size_t i = 0; i < nd; i++) {
+		const struct ll_index_def *d = &defs[i];
+		const char *raw = ll_name_index_string(ix, d->file);
+		char *file = raw ? display_path(in, raw, ll_name_index_string(ix, d->comp_dir)) : NULL;
+		struct ll_finder_sig sig = {
+			.tag = (int)d->tag, .size = d->size, .line = d->line,
+			.file_hash = file ? ll_fnv1a(LL_FNV_INIT, file, strlen(file)) : 0,
+			.members_hash = d->members_hash, .nr_members = d->nr_members,
+		};
+		size_t before = qs->nr_cands;
+
+		if (!kind_matches(q->kind, (int)d->tag)) {
+			free(file);
+			continue;
+		}
+		add_candidate(qs, d->die, 0, q->name, &sig, file, true, false, NULL, NULL);
+		if (qs->nr_cands > before)
+			qs->cands[before].holes = d->holes;
+	}
+	qs->declared = index_flags_declare(ix->flags[k], q->kind);
+	return qs->nr_cands || qs->declared || q->no_suggestion;
+}
+
+/* The definitions QS captured, as an index entry's; false if a DIE is in no unit. */
+static bool entry_defs(const struct query_state *qs, const struct ll_scan_unit *units,
+		       size_t nr_units, struct ll_index_entry *e)
+{
+	struct ll_index_def_src *defs = xcalloc(qs->nr_raw_defs ? qs->nr_raw_defs : 1,
+						sizeof(*defs));
+
+	for (size_t i = 0; i < qs->nr_raw_defs; i++) {
+		defs[i] = qs->raw_defs[i].def;
+		size_t u = ll_scan_unit_index(units, nr_units, defs[i].d.die);
+
+		if (u >= UINT32_MAX) {
+			free(defs);
+			return false;
+		}
+		defs[i].d.unit = (uint32_t)u;
+		/* The pick's hole count, when this definition was built. */
+		for (size_t c = 0; c < qs->nr_cands; c++)
+			if (qs->cands[c].die == defs[i].d.die)
+				defs[i].d.holes = qs->cands[c].holes;
+	}
+	free(e->defs);
+	e->defs = defs;
+	e->nr_defs = qs->nr_raw_defs;
+	e->flags = LL_INDEX_DEFS_KNOWN | qs->declared_flags;
+	return true;
+}
+
+/*
+ * After a lookup that captured definitions: write the index again with
+ * them, onto the listing's seed or the loaded index. Only names asked for
+ * as any kind are recorded (a struct query sees no unions of its name).
+ */
+static void update_index(struct ll_dwarf_input *in, const struct lookup_ctx *lc)
+{
+	struct ll_index_entry *e = NULL;
+	size_t n = 0, nr_units;
+	const struct ll_scan_unit *units;
+	struct ll_index_key key;
+	char *note = NULL;
+	bool own = false, changed = false;
+
+	if (in->seed.entries) {
+		e = in->seed.entries;
+		n = in->seed.nr_entries;
+		units = in->seed.units;
+		nr_units = in->seed.nr_units;
+	} else if (in->index_state == 1) {
+		if (ll_name_index_entries_from_index(&in->index, &e, &n, &note)) {
+			if (note)
+				ll_notef("%s", note);
+			free(note);
+			return;
+		}
+		own = true;
+		units = in->index.units;
+		nr_units = in->index.nr_units;
+	} else {
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].flags & LL_INDEX_DEFS_KNOWN)
+			continue;
+		for (size_t q1 = queries_named(lc, e[i].name); q1; q1 = lc->next[q1 - 1]) {
+			if (!lc->state[q1 - 1].capture)
+				continue;
+			changed |= entry_defs(&lc->state[q1 - 1], units, nr_units, &e[i]);
+			break;
+		}
+	}
+	index_key(in, &key);
+	key.info_size = in->seed.entries ? in->seed.info_size : in->index.info_size;
+	if (changed || in->seed.entries)
+		ll_name_index_write(&key, units, nr_units, e, n);
+	if (own)
+		ll_name_index_entries_free(e, n);
+	else
+		ll_finder_seed_release(&in->seed);
+}
+
+struct by_die {
+	uint64_t die;
+	size_t query;
+};
+
+static int cmp_by_die(const void *a, const void *b)
+{
+	const struct by_die *x = a, *y = b;
+
+	if (x->die != y->die)
+		return x->die < y->die ? -1 : 1;
+	return x->query < y->query ? -1 : x->query > y->query;
+}
+
+/*
+ * The order to resolve warm queries in: by the DIE each will build, so
+ * the finder may stand one made-up unit header in for the many before
+ * each (ll_finder_skip_headers()) instead of libdw reading them all.
+ */
+static size_t *warm_order(const struct ll_query *queries, struct query_state *state, size_t n,
+			  struct ll_finder *finder)
+{
+	struct by_die *v = xmalloc((n ? n : 1) * sizeof(*v));
+	uint64_t *dies = xmalloc((n ? n : 1) * sizeof(*dies));
+	size_t *order = xmalloc((n ? n : 1) * sizeof(*order)), nr_dies = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t matching;
+		const struct candidate *pick = pick_of(&queries[i], &state[i], &matching);
+		bool builds = pick && matching == 1 &&
+			      !(queries[i].summary_only && pick->holes != LL_INDEX_NO_HOLES);
+
+		v[i] = (struct by_die){ builds ? pick->die : 0, i };
+		if (builds)
+			dies[nr_dies++] = pick->die;
+	}
+	qsort(v, n, sizeof(*v), cmp_by_die);
+	for (size_t i = 0; i < n; i++)
+		order[i] = v[i].query;
+	ll_finder_skip_headers(finder, dies, nr_dies);
+	free(dies);
+	free(v);
+	return order;
+}
+
+/* Whether any query's definitions would be new to the index (or its seed). */
+static bool wants_capture(struct ll_dwarf_input *in, const struct ll_name_index *ix,
+			  const struct ll_query *q)
+{
+	long k;
+
+	if (q->kind != LL_QUERY_ANY)
+		return false;
+	if (in->seed.entries)
+		return true;
+	if (!ix)
+		return false;
+	k = ll_name_index_find(ix, q->name);
+	return k >= 0 && !(ix->flags[k] & LL_INDEX_DEFS_KNOWN);
+}
+
 static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 			struct ll_lookup_result *results, struct ll_error *err)
 {
@@ -2136,7 +2598,11 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	struct ll_finder **finders = xcalloc(in->nr_parts, sizeof(*finders));
 	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state };
 	const char **names = xcalloc(n ? n : 1, sizeof(*names));
-	struct ll_index_key key;
+	bool use_index = index_answers(queries, n);
+	struct ll_name_index *ix = use_index ? dwarf_index(in) : NULL;
+	bool warm = ix != NULL, capture = false;
+	struct interned strings = { 0 };	/* of the definitions captured */
+	size_t *order = NULL;	/* warm: queries by their pick's DIE */
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -2146,28 +2612,47 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	if (!in->member_budget)
 		in->member_budget = member_budget(in);
 	index_queries(&lc);
-	index_key(in, &key);
-	/* The name index covers the file's own .debug_info only. */
-	for (size_t p = 0; p < in->nr_parts && !rc; p++) {
-		lc.part = p;
-		lc.finder = &finders[p];
-		rc = ll_finder_scan(&in->parts[p].src, p ? NULL : &key, names, n, on_named_die, &lc,
-				    &in->opts.progress, &finders[p], err);
-		if (!rc && lc.prepare_rc) {
-			*err = lc.prepare_err;
-			rc = -1;
+	/* Every query answered by the index: no scan, only the picks' units read. */
+	for (size_t i = 0; i < n && warm; i++)
+		warm = warm_state(in, ix, &queries[i], &state[i]);
+	/* An index is read only for an input of one part (index_sound()). */
+	if (warm)
+		finders[0] = ll_finder_from_index(&in->parts[0].src, ix);
+	if (warm && finders[0]) {
+		order = warm_order(queries, state, n, finders[0]);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			query_state_release(&state[i]);
+			memset(&state[i], 0, sizeof(state[i]));
+			state[i].capture = use_index && wants_capture(in, ix, &queries[i]) ?
+					   &strings : NULL;
+			capture |= state[i].capture != NULL;
+		}
+		/* The name index covers the file's own .debug_info only. */
+		for (size_t p = 0; p < in->nr_parts && !rc; p++) {
+			lc.part = p;
+			lc.finder = &finders[p];
+			rc = ll_finder_scan(&in->parts[p].src, p ? NULL : ix, names, n, on_named_die,
+					    &lc, &in->opts.progress, &finders[p], err);
+			if (!rc && lc.prepare_rc) {
+				*err = lc.prepare_err;
+				rc = -1;
+			}
 		}
 	}
 	/* With thousands of queries (--list, --audit) this is the long part. */
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		ll_progress_report(&in->opts.progress, "structs", i + 1, n);
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		size_t i = order ? order[k] : k;
+
+		ll_progress_report(&in->opts.progress, "structs", k + 1, n);
 		rc = resolve_query(in, &queries[i], &state[i], finders, &results[i], err);
 	}
-	for (size_t i = 0; i < n; i++) {
-		for (size_t c = 0; c < state[i].nr_cands; c++)
-			free(state[i].cands[c].file);
-		free(state[i].cands);
-	}
+	free(order);
+	if (!rc && use_index && (capture || in->seed.entries))
+		update_index(in, &lc);
+	for (size_t i = 0; i < n; i++)
+		query_state_release(&state[i]);
+	interned_release(&strings);
 	for (size_t p = 0; p < in->nr_parts; p++)
 		ll_finder_free(finders[p]);
 	free(finders);
@@ -2182,17 +2667,31 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *err)
 {
 	struct ll_dwarf_input *in = state;
+	struct ll_name_index *ix = dwarf_index(in);
 	struct ll_index_key key;
 
+	/* The index holds every name a listing finds, sorted, each once. */
+	if (ix) {
+		*n = ix->nr_names;
+		*names = xcalloc(*n ? *n : 1, sizeof(**names));
+		for (size_t i = 0; i < *n; i++)
+			(*names)[i] = xstrdup(ix->names + ix->name_off[i]);
+		return 0;
+	}
 	index_key(in, &key);
+	ll_finder_seed_release(&in->seed);
 	*names = NULL;
 	*n = 0;
 	for (size_t p = 0; p < in->nr_parts; p++) {
 		char **more = NULL;
 		size_t nr_more = 0;
 
-		if (ll_finder_list(&in->parts[p].src, p ? NULL : &key, &more, &nr_more,
+		/* The index the lookup after writes: seeded by the one part it covers. */
+		bool seed = p == 0 && index_sound(in) && ll_name_index_writable(&key);
+
+		if (ll_finder_list(&in->parts[p].src, seed ? &in->seed : NULL, &more, &nr_more,
 				   &in->opts.progress, err)) {
+			ll_finder_seed_release(&in->seed);
 			/* What it had listed before failing is ours to free, and so is ours. */
 			for (size_t i = 0; i < nr_more; i++)
 				free(more[i]);

@@ -116,6 +116,22 @@ struct ll_scan_unit {
 	unsigned char head[32];
 };
 
+/* Index of the unit among UNITS (N, in order) holding .debug_info offset OFF, or SIZE_MAX. */
+static inline size_t ll_scan_unit_index(const struct ll_scan_unit *units, size_t n, uint64_t off)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (units[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && off >= units[lo].offset ? lo : SIZE_MAX;
+}
+
 struct ll_scan_result {
 	struct ll_scan_hit *hits;	/* named DIEs, in .debug_info order */
 	size_t nr_hits;

@@ -29,6 +29,9 @@ struct ll_finder {
 	uint8_t *verdicts;		/* the scan's producer verdicts, by unit */
 	bool *unit_filled;
 	size_t headers_filled;		/* units [0, headers_filled) have theirs */
+	/* ll_finder_skip_headers(): one made-up header may span many units. */
+	bool skip_headers;
+	uint64_t faked_end;		/* .debug_info below it may be a made-up unit */
 };
 
 
@@ -123,37 +126,80 @@ static int fill_all(struct ll_finder *f, struct ll_error *err)
 	return f->image ? ll_sparse_fill_all(f->image, err) : 0;
 }
 
+/*
+ * One DWARF 5 unit header (32-bit, DW_UT_compile) at the first unit
+ * without its header yet, spanning up to unit LO: libdw registers it as
+ * one unit and goes on to LO, and nothing will read a DIE inside it.
+ */
+static bool put_fake_header(struct ll_finder *f, size_t lo)
+{
+	const struct ll_scan_unit *u = &f->units[f->headers_filled];
+	uint64_t len = f->units[lo].offset - u->offset;
+	unsigned char h[12];
+
+	if (len < sizeof(h) || len - 4 >= 0xfffffff0u || u->addr_size > 255 ||
+	    u->abbrev_offset > UINT32_MAX)
+		return false;
+	for (int i = 0; i < 4; i++) {
+		h[i] = (unsigned char)((len - 4) >> (8 * i));
+		h[8 + i] = (unsigned char)(u->abbrev_offset >> (8 * i));
+	}
+	h[4] = 5;
+	h[5] = 0;
+	h[6] = DW_UT_compile;
+	h[7] = (unsigned char)u->addr_size;
+	ll_sparse_put(f->image, u->offset, h, sizeof(h));
+	f->faked_end = f->units[lo].offset;
+	return true;
+}
+
+static size_t unit_index(const struct ll_finder *f, uint64_t off)
+{
+	return ll_scan_unit_index(f->units, f->nr_units, off);
+}
+
+void ll_finder_skip_headers(struct ll_finder *f, const uint64_t *dies, size_t n)
+{
+	if (!f || !f->image || !f->units || f->headers_filled)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		size_t u = unit_index(f, dies[i]);
+
+		if (u == SIZE_MAX || f->units[u].version < 5 ||
+		    ll_scan_unit_refs_outside(&f->in, &f->units[u]))
+			return;
+	}
+	f->skip_headers = true;
+}
+
 int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!f || !f->image)
 		return 0;
-	if (!f->units)
-		return fill_all(f, err);
-	hi = f->nr_units;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->units[mid].end <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == f->nr_units || off < f->units[lo].offset)
+	if (!f->units || (lo = unit_index(f, off)) == SIZE_MAX)
 		return fill_all(f, err);
 	/*
 	 * libdw registers units one after another up to the one asked for,
 	 * reading their headers (and, below DWARF 5, their unit DIEs too:
 	 * those images get the whole section).
 	 */
-	for (; f->headers_filled <= lo; f->headers_filled++) {
+	if (f->units[lo].offset < f->faked_end)
+		return ll_fail(err, "internal error: .debug_info offset 0x%llx read after the unit "
+			       "headers before it were skipped", (unsigned long long)off);
+	while (f->headers_filled <= lo) {
 		const struct ll_scan_unit *u = &f->units[f->headers_filled];
 
 		if (u->version < 5)
 			return fill_all(f, err);
+		if (f->skip_headers && f->headers_filled < lo && put_fake_header(f, lo)) {
+			f->headers_filled = lo;
+			continue;
+		}
 		/* The scan kept each header's bytes: no second read. */
 		ll_sparse_put(f->image, u->offset, u->head, u->first_die - u->offset);
+		f->headers_filled++;
 	}
 	if (f->unit_filled[lo])
 		return 0;
@@ -390,36 +436,31 @@ static bool scan_input(Dwarf *dwarf, int fd, const struct ll_progress *progress,
 }
 
 /*
- * The units KEY's name index says hold NAMES, into IN's only list (owned
- * by the caller, NULL without a usable index): a refused index is a note,
- * then the scan reads every unit as without one.
+ * The units INDEX says hold NAMES, into IN's only list (owned by the
+ * caller, NULL without a usable index): damaged postings are a note, then
+ * the scan reads every unit as without an index.
  */
-static uint32_t *index_units(const struct ll_index_key *key, const char *const *names, size_t n,
+static uint32_t *index_units(struct ll_name_index *index, const char *const *names, size_t n,
 			     struct ll_scan_input *in)
 {
-	struct ll_index_key k;
-	struct ll_name_index ix;
 	char *note = NULL;
-	uint32_t *units = NULL;
+	uint32_t *units;
 
-	if (!key || !key->dir)
+	if (!index)
 		return NULL;
-	k = *key;
-	k.info_size = in->info_size;
-	if (ll_name_index_load(&k, &ix, &note) == 0) {
-		units = ll_name_index_units(&ix, names, n, &in->nr_only);
+	units = ll_name_index_units(index, names, n, &in->nr_only, &note);
+	if (units) {
 		in->only = units;
-		in->only_nr_units = ix.nr_units;
+		in->only_nr_units = index->nr_units;
 	} else if (note) {
 		ll_notef("%s", note);
 	}
 	free(note);
-	ll_name_index_release(&ix);
 	return units;
 }
 
 static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *path,
-		    const struct ll_index_key *key, const char *const *names, size_t n,
+		    struct ll_name_index *index, const char *const *names, size_t n,
 		    const struct name_set *set, const struct ll_progress *progress,
 		    struct ll_scan_result *r, struct offsets *hits, bool *done, struct ll_error *err)
 {
@@ -434,7 +475,7 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 	 */
 	if (!scan_input(dwarf, fd, progress, &in) || in.str_size == 0)
 		return 0;
-	only = index_units(key, names, n, &in);
+	only = index_units(index, names, n, &in);
 	rc = ll_scan(&in, names, n, scan_threads(), r);
 	free(only);
 	in.only = NULL;
@@ -522,7 +563,7 @@ static int cmp_hit(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int ll_finder_scan(const struct ll_finder_source *src, const struct ll_index_key *key,
+int ll_finder_scan(const struct ll_finder_source *src, struct ll_name_index *index,
 		   const char *const *names, size_t n, ll_finder_fn fn, void *arg,
 		   const struct ll_progress *progress, struct ll_finder **finder,
 		   struct ll_error *err)
@@ -537,8 +578,9 @@ int ll_finder_scan(const struct ll_finder_source *src, const struct ll_index_key
 
 	*finder = new_finder(src);
 	set_init(&set, names, n);
+	/* An index covers .debug_info only: never a type unit's offsets. */
 	if (src->raw_ok && !src->types && raw_scan_allowed())
-		rc = raw_scan(*finder, src->fd, dwarf, path, key, names, n, &set, progress, &scan,
+		rc = raw_scan(*finder, src->fd, dwarf, path, index, names, n, &set, progress, &scan,
 			      &hits, &done, err);
 	if (!rc && !done && !(rc = fill_all(*finder, err)))
 		rc = walk_all(dwarf, src->types, path, &set, &hits, err);
@@ -595,6 +637,27 @@ void ll_finder_free(struct ll_finder *finder)
 	free(finder->verdicts);
 	free(finder->unit_filled);
 	free(finder);
+}
+
+struct ll_finder *ll_finder_from_index(const struct ll_finder_source *src,
+				       const struct ll_name_index *index)
+{
+	struct ll_finder *f;
+	size_t n = index->nr_units;
+
+	if (!src->raw_ok || src->types || !raw_scan_allowed())
+		return NULL;
+	f = new_finder(src);
+	if (!scan_input(src->dwarf, src->fd, NULL, &f->in) || f->in.info_size != index->info_size) {
+		ll_finder_free(f);
+		return NULL;
+	}
+	f->raw = true;
+	f->units = xmalloc((n ? n : 1) * sizeof(*f->units));
+	memcpy(f->units, index->units, n * sizeof(*f->units));
+	f->nr_units = n;
+	f->unit_filled = xcalloc(n ? n : 1, sizeof(bool));
+	return f;
 }
 
 /*
@@ -1062,24 +1125,30 @@ static int list_scoped(Dwarf *dwarf, struct ll_sparse_image *image, const char *
 	return rc;
 }
 
-/* Whether KEY's index exists and is sound; a refused one is a note. */
-static bool have_index(const struct ll_index_key *key, const struct ll_scan_input *in)
+void ll_finder_seed_release(struct ll_finder_seed *seed)
 {
-	struct ll_index_key k = *key;
-	struct ll_name_index ix;
-	char *note = NULL;
-	int rc;
-
-	k.info_size = in->info_size;
-	rc = ll_name_index_load(&k, &ix, &note);
-	if (note)
-		ll_notef("%s", note);
-	free(note);
-	ll_name_index_release(&ix);
-	return rc == 0;
+	for (size_t i = 0; i < seed->nr_entries; i++)
+		free((char *)seed->entries[i].name);
+	ll_name_index_entries_free(seed->entries, seed->nr_entries);
+	free(seed->units);
+	memset(seed, 0, sizeof(*seed));
 }
 
-int ll_finder_list(const struct ll_finder_source *src, const struct ll_index_key *key,
+/* SEED from a by_unit scan R of IN: names copied, R's units taken. */
+static void make_seed(struct ll_finder_seed *seed, const struct ll_scan_input *in,
+		      struct ll_scan_result *r)
+{
+	ll_name_index_entries_from_postings(r->postings, r->nr_postings, &seed->entries,
+					    &seed->nr_entries);
+	for (size_t i = 0; i < seed->nr_entries; i++)
+		seed->entries[i].name = xstrdup(seed->entries[i].name);
+	seed->units = r->units;
+	seed->nr_units = r->nr_units;
+	seed->info_size = in->info_size;
+	r->units = NULL;
+}
+
+int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *seed,
 		   char ***names, size_t *n, const struct ll_progress *progress,
 		   struct ll_error *err)
 {
@@ -1089,25 +1158,19 @@ int ll_finder_list(const struct ll_finder_source *src, const struct ll_index_key
 		       scan_input(src->dwarf, src->fd, progress, &in);
 
 	/*
-	 * Every unit's names: the name index comes with them, when there is
-	 * no sound one yet (recording and writing it costs more than the
-	 * listing: 0.6 s and 35 MB on the 6.12 image).
+	 * Every unit's names; each name's units too when the caller wants a
+	 * name index (recording them costs more than the listing).
 	 */
 	if (scanned) {
-		in.by_unit = key && key->dir && !have_index(key, &in);
+		in.by_unit = seed != NULL;
 		scanned = ll_scan(&in, NULL, 0, scan_threads(), &r) == 0;
 	}
 	*names = NULL;
 	*n = 0;
 	/* A unit the scan was unsure of: its names need the libdw walk, so all do. */
 	if (scanned && r.nr_fallback == 0) {
-		if (in.by_unit && in.str_size) {
-			struct ll_index_key k = *key;
-
-			k.info_size = in.info_size;
-			k.nr_units = r.nr_units;
-			ll_name_index_write(&k, r.postings, r.nr_postings);
-		}
+		if (in.by_unit && in.str_size)
+			make_seed(seed, &in, &r);
 		*names = r.names;
 		*n = r.nr_names;
 		r.names = NULL;
@@ -1119,8 +1182,16 @@ int ll_finder_list(const struct ll_finder_source *src, const struct ll_index_key
 	     list_with_libdw(src->dwarf, src->types, src->path, names, n, err)))
 		return -1;
 	/* Type units hold no namespaces of their own to walk: .debug_info's source does. */
+	size_t top_level = *n;
+
 	if (!src->types && list_scoped(src->dwarf, src->image, src->path, names, n, err))
 		return -1;
+	/*
+	 * The index records top-level names only: with qualified names (C++,
+	 * Rust) a warm --list from it would drop them, so none is seeded.
+	 */
+	if (seed && *n != top_level)
+		ll_finder_seed_release(seed);
 	ll_names_sort_unique(*names, n);
 	return 0;
 }

@@ -46,13 +46,23 @@ struct ll_finder_source {
 
 /*
  * Visit every top-level struct, union, class or typedef DIE named in NAMES,
- * in unit order. *FINDER keeps what is needed for later suggestions; free
- * it with ll_finder_free().
+ * in unit order. INDEX (or NULL): a loaded name index of SRC's
+ * .debug_info, which says which units to scan. *FINDER keeps what is
+ * needed for later suggestions; free it with ll_finder_free().
  */
-int ll_finder_scan(const struct ll_finder_source *src, const struct ll_index_key *key,
+int ll_finder_scan(const struct ll_finder_source *src, struct ll_name_index *index,
 		   const char *const *names, size_t n, ll_finder_fn fn, void *arg,
 		   const struct ll_progress *progress, struct ll_finder **finder,
 		   struct ll_error *err);
+
+/*
+ * A finder with no scan behind it, for a lookup the name index answers
+ * whole: it knows the index's unit headers, so ll_finder_prepare() makes
+ * real only the unit of each DIE built. NULL when the raw scan cannot
+ * read SRC (or SRC is .debug_types, which no index covers).
+ */
+struct ll_finder *ll_finder_from_index(const struct ll_finder_source *src,
+				       const struct ll_name_index *index);
 void ll_finder_free(struct ll_finder *finder);
 
 /*
@@ -63,10 +73,38 @@ void ll_finder_free(struct ll_finder *finder);
 int ll_finder_prepare(struct ll_finder *finder, uint64_t off, struct ll_error *err);
 
 /*
+ * For a finder from ll_finder_from_index() about to build the DIEs DIES
+ * (any order): when each DIE's unit is DWARF 5 and refers to nothing
+ * outside itself, later ll_finder_prepare() calls write one made-up unit
+ * header spanning the units libdw would otherwise register one by one
+ * (a page fault each: ~3,000 on a vmlinux). The caller must then prepare
+ * those DIEs in ascending order and read nothing else of .debug_info.
+ */
+void ll_finder_skip_headers(struct ll_finder *finder, const uint64_t *dies, size_t n);
+
+/*
  * Every name of a top-level struct, union, class or typedef DIE, sorted,
  * each once; the caller frees them and the array.
  */
-int ll_finder_list(const struct ll_finder_source *src, const struct ll_index_key *key,
+/*
+ * What a whole-image listing leaves for the name index: each name's units
+ * (names owned), and every unit header.
+ */
+struct ll_finder_seed {
+	struct ll_index_entry *entries;
+	size_t nr_entries;
+	struct ll_scan_unit *units;
+	size_t nr_units;
+	uint64_t info_size;
+};
+
+void ll_finder_seed_release(struct ll_finder_seed *seed);
+
+/*
+ * SEED (or NULL): where to leave the name index's seed, when the raw scan
+ * read every unit (seed->entries stays NULL otherwise).
+ */
+int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *seed,
 		   char ***names, size_t *n, const struct ll_progress *progress,
 		   struct ll_error *err);
 

@@ -9,16 +9,32 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <sys/types.h>
 #include <unistd.h>
 
+#include <dwarf.h>
+
+#include "util/cache_dir.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
+#include <stddef.h>
 
 /* "LLNIDX" and two digits, the same as INDEX_VERSION. */
-#define INDEX_MAGIC "LLNIDX02"
-#define INDEX_VERSION 2
-/* An index file larger than this is refused (6.12's is 5.5 MB). */
+#define INDEX_MAGIC "LLNIDX03"
+#define INDEX_VERSION 3
+/* An index file larger than this is refused (6.12's is ~7 MB). */
 #define INDEX_MAX_SIZE (512u << 20)
+
+/*
+ * The sections, in file order, each 8-byte aligned. A lookup reads all
+ * but the postings (a fifth of the file); each has its own checksum, so
+ * what is read is checked without reading the rest.
+ */
+enum { SEC_UNITS, SEC_NAMES, SEC_DEFS, SEC_STRINGS, SEC_POSTINGS, NR_SECS };
+
+struct index_section {
+	uint64_t off, size, sum;
+};
 
 /* The file's header; every field 8 bytes wide, so no padding. */
 struct index_header {
@@ -28,8 +44,16 @@ struct index_header {
 	uint64_t ctime_sec, ctime_nsec, dev, ino;
 	char build_id[128];			/* hex, NUL-padded */
 	uint64_t info_size, nr_units;
-	uint64_t nr_names, nr_postings, names_bytes;
-	uint64_t checksum;	/* index_sum() of everything after the header */
+	uint64_t nr_names, nr_postings, nr_defs, names_bytes, strings_bytes;
+	struct index_section sec[NR_SECS];
+	uint64_t header_sum;	/* index_sum() of every byte before it */
+};
+
+/* A unit header as stored (struct ll_scan_unit without its padding). */
+struct disk_unit {
+	uint64_t offset, end, first_die, abbrev_offset;
+	uint32_t version, addr_size, offset_size, reserved;
+	unsigned char head[32];
 };
 
 /*
@@ -61,24 +85,19 @@ static void index_path(const struct ll_index_key *key, struct strbuf *out)
 	sb_addf(out, "%s/%s.index", key->dir, key->build_id);
 }
 
-static int make_dirs(const char *dir)
+static uint64_t pad8(uint64_t n)
 {
-	struct strbuf buf = STRBUF_INIT;
-	int rc = 0;
+	return (n + 7) & ~(uint64_t)7;
+}
 
-	sb_adds(&buf, dir);
-	for (char *p = buf.buf + 1; *p && !rc; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf.buf, 0755) != 0 && errno != EEXIST)
-			rc = -1;
-		*p = '/';
-	}
-	if (!rc && mkdir(buf.buf, 0755) != 0 && errno != EEXIST)
-		rc = -1;
-	sb_release(&buf);
-	return rc;
+/* Sizes of the sections the counts in H call for. */
+static void section_sizes(const struct index_header *h, uint64_t size[NR_SECS])
+{
+	size[SEC_UNITS] = h->nr_units * sizeof(struct disk_unit);
+	size[SEC_NAMES] = pad8(h->nr_names * 4 * 2 + (h->nr_names + 1) * 4 * 2 + h->names_bytes);
+	size[SEC_DEFS] = h->nr_defs * sizeof(struct ll_index_def);
+	size[SEC_STRINGS] = pad8(h->strings_bytes);
+	size[SEC_POSTINGS] = pad8(h->nr_postings * 4);
 }
 
 /* Distinct name pointers, by address: open addressing, slot = index + 1. */
@@ -141,21 +160,19 @@ static int cmp_by_content(const void *a, const void *b)
 }
 
 /*
- * The payload of an index of POSTINGS (in unit order, as the scan gives
- * them): name_off, post_first, postings, names. The same name sits at
- * many .debug_str offsets (tails of longer strings) and in inline copies,
- * so pointers are grouped by content; then a counting sort by name keeps
- * each name's units in order, and equal neighbours are dropped.
+ * The same name sits at many .debug_str offsets (tails of longer strings)
+ * and in inline copies, so pointers are grouped by content first; each
+ * name's units then come in order (the scan gives them so), and equal
+ * neighbours are dropped.
  */
-static void build(const struct ll_scan_posting *postings, size_t n, struct strbuf *payload,
-		  uint64_t *nr_names_out, uint64_t *nr_postings_out, uint64_t *names_bytes_out)
+void ll_name_index_entries_from_postings(const struct ll_scan_posting *postings, size_t n,
+					 struct ll_index_entry **entries, size_t *nr)
 {
 	struct ptr_set set = { .slots = xcalloc(16, sizeof(uint32_t)), .mask = 15 };
-	uint32_t *ptr_of = xmalloc((n ? n : 1) * sizeof(*ptr_of)), *id_of_ptr, *name_off;
-	uint32_t *post_first, *fill, *units;
+	uint32_t *ptr_of = xmalloc((n ? n : 1) * sizeof(*ptr_of)), *id_of_ptr;
 	struct by_content *bc;
-	struct strbuf names = STRBUF_INIT;
-	size_t nr_names = 0, nr_posts = 0;
+	struct ll_index_entry *e;
+	size_t nr_names = 0;
 
 	for (size_t i = 0; i < n; i++)
 		ptr_of[i] = ptr_index(&set, postings[i].name);
@@ -164,52 +181,174 @@ static void build(const struct ll_scan_posting *postings, size_t n, struct strbu
 		bc[i] = (struct by_content){ set.ptrs[i], (uint32_t)i };
 	qsort(bc, set.n, sizeof(*bc), cmp_by_content);
 	id_of_ptr = xmalloc((set.n ? set.n : 1) * sizeof(*id_of_ptr));
-	name_off = xmalloc((set.n ? set.n : 1) * sizeof(*name_off));
+	e = xcalloc(set.n ? set.n : 1, sizeof(*e));
 	for (size_t i = 0; i < set.n; i++) {
-		if (!i || strcmp(bc[i].name, bc[i - 1].name) != 0) {
-			name_off[nr_names++] = (uint32_t)names.len;
-			sb_add(&names, bc[i].name, strlen(bc[i].name) + 1);
-		}
+		if (!i || strcmp(bc[i].name, bc[i - 1].name) != 0)
+			e[nr_names++].name = bc[i].name;
 		id_of_ptr[bc[i].ptr] = (uint32_t)(nr_names - 1);
 	}
-	/* Counting sort of the postings by name id; units stay in order. */
-	post_first = xcalloc(nr_names + 1, sizeof(*post_first));
-	for (size_t i = 0; i < n; i++)
-		post_first[id_of_ptr[ptr_of[i]] + 1]++;
-	for (size_t i = 1; i <= nr_names; i++)
-		post_first[i] += post_first[i - 1];
-	fill = xmalloc((nr_names ? nr_names : 1) * sizeof(*fill));
-	memcpy(fill, post_first, nr_names * sizeof(*fill));
-	units = xmalloc((n ? n : 1) * sizeof(*units));
-	for (size_t i = 0; i < n; i++)
-		units[fill[id_of_ptr[ptr_of[i]]]++] = postings[i].unit;
-	/* Drop repeats (a struct and its typedef in one unit), in place. */
-	for (size_t id = 0, from = 0; id < nr_names; id++) {
-		size_t to = post_first[id + 1], start = nr_posts;
+	for (size_t i = 0; i < n; i++) {
+		struct ll_index_entry *x = &e[id_of_ptr[ptr_of[i]]];
 
-		for (size_t k = from; k < to; k++)
-			if (nr_posts == start || units[nr_posts - 1] != units[k])
-				units[nr_posts++] = units[k];
-		from = to;
-		post_first[id + 1] = (uint32_t)nr_posts;
+		if (x->nr_units && x->units[x->nr_units - 1] == postings[i].unit)
+			continue;
+		x->units = xgrow(x->units, x->nr_units, sizeof(*x->units));
+		x->units[x->nr_units++] = postings[i].unit;
 	}
-	sb_add(payload, (const char *)name_off, nr_names * sizeof(*name_off));
-	sb_add(payload, (const char *)post_first, (nr_names + 1) * sizeof(*post_first));
-	sb_add(payload, (const char *)units, nr_posts * sizeof(*units));
-	sb_add(payload, names.buf ? names.buf : "", names.len);
-	*nr_names_out = nr_names;
-	*nr_postings_out = nr_posts;
-	*names_bytes_out = names.len;
-	sb_release(&names);
-	free(units);
-	free(fill);
-	free(post_first);
-	free(name_off);
+	*entries = e;
+	*nr = nr_names;
 	free(id_of_ptr);
 	free(bc);
 	free(ptr_of);
 	free(set.slots);
 	free(set.ptrs);
+}
+
+void ll_name_index_entries_free(struct ll_index_entry *entries, size_t n)
+{
+	for (size_t i = 0; entries && i < n; i++) {
+		free(entries[i].units);
+		free(entries[i].defs);
+	}
+	free(entries);
+}
+
+/* Strings of the index, each once: open addressing over offsets + 1. */
+struct string_table {
+	struct strbuf bytes;
+	uint32_t *slots;
+	size_t mask, n;
+};
+
+static uint32_t string_add(struct string_table *t, const char *s)
+{
+	size_t at;
+
+	if (!s)
+		return LL_INDEX_NO_STRING;
+	if ((t->n + 1) * 2 > t->mask + 1) {
+		size_t cap = (t->mask + 1) * 2;
+		uint32_t *old = t->slots;
+		size_t old_cap = t->mask + 1;
+
+		t->slots = xcalloc(cap, sizeof(*t->slots));
+		t->mask = cap - 1;
+		for (size_t i = 0; i < old_cap; i++) {
+			if (!old[i])
+				continue;
+			at = ll_fnv1a_str(LL_FNV_INIT, t->bytes.buf + old[i] - 1) & t->mask;
+			while (t->slots[at])
+				at = (at + 1) & t->mask;
+			t->slots[at] = old[i];
+		}
+		free(old);
+	}
+	at = ll_fnv1a_str(LL_FNV_INIT, s) & t->mask;
+	while (t->slots[at]) {
+		if (strcmp(t->bytes.buf + t->slots[at] - 1, s) == 0)
+			return t->slots[at] - 1;
+		at = (at + 1) & t->mask;
+	}
+	t->slots[at] = (uint32_t)t->bytes.len + 1;
+	t->n++;
+	sb_add(&t->bytes, s, strlen(s) + 1);
+	return t->slots[at] - 1;
+}
+
+static void add_u32s(struct strbuf *sb, const uint32_t *v, size_t n)
+{
+	if (n)
+		sb_add(sb, (const char *)v, n * sizeof(*v));
+}
+
+static void add_pad8(struct strbuf *sb)
+{
+	static const char zeros[8];
+
+	if (sb->len % 8)
+		sb_add(sb, zeros, 8 - sb->len % 8);
+}
+
+/* The sections of ENTRIES into BODY, their offsets and counts into H. */
+static void build(const struct ll_scan_unit *units, size_t nr_units,
+		  const struct ll_index_entry *e, size_t n, struct index_header *h,
+		  struct strbuf *body)
+{
+	struct string_table st = { .slots = xcalloc(16, sizeof(uint32_t)), .mask = 15 };
+	uint32_t *name_off = xmalloc((n ? n : 1) * 4), *post_first = xmalloc((n + 1) * 4);
+	uint32_t *def_first = xmalloc((n + 1) * 4), *flags = xmalloc((n ? n : 1) * 4);
+	struct strbuf names = STRBUF_INIT, defs = STRBUF_INIT, posts = STRBUF_INIT;
+	uint64_t start[NR_SECS + 1];
+	size_t nr_posts = 0, nr_defs = 0;
+
+	post_first[0] = def_first[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		name_off[i] = (uint32_t)names.len;
+		sb_add(&names, e[i].name, strlen(e[i].name) + 1);
+		flags[i] = e[i].flags;
+		add_u32s(&posts, e[i].units, e[i].nr_units);
+		nr_posts += e[i].nr_units;
+		post_first[i + 1] = (uint32_t)nr_posts;
+		for (size_t d = 0; d < e[i].nr_defs; d++) {
+			struct ll_index_def def = e[i].defs[d].d;
+
+			def.file = string_add(&st, e[i].defs[d].file);
+			def.comp_dir = string_add(&st, e[i].defs[d].comp_dir);
+			def.reserved = 0;
+			sb_add(&defs, (const char *)&def, sizeof(def));
+		}
+		nr_defs += e[i].nr_defs;
+		def_first[i + 1] = (uint32_t)nr_defs;
+	}
+	h->nr_units = nr_units;
+	h->nr_names = n;
+	h->nr_postings = nr_posts;
+	h->nr_defs = nr_defs;
+	h->names_bytes = names.len;
+	h->strings_bytes = st.bytes.len;
+	start[SEC_UNITS] = body->len;
+	for (size_t i = 0; i < nr_units; i++) {
+		struct disk_unit du = {
+			.offset = units[i].offset, .end = units[i].end,
+			.first_die = units[i].first_die, .abbrev_offset = units[i].abbrev_offset,
+			.version = units[i].version, .addr_size = units[i].addr_size,
+			.offset_size = units[i].offset_size,
+		};
+
+		memcpy(du.head, units[i].head, sizeof(du.head));
+		sb_add(body, (const char *)&du, sizeof(du));
+	}
+	start[SEC_NAMES] = body->len;
+	add_u32s(body, name_off, n);
+	add_u32s(body, post_first, n + 1);
+	add_u32s(body, def_first, n + 1);
+	add_u32s(body, flags, n);
+	sb_add(body, names.buf ? names.buf : "", names.len);
+	add_pad8(body);
+	start[SEC_DEFS] = body->len;
+	sb_add(body, defs.buf ? defs.buf : "", defs.len);
+	start[SEC_STRINGS] = body->len;
+	sb_add(body, st.bytes.buf ? st.bytes.buf : "", st.bytes.len);
+	add_pad8(body);
+	start[SEC_POSTINGS] = body->len;
+	sb_add(body, posts.buf ? posts.buf : "", posts.len);
+	add_pad8(body);
+	start[NR_SECS] = body->len;
+	for (int i = 0; i < NR_SECS; i++) {
+		h->sec[i].off = sizeof(*h) + start[i];
+		h->sec[i].size = start[i + 1] - start[i];
+		h->sec[i].sum = index_sum((const unsigned char *)body->buf + start[i],
+					  h->sec[i].size);
+	}
+	sb_release(&names);
+	sb_release(&defs);
+	sb_release(&posts);
+	sb_release(&st.bytes);
+	free(st.slots);
+	free(name_off);
+	free(post_first);
+	free(def_first);
+	free(flags);
 }
 
 /* Changed within 2 s: a change in the same timestamp tick could follow. */
@@ -222,14 +361,20 @@ static bool racy(const struct ll_index_key *key)
 	return key->ctime_sec >= (int64_t)now.tv_sec - 2 || key->mtime_sec >= (int64_t)now.tv_sec - 2;
 }
 
-void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_posting *postings,
-			 size_t n)
+bool ll_name_index_writable(const struct ll_index_key *key)
+{
+	return key_ok(key) && !racy(key);
+}
+
+void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_unit *units,
+			 size_t nr_units, const struct ll_index_entry *entries, size_t n)
 {
 	struct index_header h = { .version = INDEX_VERSION };
-	struct strbuf payload = STRBUF_INIT, path = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf body = STRBUF_INIT, path = STRBUF_INIT, tmp = STRBUF_INIT;
+	bool written = false;
 	int fd;
 
-	if (!key_ok(key) || racy(key) || make_dirs(key->dir) != 0)
+	if (!key_ok(key) || racy(key) || ll_mkdir_p(key->dir) != 0)
 		return;
 	memcpy(h.magic, INDEX_MAGIC, sizeof(h.magic));
 	h.size = key->size;
@@ -241,21 +386,24 @@ void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_po
 	h.ino = key->ino;
 	strcpy(h.build_id, key->build_id);
 	h.info_size = key->info_size;
-	h.nr_units = key->nr_units;
-	build(postings, n, &payload, &h.nr_names, &h.nr_postings, &h.names_bytes);
-	h.checksum = index_sum((const unsigned char *)(payload.buf ? payload.buf : ""), payload.len);
+	build(units, nr_units, entries, n, &h, &body);
+	h.header_sum = index_sum((const unsigned char *)&h, offsetof(struct index_header, header_sum));
 	index_path(key, &path);
 	/* mkstemp: O_EXCL, never a link planted at a predictable name. */
 	sb_addf(&tmp, "%s.XXXXXX", path.buf);
 	if ((fd = mkstemp(tmp.buf)) >= 0) {
 		bool ok = write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
-			  (!payload.len || write(fd, payload.buf, payload.len) == (ssize_t)payload.len);
+			  (!body.len || write(fd, body.buf, body.len) == (ssize_t)body.len);
 
 		/* rename() replaces a link at PATH itself, never what it points to. */
 		if (close(fd) != 0 || !ok || rename(tmp.buf, path.buf) != 0)
 			unlink(tmp.buf);
+		else
+			written = true;
 	}
-	sb_release(&payload);
+	if (written)
+		ll_cache_trim(key->dir, ll_cache_max_bytes(), path.buf);
+	sb_release(&body);
 	sb_release(&path);
 	sb_release(&tmp);
 }
@@ -269,42 +417,107 @@ static int refuse(char **note, const char *path, const char *why)
 	return -1;
 }
 
-/* Every count, offset and order in the loaded file; NULL when sound. */
+/* Whether the sections H describes lie end to end and fill FILE_SIZE bytes. */
+static bool layout_ok(const struct index_header *h, uint64_t file_size)
+{
+	uint64_t size[NR_SECS], at = sizeof(*h);
+
+	if (h->nr_units > file_size / sizeof(struct disk_unit) || h->nr_names > file_size / 4 ||
+	    h->nr_postings > file_size / 4 || h->nr_defs > file_size / sizeof(struct ll_index_def) ||
+	    h->names_bytes > file_size || h->strings_bytes > file_size ||
+	    h->nr_units > UINT32_MAX || h->nr_defs > UINT32_MAX || h->nr_postings > UINT32_MAX ||
+	    h->strings_bytes >= LL_INDEX_NO_STRING)
+		return false;
+	section_sizes(h, size);
+	for (int i = 0; i < NR_SECS; i++) {
+		if (h->sec[i].off != at || h->sec[i].size != size[i])
+			return false;
+		at += size[i];
+	}
+	return at == file_size;
+}
+
+static bool pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t r = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
+
+		if (r <= 0)
+			return false;
+		done += (size_t)r;
+	}
+	return true;
+}
+
+static bool is_def_tag(uint32_t tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/* Every unit, name and definition in range (and units, names in order); NULL when sound. */
 static const char *check(struct ll_name_index *ix, const struct index_header *h)
 {
-	uint64_t room = ix->size - sizeof(*h), need;
-	const unsigned char *p = ix->data + sizeof(*h);
+	const uint64_t n = h->nr_names;
+	const unsigned char *p = ix->names_sec;
+	struct ll_scan_unit *units = xcalloc(h->nr_units ? h->nr_units : 1, sizeof(*units));
 
-	if (h->nr_names > room / 4 || h->nr_postings > room / 4 || h->names_bytes > room)
-		return "its counts do not fit its size";
-	need = h->nr_names * 4 + (h->nr_names + 1) * 4 + h->nr_postings * 4 + h->names_bytes;
-	if (need != room)
-		return "its counts do not fit its size";
-	if (index_sum(p, room) != h->checksum)
-		return "its checksum does not match (a damaged file)";
+	ix->units = units;
+	for (uint64_t i = 0; i < h->nr_units; i++) {
+		struct disk_unit du;
+
+		memcpy(&du, ix->units_sec + i * sizeof(du), sizeof(du));
+		if (du.offset >= du.end || du.end > h->info_size || du.first_die <= du.offset ||
+		    du.first_die > du.end || du.first_die - du.offset > sizeof(du.head) ||
+		    (i && du.offset < units[i - 1].end))
+			return "a unit is out of range or order";
+		units[i] = (struct ll_scan_unit){
+			.offset = du.offset, .end = du.end, .first_die = du.first_die,
+			.abbrev_offset = du.abbrev_offset, .version = du.version,
+			.addr_size = du.addr_size, .offset_size = du.offset_size,
+		};
+		memcpy(units[i].head, du.head, sizeof(du.head));
+	}
 	ix->name_off = (const uint32_t *)p;
-	ix->post_first = ix->name_off + h->nr_names;
-	ix->postings = ix->post_first + h->nr_names + 1;
-	ix->names = (const char *)(ix->postings + h->nr_postings);
-	ix->nr_names = h->nr_names;
+	ix->post_first = ix->name_off + n;
+	ix->def_first = ix->post_first + n + 1;
+	ix->flags = ix->def_first + n + 1;
+	ix->names = (const char *)(ix->flags + n);
+	ix->defs = (const struct ll_index_def *)ix->defs_sec;
+	ix->strings = (const char *)ix->strings_sec;
+	ix->nr_names = n;
 	ix->nr_postings = h->nr_postings;
+	ix->nr_defs = h->nr_defs;
 	ix->nr_units = h->nr_units;
 	ix->info_size = h->info_size;
+	ix->strings_bytes = h->strings_bytes;
 	if (h->names_bytes && ix->names[h->names_bytes - 1] != '\0')
 		return "a name runs past its end";
-	if (ix->post_first[0] != 0 || ix->post_first[h->nr_names] != h->nr_postings)
+	if (h->strings_bytes && ix->strings[h->strings_bytes - 1] != '\0')
+		return "a string runs past its end";
+	if (ix->post_first[0] != 0 || ix->post_first[n] != h->nr_postings ||
+	    ix->def_first[0] != 0 || ix->def_first[n] != h->nr_defs)
 		return "its postings do not add up";
-	for (uint64_t i = 0; i < h->nr_names; i++) {
+	for (uint64_t i = 0; i < n; i++) {
 		if (ix->name_off[i] >= h->names_bytes)
 			return "a name lies outside it";
 		if (i && strcmp(ix->names + ix->name_off[i - 1], ix->names + ix->name_off[i]) >= 0)
 			return "its names are out of order";
-		if (ix->post_first[i + 1] < ix->post_first[i])
+		if (ix->post_first[i + 1] < ix->post_first[i] || ix->def_first[i + 1] < ix->def_first[i])
 			return "its postings do not add up";
-		for (uint32_t k = ix->post_first[i]; k < ix->post_first[i + 1]; k++)
-			if (ix->postings[k] >= h->nr_units ||
-			    (k > ix->post_first[i] && ix->postings[k] <= ix->postings[k - 1]))
-				return "a posting is out of range or order";
+		if (ix->flags[i] & ~(uint32_t)(LL_INDEX_DEFS_KNOWN | LL_INDEX_DECLARED_STRUCT |
+					       LL_INDEX_DECLARED_UNION) ||
+		    (!(ix->flags[i] & LL_INDEX_DEFS_KNOWN) && ix->def_first[i + 1] != ix->def_first[i]))
+			return "a name's flags are unknown";
+		for (uint32_t k = ix->def_first[i]; k < ix->def_first[i + 1]; k++) {
+			const struct ll_index_def *d = &ix->defs[k];
+
+			if (d->unit >= h->nr_units || d->die < units[d->unit].first_die ||
+			    d->die >= units[d->unit].end || !is_def_tag(d->tag) ||
+			    (d->file != LL_INDEX_NO_STRING && d->file >= h->strings_bytes) ||
+			    (d->comp_dir != LL_INDEX_NO_STRING && d->comp_dir >= h->strings_bytes))
+				return "a definition is out of range or order";
+		}
 	}
 	return NULL;
 }
@@ -318,6 +531,7 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 	int fd, rc = 0;
 
 	memset(ix, 0, sizeof(*ix));
+	ix->fd = -1;
 	*note = NULL;
 	if (!key_ok(key))
 		return 1;
@@ -333,52 +547,71 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 		why = "not a regular file";
 	else if ((uint64_t)st.st_size > INDEX_MAX_SIZE || (size_t)st.st_size < sizeof(h))
 		why = "its size is not an index's";
-	if (!why) {
-		ix->size = (size_t)st.st_size;
-		ix->data = xmalloc(ix->size);
-		for (size_t done = 0; done < ix->size && !why;) {
-			ssize_t r = pread(fd, ix->data + done, ix->size - done, (off_t)done);
+	else if (!pread_all(fd, &h, sizeof(h), 0))
+		why = "cannot be read whole";
+	else if (memcmp(h.magic, INDEX_MAGIC, 6) != 0)
+		why = "not a layoutlint name index";
+	else if (memcmp(h.magic, INDEX_MAGIC, sizeof(h.magic)) != 0 || h.version != INDEX_VERSION)
+		rc = 1;	/* another layoutlint's format: as if absent */
+	else if (index_sum((const unsigned char *)&h, offsetof(struct index_header, header_sum)) !=
+		 h.header_sum)
+		why = "its checksum does not match (a damaged file)";
+	else if (memchr(h.build_id, 0, sizeof(h.build_id)) == NULL ||
+		 strcmp(h.build_id, key->build_id) != 0)
+		why = "it belongs to another build-id";
+	else if (h.size != key->size || h.mtime_sec != (uint64_t)key->mtime_sec ||
+		 h.mtime_nsec != (uint64_t)key->mtime_nsec || h.ctime_sec != (uint64_t)key->ctime_sec ||
+		 h.ctime_nsec != (uint64_t)key->ctime_nsec || h.dev != key->dev ||
+		 h.ino != key->ino || h.info_size != key->info_size)
+		rc = 1;	/* another copy's: as if absent */
+	else if (!layout_ok(&h, (uint64_t)st.st_size))
+		why = "its counts do not fit its size";
+	if (!why && !rc) {
+		/* Units, names, definitions and strings lie end to end: one read. */
+		uint64_t from = h.sec[SEC_UNITS].off, len = h.sec[SEC_POSTINGS].off - from;
+		unsigned char *all = xmalloc(len ? len : 1);
 
-			if (r <= 0)
-				why = "cannot be read whole";
-			else
-				done += (size_t)r;
-		}
-	}
-	close(fd);
-	if (!why) {
-		memcpy(&h, ix->data, sizeof(h));
-		if (memcmp(h.magic, INDEX_MAGIC, 6) != 0)
-			why = "not a layoutlint name index";
-		else if (memcmp(h.magic, INDEX_MAGIC, sizeof(h.magic)) != 0 ||
-			 h.version != INDEX_VERSION)
-			rc = 1;	/* another layoutlint's format: as if absent */
-		else if (memchr(h.build_id, 0, sizeof(h.build_id)) == NULL ||
-			 strcmp(h.build_id, key->build_id) != 0)
-			why = "it belongs to another build-id";
-		else if (h.size != key->size || h.mtime_sec != (uint64_t)key->mtime_sec ||
-			 h.mtime_nsec != (uint64_t)key->mtime_nsec ||
-			 h.ctime_sec != (uint64_t)key->ctime_sec ||
-			 h.ctime_nsec != (uint64_t)key->ctime_nsec || h.dev != key->dev ||
-			 h.ino != key->ino || h.info_size != key->info_size)
-			rc = 1;	/* another copy's: as if absent */
-		else
+		ix->head = all;
+		ix->units_sec = all;
+		ix->names_sec = all + (h.sec[SEC_NAMES].off - from);
+		ix->defs_sec = all + (h.sec[SEC_DEFS].off - from);
+		ix->strings_sec = all + (h.sec[SEC_STRINGS].off - from);
+		if (!pread_all(fd, all, len, from))
+			why = "cannot be read whole";
+		for (int i = SEC_UNITS; i < SEC_POSTINGS && !why; i++)
+			if (index_sum(all + (h.sec[i].off - from), h.sec[i].size) != h.sec[i].sum)
+				why = "its checksum does not match (a damaged file)";
+		if (!why)
 			why = check(ix, &h);
 	}
-	if (rc == 1)
-		ll_name_index_release(ix);
-	if (why) {
-		rc = refuse(note, path.buf, why);
-		ll_name_index_release(ix);
+	if (!why && !rc) {
+		ix->fd = fd;
+		ix->path = sb_detach(&path);
+		ix->postings_off = h.sec[SEC_POSTINGS].off;
+		ix->postings_size = h.sec[SEC_POSTINGS].size;
+		ix->postings_sum = h.sec[SEC_POSTINGS].sum;
+		/* Used now: the cache's bound evicts the least recently used first. */
+		futimens(fd, NULL);
+		return 0;
 	}
+	close(fd);
+	ll_name_index_release(ix);
+	if (why)
+		rc = refuse(note, path.buf, why);
 	sb_release(&path);
 	return rc;
 }
 
 void ll_name_index_release(struct ll_name_index *ix)
 {
-	free(ix->data);
+	if (ix->fd >= 0)
+		close(ix->fd);
+	free(ix->head);
+	free((void *)ix->units);
+	free(ix->postings);
+	free(ix->path);
 	memset(ix, 0, sizeof(*ix));
+	ix->fd = -1;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -388,8 +621,7 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Index of NAME among the sorted names, or -1. */
-static long find_name(const struct ll_name_index *ix, const char *name)
+long ll_name_index_find(const struct ll_name_index *ix, const char *name)
 {
 	uint64_t lo = 0, hi = ix->nr_names;
 
@@ -407,14 +639,42 @@ static long find_name(const struct ll_name_index *ix, const char *name)
 	return -1;
 }
 
-uint32_t *ll_name_index_units(const struct ll_name_index *ix, const char *const *names, size_t n,
-			      size_t *nr)
+/* Read and check the postings section: 0, or -1 with *NOTE. */
+static int load_postings(struct ll_name_index *ix, char **note)
+{
+	const char *why = NULL;
+
+	if (ix->postings)
+		return 0;
+	ix->postings = xmalloc(ix->postings_size ? ix->postings_size : 1);
+	if (ix->fd < 0 || !pread_all(ix->fd, ix->postings, ix->postings_size, ix->postings_off))
+		why = "cannot be read whole";
+	else if (index_sum((const unsigned char *)ix->postings, ix->postings_size) !=
+		 ix->postings_sum)
+		why = "its checksum does not match (a damaged file)";
+	for (uint64_t i = 0; i < ix->nr_names && !why; i++)
+		for (uint32_t k = ix->post_first[i]; k < ix->post_first[i + 1] && !why; k++)
+			if (ix->postings[k] >= ix->nr_units ||
+			    (k > ix->post_first[i] && ix->postings[k] <= ix->postings[k - 1]))
+				why = "a posting is out of range or order";
+	if (!why)
+		return 0;
+	free(ix->postings);
+	ix->postings = NULL;
+	return refuse(note, ix->path, why);
+}
+
+uint32_t *ll_name_index_units(struct ll_name_index *ix, const char *const *names, size_t n,
+			      size_t *nr, char **note)
 {
 	uint32_t *units = NULL;
 	size_t count = 0, kept = 0;
 
+	*nr = 0;
+	if (load_postings(ix, note))
+		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		long k = find_name(ix, names[i]);
+		long k = ll_name_index_find(ix, names[i]);
 
 		if (k < 0)
 			continue;
@@ -430,4 +690,36 @@ uint32_t *ll_name_index_units(const struct ll_name_index *ix, const char *const 
 			units[kept++] = units[i];
 	*nr = kept;
 	return units ? units : xmalloc(sizeof(*units));
+}
+
+int ll_name_index_entries_from_index(struct ll_name_index *ix, struct ll_index_entry **entries,
+				     size_t *nr, char **note)
+{
+	struct ll_index_entry *e;
+
+	*entries = NULL;
+	*nr = 0;
+	if (load_postings(ix, note))
+		return -1;
+	e = xcalloc(ix->nr_names ? ix->nr_names : 1, sizeof(*e));
+	for (uint64_t i = 0; i < ix->nr_names; i++) {
+		size_t nd, nu = ix->post_first[i + 1] - ix->post_first[i];
+		const struct ll_index_def *d = ll_name_index_defs(ix, (long)i, &nd);
+
+		e[i].name = ix->names + ix->name_off[i];
+		e[i].flags = ix->flags[i];
+		e[i].nr_units = nu;
+		e[i].units = xmalloc((nu ? nu : 1) * sizeof(*e[i].units));
+		memcpy(e[i].units, ix->postings + ix->post_first[i], nu * sizeof(*e[i].units));
+		e[i].nr_defs = nd;
+		e[i].defs = xcalloc(nd ? nd : 1, sizeof(*e[i].defs));
+		for (size_t k = 0; k < nd; k++)
+			e[i].defs[k] = (struct ll_index_def_src){
+				.d = d[k], .file = ll_name_index_string(ix, d[k].file),
+				.comp_dir = ll_name_index_string(ix, d[k].comp_dir),
+			};
+	}
+	*entries = e;
+	*nr = ix->nr_names;
+	return 0;
 }

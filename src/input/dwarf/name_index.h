@@ -1,25 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The persistent name index of an image: every struct, union and typedef
- * name its top-level DIEs carry, and for each the units that hold one.
- * A run that lists every name (--list, --audit, --contains) writes it to
+ * name its top-level DIEs carry; for each, the units that hold one and
+ * (once a lookup has seen them all) its distinct definitions, each with
+ * one representative DIE and its unit; and every unit header. A listing
+ * (--list, --audit, --contains) writes it to
  * $XDG_CACHE_HOME/layoutlint/BUILD-ID.index; a later lookup of the same
- * image (same build-id, size and mtime) reads only those units instead of
- * filtering all of them. The answer is the same either way: a unit the
- * index leaves out holds no top-level DIE of that name, so the scan would
- * have found nothing there.
+ * image (same build-id, size and mtime) whose names all have definitions
+ * recorded reads only the unit of each definition it builds, and --list
+ * takes its rows from it; other lookups read only the units listed for
+ * their names. The answer is the same either way: a unit the index leaves
+ * out holds no top-level DIE of that name, and the definitions are the
+ * ones the full scan groups, in the order it meets them.
  *
  * The file is untrusted: it is read only if it is a regular file (never
  * through a symbolic link), of bounded size, with the right magic,
- * build-id and checksum, and every offset and count inside it in range;
- * anything else is ignored with a note. One written for another copy of
- * the build (size, mtime, ctime, device or inode differ), or in another
- * version's format, is ignored quietly, as absent: copies of a binary
- * share its build-id, and the next whole-image run rewrites it. An image
- * changed less than 2 s before a run gets no index written, so a change
- * within one timestamp tick cannot leave a matching key (git's "racy"
- * entries). It is written to a new mkstemp() file
- * (O_EXCL) and renamed into place, which replaces a link, never follows it.
+ * build-id and checksums (one per section, so a lookup checks what it
+ * reads without reading the rest), and every offset and count inside it in
+ * range; anything else is ignored with a note. One written for another
+ * copy of the build (size, mtime, ctime, device or inode differ), or in
+ * another version's format, is ignored quietly, as absent: copies of a
+ * binary share its build-id, and the next whole-image run rewrites it. An
+ * image changed less than 2 s before a run gets no index written, so a
+ * change within one timestamp tick cannot leave a matching key (git's
+ * "racy" entries). It is written to a new mkstemp() file (O_EXCL) and
+ * renamed into place, which replaces a link, never follows it; then the
+ * directory is trimmed to its bound (util/cache_dir.h).
  */
 #ifndef LAYOUTLINT_NAME_INDEX_H
 #define LAYOUTLINT_NAME_INDEX_H
@@ -43,27 +49,118 @@ struct ll_index_key {
 	uint64_t nr_units;
 };
 
-struct ll_name_index {
-	unsigned char *data;	/* the whole file, owned */
-	size_t size;
-	const uint32_t *name_off, *post_first, *postings;
-	const char *names;
-	uint64_t nr_names, nr_postings, nr_units, info_size;
+/* What a name's flags say (ll_name_index_flags). */
+enum {
+	LL_INDEX_DEFS_KNOWN = 1,	/* its definitions are recorded (else: units only) */
+	LL_INDEX_DECLARED_STRUCT = 2,	/* some declaration of a struct or class */
+	LL_INDEX_DECLARED_UNION = 4,	/* some declaration of a union */
+};
+#define LL_INDEX_NO_STRING UINT32_MAX
+#define LL_INDEX_NO_HOLES UINT32_MAX
+
+/*
+ * One distinct definition of a name, as a lookup groups them: the first
+ * DIE (in .debug_info order) of each signature, with what the signature
+ * and a --list row need. The declaring file is kept raw (as the line
+ * table and the unit's DW_AT_comp_dir spell it): --prefix-map and
+ * --srcdir apply when it is read, so one index serves every option.
+ */
+struct ll_index_def {
+	uint64_t die;		/* the aggregate DIE to build */
+	uint64_t size;
+	uint64_t members_hash;
+	uint32_t unit;		/* index of the unit holding DIE */
+	uint32_t tag;		/* DW_TAG_structure_type, _union_type or _class_type */
+	uint32_t line;
+	uint32_t nr_members;
+	uint32_t file;		/* string offset, or LL_INDEX_NO_STRING: no known file */
+	uint32_t comp_dir;	/* string offset, or LL_INDEX_NO_STRING */
+	uint32_t holes;		/* of the built struct; LL_INDEX_NO_HOLES: never built */
+	uint32_t reserved;	/* 0 */
 };
 
-/* Build and write the index of POSTINGS (a scan with by_unit); best effort. */
-void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_posting *postings,
-			 size_t n);
+/* A definition on its way into an index: strings instead of offsets. */
+struct ll_index_def_src {
+	struct ll_index_def d;	/* file and comp_dir unused */
+	const char *file, *comp_dir;
+};
+
+/* One name of an index to write; sorted by name, each name once. */
+struct ll_index_entry {
+	const char *name;
+	uint32_t flags;
+	uint32_t *units;	/* ascending */
+	size_t nr_units;
+	struct ll_index_def_src *defs;
+	size_t nr_defs;
+};
+
+struct ll_name_index {
+	int fd;			/* for the postings, read on first use; -1 when closed */
+	char *path;
+	struct ll_index_key key;
+	unsigned char *head, *names_sec, *defs_sec, *strings_sec, *units_sec;
+	uint32_t *postings;	/* NULL until ll_name_index_units() needs them */
+	uint64_t postings_off, postings_size, postings_sum;
+	const uint32_t *name_off, *post_first, *def_first, *flags;
+	const char *names, *strings;
+	const struct ll_index_def *defs;
+	const struct ll_scan_unit *units;
+	uint64_t nr_names, nr_postings, nr_defs, nr_units, info_size, strings_bytes;
+};
+
+/* Whether an index for KEY would be written (a cache directory, an image at rest). */
+bool ll_name_index_writable(const struct ll_index_key *key);
+
+/*
+ * Write KEY's index of ENTRIES (N of them) over the NR_UNITS units UNITS;
+ * best effort. Then trim the cache directory to its bound (cache_dir.h).
+ */
+void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_unit *units,
+			 size_t nr_units, const struct ll_index_entry *entries, size_t n);
+
+/*
+ * The entries of POSTINGS (a scan with by_unit, N of them), units only:
+ * sorted by name, into *ENTRIES; free with ll_name_index_entries_free().
+ */
+void ll_name_index_entries_from_postings(const struct ll_scan_posting *postings, size_t n,
+					 struct ll_index_entry **entries, size_t *nr);
+/* The entries of a loaded index (names and strings point into IX); -1 if refused. */
+int ll_name_index_entries_from_index(struct ll_name_index *ix, struct ll_index_entry **entries,
+				     size_t *nr, char **note);
+void ll_name_index_entries_free(struct ll_index_entry *entries, size_t n);
 
 /*
  * Load KEY's index: 1 when there is none, 0 when loaded, -1 when it was
- * refused (then *NOTE says why, owned by the caller).
+ * refused (then *NOTE says why, owned by the caller). Only the header,
+ * names, definitions, unit headers and strings are read and checked here;
+ * the postings (most of the file) when first asked for.
  */
 int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix, char **note);
 void ll_name_index_release(struct ll_name_index *ix);
 
-/* The ascending units that hold any of NAMES; owned by the caller. */
-uint32_t *ll_name_index_units(const struct ll_name_index *ix, const char *const *names, size_t n,
-			      size_t *nr);
+/* Index of NAME among the index's names, or -1. */
+long ll_name_index_find(const struct ll_name_index *ix, const char *name);
+
+/* Name K's definitions, in the order a lookup meets them. */
+static inline const struct ll_index_def *ll_name_index_defs(const struct ll_name_index *ix,
+							    long k, size_t *n)
+{
+	*n = ix->def_first[k + 1] - ix->def_first[k];
+	return ix->defs + ix->def_first[k];
+}
+
+/* A string of the index (a def's file or comp_dir), or NULL for LL_INDEX_NO_STRING. */
+static inline const char *ll_name_index_string(const struct ll_name_index *ix, uint32_t off)
+{
+	return off == LL_INDEX_NO_STRING ? NULL : ix->strings + off;
+}
+
+/*
+ * The ascending units that hold any of NAMES; owned by the caller. NULL
+ * when the postings turn out damaged (then *NOTE says so).
+ */
+uint32_t *ll_name_index_units(struct ll_name_index *ix, const char *const *names, size_t n,
+			      size_t *nr, char **note);
 
 #endif

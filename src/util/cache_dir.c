@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The cache directory: creation and its size bound (cache_dir.h). */
+#include "util/cache_dir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/strbuf.h"
+
+int ll_mkdir_p(const char *dir)
+{
+	struct strbuf buf = STRBUF_INIT;
+	int rc = 0;
+
+	sb_adds(&buf, dir);
+	for (char *p = buf.buf + 1; *p && !rc; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf.buf, 0755) != 0 && errno != EEXIST)
+			rc = -1;
+		*p = '/';
+	}
+	if (!rc && mkdir(buf.buf, 0755) != 0 && errno != EEXIST)
+		rc = -1;
+	sb_release(&buf);
+	return rc;
+}
+
+uint64_t ll_cache_max_bytes(void)
+{
+	const char *env = getenv("LAYOUTLINT_CACHE_MAX_MB");
+	uint64_t dflt = (uint64_t)LL_CACHE_DEFAULT_MAX_MB << 20;
+	char *end;
+	double mb;
+
+	if (!env || !*env)
+		return dflt;
+	errno = 0;
+	mb = strtod(env, &end);
+	/* Not a number: the default, as a typo must not empty the cache. */
+	if (errno || *end || !(mb >= 0) || mb > 1e12)
+		return dflt;
+	return (uint64_t)(mb * (1 << 20));
+}
+
+struct cached_file {
+	char *name;
+	uint64_t size;
+	int64_t sec, nsec;
+	bool keep;
+};
+
+static bool cache_file_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 6 && strcmp(name + n - 6, ".index") == 0) ||
+	       (n > 6 && strcmp(name + n - 6, ".names") == 0);
+}
+
+/* Oldest first; the file to keep after every other. */
+static int cmp_lru(const void *a, const void *b)
+{
+	const struct cached_file *x = a, *y = b;
+
+	if (x->keep != y->keep)
+		return x->keep ? 1 : -1;
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	if (x->nsec != y->nsec)
+		return x->nsec < y->nsec ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void ll_cache_trim(const char *dir, uint64_t max_bytes, const char *keep)
+{
+	const char *keep_base = keep ? strrchr(keep, '/') : NULL;
+	struct cached_file *files = NULL;
+	size_t n = 0;
+	uint64_t total = 0;
+	struct dirent *de;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	keep_base = keep_base ? keep_base + 1 : keep;
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (!cache_file_name(de->d_name) ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		files = xgrow(files, n, sizeof(*files));
+		files[n++] = (struct cached_file){
+			.name = xstrdup(de->d_name), .size = (uint64_t)st.st_size,
+			.sec = st.st_mtim.tv_sec, .nsec = st.st_mtim.tv_nsec,
+			.keep = keep_base && strcmp(de->d_name, keep_base) == 0,
+		};
+		total += (uint64_t)st.st_size;
+	}
+	if (n)
+		qsort(files, n, sizeof(*files), cmp_lru);
+	for (size_t i = 0; i < n && total > max_bytes; i++)
+		if (unlinkat(dfd, files[i].name, 0) == 0)
+			total -= files[i].size;
+	for (size_t i = 0; i < n; i++)
+		free(files[i].name);
+	free(files);
+	closedir(d);
+}

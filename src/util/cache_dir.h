@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The per-user cache directory ($XDG_CACHE_HOME/layoutlint): creating it,
+ * and keeping it bounded. Each binary leaves BUILD-ID.index (the name
+ * index, input/dwarf/name_index.h) and BUILD-ID.names (shell completion);
+ * a kernel engineer who looks at many builds would otherwise collect them
+ * without end.
+ */
+#ifndef LAYOUTLINT_CACHE_DIR_H
+#define LAYOUTLINT_CACHE_DIR_H
+
+#include <stdint.h>
+
+/* mkdir -p DIR (mode 0755 for what it creates): 0, or -1. */
+int ll_mkdir_p(const char *dir);
+
+/*
+ * The bound on the files a cache directory keeps: LAYOUTLINT_CACHE_MAX_MB
+ * (MiB, fractions allowed; 0 keeps nothing) or LL_CACHE_DEFAULT_MAX_MB.
+ */
+#define LL_CACHE_DEFAULT_MAX_MB 256
+uint64_t ll_cache_max_bytes(void);
+
+/*
+ * Remove the least recently used *.index and *.names files of DIR (by
+ * modification time: a loaded index is touched) until the rest fit in
+ * MAX_BYTES; the file KEEP (a path, or NULL), just written, goes last.
+ * Best effort: nothing else in DIR is touched, links are not followed.
+ */
+void ll_cache_trim(const char *dir, uint64_t max_bytes, const char *keep);
+
+#endif
