@@ -19,9 +19,13 @@
 #include "util/strbuf.h"
 #include <stddef.h>
 
-/* "LLNIDX" and two digits, the same as INDEX_VERSION. */
-#define INDEX_MAGIC "LLNIDX03"
-#define INDEX_VERSION 3
+/*
+ * "LLNIDX" and two digits, the same as INDEX_VERSION. 4: the layout of 3,
+ * but hole counts from the hole finder that counts as pahole does around
+ * bitfield runs; a 3 may hold the old counts, and warm --list prints them.
+ */
+#define INDEX_MAGIC "LLNIDX04"
+#define INDEX_VERSION 4
 /* An index file larger than this is refused (6.12's is ~7 MB). */
 #define INDEX_MAX_SIZE (512u << 20)
 
@@ -543,8 +547,14 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 		sb_release(&path);
 		return rc;
 	}
+	char magic[sizeof(h.magic)];
+
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		why = "not a regular file";
+	/* Another layoutlint's format, whatever its size: as if absent, quietly. */
+	else if ((size_t)st.st_size >= sizeof(magic) && pread_all(fd, magic, sizeof(magic), 0) &&
+		 memcmp(magic, INDEX_MAGIC, 6) == 0 && memcmp(magic, INDEX_MAGIC, sizeof(magic)) != 0)
+		rc = 1;
 	else if ((uint64_t)st.st_size > INDEX_MAX_SIZE || (size_t)st.st_size < sizeof(h))
 		why = "its size is not an index's";
 	else if (!pread_all(fd, &h, sizeof(h), 0))
