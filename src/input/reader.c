@@ -21,6 +21,13 @@ struct ll_input {
 	const struct ll_input_ops *ops;
 	void *state;
 	char *path;
+	/*
+	 * The debug format's variables, read once for both globals queries
+	 * (global variables, global percpu): on a vmlinux the walk reads all
+	 * of .debug_info.
+	 */
+	struct ll_variables debug_vars;
+	bool have_debug_vars;
 };
 
 /* Which of .BTF and .debug_info an ELF file carries (with bytes in it). */
@@ -117,6 +124,7 @@ void ll_input_close(struct ll_input *in)
 		return;
 	if (in->ops)
 		in->ops->close(in->state);
+	ll_variables_release(&in->debug_vars);
 	free(in->path);
 	free(in);
 }
@@ -164,14 +172,15 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 		r->detail = xstrdup("there are global " LL_GLOBALS_NAME " and global " LL_PERCPU_NAME);
 		return 0;
 	}
-	struct ll_variables debug = { 0 };
-	int rc = in->ops->variables ? in->ops->variables(in->state, &debug, err) : 0;
-
-	if (!rc)
-		rc = ll_globals_read(in->path, q->name, ll_input_arch_cacheline(in), &debug,
-				     &r->layout, err);
-	ll_variables_release(&debug);
-	if (rc)
+	if (!in->have_debug_vars && in->ops->variables) {
+		if (in->ops->variables(in->state, &in->debug_vars, err)) {
+			ll_variables_release(&in->debug_vars);
+			return -1;
+		}
+		in->have_debug_vars = true;
+	}
+	if (ll_globals_read(in->path, q->name, ll_input_arch_cacheline(in), &in->debug_vars,
+			    &r->layout, err))
 		return -1;
 	r->status = r->layout ? LL_FOUND : LL_MISSING;
 	if (!r->layout)
