@@ -319,7 +319,14 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 			.offset_size = units[i].offset_size,
 		};
 
-		memcpy(du.head, units[i].head, sizeof(du.head));
+		uint64_t head_len = units[i].first_die - units[i].offset;
+
+		/*
+		 * Only the header's own bytes: the rest of the scanner's buffer is
+		 * not the file's, and would make two writes of one index differ.
+		 */
+		if (units[i].first_die >= units[i].offset && head_len <= sizeof(du.head))
+			memcpy(du.head, units[i].head, (size_t)head_len);
 		sb_add(body, (const char *)&du, sizeof(du));
 	}
 	start[SEC_NAMES] = body->len;
