@@ -926,16 +926,47 @@ static void file_cache_reset(struct file_cache *fc)
 	memset(fc, 0, sizeof(*fc));
 }
 
-static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct file_cache *fc)
+/* DIE's DW_AT_decl_file index and its unit; false when it has none. */
+static bool decl_index(Dwarf_Die *die, Dwarf_Word *index, Dwarf_Die *cu)
 {
-	Dwarf_Die cu;
 	Dwarf_Attribute attr;
-	Dwarf_Word index;
+
+	return dwarf_attr(die, DW_AT_decl_file, &attr) && dwarf_formudata(&attr, index) == 0 &&
+	       dwarf_diecu(die, cu, NULL, NULL);
+}
+
+/*
+ * The display path of DIE's declaring file in unit CU; with RAW and
+ * COMP_DIR also what it was made of (copies, or NULL): the raw path and
+ * the unit's root, which the name index keeps so that the options shaping
+ * display paths apply on reading.
+ */
+static char *resolve_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf_Die *cu,
+			       char **raw, char **comp_dir)
+{
 	struct strbuf sb = STRBUF_INIT;
 	char *path = NULL;
 
-	if (!dwarf_attr(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &index) != 0 ||
-	    !dwarf_diecu(die, &cu, NULL, NULL))
+	if (raw_decl_file(in, die, cu, &sb)) {
+		const char *cd = unit_root(in, die, cu);
+
+		path = display_path(in, sb.buf, cd);
+		if (comp_dir)
+			*comp_dir = cd ? xstrdup(cd) : NULL;
+		if (raw)
+			*raw = sb_detach(&sb);
+	}
+	sb_release(&sb);
+	return path;
+}
+
+static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct file_cache *fc)
+{
+	Dwarf_Die cu;
+	Dwarf_Word index;
+	char *path;
+
+	if (!decl_index(die, &index, &cu))
 		return NULL;
 	if (fc && index < 65536) {
 		if (fc->cu != (uintptr_t)cu.addr || !fc->paths) {
@@ -945,9 +976,7 @@ static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct f
 		if (index < fc->n && fc->resolved[index])
 			return fc->paths[index] ? xstrdup(fc->paths[index]) : NULL;
 	}
-	if (raw_decl_file(in, die, &cu, &sb))
-		path = display_path(in, sb.buf, unit_root(in, die, &cu));
-	sb_release(&sb);
+	path = resolve_decl_file(in, die, &cu, NULL, NULL);
 	if (fc && index < 65536) {
 		if (index >= fc->n) {
 			size_t n = (size_t)index + 1;
@@ -964,33 +993,17 @@ static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct f
 	return path;
 }
 
-/*
- * decl_file() without a cache, also giving what it was made of: the raw
- * path and the unit's DW_AT_comp_dir (copies, or NULL), which the name
- * index keeps so that the options shaping display paths apply on reading.
- */
+/* decl_file() without a cache, also giving what it was made of (resolve_decl_file). */
 static char *decl_file_raw(const struct ll_dwarf_input *in, Dwarf_Die *die, char **raw,
 			   char **comp_dir)
 {
 	Dwarf_Die cu;
-	Dwarf_Attribute attr;
 	Dwarf_Word index;
-	struct strbuf sb = STRBUF_INIT;
-	char *path = NULL;
 
 	*raw = *comp_dir = NULL;
-	if (!dwarf_attr(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &index) != 0 ||
-	    !dwarf_diecu(die, &cu, NULL, NULL))
+	if (!decl_index(die, &index, &cu))
 		return NULL;
-	if (raw_decl_file(in, die, &cu, &sb)) {
-		const char *cd = unit_root(in, die, &cu);
-
-		path = display_path(in, sb.buf, cd);
-		*comp_dir = cd ? xstrdup(cd) : NULL;
-		*raw = sb_detach(&sb);
-	}
-	sb_release(&sb);
-	return path;
+	return resolve_decl_file(in, die, &cu, raw, comp_dir);
 }
 
 static void die_decl(const struct ll_dwarf_input *in, Dwarf_Die *die, struct file_cache *fc,
