@@ -6,6 +6,14 @@ A gcc-linked executable of several units (the fixture structs, defined
 identically in each unit, so every lookup compares copies across units),
 asked for every struct at once in each output format, with rules and
 --suggest.
+
+Then relocatable objects, as a kernel module is one (several units joined
+by ld -r): gcc and clang (DWARF 4 and 5; clang's 5 names strings through
+.debug_str_offsets, relocated too) on x86-64, and clang on arm64. Their
+debug sections are relocated by layoutlint itself (input/elf/elf_reloc.c);
+LAYOUTLINT_RELOC=libdwfl has libdwfl do it, and LAYOUTLINT_RELOC=own
+refuses to fall back to libdwfl, so the comparison is of the two. Both
+must answer the same bytes for every whole-image mode and every struct.
 """
 import argparse
 import os
@@ -13,8 +21,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Lint, Tap, compile_c  # noqa: E402
+from lib import Lint, Tap, compile_c, run  # noqa: E402
 FIXTURE = os.path.join(HERE, "..", "fixtures", "layouts.c")
+# Freestanding (no libc headers), so that it compiles for arm64 too.
+CROSS_FIXTURE = os.path.join(HERE, "..", "cross", "structs.c")
 RULES = """struct big
 	read-mostly pad0 last
 	write-hot straddle aligned_long tail_arr
@@ -107,7 +117,82 @@ def main():
         tap.ok(outs[0][0] == 2 and "not found" in outs[0][2] and all(o == outs[0] for o in outs),
                f"missing {typo}: exit 2, the same answer on 1, 2 and 8 threads "
                f"({outs[0][2].strip().split(': ', 1)[-1]})", repr(outs))
+    check_relocatable(tap, lint, a.workdir, rules)
     return tap.finish()
+
+
+def relocatable_objects(workdir):
+    """(label, path) of each ld -r of several units, as a module is built."""
+    builds = [("gcc DWARF 5", "gcc", FIXTURE, None, 5, "ld"),
+              ("clang DWARF 5", "clang", FIXTURE, None, 5, "ld"),
+              ("clang DWARF 4", "clang", FIXTURE, None, 4, "ld"),
+              ("clang arm64 DWARF 5", "clang", CROSS_FIXTURE, "aarch64-linux-gnu", 5, "ld.lld")]
+    out = []
+    for label, cc, fixture, target, dwarf, linker in builds:
+        tag = label.replace(" ", "-")
+        objs = []
+        for i in range(3):
+            src = os.path.join(workdir, f"rel-{tag}-{i}.c")
+            with open(src, "w") as f:
+                f.write(f'#include "{os.path.abspath(fixture)}"\n'
+                        f"int rel_unit{i}_marker;\n")
+            objs.append(compile_c(cc, src, f"rel-{tag}-{i}.o", workdir=workdir, dwarf=dwarf,
+                                  opt="-O0", target=target, extra=["-w"],
+                                  defines=["main=rel_main_%d" % i]))
+        joined = os.path.join(workdir, f"rel-{tag}.ko")
+        p = run([linker, "-r", "--allow-multiple-definition", "-o", joined, *objs])
+        out.append((label, joined if p.rc == 0 else None, p.err))
+    # An i386 object (SHT_REL): libdwfl's, and "own" says it is not ours.
+    out.append(("gcc -m32", None, None))
+    return out
+
+
+def check_relocatable(tap, lint, workdir, rules):
+    """Our relocation against libdwfl's, byte for byte, on relocatable objects."""
+    libdwfl = {"LAYOUTLINT_RELOC": "libdwfl"}
+    own = {"LAYOUTLINT_RELOC": "own"}
+    for label, obj, why in relocatable_objects(workdir):
+        if label == "gcc -m32":
+            check_not_ours(tap, lint, workdir)
+            continue
+        if not obj:
+            tap.ok(False, f"{label}: ld -r", why)
+            continue
+        listing = lint.run("--list=*", obj, extra_env=own)
+        names = sorted({line.split()[1] for line in listing.stdout.splitlines()[1:]
+                        if len(line.split()) > 1})
+        tap.ok(listing.returncode == 0 and len(names) >= 5,
+               f"{label}: {len(names)} structs listed from the relocatable object",
+               listing.stderr)
+        modes = [["--list=*"], ["--audit=*"], ["--audit=variables"],
+                 ["--format=json", "--suggest", obj, *names],
+                 ["--rules", rules, "--format=json", obj]]
+        for args in modes:
+            argv = args if obj in args else [*args, obj]
+            ours = lint.run("--no-cache", *argv, extra_env=own)
+            theirs = lint.run("--no-cache", *argv, extra_env=libdwfl)
+            tap.ok((ours.returncode, ours.stdout, ours.stderr) ==
+                   (theirs.returncode, theirs.stdout, theirs.stderr) and ours.stdout,
+                   f"{label}: {' '.join(args[:2])}: our relocation answers libdwfl's bytes "
+                   f"(exit {ours.returncode})",
+                   f"ours: {ours.stderr}{ours.stdout[:1500]}\nlibdwfl: {theirs.stderr}"
+                   f"{theirs.stdout[:1500]}")
+
+
+def check_not_ours(tap, lint, workdir):
+    """An i386 object has SHT_REL relocations, which ours does not apply:
+    by default libdwfl answers, and LAYOUTLINT_RELOC=own says why not."""
+    obj = compile_c("clang", CROSS_FIXTURE, "rel-i386.o", workdir=workdir, dwarf=5,
+                    target="i386-linux-gnu", extra=["-w"])
+    default = lint.run("--list=*", obj)
+    strict = lint.run("--list=*", obj, extra_env={"LAYOUTLINT_RELOC": "own"})
+    tap.ok(default.returncode == 0 and default.stdout.count("\n") > 5,
+           "i386 object (SHT_REL): listed through libdwfl", default.stderr)
+    tap.ok(strict.returncode == 2 and strict.stdout == "" and
+           strict.stderr == f"layoutlint: {obj}: LAYOUTLINT_RELOC=own: its debug sections are "
+           "not ones layoutlint relocates (ELF64 little-endian RELA, x86-64 or arm64, "
+           ".debug_info stored plainly)\n",
+           "i386 object with LAYOUTLINT_RELOC=own: exit 2, one line naming why", strict.stderr)
 
 
 if __name__ == "__main__":

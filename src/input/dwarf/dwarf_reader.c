@@ -8,9 +8,11 @@
  *    stored uncompressed, on a sparse image of the file (sparse_image.h):
  *    the raw scan (finder.c, dwarf_scan.c) pread()s the units and libdw
  *    later sees only the units chosen definitions live in;
- *  - ET_REL (objects, kernel modules): libdwfl's offline reporting, which
- *    applies the .rela.debug_* relocations (without them every string
- *    offset in a .o is wrong);
+ *  - ET_REL (objects, kernel modules) with .debug_info in the file, on
+ *    x86-64 and arm64: the .rela.debug_* relocations applied here
+ *    (elf_reloc.h; without them every string offset in a .o is wrong) to
+ *    a private image of the file, then read as an executable's;
+ *  - other ET_REL: libdwfl's offline reporting, which applies them;
  *  - no .debug_info (stripped): libdwfl's standard debuginfo search, which
  *    follows the build-id (/usr/lib/debug/.build-id/) and .gnu_debuglink
  *    as gdb does.
@@ -41,6 +43,7 @@
 #include "input/dwarf/byte_cursor.h"
 #include "input/dwarf/ctype_name.h"
 #include "input/dwarf/dwp.h"
+#include "input/elf/elf_reloc.h"
 #include "input/elf/elf_section.h"
 #include "input/dwarf/finder.h"
 #include "input/dwarf/line_table.h"
@@ -104,6 +107,8 @@ struct ll_dwarf_input {
 	bool big_endian;	/* EI_DATA: which end DW_AT_bit_offset counts from */
 	struct ll_target target;	/* whose ABI aligns base types */
 	struct ll_sparse_image *image;	/* what elf reads, when .debug_info is read sparsely */
+	/* What elf reads for an ET_REL relocated here: every byte real. */
+	struct ll_sparse_image *relocated;
 	struct ll_line_sections lines;	/* raw line tables, when held plainly in memory */
 	char *srcdir;			/* --srcdir, absolute and normalised */
 	struct ll_input_options opts;
@@ -567,7 +572,8 @@ static int find_parts(struct ll_dwarf_input *in, struct ll_error *err)
 
 	p = add_part(in, in->dwarf, in->path);
 	p->src.image = in->image;
-	p->src.fd = in->fd;
+	/* The file holds a relocated image's .debug_info before relocation. */
+	p->src.fd = in->relocated ? -1 : in->fd;
 	p->src.raw_ok = in->own_dwarf;
 	p->lines = in->lines;
 	if (elf && ll_elf_section_bytes(elf, ".debug_types", ".zdebug_types", &d, &size)) {
@@ -626,6 +632,75 @@ static int open_sparse(struct ll_dwarf_input *in, size_t file_size, struct ll_er
 	return 0;
 }
 
+/*
+ * LAYOUTLINT_RELOC=libdwfl leaves every ET_REL to libdwfl: the tests
+ * compare the two, and it is the way out should ours ever be wrong.
+ * LAYOUTLINT_RELOC=own refuses the fallback instead, so that the tests
+ * know which of the two answered.
+ */
+enum relocation_mode { RELOC_OWN_ELSE_LIBDWFL, RELOC_LIBDWFL, RELOC_OWN };
+
+static enum relocation_mode relocation_mode(void)
+{
+	const char *env = getenv("LAYOUTLINT_RELOC");
+
+	if (env && strcmp(env, "libdwfl") == 0)
+		return RELOC_LIBDWFL;
+	return env && strcmp(env, "own") == 0 ? RELOC_OWN : RELOC_OWN_ELSE_LIBDWFL;
+}
+
+/*
+ * An ET_REL whose .debug_info is in the file, plainly: its debug sections
+ * relocated here (elf_reloc.h) into a private image of the file, whose
+ * .debug_info is read whole into anonymous memory (the relocations write
+ * most of their records there, and no page of it is copied on write).
+ * 1: not this way, libdwfl's instead.
+ */
+static int try_relocated(struct ll_dwarf_input *in, size_t file_size, struct ll_error *err)
+{
+	GElf_Shdr shdr;
+	struct ll_sparse_image *img;
+	Elf *image_elf;
+
+	if (!ll_elf_section(in->elf, ".debug_info", NULL, &shdr) ||
+	    shdr.sh_type != SHT_PROGBITS || (shdr.sh_flags & SHF_COMPRESSED) ||
+	    shdr.sh_offset > file_size || shdr.sh_size > file_size - shdr.sh_offset)
+		return 1;
+	if (ll_sparse_open(in->fd, in->path, file_size, shdr.sh_offset, shdr.sh_size, &img, err))
+		return -1;
+	if (ll_sparse_read_hole(img, err)) {
+		ll_sparse_close(img);
+		return -1;
+	}
+	if (ll_elf_relocate_debug(in->elf, in->fd, ll_sparse_base(img), file_size)) {
+		ll_sparse_close(img);
+		return 1;
+	}
+	image_elf = elf_memory((char *)ll_sparse_base(img), file_size);
+	if (!image_elf || elf_kind(image_elf) != ELF_K_ELF) {
+		if (image_elf)
+			elf_end(image_elf);
+		ll_sparse_close(img);
+		return 1;
+	}
+	elf_end(in->elf);
+	in->elf = image_elf;
+	in->relocated = img;
+	return 0;
+}
+
+static int open_relocated(struct ll_dwarf_input *in, size_t file_size, struct ll_error *err)
+{
+	enum relocation_mode mode = relocation_mode();
+	int rc = mode == RELOC_LIBDWFL ? 1 : try_relocated(in, file_size, err);
+
+	if (rc > 0 && mode == RELOC_OWN)
+		return ll_fail(err, "%s: LAYOUTLINT_RELOC=own: its debug sections are not ones "
+			       "layoutlint relocates (ELF64 little-endian RELA, x86-64 or arm64, "
+			       ".debug_info stored plainly)", in->path);
+	return rc;
+}
+
 static int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
 			struct ll_dwarf_input **out, struct ll_error *err)
 {
@@ -678,9 +753,16 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 		ll_notef("%s: a split DWARF .dwo: declaring files live in the binary's skeleton "
 			 "unit; give the binary to see them", path);
 	} else if (ehdr.e_type == ET_REL || !seen.debug_info) {
-		if (open_with_dwfl(in, err))
+		int rc = seen.debug_info && ehdr.e_type == ET_REL ?
+			 open_relocated(in, (size_t)st.st_size, err) : 1;
+
+		if (rc < 0)
 			return -1;
-		return find_parts(in, err);
+		if (rc > 0) {
+			if (open_with_dwfl(in, err))
+				return -1;
+			return find_parts(in, err);
+		}
 	} else if (open_sparse(in, (size_t)st.st_size, err)) {
 		return -1;
 	}
@@ -711,6 +793,7 @@ static void dwarf_close(void *state)
 		ll_name_index_release(&in->index);
 	ll_finder_seed_release(&in->seed);
 	ll_sparse_close(in->image);
+	ll_sparse_close(in->relocated);
 	if (in->fd >= 0)
 		close(in->fd);
 	for (size_t i = 0; i < in->nr_parts; i++) {

@@ -788,8 +788,10 @@ static void *near_pass_run(void *arg)
 			if (more_bits_than(suffix_set & ~name_set, limit) ||
 			    more_bits_than(name_set & ~suffix_set, limit))
 				continue;
-			if (strcmp(s, name) == 0)
-				continue;
+			/*
+			 * The name itself is a candidate too: "union inner" asked
+			 * where only struct inner is defined.
+			 */
 			size_t d = ll_edit_distance_n(name, len, s, l, limit);
 
 			if (d <= limit)
@@ -807,7 +809,12 @@ static void *near_pass_run(void *arg)
  * SUGGEST_CANDIDATES and the merge keeps the closest of both, so the
  * answer is the single-threaded one.
  */
-static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limit)
+/*
+ * *INCOMPLETE: some unit the confirming scan could not read (clang's strx
+ * names) may hold a candidate: the libdw walk must answer instead.
+ */
+static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limit,
+			 bool *incomplete)
 {
 	const struct ll_scan_input *in = &finder->in;
 	const char *names[SUGGEST_CANDIDATES];	/* point into .debug_str */
@@ -856,8 +863,10 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 	first_wins.units = finder->units;
 	first_wins.nr_units = finder->nr_units;
 	first_wins.verdicts = finder->verdicts;
-	if (ll_scan(&first_wins, names, nr, scan_threads(), &r) != 0)
+	if (ll_scan(&first_wins, names, nr, scan_threads(), &r) != 0) {
+		*incomplete = true;
 		return NULL;
+	}
 	/* The closest candidate that names a struct or union definition. */
 	for (size_t i = 0; i < nr && !answer; i++) {
 		for (size_t h = 0; h < r.nr_hits; h++) {
@@ -873,6 +882,12 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 			answer = sb_detach(&sb);
 			break;
 		}
+	}
+	/* A closer candidate may hide in a unit the scan left to libdw. */
+	if (r.nr_fallback) {
+		free(answer);
+		answer = NULL;
+		*incomplete = true;
 	}
 	ll_scan_result_release(&r);
 	return answer;
@@ -942,8 +957,14 @@ char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 		return NULL;
 	if ((scoped = suggest_scoped(finder, name)))
 		return scoped;
-	if (finder->raw)
-		return suggest_raw(finder, name, ll_suggest_limit(strlen(name)));
+	if (finder->raw) {
+		bool incomplete = false;
+		char *answer = suggest_raw(finder, name, ll_suggest_limit(strlen(name)),
+					   &incomplete);
+
+		if (!incomplete)
+			return answer;
+	}
 	struct ll_error err;
 
 	if (fill_all(finder, &err))

@@ -41,6 +41,12 @@ void ll_sparse_put(struct ll_sparse_image *img, uint64_t off, const void *bytes,
 /* Read [OFF, OFF + LEN) of the hole (offsets from its start) from the file. */
 int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, struct ll_error *err);
 
+/*
+ * Read the whole hole from the file into its own anonymous memory (huge
+ * pages where the kernel gives them), to be written to after.
+ */
+int ll_sparse_read_hole(struct ll_sparse_image *img, struct ll_error *err);
+
 /* Make the whole hole the file's bytes again (a plain file mapping). */
 int ll_sparse_fill_all(struct ll_sparse_image *img, struct ll_error *err);
 
