@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from lib import Lint, Tap, run  # noqa: E402
 
-# name_index.c's format 4: the header, then units, names, definitions,
+# name_index.c's format 5: the header, then units, names, definitions,
 # strings and postings, each 8-byte aligned with its own checksum.
 HEADER = struct.Struct("<8sQ7Q128s7Q15QQ")
 UNIT = struct.Struct("<4Q4I32s")
@@ -34,12 +34,26 @@ QUERIES = [["struct", "idx_alpha"], ["struct", "idx_beta"], ["idx_anon_t"],
 
 
 def fnv(data):
-    """name_index.c's index_sum(): FNV-1a by 8-byte words, then bytes."""
-    h, mask, n = FNV_INIT, 0xffffffffffffffff, len(data) // 8 * 8
-    for i in range(0, n, 8):
-        h = ((h ^ int.from_bytes(data[i:i + 8], "little")) * FNV_PRIME) & mask
-        h ^= h >> 29
-    for b in data[n:]:
+    """name_index.c's index_sum(): FNV-1a-like by 8-byte words in four lanes
+    (32-byte blocks), the lanes folded, then the tail words, then bytes."""
+    mask = 0xffffffffffffffff
+
+    def step(h, w):
+        h = ((h ^ w) * FNV_PRIME) & mask
+        return h ^ (h >> 29)
+
+    lanes = [FNV_INIT ^ k for k in range(4)]
+    blocks = len(data) // 32 * 32
+    for i in range(0, blocks, 32):
+        for k in range(4):
+            lanes[k] = step(lanes[k], int.from_bytes(data[i + 8 * k:i + 8 * k + 8], "little"))
+    h = FNV_INIT
+    for k in range(4):
+        h = step(h, lanes[k])
+    words = len(data) // 8 * 8
+    for i in range(blocks, words, 8):
+        h = step(h, int.from_bytes(data[i:i + 8], "little"))
+    for b in data[words:]:
         h = ((h ^ b) * FNV_PRIME) & mask
     return h
 
@@ -166,7 +180,7 @@ def main():
     ok(open(index, "rb").read() == good, "runs that find a sound index leave it as it was")
     ix = decode(good)
     ok(encode(ix) == good and all(e["flags"] & DEFS_KNOWN for e in ix["entries"]),
-       "the index holds every name's definitions (format 4, as this test reads it)")
+       "the index holds every name's definitions (format 5, as this test reads it)")
     dup = [e for e in ix["entries"] if e["name"] == b"idx_dup"]
     ok(len(dup) == 1 and len(dup[0]["defs"]) == 2,
        "two distinct definitions of one name: two entries", dup)

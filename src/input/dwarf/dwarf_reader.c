@@ -437,6 +437,9 @@ static bool add_packed_unit(struct ll_dwarf_input *in, const struct ll_dwp *dwp,
  * DW_AT_dwo_name and DW_AT_comp_dir, or for its unit in BINARY.dwp. One
  * found in neither is an error: its types would vanish from the answer.
  */
+static bool index_sound(const struct ll_dwarf_input *in);
+static struct ll_name_index *dwarf_index(struct ll_dwarf_input *in);
+
 static int find_split_units(struct ll_dwarf_input *in, struct ll_error *err)
 {
 	Dwarf_CU *cu = NULL;
@@ -445,6 +448,14 @@ static int find_split_units(struct ll_dwarf_input *in, struct ll_error *err)
 	Dwarf_Die cudie, subdie;
 	int rc;
 
+	/*
+	 * A name index of this very file (build-id, size, mtime) was written
+	 * by a run that found no skeleton unit: one is never written for
+	 * split DWARF (index_sound()). It answers without reading all of
+	 * .debug_abbrev, 14 of a warm lookup's 40 ms on the 6.12 vmlinux.
+	 */
+	if (index_sound(in) && dwarf_index(in))
+		return 0;
 	if (!abbrev_has_skeleton(dwarf_getelf(in->dwarf)))
 		return 0;
 	if (in->image && ll_sparse_fill_all(in->image, err))

@@ -109,6 +109,7 @@ struct ll_scan_hit {
 struct ll_scan_unit {
 	uint64_t offset, end, first_die, abbrev_offset;
 	unsigned version, addr_size, offset_size;
+	unsigned reserved;	/* 0; a name index stores this struct as it is */
 	/*
 	 * The header's bytes (first_die - offset of them), kept so that a
 	 * sparse image can be given them without reading the file again.

@@ -99,7 +99,9 @@ struct ll_name_index {
 	int fd;			/* for the postings, read on first use; -1 when closed */
 	char *path;
 	struct ll_index_key key;
-	unsigned char *head, *names_sec, *defs_sec, *strings_sec, *units_sec;
+	void *map;		/* the file up to the postings, read-only */
+	size_t map_size;
+	const unsigned char *names_sec, *defs_sec, *strings_sec, *units_sec;
 	uint32_t *postings;	/* NULL until ll_name_index_units() needs them */
 	uint64_t postings_off, postings_size, postings_sum;
 	const uint32_t *name_off, *post_first, *def_first, *flags;
