@@ -2157,8 +2157,9 @@ static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 	    !unit_file(in, part, uf, raw, &file, &raw_path, &root))
 		return false;
 	ll_finder_sig_from_scan(raw, file, &sig);
-	add_candidate(qs, raw->die, part, q->name, &sig, file,
-		      !by_die || raw->die == q->select->die, by_die, raw_path, root);
+	add_candidate(qs, ll_scan_hit_aggregate(raw), part, q->name, &sig, file,
+		      !by_die || ll_scan_hit_aggregate(raw) == q->select->die, by_die, raw_path,
+		      root);
 	return true;
 }
 
@@ -2697,6 +2698,15 @@ static bool wants_capture(struct ll_dwarf_input *in, const struct ll_name_index 
 	return k >= 0 && !(ix->flags[k] & LL_INDEX_DEFS_KNOWN);
 }
 
+/* Whether a query picks among copies by their unit or DIE (--cu, --die). */
+static bool wants_every_copy(const struct ll_query *queries, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (queries[i].select && (queries[i].select->cu_glob || queries[i].select->by_die))
+			return true;
+	return false;
+}
+
 static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 			struct ll_lookup_result *results, struct ll_error *err)
 {
@@ -2739,6 +2749,8 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 		for (size_t p = 0; p < in->nr_parts && !rc; p++) {
 			lc.part = p;
 			lc.finder = &finders[p];
+			in->parts[p].src.distinct = !wants_every_copy(queries, n);
+			in->parts[p].src.lines = in->parts[p].lines;
 			rc = ll_finder_scan(&in->parts[p].src, p ? NULL : ix, names, n, on_named_die,
 					    &lc, &in->opts.progress, &finders[p], err);
 			if (!rc && lc.prepare_rc) {

@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -531,6 +532,29 @@ struct unit_die_head {
 	size_t len;
 };
 
+/*
+ * in->distinct: what makes two hits of one thread the same, as far as a
+ * lookup can tell them apart (finer than its signature, so that the first
+ * of each signature is always kept). Strings point into the debug
+ * sections, or into OWNED.
+ */
+struct distinct_key {
+	uint64_t hash, size, line, members_hash;
+	uint32_t query, nr_members;
+	uint16_t tag;
+	bool via_typedef, declaration;
+	const char *dir, *name, *comp_dir, *dir0;
+};
+
+struct distinct {
+	struct distinct_key *keys;
+	size_t nr_keys;
+	uint32_t *slots;	/* open addressing: key index + 1 */
+	size_t mask;
+	char **owned;		/* the units' comp_dir copies the keys point into */
+	size_t nr_owned;
+};
+
 struct worker {
 	const struct ll_scan_input *in;
 	const struct unit_die_head *dies;	/* by unit, or NULL */
@@ -561,6 +585,7 @@ struct worker {
 	size_t nr_posts;
 	uint32_t unit;			/* index of the unit being scanned */
 	const uint32_t *only;		/* in->only, or NULL */
+	struct distinct distinct;	/* in->distinct */
 };
 
 static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c);
@@ -779,21 +804,25 @@ static bool names_nothing_wanted(const struct worker *w, const struct ll_scan_un
 }
 
 /*
- * Read a matched DIE again, this time keeping what the signature needs.
- * Anything unexpected leaves has_sig false and the caller asks libdw.
+ * The aggregate DIE at AT (its abbreviation code first), read into H:
+ * settled for a declaration, has_sig when everything the signature needs
+ * was read. Anything unexpected leaves both false and the caller asks
+ * libdw.
  */
-static void capture(struct worker *w, const struct ll_scan_unit *u, const unsigned char *at,
-		    struct ll_scan_hit *h)
+static void capture_aggregate(struct worker *w, const struct ll_scan_unit *u,
+			      const unsigned char *at, struct ll_scan_hit *h)
 {
 	const struct abbrev_table *t = &w->abbrevs;
 	struct ll_cursor c = { at, w->ub + (u->end - w->ub_off), false };
-	uint64_t code = ll_uleb(&c), type = 0;
-	bool have_size = false, have_line = false, have_file = false, have_type = false;
+	uint64_t code = ll_uleb(&c);
+	bool have_size = false, have_line = false, have_file = false;
 
 	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
 		return;
 	const struct abbrev *a = &t->by_code[code];
 
+	if (!is_aggregate(a->tag))
+		return;
 	h->tag = a->tag;
 	for (unsigned i = 0; i < a->nr_attrs; i++) {
 		unsigned attr = t->attr[a->first + i], form = t->form[a->first + i];
@@ -808,20 +837,14 @@ static void capture(struct worker *w, const struct ll_scan_unit *u, const unsign
 		else if (attr == DW_AT_declaration)
 			h->declaration = form == DW_FORM_flag_present ||
 					 (form == DW_FORM_flag && ll_fixed(&c, 1) != 0);
-		else if (attr == DW_AT_type && read_ref(&c, form, &type))
-			have_type = true;
 		else if (attr == DW_AT_specification || attr == DW_AT_abstract_origin ||
-			 !skip_form(&c, form, u, 0))
+			 (attr == DW_AT_name && h->via_typedef) || !skip_form(&c, form, u, 0))
 			return;	/* parts of it live elsewhere: libdw integrates them */
 		if (c.bad)
 			return;
 	}
-	if (a->tag == DW_TAG_typedef) {
-		h->settled = have_type && names_nothing_wanted(w, u, type);
-		return;
-	}
 	if (h->declaration) {
-		h->settled = is_aggregate(a->tag);
+		h->settled = true;
 		return;
 	}
 	if (!have_size || !have_line || !have_file)
@@ -831,6 +854,60 @@ static void capture(struct worker *w, const struct ll_scan_unit *u, const unsign
 	if (!a->children)
 		h->members_hash = LL_SIG_INIT;
 	h->has_sig = unit_info(w, u, h);
+}
+
+/*
+ * Read a matched DIE again, this time keeping what the signature needs:
+ * an aggregate's, or for a typedef of an anonymous struct or union (a
+ * name a lookup wants), its target's. A typedef of anything else is
+ * settled: it names nothing a lookup wants.
+ */
+static void capture(struct worker *w, const struct ll_scan_unit *u, const unsigned char *at,
+		    struct ll_scan_hit *h)
+{
+	const struct abbrev_table *t = &w->abbrevs;
+	struct ll_cursor c = { at, w->ub + (u->end - w->ub_off), false };
+	uint64_t code = ll_uleb(&c), type = 0;
+	bool have_type = false;
+
+	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
+		return;
+	const struct abbrev *a = &t->by_code[code];
+
+	h->tag = a->tag;
+	if (a->tag != DW_TAG_typedef) {
+		capture_aggregate(w, u, at, h);
+		return;
+	}
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned attr = t->attr[a->first + i], form = t->form[a->first + i];
+
+		if (attr == DW_AT_type && !have_type && read_ref(&c, form, &type))
+			have_type = true;
+		else if (attr == DW_AT_specification || attr == DW_AT_abstract_origin ||
+			 !skip_form(&c, form, u, 0))
+			return;
+		if (c.bad)
+			return;
+	}
+	if (!have_type)
+		return;
+	if (names_nothing_wanted(w, u, type)) {
+		h->settled = true;
+		return;
+	}
+	/* An anonymous aggregate in this unit: what libdw would build for the name. */
+	if (type >= u->end - u->offset || u->offset + type < u->first_die)
+		return;
+	h->via_typedef = true;
+	h->aggregate = u->offset + type;
+	capture_aggregate(w, u, w->ub + (u->offset + type - w->ub_off), h);
+	if (!h->settled && !h->has_sig) {
+		/* Unsure: libdw reads the typedef itself. */
+		h->via_typedef = false;
+		h->aggregate = 0;
+		h->tag = a->tag;
+	}
 }
 
 static void push_fallback(struct worker *w, uint64_t unit)
@@ -1118,6 +1195,163 @@ unsure:
 	while (w->nr_hits > start_hits)
 		free(w->hits[--w->nr_hits].comp_dir);
 	return false;
+}
+
+static bool same_string(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool distinct_equal(const struct distinct_key *a, const struct distinct_key *b)
+{
+	return a->hash == b->hash && a->query == b->query && a->tag == b->tag &&
+	       a->via_typedef == b->via_typedef && a->declaration == b->declaration &&
+	       a->size == b->size && a->line == b->line && a->members_hash == b->members_hash &&
+	       a->nr_members == b->nr_members && same_string(a->dir, b->dir) &&
+	       same_string(a->name, b->name) && same_string(a->comp_dir, b->comp_dir) &&
+	       same_string(a->dir0, b->dir0);
+}
+
+static uint64_t string_hash(uint64_t h, const char *s)
+{
+	return s ? ll_fnv1a(h, s, strlen(s) + 1) : ll_fnv1a(h, "", 1);
+}
+
+/* Whether K was seen before by this thread; if not, it is now. */
+static bool distinct_seen(struct distinct *d, const struct distinct_key *k)
+{
+	if ((d->nr_keys + 1) * 2 > d->mask) {
+		size_t cap = d->mask ? (d->mask + 1) * 2 : 4096;
+
+		free(d->slots);
+		d->slots = xcalloc(cap, sizeof(*d->slots));
+		d->mask = cap - 1;
+		for (size_t i = 0; i < d->nr_keys; i++) {
+			size_t at = d->keys[i].hash & d->mask;
+
+			while (d->slots[at])
+				at = (at + 1) & d->mask;
+			d->slots[at] = (uint32_t)i + 1;
+		}
+	}
+	size_t at = k->hash & d->mask;
+
+	for (; d->slots[at]; at = (at + 1) & d->mask)
+		if (distinct_equal(&d->keys[d->slots[at] - 1], k))
+			return true;
+	d->keys = xgrow(d->keys, d->nr_keys, sizeof(*d->keys));
+	d->keys[d->nr_keys] = *k;
+	d->slots[at] = (uint32_t)++d->nr_keys;
+	return false;
+}
+
+static void distinct_release(struct distinct *d)
+{
+	for (size_t i = 0; i < d->nr_owned; i++)
+		free(d->owned[i]);
+	free(d->owned);
+	free(d->keys);
+	free(d->slots);
+	memset(d, 0, sizeof(*d));
+}
+
+/* One unit's line table, loaded for the first definition that needs it. */
+struct unit_lines {
+	bool tried, ok;
+	struct ll_line_table table;
+	uint64_t *file_hash;	/* by file index, 0: not yet */
+	const char *comp_dir;	/* the copy the table borrows, in distinct.owned */
+	uint64_t dir_hash;
+};
+
+static bool unit_lines_load(struct worker *w, struct unit_lines *ul, const struct ll_scan_hit *h)
+{
+	if (ul->tried)
+		return ul->ok;
+	ul->tried = true;
+	if (!w->in->lines.line)
+		return false;
+	if (h->comp_dir) {
+		struct distinct *d = &w->distinct;
+
+		d->owned = xgrow(d->owned, d->nr_owned, sizeof(*d->owned));
+		d->owned[d->nr_owned++] = xstrdup(h->comp_dir);
+		ul->comp_dir = d->owned[d->nr_owned - 1];
+	}
+	ul->ok = ll_line_table_load(&w->in->lines, h->stmt_list, ul->comp_dir, &ul->table);
+	if (!ul->ok)
+		return false;
+	ul->file_hash = xcalloc(ul->table.n ? ul->table.n : 1, sizeof(*ul->file_hash));
+	ul->dir_hash = string_hash(string_hash(LL_FNV_INIT, ul->comp_dir), ul->table.dir0);
+	return true;
+}
+
+static void unit_lines_release(struct unit_lines *ul)
+{
+	if (ul->ok)
+		ll_line_table_release(&ul->table);
+	free(ul->file_hash);
+}
+
+/*
+ * The key of hit H, false when it has none (keep the hit): its file
+ * unknown to the unit's line table, or a hit the lookup reads with libdw.
+ */
+static bool distinct_key_of(struct worker *w, struct unit_lines *ul, const struct ll_scan_hit *h,
+			    struct distinct_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->query = h->query;
+	k->tag = h->tag;
+	k->via_typedef = h->via_typedef;
+	k->declaration = h->declaration;
+	if (h->settled) {
+		k->hash = ll_fnv1a(LL_FNV_INIT, k, sizeof(*k));
+		return true;
+	}
+	if (!h->has_sig || !unit_lines_load(w, ul, h) || h->decl_file >= ul->table.n ||
+	    !ul->table.names[h->decl_file] || h->stmt_list != ul->table.stmt_list)
+		return false;
+	k->size = h->byte_size;
+	k->line = h->decl_line;
+	k->members_hash = h->members_hash;
+	k->nr_members = h->nr_members;
+	k->dir = ul->table.dirs ? ul->table.dirs[h->decl_file] : NULL;
+	k->name = ul->table.names[h->decl_file];
+	k->comp_dir = ul->comp_dir;
+	k->dir0 = ul->table.dir0;
+	if (!ul->file_hash[h->decl_file])
+		ul->file_hash[h->decl_file] = string_hash(string_hash(ul->dir_hash, k->dir),
+							  k->name) | 1;
+	k->hash = ll_fnv1a(ul->file_hash[h->decl_file], k, offsetof(struct distinct_key, dir));
+	return true;
+}
+
+/*
+ * in->distinct, once a unit's walk succeeded: drop its hits [FROM, end)
+ * that this thread has seen the like of, and typedefs of named types
+ * (settled, no declaration: they name nothing a lookup wants).
+ */
+static void keep_distinct(struct worker *w, size_t from)
+{
+	struct unit_lines ul = { 0 };
+	size_t kept = from;
+
+	for (size_t i = from; i < w->nr_hits; i++) {
+		struct ll_scan_hit *h = &w->hits[i];
+		struct distinct_key k;
+		bool drop = h->settled && !h->declaration;
+
+		if (!drop && distinct_key_of(w, &ul, h, &k))
+			drop = distinct_seen(&w->distinct, &k);
+		if (drop) {
+			free(h->comp_dir);
+			continue;
+		}
+		w->hits[kept++] = *h;
+	}
+	w->nr_hits = kept;
+	unit_lines_release(&ul);
 }
 
 /* Beyond this many candidate offsets the byte filter costs more than it saves. */
@@ -1455,7 +1689,7 @@ static bool defines_first_name(const struct worker *w, size_t first)
 	for (size_t i = first; i < w->nr_hits; i++) {
 		const struct ll_scan_hit *h = &w->hits[i];
 
-		if (h->query == 0 && !h->declaration &&
+		if (h->query == 0 && !h->declaration && !h->via_typedef &&
 		    (h->tag == DW_TAG_structure_type || h->tag == DW_TAG_union_type))
 			return true;
 	}
@@ -1509,6 +1743,8 @@ static void *worker_main(void *arg)
 
 		if (!scan_unit(w, u, end))
 			push_fallback(w, u->offset);
+		else if (w->in->distinct)
+			keep_distinct(w, before);
 		else if (w->in->stop_at_first_definition && defines_first_name(w, before))
 			atomic_store_explicit(w->stop, true, memory_order_relaxed);
 	}
@@ -1772,6 +2008,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 			       w[t].nr_fallback * sizeof(*out->fallback_units));
 		out->nr_fallback += w[t].nr_fallback;
 		free(w[t].hits);
+		distinct_release(&w[t].distinct);
 		free(w[t].fallback);
 		free(w[t].abbrevs.by_code);
 		free(w[t].abbrevs.attr);

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "input/dwarf/line_table.h"
 #include "util/hash.h"
 #include "util/progress.h"
 
@@ -65,6 +66,18 @@ struct ll_scan_input {
 	/* With NAMES NULL: also record which unit holds each name (postings). */
 	bool by_unit;
 	/*
+	 * Keep, of the definitions each thread finds, only the first of each
+	 * kind, size, line, members, declaring file (as the unit's line table
+	 * in LINES spells it) and compilation directory, and of the
+	 * declarations only the first of each name and kind: --list meets
+	 * struct file in ~1,800 units and wants one. The hits that remain
+	 * hold the first definition of every signature a lookup groups, since
+	 * equal fields make equal signatures. Not for --cu or --die, which
+	 * want every copy.
+	 */
+	bool distinct;
+	struct ll_line_sections lines;
+	/*
 	 * Optional: scan only these unit indexes (ascending), when the walk
 	 * finds ONLY_NR_UNITS units; otherwise every unit. A name index
 	 * (name_index.h) says which units can hold the names asked for.
@@ -87,7 +100,18 @@ struct ll_scan_posting {
 struct ll_scan_hit {
 	uint64_t die;		/* .debug_info offset of the DIE */
 	uint32_t query;		/* index into the names */
+	/*
+	 * The aggregate's tag: the DIE's, or with via_typedef its target's
+	 * (DW_TAG_typedef when the scan read no further).
+	 */
 	uint16_t tag;
+	/*
+	 * A typedef of an anonymous struct or union in its unit, read through
+	 * to it: AGGREGATE is its .debug_info offset, and the fields below
+	 * describe it (as a lookup builds the aggregate for the name).
+	 */
+	bool via_typedef;
+	uint64_t aggregate;
 	bool declaration;	/* DW_AT_declaration: not a definition */
 	/*
 	 * Nothing for libdw to add: a declaration of an aggregate, or a
@@ -104,6 +128,12 @@ struct ll_scan_hit {
 	uint64_t stmt_list;	/* the unit's line table */
 	char *comp_dir;		/* the unit's DW_AT_comp_dir, owned; NULL if none */
 };
+
+/* The aggregate DIE a hit stands for: its own, or its typedef's target. */
+static inline uint64_t ll_scan_hit_aggregate(const struct ll_scan_hit *h)
+{
+	return h->via_typedef ? h->aggregate : h->die;
+}
 
 /* A unit header as read by the scan. */
 struct ll_scan_unit {

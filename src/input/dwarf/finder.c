@@ -459,8 +459,8 @@ static uint32_t *index_units(struct ll_name_index *index, const char *const *nam
 	return units;
 }
 
-static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *path,
-		    struct ll_name_index *index, const char *const *names, size_t n,
+static int raw_scan(const struct ll_finder_source *src, struct ll_finder *finder, int fd,
+		    Dwarf *dwarf, const char *path, struct ll_name_index *index, const char *const *names, size_t n,
 		    const struct name_set *set, const struct ll_progress *progress,
 		    struct ll_scan_result *r, struct offsets *hits, bool *done, struct ll_error *err)
 {
@@ -476,10 +476,13 @@ static int raw_scan(struct ll_finder *finder, int fd, Dwarf *dwarf, const char *
 	if (!scan_input(dwarf, fd, progress, &in) || in.str_size == 0)
 		return 0;
 	only = index_units(index, names, n, &in);
+	in.distinct = src->distinct;
+	in.lines = src->lines;
 	rc = ll_scan(&in, names, n, scan_threads(), r);
 	free(only);
 	in.only = NULL;
 	in.nr_only = 0;
+	in.distinct = false;	/* the later scans (did you mean) want every hit */
 	if (rc != 0)
 		return 0;
 	finder->raw = true;
@@ -580,7 +583,7 @@ int ll_finder_scan(const struct ll_finder_source *src, struct ll_name_index *ind
 	set_init(&set, names, n);
 	/* An index covers .debug_info only: never a type unit's offsets. */
 	if (src->raw_ok && !src->types && raw_scan_allowed())
-		rc = raw_scan(*finder, src->fd, dwarf, path, index, names, n, &set, progress, &scan,
+		rc = raw_scan(src, *finder, src->fd, dwarf, path, index, names, n, &set, progress, &scan,
 			      &hits, &done, err);
 	if (!rc && !done && !(rc = fill_all(*finder, err)))
 		rc = walk_all(dwarf, src->types, path, &set, &hits, err);
@@ -873,6 +876,7 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 			const struct ll_scan_hit *hit = &r.hits[h];
 
 			if (strcmp(names[hit->query], names[i]) != 0 || hit->declaration ||
+			    hit->via_typedef ||
 			    (hit->tag != DW_TAG_structure_type && hit->tag != DW_TAG_union_type))
 				continue;
 			struct strbuf sb = STRBUF_INIT;

@@ -42,6 +42,13 @@ struct ll_finder_source {
 	int fd;
 	bool raw_ok;
 	bool types;
+	/*
+	 * For ll_finder_scan(): the raw scan may keep one hit per distinct
+	 * definition (ll_scan_input's distinct), whose line tables are
+	 * LINES. False when a selector (--cu, --die) wants every copy.
+	 */
+	bool distinct;
+	struct ll_line_sections lines;
 };
 
 /*
