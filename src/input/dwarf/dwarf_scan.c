@@ -536,7 +536,7 @@ struct unit_die_head {
  * in->distinct: what makes two hits of one thread the same, as far as a
  * lookup can tell them apart (finer than its signature, so that the first
  * of each signature is always kept). Strings point into the debug
- * sections, or into OWNED.
+ * sections, or into the worker's comp_dirs.
  */
 struct distinct_key {
 	uint64_t hash, size, line, members_hash;
@@ -551,8 +551,14 @@ struct distinct {
 	size_t nr_keys;
 	uint32_t *slots;	/* open addressing: key index + 1 */
 	size_t mask;
-	char **owned;		/* the units' comp_dir copies the keys point into */
-	size_t nr_owned;
+};
+
+/* What every hit of one unit shares. */
+struct unit_info {
+	const struct ll_scan_unit *unit;	/* NULL: none read yet */
+	bool ok;
+	uint64_t stmt_list;
+	const char *comp_dir;			/* in worker.comp_dirs */
 };
 
 struct worker {
@@ -586,6 +592,9 @@ struct worker {
 	uint32_t unit;			/* index of the unit being scanned */
 	const uint32_t *only;		/* in->only, or NULL */
 	struct distinct distinct;	/* in->distinct */
+	struct unit_info info;		/* of the last unit a hit needed it for */
+	char **comp_dirs;		/* owned until the result takes them */
+	size_t nr_comp_dirs;
 };
 
 static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c);
@@ -662,18 +671,24 @@ static const char *read_string(const struct ll_scan_input *in, const struct ll_s
 		return NULL;
 	}
 	off = ll_fixed(c, u->offset_size);
-	if (c->bad || !base || off >= size || !memchr(base + off, 0, size - off))
+	/* A section that ends in a NUL holds one after every offset in it. */
+	if (c->bad || !base || off >= size ||
+	    (base[size - 1] != 0 && !memchr(base + off, 0, size - off)))
 		return NULL;
 	return (const char *)base + off;
 }
 
-/* DW_AT_stmt_list and DW_AT_comp_dir of the unit DIE at P. */
-static bool unit_info(const struct worker *w, const struct ll_scan_unit *u, struct ll_scan_hit *h)
+/*
+ * DW_AT_stmt_list and DW_AT_comp_dir of unit U's DIE, read once per unit
+ * and copied to every hit of it (the copy of comp_dir is the worker's,
+ * handed to the scan result): --list reads ~10^6 definitions.
+ */
+static bool read_unit_info(struct worker *w, const struct ll_scan_unit *u)
 {
 	struct ll_cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
 	const struct abbrev_table *t = &w->abbrevs;
 	uint64_t code = ll_uleb(&c);
-	bool have_stmt = false;
+	bool have_stmt = false, have_dir = false;
 
 	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
 		return false;
@@ -685,20 +700,35 @@ static bool unit_info(const struct worker *w, const struct ll_scan_unit *u, stru
 		/* A repeated attribute: libdw answers with the first, so does this. */
 		if (at == DW_AT_stmt_list && !have_stmt &&
 		    (form == DW_FORM_sec_offset || form == DW_FORM_data4 || form == DW_FORM_data8)) {
-			h->stmt_list = form == DW_FORM_data8 ? ll_fixed(&c, 8) :
-				       form == DW_FORM_data4 ? ll_fixed(&c, 4) : ll_fixed(&c, u->offset_size);
+			w->info.stmt_list = form == DW_FORM_data8 ? ll_fixed(&c, 8) :
+					    form == DW_FORM_data4 ? ll_fixed(&c, 4) :
+					    ll_fixed(&c, u->offset_size);
 			have_stmt = !c.bad;
-		} else if (at == DW_AT_comp_dir && !h->comp_dir) {
+		} else if (at == DW_AT_comp_dir && !have_dir) {
 			const char *dir = read_string(w->in, u, &c, form);
 
 			if (!dir)
 				return false;
-			h->comp_dir = xstrdup(dir);
+			have_dir = true;
+			w->comp_dirs = xgrow(w->comp_dirs, w->nr_comp_dirs, sizeof(*w->comp_dirs));
+			w->comp_dirs[w->nr_comp_dirs++] = xstrdup(dir);
+			w->info.comp_dir = w->comp_dirs[w->nr_comp_dirs - 1];
 		} else if (!skip_form(&c, form, u, 0)) {
 			return false;
 		}
 	}
 	return have_stmt && !c.bad;
+}
+
+static bool unit_info(struct worker *w, const struct ll_scan_unit *u, struct ll_scan_hit *h)
+{
+	if (w->info.unit != u) {
+		w->info = (struct unit_info){ .unit = u };
+		w->info.ok = read_unit_info(w, u);
+	}
+	h->stmt_list = w->info.stmt_list;
+	h->comp_dir = w->info.comp_dir;
+	return w->info.ok;
 }
 
 /* The members hash of ll_finder_signature(), from the raw children. */
@@ -1192,8 +1222,7 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 	}
 	return true;
 unsure:
-	while (w->nr_hits > start_hits)
-		free(w->hits[--w->nr_hits].comp_dir);
+	w->nr_hits = start_hits;
 	return false;
 }
 
@@ -1247,9 +1276,6 @@ static bool distinct_seen(struct distinct *d, const struct distinct_key *k)
 
 static void distinct_release(struct distinct *d)
 {
-	for (size_t i = 0; i < d->nr_owned; i++)
-		free(d->owned[i]);
-	free(d->owned);
 	free(d->keys);
 	free(d->slots);
 	memset(d, 0, sizeof(*d));
@@ -1260,7 +1286,7 @@ struct unit_lines {
 	bool tried, ok;
 	struct ll_line_table table;
 	uint64_t *file_hash;	/* by file index, 0: not yet */
-	const char *comp_dir;	/* the copy the table borrows, in distinct.owned */
+	const char *comp_dir;	/* the hits', which the table borrows */
 	uint64_t dir_hash;
 };
 
@@ -1271,13 +1297,7 @@ static bool unit_lines_load(struct worker *w, struct unit_lines *ul, const struc
 	ul->tried = true;
 	if (!w->in->lines.line)
 		return false;
-	if (h->comp_dir) {
-		struct distinct *d = &w->distinct;
-
-		d->owned = xgrow(d->owned, d->nr_owned, sizeof(*d->owned));
-		d->owned[d->nr_owned++] = xstrdup(h->comp_dir);
-		ul->comp_dir = d->owned[d->nr_owned - 1];
-	}
+	ul->comp_dir = h->comp_dir;
 	ul->ok = ll_line_table_load(&w->in->lines, h->stmt_list, ul->comp_dir, &ul->table);
 	if (!ul->ok)
 		return false;
@@ -1344,10 +1364,8 @@ static void keep_distinct(struct worker *w, size_t from)
 
 		if (!drop && distinct_key_of(w, &ul, h, &k))
 			drop = distinct_seen(&w->distinct, &k);
-		if (drop) {
-			free(h->comp_dir);
+		if (drop)
 			continue;
-		}
 		w->hits[kept++] = *h;
 	}
 	w->nr_hits = kept;
@@ -2008,6 +2026,12 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 			       w[t].nr_fallback * sizeof(*out->fallback_units));
 		out->nr_fallback += w[t].nr_fallback;
 		free(w[t].hits);
+		for (size_t i = 0; i < w[t].nr_comp_dirs; i++) {
+			out->comp_dirs = xgrow(out->comp_dirs, out->nr_comp_dirs,
+					       sizeof(*out->comp_dirs));
+			out->comp_dirs[out->nr_comp_dirs++] = w[t].comp_dirs[i];
+		}
+		free(w[t].comp_dirs);
 		distinct_release(&w[t].distinct);
 		free(w[t].fallback);
 		free(w[t].abbrevs.by_code);
@@ -2141,8 +2165,9 @@ bool ll_abbrev_children_valid(const unsigned char *abbrev, size_t size, uint64_t
 
 void ll_scan_result_release(struct ll_scan_result *r)
 {
-	for (size_t i = 0; i < r->nr_hits; i++)
-		free(r->hits[i].comp_dir);
+	for (size_t i = 0; i < r->nr_comp_dirs; i++)
+		free(r->comp_dirs[i]);
+	free(r->comp_dirs);
 	free(r->hits);
 	for (size_t i = 0; i < r->nr_names; i++)
 		free(r->names[i]);

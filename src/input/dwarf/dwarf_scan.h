@@ -126,7 +126,8 @@ struct ll_scan_hit {
 	uint64_t members_hash;	/* as ll_finder_signature() computes it */
 	uint32_t nr_members;
 	uint64_t stmt_list;	/* the unit's line table */
-	char *comp_dir;		/* the unit's DW_AT_comp_dir, owned; NULL if none */
+	/* The unit's DW_AT_comp_dir, owned by the scan result; NULL if none. */
+	const char *comp_dir;
 };
 
 /* The aggregate DIE a hit stands for: its own, or its typedef's target. */
@@ -175,6 +176,8 @@ struct ll_scan_result {
 	size_t nr_names;		/* owned, unsorted, possibly repeated */
 	struct ll_scan_posting *postings;	/* by_unit: in unit order, owned; names */
 	size_t nr_postings;			/* point into .debug_str or NAMES */
+	char **comp_dirs;		/* what the hits' comp_dir point to, owned */
+	size_t nr_comp_dirs;
 };
 
 /* The FNV-1a step shared by the raw and the libdw signatures. */
