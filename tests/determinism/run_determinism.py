@@ -7,6 +7,9 @@ identically in each unit, so every lookup compares copies across units),
 asked for every struct at once in each output format, with rules and
 --suggest.
 
+Then 300 structs, which a whole-image run builds on two threads: the same
+bytes as on one, and the member budget's error at the same struct.
+
 Then relocatable objects, as a kernel module is one (several units joined
 by ld -r): gcc and clang (DWARF 4 and 5; clang's 5 names strings through
 .debug_str_offsets, relocated too) on x86-64, and clang on arm64. Their
@@ -118,7 +121,62 @@ def main():
                f"missing {typo}: exit 2, the same answer on 1, 2 and 8 threads "
                f"({outs[0][2].strip().split(': ', 1)[-1]})", repr(outs))
     check_relocatable(tap, lint, a.workdir, rules)
+    check_parallel_builds(tap, lint, a.workdir)
     return tap.finish()
+
+
+def many_structs(workdir):
+    """An executable of 300 structs (more than the 64 a run needs to build on
+    two threads), some embedding others."""
+    src = os.path.join(workdir, "many.c")
+    with open(src, "w") as f:
+        f.write("struct m0 { int a; char b; long c; };\n")
+        for i in range(1, 300):
+            f.write(f"struct m{i} {{ char x{i}; struct m{i // 2} in; short y; "
+                    f"void *p; int arr[{i % 7 + 1}]; }};\n")
+        f.write("".join(f"struct m{i} g{i};\n" for i in range(300)))
+        f.write("int main(void) { return 0; }\n")
+    return compile_c("gcc", src, "many", workdir=workdir, dwarf=5, obj=False)
+
+
+def budget_crossers(workdir):
+    """120 structs of 2,048 members each: together past the member budget
+    (100,000 for a small input) at about the 49th, each alone within it.
+    On two threads each builds within the whole budget; the run must still
+    stop where one thread stops, with the same message."""
+    src = os.path.join(workdir, "budget.c")
+    with open(src, "w") as f:
+        f.write("struct b0 { int a, b; };\n")
+        for i in range(1, 11):
+            f.write(f"struct b{i} {{ struct b{i - 1} x, y; }};\n")
+        for j in range(120):
+            f.write(f"struct c{j:03d} {{ struct b10 e; }} gc{j};\n")
+        f.write("int main(void) { return 0; }\n")
+    return compile_c("gcc", src, "budget", workdir=workdir, dwarf=5, obj=False)
+
+
+def check_parallel_builds(tap, lint, workdir):
+    """Builds on two threads answer what one thread answers, byte for byte:
+    every whole-image mode, and the member budget's error at the same struct."""
+    one, two = {"LAYOUTLINT_THREADS": "1"}, {"LAYOUTLINT_THREADS": "2"}
+    exe = many_structs(workdir)
+    for args in (["--list=*"], ["--audit=*"], ["--contains=m3"],
+                 ["--format=json", exe] + [f"m{i}" for i in range(300)]):
+        argv = args if exe in args else [*args, exe]
+        a = lint.run("--no-cache", *argv, extra_env=one)
+        b = lint.run("--no-cache", *argv, extra_env=two)
+        tap.ok((a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr) and
+               a.returncode == 0 and (args[0] == "--audit=*" or a.stdout.count("\n") > 100),
+               f"300 structs, {args[0]}: two threads answer one thread's bytes",
+               f"1: {a.returncode} {a.stderr}\n2: {b.returncode} {b.stderr}")
+    exe = budget_crossers(workdir)
+    a = lint.run("--no-cache", "--list=*", exe, extra_env=one)
+    b = lint.run("--no-cache", "--list=*", exe, extra_env=two)
+    tap.ok(a.returncode == 2 and "members below DIE" in a.stderr and
+           (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr),
+           "structs past the member budget together: exit 2 at the same struct, "
+           "the same message, on one thread and on two",
+           f"1: {a.returncode} {a.stderr}\n2: {b.returncode} {b.stderr}")
 
 
 def relocatable_objects(workdir):

@@ -32,6 +32,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1819,12 +1821,17 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
 /* *UNSUPPORTED: the failure is a shape layoutlint does not lay out, not damage. */
-static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
-			struct ll_struct **out, bool *unsupported, struct ll_error *err)
+/*
+ * Build the aggregate at AGG with BUDGET members left; *MEMBERS: how many
+ * it counted, failed or not. Reads IN only, so that two threads, each
+ * with a libdw handle of its own, may build at once (build_in_parallel()).
+ */
+static int build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
+			       const char *name, size_t budget, struct ll_struct **out,
+			       bool *unsupported, size_t *members, struct ll_error *err)
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
-	struct build_ctx ctx = { .in = in, .err = err,
-				 .budget = in->member_budget - in->members_built,
+	struct build_ctx ctx = { .in = in, .err = err, .budget = budget,
 				 .align = { .target = in->target } };
 	Dwarf_Word size;
 	bool ex = false;
@@ -1853,7 +1860,7 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 	s->compiler_orders_members = ctx.rust;
 	die_decl(in, agg, &ctx.files, &s->decl);
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
-	in->members_built += ctx.members;
+	*members = ctx.members;
 	*unsupported = ctx.unsupported;
 	file_cache_reset(&ctx.files);
 	free(ctx.align.v);
@@ -1867,6 +1874,18 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 		snprintf(declarer, sizeof(declarer), "the struct %s", where);
 		rc = ll_struct_validate(s, where, declarer, err);
 	}
+	return rc;
+}
+
+/* The same, counting against what the input's lookups have built so far. */
+static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
+			struct ll_struct **out, bool *unsupported, struct ll_error *err)
+{
+	size_t members;
+	int rc = build_struct_budget(in, agg, name, in->member_budget - in->members_built, out,
+				     unsupported, &members, err);
+
+	in->members_built += members;
 	return rc;
 }
 
@@ -2376,13 +2395,17 @@ static struct candidate *pick_of(const struct ll_query *q, struct query_state *q
 	return pick;
 }
 
-static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
-			 struct query_state *qs, struct ll_finder **finders,
-			 struct ll_lookup_result *r, struct ll_error *err)
+/*
+ * Q's answer when it needs no build (missing, ambiguous, a row from the
+ * index): 0 with R filled in. 1: *PICK is to be built.
+ */
+static int resolve_unbuilt(struct ll_dwarf_input *in, const struct ll_query *q,
+			   struct query_state *qs, struct ll_finder **finders,
+			   struct ll_lookup_result *r, struct candidate **pick)
 {
 	size_t matching;
-	struct candidate *pick = pick_of(q, qs, &matching);
 
+	*pick = pick_of(q, qs, &matching);
 	if (matching == 0) {
 		if (qs->nr_cands) {
 			r->status = LL_MISSING;
@@ -2399,35 +2422,47 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		r->detail = describe_candidates(qs);
 		return 0;
 	}
-	if (q->summary_only && pick->holes != LL_INDEX_NO_HOLES) {
-		summary_result(in, q, pick, r);
+	if (q->summary_only && (*pick)->holes != LL_INDEX_NO_HOLES) {
+		summary_result(in, q, *pick, r);
 		return 0;
 	}
-	Dwarf_Die die;
+	return 1;
+}
+
+/* Make PICK's unit real and find its DIE in the part's own handle. */
+static int pick_die(struct ll_dwarf_input *in, struct ll_finder **finders,
+		    const struct candidate *pick, Dwarf_Die *die, struct ll_error *err)
+{
 	const struct ll_finder_source *src = &in->parts[pick->part].src;
 
 	if (ll_finder_prepare(finders[pick->part], pick->die, err))
 		return -1;
-	if (!(src->types ? dwarf_offdie_types(src->dwarf, pick->die, &die) :
-			   dwarf_offdie(src->dwarf, pick->die, &die)))
+	if (!(src->types ? dwarf_offdie_types(src->dwarf, pick->die, die) :
+			   dwarf_offdie(src->dwarf, pick->die, die)))
 		return ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", src->path,
 			       (unsigned long long)pick->die, dwarf_errmsg(-1));
-	struct ll_error berr;
-	bool unsupported = false;
+	return 0;
+}
 
-	if (build_struct(in, &die, q->name, &r->layout, &unsupported, &berr)) {
-		ll_struct_free(r->layout);
-		r->layout = NULL;
+/* R from the build of PICK for Q: BUILD_RC, LAYOUT and BERR as build_struct() left them. */
+static int finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
+			struct candidate *pick, struct ll_lookup_result *r, int build_rc,
+			struct ll_struct *layout, bool unsupported, const struct ll_error *berr,
+			struct ll_error *err)
+{
+	struct ll_summary sum;
+
+	if (build_rc) {
+		ll_struct_free(layout);
 		if (unsupported) {
 			r->status = LL_UNSUPPORTED;
-			r->detail = xstrdup(berr.msg);
+			r->detail = xstrdup(berr->msg);
 			return 0;
 		}
 		return ll_fail(err, "%s: %s %s: %s", in->path,
-			       q->kind == LL_QUERY_UNION ? "union" : "struct", q->name, berr.msg);
+			       q->kind == LL_QUERY_UNION ? "union" : "struct", q->name, berr->msg);
 	}
-	struct ll_summary sum;
-
+	r->layout = layout;
 	ll_summarize(r->layout, &sum);
 	pick->holes = sum.holes < LL_INDEX_NO_HOLES ? (uint32_t)sum.holes : LL_INDEX_NO_HOLES;
 	if (q->summary_only) {
@@ -2436,6 +2471,247 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 	}
 	r->status = LL_FOUND;
 	return 0;
+}
+
+static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
+			 struct query_state *qs, struct ll_finder **finders,
+			 struct ll_lookup_result *r, struct ll_error *err)
+{
+	struct candidate *pick;
+	struct ll_struct *layout = NULL;
+	struct ll_error berr;
+	bool unsupported = false;
+	Dwarf_Die die;
+	int rc;
+
+	if (!resolve_unbuilt(in, q, qs, finders, r, &pick))
+		return 0;
+	if (pick_die(in, finders, pick, &die, err))
+		return -1;
+	rc = build_struct(in, &die, q->name, &layout, &unsupported, &berr);
+	return finish_build(in, q, pick, r, rc, layout, unsupported, &berr, err);
+}
+
+/* ---- builds on two threads ---------------------------------------------- */
+
+/*
+ * One build of a whole-image lookup (--list, --audit, --contains: ~9,000
+ * structs of a vmlinux, the longest step). Its DIE is read again in the
+ * handle of the thread that builds it.
+ */
+struct build_job {
+	size_t query;
+	struct candidate *pick;
+	/*
+	 * pick_die() or the build failed: why, owned (an ll_error is 1 KiB,
+	 * and a --list has ~10^4 jobs).
+	 */
+	struct ll_error *err;
+	int prepare_rc;
+	int rc;
+	bool unsupported;
+	struct ll_struct *layout;
+	size_t members;
+};
+
+/* Keep ERR in JOB when RC says it failed. */
+static void job_error(struct build_job *job, int rc, const struct ll_error *err)
+{
+	if (rc && !job->err) {
+		job->err = xmalloc(sizeof(*job->err));
+		*job->err = *err;
+	}
+}
+
+struct build_pool {
+	const struct ll_dwarf_input *in;
+	const struct ll_query *queries;
+	struct build_job *jobs;
+	size_t nr_jobs;
+	size_t budget;			/* what was left before the first job */
+	atomic_size_t next;
+};
+
+struct build_worker {
+	struct build_pool *pool;
+	Dwarf *dwarf;			/* this thread's own handle */
+};
+
+static void *build_worker_main(void *arg)
+{
+	struct build_worker *w = arg;
+	struct build_pool *pool = w->pool;
+
+	for (;;) {
+		size_t j = atomic_fetch_add_explicit(&pool->next, 1, memory_order_relaxed);
+		struct build_job *job;
+		Dwarf_Die die;
+
+		if (j >= pool->nr_jobs)
+			break;
+		job = &pool->jobs[j];
+		if (job->prepare_rc)
+			continue;
+		if (!dwarf_offdie(w->dwarf, job->pick->die, &die)) {
+			job->rc = -1;	/* finish_jobs() builds it again, and says why */
+			continue;
+		}
+		struct ll_error err;
+
+		job->rc = build_struct_budget(pool->in, &die, pool->queries[job->query].name,
+					      pool->budget, &job->layout, &job->unsupported,
+					      &job->members, &err);
+		job_error(job, job->rc, &err);
+	}
+	return NULL;
+}
+
+/*
+ * Whether IN's builds may run on two threads: its DWARF is the file's own
+ * .debug_info alone, so a second libdw handle on the same ELF sees all
+ * of it, and enough structs are asked for to be worth a thread.
+ */
+#define PARALLEL_MIN_BUILDS 64
+
+static bool builds_in_parallel(const struct ll_dwarf_input *in, size_t nr_jobs)
+{
+	return nr_jobs >= PARALLEL_MIN_BUILDS && ll_finder_threads() > 1 && in->own_dwarf &&
+	       in->nr_parts == 1 && !in->parts[0].src.types && !in->alt.dwarf &&
+	       in->dwp.n == 0 && !in->build_root;
+}
+
+/*
+ * The jobs in query order, as the serial loop would have finished them:
+ * each counts against the members built before it. A job whose members
+ * would not have fit what was left then, or that failed, is built again
+ * here with exactly that budget, so that the answer (and the error) is
+ * the serial one whatever the threads did.
+ */
+static int finish_jobs(struct ll_dwarf_input *in, const struct ll_query *queries,
+		       struct ll_finder **finders, struct build_pool *pool,
+		       struct ll_lookup_result *results, struct ll_error *err)
+{
+	int rc = 0;
+
+	for (size_t j = 0; j < pool->nr_jobs && !rc; j++) {
+		struct build_job *job = &pool->jobs[j];
+		const struct ll_query *q = &queries[job->query];
+		size_t left = in->member_budget - in->members_built;
+		Dwarf_Die die;
+
+		struct ll_error berr;
+
+		if (job->prepare_rc) {
+			*err = *job->err;
+			rc = -1;
+			break;
+		}
+		if (job->rc || job->members > left) {
+			ll_struct_free(job->layout);
+			job->layout = NULL;
+			if (pick_die(in, finders, job->pick, &die, err)) {
+				rc = -1;
+				break;
+			}
+			job->rc = build_struct(in, &die, q->name, &job->layout, &job->unsupported,
+					       &berr);
+		} else {
+			in->members_built += job->members;
+			if (job->rc)
+				berr = *job->err;
+		}
+		rc = finish_build(in, q, job->pick, &results[job->query], job->rc, job->layout,
+				  job->unsupported, &berr, err);
+		job->layout = NULL;
+	}
+	for (size_t j = 0; j < pool->nr_jobs; j++) {
+		ll_struct_free(pool->jobs[j].layout);
+		free(pool->jobs[j].err);
+	}
+	return rc;
+}
+
+/*
+ * Every query of a whole-image lookup: those that need no build at once,
+ * in order; the builds on two threads, the second with its own libdw
+ * handle on the same ELF image (libdw handles share nothing). Units are
+ * made real beforehand, in the order the serial loop would, so that the
+ * threads only read the image.
+ */
+static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries,
+		       struct query_state *state, struct ll_finder **finders,
+		       struct ll_lookup_result *results, size_t n, const size_t *order,
+		       struct ll_error *err)
+{
+	struct build_pool pool = { .in = in, .queries = queries };
+	struct build_worker workers[2];
+	pthread_t tid;
+	bool two;
+	int rc = 0;
+
+	pool.jobs = xcalloc(n ? n : 1, sizeof(*pool.jobs));
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order ? order[k] : k;
+		struct candidate *pick;
+		Dwarf_Die die;
+
+		ll_progress_report(&in->opts.progress, "structs", k + 1, n);
+		if (!resolve_unbuilt(in, &queries[i], &state[i], finders, &results[i], &pick))
+			continue;
+		struct build_job *job = &pool.jobs[pool.nr_jobs++];
+
+		struct ll_error perr;
+
+		*job = (struct build_job){ .query = i, .pick = pick };
+		job->prepare_rc = pick_die(in, finders, pick, &die, &perr);
+		job_error(job, job->prepare_rc, &perr);
+		if (job->prepare_rc)
+			break;	/* the serial loop stops there too */
+	}
+	pool.budget = in->member_budget - in->members_built;
+	workers[0] = (struct build_worker){ &pool, in->parts[0].src.dwarf };
+	workers[1] = (struct build_worker){ &pool,
+					    dwarf_begin_elf(dwarf_getelf(in->dwarf), DWARF_C_READ,
+							    NULL) };
+	two = workers[1].dwarf && pthread_create(&tid, NULL, build_worker_main, &workers[1]) == 0;
+	build_worker_main(&workers[0]);
+	if (two)
+		pthread_join(tid, NULL);
+	if (workers[1].dwarf)
+		dwarf_end(workers[1].dwarf);
+	rc = finish_jobs(in, queries, finders, &pool, results, err);
+	free(pool.jobs);
+	return rc;
+}
+
+/*
+ * Every query: on two threads when builds_in_parallel() says so (counted
+ * first: a lookup of a few names stays on this one).
+ */
+static int resolve_queries(struct ll_dwarf_input *in, const struct ll_query *queries,
+			   struct query_state *state, struct ll_finder **finders,
+			   struct ll_lookup_result *results, size_t n, const size_t *order,
+			   struct ll_error *err)
+{
+	size_t builds = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t matching;
+		const struct candidate *pick = pick_of(&queries[i], &state[i], &matching);
+
+		builds += matching == 1 &&
+			  !(queries[i].summary_only && pick->holes != LL_INDEX_NO_HOLES);
+	}
+	if (builds_in_parallel(in, builds))
+		return resolve_all(in, queries, state, finders, results, n, order, err);
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		size_t i = order ? order[k] : k;
+
+		ll_progress_report(&in->opts.progress, "structs", k + 1, n);
+		rc = resolve_query(in, &queries[i], &state[i], finders, &results[i], err);
+	}
+	return rc;
 }
 
 /* MEMBERS_PER_INFO_BYTE per byte of .debug_info as libdw reads it, or MEMBERS_FLOOR. */
@@ -2760,12 +3036,8 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 		}
 	}
 	/* With thousands of queries (--list, --audit) this is the long part. */
-	for (size_t k = 0; k < n && rc == 0; k++) {
-		size_t i = order ? order[k] : k;
-
-		ll_progress_report(&in->opts.progress, "structs", k + 1, n);
-		rc = resolve_query(in, &queries[i], &state[i], finders, &results[i], err);
-	}
+	if (rc == 0)
+		rc = resolve_queries(in, queries, state, finders, results, n, order, err);
 	free(order);
 	if (!rc && use_index && (capture || in->seed.entries))
 		update_index(in, &lc);
