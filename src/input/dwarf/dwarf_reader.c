@@ -2649,6 +2649,9 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 	bool two;
 	int rc = 0;
 
+	/* Most units will be filled: huge pages (sparse_image.h). */
+	if (in->image)
+		ll_sparse_prefer_huge(in->image);
 	pool.jobs = xcalloc(n ? n : 1, sizeof(*pool.jobs));
 	for (size_t k = 0; k < n; k++) {
 		size_t i = order ? order[k] : k;
@@ -3012,6 +3015,9 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	if (warm)
 		finders[0] = ll_finder_from_index(&in->parts[0].src, ix);
 	if (warm && finders[0]) {
+		/* Only the built units and one made-up header get touched. */
+		if (in->image)
+			ll_sparse_prefer_huge(in->image);
 		order = warm_order(queries, state, n, finders[0]);
 	} else {
 		for (size_t i = 0; i < n; i++) {

@@ -42,6 +42,14 @@ void ll_sparse_put(struct ll_sparse_image *img, uint64_t off, const void *bytes,
 int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, struct ll_error *err);
 
 /*
+ * Ask for transparent huge pages in the hole from now on (best effort):
+ * where most of it will be filled (a whole-image run) or only a few
+ * units and no header between them are touched (a lookup the name index
+ * answers). A 4 KiB fault costs ~13 us on the VMs this runs on.
+ */
+void ll_sparse_prefer_huge(struct ll_sparse_image *img);
+
+/*
  * Read the whole hole from the file into its own anonymous memory (huge
  * pages where the kernel gives them), to be written to after.
  */
