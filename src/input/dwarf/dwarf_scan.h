@@ -190,7 +190,8 @@ struct ll_scan_result {
  */
 static inline uint64_t ll_sig_member(uint64_t h, const char *name, uint64_t loc, uint64_t bits)
 {
-	h = name ? ll_sig_mix(h, name, strlen(name) + 1) : ll_sig_mix(h, "", 1);
+	/* The name and its NUL, as ll_sig_mix(h, name, strlen(name) + 1) without a strlen. */
+	h = ll_fnv1a_str(h, name ? name : "") * LL_FNV_PRIME;
 	h = (h ^ loc) * LL_FNV_PRIME;
 	h = (h ^ (h >> 29) ^ bits) * LL_FNV_PRIME;
 	return h ^ (h >> 32);
