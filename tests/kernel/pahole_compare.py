@@ -32,6 +32,10 @@ pahole 1.24 notes (what the parser relies on, checked against 6.1/6.12):
   * a name with distinct layouts is printed once per layout (8 in 6.12).
   * the exit status is 0 even when pahole failed: an empty or truncated
     dump is detected from the text.
+
+With --module, the module's debug sections are relocated by layoutlint
+itself; two more points run --list and the compared structs' JSON with
+LAYOUTLINT_RELOC=own and =libdwfl and require the same bytes.
 """
 
 import argparse
@@ -398,6 +402,23 @@ def run_layoutlint(layoutlint, image, items, timeout):
 AMBIGUOUS_RE = re.compile(r"ambiguous|distinct|definitions", re.I)
 
 
+def check_relocation(tap, layoutlint, module, items, timeout):
+    """A module's debug sections relocated by layoutlint (LAYOUTLINT_RELOC=own,
+    no fallback) against libdwfl's relocation: the same bytes for --list of
+    every struct and the JSON of the compared ones, cold."""
+    argv_json = ["--format=json", module] + [w for kind, nm in items for w in (kind, nm)]
+    for label, argv in (("--list='*'", ["--list=*", module]), ("JSON", argv_json)):
+        got = {}
+        for mode in ("own", "libdwfl"):
+            p = run([layoutlint, "--no-cache", *argv], timeout=timeout,
+                    extra_env={"LAYOUTLINT_RELOC": mode})
+            got[mode] = (p.returncode, p.out, p.err)
+        tap.ok(got["own"] == got["libdwfl"] and got["own"][0] in (0, 1) and got["own"][1],
+               "%s of the module: layoutlint's relocation answers libdwfl's bytes (exit %d)"
+               % (label, got["own"][0]),
+               ["  own: %s" % got["own"][2][:300], "  libdwfl: %s" % got["libdwfl"][2][:300]])
+
+
 def lint_all(layoutlint, image, items, timeout, stats):
     """Batches, splitting a failing batch in halves to isolate the name(s)
     layoutlint refuses.  Returns (results, errors name -> message)."""
@@ -704,6 +725,9 @@ def main():
         good = (size == FILE_612["size"] and lines == FILE_612["cachelines"]
                 and fcount == FILE_612["f_count"])
         tap.ok(good, "struct file on 6.12: size 184, 3 cachelines, f_count at 0")
+
+    if args.module:
+        check_relocation(tap, args.layoutlint, image, items, args.timeout)
 
     diag("%d structs, %d failed, %d skipped; compared %d members (%d bitfields,"
          " %d anonymous aggregates); layoutlint: %d runs, %.1f s; total %.1f s"
