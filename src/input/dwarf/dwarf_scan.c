@@ -1735,7 +1735,11 @@ static void *worker_main(void *arg)
 		if (!w->targets->collect_all && w->targets->nr_list == 0 &&
 		    !unit_may_hold_inline(w, i))
 			continue;
-		if (!load_unit(w, u)) {
+		/*
+		 * An address size DWARF does not define: the forms sized by it
+		 * are libdw's to read (or to refuse), never this scan's guess.
+		 */
+		if (!load_unit(w, u) || (u->addr_size != 2 && u->addr_size != 4 && u->addr_size != 8)) {
 			push_fallback(w, u->offset);
 			continue;
 		}
