@@ -620,14 +620,23 @@ static int find_parts(struct ll_dwarf_input *in, struct ll_error *err)
  * pread, and libdw then sees only the units a lookup materialises.
  * Anything else keeps the plain mapping.
  */
+/*
+ * Whether .debug_info is stored plainly within the FILE_SIZE bytes of the
+ * file; its header in *SHDR.
+ */
+static bool plain_info_section(struct ll_dwarf_input *in, size_t file_size, GElf_Shdr *shdr)
+{
+	return ll_elf_section(in->elf, ".debug_info", NULL, shdr) &&
+	       shdr->sh_type == SHT_PROGBITS && !(shdr->sh_flags & SHF_COMPRESSED) &&
+	       shdr->sh_offset <= file_size && shdr->sh_size <= file_size - shdr->sh_offset;
+}
+
 static int open_sparse(struct ll_dwarf_input *in, size_t file_size, struct ll_error *err)
 {
 	GElf_Shdr shdr;
-	bool found = ll_elf_section(in->elf, ".debug_info", NULL, &shdr) != NULL;
 	Elf *image_elf;
 
-	if (!found || shdr.sh_type != SHT_PROGBITS || (shdr.sh_flags & SHF_COMPRESSED) ||
-	    shdr.sh_offset > file_size || shdr.sh_size > file_size - shdr.sh_offset)
+	if (!plain_info_section(in, file_size, &shdr))
 		return 0;
 	if (ll_sparse_open(in->fd, in->path, file_size, shdr.sh_offset, shdr.sh_size, &in->image,
 			   err))
@@ -675,9 +684,7 @@ static int try_relocated(struct ll_dwarf_input *in, size_t file_size, struct ll_
 	struct ll_sparse_image *img;
 	Elf *image_elf;
 
-	if (!ll_elf_section(in->elf, ".debug_info", NULL, &shdr) ||
-	    shdr.sh_type != SHT_PROGBITS || (shdr.sh_flags & SHF_COMPRESSED) ||
-	    shdr.sh_offset > file_size || shdr.sh_size > file_size - shdr.sh_offset)
+	if (!plain_info_section(in, file_size, &shdr))
 		return 1;
 	if (ll_sparse_open(in->fd, in->path, file_size, shdr.sh_offset, shdr.sh_size, &img, err))
 		return -1;

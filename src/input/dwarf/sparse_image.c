@@ -29,6 +29,18 @@ static size_t page_size(void)
 	return p > 0 ? (size_t)p : 4096;
 }
 
+/*
+ * The whole pages of the hole [OFF, OFF + SIZE): [*FIRST, *LAST), file
+ * offsets; empty when the hole holds none. Only those are anonymous.
+ */
+static void whole_pages(uint64_t off, uint64_t size, uint64_t *first, uint64_t *last)
+{
+	size_t page = page_size();
+
+	*first = (off + page - 1) / page * page;
+	*last = (off + size) / page * page;
+}
+
 /* A huge page, where the kernel gives them (transparent, on madvise). */
 #define HUGE_PAGE ((size_t)2 << 20)
 
@@ -36,7 +48,6 @@ int ll_sparse_open(int fd, const char *path, size_t size, uint64_t hole_off, uin
 		   struct ll_sparse_image **out, struct ll_error *err)
 {
 	struct ll_sparse_image *img;
-	size_t page = page_size();
 	uint64_t first, last;
 	unsigned char *reserve;
 
@@ -50,8 +61,7 @@ int ll_sparse_open(int fd, const char *path, size_t size, uint64_t hole_off, uin
 	img->path = path;
 	img->hole_off = hole_off;
 	img->hole_size = hole_size;
-	first = (hole_off + page - 1) / page * page;
-	last = (hole_off + hole_size) / page * page;
+	whole_pages(hole_off, hole_size, &first, &last);
 	/*
 	 * Reserve a huge page more than the file, and place the file so
 	 * that the hole's first whole page starts a huge page: a hole read
@@ -97,10 +107,9 @@ int ll_sparse_open(int fd, const char *path, size_t size, uint64_t hole_off, uin
  */
 void ll_sparse_prefer_huge(struct ll_sparse_image *img)
 {
-	size_t page = page_size();
-	uint64_t first = (img->hole_off + page - 1) / page * page;
-	uint64_t last = (img->hole_off + img->hole_size) / page * page;
+	uint64_t first, last;
 
+	whole_pages(img->hole_off, img->hole_size, &first, &last);
 	if (img->whole || last <= first)
 		return;
 	(void)madvise(img->base + first, (size_t)(last - first), MADV_HUGEPAGE);
@@ -140,13 +149,11 @@ int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, stru
 
 int ll_sparse_fill_all(struct ll_sparse_image *img, struct ll_error *err)
 {
-	size_t page = page_size();
 	uint64_t first, last;
 
 	if (img->whole)
 		return 0;
-	first = (img->hole_off + page - 1) / page * page;
-	last = (img->hole_off + img->hole_size) / page * page;
+	whole_pages(img->hole_off, img->hole_size, &first, &last);
 	if (last > first &&
 	    mmap(img->base + first, (size_t)(last - first), PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_FIXED, img->fd, (off_t)first) == MAP_FAILED)
