@@ -232,6 +232,16 @@ static bool load_copy(const struct opened *o, const unsigned char *buf, size_t l
 	s.line = buf;
 	s.line_size = len;
 	ok = ll_line_table_load(&s, stmt_list, comp_dir, &t);
+	/* One entry is read exactly when the whole table loads (ll_line_file's promise). */
+	for (uint64_t index = 0; index < 3; index++) {
+		struct strbuf one = STRBUF_INIT, all = STRBUF_INIT;
+		bool in_table = ok && ll_line_table_path(&t, index, &all);
+
+		ck_assert_int_eq(ll_line_file(&s, stmt_list, index, comp_dir, &one), in_table);
+		ck_assert_str_eq(one.buf ? one.buf : "", all.buf ? all.buf : "");
+		sb_release(&one);
+		sb_release(&all);
+	}
 	ll_line_table_release(&t);
 	return ok;
 }

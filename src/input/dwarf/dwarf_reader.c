@@ -944,14 +944,56 @@ static const struct ll_line_sections *die_lines(const struct ll_dwarf_input *in,
 	return in->nr_parts ? &in->parts[part_of(in, die)].lines : &in->lines;
 }
 
+/* Display paths of one unit's file entries, resolved once each. */
+struct file_cache {
+	uintptr_t cu;		/* the unit DIE's address: offsets repeat between parts */
+	char **paths;		/* by DW_AT_decl_file index; NULL: not resolved yet */
+	bool *resolved;
+	size_t n;
+	/*
+	 * The unit's line table, loaded at its first file: a kernel unit's
+	 * lists ~1,000 files, and reading it again for each file a struct's
+	 * members name was most of a warm lookup of task_struct.
+	 */
+	struct ll_line_table table;
+	const struct ll_line_sections *table_lines;
+	bool table_tried, table_ok;
+};
+
+static void file_cache_reset(struct file_cache *fc)
+{
+	for (size_t i = 0; i < fc->n; i++)
+		free(fc->paths[i]);
+	free(fc->paths);
+	free(fc->resolved);
+	ll_line_table_release(&fc->table);
+	memset(fc, 0, sizeof(*fc));
+}
+
 /*
  * The raw declaring file of DIE. The line table header is read directly
  * when possible: libdw 0.188 decodes the unit's whole line program for
  * dwarf_decl_file(), and treats DWARF 5's file 0 (clang's primary source
  * file) as no file at all.
  */
+/* File INDEX of the line table at STMT_LIST in LINES, through FC's copy of the table when given. */
+static bool table_file(const struct ll_line_sections *lines, uint64_t stmt_list, uint64_t index,
+		       const char *comp_dir, struct file_cache *fc, struct strbuf *out)
+{
+	if (!fc)
+		return ll_line_file(lines, stmt_list, index, comp_dir, out);
+	if (!fc->table_tried || fc->table_lines != lines || fc->table.stmt_list != stmt_list) {
+		ll_line_table_release(&fc->table);
+		fc->table_ok = ll_line_table_load(lines, stmt_list, comp_dir, &fc->table);
+		fc->table.stmt_list = stmt_list;
+		fc->table_lines = lines;
+		fc->table_tried = true;
+	}
+	return fc->table_ok && ll_line_table_path(&fc->table, index, out);
+}
+
 static bool raw_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf_Die *cu,
-			  struct strbuf *out)
+			  struct file_cache *fc, struct strbuf *out)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word stmt_list, index;
@@ -977,7 +1019,7 @@ static bool raw_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf
 		lines = &in->parts[0].lines;
 	if (lines->line && dwarf_attr_integrate(cu, DW_AT_stmt_list, &attr) &&
 	    dwarf_formudata(&attr, &stmt_list) == 0 &&
-	    ll_line_file(lines, stmt_list, index, cu_comp_dir(cu), out))
+	    table_file(lines, stmt_list, index, cu_comp_dir(cu), fc, out))
 		return true;
 	if (split)
 		return false;
@@ -1012,23 +1054,6 @@ static const char *unit_root(const struct ll_dwarf_input *in, Dwarf_Die *die, Dw
 	return ll_line_dir0(lines, stmt_list, NULL);
 }
 
-/* Display paths of one unit's file entries, resolved once each. */
-struct file_cache {
-	uintptr_t cu;		/* the unit DIE's address: offsets repeat between parts */
-	char **paths;		/* by DW_AT_decl_file index; NULL: not resolved yet */
-	bool *resolved;
-	size_t n;
-};
-
-static void file_cache_reset(struct file_cache *fc)
-{
-	for (size_t i = 0; i < fc->n; i++)
-		free(fc->paths[i]);
-	free(fc->paths);
-	free(fc->resolved);
-	memset(fc, 0, sizeof(*fc));
-}
-
 /* DIE's DW_AT_decl_file index and its unit; false when it has none. */
 static bool decl_index(Dwarf_Die *die, Dwarf_Word *index, Dwarf_Die *cu)
 {
@@ -1045,12 +1070,12 @@ static bool decl_index(Dwarf_Die *die, Dwarf_Word *index, Dwarf_Die *cu)
  * display paths apply on reading.
  */
 static char *resolve_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf_Die *cu,
-			       char **raw, char **comp_dir)
+			       struct file_cache *fc, char **raw, char **comp_dir)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *path = NULL;
 
-	if (raw_decl_file(in, die, cu, &sb)) {
+	if (raw_decl_file(in, die, cu, fc, &sb)) {
 		const char *cd = unit_root(in, die, cu);
 
 		path = display_path(in, sb.buf, cd);
@@ -1079,7 +1104,7 @@ static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct f
 		if (index < fc->n && fc->resolved[index])
 			return fc->paths[index] ? xstrdup(fc->paths[index]) : NULL;
 	}
-	path = resolve_decl_file(in, die, &cu, NULL, NULL);
+	path = resolve_decl_file(in, die, &cu, fc && index < 65536 ? fc : NULL, NULL, NULL);
 	if (fc && index < 65536) {
 		if (index >= fc->n) {
 			size_t n = (size_t)index + 1;
@@ -1106,7 +1131,7 @@ static char *decl_file_raw(const struct ll_dwarf_input *in, Dwarf_Die *die, char
 	*raw = *comp_dir = NULL;
 	if (!decl_index(die, &index, &cu))
 		return NULL;
-	return resolve_decl_file(in, die, &cu, raw, comp_dir);
+	return resolve_decl_file(in, die, &cu, NULL, raw, comp_dir);
 }
 
 static void die_decl(const struct ll_dwarf_input *in, Dwarf_Die *die, struct file_cache *fc,
@@ -2451,13 +2476,37 @@ static int pick_die(struct ll_dwarf_input *in, struct ll_finder **finders,
 	return 0;
 }
 
-/* R from the build of PICK for Q: BUILD_RC, LAYOUT and BERR as build_struct() left them. */
-static int finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
-			struct candidate *pick, struct ll_lookup_result *r, int build_rc,
-			struct ll_struct *layout, bool unsupported, const struct ll_error *berr,
-			struct ll_error *err)
+/*
+ * LAYOUT's hole count, and for a --list row (Q summary_only) LAYOUT
+ * without its members: a row needs none (reader.h), and ~8,600 member
+ * trees of a --list='*' held until every build is done were ~180 MB of
+ * its peak. Builds on two threads do it as soon as each is built.
+ */
+static size_t settle_layout(const struct ll_query *q, struct ll_struct *layout)
 {
 	struct ll_summary sum;
+
+	ll_summarize(layout, &sum);
+	if (q->summary_only) {
+		for (size_t i = 0; i < layout->nr_members; i++)
+			ll_member_release(&layout->members[i]);
+		free(layout->members);
+		layout->members = NULL;
+		layout->nr_members = 0;
+	}
+	return sum.holes;
+}
+
+/*
+ * R from the build of PICK for Q: BUILD_RC, LAYOUT and BERR as
+ * build_struct() left them; *HOLES when settle_layout() ran already.
+ */
+static int finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
+			struct candidate *pick, struct ll_lookup_result *r, int build_rc,
+			struct ll_struct *layout, const size_t *holes, bool unsupported,
+			const struct ll_error *berr, struct ll_error *err)
+{
+	size_t nr_holes;
 
 	if (build_rc) {
 		ll_struct_free(layout);
@@ -2470,11 +2519,11 @@ static int finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
 			       q->kind == LL_QUERY_UNION ? "union" : "struct", q->name, berr->msg);
 	}
 	r->layout = layout;
-	ll_summarize(r->layout, &sum);
-	pick->holes = sum.holes < LL_INDEX_NO_HOLES ? (uint32_t)sum.holes : LL_INDEX_NO_HOLES;
+	nr_holes = holes ? *holes : settle_layout(q, layout);
+	pick->holes = nr_holes < LL_INDEX_NO_HOLES ? (uint32_t)nr_holes : LL_INDEX_NO_HOLES;
 	if (q->summary_only) {
 		r->summary = true;
-		r->holes = sum.holes;
+		r->holes = nr_holes;
 	}
 	r->status = LL_FOUND;
 	return 0;
@@ -2496,7 +2545,7 @@ static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 	if (pick_die(in, finders, pick, &die, err))
 		return -1;
 	rc = build_struct(in, &die, q->name, &layout, &unsupported, &berr);
-	return finish_build(in, q, pick, r, rc, layout, unsupported, &berr, err);
+	return finish_build(in, q, pick, r, rc, layout, NULL, unsupported, &berr, err);
 }
 
 /* ---- builds on two threads ---------------------------------------------- */
@@ -2519,6 +2568,7 @@ struct build_job {
 	bool unsupported;
 	struct ll_struct *layout;
 	size_t members;
+	size_t holes;			/* settle_layout()'s, when the build succeeded */
 };
 
 /* Keep ERR in JOB when RC says it failed. */
@@ -2569,6 +2619,8 @@ static void *build_worker_main(void *arg)
 					      pool->budget, &job->layout, &job->unsupported,
 					      &job->members, &err);
 		job_error(job, job->rc, &err);
+		if (!job->rc)
+			job->holes = settle_layout(&pool->queries[job->query], job->layout);
 	}
 	return NULL;
 }
@@ -2605,6 +2657,7 @@ static int finish_jobs(struct ll_dwarf_input *in, const struct ll_query *queries
 		const struct ll_query *q = &queries[job->query];
 		size_t left = in->member_budget - in->members_built;
 		Dwarf_Die die;
+		bool rebuilt = job->rc || job->members > left;
 
 		struct ll_error berr;
 
@@ -2613,7 +2666,7 @@ static int finish_jobs(struct ll_dwarf_input *in, const struct ll_query *queries
 			rc = -1;
 			break;
 		}
-		if (job->rc || job->members > left) {
+		if (rebuilt) {
 			ll_struct_free(job->layout);
 			job->layout = NULL;
 			if (pick_die(in, finders, job->pick, &die, err)) {
@@ -2628,7 +2681,7 @@ static int finish_jobs(struct ll_dwarf_input *in, const struct ll_query *queries
 				berr = *job->err;
 		}
 		rc = finish_build(in, q, job->pick, &results[job->query], job->rc, job->layout,
-				  job->unsupported, &berr, err);
+				  rebuilt ? NULL : &job->holes, job->unsupported, &berr, err);
 		job->layout = NULL;
 	}
 	for (size_t j = 0; j < pool->nr_jobs; j++) {

@@ -117,8 +117,30 @@ static void join(struct strbuf *out, const char *dir, const char *name)
 	sb_adds(out, name);
 }
 
-static void push_path(struct ll_line_table *t, const char *dir, const char *name)
+/*
+ * Where a table's entries go: all into T, or with T NULL only entry ONLY
+ * kept (ll_line_file: one path wanted, and a table of a thousand entries
+ * would cost as many pointers for it).
+ */
+struct sink {
+	struct ll_line_table *t;
+	uint64_t only, seen;
+	const char *dir, *name;
+	bool found;
+};
+
+static void push_path(struct sink *k, const char *dir, const char *name)
 {
+	struct ll_line_table *t = k->t;
+
+	if (!t) {
+		if (k->seen++ == k->only) {
+			k->dir = dir;
+			k->name = name;
+			k->found = true;
+		}
+		return;
+	}
 	/* Tables are small; doubling keeps the copies few. */
 	if ((t->n & (t->n - 1)) == 0) {
 		size_t cap = t->n ? t->n * 2 : 16;
@@ -138,15 +160,18 @@ bool ll_line_table_path(const struct ll_line_table *t, uint64_t index, struct st
 	return true;
 }
 
-bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
-			const char *comp_dir, struct ll_line_table *t)
+/*
+ * Read the table at STMT_LIST into K. The whole file list is read either
+ * way, so that one entry is found exactly when the whole table loads.
+ */
+static bool load(const struct ll_line_sections *s, uint64_t stmt_list, const char *comp_dir,
+		 struct sink *k, const char **dir0)
 {
 	struct ll_cursor c;
 	uint64_t len;
 	unsigned offset_size = 4, version;
 
-	memset(t, 0, sizeof(*t));
-	t->stmt_list = stmt_list;
+	*dir0 = NULL;
 	if (!s->line || stmt_list >= s->line_size)
 		return false;
 	c = (struct ll_cursor){ s->line + stmt_list, s->line + s->line_size, false };
@@ -193,7 +218,7 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 
 			ok = read_entry(&c, df, ndf, offset_size, s, &dirs[i], &unused);
 		}
-		t->dir0 = ok && ndirs ? dirs[0] : NULL;
+		*dir0 = ok && ndirs ? dirs[0] : NULL;
 		ok = ok && read_formats(&c, ff, &nff);
 		uint64_t nfiles = ok ? ll_uleb(&c) : 0;
 
@@ -204,11 +229,9 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 
 			ok = read_entry(&c, ff, nff, offset_size, s, &name, &dir) && dir < ndirs;
 			if (ok)
-				push_path(t, dirs[dir], name);
+				push_path(k, dirs[dir], name);
 		}
 		free(dirs);
-		if (!ok)
-			ll_line_table_release(t);
 		return ok;
 	}
 
@@ -216,7 +239,7 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 	const char **dirs = NULL;
 	size_t ndirs = 0;
 
-	t->dir0 = comp_dir;
+	*dir0 = comp_dir;
 	for (;;) {
 		const char *d = cstr(&c);
 
@@ -229,7 +252,7 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 		dirs = xgrow(dirs, ndirs, sizeof(*dirs));
 		dirs[ndirs++] = d;
 	}
-	push_path(t, NULL, NULL);	/* file 0 means no file before DWARF 5 */
+	push_path(k, NULL, NULL);	/* file 0 means no file before DWARF 5 */
 	for (;;) {
 		const char *name = cstr(&c);
 		uint64_t dir;
@@ -243,10 +266,20 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 			c.bad = true;
 		if (c.bad)
 			break;
-		push_path(t, dir == 0 ? comp_dir : dirs[dir - 1], name);
+		push_path(k, dir == 0 ? comp_dir : dirs[dir - 1], name);
 	}
 	free(dirs);
-	if (c.bad) {
+	return !c.bad;
+}
+
+bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
+			const char *comp_dir, struct ll_line_table *t)
+{
+	struct sink k = { .t = t };
+
+	memset(t, 0, sizeof(*t));
+	t->stmt_list = stmt_list;
+	if (!load(s, stmt_list, comp_dir, &k, &t->dir0)) {
 		ll_line_table_release(t);
 		return false;
 	}
@@ -266,20 +299,20 @@ void ll_line_table_release(struct ll_line_table *t)
 const char *ll_line_dir0(const struct ll_line_sections *s, uint64_t stmt_list,
 			 const char *comp_dir)
 {
-	struct ll_line_table t;
-	const char *dir0 = ll_line_table_load(s, stmt_list, comp_dir, &t) ? t.dir0 : NULL;
+	struct sink k = { .only = UINT64_MAX };
+	const char *dir0;
 
-	ll_line_table_release(&t);
-	return dir0;
+	return load(s, stmt_list, comp_dir, &k, &dir0) ? dir0 : NULL;
 }
 
 bool ll_line_file(const struct ll_line_sections *s, uint64_t stmt_list, uint64_t index,
 		  const char *comp_dir, struct strbuf *out)
 {
-	struct ll_line_table t;
-	bool ok = ll_line_table_load(s, stmt_list, comp_dir, &t) &&
-		  ll_line_table_path(&t, index, out);
+	struct sink k = { .only = index };
+	const char *dir0;
 
-	ll_line_table_release(&t);
-	return ok;
+	if (!load(s, stmt_list, comp_dir, &k, &dir0) || !k.found || !k.name)
+		return false;
+	join(out, k.dir, k.name);
+	return true;
 }
