@@ -27,6 +27,42 @@ struct audited {
 	const char *kind;
 };
 
+/*
+ * What --contains and --audit keep of one struct: its lines, taken from
+ * the layout as soon as it is built (struct ll_query's digest), so that
+ * the members can go.
+ */
+struct digest {
+	const char *contains;	/* the type --contains asks for; NULL: --audit */
+	unsigned cacheline;	/* --cacheline; 0: the binary's */
+	struct strbuf lines;	/* --contains: one per match */
+	size_t found;
+	struct ll_audit audit;	/* --audit */
+};
+
+static void digest_release(struct digest *d)
+{
+	sb_release(&d->lines);
+	free(d->audit.detail);
+	d->audit = (struct ll_audit){ 0 };
+	d->found = 0;
+}
+
+static void digest_layout(struct ll_struct *s, void *arg)
+{
+	struct digest *d = arg;
+
+	digest_release(d);	/* a build replayed after a failure digests again */
+	if (d->cacheline)
+		s->cacheline = d->cacheline;
+	if (d->contains)
+		d->found = ll_contains(s, d->contains, &d->lines);
+	else if (s->kind == LL_GLOBALS)
+		ll_audit_globals(s, &d->audit);
+	else
+		ll_audit(s, &d->audit);
+}
+
 static int cmp_audited(const void *x, const void *y)
 {
 	const struct audited *a = x, *b = y;
@@ -191,6 +227,7 @@ int cli_discover(struct options *o)
 	struct ll_lookup_result *results = NULL;
 	struct audited *audits = NULL;
 	size_t nr_audits = 0;
+	struct digest *digests = NULL;
 	struct strbuf out = STRBUF_INIT;
 	int status = 0;
 
@@ -200,13 +237,20 @@ int cli_discover(struct options *o)
 		goto done;
 	}
 	queries = xcalloc(n + 2, sizeof(*queries));
-	for (size_t i = 0; i < n; i++)
-		if (ll_glob_component(glob, names[i], strlen(names[i])))
-			queries[nq++] = (struct ll_query){ .name = names[i], .kind = LL_QUERY_ANY,
-							   .decl_glob = o->decl_glob,
-							   .select = &o->select,
-							   .no_suggestion = true,
-							   .summary_only = o->list_glob != NULL };
+	digests = xcalloc(n + 2, sizeof(*digests));
+	for (size_t i = 0; i < n + 2; i++)
+		digests[i] = (struct digest){ .contains = o->contains, .cacheline = o->cacheline };
+	for (size_t i = 0; i < n; i++) {
+		if (!ll_glob_component(glob, names[i], strlen(names[i])))
+			continue;
+		queries[nq] = (struct ll_query){ .name = names[i], .kind = LL_QUERY_ANY,
+						 .decl_glob = o->decl_glob, .select = &o->select,
+						 .no_suggestion = true,
+						 .summary_only = o->list_glob != NULL,
+						 .digest = o->list_glob ? NULL : digest_layout,
+						 .digest_arg = &digests[nq] };
+		nq++;
+	}
 	results = xcalloc(n + 2, sizeof(*results));
 	if (ll_input_lookup(in, queries, nq, results, &err) ||
 	    (o->audit_glob && lookup_globals(in, glob, queries, results, &nq, &err))) {
@@ -250,17 +294,22 @@ int cli_discover(struct options *o)
 		if (o->list_glob) {
 			ll_list_row(s, results[i].summary ? results[i].holes : ll_struct_holes(s),
 				    &out);
-		} else if (o->contains) {
-			contained += ll_contains(s, o->contains, &out);
+			continue;
+		}
+		/* A reader that did not digest (BTF, the globals) left the layout whole. */
+		if (!results[i].digested)
+			digest_layout(s, &digests[i]);
+		if (o->contains) {
+			contained += digests[i].found;
+			if (digests[i].lines.len)
+				sb_add(&out, digests[i].lines.buf, digests[i].lines.len);
 		} else {
 			struct audited *a;
 
 			audits = xgrow(audits, nr_audits, sizeof(*audits));
 			a = &audits[nr_audits++];
-			if (s->kind == LL_GLOBALS)
-				ll_audit_globals(s, &a->a);
-			else
-				ll_audit(s, &a->a);
+			a->a = digests[i].audit;	/* moved */
+			digests[i].audit = (struct ll_audit){ 0 };
 			a->name = s->name;	/* escaped, as the query's is not */
 			a->kind = ll_kind_name(s->kind);
 		}
@@ -306,6 +355,9 @@ done:
 	for (size_t i = 0; i < nr_audits; i++)
 		free(audits[i].a.detail);
 	free(audits);
+	for (size_t i = 0; digests && i < n + 2; i++)
+		digest_release(&digests[i]);
+	free(digests);
 	for (size_t i = 0; results && i < nq; i++)
 		ll_lookup_result_release(&results[i]);
 	free(results);

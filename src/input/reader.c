@@ -228,16 +228,42 @@ static int lookup_split(struct ll_input *in, const struct ll_query *queries, siz
 	return rc;
 }
 
+/* A query's own digest, called by escape_then_digest() on an escaped model. */
+struct digest_shim {
+	void (*fn)(struct ll_struct *s, void *arg);
+	void *arg;
+};
+
+/* A digest sees the model as every other caller does: escaped (escape_model()). */
+static void escape_then_digest(struct ll_struct *s, void *arg)
+{
+	const struct digest_shim *shim = arg;
+
+	escape_model(s);
+	shim->fn(s, shim->arg);
+}
+
 int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t n,
 		    struct ll_lookup_result *results, struct ll_error *err)
 {
+	struct ll_query *asked = xcalloc(n ? n : 1, sizeof(*asked));
+	struct digest_shim *shims = xcalloc(n ? n : 1, sizeof(*shims));
 	bool globals = false;
 	int rc;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		globals |= queries[i].kind == LL_QUERY_GLOBALS;
-	rc = globals ? lookup_split(in, queries, n, results, err) :
-		       in->ops->lookup(in->state, queries, n, results, err);
+		asked[i] = queries[i];
+		if (!queries[i].digest)
+			continue;
+		shims[i] = (struct digest_shim){ queries[i].digest, queries[i].digest_arg };
+		asked[i].digest = escape_then_digest;
+		asked[i].digest_arg = &shims[i];
+	}
+	rc = globals ? lookup_split(in, asked, n, results, err) :
+		       in->ops->lookup(in->state, asked, n, results, err);
+	free(asked);
+	free(shims);
 
 	/* A failed lookup leaves the caller nothing to release. */
 	if (rc)
@@ -245,7 +271,7 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 			ll_lookup_result_release(&results[i]);
 	for (size_t i = 0; i < n && !rc; i++) {
 		ll_escape_in_place(&results[i].detail);
-		if (results[i].layout)
+		if (results[i].layout && !results[i].digested)
 			escape_model(results[i].layout);
 	}
 	return rc;

@@ -89,6 +89,17 @@ struct ll_query {
 	 * then answer from its index without building the members.
 	 */
 	bool summary_only;
+	/*
+	 * Whole-image questions (--contains, --audit) print a few lines per
+	 * struct: DIGEST reduces a layout to those, into DIGEST_ARG (this
+	 * query's own), as soon as it is built, so that ~9,000 member trees
+	 * are never all alive at once. It may run on another thread than
+	 * the caller's, and touches only S and DIGEST_ARG. A reader that
+	 * calls it sets the result's digested and frees the members; one
+	 * that does not leaves the layout whole for the caller to digest.
+	 */
+	void (*digest)(struct ll_struct *s, void *digest_arg);
+	void *digest_arg;
 };
 
 enum ll_lookup_status {
@@ -113,6 +124,7 @@ struct ll_lookup_result {
 	 */
 	bool summary;
 	size_t holes;
+	bool digested;			/* the query's digest ran; the layout has no members */
 };
 
 /*

@@ -2477,17 +2477,21 @@ static int pick_die(struct ll_dwarf_input *in, struct ll_finder **finders,
 }
 
 /*
- * LAYOUT's hole count, and for a --list row (Q summary_only) LAYOUT
- * without its members: a row needs none (reader.h), and ~8,600 member
- * trees of a --list='*' held until every build is done were ~180 MB of
- * its peak. Builds on two threads do it as soon as each is built.
+ * LAYOUT's hole count; then Q's digest, if any, and for a --list row (Q
+ * summary_only) or a digested layout, LAYOUT without its members: ~8,600
+ * member trees of a --list='*' held until every build was done were
+ * ~120 MB of its peak. Builds on two threads do it as soon as each is
+ * built, on the thread that built it. *DIGESTED: the digest ran.
  */
-static size_t settle_layout(const struct ll_query *q, struct ll_struct *layout)
+static size_t settle_layout(const struct ll_query *q, struct ll_struct *layout, bool *digested)
 {
 	struct ll_summary sum;
 
 	ll_summarize(layout, &sum);
-	if (q->summary_only) {
+	*digested = q->digest != NULL;
+	if (q->digest)
+		q->digest(layout, q->digest_arg);
+	if (q->summary_only || q->digest) {
 		for (size_t i = 0; i < layout->nr_members; i++)
 			ll_member_release(&layout->members[i]);
 		free(layout->members);
@@ -2507,6 +2511,7 @@ static int finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
 			const struct ll_error *berr, struct ll_error *err)
 {
 	size_t nr_holes;
+	bool digested = holes && q->digest;	/* with HOLES, settle_layout() ran */
 
 	if (build_rc) {
 		ll_struct_free(layout);
@@ -2519,7 +2524,11 @@ static int finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
 			       q->kind == LL_QUERY_UNION ? "union" : "struct", q->name, berr->msg);
 	}
 	r->layout = layout;
-	nr_holes = holes ? *holes : settle_layout(q, layout);
+	if (holes)
+		nr_holes = *holes;
+	else
+		nr_holes = settle_layout(q, layout, &digested);
+	r->digested = digested;
 	pick->holes = nr_holes < LL_INDEX_NO_HOLES ? (uint32_t)nr_holes : LL_INDEX_NO_HOLES;
 	if (q->summary_only) {
 		r->summary = true;
@@ -2619,8 +2628,12 @@ static void *build_worker_main(void *arg)
 					      pool->budget, &job->layout, &job->unsupported,
 					      &job->members, &err);
 		job_error(job, job->rc, &err);
-		if (!job->rc)
-			job->holes = settle_layout(&pool->queries[job->query], job->layout);
+		if (!job->rc) {
+			bool digested;
+
+			job->holes = settle_layout(&pool->queries[job->query], job->layout,
+						   &digested);
+		}
 	}
 	return NULL;
 }
