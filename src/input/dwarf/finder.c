@@ -172,6 +172,28 @@ void ll_finder_skip_headers(struct ll_finder *f, const uint64_t *dies, size_t n)
 	f->skip_headers = true;
 }
 
+bool ll_finder_unit_span(const struct ll_finder *f, uint64_t off, uint64_t *begin, uint64_t *end)
+{
+	size_t u;
+
+	if (!f || !f->units || (u = unit_index(f, off)) == SIZE_MAX)
+		return false;
+	*begin = f->units[u].offset;
+	*end = f->units[u].end;
+	return true;
+}
+
+void ll_finder_release(struct ll_finder *f, uint64_t off)
+{
+	size_t u;
+
+	if (!f || !f->image || !f->units || (u = unit_index(f, off)) == SIZE_MAX ||
+	    !f->unit_filled[u])
+		return;
+	ll_sparse_release(f->image, f->units[u].first_die, f->units[u].end - f->units[u].first_die);
+	f->unit_filled[u] = false;
+}
+
 int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 {
 	size_t lo;

@@ -80,6 +80,20 @@ void ll_finder_free(struct ll_finder *finder);
 int ll_finder_prepare(struct ll_finder *finder, uint64_t off, struct ll_error *err);
 
 /*
+ * The .debug_info range [*BEGIN, *END) of the unit holding OFF, as the
+ * scan or the index found it; false when the finder knows no units.
+ */
+bool ll_finder_unit_span(const struct ll_finder *finder, uint64_t off, uint64_t *begin,
+			 uint64_t *end);
+
+/*
+ * Give back the memory of the unit holding OFF that ll_finder_prepare()
+ * read (its header stays: libdw may read it to reach a later unit).
+ * Nothing may read the unit's DIEs until it is prepared again.
+ */
+void ll_finder_release(struct ll_finder *finder, uint64_t off);
+
+/*
  * For a finder from ll_finder_from_index() about to build the DIEs DIES
  * (any order): when each DIE's unit is DWARF 5 and refers to nothing
  * outside itself, later ll_finder_prepare() calls write one made-up unit

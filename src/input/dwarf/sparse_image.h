@@ -42,6 +42,22 @@ void ll_sparse_put(struct ll_sparse_image *img, uint64_t off, const void *bytes,
 int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, struct ll_error *err);
 
 /*
+ * Give back the memory of [OFF, OFF + LEN) of the hole, filled before:
+ * its whole pages read zero again until filled anew. The pages it shares
+ * with the bytes around it stay. Nothing when the hole is a file mapping
+ * (ll_sparse_fill_all()).
+ */
+void ll_sparse_release(struct ll_sparse_image *img, uint64_t off, uint64_t len);
+
+/*
+ * Once the hole is the file's mapping again (ll_sparse_fill_all()): let
+ * the kernel take back the pages of [OFF, OFF + LEN) of it that this
+ * process touched (whole pages only). They are the file's bytes, read
+ * again if touched. Nothing before ll_sparse_fill_all().
+ */
+void ll_sparse_forget(struct ll_sparse_image *img, uint64_t off, uint64_t len);
+
+/*
  * Ask for transparent huge pages in the hole from now on (best effort):
  * where most of it will be filled (a whole-image run) or only a few
  * units and no header between them are touched (a lookup the name index

@@ -71,6 +71,7 @@ struct share {
 	Dwarf *dw;
 	void *ctx;
 	ll_die_decl_fn decl;
+	const struct ll_variables_walk *walk;
 	const char *path;
 	Dwarf_Off begin, end;
 	struct ll_variables vars;
@@ -100,6 +101,8 @@ static void *walk_share(void *arg)
 					add_variable(&child, sh->decl, sh->ctx, &sh->vars);
 			} while (dwarf_siblingof(&child, &child) == 0);
 		}
+		if (sh->walk->unit_done)
+			sh->walk->unit_done(sh->walk->unit_done_arg, off, next);
 		off = next;
 	}
 	if (rc < 0)
@@ -155,6 +158,7 @@ int ll_dwarf_variables(const struct ll_variables_walk *walk, struct ll_variables
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < n; i++)
 		sh[i] = (struct share){ .dw = walk->dw[i], .ctx = walk->ctx[i], .decl = walk->decl,
+					.walk = walk,
 					.path = walk->path, .begin = i ? split : 0,
 					.end = i || !split ? (Dwarf_Off)-1 : split };
 	if (n == 2)

@@ -32,6 +32,13 @@ struct ll_variables_walk {
 	void *ctx[2];
 	size_t nr;			/* 1 or 2 */
 	ll_die_decl_fn decl;
+	/*
+	 * Called (from either walker's thread) with each unit's .debug_info
+	 * range [BEGIN, END) once it has been read: nothing reads it again.
+	 * NULL: nothing to do.
+	 */
+	void (*unit_done)(void *arg, Dwarf_Off begin, Dwarf_Off end);
+	void *unit_done_arg;
 };
 
 /*
