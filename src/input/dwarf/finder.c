@@ -137,8 +137,9 @@ static bool put_fake_header(struct ll_finder *f, size_t lo)
 	uint64_t len = f->units[lo].offset - u->offset;
 	unsigned char h[12];
 
+	/* A file mapping holds the real headers, and takes no made-up one. */
 	if (len < sizeof(h) || len - 4 >= 0xfffffff0u || u->addr_size > 255 ||
-	    u->abbrev_offset > UINT32_MAX)
+	    u->abbrev_offset > UINT32_MAX || ll_sparse_whole(f->image))
 		return false;
 	for (int i = 0; i < 4; i++) {
 		h[i] = (unsigned char)((len - 4) >> (8 * i));
@@ -170,6 +171,11 @@ void ll_finder_skip_headers(struct ll_finder *f, const uint64_t *dies, size_t n)
 			return;
 	}
 	f->skip_headers = true;
+}
+
+bool ll_finder_faked(const struct ll_finder *f)
+{
+	return f && f->faked_end != 0;
 }
 
 bool ll_finder_unit_span(const struct ll_finder *f, uint64_t off, uint64_t *begin, uint64_t *end)

@@ -80,6 +80,13 @@ void ll_finder_free(struct ll_finder *finder);
 int ll_finder_prepare(struct ll_finder *finder, uint64_t off, struct ll_error *err);
 
 /*
+ * Whether ll_finder_prepare() stood a made-up unit header in for units
+ * (ll_finder_skip_headers()): libdw's handle then holds a unit the file
+ * does not, and the image must not become the file's mapping.
+ */
+bool ll_finder_faked(const struct ll_finder *finder);
+
+/*
  * The .debug_info range [*BEGIN, *END) of the unit holding OFF, as the
  * scan or the index found it; false when the finder knows no units.
  */

@@ -151,22 +151,16 @@ void ll_sparse_release(struct ll_sparse_image *img, uint64_t off, uint64_t len)
 {
 	uint64_t first, last;
 
-	if (img->whole || off > img->hole_size || len > img->hole_size - off)
+	if (off > img->hole_size || len > img->hole_size - off)
 		return;
 	whole_pages(img->hole_off + off, len, &first, &last);
 	if (last > first)
 		(void)madvise(img->base + first, (size_t)(last - first), MADV_DONTNEED);
 }
 
-void ll_sparse_forget(struct ll_sparse_image *img, uint64_t off, uint64_t len)
+bool ll_sparse_whole(const struct ll_sparse_image *img)
 {
-	uint64_t first, last;
-
-	if (!img->whole || off > img->hole_size || len > img->hole_size - off)
-		return;
-	whole_pages(img->hole_off + off, len, &first, &last);
-	if (last > first)
-		(void)madvise(img->base + first, (size_t)(last - first), MADV_DONTNEED);
+	return img->whole;
 }
 
 int ll_sparse_fill_all(struct ll_sparse_image *img, struct ll_error *err)

@@ -15,6 +15,7 @@
 #ifndef LAYOUTLINT_SPARSE_IMAGE_H
 #define LAYOUTLINT_SPARSE_IMAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,20 +43,15 @@ void ll_sparse_put(struct ll_sparse_image *img, uint64_t off, const void *bytes,
 int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, struct ll_error *err);
 
 /*
- * Give back the memory of [OFF, OFF + LEN) of the hole, filled before:
- * its whole pages read zero again until filled anew. The pages it shares
- * with the bytes around it stay. Nothing when the hole is a file mapping
- * (ll_sparse_fill_all()).
+ * Give back the memory of [OFF, OFF + LEN) of the hole (whole pages only;
+ * those it shares with the bytes around it stay). Anonymous, they read
+ * zero again until filled anew; once the hole is the file's mapping
+ * (ll_sparse_fill_all()), the file's bytes, read again when touched.
  */
 void ll_sparse_release(struct ll_sparse_image *img, uint64_t off, uint64_t len);
 
-/*
- * Once the hole is the file's mapping again (ll_sparse_fill_all()): let
- * the kernel take back the pages of [OFF, OFF + LEN) of it that this
- * process touched (whole pages only). They are the file's bytes, read
- * again if touched. Nothing before ll_sparse_fill_all().
- */
-void ll_sparse_forget(struct ll_sparse_image *img, uint64_t off, uint64_t len);
+/* Whether the hole is the file's mapping (ll_sparse_fill_all()): writes go nowhere. */
+bool ll_sparse_whole(const struct ll_sparse_image *img);
 
 /*
  * Ask for transparent huge pages in the hole from now on (best effort):

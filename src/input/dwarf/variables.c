@@ -79,10 +79,13 @@ struct share {
 	int rc;
 };
 
+/* What the walk has read before it calls unit_done (variables.h). */
+#define UNIT_DONE_BATCH ((Dwarf_Off)2 << 20)
+
 static void *walk_share(void *arg)
 {
 	struct share *sh = arg;
-	Dwarf_Off off = sh->begin, next;
+	Dwarf_Off off = sh->begin, next, done = sh->begin;
 	size_t header;
 	int rc = 0;
 
@@ -101,10 +104,15 @@ static void *walk_share(void *arg)
 					add_variable(&child, sh->decl, sh->ctx, &sh->vars);
 			} while (dwarf_siblingof(&child, &child) == 0);
 		}
-		if (sh->walk->unit_done)
-			sh->walk->unit_done(sh->walk->unit_done_arg, off, next);
+		/* In batches: each call may cost every CPU a TLB flush. */
+		if (sh->walk->unit_done && next - done >= UNIT_DONE_BATCH) {
+			sh->walk->unit_done(sh->walk->unit_done_arg, done, next);
+			done = next;
+		}
 		off = next;
 	}
+	if (sh->walk->unit_done && off > done)
+		sh->walk->unit_done(sh->walk->unit_done_arg, done, off);
 	if (rc < 0)
 		sh->rc = ll_fail(&sh->err, "%s: .debug_info offset %#llx: unreadable unit header: %s",
 				 sh->path, (unsigned long long)off, dwarf_errmsg(-1));
@@ -116,12 +124,29 @@ static void *walk_share(void *arg)
  * .debug_info, so that each walks about half of its bytes. 0 when there is
  * no second unit to start at.
  */
-static Dwarf_Off middle_unit(Dwarf *dw)
+/*
+ * The unit after OFF, its header read through WALK's first handle; the
+ * units before it given back now and then (*DONE: up to where): each
+ * header read maps ~64 KiB of the file around it.
+ */
+static int header_step(const struct ll_variables_walk *walk, Dwarf_Off off, Dwarf_Off *next,
+		       Dwarf_Off *done)
 {
-	Dwarf_Off off = 0, next, last = 0;
 	size_t header;
+	int rc = dwarf_nextcu(walk->dw[0], off, next, &header, NULL, NULL, NULL);
 
-	while (dwarf_nextcu(dw, off, &next, &header, NULL, NULL, NULL) == 0) {
+	if (walk->unit_done && (rc != 0 || *next - *done >= UNIT_DONE_BATCH) && off > *done) {
+		walk->unit_done(walk->unit_done_arg, *done, off);
+		*done = off;
+	}
+	return rc;
+}
+
+static Dwarf_Off middle_unit(const struct ll_variables_walk *walk)
+{
+	Dwarf_Off off = 0, next, last = 0, done = 0;
+
+	while (header_step(walk, off, &next, &done) == 0) {
 		last = off;
 		off = next;
 	}
@@ -129,9 +154,11 @@ static Dwarf_Off middle_unit(Dwarf *dw)
 		return 0;
 	Dwarf_Off half = off / 2;
 
-	off = 0;
-	while (dwarf_nextcu(dw, off, &next, &header, NULL, NULL, NULL) == 0 && next <= half)
+	off = done = 0;
+	while (header_step(walk, off, &next, &done) == 0 && next <= half)
 		off = next;
+	if (walk->unit_done && off > done)
+		walk->unit_done(walk->unit_done_arg, done, off);
 	return off ? off : last;
 }
 
@@ -149,7 +176,7 @@ int ll_dwarf_variables(const struct ll_variables_walk *walk, struct ll_variables
 		       struct ll_error *err)
 {
 	struct share sh[2] = { 0 };
-	Dwarf_Off split = walk->nr > 1 ? middle_unit(walk->dw[0]) : 0;
+	Dwarf_Off split = walk->nr > 1 ? middle_unit(walk) : 0;
 	size_t n = split ? 2 : 1;
 	pthread_t tid;
 	bool threaded = false;

@@ -33,9 +33,11 @@ struct ll_variables_walk {
 	size_t nr;			/* 1 or 2 */
 	ll_die_decl_fn decl;
 	/*
-	 * Called (from either walker's thread) with each unit's .debug_info
-	 * range [BEGIN, END) once it has been read: nothing reads it again.
-	 * NULL: nothing to do.
+	 * Called (from either walker's thread) with the .debug_info range
+	 * [BEGIN, END) of whole units, about 2 MB of them, once they have
+	 * been read, so that their pages may go: the walk does not need
+	 * them again (also while the split between the walkers is looked
+	 * for, which reads every unit header). NULL: nothing to do.
 	 */
 	void (*unit_done)(void *arg, Dwarf_Off begin, Dwarf_Off end);
 	void *unit_done_arg;
