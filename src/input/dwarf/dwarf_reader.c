@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -39,7 +40,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <limits.h>
 
 #include "config.h"
 #include "input/dwarf/altlink.h"
@@ -1080,12 +1080,6 @@ static void file_cache_reset(struct file_cache *fc)
 	memset(fc, 0, sizeof(*fc));
 }
 
-/*
- * The raw declaring file of DIE. The line table header is read directly
- * when possible: libdw 0.188 decodes the unit's whole line program for
- * dwarf_decl_file(), and treats DWARF 5's file 0 (clang's primary source
- * file) as no file at all.
- */
 /* File INDEX of the line table at STMT_LIST in LINES, through FC's copy of the table when given. */
 static bool table_file(const struct ll_line_sections *lines, uint64_t stmt_list, uint64_t index,
 		       const char *comp_dir, struct file_cache *fc, struct strbuf *out)
@@ -1102,6 +1096,12 @@ static bool table_file(const struct ll_line_sections *lines, uint64_t stmt_list,
 	return fc->table_ok && ll_line_table_path(&fc->table, index, out);
 }
 
+/*
+ * The raw declaring file of DIE. The line table header is read directly
+ * when possible: libdw 0.188 decodes the unit's whole line program for
+ * dwarf_decl_file(), and treats DWARF 5's file 0 (clang's primary source
+ * file) as no file at all.
+ */
 static bool raw_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, Dwarf_Die *cu,
 			  struct file_cache *fc, struct strbuf *out)
 {
@@ -2845,18 +2845,19 @@ static int finish_jobs(struct ll_dwarf_input *in, const struct ll_query *queries
 /* The units a round of builds makes real at once: the peak of the image. */
 #define ROUND_BYTES ((uint64_t)32 << 20)
 
-struct job_ref {
+/* A query or a build job (AT), by the DIE it builds: what goes in .debug_info order. */
+struct by_die {
 	uint64_t die;
-	size_t job;
+	size_t at;
 };
 
-static int cmp_job_ref(const void *x, const void *y)
+static int cmp_by_die(const void *a, const void *b)
 {
-	const struct job_ref *a = x, *b = y;
+	const struct by_die *x = a, *y = b;
 
-	if (a->die != b->die)
-		return a->die < b->die ? -1 : 1;
-	return a->job < b->job ? -1 : a->job > b->job;
+	if (x->die != y->die)
+		return x->die < y->die ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
 }
 
 /*
@@ -2864,7 +2865,7 @@ static int cmp_job_ref(const void *x, const void *y)
  * jobs in one round, until their units add up to ROUND_BYTES.
  */
 static void next_round(struct build_pool *pool, struct ll_finder *finder,
-		       const struct job_ref *bydie, size_t *k, size_t *round)
+		       const struct by_die *bydie, size_t *k, size_t *round)
 {
 	uint64_t bytes = 0, unit = UINT64_MAX;
 	size_t nr = 0;
@@ -2879,7 +2880,7 @@ static void next_round(struct build_pool *pool, struct ll_finder *finder,
 			bytes += end - begin;
 			unit = begin;
 		}
-		round[nr++] = bydie[(*k)++].job;
+		round[nr++] = bydie[(*k)++].at;
 	}
 	pool->round = round;
 	pool->nr_round = nr;
@@ -2947,7 +2948,7 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 {
 	struct build_pool pool = { .in = in, .queries = queries };
 	struct build_worker workers[2];
-	struct job_ref *bydie;
+	struct by_die *bydie;
 	size_t *round, k = 0;
 	uint64_t released = 0;	/* .debug_info below it is given back */
 	bool stopped = false;
@@ -2976,8 +2977,8 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 	bydie = xcalloc(pool.nr_jobs ? pool.nr_jobs : 1, sizeof(*bydie));
 	round = xcalloc(pool.nr_jobs ? pool.nr_jobs : 1, sizeof(*round));
 	for (size_t j = 0; j < pool.nr_jobs; j++)
-		bydie[j] = (struct job_ref){ pool.jobs[j].pick->die, j };
-	qsort(bydie, pool.nr_jobs, sizeof(*bydie), cmp_job_ref);
+		bydie[j] = (struct by_die){ pool.jobs[j].pick->die, j };
+	qsort(bydie, pool.nr_jobs, sizeof(*bydie), cmp_by_die);
 	workers[0] = (struct build_worker){ &pool, in->parts[0].src.dwarf };
 	workers[1] = (struct build_worker){ &pool,
 					    dwarf_begin_elf(dwarf_getelf(in->dwarf), DWARF_C_READ,
@@ -3235,20 +3236,6 @@ static void update_index(struct ll_dwarf_input *in, const struct lookup_ctx *lc)
 		ll_finder_seed_release(&in->seed);
 }
 
-struct by_die {
-	uint64_t die;
-	size_t query;
-};
-
-static int cmp_by_die(const void *a, const void *b)
-{
-	const struct by_die *x = a, *y = b;
-
-	if (x->die != y->die)
-		return x->die < y->die ? -1 : 1;
-	return x->query < y->query ? -1 : x->query > y->query;
-}
-
 /*
  * The order to resolve warm queries in: by the DIE each will build, so
  * the finder may stand one made-up unit header in for the many before
@@ -3273,7 +3260,7 @@ static size_t *warm_order(const struct ll_query *queries, struct query_state *st
 	}
 	qsort(v, n, sizeof(*v), cmp_by_die);
 	for (size_t i = 0; i < n; i++)
-		order[i] = v[i].query;
+		order[i] = v[i].at;
 	ll_finder_skip_headers(finder, dies, nr_dies);
 	free(dies);
 	free(v);
