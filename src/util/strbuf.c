@@ -226,8 +226,12 @@ void ll_escape_in_place(char **s)
 
 	if (!*s)
 		return;
-	for (p = (const unsigned char *)*s; *p && (n = plain_length(p)) != 0; p += n)
-		;
+	/* Printable ASCII first: nearly every name and path of a model is all of it. */
+	for (p = (const unsigned char *)*s; *p; p += n) {
+		n = *p >= 0x20 && *p < 0x7f ? 1 : plain_length(p);
+		if (!n)
+			break;
+	}
 	if (!*p)
 		return;
 	sb_add_escaped(&sb, *s);
