@@ -76,12 +76,12 @@ static const struct cmd *cmd_select(const char *name)
  * glibc's malloc, tuned for a short process that builds a few hundred
  * thousand small objects: a heap that grows and shrinks in 32 MiB steps
  * rather than by what each call needs, and huge pages for that heap from
- * its first 2 MiB boundary on. A 4 KiB first-touch fault costs ~8-13 us on the VMs
- * this runs on, and 20 structs' members touch ~1,000 pages: with huge
- * pages a warm 20-struct lookup of the 6.12 image went from 31.3 to
- * 23.5 ms; a small run never reaches them (peak RSS unchanged). Only
- * when the first block lies in the brk heap just below the break (not
- * under a sanitizer's allocator, or glibc's mmap fallback).
+ * its first 2 MiB boundary on. A 4 KiB first-touch fault costs ~8-13 us
+ * on the VMs this runs on, and 20 structs' members touch ~1,000 pages:
+ * with huge pages a warm 20-struct lookup of the 6.12 image went from
+ * 31.3 to 23.5 ms; a small run never reaches them (peak RSS unchanged).
+ * Only when the first block lies in the brk heap just below the break
+ * (not under a sanitizer's allocator, or glibc's mmap fallback).
  */
 static void tune_malloc(void)
 {

@@ -401,13 +401,20 @@ void ll_member_release(struct ll_member *m)
 	free(m->section);
 }
 
+void ll_struct_drop_members(struct ll_struct *s)
+{
+	for (size_t i = 0; i < s->nr_members; i++)
+		ll_member_release(&s->members[i]);
+	free(s->members);
+	s->members = NULL;
+	s->nr_members = 0;
+}
+
 void ll_struct_free(struct ll_struct *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->nr_members; i++)
-		ll_member_release(&s->members[i]);
-	free(s->members);
+	ll_struct_drop_members(s);
 	free(s->name);
 	free(s->decl.file);
 	free(s);

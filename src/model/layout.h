@@ -211,6 +211,8 @@ typedef int (*ll_visit_fn)(struct ll_member *m, int depth, void *arg);
 int ll_visit(struct ll_member *members, size_t n, ll_visit_fn fn, void *arg);
 
 void ll_member_release(struct ll_member *m);
+/* Free S's members only: what is left says the struct's kind, name, size and place. */
+void ll_struct_drop_members(struct ll_struct *s);
 void ll_struct_free(struct ll_struct *s);
 /*
  * A deep copy of S as a reader made it (strings and members are copied;

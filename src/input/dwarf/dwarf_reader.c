@@ -2627,13 +2627,8 @@ static size_t settle_layout(const struct ll_query *q, struct ll_struct *layout, 
 	*digested = q->digest != NULL;
 	if (q->digest)
 		q->digest(layout, q->digest_arg);
-	if (q->summary_only || q->digest) {
-		for (size_t i = 0; i < layout->nr_members; i++)
-			ll_member_release(&layout->members[i]);
-		free(layout->members);
-		layout->members = NULL;
-		layout->nr_members = 0;
-	}
+	if (q->summary_only || q->digest)
+		ll_struct_drop_members(layout);
 	return sum.holes;
 }
 

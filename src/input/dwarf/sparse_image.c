@@ -30,8 +30,8 @@ static size_t page_size(void)
 }
 
 /*
- * The whole pages of the hole [OFF, OFF + SIZE): [*FIRST, *LAST), file
- * offsets; empty when the hole holds none. Only those are anonymous.
+ * The whole pages of the file range [OFF, OFF + SIZE): [*FIRST, *LAST);
+ * empty when it holds none. Of the hole, only those are anonymous.
  */
 static void whole_pages(uint64_t off, uint64_t size, uint64_t *first, uint64_t *last)
 {

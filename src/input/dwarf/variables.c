@@ -120,11 +120,6 @@ static void *walk_share(void *arg)
 }
 
 /*
- * Where the second walker starts: the first unit at or after the middle of
- * .debug_info, so that each walks about half of its bytes. 0 when there is
- * no second unit to start at.
- */
-/*
  * The unit after OFF, its header read through WALK's first handle; the
  * units before it given back now and then (*DONE: up to where): each
  * header read maps ~64 KiB of the file around it.
@@ -142,6 +137,11 @@ static int header_step(const struct ll_variables_walk *walk, Dwarf_Off off, Dwar
 	return rc;
 }
 
+/*
+ * Where the second walker starts: the first unit at or after the middle of
+ * .debug_info, so that each walks about half of its bytes. 0 when there is
+ * no second unit to start at.
+ */
 static Dwarf_Off middle_unit(const struct ll_variables_walk *walk)
 {
 	Dwarf_Off off = 0, next, last = 0, done = 0;
