@@ -93,18 +93,28 @@ void sb_addc(struct strbuf *sb, char c)
 	sb_add(sb, &c, 1);
 }
 
+/*
+ * Formatted into the room already there first, measured only when it
+ * does not fit: measuring every time doubled the cost of the text
+ * report, whose ~20,000 sb_addf calls were a sixth of the instructions
+ * of a warm 20-struct lookup.
+ */
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list again;
 	int n;
 
+	sb_grow(sb, 63);
 	va_copy(again, ap);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	if (n >= 0) {
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	if (n >= 0 && (size_t)n >= sb->alloc - sb->len) {
 		sb_grow(sb, (size_t)n);
 		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, again);
-		sb->len += (size_t)n;
 	}
+	if (n >= 0)
+		sb->len += (size_t)n;
+	else
+		sb->buf[sb->len] = '\0';	/* a failed format adds nothing */
 	va_end(again);
 }
 
