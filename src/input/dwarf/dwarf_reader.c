@@ -1416,30 +1416,43 @@ static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int 
 }
 
 /*
- * Alignments of the aggregates met while one struct is built, by the
- * DIE's address (an offset repeats between .debug_info, .debug_types and
- * a supplementary file). Without it a hostile (or very deep) type graph is walked once
- * per path to each node: a fuzzed DAG of self-referring members made
- * that exponential. An entry in progress stands for a cycle and counts
- * as alignment 1. It travels with the target, whose ABI aligns the base
- * types the alignments come from.
+ * What one struct's build learns of each type it meets, by the DIE's
+ * address (an offset repeats between .debug_info, .debug_types and a
+ * supplementary file): its alignment, its C spelling and its size.
+ *
+ * Alignments: without the memo a hostile (or very deep) type graph is
+ * walked once per path to each node: a fuzzed DAG of self-referring
+ * members made that exponential. One in progress stands for a cycle and
+ * counts as 1. Every type's is kept, not only an aggregate's: the same
+ * typedef chains (u64, spinlock_t, atomic_t) come member after member,
+ * and asking each link for DW_AT_alignment, DW_AT_type and
+ * DW_AT_byte_size again was a quarter of the instructions of a warm
+ * 20-struct lookup; spelling them again, an eighth.
+ *
+ * The memo travels with the target, whose ABI aligns the base types.
  */
-struct align_memo {
-	struct align_entry {
-		uint64_t die;		/* offset + 1; 0: empty slot */
-		uint64_t align;		/* 0: in progress */
+enum align_state { ALIGN_UNKNOWN, ALIGN_IN_PROGRESS, ALIGN_KNOWN };
+
+struct type_memo {
+	struct type_facts {
+		uint64_t die;		/* address + 1; 0: empty slot */
+		uint64_t align;
+		enum align_state align_state;
 		bool explicit_align;
+		bool sized;
+		char *spelled;		/* NULL: not yet */
+		uint64_t size;
 	} *v;
 	size_t mask, used;
 	struct ll_target target;
 };
 
-static struct align_entry *memo_slot(struct align_memo *memo, uint64_t die)
+static struct type_facts *memo_slot(struct type_memo *memo, uint64_t die)
 {
 	size_t at;
 
 	if (memo->used * 2 >= memo->mask) {
-		struct align_memo bigger = { .mask = memo->mask ? memo->mask * 2 + 1 : 63 };
+		struct type_memo bigger = { .mask = memo->mask ? memo->mask * 2 + 1 : 63 };
 
 		bigger.v = xcalloc(bigger.mask + 1, sizeof(*bigger.v));
 		for (size_t i = 0; memo->v && i <= memo->mask; i++) {
@@ -1458,42 +1471,63 @@ static struct align_entry *memo_slot(struct align_memo *memo, uint64_t die)
 	at = (size_t)((die + 1) * 0x9e3779b97f4a7c15ULL >> 20) & memo->mask;
 	while (memo->v[at].die && memo->v[at].die != die + 1)
 		at = (at + 1) & memo->mask;
+	if (!memo->v[at].die) {
+		memo->v[at].die = die + 1;
+		memo->used++;
+	}
 	return &memo->v[at];
 }
 
-static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
-			       struct align_memo *memo);
-
-static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_align, int depth,
-					     struct align_memo *memo);
-
-static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int depth,
-				    struct align_memo *memo)
+static void type_memo_release(struct type_memo *memo)
 {
-	uint64_t die = (uint64_t)(uintptr_t)agg->addr;
-	struct align_entry *e = memo_slot(memo, die);
-	uint64_t align;
+	for (size_t i = 0; memo->v && i <= memo->mask; i++)
+		free(memo->v[i].spelled);
+	free(memo->v);
+	memo->v = NULL;
+	memo->mask = memo->used = 0;
+}
+
+static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
+			       struct type_memo *memo);
+
+typedef uint64_t alignment_fn(Dwarf_Die *die, int tag, bool *explicit_align, int depth,
+			      struct type_memo *memo);
+
+/* DIE's alignment by COMPUTE, once per build (see struct type_memo). */
+static uint64_t remembered_alignment(Dwarf_Die *die, int tag, bool *explicit_align, int depth,
+				     struct type_memo *memo, alignment_fn *compute)
+{
+	uint64_t key = (uint64_t)(uintptr_t)die->addr, align;
+	struct type_facts *e = memo_slot(memo, key);
 	bool ex = false;
 
-	if (e->die) {
+	if (e->align_state != ALIGN_UNKNOWN) {
 		if (e->explicit_align)
 			*explicit_align = true;
-		return e->align ? e->align : 1;
+		return e->align_state == ALIGN_KNOWN ? e->align : 1;
 	}
-	e->die = die + 1;
-	e->align = 0;
-	memo->used++;
-	align = aggregate_alignment_uncached(agg, &ex, depth, memo);
-	e = memo_slot(memo, die);	/* the table may have grown */
+	e->align_state = ALIGN_IN_PROGRESS;
+	align = compute(die, tag, &ex, depth, memo);
+	e = memo_slot(memo, key);	/* the table may have grown */
 	e->align = align;
+	e->align_state = ALIGN_KNOWN;
 	e->explicit_align = ex;
 	if (ex)
 		*explicit_align = true;
 	return align;
 }
 
-static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_align, int depth,
-					     struct align_memo *memo)
+static alignment_fn aggregate_alignment_uncached;
+
+static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int depth,
+				    struct type_memo *memo)
+{
+	return remembered_alignment(agg, 0, explicit_align, depth, memo,
+				    aggregate_alignment_uncached);
+}
+
+static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, int tag, bool *explicit_align,
+					     int depth, struct type_memo *memo)
 {
 	Dwarf_Word a;
 	Dwarf_Die child;
@@ -1502,6 +1536,7 @@ static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_alig
 
 	uint64_t declared = 0;
 
+	(void)tag;
 	/* aligned(N) only ever raises the natural alignment. */
 	if (die_udata(agg, DW_AT_alignment, &a) && a) {
 		*explicit_align = true;
@@ -1543,22 +1578,33 @@ static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, bool *explicit_alig
 	return declared > best ? declared : best;
 }
 
+static alignment_fn type_alignment_uncached;
+
 static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
-			       struct align_memo *memo)
+			       struct type_memo *memo)
+{
+	int tag = dwarf_tag(type);
+
+	if (depth > MAX_NESTING)
+		return 1;
+	if (is_aggregate_tag(tag))
+		return aggregate_alignment(type, explicit_align, depth + 1, memo);
+	return remembered_alignment(type, tag, explicit_align, depth, memo,
+				    type_alignment_uncached);
+}
+
+static uint64_t type_alignment_uncached(Dwarf_Die *type, int tag, bool *explicit_align,
+					int depth, struct type_memo *memo)
 {
 	Dwarf_Word a, sz, enc;
 	Dwarf_Die next;
 
-	if (depth > MAX_NESTING)
-		return 1;
-	if (is_aggregate_tag(dwarf_tag(type)))
-		return aggregate_alignment(type, explicit_align, depth + 1, memo);
 	/* On a typedef, aligned(N) may also lower the alignment. */
 	if (die_udata(type, DW_AT_alignment, &a) && a) {
 		*explicit_align = true;
 		return a;
 	}
-	switch (dwarf_tag(type)) {
+	switch (tag) {
 	case DW_TAG_typedef:
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
@@ -1594,7 +1640,7 @@ struct build_ctx {
 	size_t members;
 	size_t budget;		/* what is left of the input's member_budget */
 	struct file_cache files;
-	struct align_memo align;
+	struct type_memo types;
 	bool rust;		/* a Rust unit: fields are in rustc's order, not declared */
 	bool cxx;		/* a C++ unit: tail padding may hold the next member */
 	bool unsupported;	/* the error is a shape layoutlint does not lay out */
@@ -1605,6 +1651,28 @@ struct build_ctx {
 	} *qnames;
 	size_t nr_qnames;
 };
+
+/* M's type as C and its size, from the memo (struct type_memo) when met before. */
+static int member_type_facts(struct build_ctx *ctx, Dwarf_Die *type, struct ll_member *m)
+{
+	uint64_t key = (uint64_t)(uintptr_t)type->addr;
+	struct type_facts *e = memo_slot(&ctx->types, key);
+
+	if (!e->sized) {
+		uint64_t size;
+
+		if (type_size(type, &size, ctx->err, 0))
+			return -1;	/* not remembered: the next member fails the same way */
+		e = memo_slot(&ctx->types, key);
+		e->size = size;
+		e->sized = true;
+	}
+	if (!e->spelled)
+		e->spelled = ll_c_declaration(type, "");
+	m->type = xstrdup(e->spelled);
+	m->size = e->size;
+	return 0;
+}
 
 static int member_location(struct member_attrs *ma, uint64_t *out, struct ll_error *err)
 {
@@ -1770,16 +1838,15 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 		return -1;
 	if (!is_base)
 		m->name = name ? xstrdup(name) : NULL;
-	m->type = ll_c_declaration(&type, "");
-	member_decl(ctx->in, ma, &ctx->files, &m->decl);
-	if (type_size(&type, &m->size, ctx->err, 0))
+	if (member_type_facts(ctx, &type, m))
 		return -1;
+	member_decl(ctx->in, ma, &ctx->files, &m->decl);
 	if (base + loc < base)
 		return ll_fail(ctx->err, "member %s at DIE 0x%llx: offset overflows",
 			       name ? name : "<anonymous>", die_off);
 	m->offset = base + loc;
 
-	m->alignment = type_alignment(&type, &ex, 0, &ctx->align);
+	m->alignment = type_alignment(&type, &ex, 0, &ctx->types);
 	if (!m->alignment)
 		m->alignment = 1;
 	if (member_udata(ma, DW_AT_alignment, &a) && a) {
@@ -1819,7 +1886,7 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
 		bool child_ex = false;
-		uint64_t child_align = aggregate_alignment(&shaped, &child_ex, 0, &ctx->align);
+		uint64_t child_align = aggregate_alignment(&shaped, &child_ex, 0, &ctx->types);
 
 		m->is_aggregate = true;
 		m->agg_kind = dwarf_tag(&shaped) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
@@ -2000,7 +2067,7 @@ static int build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	struct build_ctx ctx = { .in = in, .err = err, .budget = budget,
-				 .align = { .target = in->target } };
+				 .types = { .target = in->target } };
 	Dwarf_Word size;
 	bool ex = false;
 
@@ -2017,7 +2084,7 @@ static int build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
 			       (unsigned long long)dwarf_dieoffset(agg), (unsigned long long)size,
 			       LL_MAX_STRUCT_SIZE >> 20);
 	s->size = size;
-	s->alignment = aggregate_alignment(agg, &ex, 0, &ctx.align);
+	s->alignment = aggregate_alignment(agg, &ex, 0, &ctx.types);
 	s->explicit_align = ex;
 	s->cacheline = in->arch_cacheline;
 	s->origin = dwarf_dieoffset(agg);
@@ -2031,7 +2098,7 @@ static int build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
 	*members = ctx.members;
 	*unsupported = ctx.unsupported;
 	file_cache_reset(&ctx.files);
-	free(ctx.align.v);
+	type_memo_release(&ctx.types);
 	for (size_t i = 0; i < ctx.nr_qnames; i++)
 		free(ctx.qnames[i].name);
 	free(ctx.qnames);
