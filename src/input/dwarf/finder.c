@@ -28,6 +28,8 @@ struct ll_finder {
 	size_t nr_units;
 	uint8_t *verdicts;		/* the scan's producer verdicts, by unit */
 	bool *unit_filled;
+	/* ll_scan_unit_refs_outside(), by unit: 0 not asked yet, 1 no, 2 yes. */
+	uint8_t *refs_outside;
 	size_t headers_filled;		/* units [0, headers_filled) have theirs */
 	/* ll_finder_skip_headers(): one made-up header may span many units. */
 	bool skip_headers;
@@ -159,6 +161,18 @@ static size_t unit_index(const struct ll_finder *f, uint64_t off)
 	return ll_scan_unit_index(f->units, f->nr_units, off);
 }
 
+/*
+ * Whether unit U may point into other units, asked once: the answer
+ * loads the unit's whole abbreviation table, and a warm lookup asks twice
+ * per unit (here, then in ll_finder_prepare()).
+ */
+static bool unit_refs_outside(struct ll_finder *f, size_t u)
+{
+	if (!f->refs_outside[u])
+		f->refs_outside[u] = ll_scan_unit_refs_outside(&f->in, &f->units[u]) ? 2 : 1;
+	return f->refs_outside[u] == 2;
+}
+
 void ll_finder_skip_headers(struct ll_finder *f, const uint64_t *dies, size_t n)
 {
 	if (!f || !f->image || !f->units || f->headers_filled)
@@ -166,8 +180,7 @@ void ll_finder_skip_headers(struct ll_finder *f, const uint64_t *dies, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		size_t u = unit_index(f, dies[i]);
 
-		if (u == SIZE_MAX || f->units[u].version < 5 ||
-		    ll_scan_unit_refs_outside(&f->in, &f->units[u]))
+		if (u == SIZE_MAX || f->units[u].version < 5 || unit_refs_outside(f, u))
 			return;
 	}
 	f->skip_headers = true;
@@ -234,7 +247,7 @@ int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 	const struct ll_scan_unit *u = &f->units[lo];
 
 	/* A DIE that may point into other units needs them all. */
-	if (ll_scan_unit_refs_outside(&f->in, u))
+	if (unit_refs_outside(f, lo))
 		return fill_all(f, err);
 	if (ll_sparse_fill(f->image, u->offset, u->end - u->offset, err))
 		return -1;
@@ -520,6 +533,7 @@ static int raw_scan(const struct ll_finder_source *src, struct ll_finder *finder
 	finder->verdicts = r->verdicts;
 	r->verdicts = NULL;
 	finder->unit_filled = xcalloc(r->nr_units ? r->nr_units : 1, sizeof(bool));
+	finder->refs_outside = xcalloc(r->nr_units ? r->nr_units : 1, 1);
 	r->units = NULL;
 	for (size_t i = 0; i < r->nr_hits; i++)
 		push_offset(hits, r->hits[i].die, &r->hits[i]);
@@ -667,6 +681,7 @@ void ll_finder_free(struct ll_finder *finder)
 	free(finder->units);
 	free(finder->verdicts);
 	free(finder->unit_filled);
+	free(finder->refs_outside);
 	free(finder);
 }
 
@@ -688,6 +703,7 @@ struct ll_finder *ll_finder_from_index(const struct ll_finder_source *src,
 	memcpy(f->units, index->units, n * sizeof(*f->units));
 	f->nr_units = n;
 	f->unit_filled = xcalloc(n ? n : 1, sizeof(bool));
+	f->refs_outside = xcalloc(n ? n : 1, 1);
 	return f;
 }
 
