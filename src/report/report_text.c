@@ -76,15 +76,27 @@ static void position(struct text_ctx *c, const struct ll_member *m)
 	unsigned cl = c->s->cacheline;
 	struct ll_extent e = ll_member_extent(m);
 
-	if (m->is_bitfield)
-		sb_addf(c->out, "/* %5" PRIu64 ":%-2" PRIu64, m->bit_offset / 8, m->bit_offset % 8);
-	else
-		sb_addf(c->out, "/* %5" PRIu64 "   ", m->offset);
-	sb_addf(c->out, " line %" PRIu64 " +%-3" PRIu64, e.begin / cl, e.begin % cl);
-	if (m->is_bitfield)
-		sb_addf(c->out, " %4" PRIu64 ":%-2" PRIu64, m->size, m->bit_size);
-	else
-		sb_addf(c->out, " %4" PRIu64 "   ", m->size);
+	/* printf's "%5u:%-2u line %u +%-3u %4u:%-2u", without a format to parse */
+	sb_adds(c->out, "/* ");
+	sb_add_u64(c->out, m->is_bitfield ? m->bit_offset / 8 : m->offset, 5);
+	if (m->is_bitfield) {
+		sb_addc(c->out, ':');
+		sb_add_u64(c->out, m->bit_offset % 8, -2);
+	} else {
+		sb_adds(c->out, "   ");
+	}
+	sb_adds(c->out, " line ");
+	sb_add_u64(c->out, e.begin / cl, 0);
+	sb_adds(c->out, " +");
+	sb_add_u64(c->out, e.begin % cl, -3);
+	sb_addc(c->out, ' ');
+	sb_add_u64(c->out, m->size, 4);
+	if (m->is_bitfield) {
+		sb_addc(c->out, ':');
+		sb_add_u64(c->out, m->bit_size, -2);
+	} else {
+		sb_adds(c->out, "   ");
+	}
 	uint64_t first, last;
 
 	if (ll_member_lines(m, cl, &first, &last) && last != first)

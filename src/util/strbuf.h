@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf {
 	char *buf;
@@ -18,6 +19,12 @@ void sb_grow(struct strbuf *sb, size_t extra);
 void sb_add(struct strbuf *sb, const char *data, size_t len);
 void sb_adds(struct strbuf *sb, const char *s);
 void sb_addc(struct strbuf *sb, char c);
+/*
+ * V in decimal, padded with spaces to WIDTH columns: on the left when
+ * WIDTH > 0 (printf's %5), on the right when WIDTH < 0 (%-3). Without a
+ * format string to parse: the text report writes three numbers a member.
+ */
+void sb_add_u64(struct strbuf *sb, uint64_t v, int width);
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
