@@ -144,22 +144,24 @@ static int header_step(const struct ll_variables_walk *walk, Dwarf_Off off, Dwar
  */
 static Dwarf_Off middle_unit(const struct ll_variables_walk *walk)
 {
-	Dwarf_Off off = 0, next, last = 0, done = 0;
+	Dwarf_Off off = 0, next, done = 0, split = 0, *ends = NULL;
+	size_t n = 0;
 
+	/* One pass, each unit's end kept: a second one mapped every header's pages again. */
 	while (header_step(walk, off, &next, &done) == 0) {
-		last = off;
+		ends = xgrow(ends, n, sizeof(*ends));
+		ends[n++] = next;
 		off = next;
 	}
-	if (!last)
-		return 0;
-	Dwarf_Off half = off / 2;
-
-	off = done = 0;
-	while (header_step(walk, off, &next, &done) == 0 && next <= half)
-		off = next;
-	if (walk->unit_done && off > done)
-		walk->unit_done(walk->unit_done_arg, done, off);
-	return off ? off : last;
+	/* The last unit boundary at or before the middle (OFF: where the units end). */
+	for (size_t i = 0; i < n && ends[i] <= off / 2; i++)
+		split = ends[i];
+	if (n < 2)
+		split = 0;	/* no second unit to start at */
+	else if (!split)
+		split = ends[n - 2];	/* the last unit's start */
+	free(ends);
+	return split;
 }
 
 static void append(struct ll_variables *to, struct ll_variables *from)
