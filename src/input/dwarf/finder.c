@@ -24,7 +24,8 @@ struct ll_finder {
 	struct ll_scan_input in;	/* its sections, valid while the Dwarf is */
 	/* What libdw may read of a sparse image; see ll_finder_prepare(). */
 	struct ll_sparse_image *image;	/* borrowed; NULL: all of it */
-	struct ll_scan_unit *units;	/* from the scan; NULL: unknown */
+	const struct ll_scan_unit *units;	/* from the scan; NULL: unknown */
+	struct ll_scan_unit *own_units;		/* units, when not the index's */
 	size_t nr_units;
 	uint8_t *verdicts;		/* the scan's producer verdicts, by unit */
 	bool *unit_filled;
@@ -528,7 +529,7 @@ static int raw_scan(const struct ll_finder_source *src, struct ll_finder *finder
 		return 0;
 	finder->raw = true;
 	finder->in = in;
-	finder->units = r->units;
+	finder->units = finder->own_units = r->units;
 	finder->nr_units = r->nr_units;
 	finder->verdicts = r->verdicts;
 	r->verdicts = NULL;
@@ -678,7 +679,7 @@ void ll_finder_free(struct ll_finder *finder)
 {
 	if (!finder)
 		return;
-	free(finder->units);
+	free(finder->own_units);
 	free(finder->verdicts);
 	free(finder->unit_filled);
 	free(finder->refs_outside);
@@ -699,8 +700,12 @@ struct ll_finder *ll_finder_from_index(const struct ll_finder_source *src,
 		return NULL;
 	}
 	f->raw = true;
-	f->units = xmalloc((n ? n : 1) * sizeof(*f->units));
-	memcpy(f->units, index->units, n * sizeof(*f->units));
+	/*
+	 * Borrowed: the index outlives every lookup's finder. Copying the 6.12
+	 * image's 240 KB of units cost ~50 page faults, a fifth of a warm
+	 * lookup's.
+	 */
+	f->units = index->units;
 	f->nr_units = n;
 	f->unit_filled = xcalloc(n ? n : 1, sizeof(bool));
 	f->refs_outside = xcalloc(n ? n : 1, 1);

@@ -66,7 +66,8 @@ int ll_finder_scan(const struct ll_finder_source *src, struct ll_name_index *ind
  * A finder with no scan behind it, for a lookup the name index answers
  * whole: it knows the index's unit headers, so ll_finder_prepare() makes
  * real only the unit of each DIE built. NULL when the raw scan cannot
- * read SRC (or SRC is .debug_types, which no index covers).
+ * read SRC (or SRC is .debug_types, which no index covers). It borrows
+ * INDEX's units: free it before releasing INDEX.
  */
 struct ll_finder *ll_finder_from_index(const struct ll_finder_source *src,
 				       const struct ll_name_index *index);
