@@ -347,20 +347,22 @@ static bool uleb_at_is(const unsigned char *p, const unsigned char *end, uint64_
 }
 
 /*
- * Whether byte P of .debug_abbrev [D, D + SIZE) may start an entry's tag:
- * right after an abbreviation code (its last byte below 0x80, the ones
- * before it 0x80 and up), which itself follows the start of the section
- * or a ULEB128 zero (ending in 0x00: the end of the entry or the table
- * before). Every real tag passes; most other bytes do not.
+ * Whether byte P of .debug_abbrev (from D, to END) may start an entry's
+ * tag: right after a nonzero abbreviation code (its last byte below 0x80,
+ * the ones before it 0x80 and up), which itself follows the start of the
+ * section or a ULEB128 zero (ending in 0x00: the end of the entry or the
+ * table before). Every real tag passes. Without the nonzero code, every
+ * abbreviation code 0x4a passed: the zero before it read as a code.
  */
-static bool may_start_tag(const unsigned char *d, const unsigned char *p)
+static bool may_start_tag(const unsigned char *d, const unsigned char *p,
+			  const unsigned char *end)
 {
 	if (p == d || p[-1] >= 0x80)
 		return false;
 	p--;
 	while (p > d && p[-1] >= 0x80)
 		p--;
-	return p == d || p[-1] == 0;
+	return !uleb_at_is(p, end, 0) && (p == d || p[-1] == 0);
 }
 
 /*
@@ -379,7 +381,7 @@ static bool surely_no_skeleton(const unsigned char *d, size_t size)
 	for (size_t i = 0; i < sizeof(first); i++)
 		for (const unsigned char *p = d; p < end &&
 		     (p = memchr(p, first[i], (size_t)(end - p))) != NULL; p++) {
-			if (i < 2 ? uleb_at_is(p, end, DW_TAG_skeleton_unit) && may_start_tag(d, p) :
+			if (i < 2 ? uleb_at_is(p, end, DW_TAG_skeleton_unit) && may_start_tag(d, p, end) :
 				    uleb_at_is(p, end, DW_AT_GNU_dwo_name))
 				return false;
 		}
