@@ -314,7 +314,7 @@ static struct dwarf_part *add_part(struct ll_dwarf_input *in, Dwarf *dwarf, cons
 	in->parts = xgrow(in->parts, in->nr_parts, sizeof(*in->parts));
 	p = &in->parts[in->nr_parts++];
 	memset(p, 0, sizeof(*p));
-	p->src = (struct ll_finder_source){ .dwarf = dwarf, .path = path, .fd = -1 };
+	p->src = (struct ll_finder_source){ .dwarf = dwarf, .path = path, .fd = -1, .str_fd = -1 };
 	line_sections(dwarf_getelf(dwarf), &p->lines);
 	return p;
 }
@@ -640,6 +640,8 @@ static int find_parts(struct ll_dwarf_input *in, struct ll_error *err)
 	p->src.image = in->image;
 	/* The file holds a relocated image's .debug_info before relocation. */
 	p->src.fd = in->relocated ? -1 : in->fd;
+	if (in->own_dwarf && (!in->relocated || !ll_elf_section_relocated(elf, ".debug_str")))
+		p->src.str_fd = in->fd;
 	p->src.raw_ok = in->own_dwarf;
 	p->lines = in->lines;
 	if (elf && ll_elf_section_bytes(elf, ".debug_types", ".zdebug_types", &d, &size)) {
@@ -660,6 +662,7 @@ static int find_parts(struct ll_dwarf_input *in, struct ll_error *err)
 		p = add_part(in, in->alt.dwarf, in->alt.path);
 		p->src.fd = in->alt.fd;
 		p->src.raw_ok = !has_relocations(in->alt.elf);
+		p->src.str_fd = p->src.raw_ok ? in->alt.fd : -1;
 	}
 	if ((dwfl_alt || in->alt.dwarf) && find_build_root(in, err))
 		return -1;

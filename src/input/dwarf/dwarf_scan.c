@@ -457,6 +457,65 @@ static const unsigned char *find_string(const unsigned char *p, const unsigned c
 	return p < end ? memmem(p, (size_t)(end - p), needle, len) : NULL;
 }
 
+/* Every copy of NAME (LEN bytes with its NUL) in .debug_str's mapping, into F as name K. */
+static void search_mapping(const struct ll_scan_input *in, const char *name, size_t len,
+			   uint32_t k, struct found_offsets *f)
+{
+	const unsigned char *p = in->str, *end = in->str + in->str_size;
+
+	while (p < end) {
+		const unsigned char *hit = find_string(p, end, (const unsigned char *)name, len);
+
+		if (!hit)
+			break;
+		found_push(f, (uint64_t)(hit - in->str), k);
+		p = hit + 1;
+	}
+}
+
+/* .debug_str read at a time by search_file(), unless the input says. */
+#define STR_CHUNK ((size_t)64 << 10)
+
+/*
+ * The same from IN's file (in->str_fd), a chunk at a time into one
+ * buffer, each chunk read with LEN - 1 bytes of the next so that a copy
+ * across the cut is seen once. False when the file cannot be read: the
+ * mapping is searched instead.
+ */
+static bool search_file(const struct ll_scan_input *in, const char *name, size_t len,
+			uint32_t k, struct found_offsets *f)
+{
+	size_t chunk = in->str_chunk ? in->str_chunk : STR_CHUNK, was = f->n;
+	unsigned char *buf;
+
+	if (!in->str_in_file || len > chunk)
+		return false;
+	buf = xmalloc(chunk + len);
+	for (uint64_t off = 0; off < in->str_size; off += chunk) {
+		size_t want = in->str_size - off < chunk + len - 1 ? (size_t)(in->str_size - off) :
+								     chunk + len - 1;
+		const unsigned char *p = buf, *end = buf + want;
+
+		if (pread(in->str_fd, buf, want, (off_t)(in->str_file_offset + off)) !=
+		    (ssize_t)want) {
+			f->n = was;	/* what this name found so far: found again */
+			free(buf);
+			return false;
+		}
+		while (p < end) {
+			const unsigned char *hit = find_string(p, end, (const unsigned char *)name,
+							       len);
+
+			if (!hit || (size_t)(hit - buf) >= chunk)
+				break;	/* one starting past the cut is the next chunk's */
+			found_push(f, off + (uint64_t)(hit - buf), k);
+			p = hit + 1;
+		}
+	}
+	free(buf);
+	return true;
+}
+
 static void build_targets(const struct ll_scan_input *in, const char *const *names, size_t n,
 			  struct targets *t)
 {
@@ -512,19 +571,11 @@ static void build_targets(const struct ll_scan_input *in, const char *const *nam
 	/* Names too long for the suffix pass, and every name when there are few. */
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(names[i]) + 1;	/* with the NUL */
-		const unsigned char *p = in->str, *end = in->str + in->str_size;
 
 		if (n > FEW_NAMES && len <= 257)
 			continue;
-		while (p < end) {
-			const unsigned char *hit =
-				find_string(p, end, (const unsigned char *)names[i], len);
-
-			if (!hit)
-				break;
-			found_push(&f, (uint64_t)(hit - in->str), (uint32_t)i);
-			p = hit + 1;
-		}
+		if (!(n <= FEW_NAMES && search_file(in, names[i], len, (uint32_t)i, &f)))
+			search_mapping(in, names[i], len, (uint32_t)i, &f);
 	}
 	size_t slots = 16;
 

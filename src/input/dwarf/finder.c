@@ -422,11 +422,11 @@ static unsigned scan_threads(void)
  *    modules (string offsets live in relocation addends), separate debug
  *    files found by libdwfl, big-endian images, LAYOUTLINT_SCAN=libdw.
  */
-/* File offset of .debug_info when its bytes are stored there as is. */
-static bool info_file_offset(Elf *elf, uint64_t *off)
+/* File offset of section NAME when its bytes are stored there as is. */
+static bool plain_file_offset(Elf *elf, const char *name, uint64_t *off)
 {
 	GElf_Shdr shdr;
-	Elf_Scn *scn = ll_elf_section(elf, ".debug_info", NULL, &shdr);
+	Elf_Scn *scn = ll_elf_section(elf, name, NULL, &shdr);
 	Elf_Data *raw, *d;
 
 	if (!scn)
@@ -442,7 +442,7 @@ static bool info_file_offset(Elf *elf, uint64_t *off)
 }
 
 /* The sections the raw scan reads, when the file holds them plainly. */
-static bool scan_input(Dwarf *dwarf, int fd, const struct ll_progress *progress,
+static bool scan_input(Dwarf *dwarf, int fd, int str_fd, const struct ll_progress *progress,
 		       struct ll_scan_input *in)
 {
 	Elf *elf = dwarf_getelf(dwarf);
@@ -453,7 +453,7 @@ static bool scan_input(Dwarf *dwarf, int fd, const struct ll_progress *progress,
 	    !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &in->abbrev, &in->abbrev_size))
 		return false;
 	/* Sections stored plainly in the file can be read without the mapping. */
-	if (fd >= 0 && info_file_offset(elf, &in->info_file_offset)) {
+	if (fd >= 0 && plain_file_offset(elf, ".debug_info", &in->info_file_offset)) {
 		in->use_pread = true;
 		in->fd = fd;
 		in->info = NULL;
@@ -461,6 +461,9 @@ static bool scan_input(Dwarf *dwarf, int fd, const struct ll_progress *progress,
 	if (!ll_elf_section_bytes(elf, ".debug_str", ".zdebug_str", &in->str, &in->str_size)) {
 		in->str = (const unsigned char *)"";
 		in->str_size = 0;
+	} else if (str_fd >= 0 && plain_file_offset(elf, ".debug_str", &in->str_file_offset)) {
+		in->str_in_file = true;
+		in->str_fd = str_fd;
 	}
 	if (!ll_elf_section_bytes(elf, ".debug_line_str", ".zdebug_line_str", &in->line_str,
 			  &in->line_str_size))
@@ -515,7 +518,7 @@ static int raw_scan(const struct ll_finder_source *src, struct ll_finder *finder
 	 * Without .debug_str bytes the scan could match no DW_FORM_strp name
 	 * and would skip every unit; the libdw walk reads (and checks) them.
 	 */
-	if (!scan_input(dwarf, fd, progress, &in) || in.str_size == 0)
+	if (!scan_input(dwarf, fd, src->str_fd, progress, &in) || in.str_size == 0)
 		return 0;
 	only = index_units(index, names, n, &in);
 	in.distinct = src->distinct;
@@ -695,7 +698,8 @@ struct ll_finder *ll_finder_from_index(const struct ll_finder_source *src,
 	if (!src->raw_ok || src->types || !raw_scan_allowed())
 		return NULL;
 	f = new_finder(src);
-	if (!scan_input(src->dwarf, src->fd, NULL, &f->in) || f->in.info_size != index->info_size) {
+	if (!scan_input(src->dwarf, src->fd, src->str_fd, NULL, &f->in) ||
+	    f->in.info_size != index->info_size) {
 		ll_finder_free(f);
 		return NULL;
 	}
@@ -1229,7 +1233,7 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 	struct ll_scan_input in;
 	struct ll_scan_result r = { 0 };
 	bool scanned = src->raw_ok && !src->types && raw_scan_allowed() &&
-		       scan_input(src->dwarf, src->fd, progress, &in);
+		       scan_input(src->dwarf, src->fd, src->str_fd, progress, &in);
 
 	/*
 	 * Every unit's names; each name's units too when the caller wants a

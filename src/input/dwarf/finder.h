@@ -40,6 +40,12 @@ struct ll_finder_source {
 	struct ll_sparse_image *image;
 	const char *path;
 	int fd;
+	/*
+	 * A file holding .debug_str's bytes where DWARF's ELF says (-1:
+	 * none): the file itself, or a relocated image's file when nothing
+	 * relocates .debug_str. Only the scan's search for few names reads it.
+	 */
+	int str_fd;
 	bool raw_ok;
 	bool types;
 	/*

@@ -109,3 +109,27 @@ uint64_t ll_base_type_alignment(struct ll_target target, uint64_t size)
 	}
 	return a;
 }
+
+bool ll_elf_section_relocated(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return true;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr rel, target;
+		Elf_Scn *t;
+		const char *tname;
+
+		if (!gelf_getshdr(scn, &rel))
+			return true;
+		if (rel.sh_type != SHT_RELA && rel.sh_type != SHT_REL)
+			continue;
+		t = elf_getscn(elf, rel.sh_info);
+		if (!t || !gelf_getshdr(t, &target) ||
+		    !(tname = elf_strptr(elf, shstrndx, target.sh_name)) || strcmp(tname, name) == 0)
+			return true;
+	}
+	return false;
+}

@@ -26,6 +26,13 @@ Elf_Scn *ll_elf_section(Elf *elf, const char *name, const char *alt, GElf_Shdr *
 bool ll_elf_section_bytes(Elf *elf, const char *name, const char *alt,
 			  const unsigned char **data, size_t *size);
 
+/*
+ * Whether a relocation section (SHT_RELA or SHT_REL) applies to section
+ * NAME: then the file's bytes of it are not what a relocated image holds.
+ * True also when ELF or its section table cannot be read.
+ */
+bool ll_elf_section_relocated(Elf *elf, const char *name);
+
 /* The cacheline size of an ELF machine (64; 128 ppc64; 256 s390x). */
 unsigned ll_elf_arch_cacheline(unsigned machine, unsigned char elfclass);
 
