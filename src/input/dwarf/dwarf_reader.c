@@ -331,12 +331,6 @@ static bool has_relocations(Elf *elf)
 	return false;
 }
 
-/*
- * Whether .debug_abbrev defines a skeleton unit: DW_TAG_skeleton_unit
- * (DWARF 5) or a compile unit with DW_AT_GNU_dwo_name (gcc's DWARF 4
- * split DWARF). Asked before libdw walks every unit header for split
- * units, which a sparse image would have to read whole.
- */
 /* Whether the ULEB128 at P (before END) reads VALUE. */
 static bool uleb_at_is(const unsigned char *p, const unsigned char *end, uint64_t value)
 {
@@ -366,7 +360,7 @@ static bool may_start_tag(const unsigned char *d, const unsigned char *p,
 }
 
 /*
- * Whether ALL (SIZE bytes) holds no byte that may begin the ULEB128 of
+ * Whether D (SIZE bytes) holds no byte that may begin the ULEB128 of
  * DW_TAG_skeleton_unit as a tag (0x4a, or 0xca when padded), nor one
  * that may begin DW_AT_GNU_dwo_name (0xb0): then no entry can define a
  * skeleton unit, found with memchr() alone. Parsing the 6 MB of the 6.12
@@ -388,6 +382,12 @@ static bool surely_no_skeleton(const unsigned char *d, size_t size)
 	return true;
 }
 
+/*
+ * Whether .debug_abbrev defines a skeleton unit: DW_TAG_skeleton_unit
+ * (DWARF 5) or a compile unit with DW_AT_GNU_dwo_name (gcc's DWARF 4
+ * split DWARF). Asked before libdw walks every unit header for split
+ * units, which a sparse image would have to read whole.
+ */
 static bool abbrev_has_skeleton(Elf *elf)
 {
 	const unsigned char *d;
