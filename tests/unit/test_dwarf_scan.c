@@ -458,6 +458,21 @@ START_TEST(test_str_from_file)
 }
 END_TEST
 
+/* An empty name (`struct ""`) is searched for like any other: nothing found, nothing read past it. */
+START_TEST(test_empty_name)
+{
+	static const char *const empty[] = { "" };
+	struct opened o;
+	struct ll_scan_result r;
+
+	open_fixture(_i, &o);
+	ck_assert_int_eq(ll_scan(&o.in, empty, 1, 1, &r), 0);
+	ck_assert_uint_eq(r.nr_hits, 0);
+	ll_scan_result_release(&r);
+	fixture_close(&o.fx);
+}
+END_TEST
+
 static Suite *scan_suite(void)
 {
 	Suite *s = suite_create("dwarf_scan");
@@ -468,6 +483,7 @@ static Suite *scan_suite(void)
 	tcase_add_loop_test(t, test_collect_all_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_cut_sections, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_str_from_file, 0, nr_fixtures);
+	tcase_add_loop_test(t, test_empty_name, 0, nr_fixtures);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -3490,7 +3490,7 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	 * Cold, a few structs each found once: built in DIE order behind the
 	 * one made-up unit header, as warm. A late struct of the 6.12 image
 	 * otherwise had ~3,000 real headers written, a fresh page and a
-	 * fault each: a fifth of the lookup.
+	 * fault each: over a third of the lookup (100 -> 63 ms).
 	 */
 	if (rc == 0 && !order && in->nr_parts == 1 && n <= COLD_SKIP_MAX &&
 	    every_query_builds(queries, state, n))

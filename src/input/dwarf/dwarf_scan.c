@@ -427,11 +427,11 @@ static void found_push(struct found_offsets *f, uint64_t off, uint32_t name)
 #define FEW_NAMES 8
 
 /*
- * The first copy of NEEDLE (LEN >= 2 bytes: a name and its NUL) in
- * [P, END), or NULL. 16 positions at a time, those whose first byte and
- * whose last (the NUL) are the needle's, then memcmp: glibc's memmem was
- * 11% of a cold lookup in xfs.ko (6.6 MB of .debug_str), serial before
- * the scan's threads start.
+ * The first copy of NEEDLE (LEN bytes: a name and its NUL) in [P, END),
+ * or NULL. 16 positions at a time, those whose first byte and whose last
+ * (the NUL) are the needle's, then memcmp: glibc's memmem was 11% of a
+ * cold lookup in xfs.ko (6.6 MB of .debug_str), serial before the scan's
+ * threads start. memmem for the rest, and for an empty name (LEN 1).
  */
 static const unsigned char *find_string(const unsigned char *p, const unsigned char *end,
 					const unsigned char *needle, size_t len)
@@ -440,7 +440,7 @@ static const unsigned char *find_string(const unsigned char *p, const unsigned c
 	const __m128i first = _mm_set1_epi8((char)needle[0]);
 	const __m128i last = _mm_set1_epi8((char)needle[len - 1]);
 
-	while ((size_t)(end - p) >= len - 1 + 16) {
+	while (len >= 2 && (size_t)(end - p) >= len - 1 + 16) {
 		__m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), first);
 		__m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + len - 1)), last);
 		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(a, b));
