@@ -410,9 +410,10 @@ START_TEST(test_cut_sections)
 END_TEST
 
 /*
- * A name searched for in .debug_str as the file stores it, a chunk at a
- * time (in.str_in_file), finds what the search of the mapping finds: with
- * chunks so small that names cross the cuts, and smaller than a name (the
+ * Names searched for in .debug_str as the file stores it, a chunk at a
+ * time (in.str_in_file), one at a time and three at once (each chunk read
+ * once for all), find what the search of the mapping finds: with chunks
+ * so small that names cross the cuts, and smaller than a name (the
  * mapping is searched then).
  */
 START_TEST(test_str_from_file)
@@ -427,31 +428,35 @@ START_TEST(test_str_from_file)
 	ck_assert_ptr_nonnull(ll_elf_section(o.fx.elf, ".debug_str", NULL, &shdr));
 	fd = open(o.fx.path, O_RDONLY);
 	ck_assert_int_ge(fd, 0);
-	for (size_t k = 0; k < NR_NAMES; k++) {
-		struct ll_scan_result want;
+	for (size_t width = 1; width <= 3; width += 2)
+		for (size_t k = 0; k + width <= NR_NAMES; k++) {
+			struct ll_scan_result want;
 
-		ck_assert_int_eq(ll_scan(&o.in, &names[k], 1, 1, &want), 0);
-		total += want.nr_hits + want.nr_fallback;	/* clang's strx names: libdw's */
-		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
-			struct ll_scan_input in = o.in;
-			struct ll_scan_result got;
+			ck_assert_int_eq(ll_scan(&o.in, &names[k], width, 1, &want), 0);
+			total += want.nr_hits + want.nr_fallback;	/* clang's strx: libdw's */
+			for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+				struct ll_scan_input in = o.in;
+				struct ll_scan_result got;
 
-			in.str_in_file = true;
-			in.str_fd = fd;
-			in.str_file_offset = shdr.sh_offset;
-			in.str_chunk = chunks[c];
-			ck_assert_int_eq(ll_scan(&in, &names[k], 1, 1, &got), 0);
-			ck_assert_msg(got.nr_hits == want.nr_hits && got.nr_fallback == want.nr_fallback,
-				      "%s: %s, chunk %zu: %zu hits, not %zu", o.fx.path, names[k],
-				      chunks[c], got.nr_hits, want.nr_hits);
-			for (size_t h = 0; h < got.nr_hits; h++)
-				ck_assert_msg(got.hits[h].die == want.hits[h].die,
-					      "%s: %s, chunk %zu: hit %zu differs", o.fx.path,
-					      names[k], chunks[c], h);
-			ll_scan_result_release(&got);
+				in.str_in_file = true;
+				in.str_fd = fd;
+				in.str_file_offset = shdr.sh_offset;
+				in.str_chunk = chunks[c];
+				ck_assert_int_eq(ll_scan(&in, &names[k], width, 1, &got), 0);
+				ck_assert_msg(got.nr_hits == want.nr_hits &&
+					      got.nr_fallback == want.nr_fallback,
+					      "%s: %s and %zu more, chunk %zu: %zu hits, not %zu",
+					      o.fx.path, names[k], width - 1, chunks[c], got.nr_hits,
+					      want.nr_hits);
+				for (size_t h = 0; h < got.nr_hits; h++)
+					ck_assert_msg(got.hits[h].die == want.hits[h].die &&
+						      got.hits[h].query == want.hits[h].query,
+						      "%s: %s and %zu more, chunk %zu: hit %zu differs",
+						      o.fx.path, names[k], width - 1, chunks[c], h);
+				ll_scan_result_release(&got);
+			}
+			ll_scan_result_release(&want);
 		}
-		ll_scan_result_release(&want);
-	}
 	ck_assert_uint_gt(total, 0);
 	close(fd);
 	fixture_close(&o.fx);

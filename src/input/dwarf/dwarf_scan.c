@@ -457,19 +457,23 @@ static const unsigned char *find_string(const unsigned char *p, const unsigned c
 	return p < end ? memmem(p, (size_t)(end - p), needle, len) : NULL;
 }
 
-/* Every copy of NAME (LEN bytes with its NUL) in .debug_str's mapping, into F as name K. */
-static void search_mapping(const struct ll_scan_input *in, const char *name, size_t len,
-			   uint32_t k, struct found_offsets *f)
+/*
+ * Every copy of NAME (LEN bytes with its NUL) that starts in the first
+ * STARTS bytes of [P, P + SIZE), bytes AT on of .debug_str, into F as
+ * name K.
+ */
+static void push_copies(const unsigned char *p, size_t size, size_t starts, uint64_t at,
+			const char *name, size_t len, uint32_t k, struct found_offsets *f)
 {
-	const unsigned char *p = in->str, *end = in->str + in->str_size;
+	const unsigned char *from = p, *end = p + size;
 
-	while (p < end) {
-		const unsigned char *hit = find_string(p, end, (const unsigned char *)name, len);
+	while (from < end) {
+		const unsigned char *hit = find_string(from, end, (const unsigned char *)name, len);
 
-		if (!hit)
+		if (!hit || (size_t)(hit - p) >= starts)
 			break;
-		found_push(f, (uint64_t)(hit - in->str), k);
-		p = hit + 1;
+		found_push(f, at + (uint64_t)(hit - p), k);
+		from = hit + 1;
 	}
 }
 
@@ -477,43 +481,49 @@ static void search_mapping(const struct ll_scan_input *in, const char *name, siz
 #define STR_CHUNK ((size_t)64 << 10)
 
 /*
- * The same from IN's file (in->str_fd), a chunk at a time into one
- * buffer, each chunk read with LEN - 1 bytes of the next so that a copy
- * across the cut is seen once. False when the file cannot be read: the
- * mapping is searched instead.
+ * Every copy of the N (at most FEW_NAMES) NAMES in .debug_str, read from
+ * IN's file (in->str_fd) a chunk at a time into one buffer, into F name
+ * after name as the mapping's search finds them. Each chunk is read once
+ * for all names, with the bytes of the next that the longest name needs,
+ * so that a copy across the cut is seen once (from the chunk it starts
+ * in). False, F untouched, when the file cannot be read or a name is
+ * longer than a chunk: the mapping is searched instead.
  */
-static bool search_file(const struct ll_scan_input *in, const char *name, size_t len,
-			uint32_t k, struct found_offsets *f)
+static bool search_file(const struct ll_scan_input *in, const char *const *names, size_t n,
+			struct found_offsets *f)
 {
-	size_t chunk = in->str_chunk ? in->str_chunk : STR_CHUNK, was = f->n;
+	size_t chunk = in->str_chunk ? in->str_chunk : STR_CHUNK, len[FEW_NAMES], longest = 1;
+	struct found_offsets per[FEW_NAMES] = { { 0 } };
 	unsigned char *buf;
+	bool ok = true;
 
-	if (!in->str_in_file || len > chunk)
+	if (!in->str_in_file || n > FEW_NAMES)
 		return false;
-	buf = xmalloc(chunk + len);
-	for (uint64_t off = 0; off < in->str_size; off += chunk) {
-		size_t want = in->str_size - off < chunk + len - 1 ? (size_t)(in->str_size - off) :
-								     chunk + len - 1;
-		const unsigned char *p = buf, *end = buf + want;
-
-		if (pread(in->str_fd, buf, want, (off_t)(in->str_file_offset + off)) !=
-		    (ssize_t)want) {
-			f->n = was;	/* what this name found so far: found again */
-			free(buf);
+	for (size_t i = 0; i < n; i++) {
+		len[i] = strlen(names[i]) + 1;	/* with the NUL */
+		if (len[i] > chunk)
 			return false;
-		}
-		while (p < end) {
-			const unsigned char *hit = find_string(p, end, (const unsigned char *)name,
-							       len);
+		if (len[i] > longest)
+			longest = len[i];
+	}
+	buf = xmalloc(chunk + longest);
+	for (uint64_t off = 0; off < in->str_size && ok; off += chunk) {
+		size_t want = in->str_size - off < chunk + longest - 1 ?
+			      (size_t)(in->str_size - off) : chunk + longest - 1;
 
-			if (!hit || (size_t)(hit - buf) >= chunk)
-				break;	/* one starting past the cut is the next chunk's */
-			found_push(f, off + (uint64_t)(hit - buf), k);
-			p = hit + 1;
-		}
+		ok = pread(in->str_fd, buf, want, (off_t)(in->str_file_offset + off)) ==
+		     (ssize_t)want;
+		for (size_t i = 0; i < n && ok; i++)
+			push_copies(buf, want, chunk, off, names[i], len[i], (uint32_t)i, &per[i]);
 	}
 	free(buf);
-	return true;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < per[i].n && ok; j++)
+			found_push(f, per[i].off[j], per[i].name[j]);
+		free(per[i].off);
+		free(per[i].name);
+	}
+	return ok;
 }
 
 static void build_targets(const struct ll_scan_input *in, const char *const *names, size_t n,
@@ -569,13 +579,14 @@ static void build_targets(const struct ll_scan_input *in, const char *const *nam
 		}
 	}
 	/* Names too long for the suffix pass, and every name when there are few. */
-	for (size_t i = 0; i < n; i++) {
+	bool from_file = n <= FEW_NAMES && search_file(in, names, n, &f);
+
+	for (size_t i = 0; i < n && !from_file; i++) {
 		size_t len = strlen(names[i]) + 1;	/* with the NUL */
 
-		if (n > FEW_NAMES && len <= 257)
-			continue;
-		if (!(n <= FEW_NAMES && search_file(in, names[i], len, (uint32_t)i, &f)))
-			search_mapping(in, names[i], len, (uint32_t)i, &f);
+		if (n <= FEW_NAMES || len > 257)
+			push_copies(in->str, in->str_size, in->str_size, 0, names[i], len,
+				    (uint32_t)i, &f);
 	}
 	size_t slots = 16;
 
