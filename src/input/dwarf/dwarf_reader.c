@@ -2686,6 +2686,20 @@ static struct candidate *pick_of(const struct ll_query *q, struct query_state *q
 }
 
 /*
+ * Q's pick when resolving Q builds it (one definition matches, and no
+ * index summary answers a --list row), else NULL: resolve_unbuilt()
+ * says what Q gets instead.
+ */
+static const struct candidate *pick_to_build(const struct ll_query *q, struct query_state *qs)
+{
+	size_t matching;
+	const struct candidate *pick = pick_of(q, qs, &matching);
+
+	return pick && matching == 1 && !(q->summary_only && pick->holes != LL_INDEX_NO_HOLES) ?
+	       pick : NULL;
+}
+
+/*
  * Q's answer when it needs no build (missing, ambiguous, a row from the
  * index): 0 with R filled in. 1: *PICK is to be built.
  */
@@ -3136,13 +3150,8 @@ static int resolve_queries(struct ll_dwarf_input *in, const struct ll_query *que
 	size_t builds = 0;
 	int rc = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		size_t matching;
-		const struct candidate *pick = pick_of(&queries[i], &state[i], &matching);
-
-		builds += matching == 1 &&
-			  !(queries[i].summary_only && pick->holes != LL_INDEX_NO_HOLES);
-	}
+	for (size_t i = 0; i < n; i++)
+		builds += pick_to_build(&queries[i], &state[i]) != NULL;
 	if (builds_in_parallel(in, builds))
 		return resolve_all(in, queries, state, finders, results, n, order, err);
 	for (size_t k = 0; k < n && rc == 0; k++) {
@@ -3364,14 +3373,9 @@ static void update_index(struct ll_dwarf_input *in, const struct lookup_ctx *lc)
 static bool every_query_builds(const struct ll_query *queries, struct query_state *state,
 			       size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		size_t matching;
-		const struct candidate *pick = pick_of(&queries[i], &state[i], &matching);
-
-		if (!pick || matching != 1 ||
-		    (queries[i].summary_only && pick->holes != LL_INDEX_NO_HOLES))
+	for (size_t i = 0; i < n; i++)
+		if (!pick_to_build(&queries[i], &state[i]))
 			return false;
-	}
 	return true;
 }
 
@@ -3388,13 +3392,10 @@ static size_t *warm_order(const struct ll_query *queries, struct query_state *st
 	size_t *order = xmalloc((n ? n : 1) * sizeof(*order)), nr_dies = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		size_t matching;
-		const struct candidate *pick = pick_of(&queries[i], &state[i], &matching);
-		bool builds = pick && matching == 1 &&
-			      !(queries[i].summary_only && pick->holes != LL_INDEX_NO_HOLES);
+		const struct candidate *pick = pick_to_build(&queries[i], &state[i]);
 
-		v[i] = (struct by_die){ builds ? pick->die : 0, i };
-		if (builds)
+		v[i] = (struct by_die){ pick ? pick->die : 0, i };
+		if (pick)
 			dies[nr_dies++] = pick->die;
 	}
 	qsort(v, n, sizeof(*v), cmp_by_die);
