@@ -64,8 +64,8 @@ LATE_PEAK_MB = 23
 
 # A child's ru_maxrss counts the memory of the process it was forked from
 # (Linux records the old mm's high-water mark at exec): spawned from this
-# test, whatever TOOL does reads as at least this test's own ~26 MB. A
-# small run is therefore started from a fresh, small python (~10 MB).
+# test, whatever TOOL does reads as at least this test's own ~26 MB. Each
+# run is therefore started from a fresh, small python (~10 MB).
 SPAWN_SMALL = """import os, sys
 quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
 pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ, file_actions=quiet)
@@ -74,22 +74,12 @@ print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
 """
 
 
-def small_peak_rss_mb(tool, *args, env_extra):
-    """(exit status, peak RSS in MB) of one run of TOOL, spawned from a small process."""
+def peak_rss_mb(tool, *args, env_extra):
+    """(exit status, peak RSS in MB) of one run of TOOL, by wait4() in a small process."""
     env = dict(os.environ, **env_extra)
     out = subprocess.run([sys.executable, "-c", SPAWN_SMALL, tool, *args], env=env,
                          capture_output=True, text=True).stdout.split()
     return (int(out[0]), int(out[1]) / 1024) if len(out) == 2 else (-1, float("inf"))
-
-
-def peak_rss_mb(tool, *args, env_extra):
-    """(exit status, peak RSS in MB) of one run of TOOL, by wait4()."""
-    env = dict(os.environ, **env_extra)
-    with open(os.devnull, "wb") as null:
-        proc = subprocess.Popen([tool, *args], stdout=null, stderr=null, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, usage.ru_maxrss / 1024
 
 
 def main():
@@ -145,9 +135,8 @@ def main():
         tap.ok(rc == 0 and mb < PEAK_MB,
                f"{' '.join(args)} cold: peak RSS {mb:.0f} MB (under {PEAK_MB})", f"exit {rc}")
     for threads in ("1", "2"):
-        rc, mb = small_peak_rss_mb(lint.tool, vmlinux, "struct", "printf_spec",
-                                   env_extra={"LAYOUTLINT_CACHE": "off",
-                                              "LAYOUTLINT_THREADS": threads})
+        rc, mb = peak_rss_mb(lint.tool, vmlinux, "struct", "printf_spec",
+                             env_extra={"LAYOUTLINT_CACHE": "off", "LAYOUTLINT_THREADS": threads})
         tap.ok(rc == 0 and mb < LATE_PEAK_MB,
                f"struct printf_spec cold, {threads} thread(s): peak RSS {mb:.0f} MB "
                f"(under {LATE_PEAK_MB}: the headers before it skipped)", f"exit {rc}")
