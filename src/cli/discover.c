@@ -231,7 +231,7 @@ int cli_discover(struct options *o)
 	struct strbuf out = STRBUF_INIT;
 	int status = 0;
 
-	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, &names, &n, &err)) {
+	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, glob, &names, &n, &err)) {
 		ll_report_error(&err);
 		status = 2;
 		goto done;

@@ -277,9 +277,10 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 	return rc;
 }
 
-int ll_input_list(struct ll_input *in, char ***names, size_t *n, struct ll_error *err)
+int ll_input_list(struct ll_input *in, const char *lookup_glob, char ***names, size_t *n,
+		  struct ll_error *err)
 {
-	return in->ops->list(in->state, names, n, err);
+	return in->ops->list(in->state, lookup_glob, names, n, err);
 }
 
 void ll_lookup_result_release(struct ll_lookup_result *r)

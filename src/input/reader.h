@@ -140,8 +140,12 @@ void ll_lookup_result_release(struct ll_lookup_result *r);
 /*
  * Every name the binary gives a struct, union or typedef, sorted, each
  * once (a typedef may name a non-aggregate: look the names up to know).
- * The caller frees each name and the array.
+ * The caller frees each name and the array. LOOKUP_GLOB (or NULL): the
+ * names the caller looks up next, in one ll_input_lookup() of kind
+ * LL_QUERY_ANY; a reader may read their definitions in the same pass
+ * and answer that lookup from what it kept.
  */
-int ll_input_list(struct ll_input *in, char ***names, size_t *n, struct ll_error *err);
+int ll_input_list(struct ll_input *in, const char *lookup_glob, char ***names, size_t *n,
+		  struct ll_error *err);
 
 #endif

@@ -34,7 +34,8 @@ struct ll_input_ops {
 	unsigned (*arch_cacheline)(const void *state);
 	int (*lookup)(void *state, const struct ll_query *queries, size_t n,
 		      struct ll_lookup_result *results, struct ll_error *err);
-	int (*list)(void *state, char ***names, size_t *n, struct ll_error *err);
+	int (*list)(void *state, const char *lookup_glob, char ***names, size_t *n,
+		    struct ll_error *err);
 	/*
 	 * Optional (NULL: the format records none): the variables at fixed
 	 * addresses, with types and declarations, for the global variables

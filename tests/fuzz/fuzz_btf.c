@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_file_write(&input, data, size);
 	if (ll_input_open(input.path, &opts, &in, &err) == 0 &&
-	    ll_input_list(in, &names, &n, &err) == 0) {
+	    ll_input_list(in, NULL, &names, &n, &err) == 0) {
 		nq = n < MAX_QUERIES ? n : MAX_QUERIES;
 		for (size_t i = 0; i < nq; i++)
 			queries[i] = (struct ll_query){ .name = names[i], .kind = LL_QUERY_ANY };

@@ -96,6 +96,8 @@ struct dwarf_part {
 	bool has_skeleton;
 	uint64_t skeleton_stmt_list;
 	char *skeleton_comp_dir;	/* owned; NULL: none */
+	/* What the last listing read for the lookup after it (dwarf_list()). */
+	struct ll_finder_prescan prescan;
 };
 
 struct ll_dwarf_input {
@@ -875,6 +877,7 @@ static void dwarf_close(void *state)
 	for (size_t i = 0; i < in->nr_parts; i++) {
 		free(in->parts[i].own_path);
 		free(in->parts[i].skeleton_comp_dir);
+		ll_finder_prescan_release(&in->parts[i].prescan);
 	}
 	free(in->parts);
 	ll_dwp_release(&in->dwp);
@@ -3479,8 +3482,10 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 			lc.finder = &finders[p];
 			in->parts[p].src.distinct = !wants_every_copy(queries, n);
 			in->parts[p].src.lines = in->parts[p].lines;
+			in->parts[p].src.prescan = &in->parts[p].prescan;
 			rc = ll_finder_scan(&in->parts[p].src, p ? NULL : ix, names, n, on_named_die,
 					    &lc, &in->opts.progress, &finders[p], err);
+			in->parts[p].src.prescan = NULL;
 			if (!rc && lc.prepare_rc) {
 				*err = lc.prepare_err;
 				rc = -1;
@@ -3502,6 +3507,9 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	free(order);
 	if (!rc && use_index && (capture || in->seed.entries))
 		update_index(in, &lc);
+	/* A listing's prescan serves the one lookup after it. */
+	for (size_t p = 0; p < in->nr_parts; p++)
+		ll_finder_prescan_release(&in->parts[p].prescan);
 	for (size_t i = 0; i < n; i++)
 		query_state_release(&state[i]);
 	interned_release(&strings);
@@ -3516,7 +3524,8 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	return rc;
 }
 
-static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *err)
+static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_t *n,
+		      struct ll_error *err)
 {
 	struct ll_dwarf_input *in = state;
 	struct ll_name_index *ix = dwarf_index(in);
@@ -3541,8 +3550,11 @@ static int dwarf_list(void *state, char ***names, size_t *n, struct ll_error *er
 		/* The index the lookup after writes: seeded by the one part it covers. */
 		bool seed = p == 0 && index_sound(in) && ll_name_index_writable(&key);
 
-		if (ll_finder_list(&in->parts[p].src, seed ? &in->seed : NULL, &more, &nr_more,
-				   &in->opts.progress, err)) {
+		/* Read as the lookup of what is listed will want it (dwarf_lookup()). */
+		in->parts[p].src.distinct = true;
+		in->parts[p].src.lines = in->parts[p].lines;
+		if (ll_finder_list(&in->parts[p].src, seed ? &in->seed : NULL, lookup_glob,
+				   &in->parts[p].prescan, &more, &nr_more, &in->opts.progress, err)) {
 			ll_finder_seed_release(&in->seed);
 			/* What it had listed before failing is ours to free, and so is ours. */
 			for (size_t i = 0; i < nr_more; i++)

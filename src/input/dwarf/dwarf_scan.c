@@ -16,6 +16,7 @@
 #endif
 
 #include "input/dwarf/byte_cursor.h"
+#include "util/pathglob.h"
 #include "util/strbuf.h"
 
 #define MAX_ABBREV_CODE (1u << 16)
@@ -659,6 +660,13 @@ struct unit_info {
 	const char *comp_dir;			/* in worker.comp_dirs */
 };
 
+/* A .debug_str offset whose name a collect_all scan has: names[id]. */
+struct seen_name {
+	uint64_t off1;			/* offset + 1; 0: empty slot */
+	uint32_t id;
+	bool captured;			/* the name matches in->capture_glob */
+};
+
 struct worker {
 	const struct ll_scan_input *in;
 	const struct unit_die_head *dies;	/* by unit, or NULL */
@@ -681,7 +689,7 @@ struct worker {
 	size_t nr_units;
 	bool report;			/* this worker runs in the caller's thread */
 	/* collect_all: the distinct names seen, as .debug_str offsets or copies */
-	uint64_t *seen;			/* open addressing, offset + 1 */
+	struct seen_name *seen;		/* open addressing */
 	size_t seen_mask, nr_seen;
 	char **names;
 	size_t nr_names, cap_names;
@@ -1056,11 +1064,31 @@ static void add_name(struct worker *w, const char *name)
 	w->names[w->nr_names++] = xstrdup(name);
 }
 
-/*
- * collect_all: remember each distinct name once per thread. Names by
- * .debug_str offset are deduplicated by offset (ld merged equal strings);
- * inline names are few and short, and the caller deduplicates all.
- */
+static bool captured_name(const struct worker *w, const char *name)
+{
+	return w->in->capture_glob && ll_glob_component(w->in->capture_glob, name, strlen(name));
+}
+
+static void seen_grow(struct worker *w)
+{
+	size_t cap = w->seen_mask ? (w->seen_mask + 1) * 2 : 4096;
+	struct seen_name *old = w->seen;
+	size_t old_cap = w->seen_mask ? w->seen_mask + 1 : 0;
+
+	w->seen = xcalloc(cap, sizeof(*w->seen));
+	w->seen_mask = cap - 1;
+	for (size_t i = 0; i < old_cap; i++) {
+		if (!old[i].off1)
+			continue;
+		size_t at = hash64(old[i].off1 - 1) & w->seen_mask;
+
+		while (w->seen[at].off1)
+			at = (at + 1) & w->seen_mask;
+		w->seen[at] = old[i];
+	}
+	free(old);
+}
+
 static void add_posting(struct worker *w, const char *name)
 {
 	if (!w->in->by_unit)
@@ -1069,45 +1097,44 @@ static void add_posting(struct worker *w, const char *name)
 	w->posts[w->nr_posts++] = (struct ll_scan_posting){ name, w->unit };
 }
 
-static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_name)
+/*
+ * collect_all: remember each distinct name once per thread. Names by
+ * .debug_str offset are deduplicated by offset (ld merged equal strings);
+ * inline names are few and short, and the caller deduplicates all.
+ * Returns whether the DIE is to be captured (in->capture_glob), and
+ * sets *ID to its name's index in w->names.
+ */
+static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_name,
+			 uint32_t *id)
 {
 	if (inline_name) {
 		add_name(w, inline_name);
 		add_posting(w, w->names[w->nr_names - 1]);
-		return false;
+		*id = (uint32_t)(w->nr_names - 1);
+		return captured_name(w, inline_name);
 	}
 	if (str_off >= w->in->str_size || !memchr(w->in->str + str_off, 0, w->in->str_size - str_off))
 		return false;
 	add_posting(w, (const char *)w->in->str + str_off);
-	if (w->nr_seen * 2 >= w->seen_mask) {
-		size_t cap = w->seen_mask ? (w->seen_mask + 1) * 2 : 4096;
-		uint64_t *old = w->seen;
-		size_t old_cap = w->seen_mask ? w->seen_mask + 1 : 0;
-
-		w->seen = xcalloc(cap, sizeof(*w->seen));
-		w->seen_mask = cap - 1;
-		for (size_t i = 0; i < old_cap; i++) {
-			if (!old[i])
-				continue;
-			size_t at = hash64(old[i] - 1) & w->seen_mask;
-
-			while (w->seen[at])
-				at = (at + 1) & w->seen_mask;
-			w->seen[at] = old[i];
-		}
-		free(old);
-	}
+	if (w->nr_seen * 2 >= w->seen_mask)
+		seen_grow(w);
 	size_t at = hash64(str_off) & w->seen_mask;
 
-	while (w->seen[at]) {
-		if (w->seen[at] == str_off + 1)
-			return false;
+	while (w->seen[at].off1) {
+		if (w->seen[at].off1 == str_off + 1) {
+			*id = w->seen[at].id;
+			return w->seen[at].captured;
+		}
 		at = (at + 1) & w->seen_mask;
 	}
-	w->seen[at] = str_off + 1;
+	const char *name = (const char *)w->in->str + str_off;
+
+	add_name(w, name);
+	w->seen[at] = (struct seen_name){ str_off + 1, (uint32_t)(w->nr_names - 1),
+					  captured_name(w, name) };
 	w->nr_seen++;
-	add_name(w, (const char *)w->in->str + str_off);
-	return false;
+	*id = w->seen[at].id;
+	return w->seen[at].captured;
 }
 
 enum die_status { DIE_OK, DIE_END, DIE_UNSURE };
@@ -1200,7 +1227,7 @@ slow:
 				if (c->bad)
 					return DIE_UNSURE;
 				if (w->targets->collect_all) {
-					*match = collect_name(w, off, NULL);
+					*match = collect_name(w, off, NULL, index_out);
 					continue;
 				}
 				if (find_offset(w->targets, off, index_out))
@@ -1213,7 +1240,7 @@ slow:
 				if (!skip_form(c, form, u, 0))
 					return DIE_UNSURE;
 				if (w->targets->collect_all) {
-					*match = collect_name(w, 0, (const char *)s);
+					*match = collect_name(w, 0, (const char *)s, index_out);
 					continue;
 				}
 				long k = name_index(w->targets, (const char *)s, strlen((const char *)s));
@@ -2119,6 +2146,9 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		out->hits = xrealloc(out->hits, (out->nr_hits + w[t].nr_hits + 1) * sizeof(*out->hits));
 		if (w[t].nr_hits)
 			memcpy(out->hits + out->nr_hits, w[t].hits, w[t].nr_hits * sizeof(*out->hits));
+		/* Captured hits name their thread's names, which follow the earlier threads'. */
+		for (size_t i = 0; targets.collect_all && i < w[t].nr_hits; i++)
+			out->hits[out->nr_hits + i].query += (uint32_t)out->nr_names;
 		out->nr_hits += w[t].nr_hits;
 		out->fallback_units = xrealloc(out->fallback_units,
 					       (out->nr_fallback + w[t].nr_fallback + 1) *

@@ -77,6 +77,14 @@ struct ll_scan_input {
 	/* With NAMES NULL: also record which unit holds each name (postings). */
 	bool by_unit;
 	/*
+	 * With NAMES NULL: also read each top-level DIE whose name matches
+	 * CAPTURE_GLOB into a hit, as a scan for those names would, so that a
+	 * listing followed by a lookup of what it listed (--list, --audit,
+	 * --contains) walks the image once. A hit's query then indexes the
+	 * result's names; equal names may have several indexes.
+	 */
+	const char *capture_glob;
+	/*
 	 * Keep, of the definitions each thread finds, only the first of each
 	 * kind, size, line, members, declaring file (as the unit's line table
 	 * in LINES spells it) and compilation directory, and of the

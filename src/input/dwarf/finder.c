@@ -46,7 +46,8 @@ static bool wanted_tag(int tag)
 
 /* A tiny open-addressing set of the names asked for. */
 struct name_set {
-	const char **slots;
+	const char *const *names;
+	uint32_t *slots;	/* index + 1 into names; 0: empty */
 	size_t mask;
 };
 
@@ -61,28 +62,37 @@ static void set_init(struct name_set *set, const char *const *names, size_t n)
 
 	while (cap < n * 4)
 		cap *= 2;
+	set->names = names;
 	set->slots = xcalloc(cap, sizeof(*set->slots));
 	set->mask = cap - 1;
 	for (size_t i = 0; i < n; i++) {
 		size_t at = name_hash(names[i]) & set->mask;
 
-		while (set->slots[at] && strcmp(set->slots[at], names[i]) != 0)
+		while (set->slots[at] && strcmp(names[set->slots[at] - 1], names[i]) != 0)
 			at = (at + 1) & set->mask;
-		set->slots[at] = names[i];
+		set->slots[at] = (uint32_t)i + 1;
 	}
+}
+
+/* The index of a name asked for that equals NAME, or -1. */
+static long set_index(const struct name_set *set, const char *name)
+{
+	size_t at = name_hash(name) & set->mask;
+
+	while (set->slots[at]) {
+		if (strcmp(set->names[set->slots[at] - 1], name) == 0)
+			return (long)set->slots[at] - 1;
+		at = (at + 1) & set->mask;
+	}
+	return -1;
 }
 
 /* The name asked for that equals NAME, or NULL. */
 static const char *set_get(const struct name_set *set, const char *name)
 {
-	size_t at = name_hash(name) & set->mask;
+	long k = set_index(set, name);
 
-	while (set->slots[at]) {
-		if (strcmp(set->slots[at], name) == 0)
-			return set->slots[at];
-		at = (at + 1) & set->mask;
-	}
-	return NULL;
+	return k < 0 ? NULL : set->names[k];
 }
 
 static bool set_has(const struct name_set *set, const char *name)
@@ -566,6 +576,55 @@ static int raw_scan(const struct ll_finder_source *src, struct ll_finder *finder
 	return 0;
 }
 
+/*
+ * Whether SRC's prescan read what raw_scan() would read for this lookup:
+ * the same hits but maybe more names, since the listing read every name
+ * its glob matched.
+ */
+static bool prescan_fits(const struct ll_finder_source *src)
+{
+	const struct ll_finder_prescan *pre = src->prescan;
+
+	return pre && pre->ready && pre->distinct == src->distinct;
+}
+
+/*
+ * raw_scan() without the scan: SRC's prescan's hits of NAMES into HITS,
+ * as copies in *MAPPED (queries renumbered into NAMES, owned by the
+ * caller, alive while HITS is read), its units and verdicts into FINDER,
+ * and the compilation directories the hits point to into *DIRS.
+ */
+static void take_prescan(const struct ll_finder_source *src, struct ll_finder *finder,
+			 const struct name_set *set, struct offsets *hits,
+			 struct ll_scan_hit **mapped, struct ll_finder_prescan *dirs)
+{
+	struct ll_finder_prescan *pre = src->prescan;
+	size_t n = 0;
+
+	*mapped = xmalloc((pre->nr_hits ? pre->nr_hits : 1) * sizeof(**mapped));
+	for (size_t i = 0; i < pre->nr_hits; i++) {
+		long k = set_index(set, pre->hit_names[pre->hits[i].query]);
+
+		if (k < 0)
+			continue;
+		(*mapped)[n] = pre->hits[i];
+		(*mapped)[n].query = (uint32_t)k;
+		push_offset(hits, (*mapped)[n].die, &(*mapped)[n]);
+		n++;
+	}
+	finder->raw = true;
+	finder->in = pre->in;
+	finder->units = finder->own_units = pre->units;
+	finder->nr_units = pre->nr_units;
+	finder->verdicts = pre->verdicts;
+	finder->unit_filled = xcalloc(pre->nr_units ? pre->nr_units : 1, sizeof(bool));
+	finder->refs_outside = xcalloc(pre->nr_units ? pre->nr_units : 1, 1);
+	pre->units = NULL;
+	pre->verdicts = NULL;
+	*dirs = *pre;
+	memset(pre, 0, sizeof(*pre));
+}
+
 struct scoped_find {
 	const struct name_set *set;
 	struct offsets *hits;
@@ -622,15 +681,21 @@ int ll_finder_scan(const struct ll_finder_source *src, struct ll_name_index *ind
 	struct name_set set;
 	struct offsets hits = { 0 };
 	struct ll_scan_result scan = { 0 };
+	struct ll_scan_hit *mapped = NULL;	/* the prescan's hits, renumbered */
+	struct ll_finder_prescan taken = { 0 };	/* what they point to */
 	bool done = false;
 	int rc = 0;
 
 	*finder = new_finder(src);
 	set_init(&set, names, n);
 	/* An index covers .debug_info only: never a type unit's offsets. */
-	if (src->raw_ok && !src->types && raw_scan_allowed())
+	if (src->raw_ok && !src->types && raw_scan_allowed() && prescan_fits(src)) {
+		take_prescan(src, *finder, &set, &hits, &mapped, &taken);
+		done = true;
+	} else if (src->raw_ok && !src->types && raw_scan_allowed()) {
 		rc = raw_scan(src, *finder, src->fd, dwarf, path, index, names, n, &set, progress, &scan,
 			      &hits, &done, err);
+	}
 	if (!rc && !done && !(rc = fill_all(*finder, err)))
 		rc = walk_all(dwarf, src->types, path, &set, &hits, err);
 	if (!rc && !src->types)
@@ -674,6 +739,8 @@ int ll_finder_scan(const struct ll_finder_source *src, struct ll_name_index *ind
 	}
 	free(hits.v);
 	free(set.slots);
+	free(mapped);
+	ll_finder_prescan_release(&taken);
 	ll_scan_result_release(&scan);
 	return rc;
 }
@@ -1212,6 +1279,59 @@ void ll_finder_seed_release(struct ll_finder_seed *seed)
 	memset(seed, 0, sizeof(*seed));
 }
 
+void ll_finder_prescan_release(struct ll_finder_prescan *pre)
+{
+	for (size_t i = 0; i < pre->nr_hit_names; i++)
+		free(pre->hit_names[i]);
+	free(pre->hit_names);
+	for (size_t i = 0; i < pre->nr_comp_dirs; i++)
+		free(pre->comp_dirs[i]);
+	free(pre->comp_dirs);
+	free(pre->hits);
+	free(pre->units);
+	free(pre->verdicts);
+	memset(pre, 0, sizeof(*pre));
+}
+
+/*
+ * PRE from a capturing scan R of IN: R's hits, verdicts and compilation
+ * directories taken, its units and the names its hits use copied (the
+ * seed and the listing take theirs).
+ */
+static void keep_prescan(struct ll_finder_prescan *pre, const struct ll_scan_input *in,
+			 struct ll_scan_result *r)
+{
+	pre->ready = true;
+	pre->distinct = in->distinct;
+	pre->in = *in;
+	/* What raw_scan() leaves in its finder's input: the later scans want every hit. */
+	pre->in.capture_glob = NULL;
+	pre->in.by_unit = false;
+	pre->in.distinct = false;
+	pre->hits = r->hits;
+	pre->nr_hits = r->nr_hits;
+	r->hits = NULL;
+	r->nr_hits = 0;
+	pre->hit_names = xcalloc(r->nr_names ? r->nr_names : 1, sizeof(*pre->hit_names));
+	pre->nr_hit_names = r->nr_names;
+	for (size_t i = 0; i < pre->nr_hits; i++) {
+		uint32_t q = pre->hits[i].query;
+
+		if (!pre->hit_names[q])
+			pre->hit_names[q] = xstrdup(r->names[q]);
+	}
+	pre->units = xmalloc((r->nr_units ? r->nr_units : 1) * sizeof(*pre->units));
+	if (r->nr_units)
+		memcpy(pre->units, r->units, r->nr_units * sizeof(*pre->units));
+	pre->nr_units = r->nr_units;
+	pre->verdicts = r->verdicts;
+	r->verdicts = NULL;
+	pre->comp_dirs = r->comp_dirs;
+	pre->nr_comp_dirs = r->nr_comp_dirs;
+	r->comp_dirs = NULL;
+	r->nr_comp_dirs = 0;
+}
+
 /* SEED from a by_unit scan R of IN: names copied, R's units taken. */
 static void make_seed(struct ll_finder_seed *seed, const struct ll_scan_input *in,
 		      struct ll_scan_result *r)
@@ -1227,26 +1347,38 @@ static void make_seed(struct ll_finder_seed *seed, const struct ll_scan_input *i
 }
 
 int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *seed,
-		   char ***names, size_t *n, const struct ll_progress *progress,
-		   struct ll_error *err)
+		   const char *lookup_glob, struct ll_finder_prescan *prescan, char ***names,
+		   size_t *n, const struct ll_progress *progress, struct ll_error *err)
 {
 	struct ll_scan_input in;
 	struct ll_scan_result r = { 0 };
 	bool scanned = src->raw_ok && !src->types && raw_scan_allowed() &&
 		       scan_input(src->dwarf, src->fd, src->str_fd, progress, &in);
 
+	if (prescan)
+		ll_finder_prescan_release(prescan);
 	/*
 	 * Every unit's names; each name's units too when the caller wants a
-	 * name index (recording them costs more than the listing).
+	 * name index (recording them costs more than the listing); and the
+	 * definitions the lookup after will want, as raw_scan() reads them.
+	 * Without .debug_str bytes raw_scan() would not scan: neither does
+	 * the prescan.
 	 */
 	if (scanned) {
 		in.by_unit = seed != NULL;
+		if (prescan && lookup_glob && in.str_size) {
+			in.capture_glob = lookup_glob;
+			in.distinct = src->distinct;
+			in.lines = src->lines;
+		}
 		scanned = ll_scan(&in, NULL, 0, scan_threads(), &r) == 0;
 	}
 	*names = NULL;
 	*n = 0;
 	/* A unit the scan was unsure of: its names need the libdw walk, so all do. */
 	if (scanned && r.nr_fallback == 0) {
+		if (in.capture_glob)
+			keep_prescan(prescan, &in, &r);
 		if (in.by_unit && in.str_size)
 			make_seed(seed, &in, &r);
 		*names = r.names;

@@ -20,6 +20,30 @@
 struct ll_finder;
 
 /*
+ * What a whole-image listing (ll_finder_list()) read beyond the names for
+ * the lookup that follows it: every top-level DIE whose name matches the
+ * listing's lookup glob, read as ll_finder_scan()'s raw scan reads them,
+ * so that --list, --audit and --contains walk the image once, not twice.
+ * READY false: nothing kept.
+ */
+struct ll_finder_prescan {
+	bool ready;
+	bool distinct;			/* the scan kept distinct definitions only */
+	struct ll_scan_input in;
+	struct ll_scan_hit *hits;	/* in .debug_info order */
+	size_t nr_hits;
+	char **hit_names;		/* by a hit's query, owned; NULL where no hit */
+	size_t nr_hit_names;
+	struct ll_scan_unit *units;	/* every unit */
+	size_t nr_units;
+	uint8_t *verdicts;		/* by unit */
+	char **comp_dirs;		/* what the hits' comp_dir point to */
+	size_t nr_comp_dirs;
+};
+
+void ll_finder_prescan_release(struct ll_finder_prescan *pre);
+
+/*
  * One named DIE: DIE from libdw, or, when the raw scan read everything a
  * signature needs, DIE NULL and RAW set (libdw has not touched it yet).
  */
@@ -55,6 +79,13 @@ struct ll_finder_source {
 	 */
 	bool distinct;
 	struct ll_line_sections lines;
+	/*
+	 * For ll_finder_scan(): a listing's prescan of this source, or NULL.
+	 * When it was read the way this lookup would read (raw, and as
+	 * DISTINCT), the lookup answers from it instead of scanning, and
+	 * empties it.
+	 */
+	struct ll_finder_prescan *prescan;
 };
 
 /*
@@ -137,11 +168,14 @@ void ll_finder_seed_release(struct ll_finder_seed *seed);
 
 /*
  * SEED (or NULL): where to leave the name index's seed, when the raw scan
- * read every unit (seed->entries stays NULL otherwise).
+ * read every unit (seed->entries stays NULL otherwise). PRESCAN (or
+ * NULL): where to leave the definitions of the names matching
+ * LOOKUP_GLOB, read in the same pass (prescan->ready stays false when the
+ * raw scan could not read them all).
  */
 int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *seed,
-		   char ***names, size_t *n, const struct ll_progress *progress,
-		   struct ll_error *err);
+		   const char *lookup_glob, struct ll_finder_prescan *prescan, char ***names,
+		   size_t *n, const struct ll_progress *progress, struct ll_error *err);
 
 /* "did you mean struct X?" text for a missing NAME, or NULL. */
 char *ll_finder_suggest(struct ll_finder *finder, const char *name);
