@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from lib import Lint, Tap, run  # noqa: E402
 
-# name_index.c's format 5: the header, then units, names, definitions,
+# name_index.c's format 6: the header, then units, names, definitions,
 # strings and postings, each 8-byte aligned with its own checksum.
 HEADER = struct.Struct("<8sQ7Q128s7Q15QQ")
 UNIT = struct.Struct("<4Q4I32s")
@@ -180,7 +180,7 @@ def main():
     ok(open(index, "rb").read() == good, "runs that find a sound index leave it as it was")
     ix = decode(good)
     ok(encode(ix) == good and all(e["flags"] & DEFS_KNOWN for e in ix["entries"]),
-       "the index holds every name's definitions (format 5, as this test reads it)")
+       "the index holds every name's definitions (format 6, as this test reads it)")
     dup = [e for e in ix["entries"] if e["name"] == b"idx_dup"]
     ok(len(dup) == 1 and len(dup[0]["defs"]) == 2,
        "two distinct definitions of one name: two entries", dup)

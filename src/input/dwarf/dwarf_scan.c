@@ -660,6 +660,18 @@ struct unit_info {
 	const char *comp_dir;			/* in worker.comp_dirs */
 };
 
+/*
+ * A member name's ll_sig_name() by its .debug_str offset, direct-mapped:
+ * 2^15 slots (512 KiB) held ~all the names a thread meets again in the
+ * members of the 6.12 image's ~1.3 M definitions.
+ */
+#define NAME_MEMO_BITS 15
+
+struct name_memo {
+	uint64_t off1;			/* offset + 1; 0: empty */
+	uint64_t hash;
+};
+
 /* A .debug_str offset whose name a collect_all scan has: names[id]. */
 struct seen_name {
 	uint64_t off1;			/* offset + 1; 0: empty slot */
@@ -701,6 +713,7 @@ struct worker {
 	struct unit_info info;		/* of the last unit a hit needed it for */
 	char **comp_dirs;		/* owned until the result takes them */
 	size_t nr_comp_dirs;
+	struct name_memo *name_memo;	/* allocated at the first member name */
 };
 
 static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c);
@@ -837,8 +850,45 @@ static bool unit_info(struct worker *w, const struct ll_scan_unit *u, struct ll_
 	return w->info.ok;
 }
 
+/*
+ * ll_sig_name() of a member's name at C in FORM: remembered by
+ * .debug_str offset, since the same few thousand names recur in every
+ * unit. False when the name cannot be read.
+ */
+static bool member_name_hash(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
+			     unsigned form, uint64_t *hash)
+{
+	if (form != DW_FORM_strp) {
+		const char *name = read_string(w->in, u, c, form);
+
+		*hash = ll_sig_name(name);
+		return name != NULL;
+	}
+	struct ll_cursor at = *c;
+	uint64_t off = ll_fixed(&at, u->offset_size);
+
+	if (at.bad)
+		return false;
+	if (!w->name_memo)
+		w->name_memo = xcalloc((size_t)1 << NAME_MEMO_BITS, sizeof(*w->name_memo));
+	struct name_memo *slot = &w->name_memo[hash64(off) & (((size_t)1 << NAME_MEMO_BITS) - 1)];
+
+	if (slot->off1 == off + 1) {
+		*c = at;
+		*hash = slot->hash;
+		return true;
+	}
+	const char *name = read_string(w->in, u, c, form);
+
+	if (!name)
+		return false;
+	*slot = (struct name_memo){ off + 1, ll_sig_name(name) };
+	*hash = slot->hash;
+	return true;
+}
+
 /* The members hash of ll_finder_signature(), from the raw children. */
-static bool hash_members(const struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
+static bool hash_members(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
 			 struct ll_scan_hit *h)
 {
 	const struct abbrev_table *t = &w->abbrevs;
@@ -855,15 +905,14 @@ static bool hash_members(const struct worker *w, const struct ll_scan_unit *u, s
 			return false;
 		const struct abbrev *a = &t->by_code[code];
 		bool member = a->tag == DW_TAG_member;
-		const char *name = NULL;
-		uint64_t loc = 0, bits = 0;
+		uint64_t name = ll_sig_name(NULL), loc = 0, bits = 0;
 		uint64_t sibling = 0;
 
 		for (unsigned i = 0; i < a->nr_attrs; i++) {
 			unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
 
 			if (member && at == DW_AT_name) {
-				if (!(name = read_string(w->in, u, c, form)))
+				if (!member_name_hash(w, u, c, form, &name))
 					return false;
 			} else if (member && at == DW_AT_data_member_location &&
 				   read_const_spec(c, t, a->first + i, &loc)) {
@@ -880,7 +929,7 @@ static bool hash_members(const struct worker *w, const struct ll_scan_unit *u, s
 		if (c->bad)
 			return false;
 		if (member) {
-			h->members_hash = ll_sig_member(h->members_hash, name, loc, bits);
+			h->members_hash = ll_sig_member_hashed(h->members_hash, name, loc, bits);
 			h->nr_members++;
 		}
 		if (!a->children)
@@ -890,7 +939,7 @@ static bool hash_members(const struct worker *w, const struct ll_scan_unit *u, s
 			if (sibling <= w->ub_off + (uint64_t)(c->p - w->ub) || sibling > u->end)
 				return false;
 			c->p = w->ub + (sibling - w->ub_off);
-		} else if (!skip_children((struct worker *)w, u, c)) {
+		} else if (!skip_children(w, u, c)) {
 			return false;
 		}
 	}
@@ -2172,6 +2221,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		free(w[t].abbrevs.implicit);
 		free(w[t].buf);
 		free(w[t].seen);
+		free(w[t].name_memo);
 		if (w[t].nr_names) {
 			out->names = xrealloc(out->names,
 					      (out->nr_names + w[t].nr_names) * sizeof(*out->names));

@@ -24,10 +24,13 @@
  * "LLNIDX" and two digits, the same as INDEX_VERSION. 4: the layout of 3,
  * but hole counts from the hole finder that counts as pahole does around
  * bitfield runs; a 3 may hold the old counts, and warm --list prints them.
- * 5: the layout of 4, with the four-lane checksum below.
+ * 5: the layout of 4, with the four-lane checksum below. 6: the layout of
+ * 5, but members hashes mix a hash of each member's name
+ * (ll_sig_member()), not its bytes: a 5's hashes would tell equal
+ * definitions apart.
  */
-#define INDEX_MAGIC "LLNIDX05"
-#define INDEX_VERSION 5
+#define INDEX_MAGIC "LLNIDX06"
+#define INDEX_VERSION 6
 /* An index file larger than this is refused (6.12's is ~7 MB). */
 #define INDEX_MAX_SIZE (512u << 20)
 
