@@ -16,6 +16,7 @@
 #endif
 
 #include "input/dwarf/byte_cursor.h"
+#include "input/dwarf/scopes.h"
 #include "util/pathglob.h"
 #include "util/strbuf.h"
 
@@ -51,6 +52,7 @@ struct abbrev_table {
 	bool valid;
 	bool names_inline;	/* some wanted DIE may carry its name as DW_FORM_string */
 	bool names_hidden;	/* ... or in a form whose bytes are not the .debug_str offset */
+	bool scopes;		/* some entry has an ll_scope_tag() */
 };
 
 /*
@@ -175,7 +177,7 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 		memset(t->by_code, 0, t->nr_codes * sizeof(*t->by_code));
 	t->nr_specs = 0;
 	t->valid = false;
-	t->names_inline = t->names_hidden = false;
+	t->names_inline = t->names_hidden = t->scopes = false;
 	for (;;) {
 		uint64_t code = ll_uleb(&c);
 
@@ -200,6 +202,7 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 		if (a->present)
 			return false;
 		a->tag = (uint16_t)ll_uleb(&c);
+		t->scopes |= ll_scope_tag(a->tag);
 		uint64_t children = ll_fixed(&c, 1);
 
 		/*
@@ -714,6 +717,8 @@ struct worker {
 	char **comp_dirs;		/* owned until the result takes them */
 	size_t nr_comp_dirs;
 	struct name_memo *name_memo;	/* allocated at the first member name */
+	size_t nr_tables_read;		/* units whose abbreviations were read */
+	bool scopes;			/* ... and any of them had a scope tag */
 };
 
 static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c);
@@ -1927,6 +1932,8 @@ static void *worker_main(void *arg)
 			push_fallback(w, u->offset);
 			continue;
 		}
+		w->nr_tables_read++;
+		w->scopes |= w->abbrevs.scopes;
 		if (v == UNIT_ASK_ABBREVS && !(end = may_contain(w, p, n, inline_max)))
 			continue;
 		/*
@@ -2239,6 +2246,13 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		}
 		free(w[t].posts);
 	}
+	size_t tables_read = 0;
+
+	for (unsigned t = 0; t < threads; t++) {
+		tables_read += w[t].nr_tables_read;
+		out->scopes |= w[t].scopes;
+	}
+	out->every_table_read = tables_read == nr_units;
 	out->nr_units = nr_units;
 	out->units = units;
 	free(w);

@@ -197,6 +197,12 @@ struct ll_scan_result {
 	size_t nr_postings;			/* point into .debug_str or NAMES */
 	char **comp_dirs;		/* what the hits' comp_dir point to, owned */
 	size_t nr_comp_dirs;
+	/*
+	 * Every unit's abbreviations were read; SCOPES: one of them has an
+	 * ll_scope_tag() (scopes.h). Without one, no unit holds a qualified
+	 * name.
+	 */
+	bool every_table_read, scopes;
 };
 
 /* The FNV-1a step shared by the raw and the libdw signatures. */

@@ -1375,6 +1375,13 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 	}
 	*names = NULL;
 	*n = 0;
+	/*
+	 * The scan read every unit's abbreviations and met no scope tag: no
+	 * qualified names, known without parsing .debug_abbrev again (6 MB
+	 * of the 6.12 image, ~8 ms in the listing's one thread).
+	 */
+	bool no_scopes = scanned && r.nr_fallback == 0 && r.every_table_read && !r.scopes;
+
 	/* A unit the scan was unsure of: its names need the libdw walk, so all do. */
 	if (scanned && r.nr_fallback == 0) {
 		if (in.capture_glob)
@@ -1394,7 +1401,8 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 	/* Type units hold no namespaces of their own to walk: .debug_info's source does. */
 	size_t top_level = *n;
 
-	if (!src->types && list_scoped(src->dwarf, src->image, src->path, names, n, err))
+	if (!src->types && !no_scopes &&
+	    list_scoped(src->dwarf, src->image, src->path, names, n, err))
 		return -1;
 	/*
 	 * The index records top-level names only: with qualified names (C++,

@@ -259,7 +259,7 @@ int ll_scoped_walk(Dwarf *dwarf, const char *path, ll_scoped_fn fn, void *arg,
 	return 0;
 }
 
-static bool scope_tag(uint64_t tag)
+bool ll_scope_tag(uint64_t tag)
 {
 	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
 	       tag == DW_TAG_inheritance || tag == DW_TAG_template_type_parameter ||
@@ -279,7 +279,7 @@ bool ll_abbrevs_have_scopes(const unsigned char *abbrev, size_t size)
 		tag = ll_uleb(&c);
 		if (c.bad)
 			break;
-		if (scope_tag(tag))
+		if (ll_scope_tag(tag))
 			return true;
 		ll_skip(&c, 1);	/* DW_CHILDREN */
 		for (;;) {

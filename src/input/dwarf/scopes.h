@@ -65,6 +65,9 @@ typedef int (*ll_scoped_fn)(Dwarf_Die *die, const char *name, void *arg);
 int ll_scoped_walk(Dwarf *dwarf, const char *path, ll_scoped_fn fn, void *arg,
 		   struct ll_error *err);
 
+/* Whether TAG is one of the DIEs only C++ or Rust write (below). */
+bool ll_scope_tag(uint64_t tag);
+
 /*
  * Whether the abbreviation tables ABBREV (SIZE bytes) declare any DIE only
  * C++ or Rust writes: a namespace, a class, a base class, a template
