@@ -682,8 +682,29 @@ struct seen_name {
 	bool captured;			/* the name matches in->capture_glob */
 };
 
+/*
+ * A run of consecutive units of the work, taken whole by whichever worker
+ * is free, and where that worker's results for it went: the results are
+ * merged in chunk order, so they come out in unit order however the
+ * chunks were shared.
+ */
+struct chunk {
+	size_t first, last;		/* work indexes [first, last) */
+	unsigned worker;
+	size_t hits, nr_hits;		/* the worker's hits [hits, hits + nr_hits) */
+	size_t posts, nr_posts;
+	size_t fallback, nr_fallback;
+};
+
+/* Chunks per thread: enough that the last one to finish waits little. */
+#define CHUNKS_PER_THREAD 32
+
 struct worker {
 	const struct ll_scan_input *in;
+	unsigned id;
+	struct chunk *chunks;		/* shared; each written by the worker that took it */
+	size_t nr_chunks;
+	atomic_size_t *next_chunk;	/* shared */
 	const struct unit_die_head *dies;	/* by unit, or NULL */
 	const unsigned char *ub;	/* bytes of the unit being scanned */
 	uint64_t ub_off;		/* .debug_info offset of ub[0] */
@@ -691,8 +712,7 @@ struct worker {
 	size_t buf_size;
 	const struct targets *targets;
 	const struct ll_scan_unit *units;
-	uint8_t *verdicts;		/* by unit, shared: each worker writes its own range */
-	size_t first, last;		/* unit range [first, last) */
+	uint8_t *verdicts;		/* by unit, shared: each worker writes its chunks' */
 	struct ll_scan_hit *hits;
 	size_t nr_hits, cap_hits;
 	uint64_t *fallback;
@@ -1893,11 +1913,10 @@ static bool defines_first_name(const struct worker *w, size_t first)
 	return false;
 }
 
-static void *worker_main(void *arg)
+/* The work [first, last): units, or with w->only indexes into it. */
+static void scan_units(struct worker *w, size_t first, size_t last)
 {
-	struct worker *w = arg;
-
-	for (size_t k = w->first; k < w->last; k++) {
+	for (size_t k = first; k < last; k++) {
 		size_t i = w->only ? w->only[k] : k;
 		const struct ll_scan_unit *u = &w->units[i];
 
@@ -1951,7 +1970,65 @@ static void *worker_main(void *arg)
 		else if (w->in->stop_at_first_definition && defines_first_name(w, before))
 			atomic_store_explicit(w->stop, true, memory_order_relaxed);
 	}
+}
+
+/*
+ * Chunks in ascending order, as they come: each worker meets its units in
+ * .debug_info order, so its first of each distinct definition (keep_distinct())
+ * is the first anywhere unless another worker met an earlier one.
+ */
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	size_t c;
+
+	while ((c = atomic_fetch_add_explicit(w->next_chunk, 1, memory_order_relaxed)) <
+	       w->nr_chunks) {
+		struct chunk *ch = &w->chunks[c];
+
+		ch->worker = w->id;
+		ch->hits = w->nr_hits;
+		ch->posts = w->nr_posts;
+		ch->fallback = w->nr_fallback;
+		scan_units(w, ch->first, ch->last);
+		ch->nr_hits = w->nr_hits - ch->hits;
+		ch->nr_posts = w->nr_posts - ch->posts;
+		ch->nr_fallback = w->nr_fallback - ch->fallback;
+	}
 	return NULL;
+}
+
+/*
+ * The work in chunks of about equal bytes (of equal unit counts, for a
+ * name index's few units): *NR of them.
+ */
+static struct chunk *make_chunks(const struct ll_scan_input *in, const struct ll_scan_unit *units,
+				 const uint32_t *only, size_t nr_work, unsigned threads, size_t *nr)
+{
+	size_t want = (size_t)threads * CHUNKS_PER_THREAD, n = 0;
+	struct chunk *chunks;
+
+	if (want > nr_work)
+		want = nr_work ? nr_work : 1;
+	chunks = xcalloc(want, sizeof(*chunks));
+	for (size_t c = 0, next = 0; c < want && next < nr_work; c++) {
+		chunks[c].first = next;
+		if (only) {
+			next = nr_work / want * (c + 1);
+			if (c + 1 == want)
+				next = nr_work;
+		} else {
+			uint64_t goal = in->info_size / want * (c + 1);
+
+			do
+				next++;
+			while (next < nr_work && (c + 1 == want || units[next].offset < goal));
+		}
+		chunks[c].last = next;
+		n++;
+	}
+	*nr = n;
+	return chunks;
 }
 
 /* The unit headers of .debug_info [from, to), as one thread reads them. */
@@ -2111,6 +2188,55 @@ static bool walk_units(const struct ll_scan_input *in, bool keep_dies, unsigned 
 	return false;
 }
 
+/*
+ * The workers' results into OUT: names thread by thread; hits, postings
+ * and fallback units chunk by chunk, so in unit order. A captured hit's
+ * query (collect_all) named its thread's names: renumbered into OUT's.
+ */
+static void merge_results(struct ll_scan_result *out, const struct worker *w, unsigned threads,
+			  const struct chunk *chunks, size_t nr_chunks, bool collect_all)
+{
+	size_t nr_hits = 0, nr_posts = 0, nr_fallback = 0;
+	size_t *names_base = xcalloc(threads, sizeof(*names_base));
+
+	for (unsigned t = 0; t < threads; t++) {
+		names_base[t] = out->nr_names;
+		if (w[t].nr_names) {
+			out->names = xrealloc(out->names,
+					      (out->nr_names + w[t].nr_names) * sizeof(*out->names));
+			memcpy(out->names + out->nr_names, w[t].names,
+			       w[t].nr_names * sizeof(*out->names));
+			out->nr_names += w[t].nr_names;
+		}
+		nr_hits += w[t].nr_hits;
+		nr_posts += w[t].nr_posts;
+		nr_fallback += w[t].nr_fallback;
+	}
+	out->hits = xmalloc((nr_hits + 1) * sizeof(*out->hits));
+	out->fallback_units = xmalloc((nr_fallback + 1) * sizeof(*out->fallback_units));
+	out->postings = nr_posts ? xmalloc(nr_posts * sizeof(*out->postings)) : NULL;
+	for (size_t c = 0; c < nr_chunks; c++) {
+		const struct chunk *ch = &chunks[c];
+		const struct worker *cw = &w[ch->worker];
+
+		if (ch->nr_hits)
+			memcpy(out->hits + out->nr_hits, cw->hits + ch->hits,
+			       ch->nr_hits * sizeof(*out->hits));
+		for (size_t i = 0; collect_all && i < ch->nr_hits; i++)
+			out->hits[out->nr_hits + i].query += (uint32_t)names_base[ch->worker];
+		out->nr_hits += ch->nr_hits;
+		if (ch->nr_posts)
+			memcpy(out->postings + out->nr_postings, cw->posts + ch->posts,
+			       ch->nr_posts * sizeof(*out->postings));
+		out->nr_postings += ch->nr_posts;
+		if (ch->nr_fallback)
+			memcpy(out->fallback_units + out->nr_fallback, cw->fallback + ch->fallback,
+			       ch->nr_fallback * sizeof(*out->fallback_units));
+		out->nr_fallback += ch->nr_fallback;
+	}
+	free(names_base);
+}
+
 int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	    unsigned threads, struct ll_scan_result *out)
 {
@@ -2158,16 +2284,18 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	if (threads > nr_work)
 		threads = nr_work ? (unsigned)nr_work : 1;
 	struct worker *w = xcalloc(threads, sizeof(*w));
-	atomic_size_t units_done = 0;
+	atomic_size_t units_done = 0, next_chunk = 0;
 	atomic_bool stop = false;
 	pthread_t *tids = xcalloc(threads, sizeof(*tids));
-	size_t next = 0;
+	size_t nr_chunks;
+	struct chunk *chunks = make_chunks(in, units, only, nr_work, threads, &nr_chunks);
 
-	/* Contiguous ranges of about equal bytes keep the merged order trivial. */
 	for (unsigned t = 0; t < threads; t++) {
-		uint64_t goal = in->info_size / threads * (t + 1);
-
 		w[t].in = in;
+		w[t].id = t;
+		w[t].chunks = chunks;
+		w[t].nr_chunks = nr_chunks;
+		w[t].next_chunk = &next_chunk;
 		w[t].units_done = &units_done;
 		w[t].stop = &stop;
 		w[t].nr_units = nr_units;
@@ -2176,19 +2304,9 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		w[t].units = units;
 		w[t].verdicts = verdicts;
 		w[t].dies = dies;
-		w[t].first = next;
 		w[t].only = only;
-		if (only) {
-			/* A few units: equal counts. */
-			next = nr_work / threads * (t + 1);
-			if (t + 1 == threads)
-				next = nr_work;
+		if (only)
 			w[t].nr_units = nr_work;
-		} else {
-			while (next < nr_units && (t + 1 == threads || units[next].offset < goal))
-				next++;
-		}
-		w[t].last = next;
 	}
 	for (unsigned t = 1; t < threads; t++)
 		if (pthread_create(&tids[t], NULL, worker_main, &w[t]) != 0)
@@ -2198,22 +2316,12 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		if (tids[t])
 			pthread_join(tids[t], NULL);
 
+	merge_results(out, w, threads, chunks, nr_chunks, targets.collect_all);
 	for (unsigned t = 0; t < threads; t++) {
-		out->hits = xrealloc(out->hits, (out->nr_hits + w[t].nr_hits + 1) * sizeof(*out->hits));
-		if (w[t].nr_hits)
-			memcpy(out->hits + out->nr_hits, w[t].hits, w[t].nr_hits * sizeof(*out->hits));
-		/* Captured hits name their thread's names, which follow the earlier threads'. */
-		for (size_t i = 0; targets.collect_all && i < w[t].nr_hits; i++)
-			out->hits[out->nr_hits + i].query += (uint32_t)out->nr_names;
-		out->nr_hits += w[t].nr_hits;
-		out->fallback_units = xrealloc(out->fallback_units,
-					       (out->nr_fallback + w[t].nr_fallback + 1) *
-					       sizeof(*out->fallback_units));
-		if (w[t].nr_fallback)
-			memcpy(out->fallback_units + out->nr_fallback, w[t].fallback,
-			       w[t].nr_fallback * sizeof(*out->fallback_units));
-		out->nr_fallback += w[t].nr_fallback;
 		free(w[t].hits);
+		free(w[t].posts);
+		free(w[t].fallback);
+		free(w[t].names);
 		for (size_t i = 0; i < w[t].nr_comp_dirs; i++) {
 			out->comp_dirs = xgrow(out->comp_dirs, out->nr_comp_dirs,
 					       sizeof(*out->comp_dirs));
@@ -2221,7 +2329,6 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		}
 		free(w[t].comp_dirs);
 		distinct_release(&w[t].distinct);
-		free(w[t].fallback);
 		free(w[t].abbrevs.by_code);
 		free(w[t].abbrevs.attr);
 		free(w[t].abbrevs.form);
@@ -2229,23 +2336,8 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		free(w[t].buf);
 		free(w[t].seen);
 		free(w[t].name_memo);
-		if (w[t].nr_names) {
-			out->names = xrealloc(out->names,
-					      (out->nr_names + w[t].nr_names) * sizeof(*out->names));
-			memcpy(out->names + out->nr_names, w[t].names,
-			       w[t].nr_names * sizeof(*out->names));
-			out->nr_names += w[t].nr_names;
-		}
-		free(w[t].names);
-		if (w[t].nr_posts) {
-			out->postings = xrealloc(out->postings, (out->nr_postings + w[t].nr_posts) *
-							       sizeof(*out->postings));
-			memcpy(out->postings + out->nr_postings, w[t].posts,
-			       w[t].nr_posts * sizeof(*out->postings));
-			out->nr_postings += w[t].nr_posts;
-		}
-		free(w[t].posts);
 	}
+	free(chunks);
 	size_t tables_read = 0;
 
 	for (unsigned t = 0; t < threads; t++) {
