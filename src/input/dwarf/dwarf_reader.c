@@ -3102,7 +3102,6 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 		size_t i = order ? order[q] : q;
 		struct candidate *pick;
 
-		ll_progress_report(&in->opts.progress, "structs", q + 1, n);
 		if (!resolve_unbuilt(in, &queries[i], &state[i], finders, &results[i], &pick))
 			continue;
 		pool.jobs[pool.nr_jobs++] = (struct build_job){ .query = i, .pick = pick, .rc = -1 };
@@ -3131,6 +3130,8 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 		if (!stopped)
 			build_round(&pool, workers);
 		release_round(&pool, finders[0], in->image, &released);
+		/* The builds are the long part of a cold --list='*' (~0.4 s of ~1 s). */
+		ll_progress_report(&in->opts.progress, "structs", k, pool.nr_jobs);
 	}
 	if (workers[1].dwarf)
 		dwarf_end(workers[1].dwarf);
