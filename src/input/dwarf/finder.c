@@ -228,7 +228,8 @@ int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 {
 	size_t lo;
 
-	if (!f || !f->image)
+	/* All of it real already: nothing to read, nor any unit's abbreviations to parse. */
+	if (!f || !f->image || ll_sparse_whole(f->image))
 		return 0;
 	if (!f->units || (lo = unit_index(f, off)) == SIZE_MAX)
 		return fill_all(f, err);
