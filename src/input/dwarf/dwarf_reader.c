@@ -3613,7 +3613,9 @@ static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_
 		}
 		free(more);
 	}
-	ll_names_sort_unique(*names, n);
+	/* Each part's names are sorted, each once: only several need merging. */
+	if (in->nr_parts > 1)
+		ll_names_sort_unique(*names, n);
 	return 0;
 }
 

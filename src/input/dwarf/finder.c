@@ -1271,6 +1271,36 @@ static int list_scoped(Dwarf *dwarf, struct ll_sparse_image *image, const char *
 	return rc;
 }
 
+/*
+ * Free the names of V that repeat an earlier one, keeping the first of
+ * each in order: each scan thread lists the names it met, so most names
+ * come twice, and sorting them all cost twice the string compares (the
+ * sort of the 6.12 image's ~80,000 was ~10 ms, in one thread).
+ */
+static void drop_repeats(char **v, size_t *n)
+{
+	size_t cap = 16, kept = 0;
+	uint32_t *slots;
+
+	while (cap < *n * 2)
+		cap *= 2;
+	slots = xcalloc(cap, sizeof(*slots));
+	for (size_t i = 0; i < *n; i++) {
+		size_t at = name_hash(v[i]) & (cap - 1);
+
+		while (slots[at] && strcmp(v[slots[at] - 1], v[i]) != 0)
+			at = (at + 1) & (cap - 1);
+		if (slots[at]) {
+			free(v[i]);
+			continue;
+		}
+		v[kept] = v[i];
+		slots[at] = (uint32_t)++kept;
+	}
+	*n = kept;
+	free(slots);
+}
+
 void ll_finder_seed_release(struct ll_finder_seed *seed)
 {
 	for (size_t i = 0; i < seed->nr_entries; i++)
@@ -1411,6 +1441,7 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 	 */
 	if (seed && *n != top_level)
 		ll_finder_seed_release(seed);
+	drop_repeats(*names, n);
 	ll_names_sort_unique(*names, n);
 	return 0;
 }
