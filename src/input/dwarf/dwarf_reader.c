@@ -101,6 +101,13 @@ struct dwarf_part {
 	char *skeleton_comp_dir;	/* owned; NULL: none */
 	/* What the last listing read for the lookup after it (dwarf_list()). */
 	struct ll_finder_prescan prescan;
+	/*
+	 * VARIABLES_KNOWN: a listing's scan read every unit, and these are all
+	 * its top-level variables with a location, for dwarf_variables().
+	 */
+	bool variables_known;
+	struct ll_scan_variable *variables;
+	size_t nr_variables;
 };
 
 struct ll_dwarf_input {
@@ -909,6 +916,7 @@ static void dwarf_close(void *state)
 		free(in->parts[i].own_path);
 		free(in->parts[i].skeleton_comp_dir);
 		ll_finder_prescan_release(&in->parts[i].prescan);
+		free(in->parts[i].variables);
 	}
 	free(in->parts);
 	ll_dwp_release(&in->dwp);
@@ -3564,6 +3572,17 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	return rc;
 }
 
+/* The variables PART's listing found, kept past the lookup that takes its prescan. */
+static void keep_variables(struct dwarf_part *part)
+{
+	free(part->variables);
+	part->variables = part->prescan.variables;
+	part->nr_variables = part->prescan.nr_variables;
+	part->variables_known = part->prescan.ready;
+	part->prescan.variables = NULL;
+	part->prescan.nr_variables = 0;
+}
+
 static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_t *n,
 		      struct ll_error *err)
 {
@@ -3607,6 +3626,7 @@ static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_
 			*n = 0;
 			return -1;
 		}
+		keep_variables(&in->parts[p]);
 		for (size_t i = 0; i < nr_more; i++) {
 			*names = xgrow(*names, *n, sizeof(**names));
 			(*names)[(*n)++] = more[i];
@@ -3663,6 +3683,13 @@ static int dwarf_variables(void *state, struct ll_variables *out, struct ll_erro
 	memset(out, 0, sizeof(*out));
 	if (in->image && ll_sparse_fill_all(in->image, err))
 		return -1;
+	/* A listing found the candidates: only those are read, not every DIE. */
+	if (in->nr_parts == 1 && in->parts[0].variables_known &&
+	    in->parts[0].src.dwarf == in->dwarf) {
+		walk.only = in->parts[0].variables;
+		walk.nr_only = in->parts[0].nr_variables;
+		walk.use_only = true;
+	}
 	/* Fresh handles: the lookups' one may hold a made-up unit header (finder.h). */
 	for (unsigned i = 0; i < 2 && in->own_dwarf; i++) {
 		if (i && ll_finder_threads() < 2)

@@ -38,6 +38,7 @@ struct abbrev {
 	int32_t sibling_at;
 	uint16_t sibling_form;
 	int32_t name_strp_at;	/* the first DW_AT_name, when a DW_FORM_strp */
+	bool located;		/* a DW_TAG_variable with a DW_AT_location */
 };
 
 struct abbrev_table {
@@ -144,8 +145,11 @@ static void precompute(struct abbrev_table *t, struct abbrev *a, const struct ll
 	a->wanted = wanted_tag(a->tag);
 	a->sibling_at = -1;
 	a->name_strp_at = -1;
+	a->located = false;
 	for (unsigned i = 0; i < a->nr_attrs; i++) {
 		int size = fixed_form_size(t->form[a->first + i], u);
+
+		a->located |= a->tag == DW_TAG_variable && t->attr[a->first + i] == DW_AT_location;
 
 		if (t->attr[a->first + i] == DW_AT_sibling && fixed_so_far) {
 			a->sibling_at = at;
@@ -694,6 +698,7 @@ struct chunk {
 	size_t hits, nr_hits;		/* the worker's hits [hits, hits + nr_hits) */
 	size_t posts, nr_posts;
 	size_t fallback, nr_fallback;
+	size_t vars, nr_vars;
 };
 
 /* Chunks per thread: enough that the last one to finish waits little. */
@@ -737,6 +742,8 @@ struct worker {
 	char **comp_dirs;		/* owned until the result takes them */
 	size_t nr_comp_dirs;
 	struct name_memo *name_memo;	/* allocated at the first member name */
+	struct ll_scan_variable *vars;	/* in->variables */
+	size_t nr_vars;
 	size_t nr_tables_read;		/* units whose abbreviations were read */
 	bool scopes;			/* ... and any of them had a scope tag */
 };
@@ -1390,7 +1397,7 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 		return false;
 	if (!a->children)
 		return true;
-	size_t start_hits = w->nr_hits;
+	size_t start_hits = w->nr_hits, start_vars = w->nr_vars;
 
 	for (;;) {
 		uint64_t die = w->ub_off + (uint64_t)(c.p - w->ub);
@@ -1409,6 +1416,10 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 			goto unsure;
 		if (match)
 			capture(w, u, w->ub + (die - w->ub_off), push_hit(w, die, idx));
+		if (a->located && w->in->variables) {
+			w->vars = xgrow(w->vars, w->nr_vars, sizeof(*w->vars));
+			w->vars[w->nr_vars++] = (struct ll_scan_variable){ die, u->offset, u->end };
+		}
 		if (!a->children)
 			continue;
 		if (sibling) {
@@ -1422,6 +1433,7 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 	return true;
 unsure:
 	w->nr_hits = start_hits;
+	w->nr_vars = start_vars;
 	return false;
 }
 
@@ -1990,7 +2002,9 @@ static void *worker_main(void *arg)
 		ch->hits = w->nr_hits;
 		ch->posts = w->nr_posts;
 		ch->fallback = w->nr_fallback;
+		ch->vars = w->nr_vars;
 		scan_units(w, ch->first, ch->last);
+		ch->nr_vars = w->nr_vars - ch->vars;
 		ch->nr_hits = w->nr_hits - ch->hits;
 		ch->nr_posts = w->nr_posts - ch->posts;
 		ch->nr_fallback = w->nr_fallback - ch->fallback;
@@ -2196,7 +2210,7 @@ static bool walk_units(const struct ll_scan_input *in, bool keep_dies, unsigned 
 static void merge_results(struct ll_scan_result *out, const struct worker *w, unsigned threads,
 			  const struct chunk *chunks, size_t nr_chunks, bool collect_all)
 {
-	size_t nr_hits = 0, nr_posts = 0, nr_fallback = 0;
+	size_t nr_hits = 0, nr_posts = 0, nr_fallback = 0, nr_vars = 0;
 	size_t *names_base = xcalloc(threads, sizeof(*names_base));
 
 	for (unsigned t = 0; t < threads; t++) {
@@ -2211,7 +2225,9 @@ static void merge_results(struct ll_scan_result *out, const struct worker *w, un
 		nr_hits += w[t].nr_hits;
 		nr_posts += w[t].nr_posts;
 		nr_fallback += w[t].nr_fallback;
+		nr_vars += w[t].nr_vars;
 	}
+	out->variables = nr_vars ? xmalloc(nr_vars * sizeof(*out->variables)) : NULL;
 	out->hits = xmalloc((nr_hits + 1) * sizeof(*out->hits));
 	out->fallback_units = xmalloc((nr_fallback + 1) * sizeof(*out->fallback_units));
 	out->postings = nr_posts ? xmalloc(nr_posts * sizeof(*out->postings)) : NULL;
@@ -2233,6 +2249,10 @@ static void merge_results(struct ll_scan_result *out, const struct worker *w, un
 			memcpy(out->fallback_units + out->nr_fallback, cw->fallback + ch->fallback,
 			       ch->nr_fallback * sizeof(*out->fallback_units));
 		out->nr_fallback += ch->nr_fallback;
+		if (ch->nr_vars)
+			memcpy(out->variables + out->nr_variables, cw->vars + ch->vars,
+			       ch->nr_vars * sizeof(*out->variables));
+		out->nr_variables += ch->nr_vars;
 	}
 	free(names_base);
 }
@@ -2336,6 +2356,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		free(w[t].buf);
 		free(w[t].seen);
 		free(w[t].name_memo);
+		free(w[t].vars);
 	}
 	free(chunks);
 	size_t tables_read = 0;
@@ -2464,5 +2485,6 @@ void ll_scan_result_release(struct ll_scan_result *r)
 	free(r->units);
 	free(r->verdicts);
 	free(r->postings);
+	free(r->variables);
 	memset(r, 0, sizeof(*r));
 }

@@ -85,6 +85,12 @@ struct ll_scan_input {
 	 */
 	const char *capture_glob;
 	/*
+	 * With NAMES NULL: also list every top-level DW_TAG_variable whose
+	 * abbreviation has a DW_AT_location (the result's variables), all
+	 * the global variables walk (variables.h) can use.
+	 */
+	bool variables;
+	/*
 	 * Keep, of the definitions each thread finds, only the first of each
 	 * kind, size, line, members, declaring file (as the unit's line table
 	 * in LINES spells it) and compilation directory, and of the
@@ -183,6 +189,11 @@ static inline size_t ll_scan_unit_index(const struct ll_scan_unit *units, size_t
 	return lo < n && off >= units[lo].offset ? lo : SIZE_MAX;
 }
 
+/* A top-level variable with a location, and its unit's .debug_info range. */
+struct ll_scan_variable {
+	uint64_t die, unit, unit_end;
+};
+
 struct ll_scan_result {
 	struct ll_scan_hit *hits;	/* named DIEs, in .debug_info order */
 	size_t nr_hits;
@@ -203,6 +214,8 @@ struct ll_scan_result {
 	 * name.
 	 */
 	bool every_table_read, scopes;
+	struct ll_scan_variable *variables;	/* in->variables: in order, owned */
+	size_t nr_variables;
 };
 
 /* The FNV-1a step shared by the raw and the libdw signatures. */

@@ -1321,6 +1321,7 @@ void ll_finder_prescan_release(struct ll_finder_prescan *pre)
 	free(pre->hits);
 	free(pre->units);
 	free(pre->verdicts);
+	free(pre->variables);
 	memset(pre, 0, sizeof(*pre));
 }
 
@@ -1337,6 +1338,7 @@ static void keep_prescan(struct ll_finder_prescan *pre, const struct ll_scan_inp
 	pre->in = *in;
 	/* What raw_scan() leaves in its finder's input: the later scans want every hit. */
 	pre->in.capture_glob = NULL;
+	pre->in.variables = false;
 	pre->in.by_unit = false;
 	pre->in.distinct = false;
 	pre->hits = r->hits;
@@ -1361,6 +1363,10 @@ static void keep_prescan(struct ll_finder_prescan *pre, const struct ll_scan_inp
 	pre->nr_comp_dirs = r->nr_comp_dirs;
 	r->comp_dirs = NULL;
 	r->nr_comp_dirs = 0;
+	pre->variables = r->variables;
+	pre->nr_variables = r->nr_variables;
+	r->variables = NULL;
+	r->nr_variables = 0;
 }
 
 /* SEED from a by_unit scan R of IN: names copied, R's units taken. */
@@ -1399,6 +1405,7 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 		in.by_unit = seed != NULL;
 		if (prescan && lookup_glob && in.str_size) {
 			in.capture_glob = lookup_glob;
+			in.variables = true;
 			in.distinct = src->distinct;
 			in.lines = src->lines;
 		}

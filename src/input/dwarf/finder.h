@@ -39,6 +39,9 @@ struct ll_finder_prescan {
 	uint8_t *verdicts;		/* by unit */
 	char **comp_dirs;		/* what the hits' comp_dir point to */
 	size_t nr_comp_dirs;
+	/* Every top-level variable with a location (ll_scan_input's variables). */
+	struct ll_scan_variable *variables;
+	size_t nr_variables;
 };
 
 void ll_finder_prescan_release(struct ll_finder_prescan *pre);

@@ -74,6 +74,7 @@ struct share {
 	const struct ll_variables_walk *walk;
 	const char *path;
 	Dwarf_Off begin, end;
+	size_t lo, hi;			/* walk->use_only: walk->only[lo, hi) */
 	struct ll_variables vars;
 	struct ll_error err;
 	int rc;
@@ -117,6 +118,49 @@ static void *walk_share(void *arg)
 		sh->rc = ll_fail(&sh->err, "%s: .debug_info offset %#llx: unreadable unit header: %s",
 				 sh->path, (unsigned long long)off, dwarf_errmsg(-1));
 	return NULL;
+}
+
+/*
+ * walk_share() over the DIEs a scan listed (walk->use_only): each read
+ * where it is, the units before it given back in batches as above.
+ */
+static void *walk_only_share(void *arg)
+{
+	struct share *sh = arg;
+	const struct ll_scan_variable *v = sh->walk->only;
+	Dwarf_Off done = sh->lo < sh->hi ? v[sh->lo].unit : 0;
+
+	for (size_t i = sh->lo; i < sh->hi; i++) {
+		Dwarf_Die die;
+
+		if (!dwarf_offdie(sh->dw, v[i].die, &die)) {
+			sh->rc = ll_fail(&sh->err, "%s: .debug_info offset %#llx: unreadable DIE: %s",
+					 sh->path, (unsigned long long)v[i].die, dwarf_errmsg(-1));
+			return NULL;
+		}
+		if (dwarf_tag(&die) == DW_TAG_variable)
+			add_variable(&die, sh->decl, sh->ctx, &sh->vars);
+		if (sh->walk->unit_done && v[i].unit - done >= UNIT_DONE_BATCH) {
+			sh->walk->unit_done(sh->walk->unit_done_arg, done, v[i].unit);
+			done = v[i].unit;
+		}
+	}
+	if (sh->walk->unit_done && sh->lo < sh->hi && v[sh->hi - 1].unit_end > done)
+		sh->walk->unit_done(sh->walk->unit_done_arg, done, v[sh->hi - 1].unit_end);
+	return NULL;
+}
+
+/*
+ * Where the second walker of walk->only starts: about half the DIEs, at
+ * the first of a unit, so that neither gives back the other's units.
+ */
+static size_t middle_variable(const struct ll_variables_walk *walk)
+{
+	size_t k = walk->nr_only / 2;
+
+	while (k && k < walk->nr_only && walk->only[k].unit == walk->only[k - 1].unit)
+		k++;
+	return k < walk->nr_only ? k : 0;
 }
 
 /*
@@ -178,8 +222,10 @@ int ll_dwarf_variables(const struct ll_variables_walk *walk, struct ll_variables
 		       struct ll_error *err)
 {
 	struct share sh[2] = { 0 };
-	Dwarf_Off split = walk->nr > 1 ? middle_unit(walk) : 0;
-	size_t n = split ? 2 : 1;
+	Dwarf_Off split = walk->nr > 1 && !walk->use_only ? middle_unit(walk) : 0;
+	size_t mid = walk->nr > 1 && walk->use_only ? middle_variable(walk) : 0;
+	size_t n = split || mid ? 2 : 1;
+	void *(*run)(void *) = walk->use_only ? walk_only_share : walk_share;
 	pthread_t tid;
 	bool threaded = false;
 	int rc = 0;
@@ -189,14 +235,15 @@ int ll_dwarf_variables(const struct ll_variables_walk *walk, struct ll_variables
 		sh[i] = (struct share){ .dw = walk->dw[i], .ctx = walk->ctx[i], .decl = walk->decl,
 					.walk = walk,
 					.path = walk->path, .begin = i ? split : 0,
-					.end = i || !split ? (Dwarf_Off)-1 : split };
+					.end = i || !split ? (Dwarf_Off)-1 : split,
+					.lo = i ? mid : 0, .hi = i || !mid ? walk->nr_only : mid };
 	if (n == 2)
-		threaded = pthread_create(&tid, NULL, walk_share, &sh[1]) == 0;
-	walk_share(&sh[0]);
+		threaded = pthread_create(&tid, NULL, run, &sh[1]) == 0;
+	run(&sh[0]);
 	if (threaded)
 		pthread_join(tid, NULL);
 	else if (n == 2)
-		walk_share(&sh[1]);
+		run(&sh[1]);
 	for (size_t i = 0; i < n; i++) {
 		if (sh[i].rc && !rc) {
 			*err = sh[i].err;

@@ -14,6 +14,7 @@
 
 #include <elfutils/libdw.h>
 
+#include "input/dwarf/dwarf_scan.h"
 #include "input/elf/globals.h"
 #include "util/diag.h"
 
@@ -41,6 +42,16 @@ struct ll_variables_walk {
 	 */
 	void (*unit_done)(void *arg, Dwarf_Off begin, Dwarf_Off end);
 	void *unit_done_arg;
+	/*
+	 * USE_ONLY: read only these DIEs (in .debug_info order), which a raw
+	 * scan found to be every top-level DW_TAG_variable with a location,
+	 * instead of walking every unit's top-level DIEs with libdw: the
+	 * answer is the same, and the walk of the 6.12 image, 0.3 s of a cold
+	 * --audit='*', all but goes.
+	 */
+	bool use_only;
+	const struct ll_scan_variable *only;
+	size_t nr_only;
 };
 
 /*
