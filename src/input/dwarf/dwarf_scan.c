@@ -146,10 +146,10 @@ static void precompute(struct abbrev_table *t, struct abbrev *a, const struct ll
 	a->sibling_at = -1;
 	a->name_strp_at = -1;
 	a->located = false;
+	for (unsigned i = 0; a->tag == DW_TAG_variable && i < a->nr_attrs; i++)
+		a->located |= t->attr[a->first + i] == DW_AT_location;
 	for (unsigned i = 0; i < a->nr_attrs; i++) {
 		int size = fixed_form_size(t->form[a->first + i], u);
-
-		a->located |= a->tag == DW_TAG_variable && t->attr[a->first + i] == DW_AT_location;
 
 		if (t->attr[a->first + i] == DW_AT_sibling && fixed_so_far) {
 			a->sibling_at = at;
@@ -670,9 +670,11 @@ struct unit_info {
 /*
  * A member name's ll_sig_name() by its .debug_str offset, direct-mapped:
  * 2^15 slots (512 KiB) held ~all the names a thread meets again in the
- * members of the 6.12 image's ~1.3 M definitions.
+ * members of the 6.12 image's ~1.3 M definitions. A lookup of a few names
+ * reads far fewer members, and zeroed pages cost ~10 us each here: 2^11.
  */
-#define NAME_MEMO_BITS 15
+#define NAME_MEMO_BITS_ALL 15
+#define NAME_MEMO_BITS_FEW 11
 
 struct name_memo {
 	uint64_t off1;			/* offset + 1; 0: empty */
@@ -742,6 +744,7 @@ struct worker {
 	char **comp_dirs;		/* owned until the result takes them */
 	size_t nr_comp_dirs;
 	struct name_memo *name_memo;	/* allocated at the first member name */
+	size_t name_memo_mask;
 	struct ll_scan_variable *vars;	/* in->variables */
 	size_t nr_vars;
 	size_t nr_tables_read;		/* units whose abbreviations were read */
@@ -901,9 +904,14 @@ static bool member_name_hash(struct worker *w, const struct ll_scan_unit *u, str
 
 	if (at.bad)
 		return false;
-	if (!w->name_memo)
-		w->name_memo = xcalloc((size_t)1 << NAME_MEMO_BITS, sizeof(*w->name_memo));
-	struct name_memo *slot = &w->name_memo[hash64(off) & (((size_t)1 << NAME_MEMO_BITS) - 1)];
+	if (!w->name_memo) {
+		size_t slots = (size_t)1 << (w->targets->collect_all ? NAME_MEMO_BITS_ALL :
+							       NAME_MEMO_BITS_FEW);
+
+		w->name_memo = xcalloc(slots, sizeof(*w->name_memo));
+		w->name_memo_mask = slots - 1;
+	}
+	struct name_memo *slot = &w->name_memo[hash64(off) & w->name_memo_mask];
 
 	if (slot->off1 == off + 1) {
 		*c = at;
@@ -1398,6 +1406,7 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 	if (!a->children)
 		return true;
 	size_t start_hits = w->nr_hits, start_vars = w->nr_vars;
+	const bool variables = w->in->variables;
 
 	for (;;) {
 		uint64_t die = w->ub_off + (uint64_t)(c.p - w->ub);
@@ -1416,7 +1425,7 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 			goto unsure;
 		if (match)
 			capture(w, u, w->ub + (die - w->ub_off), push_hit(w, die, idx));
-		if (a->located && w->in->variables) {
+		if (variables && a->located) {
 			w->vars = xgrow(w->vars, w->nr_vars, sizeof(*w->vars));
 			w->vars[w->nr_vars++] = (struct ll_scan_variable){ die, u->offset, u->end };
 		}

@@ -259,14 +259,6 @@ int ll_scoped_walk(Dwarf *dwarf, const char *path, ll_scoped_fn fn, void *arg,
 	return 0;
 }
 
-bool ll_scope_tag(uint64_t tag)
-{
-	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
-	       tag == DW_TAG_inheritance || tag == DW_TAG_template_type_parameter ||
-	       tag == DW_TAG_template_value_parameter || tag == DW_TAG_reference_type ||
-	       tag == DW_TAG_rvalue_reference_type || tag == DW_TAG_ptr_to_member_type;
-}
-
 bool ll_abbrevs_have_scopes(const unsigned char *abbrev, size_t size)
 {
 	struct ll_cursor c = { abbrev, abbrev + size, false };

@@ -9,9 +9,11 @@
 #ifndef LAYOUTLINT_SCOPES_H
 #define LAYOUTLINT_SCOPES_H
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/diag.h"
 
@@ -65,8 +67,17 @@ typedef int (*ll_scoped_fn)(Dwarf_Die *die, const char *name, void *arg);
 int ll_scoped_walk(Dwarf *dwarf, const char *path, ll_scoped_fn fn, void *arg,
 		   struct ll_error *err);
 
-/* Whether TAG is one of the DIEs only C++ or Rust write (below). */
-bool ll_scope_tag(uint64_t tag);
+/*
+ * Whether TAG is one of the DIEs only C++ or Rust write (below). Inline:
+ * the raw scan asks it of every abbreviation it reads.
+ */
+static inline bool ll_scope_tag(uint64_t tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_inheritance || tag == DW_TAG_template_type_parameter ||
+	       tag == DW_TAG_template_value_parameter || tag == DW_TAG_reference_type ||
+	       tag == DW_TAG_rvalue_reference_type || tag == DW_TAG_ptr_to_member_type;
+}
 
 /*
  * Whether the abbreviation tables ABBREV (SIZE bytes) declare any DIE only
