@@ -1178,12 +1178,14 @@ static void seen_grow(struct worker *w)
 	free(old);
 }
 
-static void add_posting(struct worker *w, const char *name)
+/* A unit's DIEs of one name make one posting: a name met again in the unit adds none. */
+static void add_posting(struct worker *w, uint32_t id)
 {
-	if (!w->in->by_unit)
+	if (!w->in->by_unit || (w->nr_posts && w->posts[w->nr_posts - 1].name == id &&
+				w->posts[w->nr_posts - 1].unit == w->unit))
 		return;
 	w->posts = xgrow(w->posts, w->nr_posts, sizeof(*w->posts));
-	w->posts[w->nr_posts++] = (struct ll_scan_posting){ name, w->unit };
+	w->posts[w->nr_posts++] = (struct ll_scan_posting){ id, w->unit };
 }
 
 /*
@@ -1198,13 +1200,12 @@ static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_
 {
 	if (inline_name) {
 		add_name(w, inline_name);
-		add_posting(w, w->names[w->nr_names - 1]);
 		*id = (uint32_t)(w->nr_names - 1);
+		add_posting(w, *id);
 		return captured_name(w, inline_name);
 	}
 	if (str_off >= w->in->str_size || !memchr(w->in->str + str_off, 0, w->in->str_size - str_off))
 		return false;
-	add_posting(w, (const char *)w->in->str + str_off);
 	if (w->nr_seen * 2 >= w->seen_mask)
 		seen_grow(w);
 	size_t at = hash64(str_off) & w->seen_mask;
@@ -1212,6 +1213,7 @@ static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_
 	while (w->seen[at].off1) {
 		if (w->seen[at].off1 == str_off + 1) {
 			*id = w->seen[at].id;
+			add_posting(w, *id);
 			return w->seen[at].captured;
 		}
 		at = (at + 1) & w->seen_mask;
@@ -1223,6 +1225,7 @@ static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_
 					  captured_name(w, name) };
 	w->nr_seen++;
 	*id = w->seen[at].id;
+	add_posting(w, *id);
 	return w->seen[at].captured;
 }
 
@@ -2214,7 +2217,8 @@ static bool walk_units(const struct ll_scan_input *in, bool keep_dies, unsigned 
 /*
  * The workers' results into OUT: names thread by thread; hits, postings
  * and fallback units chunk by chunk, so in unit order. A captured hit's
- * query (collect_all) named its thread's names: renumbered into OUT's.
+ * query and a posting's name (collect_all) named their thread's names:
+ * renumbered into OUT's.
  */
 static void merge_results(struct ll_scan_result *out, const struct worker *w, unsigned threads,
 			  const struct chunk *chunks, size_t nr_chunks, bool collect_all)
@@ -2250,10 +2254,10 @@ static void merge_results(struct ll_scan_result *out, const struct worker *w, un
 		for (size_t i = 0; collect_all && i < ch->nr_hits; i++)
 			out->hits[out->nr_hits + i].query += (uint32_t)names_base[ch->worker];
 		out->nr_hits += ch->nr_hits;
-		if (ch->nr_posts)
-			memcpy(out->postings + out->nr_postings, cw->posts + ch->posts,
-			       ch->nr_posts * sizeof(*out->postings));
-		out->nr_postings += ch->nr_posts;
+		for (size_t i = 0; i < ch->nr_posts; i++)
+			out->postings[out->nr_postings++] = (struct ll_scan_posting){
+				cw->posts[ch->posts + i].name + (uint32_t)names_base[ch->worker],
+				cw->posts[ch->posts + i].unit };
 		if (ch->nr_fallback)
 			memcpy(out->fallback_units + out->nr_fallback, cw->fallback + ch->fallback,
 			       ch->nr_fallback * sizeof(*out->fallback_units));

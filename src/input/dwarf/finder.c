@@ -1373,8 +1373,8 @@ static void keep_prescan(struct ll_finder_prescan *pre, const struct ll_scan_inp
 static void make_seed(struct ll_finder_seed *seed, const struct ll_scan_input *in,
 		      struct ll_scan_result *r)
 {
-	ll_name_index_entries_from_postings(r->postings, r->nr_postings, &seed->entries,
-					    &seed->nr_entries);
+	ll_name_index_entries_from_postings(r->postings, r->nr_postings, r->names, r->nr_names,
+					    &seed->entries, &seed->nr_entries);
 	for (size_t i = 0; i < seed->nr_entries; i++)
 		seed->entries[i].name = xstrdup(seed->entries[i].name);
 	seed->units = r->units;

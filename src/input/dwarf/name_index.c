@@ -132,57 +132,10 @@ static void section_sizes(const struct index_header *h, uint64_t size[NR_SECS])
 }
 
 /* Distinct name pointers, by address: open addressing, slot = index + 1. */
-struct ptr_set {
-	uint32_t *slots;
-	size_t mask;
-	const char **ptrs;	/* in first-seen order */
-	size_t n;
-};
-
-static size_t ptr_hash(const char *p)
-{
-	uint64_t v = (uint64_t)(uintptr_t)p;
-
-	v ^= v >> 33;
-	v *= 0xff51afd7ed558ccdULL;
-	v ^= v >> 33;
-	return (size_t)v;
-}
-
-/* Index of P in S, added if new. */
-static uint32_t ptr_index(struct ptr_set *s, const char *p)
-{
-	size_t at;
-
-	if ((s->n + 1) * 2 > s->mask + 1) {
-		size_t cap = (s->mask + 1) * 2;
-
-		free(s->slots);
-		s->slots = xcalloc(cap, sizeof(*s->slots));
-		s->mask = cap - 1;
-		for (size_t i = 0; i < s->n; i++) {
-			at = ptr_hash(s->ptrs[i]) & s->mask;
-			while (s->slots[at])
-				at = (at + 1) & s->mask;
-			s->slots[at] = (uint32_t)i + 1;
-		}
-	}
-	at = ptr_hash(p) & s->mask;
-	while (s->slots[at]) {
-		if (s->ptrs[s->slots[at] - 1] == p)
-			return s->slots[at] - 1;
-		at = (at + 1) & s->mask;
-	}
-	s->ptrs = xgrow(s->ptrs, s->n, sizeof(*s->ptrs));
-	s->ptrs[s->n] = p;
-	s->slots[at] = (uint32_t)s->n + 1;
-	return (uint32_t)s->n++;
-}
-
-/* Order of distinct pointers by the names they point to. */
+/* A name of the scan by its content, for grouping equal ones. */
 struct by_content {
 	const char *name;
-	uint32_t ptr;
+	uint32_t id;
 };
 
 static int cmp_by_content(const void *a, const void *b)
@@ -191,35 +144,39 @@ static int cmp_by_content(const void *a, const void *b)
 }
 
 /*
- * The same name sits at many .debug_str offsets (tails of longer strings)
- * and in inline copies, so pointers are grouped by content first; each
- * name's units then come in order (the scan gives them so), and equal
+ * Equal names come from several threads and inline copies, so the names
+ * are grouped by content first (only those postings use); each name's
+ * units then come in order (the scan gives them so), and equal
  * neighbours are dropped.
  */
 void ll_name_index_entries_from_postings(const struct ll_scan_posting *postings, size_t n,
+					 char *const *names, size_t nr_names,
 					 struct ll_index_entry **entries, size_t *nr)
 {
-	struct ptr_set set = { .slots = xcalloc(16, sizeof(uint32_t)), .mask = 15 };
-	uint32_t *ptr_of = xmalloc((n ? n : 1) * sizeof(*ptr_of)), *id_of_ptr;
+	uint32_t *entry_of = xmalloc((nr_names ? nr_names : 1) * sizeof(*entry_of));
 	struct by_content *bc;
 	struct ll_index_entry *e;
-	size_t nr_names = 0;
+	size_t used = 0, nr_entries = 0;
 
+	memset(entry_of, 0xff, (nr_names ? nr_names : 1) * sizeof(*entry_of));
 	for (size_t i = 0; i < n; i++)
-		ptr_of[i] = ptr_index(&set, postings[i].name);
-	bc = xmalloc((set.n ? set.n : 1) * sizeof(*bc));
-	for (size_t i = 0; i < set.n; i++)
-		bc[i] = (struct by_content){ set.ptrs[i], (uint32_t)i };
-	qsort(bc, set.n, sizeof(*bc), cmp_by_content);
-	id_of_ptr = xmalloc((set.n ? set.n : 1) * sizeof(*id_of_ptr));
-	e = xcalloc(set.n ? set.n : 1, sizeof(*e));
-	for (size_t i = 0; i < set.n; i++) {
+		if (postings[i].name < nr_names)
+			entry_of[postings[i].name] = 0;
+	bc = xmalloc((nr_names ? nr_names : 1) * sizeof(*bc));
+	for (size_t i = 0; i < nr_names; i++)
+		if (entry_of[i] == 0)
+			bc[used++] = (struct by_content){ names[i], (uint32_t)i };
+	qsort(bc, used, sizeof(*bc), cmp_by_content);
+	e = xcalloc(used ? used : 1, sizeof(*e));
+	for (size_t i = 0; i < used; i++) {
 		if (!i || strcmp(bc[i].name, bc[i - 1].name) != 0)
-			e[nr_names++].name = bc[i].name;
-		id_of_ptr[bc[i].ptr] = (uint32_t)(nr_names - 1);
+			e[nr_entries++].name = bc[i].name;
+		entry_of[bc[i].id] = (uint32_t)(nr_entries - 1);
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct ll_index_entry *x = &e[id_of_ptr[ptr_of[i]]];
+		if (postings[i].name >= nr_names)
+			continue;
+		struct ll_index_entry *x = &e[entry_of[postings[i].name]];
 
 		if (x->nr_units && x->units[x->nr_units - 1] == postings[i].unit)
 			continue;
@@ -227,12 +184,9 @@ void ll_name_index_entries_from_postings(const struct ll_scan_posting *postings,
 		x->units[x->nr_units++] = postings[i].unit;
 	}
 	*entries = e;
-	*nr = nr_names;
-	free(id_of_ptr);
+	*nr = nr_entries;
 	free(bc);
-	free(ptr_of);
-	free(set.slots);
-	free(set.ptrs);
+	free(entry_of);
 }
 
 void ll_name_index_entries_free(struct ll_index_entry *entries, size_t n)

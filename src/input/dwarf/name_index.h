@@ -122,10 +122,12 @@ void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_un
 			 size_t nr_units, const struct ll_index_entry *entries, size_t n);
 
 /*
- * The entries of POSTINGS (a scan with by_unit, N of them), units only:
- * sorted by name, into *ENTRIES; free with ll_name_index_entries_free().
+ * The entries of POSTINGS (a scan with by_unit, N of them, naming NAMES),
+ * units only: sorted by name, into *ENTRIES, whose names point into
+ * NAMES; free with ll_name_index_entries_free().
  */
 void ll_name_index_entries_from_postings(const struct ll_scan_posting *postings, size_t n,
+					 char *const *names, size_t nr_names,
 					 struct ll_index_entry **entries, size_t *nr);
 /* The entries of a loaded index (names and strings point into IX); -1 if refused. */
 int ll_name_index_entries_from_index(struct ll_name_index *ix, struct ll_index_entry **entries,
