@@ -254,24 +254,32 @@ static void add_pad8(struct strbuf *sb)
 		sb_add(sb, zeros, 8 - sb->len % 8);
 }
 
-/* The sections of ENTRIES into BODY, their offsets and counts into H. */
+/*
+ * The sections of ENTRIES into BODY, all but the postings, which go into
+ * POSTS, to be written after BODY (most of the file: copied into BODY
+ * they cost a second 5 MB of fresh pages); offsets and counts into H.
+ */
 static void build(const struct ll_scan_unit *units, size_t nr_units,
 		  const struct ll_index_entry *e, size_t n, struct index_header *h,
-		  struct strbuf *body)
+		  struct strbuf *body, struct strbuf *posts)
 {
 	struct string_table st = { .slots = xcalloc(16, sizeof(uint32_t)), .mask = 15 };
 	uint32_t *name_off = xmalloc((n ? n : 1) * 4), *post_first = xmalloc((n + 1) * 4);
 	uint32_t *def_first = xmalloc((n + 1) * 4), *flags = xmalloc((n ? n : 1) * 4);
-	struct strbuf names = STRBUF_INIT, defs = STRBUF_INIT, posts = STRBUF_INIT;
+	struct strbuf names = STRBUF_INIT, defs = STRBUF_INIT;
 	uint64_t start[NR_SECS + 1];
 	size_t nr_posts = 0, nr_defs = 0;
 
+	for (size_t i = 0; i < n; i++)
+		nr_posts += e[i].nr_units;
+	sb_grow(posts, nr_posts * 4 + 8);
+	nr_posts = 0;
 	post_first[0] = def_first[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		name_off[i] = (uint32_t)names.len;
 		sb_add(&names, e[i].name, strlen(e[i].name) + 1);
 		flags[i] = e[i].flags;
-		add_u32s(&posts, e[i].units, e[i].nr_units);
+		add_u32s(posts, e[i].units, e[i].nr_units);
 		nr_posts += e[i].nr_units;
 		post_first[i + 1] = (uint32_t)nr_posts;
 		for (size_t d = 0; d < e[i].nr_defs; d++) {
@@ -323,18 +331,17 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 	sb_add(body, st.bytes.buf ? st.bytes.buf : "", st.bytes.len);
 	add_pad8(body);
 	start[SEC_POSTINGS] = body->len;
-	sb_add(body, posts.buf ? posts.buf : "", posts.len);
-	add_pad8(body);
-	start[NR_SECS] = body->len;
+	add_pad8(posts);
+	start[NR_SECS] = body->len + posts->len;
 	for (int i = 0; i < NR_SECS; i++) {
+		const char *at = i == SEC_POSTINGS ? posts->buf : body->buf + start[i];
+
 		h->sec[i].off = sizeof(*h) + start[i];
 		h->sec[i].size = start[i + 1] - start[i];
-		h->sec[i].sum = index_sum((const unsigned char *)body->buf + start[i],
-					  h->sec[i].size);
+		h->sec[i].sum = index_sum((const unsigned char *)(at ? at : ""), h->sec[i].size);
 	}
 	sb_release(&names);
 	sb_release(&defs);
-	sb_release(&posts);
 	sb_release(&st.bytes);
 	free(st.slots);
 	free(name_off);
@@ -362,7 +369,7 @@ void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_un
 			 size_t nr_units, const struct ll_index_entry *entries, size_t n)
 {
 	struct index_header h = { .version = INDEX_VERSION };
-	struct strbuf body = STRBUF_INIT, path = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf body = STRBUF_INIT, posts = STRBUF_INIT, path = STRBUF_INIT, tmp = STRBUF_INIT;
 	bool written = false;
 	int fd;
 
@@ -378,14 +385,15 @@ void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_un
 	h.ino = key->ino;
 	strcpy(h.build_id, key->build_id);
 	h.info_size = key->info_size;
-	build(units, nr_units, entries, n, &h, &body);
+	build(units, nr_units, entries, n, &h, &body, &posts);
 	h.header_sum = index_sum((const unsigned char *)&h, offsetof(struct index_header, header_sum));
 	index_path(key, &path);
 	/* mkstemp: O_EXCL, never a link planted at a predictable name. */
 	sb_addf(&tmp, "%s.XXXXXX", path.buf);
 	if ((fd = mkstemp(tmp.buf)) >= 0) {
 		bool ok = write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
-			  (!body.len || write(fd, body.buf, body.len) == (ssize_t)body.len);
+			  (!body.len || write(fd, body.buf, body.len) == (ssize_t)body.len) &&
+			  (!posts.len || write(fd, posts.buf, posts.len) == (ssize_t)posts.len);
 
 		/* rename() replaces a link at PATH itself, never what it points to. */
 		if (close(fd) != 0 || !ok || rename(tmp.buf, path.buf) != 0)
@@ -396,6 +404,7 @@ void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_un
 	if (written)
 		ll_cache_trim(key->dir, ll_cache_max_bytes(), path.buf);
 	sb_release(&body);
+	sb_release(&posts);
 	sb_release(&path);
 	sb_release(&tmp);
 }
