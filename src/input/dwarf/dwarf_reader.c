@@ -1741,6 +1741,12 @@ struct build_ctx {
 	bool rust;		/* a Rust unit: fields are in rustc's order, not declared */
 	bool cxx;		/* a C++ unit: tail padding may hold the next member */
 	bool unsupported;	/* the error is a shape layoutlint does not lay out */
+	/*
+	 * Only the shape is wanted (a --list row: the holes are counted, then
+	 * the members dropped): no member's declaring file is resolved, a
+	 * seventh of the builds of a cold --list='*'.
+	 */
+	bool shape_only;
 	/* Qualified names of the aggregate types met, by DIE: each costs a unit walk. */
 	struct qualified_name {
 		uint64_t die;
@@ -1937,7 +1943,8 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 		m->name = name ? xstrdup(name) : NULL;
 	if (member_type_facts(ctx, &type, m))
 		return -1;
-	member_decl(ctx->in, ma, &ctx->files, &m->decl);
+	if (!ctx->shape_only)
+		member_decl(ctx->in, ma, &ctx->files, &m->decl);
 	if (base + loc < base)
 		return ll_fail(ctx->err, "member %s at DIE 0x%llx: offset overflows",
 			       name ? name : "<anonymous>", die_off);
@@ -2159,12 +2166,13 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
  * with a libdw handle of its own, may build at once (build_in_parallel()).
  */
 static int build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
-			       const char *name, size_t budget, struct ll_struct **out,
-			       bool *unsupported, size_t *members, struct ll_error *err)
+			       const char *name, size_t budget, bool shape_only,
+			       struct ll_struct **out, bool *unsupported, size_t *members,
+			       struct ll_error *err)
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	struct build_ctx ctx = { .in = in, .err = err, .budget = budget,
-				 .types = { .target = in->target } };
+				 .types = { .target = in->target }, .shape_only = shape_only };
 	Dwarf_Word size;
 	bool ex = false;
 
@@ -2214,8 +2222,8 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 			struct ll_struct **out, bool *unsupported, struct ll_error *err)
 {
 	size_t members;
-	int rc = build_struct_budget(in, agg, name, in->member_budget - in->members_built, out,
-				     unsupported, &members, err);
+	int rc = build_struct_budget(in, agg, name, in->member_budget - in->members_built, false,
+				     out, unsupported, &members, err);
 
 	in->members_built += members;
 	return rc;
@@ -2936,8 +2944,8 @@ static void *build_worker_main(void *arg)
 		struct ll_error err;
 
 		job->rc = build_struct_budget(pool->in, &die, pool->queries[job->query].name,
-					      pool->budget, &job->layout, &job->unsupported,
-					      &job->members, &err);
+					      pool->budget, pool->queries[job->query].summary_only,
+					      &job->layout, &job->unsupported, &job->members, &err);
 		job_error(job, job->rc, &err);
 		if (!job->rc) {
 			bool digested;
