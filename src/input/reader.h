@@ -97,6 +97,8 @@ struct ll_query {
 	 * the caller's, and touches only S and DIGEST_ARG. A reader that
 	 * calls it sets the result's digested and frees the members; one
 	 * that does not leaves the layout whole for the caller to digest.
+	 * The members a reader digests may lack their declaring files
+	 * (ll_member's decl): no whole-image question prints them.
 	 */
 	void (*digest)(struct ll_struct *s, void *digest_arg);
 	void *digest_arg;

@@ -1830,9 +1830,9 @@ struct build_ctx {
 	bool cxx;		/* a C++ unit: tail padding may hold the next member */
 	bool unsupported;	/* the error is a shape layoutlint does not lay out */
 	/*
-	 * Only the shape is wanted (a --list row: the holes are counted, then
-	 * the members dropped): no member's declaring file is resolved, a
-	 * seventh of the builds of a cold --list='*'.
+	 * The members are dropped once counted or digested (a --list row, a
+	 * --contains or --audit line): no member's declaring file is
+	 * resolved, a seventh of the builds of a cold --list='*'.
 	 */
 	bool shape_only;
 	/* Qualified names of the aggregate types met, by DIE: each costs a unit walk. */
@@ -3032,7 +3032,9 @@ static void *build_worker_main(void *arg)
 		struct ll_error err;
 
 		job->rc = build_struct_budget(pool->in, &die, pool->queries[job->query].name,
-					      pool->budget, pool->queries[job->query].summary_only,
+					      pool->budget,
+					      pool->queries[job->query].summary_only ||
+					      pool->queries[job->query].digest,
 					      &job->layout, &job->unsupported, &job->members, &err);
 		job_error(job, job->rc, &err);
 		if (!job->rc) {
