@@ -5,7 +5,9 @@
  * both look the queries up without an error, they must give the same
  * answer for each: the same status, and for a struct found the same
  * rendering. A damaged input may make either fail; it must never make
- * them silently disagree.
+ * them silently disagree. The raw scan runs twice: once for the names,
+ * once after a listing whose one pass read their definitions (what
+ * --list, --audit and --contains do).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -44,7 +46,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void look_up(bool raw_scan, struct answer *a)
+/* A listing of every name before the lookup, as the whole-image questions do. */
+static int list_first(struct ll_input *in, struct ll_error *err)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int rc = ll_input_list(in, "*", &names, &n, err);
+
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+static void look_up(bool raw_scan, bool listed, struct answer *a)
 {
 	struct ll_lookup_result results[NR_QUERIES];
 	struct ll_input *in = NULL;
@@ -56,6 +71,7 @@ static void look_up(bool raw_scan, struct answer *a)
 		setenv("LAYOUTLINT_SCAN", "libdw", 1);
 	memset(a, 0, sizeof(*a));
 	a->rc = ll_input_open(input.path, NULL, &in, &err) ||
+		(listed && list_first(in, &err)) ||
 		ll_input_lookup(in, queries, NR_QUERIES, results, &err);
 	for (size_t i = 0; a->rc == 0 && i < NR_QUERIES; i++) {
 		a->status[i] = results[i].status;
@@ -71,25 +87,34 @@ static void look_up(bool raw_scan, struct answer *a)
 	ll_input_close(in);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void compare(const char *what, const struct answer *scan, const struct answer *walk)
 {
-	struct answer scan, walk;
+	for (size_t i = 0; scan->rc == 0 && walk->rc == 0 && i < NR_QUERIES; i++) {
+		const char *s = scan->shown[i].buf ? scan->shown[i].buf : "";
+		const char *w = walk->shown[i].buf ? walk->shown[i].buf : "";
 
-	fuzz_file_write(&input, data, size);
-	look_up(true, &scan);
-	look_up(false, &walk);
-	for (size_t i = 0; scan.rc == 0 && walk.rc == 0 && i < NR_QUERIES; i++) {
-		const char *s = scan.shown[i].buf ? scan.shown[i].buf : "";
-		const char *w = walk.shown[i].buf ? walk.shown[i].buf : "";
-
-		if (scan.status[i] != walk.status[i] || strcmp(s, w) != 0) {
-			fprintf(stderr, "raw scan and libdw walk disagree on %s: status %d vs %d\n"
-				"%s\n---\n%s\n", queries[i].name, scan.status[i], walk.status[i], s, w);
+		if (scan->status[i] != walk->status[i] || strcmp(s, w) != 0) {
+			fprintf(stderr, "%s and libdw walk disagree on %s: status %d vs %d\n"
+				"%s\n---\n%s\n", what, queries[i].name, scan->status[i],
+				walk->status[i], s, w);
 			abort();
 		}
 	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct answer scan, listed, walk;
+
+	fuzz_file_write(&input, data, size);
+	look_up(true, false, &scan);
+	look_up(true, true, &listed);
+	look_up(false, false, &walk);
+	compare("raw scan", &scan, &walk);
+	compare("raw scan after a listing", &listed, &walk);
 	for (size_t i = 0; i < NR_QUERIES; i++) {
 		sb_release(&scan.shown[i]);
+		sb_release(&listed.shown[i]);
 		sb_release(&walk.shown[i]);
 	}
 	return 0;
