@@ -352,38 +352,44 @@ static bool uleb_at_is(const unsigned char *p, const unsigned char *end, uint64_
 	return !c.bad && v == value;
 }
 
-/*
- * Whether byte P of .debug_abbrev (from D, to END) may start an entry's
- * tag: right after a nonzero abbreviation code (its last byte below 0x80,
- * the ones before it 0x80 and up), which itself follows the start of the
- * section or a ULEB128 zero (ending in 0x00: the end of the entry or the
- * table before). Every real tag passes. Without the nonzero code, every
- * abbreviation code 0x4a passed: the zero before it read as a code.
- */
-static bool may_start_tag(const unsigned char *d, const unsigned char *p,
-			  const unsigned char *end)
-{
-	if (p == d || p[-1] >= 0x80)
-		return false;
-	p--;
-	while (p > d && p[-1] >= 0x80)
-		p--;
-	return !uleb_at_is(p, end, 0) && (p == d || p[-1] == 0);
-}
-
 /* The first byte of DW_AT_GNU_dwo_name's ULEB128 (0x2130: 0xb0 0x42). */
 #define DWO_NAME_BYTE ((DW_AT_GNU_dwo_name & 0x7f) | 0x80)
 
 /*
- * Whether the byte at P (one of the three surely_no_skeleton() looks for)
- * begins DW_AT_GNU_dwo_name, or DW_TAG_skeleton_unit as a tag.
+ * Whether the candidate byte P, in bytes [W0, WEND) of .debug_abbrev,
+ * begins DW_AT_GNU_dwo_name, or DW_TAG_skeleton_unit as a tag: right
+ * after a nonzero abbreviation code (its last byte below 0x80, the ones
+ * before it 0x80 and up), which itself follows the start of the section
+ * or a ULEB128 zero (ending in 0x00: the end of the entry or the table
+ * before). Every real tag passes; without the nonzero code, every
+ * abbreviation code 0x4a passed, the zero before it read as a code.
+ * STARTS, ENDS: W0 and WEND are the section's own start and end. When
+ * they are not (a window of it read from the file), bytes needed past
+ * them make the answer true (look closer): a tag's ULEB128 and the code
+ * before it fit the windows' margins unless padded absurdly.
  */
-static bool may_be_skeleton(const unsigned char *d, const unsigned char *p,
-			    const unsigned char *end)
+static bool may_be_skeleton(const unsigned char *w0, const unsigned char *p,
+			    const unsigned char *wend, bool starts, bool ends)
 {
+	struct ll_cursor c = { p, wend, false };
+	uint64_t v = ll_uleb(&c);
+
+	if (c.bad)
+		return !ends;
 	if (*p == DWO_NAME_BYTE)
-		return uleb_at_is(p, end, DW_AT_GNU_dwo_name);
-	return uleb_at_is(p, end, DW_TAG_skeleton_unit) && may_start_tag(d, p, end);
+		return v == DW_AT_GNU_dwo_name;
+	if (v != DW_TAG_skeleton_unit)
+		return false;
+	if (p == w0)
+		return !starts;
+	if (p[-1] >= 0x80)
+		return false;
+	p--;
+	while (p > w0 && p[-1] >= 0x80)
+		p--;
+	if (p == w0 && !starts)
+		return true;
+	return !uleb_at_is(p, wend, 0) && (p == w0 || p[-1] == 0);
 }
 
 /*
@@ -418,109 +424,77 @@ static const unsigned char *skeleton_candidate(const unsigned char *p, const uns
 }
 
 /*
- * Whether D (SIZE bytes) holds no byte that may begin the ULEB128 of
- * DW_TAG_skeleton_unit as a tag, nor DW_AT_GNU_dwo_name: then no entry
- * can define a skeleton unit. Parsing the 6 MB of the 6.12 image's
- * .debug_abbrev was a quarter of a cold lookup's main thread.
+ * Whether the candidates in [FROM, TO) of bytes [W0, WEND) (see
+ * may_be_skeleton()) all surely begin no skeleton unit.
  */
-static bool surely_no_skeleton(const unsigned char *d, size_t size)
+static bool no_skeleton_in(const unsigned char *w0, const unsigned char *from,
+			   const unsigned char *to, const unsigned char *wend, bool starts, bool ends)
 {
-	const unsigned char *end = d + size;
-
-	for (const unsigned char *p = d; (p = skeleton_candidate(p, end)) < end; p++)
-		if (may_be_skeleton(d, p, end))
+	for (const unsigned char *p = from; (p = skeleton_candidate(p, to)) < to; p++)
+		if (may_be_skeleton(w0, p, wend, starts, ends))
 			return false;
 	return true;
-}
-
-/*
- * may_be_skeleton() for a candidate byte P of a window [W0, WEND) of
- * .debug_abbrev read from the file: true (look closer) also when the bytes
- * it needs run past the window and the window is not where the section
- * starts (STARTS) or ends (ENDS). A tag's ULEB128 and the code before it
- * fit the windows' margins unless padded absurdly: then it looks closer.
- */
-static bool window_may_be_skeleton(const unsigned char *w0, const unsigned char *p,
-				   const unsigned char *wend, bool starts, bool ends)
-{
-	struct ll_cursor c = { p, wend, false };
-	uint64_t v = ll_uleb(&c);
-
-	if (c.bad)
-		return !ends;
-	if (*p == DWO_NAME_BYTE)
-		return v == DW_AT_GNU_dwo_name;
-	if (v != DW_TAG_skeleton_unit)
-		return false;
-	if (p == w0)
-		return !starts;
-	if (p[-1] >= 0x80)
-		return false;
-	p--;
-	while (p > w0 && p[-1] >= 0x80)
-		p--;
-	if (p == w0 && !starts)
-		return true;
-	return !uleb_at_is(p, wend, 0) && (p == w0 || p[-1] == 0);
 }
 
 /* Bytes of context on each side of a window of .debug_abbrev. */
 #define ABBREV_MARGIN 32
 #define ABBREV_CHUNK ((size_t)64 << 10)
 
+enum skeleton_verdict { SURELY_NONE, MAYBE_SKELETON, UNREAD };
+
 /*
- * surely_no_skeleton() of the SIZE bytes of .debug_abbrev at file offset
- * OFF of FD, read in 64 KiB windows into one buffer: the first touch of
- * each page of its mapping cost ~3.4 us here, and the three-byte search
- * over the 6 MB of the 6.12 image took ~10 ms of a cold run's serial
- * start that way. False when a read fails: the caller looks closer.
+ * Whether the SIZE bytes of .debug_abbrev at file offset OFF of FD surely
+ * define no skeleton unit, read in 64 KiB windows into one buffer: the
+ * first touch of each page of its mapping cost ~3.4 us here, and the
+ * search over the 6 MB of the 6.12 image took ~10 ms of a cold run's
+ * serial start that way. Parsing it whole was a quarter of a cold
+ * lookup's main thread. UNREAD when a read fails.
  */
-static bool surely_no_skeleton_in_file(int fd, uint64_t off, size_t size)
+static enum skeleton_verdict skeleton_in_file(int fd, uint64_t off, size_t size)
 {
 	unsigned char *buf = xmalloc(ABBREV_CHUNK + 2 * ABBREV_MARGIN);
-	bool sure = true;
+	enum skeleton_verdict v = SURELY_NONE;
 
-	for (size_t at = 0; at < size && sure; at += ABBREV_CHUNK) {
+	for (size_t at = 0; at < size && v == SURELY_NONE; at += ABBREV_CHUNK) {
 		size_t lo = at < ABBREV_MARGIN ? at : ABBREV_MARGIN;
 		size_t n = size - at < ABBREV_CHUNK ? size - at : ABBREV_CHUNK;
 		size_t hi = size - at - n < ABBREV_MARGIN ? size - at - n : ABBREV_MARGIN;
 		size_t len = lo + n + hi;
-		const unsigned char *wend = buf + len;
 
-		if (pread(fd, buf, len, (off_t)(off + at - lo)) != (ssize_t)len) {
-			sure = false;
-			break;
-		}
-		const unsigned char *mid_end = buf + lo + n;
-
-		for (const unsigned char *p = buf + lo;
-		     sure && (p = skeleton_candidate(p, mid_end)) < mid_end; p++)
-			sure = !window_may_be_skeleton(buf, p, wend, at == 0, at + n + hi == size);
+		if (pread(fd, buf, len, (off_t)(off + at - lo)) != (ssize_t)len)
+			v = UNREAD;
+		else if (!no_skeleton_in(buf, buf + lo, buf + lo + n, buf + len, at == 0,
+					 at + n + hi == size))
+			v = MAYBE_SKELETON;
 	}
 	free(buf);
-	return sure;
+	return v;
 }
 
 /*
  * Whether .debug_abbrev defines a skeleton unit: DW_TAG_skeleton_unit
  * (DWARF 5) or a compile unit with DW_AT_GNU_dwo_name (gcc's DWARF 4
  * split DWARF). Asked before libdw walks every unit header for split
- * units, which a sparse image would have to read whole.
+ * units, which a sparse image would have to read whole. The byte search
+ * rules most images out; only then is the section parsed.
  */
 static bool abbrev_has_skeleton(Elf *elf, int fd)
 {
 	const unsigned char *d;
 	size_t size;
 	GElf_Shdr shdr;
+	enum skeleton_verdict v = UNREAD;
 
-	/* FD holds the section as it is (not compressed, nothing relocates it): read it there. */
-	if (elf && fd >= 0 && ll_elf_section(elf, ".debug_abbrev", NULL, &shdr) &&
-	    shdr.sh_type == SHT_PROGBITS && !(shdr.sh_flags & SHF_COMPRESSED) &&
-	    !ll_elf_section_relocated(elf, ".debug_abbrev") &&
-	    surely_no_skeleton_in_file(fd, shdr.sh_offset, (size_t)shdr.sh_size))
+	if (!elf)
 		return false;
-	if (!elf || !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &d, &size) ||
-	    surely_no_skeleton(d, size))
+	/* FD holds the section as it is (not compressed, nothing relocates it): read it there. */
+	if (fd >= 0 && ll_elf_section(elf, ".debug_abbrev", NULL, &shdr) &&
+	    shdr.sh_type == SHT_PROGBITS && !(shdr.sh_flags & SHF_COMPRESSED) &&
+	    !ll_elf_section_relocated(elf, ".debug_abbrev"))
+		v = skeleton_in_file(fd, shdr.sh_offset, (size_t)shdr.sh_size);
+	if (v == SURELY_NONE ||
+	    !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &d, &size) ||
+	    (v == UNREAD && no_skeleton_in(d, d, d + size, d + size, true, true)))
 		return false;
 	struct ll_cursor c = { d, d + size, false };
 
