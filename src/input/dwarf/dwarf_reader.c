@@ -129,6 +129,8 @@ struct ll_dwarf_input {
 	struct ll_input_options opts;
 	size_t member_budget;		/* 0 until the first lookup sets it */
 	size_t members_built;
+	/* What one lookup's serial builds keep between structs; NULL between lookups. */
+	struct build_memo *build_memo;
 	/* The name index (name_index.h): loaded on first use. */
 	struct ll_name_index index;
 	int index_state;		/* 0: not tried yet; 1: loaded; -1: none */
@@ -1604,6 +1606,12 @@ struct type_memo {
 	} *v;
 	size_t mask, used;
 	struct ll_target target;
+	/*
+	 * An alignment met a cycle or the nesting limit: what was remembered
+	 * since depends on the path the build took, so the memo must not
+	 * outlive the build (struct build_memo).
+	 */
+	bool path_dependent;
 };
 
 static struct type_facts *memo_slot(struct type_memo *memo, uint64_t die)
@@ -1624,6 +1632,7 @@ static struct type_facts *memo_slot(struct type_memo *memo, uint64_t die)
 		}
 		bigger.used = memo->used;
 		bigger.target = memo->target;
+		bigger.path_dependent = memo->path_dependent;
 		free(memo->v);
 		*memo = bigger;
 	}
@@ -1644,6 +1653,44 @@ static void type_memo_release(struct type_memo *memo)
 	free(memo->v);
 	memo->v = NULL;
 	memo->mask = memo->used = 0;
+	memo->path_dependent = false;
+}
+
+/*
+ * What the builds of one thread keep from struct to struct while they stay
+ * in one unit: its declaring files (and line table) and the facts of its
+ * types. A kernel unit's structs share both, spinlock_t and list_head and
+ * the unit's ~1,000 files; each build had read them all again, the line
+ * table once per struct.
+ */
+struct build_memo {
+	const void *unit;	/* the Dwarf_CU the memo is of; NULL: none yet */
+	struct file_cache files;
+	struct type_memo types;
+};
+
+static void build_memo_release(struct build_memo *memo)
+{
+	file_cache_reset(&memo->files);
+	type_memo_release(&memo->types);
+	memo->unit = NULL;
+}
+
+/* MEMO made ready for a build of AGG in IN: emptied when AGG is of another unit. */
+static void build_memo_enter(struct build_memo *memo, const struct ll_dwarf_input *in,
+			     Dwarf_Die *agg)
+{
+	if (memo->unit != agg->cu)
+		build_memo_release(memo);
+	memo->unit = agg->cu;
+	memo->types.target = in->target;
+}
+
+/* After a build: a path-dependent alignment is not kept for the next. */
+static void build_memo_leave(struct build_memo *memo, int rc)
+{
+	if (rc || memo->types.path_dependent)
+		type_memo_release(&memo->types);
 }
 
 static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
@@ -1661,6 +1708,8 @@ static uint64_t remembered_alignment(Dwarf_Die *die, int tag, bool *explicit_ali
 	bool ex = false;
 
 	if (e->align_state != ALIGN_UNKNOWN) {
+		if (e->align_state == ALIGN_IN_PROGRESS)
+			memo->path_dependent = true;
 		if (e->explicit_align)
 			*explicit_align = true;
 		return e->align_state == ALIGN_KNOWN ? e->align : 1;
@@ -1701,6 +1750,8 @@ static uint64_t aggregate_alignment_uncached(Dwarf_Die *agg, int tag, bool *expl
 		*explicit_align = true;
 		declared = a;
 	}
+	if (depth > MAX_NESTING)
+		memo->path_dependent = true;
 	if (depth > MAX_NESTING || dwarf_child(agg, &child) != 0)
 		return declared ? declared : 1;
 	do {
@@ -1744,8 +1795,10 @@ static uint64_t type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
 {
 	int tag = dwarf_tag(type);
 
-	if (depth > MAX_NESTING)
+	if (depth > MAX_NESTING) {
+		memo->path_dependent = true;
 		return 1;
+	}
 	if (is_aggregate_tag(tag))
 		return aggregate_alignment(type, explicit_align, depth + 1, memo);
 	return remembered_alignment(type, tag, explicit_align, depth, memo,
@@ -1798,8 +1851,8 @@ struct build_ctx {
 	struct ll_error *err;
 	size_t members;
 	size_t budget;		/* what is left of the input's member_budget */
-	struct file_cache files;
-	struct type_memo types;
+	struct file_cache *files;	/* both in the caller's struct build_memo */
+	struct type_memo *types;
 	bool rust;		/* a Rust unit: fields are in rustc's order, not declared */
 	bool cxx;		/* a C++ unit: tail padding may hold the next member */
 	bool unsupported;	/* the error is a shape layoutlint does not lay out */
@@ -1821,14 +1874,14 @@ struct build_ctx {
 static int member_type_facts(struct build_ctx *ctx, Dwarf_Die *type, struct ll_member *m)
 {
 	uint64_t key = (uint64_t)(uintptr_t)type->addr;
-	struct type_facts *e = memo_slot(&ctx->types, key);
+	struct type_facts *e = memo_slot(ctx->types, key);
 
 	if (!e->sized) {
 		uint64_t size;
 
 		if (type_size(type, &size, ctx->err, 0))
 			return -1;	/* not remembered: the next member fails the same way */
-		e = memo_slot(&ctx->types, key);
+		e = memo_slot(ctx->types, key);
 		e->size = size;
 		e->sized = true;
 	}
@@ -2006,13 +2059,13 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 	if (member_type_facts(ctx, &type, m))
 		return -1;
 	if (!ctx->shape_only)
-		member_decl(ctx->in, ma, &ctx->files, &m->decl);
+		member_decl(ctx->in, ma, ctx->files, &m->decl);
 	if (base + loc < base)
 		return ll_fail(ctx->err, "member %s at DIE 0x%llx: offset overflows",
 			       name ? name : "<anonymous>", die_off);
 	m->offset = base + loc;
 
-	m->alignment = type_alignment(&type, &ex, 0, &ctx->types);
+	m->alignment = type_alignment(&type, &ex, 0, ctx->types);
 	if (!m->alignment)
 		m->alignment = 1;
 	if (member_udata(ma, DW_AT_alignment, &a) && a) {
@@ -2052,7 +2105,7 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
 		bool child_ex = false;
-		uint64_t child_align = aggregate_alignment(&shaped, &child_ex, 0, &ctx->types);
+		uint64_t child_align = aggregate_alignment(&shaped, &child_ex, 0, ctx->types);
 
 		m->is_aggregate = true;
 		m->agg_kind = dwarf_tag(&shaped) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
@@ -2222,19 +2275,14 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
 /* *UNSUPPORTED: the failure is a shape layoutlint does not lay out, not damage. */
-/*
- * Build the aggregate at AGG with BUDGET members left; *MEMBERS: how many
- * it counted, failed or not. Reads IN only, so that two threads, each
- * with a libdw handle of its own, may build at once (build_in_parallel()).
- */
-static int build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
-			       const char *name, size_t budget, bool shape_only,
-			       struct ll_struct **out, bool *unsupported, size_t *members,
-			       struct ll_error *err)
+static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
+			   size_t budget, bool shape_only, struct build_memo *memo,
+			   struct ll_struct **out, bool *unsupported, size_t *members,
+			   struct ll_error *err)
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
-	struct build_ctx ctx = { .in = in, .err = err, .budget = budget,
-				 .types = { .target = in->target }, .shape_only = shape_only };
+	struct build_ctx ctx = { .in = in, .err = err, .budget = budget, .files = &memo->files,
+				 .types = &memo->types, .shape_only = shape_only };
 	Dwarf_Word size;
 	bool ex = false;
 
@@ -2251,7 +2299,7 @@ static int build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
 			       (unsigned long long)dwarf_dieoffset(agg), (unsigned long long)size,
 			       LL_MAX_STRUCT_SIZE >> 20);
 	s->size = size;
-	s->alignment = aggregate_alignment(agg, &ex, 0, &ctx.types);
+	s->alignment = aggregate_alignment(agg, &ex, 0, ctx.types);
 	s->explicit_align = ex;
 	s->cacheline = in->arch_cacheline;
 	s->origin = dwarf_dieoffset(agg);
@@ -2260,12 +2308,10 @@ static int build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
 	ctx.rust = ll_language_is_rust(lang);
 	ctx.cxx = ll_language_is_cxx(lang);
 	s->compiler_orders_members = ctx.rust;
-	die_decl(in, agg, &ctx.files, &s->decl);
+	die_decl(in, agg, ctx.files, &s->decl);
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
 	*members = ctx.members;
 	*unsupported = ctx.unsupported;
-	file_cache_reset(&ctx.files);
-	type_memo_release(&ctx.types);
 	for (size_t i = 0; i < ctx.nr_qnames; i++)
 		free(ctx.qnames[i].name);
 	free(ctx.qnames);
@@ -2279,13 +2325,37 @@ static int build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
 	return rc;
 }
 
+/*
+ * Build the aggregate at AGG with BUDGET members left; *MEMBERS: how many
+ * it counted, failed or not. Reads IN only, so that two threads, each
+ * with a libdw handle and a MEMO of its own, may build at once
+ * (build_in_parallel()).
+ */
+static int build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
+			       const char *name, size_t budget, bool shape_only,
+			       struct build_memo *memo, struct ll_struct **out, bool *unsupported,
+			       size_t *members, struct ll_error *err)
+{
+	int rc;
+
+	build_memo_enter(memo, in, agg);
+	rc = build_with_memo(in, agg, name, budget, shape_only, memo, out, unsupported, members,
+			     err);
+	build_memo_leave(memo, rc);
+	return rc;
+}
+
 /* The same, counting against what the input's lookups have built so far. */
 static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
 			struct ll_struct **out, bool *unsupported, struct ll_error *err)
 {
 	size_t members;
-	int rc = build_struct_budget(in, agg, name, in->member_budget - in->members_built, false,
-				     out, unsupported, &members, err);
+	int rc;
+
+	if (!in->build_memo)
+		in->build_memo = xcalloc(1, sizeof(*in->build_memo));
+	rc = build_struct_budget(in, agg, name, in->member_budget - in->members_built, false,
+				 in->build_memo, out, unsupported, &members, err);
 
 	in->members_built += members;
 	return rc;
@@ -2982,6 +3052,7 @@ struct build_pool {
 struct build_worker {
 	struct build_pool *pool;
 	Dwarf *dwarf;			/* this thread's own handle */
+	struct build_memo memo;		/* and its own memo */
 };
 
 static void *build_worker_main(void *arg)
@@ -3009,7 +3080,7 @@ static void *build_worker_main(void *arg)
 					      pool->budget,
 					      pool->queries[job->query].summary_only ||
 					      pool->queries[job->query].digest,
-					      &job->layout, &job->unsupported, &job->members, &err);
+					      &w->memo, &job->layout, &job->unsupported, &job->members, &err);
 		job_error(job, job->rc, &err);
 		if (!job->rc) {
 			bool digested;
@@ -3223,10 +3294,10 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 	for (size_t j = 0; j < pool.nr_jobs; j++)
 		bydie[j] = (struct by_die){ pool.jobs[j].pick->die, j };
 	qsort(bydie, pool.nr_jobs, sizeof(*bydie), cmp_by_die);
-	workers[0] = (struct build_worker){ &pool, in->parts[0].src.dwarf };
-	workers[1] = (struct build_worker){ &pool,
-					    dwarf_begin_elf(dwarf_getelf(in->dwarf), DWARF_C_READ,
-							    NULL) };
+	workers[0] = (struct build_worker){ .pool = &pool, .dwarf = in->parts[0].src.dwarf };
+	workers[1] = (struct build_worker){ .pool = &pool,
+					    .dwarf = dwarf_begin_elf(dwarf_getelf(in->dwarf),
+								     DWARF_C_READ, NULL) };
 	/*
 	 * With the whole file mapped, a DIE needs nothing made real before a
 	 * build: each thread finds its own, and libdw's registration of the
@@ -3252,6 +3323,8 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 		/* The builds are the long part of a cold --list='*' (~0.4 s of ~1 s). */
 		ll_progress_report(&in->opts.progress, "structs", k, pool.nr_jobs);
 	}
+	build_memo_release(&workers[0].memo);
+	build_memo_release(&workers[1].memo);
 	if (workers[1].dwarf)
 		dwarf_end(workers[1].dwarf);
 	free(bydie);
@@ -3625,6 +3698,12 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	if (rc == 0)
 		rc = resolve_queries(in, queries, state, finders, results, n, order, err);
 	free(order);
+	/* Its type facts are by DIE address: good only while this lookup's handles live. */
+	if (in->build_memo) {
+		build_memo_release(in->build_memo);
+		free(in->build_memo);
+		in->build_memo = NULL;
+	}
 	if (!rc && use_index && (capture || in->seed.entries))
 		update_index(in, &lc);
 	/* A listing's prescan serves the one lookup after it. */
