@@ -39,6 +39,19 @@ struct abbrev {
 	uint16_t sibling_form;
 	int32_t name_strp_at;	/* the first DW_AT_name, when a DW_FORM_strp */
 	bool located;		/* a DW_TAG_variable with a DW_AT_location */
+	/*
+	 * For hash_members(), which reads every member of every definition
+	 * (most of a --list='*' scan): a DIE of fixed size with each of what
+	 * it reads at most once and at a fixed place, read there at once.
+	 */
+	bool quick_child;
+	struct quick_const {
+		int32_t at;	/* -1: absent */
+		uint8_t size;	/* 0: DW_FORM_implicit_const, VALUE */
+		int64_t value;
+	} q_loc, q_bits;
+	int32_t q_name_at;	/* a member's DW_FORM_strp name; -1: absent */
+	bool q_sibling;		/* sibling_at holds a unit-relative DW_FORM_refN */
 };
 
 struct abbrev_table {
@@ -137,6 +150,69 @@ static int fixed_form_size(unsigned form, const struct ll_scan_unit *u)
 	}
 }
 
+/* Where a constant of FORM sits in DIE bytes: as struct quick_const says. */
+static bool quick_const_form(unsigned form, int64_t implicit, int32_t at, struct quick_const *q)
+{
+	switch (form) {
+	case DW_FORM_data1: q->size = 1; break;
+	case DW_FORM_data2: q->size = 2; break;
+	case DW_FORM_data4: q->size = 4; break;
+	case DW_FORM_data8: q->size = 8; break;
+	case DW_FORM_implicit_const: q->size = 0; q->value = implicit; break;
+	default: return false;
+	}
+	q->at = at;
+	return true;
+}
+
+static bool ref_form_fixed(unsigned form)
+{
+	return form == DW_FORM_ref1 || form == DW_FORM_ref2 || form == DW_FORM_ref4 ||
+	       form == DW_FORM_ref8;
+}
+
+/*
+ * A's quick_child plan. Only where hash_members()'s attribute walk would
+ * read the same: it takes the last of a repeated attribute and steps over
+ * a location of another form, so a repeat or another form takes that walk.
+ */
+static void precompute_quick(const struct abbrev_table *t, struct abbrev *a,
+			     const struct ll_scan_unit *u)
+{
+	bool member = a->tag == DW_TAG_member;
+	unsigned names = 0, locs = 0, bits = 0, siblings = 0;
+	int32_t at = 0;
+
+	a->quick_child = false;
+	a->q_name_at = -1;
+	a->q_loc = a->q_bits = (struct quick_const){ .at = -1 };
+	a->q_sibling = false;
+	if (a->fixed_size < 0)
+		return;
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned attr = t->attr[a->first + i], form = t->form[a->first + i];
+		int64_t implicit = t->implicit[a->first + i];
+
+		if (attr == DW_AT_sibling) {
+			siblings++;
+			a->q_sibling = ref_form_fixed(form);
+		} else if (member && attr == DW_AT_name) {
+			names++;
+			if (form != DW_FORM_strp)
+				return;
+			a->q_name_at = at;
+		} else if (member && attr == DW_AT_data_member_location) {
+			if (locs++ || !quick_const_form(form, implicit, at, &a->q_loc))
+				return;
+		} else if (member && attr == DW_AT_data_bit_offset) {
+			if (bits++ || !quick_const_form(form, implicit, at, &a->q_bits))
+				return;
+		}
+		at += fixed_form_size(form, u);
+	}
+	a->quick_child = names <= 1 && siblings <= 1;
+}
+
 static void precompute(struct abbrev_table *t, struct abbrev *a, const struct ll_scan_unit *u)
 {
 	int32_t at = 0;
@@ -166,6 +242,7 @@ static void precompute(struct abbrev_table *t, struct abbrev *a, const struct ll
 			at += size;
 	}
 	a->fixed_size = fixed_so_far ? at : -1;
+	precompute_quick(t, a, u);
 }
 
 static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_unit *u,
@@ -890,6 +967,9 @@ static bool unit_info(struct worker *w, const struct ll_scan_unit *u, struct ll_
  * .debug_str offset, since the same few thousand names recur in every
  * unit. False when the name cannot be read.
  */
+static bool strp_name_hash(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
+			   uint64_t *hash);
+
 static bool member_name_hash(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
 			     unsigned form, uint64_t *hash)
 {
@@ -899,6 +979,13 @@ static bool member_name_hash(struct worker *w, const struct ll_scan_unit *u, str
 		*hash = ll_sig_name(name);
 		return name != NULL;
 	}
+	return strp_name_hash(w, u, c, hash);
+}
+
+/* member_name_hash() of the DW_FORM_strp at C. */
+static bool strp_name_hash(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
+			   uint64_t *hash)
+{
 	struct ll_cursor at = *c;
 	uint64_t off = ll_fixed(&at, u->offset_size);
 
@@ -918,12 +1005,51 @@ static bool member_name_hash(struct worker *w, const struct ll_scan_unit *u, str
 		*hash = slot->hash;
 		return true;
 	}
-	const char *name = read_string(w->in, u, c, form);
+	const char *name = read_string(w->in, u, c, DW_FORM_strp);
 
 	if (!name)
 		return false;
 	*slot = (struct name_memo){ off + 1, ll_sig_name(name) };
 	*hash = slot->hash;
+	return true;
+}
+
+static uint64_t quick_const_value(const struct ll_cursor *die, const struct quick_const *q)
+{
+	struct ll_cursor at = ll_ahead(die, (uint64_t)q->at);
+
+	return q->size ? ll_fixed(&at, q->size) : (uint64_t)q->value;
+}
+
+/*
+ * hash_members()'s reading of a quick_child DIE at C (its code read): the
+ * same values its attribute walk gives, C moved past the DIE.
+ */
+static bool read_quick_child(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
+			     const struct abbrev *a, uint64_t *name, uint64_t *loc, uint64_t *bits,
+			     uint64_t *sibling)
+{
+	if ((uint64_t)(c->end - c->p) < (uint64_t)a->fixed_size) {
+		c->bad = true;
+		return false;
+	}
+	if (a->q_name_at >= 0) {
+		struct ll_cursor at = ll_ahead(c, (uint64_t)a->q_name_at);
+
+		if (!strp_name_hash(w, u, &at, name))
+			return false;
+	}
+	if (a->q_loc.at >= 0)
+		*loc = quick_const_value(c, &a->q_loc);
+	if (a->q_bits.at >= 0)
+		*bits = quick_const_value(c, &a->q_bits);
+	if (a->q_sibling) {
+		struct ll_cursor at = ll_ahead(c, (uint64_t)a->sibling_at);
+		uint64_t ref = ll_fixed(&at, (unsigned)fixed_form_size(a->sibling_form, u));
+
+		*sibling = ref + u->offset;
+	}
+	c->p += a->fixed_size;
 	return true;
 }
 
@@ -948,7 +1074,11 @@ static bool hash_members(struct worker *w, const struct ll_scan_unit *u, struct 
 		uint64_t name = ll_sig_name(NULL), loc = 0, bits = 0;
 		uint64_t sibling = 0;
 
-		for (unsigned i = 0; i < a->nr_attrs; i++) {
+		if (a->quick_child) {
+			if (!read_quick_child(w, u, c, a, &name, &loc, &bits, &sibling))
+				return false;
+		}
+		for (unsigned i = 0; !a->quick_child && i < a->nr_attrs; i++) {
 			unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
 
 			if (member && at == DW_AT_name) {
