@@ -57,6 +57,7 @@ struct abbrev {
 struct abbrev_table {
 	struct abbrev *by_code;
 	size_t nr_codes;
+	size_t codes_used;	/* the highest code loaded, plus one: what to clear */
 	uint16_t *attr;
 	uint16_t *form;
 	int64_t *implicit;	/* DW_FORM_implicit_const values, by spec */
@@ -256,7 +257,8 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 	    t->offset_size == u->offset_size && t->version == u->version)
 		return true;
 	if (t->by_code)
-		memset(t->by_code, 0, t->nr_codes * sizeof(*t->by_code));
+		memset(t->by_code, 0, t->codes_used * sizeof(*t->by_code));
+	t->codes_used = 0;
 	t->nr_specs = 0;
 	t->valid = false;
 	t->names_inline = t->names_hidden = t->scopes = false;
@@ -280,6 +282,8 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 		}
 		struct abbrev *a = &t->by_code[code];
 
+		if (code >= t->codes_used)
+			t->codes_used = code + 1;
 		/* A code defined twice: libdw and this scan would each pick one. */
 		if (a->present)
 			return false;
