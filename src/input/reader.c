@@ -28,6 +28,9 @@ struct ll_input {
 	 */
 	struct ll_variables debug_vars;
 	bool have_debug_vars;
+	/* Both globals aggregates, read at the first globals query; each taken once. */
+	struct ll_globals globals;
+	bool have_globals, globals_taken[2];
 };
 
 /* Which of .BTF and .debug_info an ELF file carries (with bytes in it). */
@@ -130,6 +133,7 @@ void ll_input_close(struct ll_input *in)
 	if (in->ops)
 		in->ops->close(in->state);
 	ll_variables_release(&in->debug_vars);
+	ll_globals_release(&in->globals);
 	free(in->path);
 	free(in);
 }
@@ -184,8 +188,24 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 		}
 		in->have_debug_vars = true;
 	}
-	if (ll_globals_read(in->path, q->name, ll_input_arch_cacheline(in), &in->debug_vars,
-			    &r->layout, err))
+	/*
+	 * Both aggregates are read at the first globals query: the symbol
+	 * table once, not once each. A query of a kind taken already (asked
+	 * twice) reads them again.
+	 */
+	int kind = strcmp(q->name, LL_PERCPU_NAME) == 0;
+
+	if (!in->have_globals || in->globals_taken[kind]) {
+		ll_globals_release(&in->globals);
+		in->have_globals = false;
+		if (ll_globals_read(in->path, ll_input_arch_cacheline(in), &in->debug_vars,
+				    &in->globals, err))
+			return -1;
+		in->have_globals = true;
+		in->globals_taken[0] = in->globals_taken[1] = false;
+	}
+	in->globals_taken[kind] = true;
+	if (ll_globals_take(&in->globals, q->name, &r->layout, err))
 		return -1;
 	r->status = r->layout ? LL_FOUND : LL_MISSING;
 	if (!r->layout)

@@ -37,22 +37,23 @@ struct vars {
 	bool relocatable;
 };
 
+/* Which aggregate a section's variables go to; NO_KIND: none. */
+enum { KIND_GLOBALS, KIND_PERCPU, NR_KINDS, NO_KIND = NR_KINDS };
+
 /*
  * Writable, allocated data: .data (with .data..read_mostly and
  * .data..cacheline_aligned inside it in a vmlinux), .bss and the rest.
  * .data..percpu is a space of its own (its addresses are offsets into
- * every CPU's copy), read only when PERCPU asks for it alone.
+ * every CPU's copy), an aggregate of its own.
  */
-static bool data_section(const GElf_Shdr *sh, const char *name, bool percpu)
+static int data_section_kind(const GElf_Shdr *sh, const char *name)
 {
-	bool is_percpu = name && strncmp(name, ".data..percpu", 13) == 0;
-
 	if (!(sh->sh_flags & SHF_ALLOC) || !(sh->sh_flags & SHF_WRITE) ||
 	    (sh->sh_flags & SHF_EXECINSTR))
-		return false;
+		return NO_KIND;
 	if (sh->sh_type != SHT_PROGBITS && sh->sh_type != SHT_NOBITS)
-		return false;
-	return is_percpu == percpu;
+		return NO_KIND;
+	return name && strncmp(name, ".data..percpu", 13) == 0 ? KIND_PERCPU : KIND_GLOBALS;
 }
 
 static int var_cmp(const void *a, const void *b)
@@ -73,58 +74,55 @@ static int var_cmp(const void *a, const void *b)
  * others take no room: a module's debug sections lie between its data
  * sections), and only variables of one section can meet on a line.
  */
-static uint64_t *section_bases(Elf *elf, bool relocatable, const bool *wanted, size_t nsec)
+/* What collect() needs of each section, read once: a symbol table has ~10^5 symbols. */
+struct section_info {
+	int kind;		/* NO_KIND: not data */
+	const char *name;	/* in the section header string table; NULL: none */
+	uint64_t base;
+};
+
+static struct section_info *section_infos(Elf *elf, bool relocatable, size_t nsec,
+					  size_t shstrndx)
 {
-	uint64_t *base = xcalloc(nsec ? nsec : 1, sizeof(*base));
-	uint64_t next = 0;
+	struct section_info *info = xcalloc(nsec ? nsec : 1, sizeof(*info));
+	uint64_t next[NR_KINDS] = { 0 };
 
 	for (size_t i = 0; i < nsec; i++) {
 		Elf_Scn *scn = elf_getscn(elf, i);
 		GElf_Shdr sh;
 
-		if (!scn || !gelf_getshdr(scn, &sh) || !wanted[i])
+		info[i].kind = NO_KIND;
+		if (!scn || !gelf_getshdr(scn, &sh))
+			continue;
+		info[i].name = elf_strptr(elf, shstrndx, sh.sh_name);
+		info[i].kind = data_section_kind(&sh, info[i].name);
+		if (info[i].kind == NO_KIND)
 			continue;
 		if (!relocatable) {
-			base[i] = sh.sh_addr;
+			info[i].base = sh.sh_addr;
 			continue;
 		}
-		base[i] = next;
-		next += (sh.sh_size + PAGE - 1) / PAGE * PAGE;
+		info[i].base = next[info[i].kind];
+		next[info[i].kind] += (sh.sh_size + PAGE - 1) / PAGE * PAGE;
 	}
-	return base;
+	return info;
 }
 
-static size_t section_name_offset(Elf *elf, size_t index)
-{
-	GElf_Shdr sh;
-	Elf_Scn *scn = elf_getscn(elf, index);
-
-	return scn && gelf_getshdr(scn, &sh) ? sh.sh_name : 0;
-}
-
-static int collect(Elf *elf, const char *path, bool percpu, struct vars *out,
-		   struct ll_error *err)
+/* The symbol table's variables of both kinds, in one pass: OUT[KIND_GLOBALS], OUT[KIND_PERCPU]. */
+static int collect(Elf *elf, const char *path, struct vars out[NR_KINDS], struct ll_error *err)
 {
 	GElf_Ehdr eh;
 	size_t nsec = 0, shstrndx;
 	Elf_Scn *scn = NULL;
 	bool relocatable;
-	uint64_t *base;
-	bool *wanted;
+	struct section_info *info;
 
 	if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) || elf_getshdrstrndx(elf, &shstrndx))
 		return ll_fail(err, "%s: not a readable ELF file (%s)", path, elf_errmsg(-1));
 	relocatable = eh.e_type == ET_REL;
-	out->relocatable = relocatable;
-	wanted = xcalloc(nsec ? nsec : 1, sizeof(*wanted));
-	for (size_t i = 0; i < nsec; i++) {
-		GElf_Shdr sh;
-		Elf_Scn *s = elf_getscn(elf, i);
-
-		if (s && gelf_getshdr(s, &sh))
-			wanted[i] = data_section(&sh, elf_strptr(elf, shstrndx, sh.sh_name), percpu);
-	}
-	base = section_bases(elf, relocatable, wanted, nsec);
+	for (int k = 0; k < NR_KINDS; k++)
+		out[k].relocatable = relocatable;
+	info = section_infos(elf, relocatable, nsec, shstrndx);
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *data;
@@ -132,30 +130,38 @@ static int collect(Elf *elf, const char *path, bool percpu, struct vars *out,
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
 			continue;
 		data = elf_getdata(scn, NULL);
+		size_t nsyms = data ? data->d_size / sh.sh_entsize : 0;
+
+		/*
+		 * Room for every symbol in each kind: a vmlinux's ~10^5 grown by
+		 * doubling were copied ~17 times; pages never written cost nothing.
+		 */
+		for (int k = 0; k < NR_KINDS && nsyms; k++)
+			out[k].v = xrealloc(out[k].v, (out[k].n + nsyms) * sizeof(*out[k].v));
 		/* The bytes libelf has, not what a damaged header claims. */
-		for (size_t k = 0; data && k < data->d_size / sh.sh_entsize; k++) {
+		for (size_t k = 0; k < nsyms; k++) {
 			GElf_Sym sym;
 			const char *name;
 
 			if (!gelf_getsym(data, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
 			    !sym.st_size || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= nsec ||
-			    !wanted[sym.st_shndx])
+			    info[sym.st_shndx].kind == NO_KIND)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
-			out->v = xgrow(out->v, out->n, sizeof(*out->v));
-			out->v[out->n++] = (struct var){
+			const struct section_info *in = &info[sym.st_shndx];
+			struct vars *to = &out[in->kind];
+
+			to->v[to->n++] = (struct var){
 				.name = name, .size = sym.st_size, .value = sym.st_value,
-				.section = elf_strptr(elf, shstrndx, (size_t)sym.st_shndx < nsec ?
-						      section_name_offset(elf, sym.st_shndx) : 0),
-				.addr = relocatable ? base[sym.st_shndx] + sym.st_value : sym.st_value,
+				.section = in->name,
+				.addr = relocatable ? in->base + sym.st_value : sym.st_value,
 				.global = GELF_ST_BIND(sym.st_info) != STB_LOCAL,
 			};
 		}
 	}
-	free(base);
-	free(wanted);
+	free(info);
 	return 0;
 }
 
@@ -285,7 +291,6 @@ static bool symbol_name_unique(const struct symbol_names *sn, const char *name)
 
 static void annotate(struct ll_member *m, const struct ll_variable *d)
 {
-	free(m->type);
 	m->type = xstrdup(d->type ? d->type : "");
 	m->decl.file = d->decl.file ? xstrdup(d->decl.file) : NULL;
 	m->decl.line = d->decl.line;
@@ -293,9 +298,9 @@ static void annotate(struct ll_member *m, const struct ll_variable *d)
 }
 
 static struct ll_struct *build(const struct vars *vars, unsigned cl, const char *name,
-			       const struct ll_variables *debug)
+			       const struct debug_index *debug)
 {
-	struct debug_index ix;
+	struct debug_index ix = *debug;
 	struct symbol_names names = { 0 };
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	uint64_t first = vars->n ? vars->v[0].addr / PAGE * PAGE : 0, end = 0;
@@ -305,21 +310,23 @@ static struct ll_struct *build(const struct vars *vars, unsigned cl, const char 
 	s->alignment = PAGE;
 	s->cacheline = cl;
 	s->origin = first;	/* the address offset 0 stands for */
-	debug_index_init(&ix, debug, vars->relocatable);
 	if (ix.n && ix.by_name)
 		symbol_names_init(&names, vars);
+	/*
+	 * At most one member per variable: room for all at once (see
+	 * collect()); a model's members are never grown after its build.
+	 */
+	s->members = xmalloc((vars->n ? vars->n : 1) * sizeof(*s->members));
 	for (size_t i = 0; i < vars->n; i++) {
 		const struct var *v = &vars->v[i];
 		struct ll_member *m;
 
 		if (v->addr - first < end)
 			continue;
-		s->members = xgrow(s->members, s->nr_members, sizeof(*s->members));
 		m = &s->members[s->nr_members++];
 		memset(m, 0, sizeof(*m));
 		m->name = xstrdup(v->name);
 		m->path = xstrdup(v->name);
-		m->type = xstrdup("");
 		m->section = v->section ? xstrdup(v->section) : NULL;
 		m->offset = v->addr - first;
 		m->size = v->size;
@@ -329,8 +336,9 @@ static struct ll_struct *build(const struct vars *vars, unsigned cl, const char 
 
 		if (d && (!ix.by_name || symbol_name_unique(&names, v->name)))
 			annotate(m, d);
+		else
+			m->type = xstrdup("");
 	}
-	free(ix.v);
 	free(names.v);
 	s->size = end;
 	return s;
@@ -364,35 +372,72 @@ static int check_span(const char *path, const struct vars *vars, struct ll_error
 	return 0;
 }
 
-int ll_globals_read(const char *path, const char *which, unsigned cl,
-		    const struct ll_variables *debug, struct ll_struct **out, struct ll_error *err)
+/* Both aggregates from the variables collect() found (the symbol table's strings live on in ELF). */
+static void build_both(const char *path, struct vars vars[NR_KINDS], unsigned cl,
+		       const struct ll_variables *debug, struct ll_globals *out)
 {
-	bool percpu = strcmp(which, LL_PERCPU_NAME) == 0;
-	struct vars vars = { 0 };
+	static const char *const names[NR_KINDS] = { LL_GLOBALS_NAME, LL_PERCPU_NAME };
+	struct debug_index ix;
+
+	/* Both kinds match against one index: sorting ~10^5 variables once, not twice. */
+	debug_index_init(&ix, debug, vars[KIND_GLOBALS].relocatable);
+	for (int k = 0; k < NR_KINDS; k++) {
+		if (!vars[k].n)
+			continue;
+		qsort(vars[k].v, vars[k].n, sizeof(*vars[k].v), var_cmp);
+		out->rc[k] = check_span(path, &vars[k], &out->err[k]);
+		if (!out->rc[k])
+			out->layout[k] = build(&vars[k], cl, names[k], &ix);
+	}
+	free(ix.v);
+}
+
+int ll_globals_read(const char *path, unsigned cl, const struct ll_variables *debug,
+		    struct ll_globals *out, struct ll_error *err)
+{
+	struct vars vars[NR_KINDS] = { { 0 } };
 	Elf *elf;
 	int fd, rc;
 
-	*out = NULL;
+	memset(out, 0, sizeof(*out));
 	elf_version(EV_CURRENT);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ll_fail(err, "%s: %s", path, strerror(errno));
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		rc = ll_fail(err, "%s: global variables need an ELF file with a symbol table", path);
-	} else {
-		rc = collect(elf, path, percpu, &vars, err);
-		if (!rc && vars.n) {
-			qsort(vars.v, vars.n, sizeof(*vars.v), var_cmp);
-			rc = check_span(path, &vars, err);
-		}
-		if (!rc && vars.n)
-			*out = build(&vars, cl, which, debug);
-	}
-	free(vars.v);
+	else
+		rc = collect(elf, path, vars, err);
+	if (!rc)
+		build_both(path, vars, cl, debug, out);
+	for (int k = 0; k < NR_KINDS; k++)
+		free(vars[k].v);
 	elf_end(elf);
 	close(fd);
 	return rc;
+}
+
+int ll_globals_take(struct ll_globals *g, const char *which, struct ll_struct **out,
+		    struct ll_error *err)
+{
+	int k = strcmp(which, LL_PERCPU_NAME) == 0 ? KIND_PERCPU : KIND_GLOBALS;
+
+	*out = NULL;
+	if (g->rc[k]) {
+		*err = g->err[k];
+		return -1;
+	}
+	*out = g->layout[k];
+	g->layout[k] = NULL;
+	return 0;
+}
+
+void ll_globals_release(struct ll_globals *g)
+{
+	for (int k = 0; k < NR_KINDS; k++)
+		ll_struct_free(g->layout[k]);
+	memset(g, 0, sizeof(*g));
 }
 
 void ll_variables_release(struct ll_variables *vars)

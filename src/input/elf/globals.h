@@ -38,12 +38,31 @@ struct ll_variables {
 void ll_variables_release(struct ll_variables *vars);
 
 /*
- * Read PATH's variables of WHICH (LL_GLOBALS_NAME or LL_PERCPU_NAME) at
- * line size CL into *OUT (NULL when there are none), with the types and
- * declarations DEBUG (NULL: none) gives. Returns 0, or -1 with ERR set
- * when PATH is no readable ELF file.
+ * Both aggregates of one file, read in one pass over its symbol table:
+ * by kind, the layout (NULL when there are no such variables) or why it
+ * cannot be made.
  */
-int ll_globals_read(const char *path, const char *which, unsigned cl,
-		    const struct ll_variables *debug, struct ll_struct **out, struct ll_error *err);
+struct ll_globals {
+	struct ll_struct *layout[2];
+	int rc[2];
+	struct ll_error err[2];
+};
+
+/*
+ * Read PATH's variables of both kinds at line size CL into *OUT, with the
+ * types and declarations DEBUG (NULL: none) gives. Returns 0, or -1 with
+ * ERR set when PATH is no readable ELF file.
+ */
+int ll_globals_read(const char *path, unsigned cl, const struct ll_variables *debug,
+		    struct ll_globals *out, struct ll_error *err);
+
+/*
+ * The aggregate WHICH (LL_GLOBALS_NAME or LL_PERCPU_NAME) of G into *OUT,
+ * the caller's now (NULL: no such variables; G no longer holds it), or -1
+ * with ERR set when it cannot be made.
+ */
+int ll_globals_take(struct ll_globals *g, const char *which, struct ll_struct **out,
+		    struct ll_error *err);
+void ll_globals_release(struct ll_globals *g);
 
 #endif
