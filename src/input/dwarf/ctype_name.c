@@ -16,17 +16,81 @@
 /* Long chains only come from corrupt DWARF; cut them instead of looping. */
 #define MAX_TYPE_DEPTH 64
 
-static bool die_type(Dwarf_Die *die, Dwarf_Die *out)
+/* ---- libdw's reading of a type DIE ---------------------------------- */
+
+static int dw_tag(void *ctx, const struct ll_type_die *d)
+{
+	(void)ctx;
+	return dwarf_tag((Dwarf_Die *)&d->u.dw);
+}
+
+static bool dw_type(void *ctx, const struct ll_type_die *d, struct ll_type_die *out)
 {
 	Dwarf_Attribute attr;
 
-	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
-	       dwarf_formref_die(&attr, out) != NULL;
+	(void)ctx;
+	return dwarf_attr_integrate((Dwarf_Die *)&d->u.dw, DW_AT_type, &attr) &&
+	       dwarf_formref_die(&attr, &out->u.dw) != NULL;
 }
 
-static void add_named(struct strbuf *out, const char *kw, Dwarf_Die *die)
+static const char *dw_name(void *ctx, const struct ll_type_die *d)
 {
-	const char *name = dwarf_diename(die);
+	(void)ctx;
+	return dwarf_diename((Dwarf_Die *)&d->u.dw);
+}
+
+static bool dw_first_child(void *ctx, const struct ll_type_die *d, struct ll_type_die *out)
+{
+	(void)ctx;
+	return dwarf_child((Dwarf_Die *)&d->u.dw, &out->u.dw) == 0;
+}
+
+static bool dw_next_sibling(void *ctx, struct ll_type_die *d)
+{
+	(void)ctx;
+	return dwarf_siblingof(&d->u.dw, &d->u.dw) == 0;
+}
+
+static bool dw_subrange_count(void *ctx, const struct ll_type_die *d, uint64_t *count)
+{
+	(void)ctx;
+	return ll_subrange_count((Dwarf_Die *)&d->u.dw, count);
+}
+
+static bool dw_prototyped(void *ctx, const struct ll_type_die *d)
+{
+	Dwarf_Attribute attr;
+
+	(void)ctx;
+	return dwarf_attr((Dwarf_Die *)&d->u.dw, DW_AT_prototyped, &attr) != NULL;
+}
+
+static const struct ll_type_reader libdw_reader = {
+	dw_tag, dw_type, dw_name, dw_first_child, dw_next_sibling, dw_subrange_count,
+	dw_prototyped, NULL,
+};
+
+/* ---- spelling --------------------------------------------------------- */
+
+struct speller {
+	const struct ll_type_reader *r;
+};
+
+static int tag_of(const struct speller *sp, const struct ll_type_die *d)
+{
+	return sp->r->tag(sp->r->ctx, d);
+}
+
+static bool type_of(const struct speller *sp, const struct ll_type_die *d,
+		    struct ll_type_die *out)
+{
+	return sp->r->type(sp->r->ctx, d, out);
+}
+
+static void add_named(const struct speller *sp, struct strbuf *out, const char *kw,
+		      const struct ll_type_die *die)
+{
+	const char *name = sp->r->name(sp->r->ctx, die);
 
 	if (kw) {
 		sb_adds(out, kw);
@@ -35,10 +99,11 @@ static void add_named(struct strbuf *out, const char *kw, Dwarf_Die *die)
 	sb_adds(out, name ? name : (kw ? "{...}" : "<anonymous>"));
 }
 
-static void add_params(struct strbuf *decl, Dwarf_Die *fn, int depth);
+static void add_params(const struct speller *sp, struct strbuf *decl,
+		       const struct ll_type_die *fn, int depth);
 
-
-static void spell(Dwarf_Die *type, struct strbuf *decl, struct strbuf *out, int depth);
+static void spell(const struct speller *sp, const struct ll_type_die *type, struct strbuf *decl,
+		  struct strbuf *out, int depth);
 
 static void finish_base(struct strbuf *out, const char *base, struct strbuf *decl)
 {
@@ -50,10 +115,33 @@ static void finish_base(struct strbuf *out, const char *base, struct strbuf *dec
 	sb_add(out, decl->buf ? decl->buf : "", decl->len);
 }
 
-static void spell(Dwarf_Die *type, struct strbuf *decl, struct strbuf *out, int depth)
+static void add_dimensions(const struct speller *sp, struct strbuf *decl,
+			   const struct ll_type_die *array)
 {
-	Dwarf_Die next;
+	struct ll_type_die sub;
+
+	if (!sp->r->first_child(sp->r->ctx, array, &sub)) {
+		sb_adds(decl, "[]");
+		return;
+	}
+	do {
+		uint64_t count;
+
+		if (tag_of(sp, &sub) != DW_TAG_subrange_type)
+			continue;
+		if (sp->r->subrange_count(sp->r->ctx, &sub, &count))
+			sb_addf(decl, "[%llu]", (unsigned long long)count);
+		else
+			sb_adds(decl, "[]");
+	} while (sp->r->next_sibling(sp->r->ctx, &sub));
+}
+
+static void spell(const struct speller *sp, const struct ll_type_die *type, struct strbuf *decl,
+		  struct strbuf *out, int depth)
+{
+	struct ll_type_die next;
 	struct strbuf base = STRBUF_INIT;
+	int tag;
 
 	if (depth > MAX_TYPE_DEPTH) {
 		finish_base(out, "<type chain too deep>", decl);
@@ -63,36 +151,36 @@ static void spell(Dwarf_Die *type, struct strbuf *decl, struct strbuf *out, int 
 		finish_base(out, "void", decl);
 		return;
 	}
-	switch (dwarf_tag(type)) {
+	switch ((tag = tag_of(sp, type))) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
-		sb_insert(decl, 0, dwarf_tag(type) == DW_TAG_pointer_type ? "*" : "&");
-		if (!die_type(type, &next)) {
-			spell(NULL, decl, out, depth + 1);
+		sb_insert(decl, 0, tag == DW_TAG_pointer_type ? "*" : "&");
+		if (!type_of(sp, type, &next)) {
+			spell(sp, NULL, decl, out, depth + 1);
 			return;
 		}
-		if (dwarf_tag(&next) == DW_TAG_array_type ||
-		    dwarf_tag(&next) == DW_TAG_subroutine_type) {
+		if (tag_of(sp, &next) == DW_TAG_array_type ||
+		    tag_of(sp, &next) == DW_TAG_subroutine_type) {
 			sb_insert(decl, 0, "(");
 			sb_addc(decl, ')');
 		}
-		spell(&next, decl, out, depth + 1);
+		spell(sp, &next, decl, out, depth + 1);
 		return;
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
 	case DW_TAG_restrict_type:
 	case DW_TAG_atomic_type: {
-		const char *q = dwarf_tag(type) == DW_TAG_const_type ? "const" :
-				dwarf_tag(type) == DW_TAG_volatile_type ? "volatile" :
-				dwarf_tag(type) == DW_TAG_restrict_type ? "restrict" : "_Atomic";
-		bool has_next = die_type(type, &next);
+		const char *q = tag == DW_TAG_const_type ? "const" :
+				tag == DW_TAG_volatile_type ? "volatile" :
+				tag == DW_TAG_restrict_type ? "restrict" : "_Atomic";
+		bool has_next = type_of(sp, type, &next);
 
-		if (has_next && dwarf_tag(&next) == DW_TAG_pointer_type) {
+		if (has_next && tag_of(sp, &next) == DW_TAG_pointer_type) {
 			/* Qualifies the pointer itself: "char *const p". */
 			if (decl->len)
 				sb_insert(decl, 0, " ");
 			sb_insert(decl, 0, q);
-			spell(&next, decl, out, depth + 1);
+			spell(sp, &next, decl, out, depth + 1);
 			return;
 		}
 		/*
@@ -101,47 +189,31 @@ static void spell(Dwarf_Die *type, struct strbuf *decl, struct strbuf *out, int 
 		 * is const array of const char): say each once.
 		 */
 		ll_c_qualify(out, q);
-		spell(has_next ? &next : NULL, decl, out, depth + 1);
+		spell(sp, has_next ? &next : NULL, decl, out, depth + 1);
 		return;
 	}
-	case DW_TAG_array_type: {
-		Dwarf_Die sub;
-
-		if (dwarf_child(type, &sub) == 0) {
-			do {
-				uint64_t count;
-
-				if (dwarf_tag(&sub) != DW_TAG_subrange_type)
-					continue;
-				if (ll_subrange_count(&sub, &count))
-					sb_addf(decl, "[%llu]", (unsigned long long)count);
-				else
-					sb_adds(decl, "[]");
-			} while (dwarf_siblingof(&sub, &sub) == 0);
-		} else {
-			sb_adds(decl, "[]");
-		}
-		spell(die_type(type, &next) ? &next : NULL, decl, out, depth + 1);
+	case DW_TAG_array_type:
+		add_dimensions(sp, decl, type);
+		spell(sp, type_of(sp, type, &next) ? &next : NULL, decl, out, depth + 1);
 		return;
-	}
 	case DW_TAG_subroutine_type:
-		add_params(decl, type, depth);
-		spell(die_type(type, &next) ? &next : NULL, decl, out, depth + 1);
+		add_params(sp, decl, type, depth);
+		spell(sp, type_of(sp, type, &next) ? &next : NULL, decl, out, depth + 1);
 		return;
 	case DW_TAG_structure_type:
-		add_named(&base, "struct", type);
+		add_named(sp, &base, "struct", type);
 		break;
 	case DW_TAG_union_type:
-		add_named(&base, "union", type);
+		add_named(sp, &base, "union", type);
 		break;
 	case DW_TAG_enumeration_type:
-		add_named(&base, "enum", type);
+		add_named(sp, &base, "enum", type);
 		break;
 	case DW_TAG_class_type:
-		add_named(&base, "class", type);
+		add_named(sp, &base, "class", type);
 		break;
 	case DW_TAG_base_type: {
-		const char *name = ll_c_base_name(dwarf_diename(type));
+		const char *name = ll_c_base_name(sp->r->name(sp->r->ctx, type));
 
 		sb_adds(&base, name ? name : "<anonymous>");
 		break;
@@ -149,30 +221,30 @@ static void spell(Dwarf_Die *type, struct strbuf *decl, struct strbuf *out, int 
 	case DW_TAG_unspecified_type:
 	case DW_TAG_typedef:
 	default:
-		add_named(&base, NULL, type);
+		add_named(sp, &base, NULL, type);
 		break;
 	}
 	finish_base(out, base.buf, decl);
 	sb_release(&base);
 }
 
-static void add_params(struct strbuf *decl, Dwarf_Die *fn, int depth)
+static void add_params(const struct speller *sp, struct strbuf *decl,
+		       const struct ll_type_die *fn, int depth)
 {
-	Dwarf_Die child;
+	struct ll_type_die child;
 	bool first = true;
-	Dwarf_Attribute attr;
-	bool prototyped = dwarf_attr(fn, DW_AT_prototyped, &attr) != NULL;
+	bool prototyped = sp->r->prototyped(sp->r->ctx, fn);
 
 	sb_addc(decl, '(');
-	if (dwarf_child(fn, &child) == 0) {
+	if (sp->r->first_child(sp->r->ctx, fn, &child)) {
 		do {
-			int tag = dwarf_tag(&child);
+			int tag = tag_of(sp, &child);
 
 			if (tag == DW_TAG_formal_parameter) {
-				Dwarf_Die pt;
+				struct ll_type_die pt;
 				struct strbuf pd = STRBUF_INIT, ps = STRBUF_INIT;
 
-				spell(die_type(&child, &pt) ? &pt : NULL, &pd, &ps, depth + 1);
+				spell(sp, type_of(sp, &child, &pt) ? &pt : NULL, &pd, &ps, depth + 1);
 				if (!first)
 					sb_adds(decl, ", ");
 				sb_add(decl, ps.buf ? ps.buf : "", ps.len);
@@ -183,21 +255,32 @@ static void add_params(struct strbuf *decl, Dwarf_Die *fn, int depth)
 				sb_adds(decl, first ? "..." : ", ...");
 				first = false;
 			}
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (sp->r->next_sibling(sp->r->ctx, &child));
 	}
 	if (first && prototyped)
 		sb_adds(decl, "void");
 	sb_addc(decl, ')');
 }
 
-char *ll_c_declaration(Dwarf_Die *type, const char *declarator)
+char *ll_c_declaration_by(const struct ll_type_reader *reader, const struct ll_type_die *type,
+			  const char *declarator)
 {
 	struct strbuf decl = STRBUF_INIT, out = STRBUF_INIT;
+	struct speller sp = { reader };
 
 	sb_adds(&decl, declarator ? declarator : "");
-	spell(type, &decl, &out, 0);
+	spell(&sp, type, &decl, &out, 0);
 	sb_release(&decl);
 	return sb_detach(&out);
+}
+
+char *ll_c_declaration(Dwarf_Die *type, const char *declarator)
+{
+	struct ll_type_die d;
+
+	if (type)
+		d.u.dw = *type;
+	return ll_c_declaration_by(&libdw_reader, type ? &d : NULL, declarator);
 }
 
 /*
