@@ -217,7 +217,8 @@ int cli_discover(struct options *o)
 	struct ll_input_options io = { .srcdir = o->srcdir, .prefix_maps = o->prefix_maps,
 				       .nr_prefix_maps = o->nr_prefix_maps, .prefer_btf = o->btf,
 				       .btf_base = o->btf_base, .progress = cli_progress_for(&line),
-				       .cache_dir = o->cache_dir };
+				       .cache_dir = o->cache_dir,
+				       .globals_next = o->audit_glob != NULL };
 	const char *glob = o->list_glob ? o->list_glob : o->audit_glob ? o->audit_glob : "*";
 	struct ll_input *in = NULL;
 	struct ll_error err;

@@ -40,6 +40,12 @@ struct ll_input_options {
 	 * (input/dwarf/name_index.h); NULL: it neither reads nor writes one.
 	 */
 	const char *cache_dir;
+	/*
+	 * The caller asks for the global variables aggregates after a
+	 * listing (--audit): a reader may read the variables in the
+	 * listing's pass over the file.
+	 */
+	bool globals_next;
 };
 
 int ll_input_open(const char *path, const struct ll_input_options *opts,

@@ -6,8 +6,9 @@
  * answer for each: the same status, and for a struct found the same
  * rendering. A damaged input may make either fail; it must never make
  * them silently disagree. The raw scan runs twice: once for the names,
- * once after a listing whose one pass read their definitions (what
- * --list, --audit and --contains do).
+ * once after a listing whose one pass read their definitions and the
+ * global variables' names, types and declarations (what --list, --audit
+ * and --contains do).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +29,8 @@ static const struct ll_query queries[] = {
 	{ .name = "inner", .kind = LL_QUERY_ANY },
 	{ .name = "u", .kind = LL_QUERY_UNION },
 	{ .name = "anon_typedef_t", .kind = LL_QUERY_ANY },
+	/* Their types and files: read by the listing's scan, or by libdw's walk. */
+	{ .name = LL_GLOBALS_NAME, .kind = LL_QUERY_GLOBALS },
 };
 #define NR_QUERIES (sizeof(queries) / sizeof(queries[0]))
 
@@ -64,13 +67,14 @@ static void look_up(bool raw_scan, bool listed, struct answer *a)
 	struct ll_lookup_result results[NR_QUERIES];
 	struct ll_input *in = NULL;
 	struct ll_error err;
+	struct ll_input_options opts = { .globals_next = listed };
 
 	if (raw_scan)
 		unsetenv("LAYOUTLINT_SCAN");
 	else
 		setenv("LAYOUTLINT_SCAN", "libdw", 1);
 	memset(a, 0, sizeof(*a));
-	a->rc = ll_input_open(input.path, NULL, &in, &err) ||
+	a->rc = ll_input_open(input.path, &opts, &in, &err) ||
 		(listed && list_first(in, &err)) ||
 		ll_input_lookup(in, queries, NR_QUERIES, results, &err);
 	for (size_t i = 0; a->rc == 0 && i < NR_QUERIES; i++) {

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../src/input/dwarf/ctype_name.h"
 #include "../../src/input/dwarf/dwarf_scan.h"
 #include "dwarf_fixture.h"
 
@@ -395,6 +396,86 @@ START_TEST(test_capture_matches_named)
 }
 END_TEST
 
+/* libdw's reading of a location that is one address (as variables.c's walk reads it). */
+static bool libdw_fixed_address(Dwarf_Die *die, Dwarf_Addr *addr)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_addr)
+		return false;
+	*addr = ops[0].number;
+	return true;
+}
+
+/*
+ * A listing that reads the variables: each one it read whole (raw) is
+ * what libdw reads at its DIE: whether its location is one address and
+ * which, its name, its type as ll_c_declaration() spells it, its
+ * declaring file as libdw joins it, its line and column. ut_main_var and
+ * ut_sub_var are read whole wherever the scan reads the unit's names.
+ */
+START_TEST(test_variables_read_as_libdw)
+{
+	struct opened o;
+	struct ll_scan_result got;
+	size_t whole = 0;
+
+	open_fixture(_i, &o);
+	ck_assert(fixture_section(&o.fx, ".debug_line", &o.in.lines.line, &o.in.lines.line_size));
+	if (!fixture_section(&o.fx, ".debug_line_str", &o.in.lines.line_str,
+			     &o.in.lines.line_str_size))
+		o.in.lines.line_str = NULL;
+	o.in.lines.str = o.in.str;
+	o.in.lines.str_size = o.in.str_size;
+	o.in.capture_glob = "ut_*";
+	o.in.variables = true;
+	ck_assert_int_eq(ll_scan(&o.in, NULL, 0, 2, &got), 0);
+	for (size_t i = 0; i < got.nr_variables; i++) {
+		const struct ll_scan_variable *v = &got.variables[i];
+		Dwarf_Die die, type;
+		Dwarf_Attribute attr;
+		Dwarf_Addr addr;
+		Dwarf_Word file;
+		int line = 0, column = 0;
+
+		if (!v->raw)
+			continue;
+		ck_assert(dwarf_offdie(o.fx.dwarf, v->die, &die));
+		ck_assert_int_eq(v->fixed, libdw_fixed_address(&die, &addr) &&
+					   dwarf_diename(&die) && *dwarf_diename(&die));
+		if (!v->fixed)
+			continue;
+		whole++;
+		ck_assert_uint_eq(v->addr, addr);
+		ck_assert_str_eq(v->name, dwarf_diename(&die));
+		char *spelled = dwarf_attr_integrate(&die, DW_AT_type, &attr) &&
+				dwarf_formref_die(&attr, &type) ? ll_c_declaration(&type, "") :
+				strdup("");
+
+		ck_assert_str_eq(v->type, spelled);
+		free(spelled);
+		ck_assert_int_eq(v->has_file, dwarf_attr(&die, DW_AT_decl_file, &attr) &&
+					      dwarf_formudata(&attr, &file) == 0);
+		if (v->has_file) {
+			ck_assert_uint_eq(v->file, file);
+			ck_assert_str_eq(v->file_path, dwarf_decl_file(&die));
+		}
+		if (dwarf_decl_line(&die, &line) != 0 || line < 0)
+			line = 0;
+		if (dwarf_decl_column(&die, &column) != 0 || column < 0)
+			column = 0;
+		ck_assert_uint_eq(v->line, (unsigned)line);
+		ck_assert_uint_eq(v->column, (unsigned)column);
+	}
+	ck_assert_msg(whole >= 2 || got.nr_fallback, "%s: %zu variables read whole", o.fx.path, whole);
+	ll_scan_result_release(&got);
+	fixture_close(&o.fx);
+}
+END_TEST
+
 /* A private copy of LEN bytes of DATA (exactly that long: ASan sees overreads). */
 static unsigned char *copy_of(const unsigned char *data, size_t len)
 {
@@ -539,6 +620,7 @@ static Suite *scan_suite(void)
 	tcase_add_loop_test(t, test_missing_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_collect_all_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_capture_matches_named, 0, nr_fixtures);
+	tcase_add_loop_test(t, test_variables_read_as_libdw, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_cut_sections, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_str_from_file, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_empty_name, 0, nr_fixtures);

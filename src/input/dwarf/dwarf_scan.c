@@ -3,6 +3,7 @@
 #include "input/dwarf/dwarf_scan.h"
 
 #include <dwarf.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -16,6 +17,7 @@
 #endif
 
 #include "input/dwarf/byte_cursor.h"
+#include "input/dwarf/ctype_name.h"
 #include "input/dwarf/scopes.h"
 #include "util/pathglob.h"
 #include "util/strbuf.h"
@@ -1522,6 +1524,408 @@ static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct
 	return true;
 }
 
+/* ---- variables read raw ------------------------------------------------ */
+
+/* The strings of V[0..N), which stay: what the scan read of them is dropped. */
+static void drop_variable_strings(struct ll_scan_variable *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].type);
+		free(v[i].file_path);
+		free(v[i].comp_dir);
+		v[i].name = v[i].type = v[i].file_path = v[i].comp_dir = NULL;
+	}
+}
+
+void ll_scan_variables_free(struct ll_scan_variable *v, size_t n)
+{
+	if (v)
+		drop_variable_strings(v, n);
+	free(v);
+}
+
+/*
+ * A top-level variable's declaration and type, read from the unit the
+ * worker holds as libdw's walk (variables.c) reads them through
+ * dwarf_attr_integrate(), dwarf_getlocation() and ll_c_declaration(): a
+ * DIE is its offset in the unit. What this does not read as libdw would
+ * (a reference out of the unit, a name in .debug_str_offsets, a form it
+ * does not know) sets FAILED, and the variable is left to libdw.
+ */
+struct raw_unit {
+	struct worker *w;
+	const struct ll_scan_unit *u;
+	bool failed;
+};
+
+/* The cursor at unit offset OFF, or false when OFF is no DIE start in the unit. */
+static bool raw_at(struct raw_unit *ru, uint64_t off, struct ll_cursor *c)
+{
+	const struct ll_scan_unit *u = ru->u;
+
+	if (off < u->first_die - u->offset || off >= u->end - u->offset) {
+		ru->failed = true;
+		return false;
+	}
+	*c = (struct ll_cursor){ ru->w->ub + (u->offset + off - ru->w->ub_off),
+				 ru->w->ub + (u->end - ru->w->ub_off), false };
+	return true;
+}
+
+/* The abbreviation of the DIE at C, C moved past its code; NULL: a null entry, or damage. */
+static const struct abbrev *raw_abbrev(struct raw_unit *ru, struct ll_cursor *c)
+{
+	const struct abbrev_table *t = &ru->w->abbrevs;
+	uint64_t code = ll_uleb(c);
+
+	if (c->bad || code >= t->nr_codes || (code && !t->by_code[code].present)) {
+		ru->failed = true;
+		return NULL;
+	}
+	return code ? &t->by_code[code] : NULL;
+}
+
+/* One attribute of a DIE as dwarf_attr() finds it: the first of its name. */
+struct raw_attr {
+	unsigned form;
+	uint32_t spec;		/* for DW_FORM_implicit_const */
+	struct ll_cursor at;	/* at the value */
+};
+
+static bool raw_find(struct raw_unit *ru, uint64_t off, unsigned name, struct raw_attr *out)
+{
+	const struct abbrev_table *t = &ru->w->abbrevs;
+	struct ll_cursor c;
+	const struct abbrev *a;
+
+	if (!raw_at(ru, off, &c) || !(a = raw_abbrev(ru, &c)))
+		return false;
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
+
+		if (at == name) {
+			*out = (struct raw_attr){ form, a->first + i, c };
+			return true;
+		}
+		if (!skip_form(&c, form, ru->u, 0) || c.bad) {
+			ru->failed = true;
+			return false;
+		}
+	}
+	return false;
+}
+
+/* A unit-relative reference: false, FAILED set, for any other form. */
+static bool raw_ref(struct raw_unit *ru, struct raw_attr *a, uint64_t *off)
+{
+	if (!read_ref(&a->at, a->form, off)) {
+		ru->failed = true;
+		return false;
+	}
+	return true;
+}
+
+/* dwarf_attr_integrate(): NAME on the DIE, else on its abstract origin or specification. */
+static bool raw_find_integrate(struct raw_unit *ru, uint64_t off, unsigned name,
+			       struct raw_attr *out)
+{
+	for (int chain = 0; chain <= 16 && !ru->failed; chain++) {
+		struct raw_attr origin;
+
+		if (raw_find(ru, off, name, out))
+			return true;
+		if (!raw_find(ru, off, DW_AT_abstract_origin, &origin) &&
+		    !raw_find(ru, off, DW_AT_specification, &origin))
+			return false;
+		if (!raw_ref(ru, &origin, &off))
+			return false;
+	}
+	return false;
+}
+
+/* dwarf_formstring() of A: .debug_str, .debug_line_str or the DIE itself. */
+static const char *raw_string(struct raw_unit *ru, struct raw_attr *a)
+{
+	const char *s = NULL;
+
+	if (a->form == DW_FORM_string || a->form == DW_FORM_strp || a->form == DW_FORM_line_strp)
+		s = read_string(ru->w->in, ru->u, &a->at, a->form);
+	if (!s)
+		ru->failed = true;
+	return s;
+}
+
+/* dwarf_formudata() of a constant; false (FAILED set) for a form this does not read. */
+static bool raw_udata(struct raw_unit *ru, struct raw_attr *a, uint64_t *v)
+{
+	if (read_const_spec(&a->at, &ru->w->abbrevs, a->spec, v))
+		return true;
+	ru->failed = true;
+	return false;
+}
+
+static bool raw_is_ref_or_block(unsigned form)
+{
+	switch (form) {
+	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
+	case DW_FORM_ref_udata: case DW_FORM_ref_addr: case DW_FORM_exprloc:
+	case DW_FORM_block: case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A bound as ctype_name.c's read_bound() reads it: unsigned forms as
+ * unsigned, all ones as -1. False (without FAILED) where libdw refuses
+ * the form too: a reference or an expression (a variable-length array).
+ */
+static bool raw_bound(struct raw_unit *ru, struct raw_attr *a, int64_t *out)
+{
+	uint64_t u;
+
+	switch (a->form) {
+	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
+	case DW_FORM_udata:
+		if (!raw_udata(ru, a, &u))
+			return false;
+		*out = u == UINT64_MAX ? -1 : u > INT64_MAX ? INT64_MAX : (int64_t)u;
+		return true;
+	case DW_FORM_sdata:
+		*out = ll_sleb(&a->at);
+		if (a->at.bad)
+			ru->failed = true;
+		return !a->at.bad;
+	case DW_FORM_implicit_const:
+		*out = ru->w->abbrevs.implicit[a->spec];
+		return true;
+	default:
+		if (!raw_is_ref_or_block(a->form))
+			ru->failed = true;
+		return false;
+	}
+}
+
+static int raw_tag(void *ctx, const struct ll_type_die *d)
+{
+	struct raw_unit *ru = ctx;
+	struct ll_cursor c;
+	const struct abbrev *a;
+
+	if (!raw_at(ru, d->u.raw, &c) || !(a = raw_abbrev(ru, &c))) {
+		ru->failed = true;
+		return 0;
+	}
+	return a->tag;
+}
+
+static bool raw_type(void *ctx, const struct ll_type_die *d, struct ll_type_die *out)
+{
+	struct raw_unit *ru = ctx;
+	struct raw_attr a;
+
+	return raw_find_integrate(ru, d->u.raw, DW_AT_type, &a) && raw_ref(ru, &a, &out->u.raw);
+}
+
+static const char *raw_name(void *ctx, const struct ll_type_die *d)
+{
+	struct raw_unit *ru = ctx;
+	struct raw_attr a;
+
+	return raw_find_integrate(ru, d->u.raw, DW_AT_name, &a) ? raw_string(ru, &a) : NULL;
+}
+
+/* Past the DIE at OFF: to its first child (CHILDREN) or to what follows it. */
+static bool raw_past(struct raw_unit *ru, uint64_t off, bool children_too, uint64_t *next,
+		     bool *has_children)
+{
+	const struct abbrev_table *t = &ru->w->abbrevs;
+	struct ll_cursor c;
+	const struct abbrev *a;
+	uint64_t sibling = 0;
+
+	if (!raw_at(ru, off, &c) || !(a = raw_abbrev(ru, &c)))
+		return false;
+	for (unsigned i = 0; i < a->nr_attrs; i++) {
+		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
+
+		if (at == DW_AT_sibling && !sibling) {
+			if (!read_ref(&c, form, &sibling) || !sibling) {
+				ru->failed = true;
+				return false;
+			}
+			continue;
+		}
+		if (!skip_form(&c, form, ru->u, 0) || c.bad) {
+			ru->failed = true;
+			return false;
+		}
+	}
+	*has_children = a->children;
+	/* As dwarf_siblingof(): the sibling a DIE names, else past its children. */
+	if (children_too && sibling) {
+		if (sibling <= off) {
+			ru->failed = true;
+			return false;
+		}
+		*next = sibling;
+		return true;
+	}
+	if (a->children && children_too) {
+		if (!skip_children(ru->w, ru->u, &c)) {
+			ru->failed = true;
+			return false;
+		}
+	}
+	*next = ru->w->ub_off + (uint64_t)(c.p - ru->w->ub) - ru->u->offset;
+	return true;
+}
+
+/* Whether the entry at OFF is a DIE, not the null entry ending its siblings. */
+static bool raw_is_die(struct raw_unit *ru, uint64_t off)
+{
+	struct ll_cursor c;
+
+	return raw_at(ru, off, &c) && raw_abbrev(ru, &c) != NULL;
+}
+
+static bool raw_first_child(void *ctx, const struct ll_type_die *d, struct ll_type_die *out)
+{
+	struct raw_unit *ru = ctx;
+	bool children;
+	uint64_t next;
+
+	return raw_past(ru, d->u.raw, false, &next, &children) && children &&
+	       raw_is_die(ru, next) && (out->u.raw = next, true);
+}
+
+static bool raw_next_sibling(void *ctx, struct ll_type_die *d)
+{
+	struct raw_unit *ru = ctx;
+	bool children;
+	uint64_t next;
+
+	return raw_past(ru, d->u.raw, true, &next, &children) && raw_is_die(ru, next) &&
+	       (d->u.raw = next, true);
+}
+
+static bool raw_subrange_count(void *ctx, const struct ll_type_die *d, uint64_t *count)
+{
+	struct raw_unit *ru = ctx;
+	struct raw_attr a;
+	int64_t upper, lower = 0;
+
+	if (raw_find(ru, d->u.raw, DW_AT_count, &a)) {
+		if (raw_is_ref_or_block(a.form))
+			return false;
+		return raw_udata(ru, &a, count);
+	}
+	if (!raw_find(ru, d->u.raw, DW_AT_upper_bound, &a) || !raw_bound(ru, &a, &upper))
+		return false;
+	if (raw_find(ru, d->u.raw, DW_AT_lower_bound, &a) && !raw_bound(ru, &a, &lower))
+		return false;
+	*count = upper >= lower ? (uint64_t)(upper - lower) + 1 : 0;
+	return true;
+}
+
+static bool raw_prototyped(void *ctx, const struct ll_type_die *d)
+{
+	struct raw_attr a;
+
+	return raw_find(ctx, d->u.raw, DW_AT_prototyped, &a);
+}
+
+/*
+ * The one address a location expression names, as variables.c's
+ * fixed_address() reads it: 1 an address, 0 none (another expression, a
+ * location list), -1 for libdw to say (an index into .debug_addr).
+ */
+static int raw_fixed_address(struct raw_unit *ru, struct raw_attr *a, uint64_t *addr)
+{
+	uint64_t len;
+
+	switch (a->form) {
+	case DW_FORM_exprloc: case DW_FORM_block: len = ll_uleb(&a->at); break;
+	case DW_FORM_block1: len = ll_fixed(&a->at, 1); break;
+	case DW_FORM_block2: len = ll_fixed(&a->at, 2); break;
+	case DW_FORM_block4: len = ll_fixed(&a->at, 4); break;
+	case DW_FORM_data4: case DW_FORM_data8: case DW_FORM_sec_offset: case DW_FORM_loclistx:
+		return 0;	/* a location list: dwarf_getlocation() gives none */
+	default:
+		return -1;
+	}
+	if (a->at.bad || len > (uint64_t)(a->at.end - a->at.p))
+		return -1;
+	if (len && (a->at.p[0] == DW_OP_addrx || a->at.p[0] == DW_OP_GNU_addr_index))
+		return -1;
+	if (len != 1 + (uint64_t)ru->u->addr_size || a->at.p[0] != DW_OP_addr)
+		return 0;
+	a->at.p++;
+	*addr = ll_fixed(&a->at, ru->u->addr_size);
+	return 1;
+}
+
+/* dwarf_decl_line()'s reading of an integrated constant: 0 when none or beyond an int. */
+static unsigned raw_decl_int(struct raw_unit *ru, uint64_t off, unsigned name)
+{
+	struct raw_attr a;
+	uint64_t v;
+
+	if (!raw_find_integrate(ru, off, name, &a) || !raw_udata(ru, &a, &v))
+		return 0;
+	return v <= INT_MAX ? (unsigned)v : 0;
+}
+
+static const struct ll_type_reader raw_type_reader = {
+	raw_tag, raw_type, raw_name, raw_first_child, raw_next_sibling, raw_subrange_count,
+	raw_prototyped, NULL,
+};
+
+/*
+ * V (its DIE read already as a located variable) read whole, as the libdw
+ * walk would: V->raw set when this read all of it.
+ */
+static void read_variable(struct worker *w, const struct ll_scan_unit *u,
+			  struct ll_scan_variable *v)
+{
+	struct raw_unit ru = { w, u, false };
+	struct ll_type_reader reader = raw_type_reader;
+	uint64_t off = v->die - u->offset;
+	struct raw_attr a;
+	const char *name = NULL;
+	struct ll_type_die type;
+	bool typed;
+	int fixed;
+
+	reader.ctx = &ru;
+	if (!raw_find(&ru, off, DW_AT_location, &a) || (fixed = raw_fixed_address(&ru, &a, &v->addr)) < 0)
+		return;
+	if (raw_find_integrate(&ru, off, DW_AT_name, &a))
+		name = raw_string(&ru, &a);
+	typed = raw_find_integrate(&ru, off, DW_AT_type, &a) && raw_ref(&ru, &a, &type.u.raw);
+	if (ru.failed)
+		return;
+	v->fixed = fixed == 1 && name && *name;
+	if (!v->fixed) {
+		v->raw = true;
+		return;
+	}
+	char *spelled = typed ? ll_c_declaration_by(&reader, &type, "") : xstrdup("");
+
+	v->has_file = raw_find(&ru, off, DW_AT_decl_file, &a) && raw_udata(&ru, &a, &v->file);
+	v->line = raw_decl_int(&ru, off, DW_AT_decl_line);
+	v->column = raw_decl_int(&ru, off, DW_AT_decl_column);
+	if (ru.failed) {
+		free(spelled);
+		return;
+	}
+	v->name = xstrdup(name);
+	v->type = spelled;
+	v->raw = true;
+}
+
 /*
  * Top-level DIEs of one unit; false when the unit needs the libdw walk.
  * NAMES_END: the byte filter chose this unit, and a DIE can name a target
@@ -1569,7 +1973,9 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 			capture(w, u, w->ub + (die - w->ub_off), push_hit(w, die, idx));
 		if (variables && a->located) {
 			w->vars = xgrow(w->vars, w->nr_vars, sizeof(*w->vars));
-			w->vars[w->nr_vars++] = (struct ll_scan_variable){ die, u->offset, u->end };
+			w->vars[w->nr_vars] = (struct ll_scan_variable){ .die = die, .unit = u->offset,
+									 .unit_end = u->end };
+			read_variable(w, u, &w->vars[w->nr_vars++]);
 		}
 		if (!a->children)
 			continue;
@@ -1584,6 +1990,8 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 	return true;
 unsure:
 	w->nr_hits = start_hits;
+	if (w->nr_vars > start_vars)
+		drop_variable_strings(w->vars + start_vars, w->nr_vars - start_vars);
 	w->nr_vars = start_vars;
 	return false;
 }
@@ -1652,15 +2060,16 @@ struct unit_lines {
 	uint64_t dir_hash;
 };
 
-static bool unit_lines_load(struct worker *w, struct unit_lines *ul, const struct ll_scan_hit *h)
+static bool unit_lines_load(struct worker *w, struct unit_lines *ul, uint64_t stmt_list,
+			    const char *comp_dir)
 {
 	if (ul->tried)
 		return ul->ok;
 	ul->tried = true;
 	if (!w->in->lines.line)
 		return false;
-	ul->comp_dir = h->comp_dir;
-	ul->ok = ll_line_table_load(&w->in->lines, h->stmt_list, ul->comp_dir, &ul->table);
+	ul->comp_dir = comp_dir;
+	ul->ok = ll_line_table_load(&w->in->lines, stmt_list, ul->comp_dir, &ul->table);
 	if (!ul->ok)
 		return false;
 	ul->file_hash = xcalloc(ul->table.n ? ul->table.n : 1, sizeof(*ul->file_hash));
@@ -1713,7 +2122,8 @@ static bool distinct_key_of(struct worker *w, struct unit_lines *ul, const struc
 		k->hash = key_hash(LL_FNV_INIT, k);
 		return true;
 	}
-	if (!h->has_sig || !unit_lines_load(w, ul, h) || h->decl_file >= ul->table.n ||
+	if (!h->has_sig || !unit_lines_load(w, ul, h->stmt_list, h->comp_dir) ||
+	    h->decl_file >= ul->table.n ||
 	    !ul->table.names[h->decl_file] || h->stmt_list != ul->table.stmt_list)
 		return false;
 	k->size = h->byte_size;
@@ -1736,9 +2146,8 @@ static bool distinct_key_of(struct worker *w, struct unit_lines *ul, const struc
  * that this thread has seen the like of, and typedefs of named types
  * (settled, no declaration: they name nothing a lookup wants).
  */
-static void keep_distinct(struct worker *w, size_t from)
+static void keep_distinct(struct worker *w, struct unit_lines *ul, size_t from)
 {
-	struct unit_lines ul = { 0 };
 	size_t kept = from;
 
 	for (size_t i = from; i < w->nr_hits; i++) {
@@ -1746,14 +2155,47 @@ static void keep_distinct(struct worker *w, size_t from)
 		struct distinct_key k;
 		bool drop = h->settled && !h->declaration;
 
-		if (!drop && distinct_key_of(w, &ul, h, &k))
+		if (!drop && distinct_key_of(w, ul, h, &k))
 			drop = distinct_seen(&w->distinct, &k);
 		if (drop)
 			continue;
 		w->hits[kept++] = *h;
 	}
 	w->nr_hits = kept;
-	unit_lines_release(&ul);
+}
+
+/*
+ * The declaring files of unit U's variables [FROM, end) that the scan
+ * read (read_variable()), through the unit's line table UL as the reader
+ * resolves them (table_file() in dwarf_reader.c). A file the table cannot
+ * give is libdw's to find: the variable is left to the libdw walk.
+ */
+static void variable_files(struct worker *w, const struct ll_scan_unit *u,
+			   struct unit_lines *ul, size_t from)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	for (size_t i = from; i < w->nr_vars; i++) {
+		struct ll_scan_variable *v = &w->vars[i];
+
+		if (!v->raw || !v->fixed || !v->has_file)
+			continue;
+		if (w->info.unit != u) {
+			w->info = (struct unit_info){ .unit = u };
+			w->info.ok = read_unit_info(w, u);
+		}
+		sb_reset(&path);
+		if (!w->info.ok || !w->info.comp_dir ||
+		    !unit_lines_load(w, ul, w->info.stmt_list, w->info.comp_dir) ||
+		    !ll_line_table_path(&ul->table, v->file, &path)) {
+			drop_variable_strings(v, 1);
+			v->raw = false;
+			continue;
+		}
+		v->file_path = xstrdup(path.buf ? path.buf : "");
+		v->comp_dir = xstrdup(w->info.comp_dir);
+	}
+	sb_release(&path);
 }
 
 /* Beyond this many candidate offsets the byte filter costs more than it saves. */
@@ -2146,14 +2588,19 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 		 */
 		if (w->in->str_size > UINT32_MAX || w->abbrevs.names_hidden)
 			end = SIZE_MAX;
-		size_t before = w->nr_hits;
+		size_t before = w->nr_hits, vars_before = w->nr_vars;
+		struct unit_lines ul = { 0 };
 
-		if (!scan_unit(w, u, end))
+		if (!scan_unit(w, u, end)) {
 			push_fallback(w, u->offset);
-		else if (w->in->distinct)
-			keep_distinct(w, before);
-		else if (w->in->stop_at_first_definition && defines_first_name(w, before))
-			atomic_store_explicit(w->stop, true, memory_order_relaxed);
+		} else {
+			variable_files(w, u, &ul, vars_before);
+			if (w->in->distinct)
+				keep_distinct(w, &ul, before);
+			else if (w->in->stop_at_first_definition && defines_first_name(w, before))
+				atomic_store_explicit(w->stop, true, memory_order_relaxed);
+		}
+		unit_lines_release(&ul);
 	}
 }
 
@@ -2659,6 +3106,6 @@ void ll_scan_result_release(struct ll_scan_result *r)
 	free(r->units);
 	free(r->verdicts);
 	free(r->postings);
-	free(r->variables);
+	ll_scan_variables_free(r->variables, r->nr_variables);
 	memset(r, 0, sizeof(*r));
 }

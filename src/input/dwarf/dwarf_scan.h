@@ -193,10 +193,26 @@ static inline size_t ll_scan_unit_index(const struct ll_scan_unit *units, size_t
 	return lo < n && off >= units[lo].offset ? lo : SIZE_MAX;
 }
 
-/* A top-level variable with a location, and its unit's .debug_info range. */
+/*
+ * A top-level variable with a location, and its unit's .debug_info range.
+ * RAW: the scan read the rest as libdw's walk (variables.c) would, so
+ * that walk need not: FIXED when its location is one address, ADDR; then
+ * its NAME, its TYPE as C spells it, and when it has a DW_AT_decl_file
+ * (HAS_FILE) the raw path the unit's line table gives (FILE_PATH, NULL
+ * when the table could not say: then RAW is false) and the unit's
+ * COMP_DIR; LINE and COLUMN 0 when none. The strings are owned
+ * (ll_scan_variables_free()).
+ */
 struct ll_scan_variable {
 	uint64_t die, unit, unit_end;
+	bool raw, fixed, has_file;
+	uint64_t addr, file;
+	unsigned line, column;
+	char *name, *type, *file_path, *comp_dir;
 };
+
+/* Free V[0..N) and their strings. */
+void ll_scan_variables_free(struct ll_scan_variable *v, size_t n);
 
 struct ll_scan_result {
 	struct ll_scan_hit *hits;	/* named DIEs, in .debug_info order */

@@ -1321,7 +1321,7 @@ void ll_finder_prescan_release(struct ll_finder_prescan *pre)
 	free(pre->hits);
 	free(pre->units);
 	free(pre->verdicts);
-	free(pre->variables);
+	ll_scan_variables_free(pre->variables, pre->nr_variables);
 	memset(pre, 0, sizeof(*pre));
 }
 
@@ -1405,7 +1405,7 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 		in.by_unit = seed != NULL;
 		if (prescan && lookup_glob && in.str_size) {
 			in.capture_glob = lookup_glob;
-			in.variables = true;
+			in.variables = src->variables;
 			in.distinct = src->distinct;
 			in.lines = src->lines;
 		}

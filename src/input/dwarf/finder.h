@@ -82,6 +82,8 @@ struct ll_finder_source {
 	 */
 	bool distinct;
 	struct ll_line_sections lines;
+	/* For ll_finder_list(): also read the top-level variables (ll_scan_input's). */
+	bool variables;
 	/*
 	 * For ll_finder_scan(): a listing's prescan of this source, or NULL.
 	 * When it was read the way this lookup would read (raw, and as

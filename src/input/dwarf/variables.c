@@ -62,6 +62,7 @@ static void add_variable(Dwarf_Die *die, ll_die_decl_fn decl, void *ctx,
 	memset(v, 0, sizeof(*v));
 	v->name = xstrdup(name);
 	v->addr = addr;
+	v->order = dwarf_dieoffset(die);
 	v->type = type_spelling(die);
 	decl(ctx, die, &v->decl);
 }

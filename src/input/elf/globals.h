@@ -26,6 +26,7 @@
 struct ll_variable {
 	char *name;
 	uint64_t addr;
+	uint64_t order;		/* where the debug info has it: variables come in this order */
 	char *type;		/* as C spells it ("spinlock_t", "struct rq[8]") */
 	struct ll_decl decl;
 };

@@ -36,8 +36,16 @@ ut_anon_t ut_anon_var;
 ut_main_t *ut_main_ptr;
 struct ut_declared *ut_declared_ptr;
 struct ut_sub ut_sub_var;
+/* Declarators the variables' raw reading spells as ll_c_declaration() does. */
+int (*ut_fn_var)(const char *, ...);
+void (*ut_proto_var)(void);
+const unsigned char ut_grid_var[2][3] = { { 1 } };
+volatile long *const ut_cptr_var = 0;
+extern int ut_defined_var;
+int ut_defined_var = 1;
 
 int main(void)
 {
-	return ut_main_var.a + ut_sub_var.s;
+	return ut_main_var.a + ut_sub_var.s + ut_grid_var[1][2] + ut_defined_var +
+	       (ut_fn_var != 0) + (ut_proto_var != 0) + (ut_cptr_var != 0);
 }
