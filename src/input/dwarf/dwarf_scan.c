@@ -831,6 +831,11 @@ struct worker {
 	size_t name_memo_mask;
 	struct ll_scan_variable *vars;	/* in->variables */
 	size_t nr_vars;
+	/* Types the variables' reading spelled, by DIE: a unit's variables share them. */
+	struct spelled_type {
+		uint64_t die1;		/* .debug_info offset + 1; 0: empty */
+		char *text;
+	} *spelled;
 	size_t nr_tables_read;		/* units whose abbreviations were read */
 	bool scopes;			/* ... and any of them had a scope tag */
 };
@@ -1553,10 +1558,35 @@ void ll_scan_variables_free(struct ll_scan_variable *v, size_t n)
  * (a reference out of the unit, a name in .debug_str_offsets, a form it
  * does not know) sets FAILED, and the variable is left to libdw.
  */
+/* One attribute of a DIE as dwarf_attr() finds it: the first of its name. */
+struct raw_attr {
+	unsigned form;
+	uint32_t spec;		/* for DW_FORM_implicit_const */
+	struct ll_cursor at;	/* at the value */
+};
+
+/* How many of a DIE's attributes the last one read keeps (more: CUT). */
+#define RAW_ATTRS_KEPT 24
+
 struct raw_unit {
 	struct worker *w;
 	const struct ll_scan_unit *u;
 	bool failed;
+	/*
+	 * The last DIE read, its attributes located once: spelling asks one
+	 * DIE for its tag, type and name, and a variable's DIE is asked for
+	 * six attributes. CUT: the reading stopped at a form it cannot step
+	 * over, or after RAW_ATTRS_KEPT; what lies beyond is unknown.
+	 */
+	struct {
+		uint64_t off;			/* UINT64_MAX: none */
+		const struct abbrev *a;		/* NULL: the null entry */
+		unsigned n;
+		bool cut;
+		unsigned names[RAW_ATTRS_KEPT];
+		struct raw_attr attrs[RAW_ATTRS_KEPT];
+		uint64_t end;			/* unit offset past the attributes, unless CUT */
+	} last;
 };
 
 /* The cursor at unit offset OFF, or false when OFF is no DIE start in the unit. */
@@ -1586,33 +1616,55 @@ static const struct abbrev *raw_abbrev(struct raw_unit *ru, struct ll_cursor *c)
 	return code ? &t->by_code[code] : NULL;
 }
 
-/* One attribute of a DIE as dwarf_attr() finds it: the first of its name. */
-struct raw_attr {
-	unsigned form;
-	uint32_t spec;		/* for DW_FORM_implicit_const */
-	struct ll_cursor at;	/* at the value */
-};
-
-static bool raw_find(struct raw_unit *ru, uint64_t off, unsigned name, struct raw_attr *out)
+/* The DIE at OFF into RU->last; false (FAILED set) when OFF is no DIE of the unit. */
+static bool raw_load(struct raw_unit *ru, uint64_t off)
 {
 	const struct abbrev_table *t = &ru->w->abbrevs;
 	struct ll_cursor c;
 	const struct abbrev *a;
 
-	if (!raw_at(ru, off, &c) || !(a = raw_abbrev(ru, &c)))
+	if (ru->last.off == off)
+		return true;
+	ru->last.off = UINT64_MAX;
+	if (!raw_at(ru, off, &c))
 		return false;
-	for (unsigned i = 0; i < a->nr_attrs; i++) {
-		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
+	a = raw_abbrev(ru, &c);
+	if (!a && ru->failed)
+		return false;
+	ru->last.a = a;
+	ru->last.n = 0;
+	ru->last.cut = false;
+	for (unsigned i = 0; a && i < a->nr_attrs; i++) {
+		unsigned form = t->form[a->first + i];
 
-		if (at == name) {
-			*out = (struct raw_attr){ form, a->first + i, c };
-			return true;
+		if (i == RAW_ATTRS_KEPT) {
+			ru->last.cut = true;
+			break;
 		}
+		ru->last.names[i] = t->attr[a->first + i];
+		ru->last.attrs[i] = (struct raw_attr){ form, a->first + i, c };
+		ru->last.n++;
 		if (!skip_form(&c, form, ru->u, 0) || c.bad) {
-			ru->failed = true;
-			return false;
+			ru->last.cut = true;
+			break;
 		}
 	}
+	ru->last.end = ru->w->ub_off + (uint64_t)(c.p - ru->w->ub) - ru->u->offset;
+	ru->last.off = off;
+	return true;
+}
+
+static bool raw_find(struct raw_unit *ru, uint64_t off, unsigned name, struct raw_attr *out)
+{
+	if (!raw_load(ru, off) || !ru->last.a)
+		return false;
+	for (unsigned i = 0; i < ru->last.n; i++)
+		if (ru->last.names[i] == name) {
+			*out = ru->last.attrs[i];
+			return true;
+		}
+	if (ru->last.cut)
+		ru->failed = true;	/* it may lie past what was read */
 	return false;
 }
 
@@ -1711,14 +1763,12 @@ static bool raw_bound(struct raw_unit *ru, struct raw_attr *a, int64_t *out)
 static int raw_tag(void *ctx, const struct ll_type_die *d)
 {
 	struct raw_unit *ru = ctx;
-	struct ll_cursor c;
-	const struct abbrev *a;
 
-	if (!raw_at(ru, d->u.raw, &c) || !(a = raw_abbrev(ru, &c))) {
+	if (!raw_load(ru, d->u.raw) || !ru->last.a) {
 		ru->failed = true;
 		return 0;
 	}
-	return a->tag;
+	return ru->last.a->tag;
 }
 
 static bool raw_type(void *ctx, const struct ll_type_die *d, struct ll_type_die *out)
@@ -1737,33 +1787,23 @@ static const char *raw_name(void *ctx, const struct ll_type_die *d)
 	return raw_find_integrate(ru, d->u.raw, DW_AT_name, &a) ? raw_string(ru, &a) : NULL;
 }
 
-/* Past the DIE at OFF: to its first child (CHILDREN) or to what follows it. */
+/* Past the DIE at OFF: to its first child, or (CHILDREN_TOO) to what follows it. */
 static bool raw_past(struct raw_unit *ru, uint64_t off, bool children_too, uint64_t *next,
 		     bool *has_children)
 {
-	const struct abbrev_table *t = &ru->w->abbrevs;
-	struct ll_cursor c;
-	const struct abbrev *a;
+	struct raw_attr sib;
 	uint64_t sibling = 0;
 
-	if (!raw_at(ru, off, &c) || !(a = raw_abbrev(ru, &c)))
+	if (!raw_load(ru, off) || !ru->last.a || ru->last.cut) {
+		ru->failed = true;
 		return false;
-	for (unsigned i = 0; i < a->nr_attrs; i++) {
-		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
-
-		if (at == DW_AT_sibling && !sibling) {
-			if (!read_ref(&c, form, &sibling) || !sibling) {
-				ru->failed = true;
-				return false;
-			}
-			continue;
-		}
-		if (!skip_form(&c, form, ru->u, 0) || c.bad) {
-			ru->failed = true;
-			return false;
-		}
 	}
-	*has_children = a->children;
+	if (raw_find(ru, off, DW_AT_sibling, &sib) &&
+	    (!read_ref(&sib.at, sib.form, &sibling) || !sibling)) {
+		ru->failed = true;
+		return false;
+	}
+	*has_children = ru->last.a->children;
 	/* As dwarf_siblingof(): the sibling a DIE names, else past its children. */
 	if (children_too && sibling) {
 		if (sibling <= off) {
@@ -1773,22 +1813,23 @@ static bool raw_past(struct raw_unit *ru, uint64_t off, bool children_too, uint6
 		*next = sibling;
 		return true;
 	}
-	if (a->children && children_too) {
-		if (!skip_children(ru->w, ru->u, &c)) {
+	*next = ru->last.end;
+	if (ru->last.a->children && children_too) {
+		struct ll_cursor c;
+
+		if (!raw_at(ru, *next, &c) || !skip_children(ru->w, ru->u, &c)) {
 			ru->failed = true;
 			return false;
 		}
+		*next = ru->w->ub_off + (uint64_t)(c.p - ru->w->ub) - ru->u->offset;
 	}
-	*next = ru->w->ub_off + (uint64_t)(c.p - ru->w->ub) - ru->u->offset;
 	return true;
 }
 
 /* Whether the entry at OFF is a DIE, not the null entry ending its siblings. */
 static bool raw_is_die(struct raw_unit *ru, uint64_t off)
 {
-	struct ll_cursor c;
-
-	return raw_at(ru, off, &c) && raw_abbrev(ru, &c) != NULL;
+	return raw_load(ru, off) && ru->last.a != NULL;
 }
 
 static bool raw_first_child(void *ctx, const struct ll_type_die *d, struct ll_type_die *out)
@@ -1878,6 +1919,34 @@ static unsigned raw_decl_int(struct raw_unit *ru, uint64_t off, unsigned name)
 	return v <= INT_MAX ? (unsigned)v : 0;
 }
 
+#define SPELLED_SLOTS 512
+
+/*
+ * ll_c_declaration() of TYPE as READER (on unit U) reads it, remembered
+ * by DIE until another type takes its slot. A spelling READER could not
+ * finish (its FAILED) is not remembered.
+ */
+static char *spell_type(struct worker *w, const struct ll_scan_unit *u,
+			const struct ll_type_reader *reader, const struct ll_type_die *type)
+{
+	const struct raw_unit *ru = reader->ctx;
+	uint64_t die1 = u->offset + type->u.raw + 1;
+	struct spelled_type *slot;
+	char *text;
+
+	if (!w->spelled)
+		w->spelled = xcalloc(SPELLED_SLOTS, sizeof(*w->spelled));
+	slot = &w->spelled[hash64(die1) & (SPELLED_SLOTS - 1)];
+	if (slot->die1 == die1)
+		return xstrdup(slot->text);
+	text = ll_c_declaration_by(reader, type, "");
+	if (!ru->failed) {
+		free(slot->text);
+		*slot = (struct spelled_type){ die1, xstrdup(text) };
+	}
+	return text;
+}
+
 static const struct ll_type_reader raw_type_reader = {
 	raw_tag, raw_type, raw_name, raw_first_child, raw_next_sibling, raw_subrange_count,
 	raw_prototyped, NULL,
@@ -1890,7 +1959,7 @@ static const struct ll_type_reader raw_type_reader = {
 static void read_variable(struct worker *w, const struct ll_scan_unit *u,
 			  struct ll_scan_variable *v)
 {
-	struct raw_unit ru = { w, u, false };
+	struct raw_unit ru = { .w = w, .u = u, .last.off = UINT64_MAX };
 	struct ll_type_reader reader = raw_type_reader;
 	uint64_t off = v->die - u->offset;
 	struct raw_attr a;
@@ -1900,7 +1969,8 @@ static void read_variable(struct worker *w, const struct ll_scan_unit *u,
 	int fixed;
 
 	reader.ctx = &ru;
-	if (!raw_find(&ru, off, DW_AT_location, &a) || (fixed = raw_fixed_address(&ru, &a, &v->addr)) < 0)
+	if (!raw_find(&ru, off, DW_AT_location, &a) ||
+	    (fixed = raw_fixed_address(&ru, &a, &v->addr)) < 0)
 		return;
 	if (raw_find_integrate(&ru, off, DW_AT_name, &a))
 		name = raw_string(&ru, &a);
@@ -1912,7 +1982,7 @@ static void read_variable(struct worker *w, const struct ll_scan_unit *u,
 		v->raw = true;
 		return;
 	}
-	char *spelled = typed ? ll_c_declaration_by(&reader, &type, "") : xstrdup("");
+	char *spelled = typed ? spell_type(w, u, &reader, &type) : xstrdup("");
 
 	v->has_file = raw_find(&ru, off, DW_AT_decl_file, &a) && raw_udata(&ru, &a, &v->file);
 	v->line = raw_decl_int(&ru, off, DW_AT_decl_line);
@@ -2978,6 +3048,9 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		free(w[t].seen);
 		free(w[t].name_memo);
 		free(w[t].vars);
+		for (size_t i = 0; w[t].spelled && i < SPELLED_SLOTS; i++)
+			free(w[t].spelled[i].text);
+		free(w[t].spelled);
 	}
 	free(chunks);
 	size_t tables_read = 0;
