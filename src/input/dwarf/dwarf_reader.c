@@ -3741,8 +3741,14 @@ static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_
 	struct ll_name_index *ix = dwarf_index(in);
 	struct ll_index_key key;
 
-	/* The index holds every name a listing finds, sorted, each once. */
-	if (ix) {
+	/*
+	 * The index holds every name a listing finds, sorted, each once. Not
+	 * the global variables the caller asks for next (--audit): the
+	 * listing's scan reads them, where libdw's walk of every unit took
+	 * longer than the scan (a warm --audit='*' of the 6.12 image was
+	 * 0.92 s, a cold one 0.74 s).
+	 */
+	if (ix && !in->opts.globals_next) {
 		*n = ix->nr_names;
 		*names = xcalloc(*n ? *n : 1, sizeof(**names));
 		for (size_t i = 0; i < *n; i++)
@@ -3758,7 +3764,7 @@ static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_
 		size_t nr_more = 0;
 
 		/* The index the lookup after writes: seeded by the one part it covers. */
-		bool seed = p == 0 && index_sound(in) && ll_name_index_writable(&key);
+		bool seed = !ix && p == 0 && index_sound(in) && ll_name_index_writable(&key);
 
 		/* Read as the lookup of what is listed will want it (dwarf_lookup()). */
 		in->parts[p].src.distinct = true;
