@@ -193,7 +193,7 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 	 * table once, not once each. A query of a kind taken already (asked
 	 * twice) reads them again.
 	 */
-	int kind = strcmp(q->name, LL_PERCPU_NAME) == 0;
+	int kind = strcmp(q->name, LL_PERCPU_NAME) == 0;	/* ll_globals' index */
 
 	if (!in->have_globals || in->globals_taken[kind]) {
 		ll_globals_release(&in->globals);

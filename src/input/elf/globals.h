@@ -40,8 +40,8 @@ void ll_variables_release(struct ll_variables *vars);
 
 /*
  * Both aggregates of one file, read in one pass over its symbol table:
- * by kind, the layout (NULL when there are no such variables) or why it
- * cannot be made.
+ * by kind ([0] LL_GLOBALS_NAME, [1] LL_PERCPU_NAME), the layout (NULL
+ * when there are no such variables) or why it cannot be made.
  */
 struct ll_globals {
 	struct ll_struct *layout[2];
