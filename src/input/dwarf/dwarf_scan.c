@@ -963,15 +963,23 @@ static bool read_unit_info(struct worker *w, const struct ll_scan_unit *u)
 	return have_stmt && !c.bad;
 }
 
-static bool unit_info(struct worker *w, const struct ll_scan_unit *u, struct ll_scan_hit *h)
+/* U's unit DIE facts in W->info, read at its first need; false when unreadable. */
+static bool current_unit_info(struct worker *w, const struct ll_scan_unit *u)
 {
 	if (w->info.unit != u) {
 		w->info = (struct unit_info){ .unit = u };
 		w->info.ok = read_unit_info(w, u);
 	}
+	return w->info.ok;
+}
+
+static bool unit_info(struct worker *w, const struct ll_scan_unit *u, struct ll_scan_hit *h)
+{
+	bool ok = current_unit_info(w, u);
+
 	h->stmt_list = w->info.stmt_list;
 	h->comp_dir = w->info.comp_dir;
-	return w->info.ok;
+	return ok;
 }
 
 /*
@@ -1550,14 +1558,6 @@ void ll_scan_variables_free(struct ll_scan_variable *v, size_t n)
 	free(v);
 }
 
-/*
- * A top-level variable's declaration and type, read from the unit the
- * worker holds as libdw's walk (variables.c) reads them through
- * dwarf_attr_integrate(), dwarf_getlocation() and ll_c_declaration(): a
- * DIE is its offset in the unit. What this does not read as libdw would
- * (a reference out of the unit, a name in .debug_str_offsets, a form it
- * does not know) sets FAILED, and the variable is left to libdw.
- */
 /* One attribute of a DIE as dwarf_attr() finds it: the first of its name. */
 struct raw_attr {
 	unsigned form;
@@ -1568,6 +1568,14 @@ struct raw_attr {
 /* How many of a DIE's attributes the last one read keeps (more: CUT). */
 #define RAW_ATTRS_KEPT 24
 
+/*
+ * A top-level variable's declaration and type, read from the unit the
+ * worker holds as libdw's walk (variables.c) reads them through
+ * dwarf_attr_integrate(), dwarf_getlocation() and ll_c_declaration(): a
+ * DIE is its offset in the unit. What this does not read as libdw would
+ * (a reference out of the unit, a name in .debug_str_offsets, a form it
+ * does not know) sets FAILED, and the variable is left to libdw.
+ */
 struct raw_unit {
 	struct worker *w;
 	const struct ll_scan_unit *u;
@@ -1601,6 +1609,12 @@ static bool raw_at(struct raw_unit *ru, uint64_t off, struct ll_cursor *c)
 	*c = (struct ll_cursor){ ru->w->ub + (u->offset + off - ru->w->ub_off),
 				 ru->w->ub + (u->end - ru->w->ub_off), false };
 	return true;
+}
+
+/* The unit offset cursor C (made by raw_at()) has reached. */
+static uint64_t raw_offset(const struct raw_unit *ru, const struct ll_cursor *c)
+{
+	return ru->w->ub_off + (uint64_t)(c->p - ru->w->ub) - ru->u->offset;
 }
 
 /* The abbreviation of the DIE at C, C moved past its code; NULL: a null entry, or damage. */
@@ -1649,7 +1663,7 @@ static bool raw_load(struct raw_unit *ru, uint64_t off)
 			break;
 		}
 	}
-	ru->last.end = ru->w->ub_off + (uint64_t)(c.p - ru->w->ub) - ru->u->offset;
+	ru->last.end = raw_offset(ru, &c);
 	ru->last.off = off;
 	return true;
 }
@@ -1821,7 +1835,7 @@ static bool raw_past(struct raw_unit *ru, uint64_t off, bool children_too, uint6
 			ru->failed = true;
 			return false;
 		}
-		*next = ru->w->ub_off + (uint64_t)(c.p - ru->w->ub) - ru->u->offset;
+		*next = raw_offset(ru, &c);
 	}
 	return true;
 }
@@ -2250,12 +2264,8 @@ static void variable_files(struct worker *w, const struct ll_scan_unit *u,
 
 		if (!v->raw || !v->fixed || !v->has_file)
 			continue;
-		if (w->info.unit != u) {
-			w->info = (struct unit_info){ .unit = u };
-			w->info.ok = read_unit_info(w, u);
-		}
 		sb_reset(&path);
-		if (!w->info.ok || !w->info.comp_dir ||
+		if (!current_unit_info(w, u) || !w->info.comp_dir ||
 		    !unit_lines_load(w, ul, w->info.stmt_list, w->info.comp_dir) ||
 		    !ll_line_table_path(&ul->table, v->file, &path)) {
 			drop_variable_strings(v, 1);
