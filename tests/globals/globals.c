@@ -38,6 +38,14 @@ HOT_SECTION LINE atomic_t audit_refs;
 #include "neighbour.h"
 __attribute__((section(".data..read_mostly"))) atomic_t mostly_refs = { 1 };
 
+/*
+ * Defined after its extern declaration, as a header's extern and its .c's
+ * definition are: gcc's definition names its file only through
+ * DW_AT_specification.
+ */
+extern long declared_counter;
+long declared_counter = 9;
+
 /* Per-CPU data, as DEFINE_PER_CPU leaves it: a space of its own. */
 #define PERCPU __attribute__((section(".data..percpu")))
 PERCPU LINE long pcpu_count = 8;		/* write-hot */
@@ -47,6 +55,7 @@ int main(void)
 {
 	return (int)(shared_config + shared_counter + apart_config + apart_counter +
 		     rx_packets + tx_packets + pair_hits + slots[0].hits + pcpu_count +
-		     audit_refs.counter + neighbour_flag + mostly_refs.counter) +
+		     audit_refs.counter + neighbour_flag + mostly_refs.counter +
+		     declared_counter) +
 	       !!pair_ops + !!pcpu_ops;
 }

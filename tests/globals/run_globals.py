@@ -21,7 +21,9 @@ layoutlint; the test then asserts, from --format=json:
     plain one is a stale-rule;
   * from DWARF: each variable's type as the source spells it and its
     declaration at the line of globals.c (or neighbour.h) that defines it,
-    where the diagnostics point; array-neighbours for the write-hot array
+    where the diagnostics point, also for declared_counter, defined after
+    its extern declaration (gcc gives its file only through
+    DW_AT_specification); array-neighbours for the write-hot array
     of 16-byte structs;
   * --audit=variables (no rules): the lock-like audit_refs named with
     neighbour.h's neighbour_flag exactly when nm puts them on one line, and
@@ -45,15 +47,16 @@ NEIGHBOUR = os.path.join(HERE, "neighbour.h")
 # The type each variable's definition spells (typedefs kept, as C spells them).
 TYPES = {"shared_config": "int", "shared_counter": "long", "pair_ops": "const void *",
          "slots": "struct slot[4]", "audit_refs": "atomic_t", "neighbour_flag": "int",
-         "mostly_refs": "atomic_t"}
+         "mostly_refs": "atomic_t", "declared_counter": "long"}
 
 
 def definition_line(path, name):
     """The line of PATH that defines NAME: its first line naming it before an
-    initializer, an array bound or the end of the declaration."""
+    initializer, an array bound or the end of the declaration, and not an
+    extern declaration."""
     with open(path) as f:
         for no, text in enumerate(f, 1):
-            if not text.lstrip().startswith(("/*", "*")) and \
+            if not text.lstrip().startswith(("/*", "*", "extern")) and \
                     re.search(r"\b%s\b\s*(=|\[|;)" % re.escape(name), text):
                 return no
     raise Failure(f"{name} not defined in {path}")

@@ -415,7 +415,9 @@ static bool libdw_fixed_address(Dwarf_Die *die, Dwarf_Addr *addr)
  * what libdw reads at its DIE: whether its location is one address and
  * which, its name, its type as ll_c_declaration() spells it, its
  * declaring file as libdw joins it, its line and column. ut_main_var and
- * ut_sub_var are read whole wherever the scan reads the unit's names.
+ * ut_sub_var are read whole wherever the scan reads the unit's names;
+ * ut_defined_var, defined after its extern declaration, has its file
+ * (gcc: only through DW_AT_specification).
  */
 START_TEST(test_variables_read_as_libdw)
 {
@@ -457,7 +459,7 @@ START_TEST(test_variables_read_as_libdw)
 
 		ck_assert_str_eq(v->type, spelled);
 		free(spelled);
-		ck_assert_int_eq(v->has_file, dwarf_attr(&die, DW_AT_decl_file, &attr) &&
+		ck_assert_int_eq(v->has_file, dwarf_attr_integrate(&die, DW_AT_decl_file, &attr) &&
 					      dwarf_formudata(&attr, &file) == 0);
 		if (v->has_file) {
 			ck_assert_uint_eq(v->file, file);
@@ -469,6 +471,9 @@ START_TEST(test_variables_read_as_libdw)
 			column = 0;
 		ck_assert_uint_eq(v->line, (unsigned)line);
 		ck_assert_uint_eq(v->column, (unsigned)column);
+		if (strcmp(v->name, "ut_defined_var") == 0)
+			ck_assert_msg(v->has_file && strstr(v->file_path, "fixture.c"),
+				      "%s: ut_defined_var has no declaring file", o.fx.path);
 	}
 	ck_assert_msg(whole >= 2 || got.nr_fallback, "%s: %zu variables read whole", o.fx.path, whole);
 	ll_scan_result_release(&got);

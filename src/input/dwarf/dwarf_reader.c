@@ -1325,13 +1325,41 @@ static const char *unit_root(const struct ll_dwarf_input *in, Dwarf_Die *die, Dw
 	return ll_line_dir0(lines, stmt_list, NULL);
 }
 
-/* DIE's DW_AT_decl_file index and its unit; false when it has none. */
-static bool decl_index(Dwarf_Die *die, Dwarf_Word *index, Dwarf_Die *cu)
+/*
+ * The DIE holding DIE's DW_AT_decl_file, into *HOLDER: DIE, or the one its
+ * DW_AT_abstract_origin or DW_AT_specification chain leads to, followed as
+ * dwarf_attr_integrate() follows it for the line and column (17 DIEs at
+ * most). A variable defined after its extern declaration ("extern long x;"
+ * then "long x = 1;") is, from gcc, a DIE with only DW_AT_specification,
+ * its location and (when it differs) its line: the file is the
+ * declaration's, an index into the declaration's unit's line table.
+ * Without this, 4,557 of the 6.12 image's 32,112 declared variables had a
+ * line and no file.
+ */
+static bool decl_holder(Dwarf_Die *die, Dwarf_Die *holder)
+{
+	*holder = *die;
+	for (int chain = 0; chain <= 16; chain++) {
+		Dwarf_Attribute attr;
+
+		if (dwarf_hasattr(holder, DW_AT_decl_file))
+			return true;
+		if (!dwarf_attr(holder, DW_AT_abstract_origin, &attr) &&
+		    !dwarf_attr(holder, DW_AT_specification, &attr))
+			return false;
+		if (!dwarf_formref_die(&attr, holder))
+			return false;
+	}
+	return false;
+}
+
+/* DIE's declaring DIE (decl_holder()), its DW_AT_decl_file index and unit; false when none. */
+static bool decl_index(Dwarf_Die *die, Dwarf_Die *holder, Dwarf_Word *index, Dwarf_Die *cu)
 {
 	Dwarf_Attribute attr;
 
-	return dwarf_attr(die, DW_AT_decl_file, &attr) && dwarf_formudata(&attr, index) == 0 &&
-	       dwarf_diecu(die, cu, NULL, NULL);
+	return decl_holder(die, holder) && dwarf_attr(holder, DW_AT_decl_file, &attr) &&
+	       dwarf_formudata(&attr, index) == 0 && dwarf_diecu(holder, cu, NULL, NULL);
 }
 
 /*
@@ -1363,13 +1391,15 @@ static char *resolve_decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, 
 static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct member_attrs *ma,
 		       struct file_cache *fc)
 {
-	Dwarf_Die cu;
+	Dwarf_Die cu, holder;
 	Dwarf_Word index;
 	char *path;
 
 	if (ma ? !(member_udata(ma, DW_AT_decl_file, &index) && dwarf_diecu(die, &cu, NULL, NULL)) :
-		 !decl_index(die, &index, &cu))
+		 !decl_index(die, &holder, &index, &cu))
 		return NULL;
+	if (!ma)
+		die = &holder;
 	if (fc && index < 65536) {
 		if (fc->cu != (uintptr_t)cu.addr || !fc->paths) {
 			file_cache_reset(fc);
@@ -1399,13 +1429,13 @@ static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct m
 static char *decl_file_raw(const struct ll_dwarf_input *in, Dwarf_Die *die, char **raw,
 			   char **comp_dir)
 {
-	Dwarf_Die cu;
+	Dwarf_Die cu, holder;
 	Dwarf_Word index;
 
 	*raw = *comp_dir = NULL;
-	if (!decl_index(die, &index, &cu))
+	if (!decl_index(die, &holder, &index, &cu))
 		return NULL;
-	return resolve_decl_file(in, die, &cu, NULL, raw, comp_dir);
+	return resolve_decl_file(in, &holder, &cu, NULL, raw, comp_dir);
 }
 
 static void die_decl(const struct ll_dwarf_input *in, Dwarf_Die *die, struct file_cache *fc,

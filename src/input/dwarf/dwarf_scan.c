@@ -1998,7 +1998,13 @@ static void read_variable(struct worker *w, const struct ll_scan_unit *u,
 	}
 	char *spelled = typed ? spell_type(w, u, &reader, &type) : xstrdup("");
 
-	v->has_file = raw_find(&ru, off, DW_AT_decl_file, &a) && raw_udata(&ru, &a, &v->file);
+	/*
+	 * Integrated as the line is: gcc's definition after an extern
+	 * declaration names its file only through DW_AT_specification (in
+	 * this unit, or RU fails), an index into this unit's line table.
+	 */
+	v->has_file = raw_find_integrate(&ru, off, DW_AT_decl_file, &a) &&
+		      raw_udata(&ru, &a, &v->file);
 	v->line = raw_decl_int(&ru, off, DW_AT_decl_line);
 	v->column = raw_decl_int(&ru, off, DW_AT_decl_column);
 	if (ru.failed) {
