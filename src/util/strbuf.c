@@ -7,11 +7,37 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void out_of_memory(void)
 {
 	fputs("layoutlint: out of memory\n", stderr);
 	abort();
+}
+
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+#define HUGE_FROM ((size_t)4 << 20)
+
+/*
+ * Ask for transparent huge pages in a block of N bytes at P from 4 MiB on
+ * (best effort; advice only, so any allocator's block will do). A 4 KiB
+ * first-touch fault costs ~8-13 us on the VMs this runs on, and the big
+ * arrays are written whole soon after: the globals aggregate's 39,454
+ * members of the 6.12 image (8.5 MB), the scan's hits and keys. Their
+ * ~1,000 faults were ~25 ms of a cold --audit='*' (12.0 -> 10.9 thousand
+ * faults in all). A block glibc grows in place or by mremap keeps the
+ * advice for its new tail; one it copies has touched its new pages first.
+ */
+static void *prefer_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t hi = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
+
+	if (n >= HUGE_FROM && hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#endif
+	return p;
 }
 
 void *xmalloc(size_t n)
@@ -20,7 +46,7 @@ void *xmalloc(size_t n)
 
 	if (!p)
 		out_of_memory();
-	return p;
+	return prefer_huge(p, n);
 }
 
 void *xcalloc(size_t n, size_t size)
@@ -29,7 +55,7 @@ void *xcalloc(size_t n, size_t size)
 
 	if (!p)
 		out_of_memory();
-	return p;
+	return prefer_huge(p, n * size);
 }
 
 void *xrealloc(void *p, size_t n)
@@ -37,7 +63,7 @@ void *xrealloc(void *p, size_t n)
 	p = realloc(p, n ? n : 1);
 	if (!p)
 		out_of_memory();
-	return p;
+	return prefer_huge(p, n);
 }
 
 void *xgrow(void *v, size_t n, size_t elem)
