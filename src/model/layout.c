@@ -318,6 +318,22 @@ void ll_holes_free(struct ll_holes *h)
 	h->n = 0;
 }
 
+const struct ll_hole *ll_holes_after(const struct ll_holes *h, const struct ll_member *m,
+				     size_t *cursor, size_t *nr)
+{
+	size_t first;
+
+	/* Past those that open the level (after no member) or follow an earlier member. */
+	while (*cursor < h->n && h->v[*cursor].after != m &&
+	       (!h->v[*cursor].after || h->v[*cursor].after < m))
+		(*cursor)++;
+	first = *cursor;
+	while (*cursor < h->n && h->v[*cursor].after == m)
+		(*cursor)++;
+	*nr = *cursor - first;
+	return h->v + first;
+}
+
 static void summarize_level(const struct ll_member *members, size_t n,
 			    enum ll_kind kind, uint64_t begin, uint64_t size,
 			    bool outermost, struct ll_summary *sum)

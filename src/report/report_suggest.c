@@ -53,6 +53,7 @@ static void list_members(struct text *t, const struct ll_member *members, size_t
 {
 	struct ll_holes holes = { 0 };
 	unsigned cl = t->d->cacheline;
+	size_t cursor = 0;
 
 	ll_find_holes(members, n, kind, begin, size, &holes);
 	for (size_t i = 0; i < n; i++) {
@@ -107,10 +108,13 @@ static void list_members(struct text *t, const struct ll_member *members, size_t
 		if (m->pinned)
 			sb_adds(t->out, " (pinned)");
 		sb_adds(t->out, " */\n");
-		for (size_t h = 0; h < holes.n; h++) {
-			const struct ll_hole *hl = &holes.v[h];
+		size_t nr_after;
+		const struct ll_hole *after = ll_holes_after(&holes, m, &cursor, &nr_after);
 
-			if (hl->after != m || (outermost && hl->is_padding))
+		for (size_t h = 0; h < nr_after; h++) {
+			const struct ll_hole *hl = &after[h];
+
+			if (outermost && hl->is_padding)
 				continue;
 			/* A pad already announced before the next member is not a hole to fix. */
 			const struct ll_suggested_member *nx = i + 1 < n ? entry_for(t, &members[i + 1]) : NULL;

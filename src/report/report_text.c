@@ -131,12 +131,14 @@ static void list_level(struct text_ctx *c, const struct ll_member *members, size
 		       bool outermost)
 {
 	struct ll_holes holes = { 0 };
+	size_t cursor = 0;
 
 	ll_find_holes(members, n, kind, begin, size, &holes);
 	for (size_t i = 0; i < n; i++) {
 		const struct ll_member *m = &members[i];
 		struct ll_extent e = ll_member_extent(m);
-		size_t line_start;
+		const struct ll_hole *after;
+		size_t line_start, nr_after;
 
 		markers_before(c, e.begin, depth);
 		line_start = c->out->len;
@@ -161,9 +163,10 @@ static void list_level(struct text_ctx *c, const struct ll_member *members, size
 		}
 		ll_listing_pad_to(c->out, line_start, DECL_COLUMN);
 		position(c, m);
-		for (size_t h = 0; h < holes.n; h++)
-			if (holes.v[h].after == m && !(outermost && holes.v[h].is_padding))
-				hole_line(c, &holes.v[h], depth);
+		after = ll_holes_after(&holes, m, &cursor, &nr_after);
+		for (size_t h = 0; h < nr_after; h++)
+			if (!(outermost && after[h].is_padding))
+				hole_line(c, &after[h], depth);
 	}
 	ll_holes_free(&holes);
 }

@@ -278,6 +278,72 @@ START_TEST(test_holes_bitfield_then_char)
 END_TEST
 
 /*
+ * ll_holes_after() walking a level's members in order gives, for each
+ * member, exactly the holes whose AFTER is that member, in ll_find_holes()
+ * order (what the listings asked every hole at every member before).
+ */
+static void assert_walk_matches(const struct ll_member *members, size_t n, enum ll_kind kind,
+				uint64_t begin, uint64_t size, size_t want_opening, size_t want_total)
+{
+	struct ll_holes h = { 0 };
+	size_t cursor = 0, total = 0, opening = 0;
+
+	ck_assert_int_eq(ll_find_holes(members, n, kind, begin, size, &h), 0);
+	for (size_t i = 0; i < n; i++) {
+		size_t nr, k = 0;
+		const struct ll_hole *after = ll_holes_after(&h, &members[i], &cursor, &nr);
+
+		for (size_t j = 0; j < h.n; j++) {
+			if (h.v[j].after != &members[i])
+				continue;
+			ck_assert_msg(k < nr, "member %zu: hole %zu missed by the walk", i, j);
+			ck_assert_ptr_eq(&after[k], &h.v[j]);
+			k++;
+		}
+		ck_assert_uint_eq(k, nr);
+		total += nr;
+	}
+	for (size_t j = 0; j < h.n; j++)
+		opening += h.v[j].after == NULL;
+	ck_assert_uint_eq(opening, want_opening);
+	ck_assert_uint_eq(total, want_total);
+	ck_assert_uint_eq(opening + total, h.n);
+	ll_holes_free(&h);
+}
+
+START_TEST(test_holes_after_walk)
+{
+	/* Opening gap (after no member), two holes after one member, padding. */
+	struct ll_struct *s = mb_struct(LL_STRUCT, "s", 32, 8, 64);
+	struct ll_member *n = mb_agg(mb_add(s, "n", "struct n", 0, 32), LL_STRUCT);
+
+	mb_child(n, "x", "unsigned short", 4, 2);
+	mb_bits(mb_child(n, "r", "unsigned char", 7, 1), 61, 1);
+	mb_child(n, "y", "long", 16, 8);
+	mb_child(n, "z", "char", 24, 1);
+	/*
+	 * 4 opening bytes (after no member); after x: 5 bits and 1 byte;
+	 * after r: the 2 bits left of its unit and 8 bytes; after z: 7 bytes
+	 * of padding.
+	 */
+	assert_walk_matches(n->children, n->nr_children, LL_STRUCT, 0, 32, 1, 5);
+	ll_struct_free(s);
+
+	s = mb_struct(LL_UNION, "u", 8, 4, 64);
+	mb_add(s, "a", "char", 0, 1);
+	mb_add(s, "b", "int", 0, 4);
+	assert_walk_matches(s->members, s->nr_members, LL_UNION, 0, 8, 0, 1);
+	ll_struct_free(s);
+
+	s = mb_struct(LL_STRUCT, "none", 16, 8, 64);
+	mb_add(s, "a", "long", 0, 8);
+	mb_add(s, "b", "long", 8, 8);
+	assert_walk_matches(s->members, s->nr_members, LL_STRUCT, 0, 16, 0, 0);
+	ll_struct_free(s);
+}
+END_TEST
+
+/*
  * struct { unsigned a:3; long c; }: pahole, which the listing imitates,
  * says "XXX 29 bits hole" (the rest of a's 4-byte unit) and then "XXX 4
  * bytes hole" (bytes 4..7), not one 61-bit hole.
@@ -735,6 +801,7 @@ static Suite *layout_suite(void)
 	tcase_add_test(tc, test_holes_bytes_then_bits_before_bitfield);
 	tcase_add_test(tc, test_holes_bytes_within_next_unit_are_bits);
 	tcase_add_test(tc, test_holes_union_level);
+	tcase_add_test(tc, test_holes_after_walk);
 	tcase_add_test(tc, test_summarize);
 	tcase_add_test(tc, test_summarize_union);
 	suite_add_tcase(s, tc);
