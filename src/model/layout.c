@@ -331,7 +331,7 @@ const struct ll_hole *ll_holes_after(const struct ll_holes *h, const struct ll_m
 	while (*cursor < h->n && h->v[*cursor].after == m)
 		(*cursor)++;
 	*nr = *cursor - first;
-	return h->v + first;
+	return h->v ? h->v + first : NULL;	/* a level without holes has no array */
 }
 
 static void summarize_level(const struct ll_member *members, size_t n,
