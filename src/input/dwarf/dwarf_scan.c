@@ -329,6 +329,16 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 			t->nr_specs++;
 			a->nr_attrs++;
 		}
+		/*
+		 * libdw's dwarf_siblingof() follows DW_AT_sibling from a DIE
+		 * without children too, past whatever lies between; this scan
+		 * steps to the next DIE. No compiler writes one there (gcc only
+		 * on DIEs with children, clang none): the unit goes to the
+		 * libdw walk, so that the two never read different trees.
+		 */
+		for (unsigned i = 0; !a->children && i < a->nr_attrs; i++)
+			if (t->attr[a->first + i] == DW_AT_sibling)
+				return false;
 		precompute(t, a, u);
 		for (unsigned i = 0; a->wanted && i < a->nr_attrs; i++) {
 			if (t->attr[a->first + i] != DW_AT_name)
