@@ -31,12 +31,12 @@ static int nr_fixtures;
 
 static const char *const names[] = {
 	"ut_main", "ut_union", "ut_anon_t", "ut_main_t", "ut_declared", "ut_header",
-	"ut_sub", "ut_second",
+	"ut_sub", "ut_second", "ut_twin_long", "ut_twin_long2", "ut_twin_short", "ut_twin_short2",
 	/* no type has these names: a member, a variable, nothing */
 	"port", "ut_main_var", "ut_no_such_name",
 };
 #define NR_NAMES (sizeof(names) / sizeof(names[0]))
-#define FIRST_NON_TYPE 8
+#define FIRST_NON_TYPE 12
 
 struct opened {
 	struct fixture fx;

@@ -775,6 +775,24 @@ struct name_memo {
 	uint64_t hash;
 };
 
+/*
+ * The members hash of a definition by what its members' DIEs hold: each
+ * name as its .debug_str offset (one section, so one offset is one
+ * string), its location and bit offset. Every copy of a header's struct
+ * in every unit has the same offsets, so only the first copy a thread
+ * meets has its names' hashes looked up one by one (strp_name_hash(), a
+ * cache miss each: a tenth of a whole-image scan's CPU).
+ */
+struct members_memo {
+	struct members_memo_slot {
+		uint64_t raw;		/* hash of the offsets */
+		uint64_t members_hash;
+		uint32_t nr;		/* members */
+		bool used;
+	} *v;
+	size_t mask, used;
+};
+
 /* A .debug_str offset whose name a collect_all scan has: names[id]. */
 struct seen_name {
 	uint64_t off1;			/* offset + 1; 0: empty slot */
@@ -839,6 +857,7 @@ struct worker {
 	size_t nr_comp_dirs;
 	struct name_memo *name_memo;	/* allocated at the first member name */
 	size_t name_memo_mask;
+	struct members_memo members_memo;
 	struct ll_scan_variable *vars;	/* in->variables */
 	size_t nr_vars;
 	/* Types the variables' reading spelled, by DIE: a unit's variables share them. */
@@ -1056,8 +1075,8 @@ static uint64_t quick_const_value(const struct ll_cursor *die, const struct quic
  * same values its attribute walk gives, C moved past the DIE.
  */
 static bool read_quick_child(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
-			     const struct abbrev *a, uint64_t *name, uint64_t *loc, uint64_t *bits,
-			     uint64_t *sibling)
+			     const struct abbrev *a, bool raw, uint64_t *name, uint64_t *loc,
+			     uint64_t *bits, uint64_t *sibling)
 {
 	if ((uint64_t)(c->end - c->p) < (uint64_t)a->fixed_size) {
 		c->bad = true;
@@ -1066,7 +1085,10 @@ static bool read_quick_child(struct worker *w, const struct ll_scan_unit *u, str
 	if (a->q_name_at >= 0) {
 		struct ll_cursor at = ll_ahead(c, (uint64_t)a->q_name_at);
 
-		if (!strp_name_hash(w, u, &at, name))
+		/* RAW: the offset itself (+ 1, so that no name differs from offset 0). */
+		if (raw)
+			*name = ll_fixed(&at, u->offset_size) + 1;
+		else if (!strp_name_hash(w, u, &at, name))
 			return false;
 	}
 	if (a->q_loc.at >= 0)
@@ -1083,37 +1105,71 @@ static bool read_quick_child(struct worker *w, const struct ll_scan_unit *u, str
 	return true;
 }
 
-/* The members hash of ll_finder_signature(), from the raw children. */
-static bool hash_members(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
-			 struct ll_scan_hit *h)
+enum members_read { MEMBERS_BAD, MEMBERS_READ, MEMBERS_NOT_RAW };
+
+/*
+ * A member's name for hash_members() by offsets: a DW_FORM_strp as its
+ * offset + 1; an inline name (gcc's for names of up to 3 characters) as
+ * its hash, read where it is; MEMBERS_NOT_RAW for any other form.
+ */
+static enum members_read member_name_key(struct worker *w, const struct ll_scan_unit *u,
+					 struct ll_cursor *c, unsigned form, uint64_t *name)
+{
+	if (form == DW_FORM_strp) {
+		*name = ll_fixed(c, u->offset_size) + 1;
+		return c->bad ? MEMBERS_BAD : MEMBERS_READ;
+	}
+	if (form != DW_FORM_string)
+		return MEMBERS_NOT_RAW;
+	const char *inline_name = read_string(w->in, u, c, form);
+
+	if (!inline_name)
+		return MEMBERS_BAD;
+	*name = ll_sig_name(inline_name);
+	return MEMBERS_READ;
+}
+
+/*
+ * The members hash of ll_finder_signature(), from the raw children; with
+ * RAW, each name by member_name_key() instead (members_memo), or
+ * MEMBERS_NOT_RAW where a member's name is in a form that cannot say.
+ */
+static enum members_read hash_members(struct worker *w, const struct ll_scan_unit *u,
+				      struct ll_cursor *c, struct ll_scan_hit *h, bool raw)
 {
 	const struct abbrev_table *t = &w->abbrevs;
 
 	h->members_hash = LL_SIG_INIT;
+	h->nr_members = 0;
 	for (;;) {
 		uint64_t code = ll_uleb(c);
 
 		if (c->bad)
-			return false;
+			return MEMBERS_BAD;
 		if (code == 0)
-			return true;
+			return MEMBERS_READ;
 		if (code >= t->nr_codes || !t->by_code[code].present)
-			return false;
+			return MEMBERS_BAD;
 		const struct abbrev *a = &t->by_code[code];
 		bool member = a->tag == DW_TAG_member;
-		uint64_t name = ll_sig_name(NULL), loc = 0, bits = 0;
+		uint64_t name = raw ? 0 : ll_sig_name(NULL), loc = 0, bits = 0;
 		uint64_t sibling = 0;
 
 		if (a->quick_child) {
-			if (!read_quick_child(w, u, c, a, &name, &loc, &bits, &sibling))
-				return false;
+			if (!read_quick_child(w, u, c, a, raw, &name, &loc, &bits, &sibling))
+				return MEMBERS_BAD;
 		}
 		for (unsigned i = 0; !a->quick_child && i < a->nr_attrs; i++) {
 			unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
 
-			if (member && at == DW_AT_name) {
+			if (member && at == DW_AT_name && raw) {
+				enum members_read r = member_name_key(w, u, c, form, &name);
+
+				if (r != MEMBERS_READ)
+					return r;
+			} else if (member && at == DW_AT_name) {
 				if (!member_name_hash(w, u, c, form, &name))
-					return false;
+					return MEMBERS_BAD;
 			} else if (member && at == DW_AT_data_member_location &&
 				   read_const_spec(c, t, a->first + i, &loc)) {
 				/* read */
@@ -1123,11 +1179,11 @@ static bool hash_members(struct worker *w, const struct ll_scan_unit *u, struct 
 			} else if (at == DW_AT_sibling && read_ref(c, form, &sibling)) {
 				sibling += u->offset;
 			} else if (!skip_form(c, form, u, 0)) {
-				return false;
+				return MEMBERS_BAD;
 			}
 		}
 		if (c->bad)
-			return false;
+			return MEMBERS_BAD;
 		if (member) {
 			h->members_hash = ll_sig_member_hashed(h->members_hash, name, loc, bits);
 			h->nr_members++;
@@ -1137,12 +1193,81 @@ static bool hash_members(struct worker *w, const struct ll_scan_unit *u, struct 
 		/* A type defined inside the struct (clang puts anonymous unions here). */
 		if (sibling) {
 			if (sibling <= w->ub_off + (uint64_t)(c->p - w->ub) || sibling > u->end)
-				return false;
+				return MEMBERS_BAD;
 			c->p = w->ub + (sibling - w->ub_off);
 		} else if (!skip_children(w, u, c)) {
-			return false;
+			return MEMBERS_BAD;
 		}
 	}
+}
+
+static size_t members_memo_at(const struct members_memo *m, uint64_t raw, uint32_t nr)
+{
+	return hash64(raw ^ nr) & m->mask;
+}
+
+/* The members hash M remembers for the offsets' hash RAW of NR members. */
+static bool members_memo_find(const struct members_memo *m, uint64_t raw, uint32_t nr,
+			      uint64_t *members_hash)
+{
+	if (!m->v)
+		return false;
+	for (size_t at = members_memo_at(m, raw, nr); m->v[at].used; at = (at + 1) & m->mask)
+		if (m->v[at].raw == raw && m->v[at].nr == nr) {
+			*members_hash = m->v[at].members_hash;
+			return true;
+		}
+	return false;
+}
+
+static void members_memo_add(struct members_memo *m, uint64_t raw, uint32_t nr,
+			     uint64_t members_hash)
+{
+	if (!m->v || (m->used + 1) * 2 > m->mask + 1) {
+		struct members_memo grown = { .mask = m->v ? m->mask * 2 + 1 : 4095 };
+
+		grown.v = xcalloc(grown.mask + 1, sizeof(*grown.v));
+		for (size_t i = 0; m->v && i <= m->mask; i++)
+			if (m->v[i].used)
+				members_memo_add(&grown, m->v[i].raw, m->v[i].nr,
+						 m->v[i].members_hash);
+		free(m->v);
+		*m = grown;
+	}
+	size_t at = members_memo_at(m, raw, nr);
+
+	while (m->v[at].used)
+		at = (at + 1) & m->mask;
+	m->v[at] = (struct members_memo_slot){ raw, members_hash, nr, true };
+	m->used++;
+}
+
+/*
+ * hash_members() of the children at C into H, through the thread's
+ * members_memo: read by offsets first, and only a definition whose
+ * offsets the thread has not met has its names' hashes looked up (then it
+ * is remembered). The same answer either way: equal offsets are equal
+ * names, and whatever the offsets' reading cannot take (a member named
+ * another way) takes the names' reading.
+ */
+static bool members_of(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
+		       struct ll_scan_hit *h)
+{
+	struct ll_cursor start = *c;
+	enum members_read by_offsets = hash_members(w, u, c, h, true);
+	uint64_t raw = h->members_hash;
+
+	if (by_offsets == MEMBERS_BAD)
+		return false;
+	if (by_offsets == MEMBERS_READ &&
+	    members_memo_find(&w->members_memo, raw, h->nr_members, &h->members_hash))
+		return true;
+	*c = start;
+	if (hash_members(w, u, c, h, false) != MEMBERS_READ)
+		return false;
+	if (by_offsets == MEMBERS_READ)
+		members_memo_add(&w->members_memo, raw, h->nr_members, h->members_hash);
+	return true;
 }
 
 /*
@@ -1234,7 +1359,7 @@ static void capture_aggregate(struct worker *w, const struct ll_scan_unit *u,
 	}
 	if (!have_size || !have_line || !have_file)
 		return;
-	if (a->children && !hash_members(w, u, &c, h))
+	if (a->children && !members_of(w, u, &c, h))
 		return;
 	if (!a->children)
 		h->members_hash = LL_SIG_INIT;
@@ -3073,6 +3198,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		free(w[t].buf);
 		free(w[t].seen);
 		free(w[t].name_memo);
+		free(w[t].members_memo.v);
 		free(w[t].vars);
 		for (size_t i = 0; w[t].spelled && i < SPELLED_SLOTS; i++)
 			free(w[t].spelled[i].text);

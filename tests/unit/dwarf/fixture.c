@@ -28,6 +28,31 @@ typedef struct {
 
 typedef struct ut_main ut_main_t;
 
+/*
+ * Twins: one shape, other member names. The scan remembers a definition's
+ * members by their names' .debug_str offsets (and a short name, which gcc
+ * writes inline, by its bytes): neither twin may pass for the other.
+ */
+struct ut_twin_long {
+	int alpha;
+	long beta;
+};
+
+struct ut_twin_long2 {
+	int gamma;
+	long delta;
+};
+
+struct ut_twin_short {
+	int x;
+	long y;
+};
+
+struct ut_twin_short2 {
+	int p;
+	long q;
+};
+
 struct ut_declared;
 
 struct ut_main ut_main_var;
@@ -36,6 +61,10 @@ ut_anon_t ut_anon_var;
 ut_main_t *ut_main_ptr;
 struct ut_declared *ut_declared_ptr;
 struct ut_sub ut_sub_var;
+struct ut_twin_long ut_twin_long_var;
+struct ut_twin_long2 ut_twin_long2_var;
+struct ut_twin_short ut_twin_short_var;
+struct ut_twin_short2 ut_twin_short2_var;
 /* Declarators the variables' raw reading spells as ll_c_declaration() does. */
 int (*ut_fn_var)(const char *, ...);
 void (*ut_proto_var)(void);
