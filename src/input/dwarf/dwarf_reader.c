@@ -3862,8 +3862,10 @@ static void variables_unit_done(void *arg, Dwarf_Off begin, Dwarf_Off end)
  * others into *REST, for that walk. The scan had each unit in memory
  * already: through libdw, the walk parsed every unit's abbreviations
  * again and registered every unit, ~0.2 s of CPU of a cold --audit='*'.
+ * Each name and type moves from V to OUT (~46,000 of each on 6.12,
+ * copied and freed at once before).
  */
-static void raw_variables(const struct ll_dwarf_input *in, const struct ll_scan_variable *v,
+static void raw_variables(const struct ll_dwarf_input *in, struct ll_scan_variable *v,
 			  size_t n, struct ll_variables *out, struct ll_scan_variable **rest,
 			  size_t *nr_rest)
 {
@@ -3884,8 +3886,9 @@ static void raw_variables(const struct ll_dwarf_input *in, const struct ll_scan_
 			continue;
 		out->v = xgrow(out->v, out->n, sizeof(*out->v));
 		o = &out->v[out->n++];
-		*o = (struct ll_variable){ .name = xstrdup(v[i].name), .addr = v[i].addr,
-					   .order = v[i].die, .type = xstrdup(v[i].type) };
+		*o = (struct ll_variable){ .name = v[i].name, .addr = v[i].addr,
+					   .order = v[i].die, .type = v[i].type };
+		v[i].name = v[i].type = NULL;	/* moved */
 		o->decl.line = v[i].line;
 		o->decl.column = v[i].column;
 		if (!v[i].has_file)
@@ -3899,6 +3902,18 @@ static void raw_variables(const struct ll_dwarf_input *in, const struct ll_scan_
 		o->decl.file = shown ? xstrdup(shown) : NULL;
 	}
 	free(shown);
+}
+
+/*
+ * PART's listing variables, once raw_variables() took their names and
+ * types: the rest goes, and a later reading walks with libdw.
+ */
+static void drop_listed_variables(struct dwarf_part *part)
+{
+	ll_scan_variables_free(part->variables, part->nr_variables);
+	part->variables = NULL;
+	part->nr_variables = 0;
+	part->variables_known = false;
 }
 
 /* A and B, each in .debug_info order, into one list in that order (A, B emptied). */
@@ -3939,6 +3954,7 @@ static int dwarf_variables(void *state, struct ll_variables *out, struct ll_erro
 	    in->parts[0].src.dwarf == in->dwarf) {
 		raw_variables(in, in->parts[0].variables, in->parts[0].nr_variables, &raw, &rest,
 			      &nr_rest);
+		drop_listed_variables(&in->parts[0]);
 		if (!nr_rest) {
 			free(rest);
 			*out = raw;
