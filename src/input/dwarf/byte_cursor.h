@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct ll_cursor {
 	const unsigned char *p, *end;
@@ -66,7 +67,12 @@ static inline void ll_skip_leb(struct ll_cursor *c)
 	c->bad = true;
 }
 
-/* N (at most 8) bytes, little endian: the raw readers refuse big-endian input. */
+/*
+ * N (at most 8) bytes, little endian: the raw readers refuse big-endian
+ * input. The widths DWARF uses are single loads on a little-endian host:
+ * N is rarely a constant here (an offset size, a form's width), and the
+ * byte loop was most of reading a member's fixed-place values.
+ */
 static inline uint64_t ll_fixed(struct ll_cursor *c, unsigned n)
 {
 	uint64_t v = 0;
@@ -75,8 +81,33 @@ static inline uint64_t ll_fixed(struct ll_cursor *c, unsigned n)
 		c->bad = true;
 		return 0;
 	}
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)c->p[i] << (8 * i);
+	switch (n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	case 1:
+		v = c->p[0];
+		break;
+	case 2: {
+		uint16_t v2;
+
+		memcpy(&v2, c->p, 2);
+		v = v2;
+		break;
+	}
+	case 4: {
+		uint32_t v4;
+
+		memcpy(&v4, c->p, 4);
+		v = v4;
+		break;
+	}
+	case 8:
+		memcpy(&v, c->p, 8);
+		break;
+#endif
+	default:
+		for (unsigned i = 0; i < n; i++)
+			v |= (uint64_t)c->p[i] << (8 * i);
+	}
 	c->p += n;
 	return v;
 }
