@@ -134,6 +134,14 @@ def main():
                              env_extra={"LAYOUTLINT_CACHE": "off", "LAYOUTLINT_THREADS": "2"})
         tap.ok(rc == 0 and mb < PEAK_MB,
                f"{' '.join(args)} cold: peak RSS {mb:.0f} MB (under {PEAK_MB})", f"exit {rc}")
+    # The globals aggregate fills its members on two threads (from 8,192 on): the same on one.
+    for args in (["--format=json", vmlinux, "global", "variables"], ["--audit=*", vmlinux]):
+        one, two = (lint.run(*args, extra_env={"LAYOUTLINT_CACHE": "off", "LAYOUTLINT_THREADS": t})
+                    for t in ("1", "2"))
+        tap.ok(one.returncode in (0, 1) and one.stdout and
+               (one.returncode, one.stdout, one.stderr) == (two.returncode, two.stdout, two.stderr),
+               f"{args[0]} {' '.join(args[2:])}: 1 and 2 threads byte-identical",
+               one.stderr[-500:] + two.stderr[-500:])
     for threads in ("1", "2"):
         rc, mb = peak_rss_mb(lint.tool, vmlinux, "struct", "printf_spec",
                              env_extra={"LAYOUTLINT_CACHE": "off", "LAYOUTLINT_THREADS": threads})

@@ -16,6 +16,7 @@
 #include "util/edit_distance.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
+#include "util/threads.h"
 
 struct ll_finder {
 	Dwarf *dwarf;
@@ -412,14 +413,6 @@ static bool raw_scan_allowed(void)
 	return !env || strcmp(env, "libdw") != 0;
 }
 
-static unsigned scan_threads(void)
-{
-	const char *env = getenv("LAYOUTLINT_THREADS");
-	long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
-}
-
 /*
  * Which inputs take which path:
  *  - the raw scan (dwarf_scan.c), pread()ing .debug_info: ET_EXEC / ET_DYN
@@ -534,7 +527,7 @@ static int raw_scan(const struct ll_finder_source *src, struct ll_finder *finder
 	only = index_units(index, names, n, &in);
 	in.distinct = src->distinct;
 	in.lines = src->lines;
-	rc = ll_scan(&in, names, n, scan_threads(), r);
+	rc = ll_scan(&in, names, n, ll_threads(), r);
 	free(only);
 	in.only = NULL;
 	in.nr_only = 0;
@@ -959,7 +952,7 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 					      .limit = limit, .bits = bits, .name_set = name_set };
 	/* The second half starts after a NUL: whole strings on each side. */
 	cut = cut < end ? memchr(cut, 0, (size_t)(end - cut)) : NULL;
-	if (scan_threads() > 1 && cut && cut + 1 < end) {
+	if (ll_threads() > 1 && cut && cut + 1 < end) {
 		pass[0].end = cut + 1;
 		pass[1].str = cut + 1;
 		if (pthread_create(&tid, NULL, near_pass_run, &pass[1]) == 0)
@@ -987,7 +980,7 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 	first_wins.units = finder->units;
 	first_wins.nr_units = finder->nr_units;
 	first_wins.verdicts = finder->verdicts;
-	if (ll_scan(&first_wins, names, nr, scan_threads(), &r) != 0) {
+	if (ll_scan(&first_wins, names, nr, ll_threads(), &r) != 0) {
 		*incomplete = true;
 		return NULL;
 	}
@@ -1409,7 +1402,7 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 			in.distinct = src->distinct;
 			in.lines = src->lines;
 		}
-		scanned = ll_scan(&in, NULL, 0, scan_threads(), &r) == 0;
+		scanned = ll_scan(&in, NULL, 0, ll_threads(), &r) == 0;
 	}
 	*names = NULL;
 	*n = 0;
@@ -1455,5 +1448,5 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 
 unsigned ll_finder_threads(void)
 {
-	return scan_threads();
+	return ll_threads();
 }

@@ -9,12 +9,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "input/elf/elf_section.h"
 #include "util/strbuf.h"
+#include "util/threads.h"
 
 /*
  * Offsets count from the page of the first variable: a page boundary is a
@@ -325,49 +327,96 @@ static void annotate(struct ll_member *m, const struct ll_variable *d)
 	m->decl.column = d->decl.column;
 }
 
+/* Members [FROM, TO) of a build: symbol KEEP[i] becomes member i. */
+struct fill {
+	const struct vars *vars;
+	const size_t *keep;
+	const struct debug_index *ix;
+	const struct symbol_names *names;
+	uint64_t first;			/* the struct's origin */
+	struct ll_member *members;
+	size_t from, to;
+};
+
+static void *fill_members(void *arg)
+{
+	const struct fill *f = arg;
+	const struct debug_index *ix = f->ix;
+	/* debug_match()'s: the symbols come in address order; the first is searched for. */
+	size_t cursor = ix->n && !ix->by_name && f->from < f->to ?
+			debug_lower_bound(ix, &f->vars->v[f->keep[f->from]]) : 0;
+
+	for (size_t i = f->from; i < f->to; i++) {
+		const struct var *v = &f->vars->v[f->keep[i]];
+		struct ll_member *m = &f->members[i];
+
+		memset(m, 0, sizeof(*m));
+		m->name = xstrdup(v->name);
+		m->path = xstrdup(v->name);
+		m->section = v->section ? xstrdup(v->section) : NULL;
+		m->offset = v->addr - f->first;
+		m->size = v->size;
+		m->alignment = 1;
+		const struct ll_variable *d = ix->n ? debug_match(ix, v, &cursor) : NULL;
+
+		if (d && (!ix->by_name || symbol_name_unique(f->names, v->name)))
+			annotate(m, d);
+		else
+			m->type = xstrdup("");
+	}
+	return NULL;
+}
+
+/* Members from here on are filled on two threads (when there are two). */
+#define FILL_SPLIT_FROM 8192
+
 static struct ll_struct *build(const struct vars *vars, unsigned cl, const char *name,
 			       const struct debug_index *debug)
 {
-	struct debug_index ix = *debug;
 	struct symbol_names names = { 0 };
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	uint64_t first = vars->n ? vars->v[0].addr / PAGE * PAGE : 0, end = 0;
-	size_t cursor = 0;	/* debug_match()'s, the symbols coming in address order */
+	size_t *keep = xmalloc((vars->n ? vars->n : 1) * sizeof(*keep)), nr = 0;
 
 	s->kind = LL_GLOBALS;
 	s->name = xstrdup(name);
 	s->alignment = PAGE;
 	s->cacheline = cl;
 	s->origin = first;	/* the address offset 0 stands for */
-	if (ix.n && ix.by_name)
+	if (debug->n && debug->by_name)
 		symbol_names_init(&names, vars);
-	/*
-	 * At most one member per variable: room for all at once (see
-	 * collect()); a model's members are never grown after its build.
-	 */
-	s->members = xmalloc((vars->n ? vars->n : 1) * sizeof(*s->members));
+	/* Which symbols are members: a symbol overlapping the one before is none. */
 	for (size_t i = 0; i < vars->n; i++) {
-		const struct var *v = &vars->v[i];
-		struct ll_member *m;
-
-		if (v->addr - first < end)
+		if (vars->v[i].addr - first < end)
 			continue;
-		m = &s->members[s->nr_members++];
-		memset(m, 0, sizeof(*m));
-		m->name = xstrdup(v->name);
-		m->path = xstrdup(v->name);
-		m->section = v->section ? xstrdup(v->section) : NULL;
-		m->offset = v->addr - first;
-		m->size = v->size;
-		m->alignment = 1;
-		end = m->offset + m->size;
-		const struct ll_variable *d = ix.n ? debug_match(&ix, v, &cursor) : NULL;
-
-		if (d && (!ix.by_name || symbol_name_unique(&names, v->name)))
-			annotate(m, d);
-		else
-			m->type = xstrdup("");
+		keep[nr++] = i;
+		end = vars->v[i].addr - first + vars->v[i].size;
 	}
+	/*
+	 * Filling them is copies and a search each, ~35 ms for the 39,454 of
+	 * the 6.12 image: the second half on a thread of its own (results do
+	 * not depend on the split). A model's members are never grown after
+	 * its build.
+	 */
+	s->members = xmalloc((nr ? nr : 1) * sizeof(*s->members));
+	s->nr_members = nr;
+	struct fill half[2] = {
+		{ vars, keep, debug, &names, first, s->members, 0, nr },
+		{ vars, keep, debug, &names, first, s->members, nr, nr },
+	};
+	pthread_t tid;
+	bool threaded = false;
+
+	if (nr >= FILL_SPLIT_FROM && ll_threads() > 1) {
+		half[0].to = half[1].from = nr / 2;
+		threaded = pthread_create(&tid, NULL, fill_members, &half[1]) == 0;
+	}
+	fill_members(&half[0]);
+	if (threaded)
+		pthread_join(tid, NULL);
+	else
+		fill_members(&half[1]);
+	free(keep);
 	free(names.v);
 	s->size = end;
 	return s;
