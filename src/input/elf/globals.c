@@ -168,23 +168,24 @@ static int collect(Elf *elf, const char *path, struct vars out[NR_KINDS], struct
 }
 
 /*
- * One member per variable, in address order. Aliases (two symbols of one
- * object, jiffies and jiffies_64) and symbols that overlap an earlier one
- * are dropped: a struct has no overlapping members, and the first (a
- * global before a local) names the bytes.
- */
-/*
  * One debug variable in the index, with the address it is sorted and
  * matched by beside it: following each entry's pointer to its variable
- * (scattered in .debug_info order) cost a cache miss per comparison, and
- * a binary search per symbol made matching the 6.12 image's 39,454
- * symbols ~40 ms.
+ * (scattered in .debug_info order) cost a cache miss per comparison, in
+ * the sort and in a binary search per symbol (index and build of the 6.12
+ * image's 39,454 members: 54-70 ms that way, 42-46 ms with debug_match()'s
+ * cursor).
  */
 struct debug_entry {
 	uint64_t addr;
 	const struct ll_variable *v;
 };
 
+/*
+ * One member per variable, in address order. Aliases (two symbols of one
+ * object, jiffies and jiffies_64) and symbols that overlap an earlier one
+ * are dropped: a struct has no overlapping members, and the first (a
+ * global before a local) names the bytes.
+ */
 static int debug_addr_cmp(const void *a, const void *b)
 {
 	const struct debug_entry *x = a, *y = b;
