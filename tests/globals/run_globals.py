@@ -265,6 +265,49 @@ def check_audit(tap, label, tool, binary, syms, origin, is_object):
                out)
 
 
+UNITS = {
+    "first.c": "int first_counter = 1;\nstatic long first_static = 2;\n"
+               "long *first_ptr = &first_static;\n",
+    "middle.c": "struct mid { int a; long b; };\nstruct mid mid_var = { 1, 2 };\n"
+                "const char mid_text[40] = \"middle\";\n",
+    "late.c": "struct late_struct { int x; char pad[60]; long y; };\n"
+              "struct late_struct late_var;\nint main(void) { return late_var.x; }\n",
+}
+
+
+def check_after_lookup(tap, tool, workdir):
+    """`global variables` after a struct of a late unit in one run: the
+    struct's cold lookup has libdw skip the unit headers before it behind
+    one made-up header, which the variables walk of every unit must not
+    meet (it did: the middle unit's variables lost their types and files)."""
+    srcs = []
+    for name, text in UNITS.items():
+        srcs.append(os.path.join(workdir, name))
+        with open(srcs[-1], "w") as f:
+            f.write(text)
+    for cc in ("gcc", "clang"):
+        if not shutil.which(cc):
+            continue
+        label = f"{cc} three units"
+        try:
+            exe = compile_c(cc, srcs, os.path.join(workdir, f"units-{cc}.exe"), dwarf="5",
+                            opt="-O0", obj=False)
+        except Failure as e:
+            tap.ok(False, f"{label}: compile", str(e))
+            continue
+        _, alone, err1 = lint(tool, "--no-cache", exe, "global", "variables")
+        _, after, err2 = lint(tool, "--no-cache", exe, "struct", "late_struct", "global",
+                              "variables")
+        first = alone["structs"][0] if alone and alone["structs"] else None
+        second = after["structs"][-1] if after and after["structs"] else None
+        typed = first and all(m["type"] and m["decl"] for m in first["members"]
+                              if m["name"] in ("mid_var", "mid_text", "first_counter"))
+        tap.ok(bool(typed) and first == second,
+               f"{label}: global variables after a late struct's lookup are the same",
+               f"alone: {json.dumps(first)[:600]}\nafter: {json.dumps(second)[:600]}\n"
+               f"{err1}{err2}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -317,6 +360,7 @@ def main():
             first = err.splitlines()[0] if err else ""
             tap.ok(rc == 2 and "--cacheline" in first and not out,
                    f"--cacheline {bad} {' '.join(extra)}: usage error, exit 2", f"rc={rc} {err}")
+    check_after_lookup(tap, a.layoutlint, a.workdir)
     # Variables spanning more than a struct may: one line, exit 2, none dropped.
     big = os.path.join(a.workdir, "big.c")
     with open(big, "w") as f:

@@ -174,6 +174,21 @@ int ll_sparse_fill_all(struct ll_sparse_image *img, struct ll_error *err)
 	    mmap(img->base + first, (size_t)(last - first), PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_FIXED, img->fd, (off_t)first) == MAP_FAILED)
 		return ll_fail(err, "%s: cannot map: %s", img->path, strerror(errno));
+	/*
+	 * The pages the hole shares with its neighbours were never remapped,
+	 * and may hold a made-up unit header ll_sparse_put() wrote (finder.c):
+	 * read the file's bytes there again, or a walk of every unit would
+	 * take the first units for one.
+	 */
+	uint64_t end = img->hole_off + img->hole_size;
+
+	if (last <= first) {
+		if (ll_sparse_fill(img, 0, img->hole_size, err))
+			return -1;
+	} else if (ll_sparse_fill(img, 0, first - img->hole_off, err) ||
+		   ll_sparse_fill(img, last - img->hole_off, end - last, err)) {
+		return -1;
+	}
 	img->whole = true;
 	return 0;
 }
