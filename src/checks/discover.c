@@ -102,6 +102,11 @@ static bool audit_read_mostly(const char *type)
 	       (name_end - type > 4 && strncmp(name_end - 4, "_ops", 4) == 0);
 }
 
+bool ll_audit_needs_member_type(const char *type)
+{
+	return audit_read_mostly(type);
+}
+
 #define AUDIT_TAG_LINE -2
 
 static void audit_tag(struct ll_member *members, size_t n)

@@ -38,11 +38,19 @@ struct ll_audit {
 
 /*
  * --audit: tag S by member types alone (locks, atomics, refcounts,
- * seqcounts write-hot; const pointers to *_operations / *_ops tables and
- * function pointers read-mostly) and count the lines that mix them.
- * Tags are set on S; use a fresh model for anything else.
+ * seqcounts write-hot; const pointers to *_operations / *_ops tables
+ * read-mostly) and count the lines that mix them. Tags are set on S; use
+ * a fresh model for anything else.
  */
 void ll_audit(struct ll_struct *s, struct ll_audit *out);
+
+/*
+ * Whether ll_audit() tags a member of spelled type TYPE read-mostly. A
+ * struct none of whose members at its top level or inside its anonymous
+ * members has such a type has no line to mix: a reader need not build it
+ * (ll_input_options' member_type_needed).
+ */
+bool ll_audit_needs_member_type(const char *type);
 
 /*
  * --audit of a global variables aggregate (LL_GLOBALS), by types and

@@ -218,7 +218,9 @@ int cli_discover(struct options *o)
 				       .nr_prefix_maps = o->nr_prefix_maps, .prefer_btf = o->btf,
 				       .btf_base = o->btf_base, .progress = cli_progress_for(&line),
 				       .cache_dir = o->cache_dir,
-				       .globals_next = o->audit_glob != NULL };
+				       .globals_next = o->audit_glob != NULL,
+				       .member_type_needed = o->audit_glob ?
+							     ll_audit_needs_member_type : NULL };
 	const char *glob = o->list_glob ? o->list_glob : o->audit_glob ? o->audit_glob : "*";
 	struct ll_input *in = NULL;
 	struct ll_error err;

@@ -8,7 +8,11 @@ inputs that are odd but valid, the exact layout. Offsets in the expected
 messages are read from the undamaged build, so they follow the compiler.
 Every damaged binary is also run whole (--list, --audit, --contains), with
 the raw scan and with LAYOUTLINT_SCAN=libdw: the same one line, exit 2,
-never a unit or a struct dropped in silence.
+never a unit or a struct dropped in silence. One exception, by design:
+--audit builds only the structs that hold a pointer to a const ops table
+(the only ones it can find a mixed line in), and where the raw scan can
+tell a damaged struct holds none (damage in its sizes or offsets, not in
+what the scan reads), that struct is not read: exit 0, nothing mixed.
 The same cases run under ASan/UBSan when meson test runs this in the
 sanitizer build: a report there fails the case (non-zero exit, stderr).
 """
@@ -35,6 +39,11 @@ def whole_modes(case):
 
 
 SCANS = (("raw scan", {}), ("libdw walk", {"LAYOUTLINT_SCAN": "libdw"}))
+
+# Damage only a build sees (sizes, offsets, a typedef cycle), in a struct
+# the raw scan reads as holding no ops pointer: --audit does not build it.
+AUDIT_UNREAD = ("typedef-cycle", "member-beyond-size", "overlapping-members",
+                "array-size-overflow")
 
 
 def whole_filter(case):
@@ -74,6 +83,13 @@ def check_whole_runs(tap, lint, bins, expect, dw):
             for mode, argv in runs:
                 res = lint.run(*argv, extra_env=env)
                 w = first.get(case, want) if mode[0].startswith("--") else want
+                if mode[0] == "--audit=*" and not env and case in AUDIT_UNREAD:
+                    tap.ok(res is not None and res[0] == 0 and res[2] == "" and
+                           res[1].endswith("# no struct matching the glob mixes them\n"),
+                           f"{case} {mode[0]} ({how}): the damaged struct holds no ops "
+                           "pointer, so it is not read: exit 0, nothing mixed",
+                           res and f"exit {res[0]}: {res[2]}{res[1][:300]}")
+                    continue
                 tap.ok(res is not None and (res[0], res[2]) == w and res[1] == "",
                        f"{case} {mode[0]} ({how}): exit 2, one line",
                        res and f"exit {res[0]}: {res[2]}{res[1][:300]}")

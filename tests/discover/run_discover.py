@@ -100,7 +100,32 @@ def main():
     ok(p.returncode == 0 and sorted(q.stdout.split()) == ["disc_host", "disc_hot"],
        "bash completion offers struct names from the index --list wrote",
        p.stderr + q.stdout + q.stderr)
+    check_audit_members(ok, lint, a.workdir)
     return tap.finish()
+
+
+def check_audit_members(ok, lint, workdir):
+    """--audit on an executable, where the raw scan leaves unbuilt the structs
+    it can tell have no ops pointer of their own: audit_members.c hides each
+    one where that reading must still find it. The answer must be libdw's
+    (LAYOUTLINT_SCAN=libdw builds every struct)."""
+    want = ["aud_anon: line 0: ops with lock", "aud_deep: line 0: ops with count",
+            "aud_typedefd: line 0: ops with refs"]
+    for cc in ("gcc", "clang"):
+        exe = os.path.join(workdir, f"audit-members-{cc}")
+        p = run([cc, "-g", "-O0", "-o", exe, os.path.join(HERE, "audit_members.c")])
+        if p.returncode != 0:
+            ok(False, f"{cc}: compile audit_members.c", p.stderr)
+            continue
+        rc, out, err = lint.run("--no-cache", "--audit", "aud_*", exe)
+        got = [l.split(None, 2)[2] for l in out.splitlines() if not l.startswith("#")]
+        ok(rc == 0 and got == want,
+           f"{cc}: --audit finds ops pointers in anonymous members and typedefs' structs",
+           out + err)
+        libdw = lint.run("--no-cache", "--audit", "aud_*", exe,
+                         env=dict(os.environ, LAYOUTLINT_SCAN="libdw"))
+        ok(libdw == (rc, out, err), f"{cc}: --audit answers as the libdw walk does",
+           libdw[1] + libdw[2])
 
 
 if __name__ == "__main__":

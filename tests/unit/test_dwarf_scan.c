@@ -481,6 +481,90 @@ START_TEST(test_variables_read_as_libdw)
 }
 END_TEST
 
+static bool is_long(const char *type)
+{
+	return strcmp(type, "long int") == 0 || strcmp(type, "long") == 0;
+}
+
+/*
+ * libdw's reading of what the scan's nothing_needed decides: whether a
+ * member of AGG (at its top level, or inside an anonymous member's
+ * aggregate) has a type ll_c_declaration() spells as is_long() wants.
+ */
+static bool libdw_has_long(Dwarf_Die *agg)
+{
+	Dwarf_Die child, type;
+	Dwarf_Attribute attr;
+
+	if (dwarf_child(agg, &child) != 0)
+		return false;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_member || !dwarf_attr(&child, DW_AT_type, &attr) ||
+		    !dwarf_formref_die(&attr, &type))
+			continue;
+		if (dwarf_diename(&child)) {
+			char *spelled = ll_c_declaration(&type, "");
+			bool yes = is_long(spelled);
+
+			free(spelled);
+			if (yes)
+				return true;
+			continue;
+		}
+		while ((dwarf_tag(&type) == DW_TAG_typedef || dwarf_tag(&type) == DW_TAG_const_type ||
+			dwarf_tag(&type) == DW_TAG_volatile_type) &&
+		       dwarf_attr(&type, DW_AT_type, &attr) && dwarf_formref_die(&attr, &type))
+			;
+		if ((dwarf_tag(&type) == DW_TAG_structure_type ||
+		     dwarf_tag(&type) == DW_TAG_union_type) && libdw_has_long(&type))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/*
+ * member_type_needed (--audit): a definition the scan marks nothing_needed
+ * has no member libdw's reading says yes to, and both kinds occur (struct
+ * ut_main has a long, union ut_union none).
+ */
+START_TEST(test_nothing_needed)
+{
+	struct opened o;
+	struct ll_scan_result got;
+	size_t marked = 0, kept = 0;
+
+	open_fixture(_i, &o);
+	ck_assert(fixture_section(&o.fx, ".debug_line", &o.in.lines.line, &o.in.lines.line_size));
+	if (!fixture_section(&o.fx, ".debug_line_str", &o.in.lines.line_str,
+			     &o.in.lines.line_str_size))
+		o.in.lines.line_str = NULL;
+	o.in.lines.str = o.in.str;
+	o.in.lines.str_size = o.in.str_size;
+	o.in.capture_glob = "ut_*";
+	o.in.distinct = true;
+	o.in.member_type_needed = is_long;
+	ck_assert_int_eq(ll_scan(&o.in, NULL, 0, 2, &got), 0);
+	for (size_t i = 0; i < got.nr_hits; i++) {
+		const struct ll_scan_hit *h = &got.hits[i];
+		Dwarf_Die agg;
+
+		if (h->settled || h->declaration)
+			continue;
+		ck_assert(dwarf_offdie(o.fx.dwarf, ll_scan_hit_aggregate(h), &agg));
+		bool has = libdw_has_long(&agg);
+
+		ck_assert_msg(!(h->nothing_needed && has), "%s: %s at DIE 0x%llx has a long member",
+			      o.fx.path, got.names[h->query], (unsigned long long)h->die);
+		marked += h->nothing_needed;
+		kept += has;
+	}
+	ck_assert_msg((marked >= 2 && kept >= 2) || got.nr_fallback,
+		      "%s: %zu marked, %zu with a long", o.fx.path, marked, kept);
+	ll_scan_result_release(&got);
+	fixture_close(&o.fx);
+}
+END_TEST
+
 /* A private copy of LEN bytes of DATA (exactly that long: ASan sees overreads). */
 static unsigned char *copy_of(const unsigned char *data, size_t len)
 {
@@ -626,6 +710,7 @@ static Suite *scan_suite(void)
 	tcase_add_loop_test(t, test_collect_all_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_capture_matches_named, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_variables_read_as_libdw, 0, nr_fixtures);
+	tcase_add_loop_test(t, test_nothing_needed, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_cut_sections, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_str_from_file, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_empty_name, 0, nr_fixtures);

@@ -2105,6 +2105,119 @@ static const struct ll_type_reader raw_type_reader = {
 	raw_prototyped, NULL,
 };
 
+/* Anonymous aggregates inside anonymous aggregates, deeper than C code nests them. */
+#define NEEDED_DEPTH_MAX 8
+
+enum member_need { NEED_UNSURE = -1, NEED_NONE, NEED_SOME };
+
+/*
+ * The type an anonymous member's members come from, as peel() in
+ * dwarf_reader.c finds it: through typedefs and qualifiers. False when
+ * there is none (const void) or RU failed.
+ */
+static bool raw_peel(struct raw_unit *ru, struct ll_type_die *type, int *tag)
+{
+	for (int i = 0; i < NEEDED_DEPTH_MAX * 4; i++) {
+		*tag = raw_tag(ru, type);
+		if (ru->failed)
+			return false;
+		if (*tag != DW_TAG_typedef && *tag != DW_TAG_const_type &&
+		    *tag != DW_TAG_volatile_type && *tag != DW_TAG_restrict_type &&
+		    *tag != DW_TAG_atomic_type)
+			return true;
+		if (!raw_type(ru, type, type))
+			return false;
+	}
+	ru->failed = true;
+	return false;
+}
+
+/*
+ * Whether the input's member_type_needed says yes to a member of the
+ * aggregate at unit offset AGG, read as build_members() in dwarf_reader.c
+ * reads the members ll_audit() looks at: a named data member by its
+ * spelled type, an anonymous one by the members of its aggregate (they
+ * are the struct's own). NEED_UNSURE for any shape this does not read,
+ * or a DIE it cannot: the lookup builds such a definition.
+ */
+static enum member_need members_needed(struct worker *w, const struct ll_scan_unit *u,
+				       struct raw_unit *ru, uint64_t agg, int depth)
+{
+	struct ll_type_reader reader = raw_type_reader;
+	struct ll_type_die parent = { .u.raw = agg }, child, type;
+	struct raw_attr a;
+
+	reader.ctx = ru;
+	if (depth > NEEDED_DEPTH_MAX)
+		return NEED_UNSURE;
+	if (!raw_first_child(ru, &parent, &child))
+		return ru->failed ? NEED_UNSURE : NEED_NONE;
+	do {
+		uint64_t off = child.u.raw;
+		int tag = raw_tag(ru, &child);
+
+		/* Types defined inside it (clang's anonymous unions): no room taken. */
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+		    tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef)
+			continue;
+		/* Bases, static members, variant parts, inherited attributes: built. */
+		if (ru->failed || tag != DW_TAG_member || raw_find(ru, off, DW_AT_declaration, &a) ||
+		    raw_find(ru, off, DW_AT_external, &a) ||
+		    raw_find(ru, off, DW_AT_abstract_origin, &a) ||
+		    raw_find(ru, off, DW_AT_specification, &a) ||
+		    !raw_find(ru, off, DW_AT_type, &a) || !raw_ref(ru, &a, &type.u.raw))
+			return NEED_UNSURE;
+		if (raw_find(ru, off, DW_AT_name, &a)) {
+			const char *name = raw_string(ru, &a);
+			char *spelled = name ? spell_type(w, u, &reader, &type) : NULL;
+			bool needed = !ru->failed && w->in->member_type_needed(spelled);
+
+			free(spelled);
+			if (ru->failed)
+				return NEED_UNSURE;
+			if (needed)
+				return NEED_SOME;
+			continue;
+		}
+		/* An anonymous bitfield has no members; an anonymous aggregate lends its own. */
+		if (raw_find(ru, off, DW_AT_bit_size, &a)) {
+			uint64_t bits;
+
+			if (!raw_udata(ru, &a, &bits))
+				return NEED_UNSURE;
+			continue;
+		}
+		if (!raw_peel(ru, &type, &tag)) {
+			if (ru->failed)
+				return NEED_UNSURE;
+			continue;
+		}
+		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+		    tag != DW_TAG_class_type)
+			continue;
+		enum member_need inner = members_needed(w, u, ru, type.u.raw, depth + 1);
+
+		if (inner != NEED_NONE)
+			return inner;
+	} while (raw_next_sibling(ru, &child));
+	return ru->failed ? NEED_UNSURE : NEED_NONE;
+}
+
+/* Whether the scan may mark H nothing_needed: a C definition with no member wanted. */
+static bool nothing_needed(struct worker *w, const struct ll_scan_unit *u,
+			   const struct ll_scan_hit *h)
+{
+	struct raw_unit ru = { .w = w, .u = u, .last.off = UINT64_MAX };
+	struct raw_attr a;
+	uint64_t lang;
+
+	if (h->declaration || h->settled || !is_aggregate(h->tag) ||
+	    !raw_find(&ru, u->first_die - u->offset, DW_AT_language, &a) ||
+	    !raw_udata(&ru, &a, &lang) || !ll_language_is_c((int)lang))
+		return false;
+	return members_needed(w, u, &ru, ll_scan_hit_aggregate(h) - u->offset, 0) == NEED_NONE;
+}
+
 /*
  * V (its DIE read already as a located variable) read whole, as the libdw
  * walk would: V->raw set when this read all of it.
@@ -2375,7 +2488,8 @@ static bool distinct_key_of(struct worker *w, struct unit_lines *ul, const struc
  * that this thread has seen the like of, and typedefs of named types
  * (settled, no declaration: they name nothing a lookup wants).
  */
-static void keep_distinct(struct worker *w, struct unit_lines *ul, size_t from)
+static void keep_distinct(struct worker *w, const struct ll_scan_unit *u, struct unit_lines *ul,
+			  size_t from)
 {
 	size_t kept = from;
 
@@ -2388,6 +2502,8 @@ static void keep_distinct(struct worker *w, struct unit_lines *ul, size_t from)
 			drop = distinct_seen(&w->distinct, &k);
 		if (drop)
 			continue;
+		if (w->in->member_type_needed)
+			h->nothing_needed = nothing_needed(w, u, h);
 		w->hits[kept++] = *h;
 	}
 	w->nr_hits = kept;
@@ -2821,7 +2937,7 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 		} else {
 			variable_files(w, u, &ul, vars_before);
 			if (w->in->distinct)
-				keep_distinct(w, &ul, before);
+				keep_distinct(w, u, &ul, before);
 			else if (w->in->stop_at_first_definition && defines_first_name(w, before))
 				atomic_store_explicit(w->stop, true, memory_order_relaxed);
 		}

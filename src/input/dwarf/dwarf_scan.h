@@ -103,6 +103,14 @@ struct ll_scan_input {
 	bool distinct;
 	struct ll_line_sections lines;
 	/*
+	 * Optional, with DISTINCT (--audit): the caller reads of a struct
+	 * only the members whose spelled type (ll_c_declaration()) this says
+	 * yes to, at its top level or inside its anonymous members. A kept
+	 * definition of C that certainly has none is marked (the hit's
+	 * nothing_needed), and the lookup need not build it.
+	 */
+	bool (*member_type_needed)(const char *type);
+	/*
 	 * Optional: scan only these unit indexes (ascending), when the walk
 	 * finds ONLY_NR_UNITS units; otherwise every unit. A name index
 	 * (name_index.h) says which units can hold the names asked for.
@@ -157,6 +165,12 @@ struct ll_scan_hit {
 	uint64_t stmt_list;	/* the unit's line table */
 	/* The unit's DW_AT_comp_dir, owned by the scan result; NULL if none. */
 	const char *comp_dir;
+	/*
+	 * With the input's member_type_needed: no member of this definition
+	 * is one the caller reads (a definition the scan was unsure of is
+	 * false, and gets built).
+	 */
+	bool nothing_needed;
 };
 
 /* The aggregate DIE a hit stands for: its own, or its typedef's target. */

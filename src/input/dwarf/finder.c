@@ -36,6 +36,7 @@ struct ll_finder {
 	/* ll_finder_skip_headers(): one made-up header may span many units. */
 	bool skip_headers;
 	uint64_t faked_end;		/* .debug_info below it may be a made-up unit */
+	bool *faked;			/* by unit: inside a made-up one; NULL: none yet */
 };
 
 
@@ -165,6 +166,10 @@ static bool put_fake_header(struct ll_finder *f, size_t lo)
 	h[7] = (unsigned char)u->addr_size;
 	ll_sparse_put(f->image, u->offset, h, sizeof(h));
 	f->faked_end = f->units[lo].offset;
+	if (!f->faked)
+		f->faked = xcalloc(f->nr_units, sizeof(*f->faked));
+	for (size_t i = f->headers_filled; i < lo; i++)
+		f->faked[i] = true;
 	return true;
 }
 
@@ -200,7 +205,7 @@ void ll_finder_skip_headers(struct ll_finder *f, const uint64_t *dies, size_t n)
 
 bool ll_finder_faked(const struct ll_finder *f)
 {
-	return f && f->faked_end != 0;
+	return f && (f->faked_end != 0 || f->skip_headers);
 }
 
 bool ll_finder_unit_span(const struct ll_finder *f, uint64_t off, uint64_t *begin, uint64_t *end)
@@ -239,7 +244,11 @@ int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 	 * reading their headers (and, below DWARF 5, their unit DIEs too:
 	 * those images get the whole section).
 	 */
-	if (f->units[lo].offset < f->faked_end)
+	/*
+	 * A unit whose header was real is read again (a build retried after
+	 * its round gave it back); one a made-up header spans never can be.
+	 */
+	if (f->faked && f->faked[lo])
 		return ll_fail(err, "internal error: .debug_info offset 0x%llx read after the unit "
 			       "headers before it were skipped", (unsigned long long)off);
 	while (f->headers_filled <= lo) {
@@ -746,6 +755,7 @@ void ll_finder_free(struct ll_finder *finder)
 	free(finder->own_units);
 	free(finder->verdicts);
 	free(finder->unit_filled);
+	free(finder->faked);
 	free(finder->refs_outside);
 	free(finder);
 }
@@ -1332,6 +1342,7 @@ static void keep_prescan(struct ll_finder_prescan *pre, const struct ll_scan_inp
 	/* What raw_scan() leaves in its finder's input: the later scans want every hit. */
 	pre->in.capture_glob = NULL;
 	pre->in.variables = false;
+	pre->in.member_type_needed = NULL;
 	pre->in.by_unit = false;
 	pre->in.distinct = false;
 	pre->hits = r->hits;
@@ -1400,6 +1411,7 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 			in.capture_glob = lookup_glob;
 			in.variables = src->variables;
 			in.distinct = src->distinct;
+			in.member_type_needed = src->distinct ? src->member_type_needed : NULL;
 			in.lines = src->lines;
 		}
 		scanned = ll_scan(&in, NULL, 0, ll_threads(), &r) == 0;

@@ -84,6 +84,8 @@ struct ll_finder_source {
 	struct ll_line_sections lines;
 	/* For ll_finder_list(): also read the top-level variables (ll_scan_input's). */
 	bool variables;
+	/* For ll_finder_list(): ll_scan_input's member_type_needed. */
+	bool (*member_type_needed)(const char *type);
 	/*
 	 * For ll_finder_scan(): a listing's prescan of this source, or NULL.
 	 * When it was read the way this lookup would read (raw, and as
@@ -123,9 +125,9 @@ void ll_finder_free(struct ll_finder *finder);
 int ll_finder_prepare(struct ll_finder *finder, uint64_t off, struct ll_error *err);
 
 /*
- * Whether ll_finder_prepare() stood a made-up unit header in for units
- * (ll_finder_skip_headers()): libdw's handle then holds a unit the file
- * does not, and the image must not become the file's mapping.
+ * Whether ll_finder_prepare() stands a made-up unit header in for units,
+ * or will (ll_finder_skip_headers()): libdw's handle then holds a unit
+ * the file does not, and the image must not become the file's mapping.
  */
 bool ll_finder_faked(const struct ll_finder *finder);
 
