@@ -102,8 +102,9 @@ static bool audit_read_mostly(const char *type)
 	       (name_end - type > 4 && strncmp(name_end - 4, "_ops", 4) == 0);
 }
 
-bool ll_audit_needs_member_type(const char *type)
+bool ll_audit_needs_member_type(const char *type, const void *arg)
 {
+	(void)arg;
 	return audit_read_mostly(type);
 }
 

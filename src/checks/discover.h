@@ -45,12 +45,14 @@ struct ll_audit {
 void ll_audit(struct ll_struct *s, struct ll_audit *out);
 
 /*
- * Whether ll_audit() tags a member of spelled type TYPE read-mostly. A
- * struct none of whose members at its top level or inside its anonymous
- * members has such a type has no line to mix: a reader need not build it
- * (ll_input_options' member_type_needed).
+ * Whether ll_audit() tags a member of spelled type TYPE read-mostly (ARG
+ * unused): only pointers ("const struct file_operations *"). A struct
+ * none of whose members at its top level or inside its anonymous members
+ * has such a type has no line to mix: a reader need not build it
+ * (ll_input_options' member_filter).
  */
-bool ll_audit_needs_member_type(const char *type);
+bool ll_audit_needs_member_type(const char *type, const void *arg);
+
 
 /*
  * --audit of a global variables aggregate (LL_GLOBALS), by types and

@@ -218,9 +218,9 @@ int cli_discover(struct options *o)
 				       .nr_prefix_maps = o->nr_prefix_maps, .prefer_btf = o->btf,
 				       .btf_base = o->btf_base, .progress = cli_progress_for(&line),
 				       .cache_dir = o->cache_dir,
-				       .globals_next = o->audit_glob != NULL,
-				       .member_type_needed = o->audit_glob ?
-							     ll_audit_needs_member_type : NULL };
+				       .globals_next = o->audit_glob != NULL };
+	/* What the audit's digests read of each struct: the rest need not be built. */
+	const struct ll_member_filter audit_filter = { ll_audit_needs_member_type, NULL, true };
 	const char *glob = o->list_glob ? o->list_glob : o->audit_glob ? o->audit_glob : "*";
 	struct ll_input *in = NULL;
 	struct ll_error err;
@@ -234,6 +234,7 @@ int cli_discover(struct options *o)
 	struct strbuf out = STRBUF_INIT;
 	int status = 0;
 
+	io.member_filter = o->audit_glob ? &audit_filter : NULL;
 	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, glob, &names, &n, &err)) {
 		ll_report_error(&err);
 		status = 2;

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "util/diag.h"
+#include "input/member_filter.h"
 #include "model/layout.h"
 #include "util/progress.h"
 
@@ -47,15 +48,11 @@ struct ll_input_options {
 	 */
 	bool globals_next;
 	/*
-	 * Optional (--audit): the caller's digest reads of a struct only
-	 * the members whose spelled type (as ll_member's type) this says
-	 * yes to, at the struct's top level or inside its anonymous members.
-	 * A reader may answer a definition it can tell has none by a layout
-	 * without members, digested, instead of building it: such a
-	 * definition is not read further, and damage in it goes unseen, as
-	 * it would in a lookup of another struct.
+	 * Optional (--audit): what the queries' digests read of a struct. A definition answered without a build is not read
+	 * further, and damage in it goes unseen, as it would in a lookup of
+	 * another struct.
 	 */
-	bool (*member_type_needed)(const char *type);
+	const struct ll_member_filter *member_filter;
 };
 
 int ll_input_open(const char *path, const struct ll_input_options *opts,

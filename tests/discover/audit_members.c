@@ -53,6 +53,22 @@ struct aud_outer {
 	spinlock_t lock;
 };
 
+/*
+ * For --contains aud_plain, raw and through libdw: held by value three
+ * levels down, in an array, behind a typedef (whose name is no match, but
+ * whose members are searched), and by pointer (no match).
+ */
+typedef struct aud_plain aud_plain_t;
+struct aud_holder {
+	struct {
+		struct aud_outer outer;
+	} wrap;
+	aud_plain_t typed;
+	struct aud_plain many[2];
+	struct aud_plain *ptr;
+};
+
+struct aud_holder g_holder;
 struct aud_anon g_anon;
 aud_typedefd g_typedefd;
 struct aud_deep g_deep;

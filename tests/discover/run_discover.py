@@ -126,6 +126,15 @@ def check_audit_members(ok, lint, workdir):
                          env=dict(os.environ, LAYOUTLINT_SCAN="libdw"))
         ok(libdw == (rc, out, err), f"{cc}: --audit answers as the libdw walk does",
            libdw[1] + libdw[2])
+        rc, out, err = lint.run("--no-cache", "--contains", "aud_plain", exe)
+        got = sorted((l.split()[1].rstrip(":"), l.split()[4]) for l in out.splitlines())
+        ok(rc == 0 and got == [("aud_holder", "many"), ("aud_holder", "wrap.outer.plain"),
+                               ("aud_outer", "plain")],
+           f"{cc}: --contains finds a type three levels down and in an array", out + err)
+        libdw = lint.run("--no-cache", "--contains", "aud_plain", exe,
+                         env=dict(os.environ, LAYOUTLINT_SCAN="libdw"))
+        ok(libdw == (rc, out, err), f"{cc}: --contains answers as the libdw walk does",
+           libdw[1] + libdw[2])
 
 
 if __name__ == "__main__":

@@ -481,17 +481,21 @@ START_TEST(test_variables_read_as_libdw)
 }
 END_TEST
 
-static bool is_long(const char *type)
+/* Whether TYPE is one of ARG's spellings (NULL-terminated; gcc's, then clang's). */
+static bool is_one_of(const char *type, const void *arg)
 {
-	return strcmp(type, "long int") == 0 || strcmp(type, "long") == 0;
+	for (const char *const *p = arg; *p; p++)
+		if (strcmp(type, *p) == 0)
+			return true;
+	return false;
 }
 
 /*
  * libdw's reading of what the scan's nothing_needed decides: whether a
  * member of AGG (at its top level, or inside an anonymous member's
- * aggregate) has a type ll_c_declaration() spells as is_long() wants.
+ * aggregate) has a type ll_c_declaration() spells as F wants.
  */
-static bool libdw_has_long(Dwarf_Die *agg)
+static bool libdw_has(Dwarf_Die *agg, const struct ll_member_filter *f)
 {
 	Dwarf_Die child, type;
 	Dwarf_Attribute attr;
@@ -504,64 +508,83 @@ static bool libdw_has_long(Dwarf_Die *agg)
 			continue;
 		if (dwarf_diename(&child)) {
 			char *spelled = ll_c_declaration(&type, "");
-			bool yes = is_long(spelled);
+			bool yes = f->needed(spelled, f->arg);
 
 			free(spelled);
 			if (yes)
 				return true;
 			continue;
 		}
+		if (dwarf_attr(&child, DW_AT_bit_size, &attr))
+			continue;
 		while ((dwarf_tag(&type) == DW_TAG_typedef || dwarf_tag(&type) == DW_TAG_const_type ||
 			dwarf_tag(&type) == DW_TAG_volatile_type) &&
 		       dwarf_attr(&type, DW_AT_type, &attr) && dwarf_formref_die(&attr, &type))
 			;
 		if ((dwarf_tag(&type) == DW_TAG_structure_type ||
-		     dwarf_tag(&type) == DW_TAG_union_type) && libdw_has_long(&type))
+		     dwarf_tag(&type) == DW_TAG_union_type) && libdw_has(&type, f))
 			return true;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
 }
 
+static const char *const longs[] = { "long int", "long", NULL };
+static const char *const shorts[] = { "short unsigned int", "unsigned short", NULL };
+static const char *const void_ptrs[] = { "void *", NULL };
+
 /*
- * member_type_needed (--audit): a definition the scan marks nothing_needed
- * has no member libdw's reading says yes to, and both kinds occur (struct
- * ut_main has a long, union ut_union none).
+ * The input's member_filter (--audit): a definition the scan marks
+ * nothing_needed has no member libdw's reading says yes to, and both
+ * kinds occur. A long is in struct ut_main itself, not in union ut_union;
+ * an unsigned short in struct ut_header, and in ut_main only inside its
+ * named member h, which is not ut_main's own; a void * (a filter that
+ * spells only pointers) in struct ut_header too.
  */
 START_TEST(test_nothing_needed)
 {
-	struct opened o;
-	struct ll_scan_result got;
-	size_t marked = 0, kept = 0;
+	const struct ll_member_filter filters[] = {
+		{ is_one_of, longs, false }, { is_one_of, shorts, false },
+		{ is_one_of, void_ptrs, true },
+	};
 
-	open_fixture(_i, &o);
-	ck_assert(fixture_section(&o.fx, ".debug_line", &o.in.lines.line, &o.in.lines.line_size));
-	if (!fixture_section(&o.fx, ".debug_line_str", &o.in.lines.line_str,
-			     &o.in.lines.line_str_size))
-		o.in.lines.line_str = NULL;
-	o.in.lines.str = o.in.str;
-	o.in.lines.str_size = o.in.str_size;
-	o.in.capture_glob = "ut_*";
-	o.in.distinct = true;
-	o.in.member_type_needed = is_long;
-	ck_assert_int_eq(ll_scan(&o.in, NULL, 0, 2, &got), 0);
-	for (size_t i = 0; i < got.nr_hits; i++) {
-		const struct ll_scan_hit *h = &got.hits[i];
-		Dwarf_Die agg;
+	for (size_t k = 0; k < sizeof(filters) / sizeof(filters[0]); k++) {
+		struct opened o;
+		struct ll_scan_result got;
+		size_t marked = 0, kept = 0;
 
-		if (h->settled || h->declaration)
-			continue;
-		ck_assert(dwarf_offdie(o.fx.dwarf, ll_scan_hit_aggregate(h), &agg));
-		bool has = libdw_has_long(&agg);
+		open_fixture(_i, &o);
+		ck_assert(fixture_section(&o.fx, ".debug_line", &o.in.lines.line,
+					  &o.in.lines.line_size));
+		if (!fixture_section(&o.fx, ".debug_line_str", &o.in.lines.line_str,
+				     &o.in.lines.line_str_size))
+			o.in.lines.line_str = NULL;
+		o.in.lines.str = o.in.str;
+		o.in.lines.str_size = o.in.str_size;
+		o.in.capture_glob = "ut_*";
+		o.in.distinct = true;
+		o.in.member_filter = &filters[k];
+		ck_assert_int_eq(ll_scan(&o.in, NULL, 0, 2, &got), 0);
+		for (size_t i = 0; i < got.nr_hits; i++) {
+			const struct ll_scan_hit *h = &got.hits[i];
+			Dwarf_Die agg;
 
-		ck_assert_msg(!(h->nothing_needed && has), "%s: %s at DIE 0x%llx has a long member",
-			      o.fx.path, got.names[h->query], (unsigned long long)h->die);
-		marked += h->nothing_needed;
-		kept += has;
+			if (h->settled || h->declaration)
+				continue;
+			ck_assert(dwarf_offdie(o.fx.dwarf, ll_scan_hit_aggregate(h), &agg));
+			bool has = libdw_has(&agg, &filters[k]);
+
+			ck_assert_msg(!(h->nothing_needed && has),
+				      "%s: filter %zu: %s at DIE 0x%llx has a member wanted",
+				      o.fx.path, k, got.names[h->query], (unsigned long long)h->die);
+			marked += h->nothing_needed;
+			kept += has;
+		}
+		ck_assert_msg((marked >= 2 && kept >= 1) || got.nr_fallback,
+			      "%s: filter %zu: %zu marked, %zu with a member wanted", o.fx.path, k,
+			      marked, kept);
+		ll_scan_result_release(&got);
+		fixture_close(&o.fx);
 	}
-	ck_assert_msg((marked >= 2 && kept >= 2) || got.nr_fallback,
-		      "%s: %zu marked, %zu with a long", o.fx.path, marked, kept);
-	ll_scan_result_release(&got);
-	fixture_close(&o.fx);
 }
 END_TEST
 

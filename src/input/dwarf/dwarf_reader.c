@@ -2885,7 +2885,7 @@ static void summary_result(const struct ll_dwarf_input *in, const struct ll_quer
 static size_t settle_layout(const struct ll_query *q, struct ll_struct *layout, bool *digested);
 
 /*
- * R for PICK when the input's member_type_needed says the digest needs
+ * R for PICK when the input's member_filter says the digest needs
  * none of its members (the scan's nothing_needed): its layout without
  * members, digested as a built one would be, and no build.
  */
@@ -3877,7 +3877,7 @@ static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_
 		in->parts[p].src.distinct = true;
 		in->parts[p].src.lines = in->parts[p].lines;
 		in->parts[p].src.variables = in->opts.globals_next;
-		in->parts[p].src.member_type_needed = in->opts.member_type_needed;
+		in->parts[p].src.member_filter = in->opts.member_filter;
 		if (ll_finder_list(&in->parts[p].src, seed ? &in->seed : NULL, lookup_glob,
 				   &in->parts[p].prescan, &more, &nr_more, &in->opts.progress, err)) {
 			ll_finder_seed_release(&in->seed);

@@ -2132,8 +2132,35 @@ static bool raw_peel(struct raw_unit *ru, struct ll_type_die *type, int *tag)
 	return false;
 }
 
+/* What members_needed() reads of a member DIE, read at once (spelling loads other DIEs). */
+struct raw_member {
+	const char *name;	/* NULL: anonymous */
+	bool bitfield;
+	struct ll_type_die type;
+};
+
+/* The data member at unit offset OFF into *M; false for any other child, or one unsure. */
+static bool raw_member(struct raw_unit *ru, uint64_t off, struct raw_member *m)
+{
+	struct raw_attr a;
+	uint64_t bits;
+
+	/* Bases, static members, variant parts, inherited attributes: the build's. */
+	if (raw_tag(ru, &(struct ll_type_die){ .u.raw = off }) != DW_TAG_member ||
+	    raw_find(ru, off, DW_AT_declaration, &a) || raw_find(ru, off, DW_AT_external, &a) ||
+	    raw_find(ru, off, DW_AT_abstract_origin, &a) ||
+	    raw_find(ru, off, DW_AT_specification, &a) ||
+	    !raw_find(ru, off, DW_AT_type, &a) || !raw_ref(ru, &a, &m->type.u.raw))
+		return false;
+	m->name = raw_find(ru, off, DW_AT_name, &a) ? raw_string(ru, &a) : NULL;
+	m->bitfield = raw_find(ru, off, DW_AT_bit_size, &a);
+	if (m->bitfield && !raw_udata(ru, &a, &bits))
+		return false;
+	return !ru->failed;
+}
+
 /*
- * Whether the input's member_type_needed says yes to a member of the
+ * Whether the input's member_filter says yes to a member of the
  * aggregate at unit offset AGG, read as build_members() in dwarf_reader.c
  * reads the members ll_audit() looks at: a named data member by its
  * spelled type, an anonymous one by the members of its aggregate (they
@@ -2143,9 +2170,10 @@ static bool raw_peel(struct raw_unit *ru, struct ll_type_die *type, int *tag)
 static enum member_need members_needed(struct worker *w, const struct ll_scan_unit *u,
 				       struct raw_unit *ru, uint64_t agg, int depth)
 {
+	const struct ll_member_filter *f = w->in->member_filter;
 	struct ll_type_reader reader = raw_type_reader;
-	struct ll_type_die parent = { .u.raw = agg }, child, type;
-	struct raw_attr a;
+	struct ll_type_die parent = { .u.raw = agg }, child;
+	bool more;
 
 	reader.ctx = ru;
 	if (depth > NEEDED_DEPTH_MAX)
@@ -2153,24 +2181,33 @@ static enum member_need members_needed(struct worker *w, const struct ll_scan_un
 	if (!raw_first_child(ru, &parent, &child))
 		return ru->failed ? NEED_UNSURE : NEED_NONE;
 	do {
-		uint64_t off = child.u.raw;
-		int tag = raw_tag(ru, &child);
+		struct ll_type_die here = child;
+		int tag = raw_tag(ru, &here);
+		struct raw_member m;
 
-		/* Types defined inside it (clang's anonymous unions): no room taken. */
-		if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-		    tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef)
-			continue;
-		/* Bases, static members, variant parts, inherited attributes: built. */
-		if (ru->failed || tag != DW_TAG_member || raw_find(ru, off, DW_AT_declaration, &a) ||
-		    raw_find(ru, off, DW_AT_external, &a) ||
-		    raw_find(ru, off, DW_AT_abstract_origin, &a) ||
-		    raw_find(ru, off, DW_AT_specification, &a) ||
-		    !raw_find(ru, off, DW_AT_type, &a) || !raw_ref(ru, &a, &type.u.raw))
+		if (ru->failed)
 			return NEED_UNSURE;
-		if (raw_find(ru, off, DW_AT_name, &a)) {
-			const char *name = raw_string(ru, &a);
-			char *spelled = name ? spell_type(w, u, &reader, &type) : NULL;
-			bool needed = !ru->failed && w->in->member_type_needed(spelled);
+		/* Types defined inside it (clang's anonymous unions) take no room. */
+		bool a_type = tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+			      tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef;
+
+		if (!a_type && !raw_member(ru, here.u.raw, &m))
+			return NEED_UNSURE;
+		/* The next child first: spelling and peeling read other DIEs. */
+		more = raw_next_sibling(ru, &child);
+		if (ru->failed)
+			return NEED_UNSURE;
+		if (a_type || (!m.name && m.bitfield))
+			continue;
+		/* Spelling is most of this reading's cost: not where no spelling can pass. */
+		if (m.name && f->pointers_only && raw_tag(ru, &m.type) != DW_TAG_pointer_type) {
+			if (ru->failed)
+				return NEED_UNSURE;
+			continue;
+		}
+		if (m.name) {
+			char *spelled = spell_type(w, u, &reader, &m.type);
+			bool needed = !ru->failed && f->needed(spelled, f->arg);
 
 			free(spelled);
 			if (ru->failed)
@@ -2179,15 +2216,8 @@ static enum member_need members_needed(struct worker *w, const struct ll_scan_un
 				return NEED_SOME;
 			continue;
 		}
-		/* An anonymous bitfield has no members; an anonymous aggregate lends its own. */
-		if (raw_find(ru, off, DW_AT_bit_size, &a)) {
-			uint64_t bits;
-
-			if (!raw_udata(ru, &a, &bits))
-				return NEED_UNSURE;
-			continue;
-		}
-		if (!raw_peel(ru, &type, &tag)) {
+		/* An anonymous member lends its aggregate's members to the struct. */
+		if (!raw_peel(ru, &m.type, &tag)) {
 			if (ru->failed)
 				return NEED_UNSURE;
 			continue;
@@ -2195,11 +2225,11 @@ static enum member_need members_needed(struct worker *w, const struct ll_scan_un
 		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 		    tag != DW_TAG_class_type)
 			continue;
-		enum member_need inner = members_needed(w, u, ru, type.u.raw, depth + 1);
+		enum member_need inner = members_needed(w, u, ru, m.type.u.raw, depth + 1);
 
 		if (inner != NEED_NONE)
 			return inner;
-	} while (raw_next_sibling(ru, &child));
+	} while (more);
 	return ru->failed ? NEED_UNSURE : NEED_NONE;
 }
 
@@ -2502,7 +2532,7 @@ static void keep_distinct(struct worker *w, const struct ll_scan_unit *u, struct
 			drop = distinct_seen(&w->distinct, &k);
 		if (drop)
 			continue;
-		if (w->in->member_type_needed)
+		if (w->in->member_filter)
 			h->nothing_needed = nothing_needed(w, u, h);
 		w->hits[kept++] = *h;
 	}

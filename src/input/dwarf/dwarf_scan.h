@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "input/dwarf/line_table.h"
+#include "input/member_filter.h"
 #include "util/hash.h"
 #include "util/progress.h"
 
@@ -103,13 +104,12 @@ struct ll_scan_input {
 	bool distinct;
 	struct ll_line_sections lines;
 	/*
-	 * Optional, with DISTINCT (--audit): the caller reads of a struct
-	 * only the members whose spelled type (ll_c_declaration()) this says
-	 * yes to, at its top level or inside its anonymous members. A kept
-	 * definition of C that certainly has none is marked (the hit's
-	 * nothing_needed), and the lookup need not build it.
+	 * Optional, with DISTINCT (--audit): what the caller reads of a
+	 * struct. A kept definition of C that certainly has none
+	 * of those members is marked (the hit's nothing_needed), and the
+	 * lookup need not build it.
 	 */
-	bool (*member_type_needed)(const char *type);
+	const struct ll_member_filter *member_filter;
 	/*
 	 * Optional: scan only these unit indexes (ascending), when the walk
 	 * finds ONLY_NR_UNITS units; otherwise every unit. A name index
@@ -166,7 +166,7 @@ struct ll_scan_hit {
 	/* The unit's DW_AT_comp_dir, owned by the scan result; NULL if none. */
 	const char *comp_dir;
 	/*
-	 * With the input's member_type_needed: no member of this definition
+	 * With the input's member_filter: no member of this definition
 	 * is one the caller reads (a definition the scan was unsure of is
 	 * false, and gets built).
 	 */

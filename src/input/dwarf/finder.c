@@ -1342,7 +1342,7 @@ static void keep_prescan(struct ll_finder_prescan *pre, const struct ll_scan_inp
 	/* What raw_scan() leaves in its finder's input: the later scans want every hit. */
 	pre->in.capture_glob = NULL;
 	pre->in.variables = false;
-	pre->in.member_type_needed = NULL;
+	pre->in.member_filter = NULL;
 	pre->in.by_unit = false;
 	pre->in.distinct = false;
 	pre->hits = r->hits;
@@ -1411,7 +1411,7 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 			in.capture_glob = lookup_glob;
 			in.variables = src->variables;
 			in.distinct = src->distinct;
-			in.member_type_needed = src->distinct ? src->member_type_needed : NULL;
+			in.member_filter = src->distinct ? src->member_filter : NULL;
 			in.lines = src->lines;
 		}
 		scanned = ll_scan(&in, NULL, 0, ll_threads(), &r) == 0;

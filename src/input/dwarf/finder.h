@@ -84,8 +84,8 @@ struct ll_finder_source {
 	struct ll_line_sections lines;
 	/* For ll_finder_list(): also read the top-level variables (ll_scan_input's). */
 	bool variables;
-	/* For ll_finder_list(): ll_scan_input's member_type_needed. */
-	bool (*member_type_needed)(const char *type);
+	/* For ll_finder_list(): ll_scan_input's member_filter. */
+	const struct ll_member_filter *member_filter;
 	/*
 	 * For ll_finder_scan(): a listing's prescan of this source, or NULL.
 	 * When it was read the way this lookup would read (raw, and as
