@@ -818,6 +818,17 @@ struct chunk {
 /* Chunks per thread: enough that the last one to finish waits little. */
 #define CHUNKS_PER_THREAD 32
 
+/*
+ * The last producer string inline_name_max() judged, and its verdict: a
+ * vmlinux's units share a few producers, each one .debug_str string, and
+ * judging one is two strstr() over ~300 bytes.
+ */
+struct producer_memo {
+	const char *producer;	/* NULL: none yet */
+	size_t max;
+	bool strp_names;
+};
+
 struct worker {
 	const struct ll_scan_input *in;
 	unsigned id;
@@ -858,6 +869,7 @@ struct worker {
 	struct name_memo *name_memo;	/* allocated at the first member name */
 	size_t name_memo_mask;
 	struct members_memo members_memo;
+	struct producer_memo producer_memo;	/* inline_name_max()'s */
 	struct ll_scan_variable *vars;	/* in->variables */
 	size_t nr_vars;
 	/* Types the variables' reading spelled, by DIE: a unit's variables share them. */
@@ -2573,11 +2585,53 @@ static void variable_files(struct worker *w, const struct ll_scan_unit *u,
 #define FILTER_MAX_OFFSETS 16
 
 /*
+ * C past an abbreviation's attribute specs and their terminating pair;
+ * false when the table ends first. Most specs are two one-byte LEBs, the
+ * terminator and DW_FORM_implicit_const (gcc's decl_file) among them:
+ * those are taken without decoding, one pair at a time; a longer LEB the
+ * careful way.
+ */
+static bool skip_abbrev_specs(struct ll_cursor *c)
+{
+	for (;;) {
+		const unsigned char *p = c->p, *end = c->end;
+
+		while (end - p >= 2 && !((p[0] | p[1]) & 0x80)) {
+			unsigned at = p[0], form = p[1];
+
+			p += 2;
+			if (form == DW_FORM_implicit_const) {
+				while (p < end && (*p & 0x80))
+					p++;
+				if (p == end) {
+					c->bad = true;
+					return false;
+				}
+				p++;
+			} else if (!(at | form)) {
+				c->p = p;
+				return true;
+			}
+		}
+		c->p = p;
+		uint64_t at = ll_uleb(c), form = ll_uleb(c);
+
+		if (c->bad)
+			return false;
+		if (at == 0 && form == 0)
+			return true;
+		if (form == DW_FORM_implicit_const)
+			ll_skip_leb(c);
+	}
+}
+
+/*
  * The attribute specs of abbreviation CODE in the table at OFF, found by
  * walking the table only as far as it. clang writes the unit DIE's first;
  * gcc orders a big table by use, so in a vmlinux the unit DIE's (used
  * once) sits near the end (code 241 of ~250 in the first 6.12 unit) and
- * this walks most of the table: hence the fast step below.
+ * this walks most of the table (~45% of the instructions of a late
+ * lookup on the 6.12 image before skip_abbrev_specs() took whole entries).
  */
 static bool find_abbrev(const struct ll_scan_input *in, uint64_t off, uint64_t code,
 			uint64_t *tag, struct ll_cursor *specs)
@@ -2593,27 +2647,14 @@ static bool find_abbrev(const struct ll_scan_input *in, uint64_t off, uint64_t c
 			return false;
 		*tag = ll_uleb(&c);
 		ll_skip(&c, 1);		/* DW_CHILDREN_* */
-		*specs = c;
-		for (;;) {
-			/*
-			 * Most specs are two one-byte LEBs: step over those
-			 * without decoding (this walk is a quarter of a
-			 * missing-name lookup on a vmlinux).
-			 */
-			while (c.end - c.p >= 2 && !((c.p[0] | c.p[1]) & 0x80) &&
-			       c.p[1] != DW_FORM_implicit_const && (c.p[0] | c.p[1]))
-				c.p += 2;
-			uint64_t at = ll_uleb(&c), form = ll_uleb(&c);
-
-			if (c.bad)
-				return false;
-			if (at == 0 && form == 0)
-				break;
-			if (form == DW_FORM_implicit_const)
-				ll_skip_leb(&c);
-		}
-		if (have == code)
+		if (c.bad)
+			return false;
+		if (have == code) {
+			*specs = c;
 			return true;
+		}
+		if (!skip_abbrev_specs(&c))
+			return false;
 	}
 }
 
@@ -2629,7 +2670,8 @@ static bool find_abbrev(const struct ll_scan_input *in, uint64_t off, uint64_t c
  * the .debug_str offset of every name they use.
  */
 static size_t inline_name_max(const struct ll_scan_input *in, const struct ll_scan_unit *u,
-			      const unsigned char *die, const unsigned char *end, bool *strp_names)
+			      const unsigned char *die, const unsigned char *end,
+			      struct producer_memo *memo, bool *strp_names)
 {
 	struct ll_cursor c = { die, end, false }, specs;
 	uint64_t code = ll_uleb(&c), tag;
@@ -2656,14 +2698,17 @@ static size_t inline_name_max(const struct ll_scan_input *in, const struct ll_sc
 
 		if (!producer)
 			return SIZE_MAX;
-		if (strncmp(producer, "GNU C", 5) == 0 &&
-		    !strstr(producer, "-fno-merge-debug-strings") && !strstr(producer, "-gsplit-dwarf")) {
-			*strp_names = true;
-			return u->offset_size - 1;
+		/* The same string (of .debug_str, or of a unit read in place) judges the same. */
+		if (producer != memo->producer || form != DW_FORM_strp) {
+			memo->producer = form == DW_FORM_strp ? producer : NULL;
+			memo->strp_names = strncmp(producer, "GNU C", 5) == 0 &&
+					   !strstr(producer, "-fno-merge-debug-strings") &&
+					   !strstr(producer, "-gsplit-dwarf");
+			memo->max = memo->strp_names ? 0 :
+				    strstr(producer, "clang version") ? 0 : SIZE_MAX;
 		}
-		if (strstr(producer, "clang version"))
-			return 0;
-		return SIZE_MAX;
+		*strp_names = memo->strp_names;
+		return memo->strp_names ? u->offset_size - 1 : memo->max;
 	}
 }
 
@@ -2689,7 +2734,7 @@ static size_t unit_inline_max(struct worker *w, size_t i, const unsigned char *d
 		*strp_names = v & VERDICT_GCC;
 		return *strp_names ? u->offset_size - 1 : 0;
 	}
-	max = inline_name_max(w->in, u, die, end, strp_names);
+	max = inline_name_max(w->in, u, die, end, &w->producer_memo, strp_names);
 	if (*strp_names && max == u->offset_size - 1)
 		w->verdicts[i] = VERDICT_KNOWN | VERDICT_GCC;
 	else if (!*strp_names && max == 0)
