@@ -3355,14 +3355,6 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 			continue;
 		pool.jobs[pool.nr_jobs++] = (struct build_job){ .query = i, .pick = pick, .rc = -1 };
 	}
-	/*
-	 * Behind made-up headers each built unit is copied in: into huge
-	 * pages where most units will be (a warm --list='*'), not for the
-	 * ~150 scattered units of an --audit='*' (each a zeroed 2 MiB: a
-	 * 184 MB peak on the 6.12 image).
-	 */
-	if (in->image && faked && pool.nr_jobs > FEW_BUILDS_MAX)
-		ll_sparse_prefer_huge(in->image);
 	pool.budget = in->member_budget - in->members_built;
 	bydie = xcalloc(pool.nr_jobs ? pool.nr_jobs : 1, sizeof(*bydie));
 	round = xcalloc(pool.nr_jobs ? pool.nr_jobs : 1, sizeof(*round));
@@ -3762,9 +3754,7 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	if (warm)
 		finders[0] = ll_finder_from_index(&in->parts[0].src, ix);
 	if (warm && finders[0]) {
-		/* Only the built units and one made-up header get touched. */
-		if (in->image)
-			ll_sparse_prefer_huge(in->image);
+		/* Only the built units (mapped from the file) and one made-up header get touched. */
 		order = warm_order(queries, state, n, finders[0]);
 	} else {
 		for (size_t i = 0; i < n; i++) {

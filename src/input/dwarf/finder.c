@@ -271,7 +271,7 @@ int ll_finder_prepare(struct ll_finder *f, uint64_t off, struct ll_error *err)
 	/* A DIE that may point into other units needs them all. */
 	if (unit_refs_outside(f, lo))
 		return fill_all(f, err);
-	if (ll_sparse_fill(f->image, u->offset, u->end - u->offset, err))
+	if (ll_sparse_map(f->image, u->offset, u->end - u->offset, err))
 		return -1;
 	f->unit_filled[lo] = true;
 	return 0;

@@ -147,6 +147,26 @@ int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, stru
 	return 0;
 }
 
+int ll_sparse_map(struct ll_sparse_image *img, uint64_t off, uint64_t len, struct ll_error *err)
+{
+	uint64_t first, last;
+
+	if (img->whole)
+		return 0;
+	if (off > img->hole_size || len > img->hole_size - off)
+		return ll_fail(err, "%s: .debug_info range 0x%llx+0x%llx is outside the section",
+			       img->path, (unsigned long long)off, (unsigned long long)len);
+	whole_pages(img->hole_off + off, len, &first, &last);
+	if (last <= first)
+		return ll_sparse_fill(img, off, len, err);
+	if (mmap(img->base + first, (size_t)(last - first), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_FIXED, img->fd, (off_t)first) == MAP_FAILED)
+		return ll_fail(err, "%s: cannot map: %s", img->path, strerror(errno));
+	if (ll_sparse_fill(img, off, first - (img->hole_off + off), err))
+		return -1;
+	return ll_sparse_fill(img, last - img->hole_off, img->hole_off + off + len - last, err);
+}
+
 void ll_sparse_release(struct ll_sparse_image *img, uint64_t off, uint64_t len)
 {
 	uint64_t first, last;

@@ -43,10 +43,17 @@ void ll_sparse_put(struct ll_sparse_image *img, uint64_t off, const void *bytes,
 int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, struct ll_error *err);
 
 /*
+ * ll_sparse_fill() by mapping the file over the range's whole pages (its
+ * edges read): nothing copied, and only the pages libdw then touches are
+ * faulted in, ~64 KiB at a time.
+ */
+int ll_sparse_map(struct ll_sparse_image *img, uint64_t off, uint64_t len, struct ll_error *err);
+
+/*
  * Give back the memory of [OFF, OFF + LEN) of the hole (whole pages only;
  * those it shares with the bytes around it stay). Anonymous, they read
- * zero again until filled anew; once the hole is the file's mapping
- * (ll_sparse_fill_all()), the file's bytes, read again when touched.
+ * zero again until filled anew; mapped from the file (ll_sparse_map(),
+ * ll_sparse_fill_all()), the file's bytes, read again when touched.
  */
 void ll_sparse_release(struct ll_sparse_image *img, uint64_t off, uint64_t len);
 
