@@ -56,6 +56,18 @@ static void open_fixture(int i, struct opened *o)
 		o->in.aranges = NULL;
 }
 
+/* open_fixture() and the line tables, which the scan's declaring files (and distinct) read. */
+static void open_fixture_with_lines(int i, struct opened *o)
+{
+	open_fixture(i, o);
+	ck_assert(fixture_section(&o->fx, ".debug_line", &o->in.lines.line, &o->in.lines.line_size));
+	if (!fixture_section(&o->fx, ".debug_line_str", &o->in.lines.line_str,
+			     &o->in.lines.line_str_size))
+		o->in.lines.line_str = NULL;
+	o->in.lines.str = o->in.str;
+	o->in.lines.str_size = o->in.str_size;
+}
+
 /* What libdw says about one top-level type DIE under a queried name. */
 struct truth {
 	Dwarf_Off die, unit;
@@ -425,13 +437,7 @@ START_TEST(test_variables_read_as_libdw)
 	struct ll_scan_result got;
 	size_t whole = 0;
 
-	open_fixture(_i, &o);
-	ck_assert(fixture_section(&o.fx, ".debug_line", &o.in.lines.line, &o.in.lines.line_size));
-	if (!fixture_section(&o.fx, ".debug_line_str", &o.in.lines.line_str,
-			     &o.in.lines.line_str_size))
-		o.in.lines.line_str = NULL;
-	o.in.lines.str = o.in.str;
-	o.in.lines.str_size = o.in.str_size;
+	open_fixture_with_lines(_i, &o);
 	o.in.capture_glob = "ut_*";
 	o.in.variables = true;
 	ck_assert_int_eq(ll_scan(&o.in, NULL, 0, 2, &got), 0);
@@ -552,14 +558,7 @@ START_TEST(test_nothing_needed)
 		struct ll_scan_result got;
 		size_t marked = 0, kept = 0;
 
-		open_fixture(_i, &o);
-		ck_assert(fixture_section(&o.fx, ".debug_line", &o.in.lines.line,
-					  &o.in.lines.line_size));
-		if (!fixture_section(&o.fx, ".debug_line_str", &o.in.lines.line_str,
-				     &o.in.lines.line_str_size))
-			o.in.lines.line_str = NULL;
-		o.in.lines.str = o.in.str;
-		o.in.lines.str_size = o.in.str_size;
+		open_fixture_with_lines(_i, &o);
 		o.in.capture_glob = "ut_*";
 		o.in.distinct = true;
 		o.in.member_filter = &filters[k];
