@@ -60,6 +60,7 @@
 #include "model/builder.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
+#include "util/threads.h"
 
 /* Bounds that keep hostile DWARF from costing unbounded work. */
 #define MAX_NESTING 64
@@ -3157,7 +3158,7 @@ static void *build_worker_main(void *arg)
 
 static bool builds_in_parallel(const struct ll_dwarf_input *in, size_t nr_jobs)
 {
-	return nr_jobs >= PARALLEL_MIN_BUILDS && ll_finder_threads() > 1 && in->own_dwarf &&
+	return nr_jobs >= PARALLEL_MIN_BUILDS && ll_threads() > 1 && in->own_dwarf &&
 	       in->nr_parts == 1 && !in->parts[0].src.types && !in->alt.dwarf &&
 	       in->dwp.n == 0 && !in->build_root;
 }
@@ -4039,7 +4040,7 @@ static int dwarf_variables(void *state, struct ll_variables *out, struct ll_erro
 	}
 	/* Fresh handles: the lookups' one may hold a made-up unit header (finder.h). */
 	for (unsigned i = 0; i < 2 && in->own_dwarf; i++) {
-		if (i && ll_finder_threads() < 2)
+		if (i && ll_threads() < 2)
 			break;
 		Dwarf *dw = dwarf_begin_elf(in->elf, DWARF_C_READ, NULL);
 

@@ -35,7 +35,6 @@ struct ll_finder {
 	size_t headers_filled;		/* units [0, headers_filled) have theirs */
 	/* ll_finder_skip_headers(): one made-up header may span many units. */
 	bool skip_headers;
-	uint64_t faked_end;		/* .debug_info below it may be a made-up unit */
 	bool *faked;			/* by unit: inside a made-up one; NULL: none yet */
 };
 
@@ -165,7 +164,6 @@ static bool put_fake_header(struct ll_finder *f, size_t lo)
 	h[6] = DW_UT_compile;
 	h[7] = (unsigned char)u->addr_size;
 	ll_sparse_put(f->image, u->offset, h, sizeof(h));
-	f->faked_end = f->units[lo].offset;
 	if (!f->faked)
 		f->faked = xcalloc(f->nr_units, sizeof(*f->faked));
 	for (size_t i = f->headers_filled; i < lo; i++)
@@ -205,7 +203,7 @@ void ll_finder_skip_headers(struct ll_finder *f, const uint64_t *dies, size_t n)
 
 bool ll_finder_faked(const struct ll_finder *f)
 {
-	return f && (f->faked_end != 0 || f->skip_headers);
+	return f && (f->faked || f->skip_headers);
 }
 
 bool ll_finder_unit_span(const struct ll_finder *f, uint64_t off, uint64_t *begin, uint64_t *end)
@@ -1456,9 +1454,4 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 	drop_repeats(*names, n);
 	ll_names_sort_unique(*names, n);
 	return 0;
-}
-
-unsigned ll_finder_threads(void)
-{
-	return ll_threads();
 }

@@ -206,7 +206,4 @@ void ll_finder_sig_from_scan(const struct ll_scan_hit *h, const char *display_fi
 			     struct ll_finder_sig *sig);
 bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_sig *b);
 
-/* Threads a whole-image pass may use: LAYOUTLINT_THREADS, else the CPUs (1-8). */
-unsigned ll_finder_threads(void);
-
 #endif
