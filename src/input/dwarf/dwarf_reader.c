@@ -2629,24 +2629,29 @@ static void query_state_release(struct query_state *qs)
 	free(qs->raw_defs);
 }
 
-/* The same from what the raw scan read; false when libdw must look. */
 /*
- * The display paths of one unit's file table. Hits arrive unit by unit
- * in .debug_info order, so one entry suffices; --list asks about every
- * definition of every struct, where parsing the table per hit was
- * quadratic in the number of files.
+ * The display paths of one unit's files, by DW_AT_decl_file index. Hits
+ * arrive unit by unit in .debug_info order, so one entry suffices; --list
+ * asks about every definition of every struct, where resolving the path
+ * per hit was quadratic in the number of files. The scan hands each hit's
+ * entry over (has_file); the unit's line table is read here only for a
+ * hit without one.
  */
 struct unit_files {
+	bool active;
 	size_t part;
-	struct ll_line_table table;
+	uint64_t stmt_list;
 	char **display;		/* by file index, resolved on first use */
 	char **raw;		/* by file index: what display[] was made of */
-	bool loaded, ok;
+	size_t n;
+	const char *dir0;	/* the table's directory 0, once known */
+	struct ll_line_table table;
+	bool table_tried, table_ok;
 };
 
 static void unit_files_release(struct unit_files *uf)
 {
-	for (size_t i = 0; uf->display && i < uf->table.n; i++) {
+	for (size_t i = 0; i < uf->n; i++) {
 		free(uf->display[i]);
 		free(uf->raw[i]);
 	}
@@ -2657,10 +2662,32 @@ static void unit_files_release(struct unit_files *uf)
 }
 
 /* What a raw hit's paths are relative to: as unit_root() says for a DIE. */
-static const char *unit_file_root(const struct ll_dwarf_input *in, const struct unit_files *uf,
+static const char *unit_file_root(const struct ll_dwarf_input *in, const char *dir0,
 				  const struct ll_scan_hit *raw)
 {
-	return raw->comp_dir ? raw->comp_dir : in->build_root ? in->build_root : uf->table.dir0;
+	return raw->comp_dir ? raw->comp_dir : in->build_root ? in->build_root : dir0;
+}
+
+/*
+ * The raw path of RAW's declaring file into OUT and the table's directory
+ * 0 into *DIR0: from the scan when it read them, else from the unit's
+ * line table, read once. False: no such file.
+ */
+static bool unit_file_entry(const struct ll_dwarf_input *in, size_t part, struct unit_files *uf,
+			    const struct ll_scan_hit *raw, struct strbuf *out, const char **dir0)
+{
+	if (raw->has_file) {
+		ll_line_join(out, raw->file_dir, raw->file_name);
+		*dir0 = raw->file_dir0;
+		return true;
+	}
+	if (!uf->table_tried) {
+		uf->table_tried = true;
+		uf->table_ok = ll_line_table_load(&in->parts[part].lines, raw->stmt_list,
+						  raw->comp_dir, &uf->table);
+	}
+	*dir0 = uf->table.dir0;
+	return uf->table_ok && ll_line_table_path(&uf->table, raw->decl_file, out);
 }
 
 /*
@@ -2672,28 +2699,39 @@ static bool unit_file(const struct ll_dwarf_input *in, size_t part, struct unit_
 		      const struct ll_scan_hit *raw, char **out, const char **raw_path,
 		      const char **root)
 {
-	if (!uf->loaded || uf->part != part || uf->table.stmt_list != raw->stmt_list) {
-		unit_files_release(uf);
-		uf->loaded = true;
-		uf->part = part;
-		uf->ok = ll_line_table_load(&in->parts[part].lines, raw->stmt_list, raw->comp_dir,
-					    &uf->table);
-		uf->table.stmt_list = raw->stmt_list;
-		uf->display = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->display));
-		uf->raw = xcalloc(uf->table.n ? uf->table.n : 1, sizeof(*uf->raw));
-	}
-	if (!uf->ok || raw->decl_file >= uf->table.n || !uf->table.names[raw->decl_file])
-		return false;
-	if (!uf->raw[raw->decl_file]) {
-		struct strbuf path = STRBUF_INIT;
+	uint64_t index = raw->decl_file;
 
-		ll_line_table_path(&uf->table, raw->decl_file, &path);
-		uf->display[raw->decl_file] = display_path(in, path.buf, unit_file_root(in, uf, raw));
-		uf->raw[raw->decl_file] = sb_detach(&path);
+	if (!uf->active || uf->part != part || uf->stmt_list != raw->stmt_list) {
+		unit_files_release(uf);
+		uf->active = true;
+		uf->part = part;
+		uf->stmt_list = raw->stmt_list;
 	}
-	*raw_path = uf->raw[raw->decl_file];
-	*root = unit_file_root(in, uf, raw);
-	*out = uf->display[raw->decl_file] ? xstrdup(uf->display[raw->decl_file]) : NULL;
+	if (index >= uf->n || !uf->raw[index]) {
+		struct strbuf path = STRBUF_INIT;
+		const char *dir0;
+
+		/* A damaged index must not size the cache: only a file that exists grows it. */
+		if (!unit_file_entry(in, part, uf, raw, &path, &dir0)) {
+			sb_release(&path);
+			return false;
+		}
+		if (index >= uf->n) {
+			size_t n = (size_t)index + 1;
+
+			uf->display = xrealloc(uf->display, n * sizeof(*uf->display));
+			uf->raw = xrealloc(uf->raw, n * sizeof(*uf->raw));
+			memset(uf->display + uf->n, 0, (n - uf->n) * sizeof(*uf->display));
+			memset(uf->raw + uf->n, 0, (n - uf->n) * sizeof(*uf->raw));
+			uf->n = n;
+		}
+		uf->dir0 = dir0;
+		uf->display[index] = display_path(in, path.buf, unit_file_root(in, dir0, raw));
+		uf->raw[index] = sb_detach(&path);
+	}
+	*raw_path = uf->raw[index];
+	*root = unit_file_root(in, uf->dir0, raw);
+	*out = uf->display[index] ? xstrdup(uf->display[index]) : NULL;
 	return true;
 }
 

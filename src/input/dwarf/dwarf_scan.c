@@ -2575,8 +2575,13 @@ static void keep_distinct(struct worker *w, const struct ll_scan_unit *u, struct
 		struct distinct_key k;
 		bool drop = h->settled && !h->declaration;
 
-		if (!drop && distinct_key_of(w, ul, h, &k))
+		if (!drop && distinct_key_of(w, ul, h, &k)) {
 			drop = distinct_seen(&w->distinct, &k);
+			h->has_file = k.name != NULL;
+			h->file_dir = k.dir;
+			h->file_name = k.name;
+			h->file_dir0 = k.dir0;
+		}
 		if (drop)
 			continue;
 		if (w->in->member_filter)

@@ -166,6 +166,15 @@ struct ll_scan_hit {
 	/* The unit's DW_AT_comp_dir, owned by the scan result; NULL if none. */
 	const char *comp_dir;
 	/*
+	 * HAS_FILE: DECL_FILE's entry as the unit's line table gives it
+	 * (ll_line_table: FILE_DIR NULL when the name stands alone) and the
+	 * table's directory 0, which the scan read to tell definitions apart;
+	 * they point into the line sections (or at COMP_DIR), so that the
+	 * lookup need not read the table again.
+	 */
+	bool has_file;
+	const char *file_dir, *file_name, *file_dir0;
+	/*
 	 * With the input's member_filter: no member of this definition
 	 * is one the caller reads (a definition the scan was unsure of is
 	 * false, and gets built).

@@ -106,7 +106,7 @@ static bool read_formats(struct ll_cursor *c, struct format *f, size_t *nf)
 	return !c->bad;
 }
 
-static void join(struct strbuf *out, const char *dir, const char *name)
+void ll_line_join(struct strbuf *out, const char *dir, const char *name)
 {
 	if (name[0] == '/' || !dir || !*dir) {
 		sb_adds(out, name);
@@ -156,7 +156,7 @@ bool ll_line_table_path(const struct ll_line_table *t, uint64_t index, struct st
 {
 	if (index >= t->n || !t->names[index])
 		return false;
-	join(out, t->dirs[index], t->names[index]);
+	ll_line_join(out, t->dirs[index], t->names[index]);
 	return true;
 }
 
@@ -313,6 +313,6 @@ bool ll_line_file(const struct ll_line_sections *s, uint64_t stmt_list, uint64_t
 
 	if (!load(s, stmt_list, comp_dir, &k, &dir0) || !k.found || !k.name)
 		return false;
-	join(out, k.dir, k.name);
+	ll_line_join(out, k.dir, k.name);
 	return true;
 }

@@ -36,6 +36,9 @@ bool ll_line_table_load(const struct ll_line_sections *s, uint64_t stmt_list,
 			const char *comp_dir, struct ll_line_table *t);
 void ll_line_table_release(struct ll_line_table *t);
 
+/* Append NAME joined with its directory DIR (NULL: none) as libdw joins them. */
+void ll_line_join(struct strbuf *out, const char *dir, const char *name);
+
 /* Append file INDEX, joined with its directory as libdw does; false: no file. */
 bool ll_line_table_path(const struct ll_line_table *t, uint64_t index, struct strbuf *out);
 
