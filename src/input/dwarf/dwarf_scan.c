@@ -52,7 +52,7 @@ struct abbrev {
 	 */
 	bool quick_child;
 	bool q_inline_name;
-	uint32_t q_size;	/* the fixed bytes (after an inline name) */
+	uint32_t q_bytes;	/* the fixed bytes (after an inline name) */
 	struct quick_const {
 		int32_t at;	/* -1: absent */
 		uint8_t size;	/* 0: DW_FORM_implicit_const, VALUE */
@@ -61,6 +61,14 @@ struct abbrev {
 	int32_t q_name_at;	/* a member's DW_FORM_strp name; -1: absent */
 	int32_t q_sibling_at;	/* a unit-relative DW_FORM_refN sibling; -1: none */
 	uint8_t q_sibling_size;
+	/*
+	 * For capture_aggregate(), the same for a struct, union or class
+	 * (~10^6 read in a --list='*' scan): size, line and file once each
+	 * at fixed places, nothing that makes libdw integrate another DIE.
+	 */
+	bool quick_aggregate;
+	bool q_named;		/* has a DW_AT_name, of any form */
+	struct quick_const q_byte_size, q_line, q_file;
 };
 
 struct abbrev_table {
@@ -188,6 +196,50 @@ static bool ref_form_fixed(unsigned form)
  * takes the last of a repeated attribute and steps over a location of
  * another form, so a repeat or another form takes that walk.
  */
+static bool is_aggregate(unsigned tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/*
+ * A's quick_aggregate plan: only where capture_aggregate()'s attribute
+ * walk would read the same (no attribute repeated, every one of fixed
+ * size after a leading inline name, none it leaves to libdw).
+ */
+static void precompute_quick_aggregate(const struct abbrev_table *t, struct abbrev *a,
+				       const struct ll_scan_unit *u)
+{
+	int32_t at = 0;
+	unsigned sizes = 0, lines = 0, files = 0;
+
+	a->quick_aggregate = false;
+	a->q_named = a->q_inline_name;
+	for (unsigned i = a->q_inline_name; i < a->nr_attrs; i++) {
+		unsigned attr = t->attr[a->first + i], form = t->form[a->first + i];
+		int64_t implicit = t->implicit[a->first + i];
+		int size = fixed_form_size(form, u);
+
+		if (size < 0 || attr == DW_AT_declaration || attr == DW_AT_specification ||
+		    attr == DW_AT_abstract_origin)
+			return;
+		if (attr == DW_AT_name)
+			a->q_named = true;
+		else if (attr == DW_AT_byte_size && (sizes++ || !quick_const_form(form, implicit, at,
+									       &a->q_byte_size)))
+			return;
+		else if (attr == DW_AT_decl_line && (lines++ || !quick_const_form(form, implicit, at,
+									       &a->q_line)))
+			return;
+		else if (attr == DW_AT_decl_file && (files++ || !quick_const_form(form, implicit, at,
+									       &a->q_file)))
+			return;
+		at += size;
+	}
+	a->q_bytes = (uint32_t)at;
+	a->quick_aggregate = sizes && lines && files;
+}
+
 static void precompute_quick(const struct abbrev_table *t, struct abbrev *a,
 			     const struct ll_scan_unit *u)
 {
@@ -201,6 +253,11 @@ static void precompute_quick(const struct abbrev_table *t, struct abbrev *a,
 	a->q_name_at = -1;
 	a->q_loc = a->q_bits = (struct quick_const){ .at = -1 };
 	a->q_sibling_at = -1;
+	if (is_aggregate(a->tag)) {
+		precompute_quick_aggregate(t, a, u);
+		return;
+	}
+	a->quick_aggregate = false;
 	if ((a->fixed_size < 0 && !inline_name) || a->tag != DW_TAG_member)
 		return;
 	names = inline_name;
@@ -231,7 +288,7 @@ static void precompute_quick(const struct abbrev_table *t, struct abbrev *a,
 		}
 		at += size;
 	}
-	a->q_size = (uint32_t)at;
+	a->q_bytes = (uint32_t)at;
 	a->quick_child = names <= 1 && siblings <= 1;
 }
 
@@ -1127,7 +1184,7 @@ static bool read_quick_child(struct worker *w, const struct ll_scan_unit *u, str
 	}
 	const unsigned char *fixed = c->p;
 
-	if ((uint64_t)(c->end - fixed) < a->q_size) {
+	if ((uint64_t)(c->end - fixed) < a->q_bytes) {
 		c->bad = true;
 		return false;
 	}
@@ -1148,7 +1205,7 @@ static bool read_quick_child(struct worker *w, const struct ll_scan_unit *u, str
 		*bits = quick_const_value(fixed, &a->q_bits);
 	if (a->q_sibling_at >= 0)
 		*sibling = load_fixed(fixed + a->q_sibling_at, a->q_sibling_size) + u->offset;
-	c->p = fixed + a->q_size;
+	c->p = fixed + a->q_bytes;
 	return true;
 }
 
@@ -1318,16 +1375,6 @@ static bool members_of(struct worker *w, const struct ll_scan_unit *u, struct ll
 }
 
 /*
- * Read a matched DIE again, this time keeping what the signature needs.
- * Anything unexpected leaves has_sig false and the caller asks libdw.
- */
-static bool is_aggregate(unsigned tag)
-{
-	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-	       tag == DW_TAG_class_type;
-}
-
-/*
  * Whether the DIE at unit offset REF is a named type or no aggregate at
  * all, so that a typedef to it names nothing a lookup wants (only a
  * typedef of an anonymous struct or union does). False when unsure.
@@ -1366,6 +1413,28 @@ static bool names_nothing_wanted(const struct worker *w, const struct ll_scan_un
  * was read. Anything unexpected leaves both false and the caller asks
  * libdw.
  */
+/* capture_aggregate()'s reading of a quick_aggregate DIE at C (its code read). */
+static bool read_quick_aggregate(struct ll_cursor *c, const struct abbrev *a,
+				 struct ll_scan_hit *h)
+{
+	if (a->q_inline_name) {
+		const unsigned char *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+
+		if (!nul)
+			return false;
+		c->p = nul + 1;
+	}
+	const unsigned char *fixed = c->p;
+
+	if ((uint64_t)(c->end - fixed) < a->q_bytes)
+		return false;
+	h->byte_size = quick_const_value(fixed, &a->q_byte_size);
+	h->decl_line = quick_const_value(fixed, &a->q_line);
+	h->decl_file = quick_const_value(fixed, &a->q_file);
+	c->p = fixed + a->q_bytes;
+	return true;
+}
+
 static void capture_aggregate(struct worker *w, const struct ll_scan_unit *u,
 			      const unsigned char *at, struct ll_scan_hit *h)
 {
@@ -1381,7 +1450,14 @@ static void capture_aggregate(struct worker *w, const struct ll_scan_unit *u,
 	if (!is_aggregate(a->tag))
 		return;
 	h->tag = a->tag;
-	for (unsigned i = 0; i < a->nr_attrs; i++) {
+	bool quick = a->quick_aggregate && !(a->q_named && h->via_typedef);
+
+	if (quick) {
+		if (!read_quick_aggregate(&c, a, h))
+			return;
+		have_size = have_line = have_file = true;
+	}
+	for (unsigned i = 0; !quick && i < a->nr_attrs; i++) {
 		unsigned attr = t->attr[a->first + i], form = t->form[a->first + i];
 
 		/* A repeated attribute: libdw answers with the first, so does this. */
@@ -1417,7 +1493,8 @@ static void capture_aggregate(struct worker *w, const struct ll_scan_unit *u,
  * Read a matched DIE again, this time keeping what the signature needs:
  * an aggregate's, or for a typedef of an anonymous struct or union (a
  * name a lookup wants), its target's. A typedef of anything else is
- * settled: it names nothing a lookup wants.
+ * settled: it names nothing a lookup wants. Anything unexpected leaves
+ * has_sig false and the caller asks libdw.
  */
 static void capture(struct worker *w, const struct ll_scan_unit *u, const unsigned char *at,
 		    struct ll_scan_hit *h)
