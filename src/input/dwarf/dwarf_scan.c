@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #ifdef __SSE2__
@@ -3640,17 +3641,46 @@ static int scan_walked(const struct ll_scan_input *in, struct targets *targets,
 	return 0;
 }
 
+/*
+ * Map .debug_abbrev's pages (the file's mapping, in the page cache):
+ * every unit's producer verdict walks its unit's table, and the first
+ * touch of each page cost ~3.4 us on these VMs, one page per unit, in the
+ * scan's two threads. Done on a thread of its own while this one looks
+ * for the names in .debug_str. Best effort: an older kernel refuses.
+ */
+static void *populate_abbrev(void *arg)
+{
+	const struct ll_scan_input *in = arg;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = (uintptr_t)in->abbrev / page * page;
+	uintptr_t to = (uintptr_t)(in->abbrev + in->abbrev_size);
+
+#ifdef MADV_POPULATE_READ
+	(void)madvise((void *)from, to - from, MADV_POPULATE_READ);
+#else
+	(void)from;
+	(void)to;
+#endif
+	return NULL;
+}
+
 int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	    unsigned threads, struct ll_scan_result *out)
 {
 	struct targets targets;
 	const uint16_t probe = 1;
+	pthread_t populating;
+	bool populate;
 
 	memset(out, 0, sizeof(*out));
 	/* Values are read little endian; a big-endian image takes the libdw walk. */
 	if (*(const unsigned char *)&probe != 1)
 		return -1;
+	populate = threads > 1 && in->abbrev_size &&
+		   pthread_create(&populating, NULL, populate_abbrev, (void *)in) == 0;
 	build_targets(in, names, n, &targets);
+	if (populate)
+		pthread_join(populating, NULL);
 	targets.collect_all = names == NULL;
 	choose_anchors(in, &targets);
 	/*
