@@ -17,9 +17,12 @@ The same cases run under ASan/UBSan when meson test runs this in the
 sanitizer build: a report there fails the case (non-zero exit, stderr).
 """
 import argparse
+import glob
 import json
 import os
 import sys
+import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -93,6 +96,27 @@ def check_whole_runs(tap, lint, bins, expect, dw):
                 tap.ok(res is not None and (res[0], res[2]) == w and res[1] == "",
                        f"{case} {mode[0]} ({how}): exit 2, one line",
                        res and f"exit {res[0]}: {res[2]}{res[1][:300]}")
+    check_audit_warm(tap, lint, bins)
+
+
+def check_audit_warm(tap, lint, bins):
+    """The name index a whole run leaves must not make the next --audit
+    build what its scan reads as holding no ops pointer: warm as cold, exit
+    0 (the index records no member types; answered from it, --audit built
+    every struct, and met this damage)."""
+    case = "member-beyond-size"
+    path = bins[case]
+    age = time.time() - os.stat(path).st_mtime
+    if age < 2.5:
+        time.sleep(2.5 - age)  # no index for a binary changed in the last 2 s
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"XDG_CACHE_HOME": cache}
+        cold = lint.run("--audit=*", *whole_filter(case), path, extra_env=env)
+        written = glob.glob(os.path.join(cache, "layoutlint", "*.index"))
+        res = lint.run("--audit=*", *whole_filter(case), path, extra_env=env)
+        tap.ok(written and res is not None and res == cold and res[0] == 0,
+               f"{case} --audit=* again, with the index the first one left: exit 0, "
+               "as without it", res and f"index {written}; exit {res[0]}: {res[2]}{res[1][:300]}")
 
 
 def main():

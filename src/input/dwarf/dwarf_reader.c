@@ -3819,7 +3819,14 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	const char **names = xcalloc(n ? n : 1, sizeof(*names));
 	bool use_index = index_answers(queries, n);
 	struct ll_name_index *ix = use_index ? dwarf_index(in) : NULL;
-	bool warm = ix != NULL, capture = false;
+	/*
+	 * A member filter (--audit) is the scan's to apply: the index
+	 * records no member types, and answered from it every struct was
+	 * built (~8,000 of the 6.12 image: 0.73 s warm against 0.37 s cold).
+	 * The listing that --audit runs first scanned already: its hits
+	 * answer.
+	 */
+	bool warm = ix != NULL && !in->opts.member_filter, capture = false;
 	struct interned strings = { 0 };	/* of the definitions captured */
 	size_t *order = NULL;	/* warm: queries by their pick's DIE */
 	int rc = 0;
