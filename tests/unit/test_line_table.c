@@ -126,7 +126,11 @@ START_TEST(test_entries_match_libdw)
 		units++;
 		off = next;
 	}
-	ck_assert_uint_eq(units, o.fx.is_object ? 1 : 2);
+	/* An object is one unit; an executable two or (ut-mixed-dwarf5.exe) three. */
+	if (o.fx.is_object)
+		ck_assert_uint_eq(units, 1);
+	else
+		ck_assert_uint_ge(units, 2);
 	fixture_close(&o.fx);
 }
 END_TEST

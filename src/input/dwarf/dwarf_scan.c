@@ -3509,6 +3509,9 @@ static void merge_results(struct ll_scan_result *out, const struct worker *w, un
 /* A worker's own results, when the scan is given up (a wrong guess). */
 static void discard_worker(struct worker *w)
 {
+	for (size_t i = 0; i < w->nr_names; i++)
+		free(w->names[i]);
+	w->nr_names = 0;
 	for (size_t i = 0; i < w->nr_comp_dirs; i++)
 		free(w->comp_dirs[i]);
 	w->nr_comp_dirs = 0;
