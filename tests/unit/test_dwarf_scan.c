@@ -299,6 +299,11 @@ START_TEST(test_scan_matches_libdw)
 		ck_assert_int_eq(ll_scan(&in, names, NR_NAMES, 2, &r), 0);
 		check_result(&o, &r, t, n, nr_units, "pread");
 		ll_scan_result_release(&r);
+		/* Units guessed from .debug_aranges with no header probed first. */
+		in.unprobed_guess = true;
+		ck_assert_int_eq(ll_scan(&in, names, NR_NAMES, 2, &r), 0);
+		check_result(&o, &r, t, n, nr_units, "pread, unprobed guess");
+		ll_scan_result_release(&r);
 		close(fd);
 	}
 	fixture_close(&o.fx);
@@ -372,6 +377,8 @@ START_TEST(test_collect_all_names)
 			in.fd = fd;
 			in.info = NULL;
 			in.info_file_offset = shdr.sh_offset;
+			/* The scan's own recovery, not the probe's. */
+			in.unprobed_guess = pass == 2;
 		}
 		/* Pass 2 on one thread: the guess fails after a unit was read. */
 		ck_assert_int_eq(ll_scan(&in, NULL, 0, pass == 2 ? 1 : 2, &r), 0);

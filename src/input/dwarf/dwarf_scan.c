@@ -3338,6 +3338,38 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Ranges whose headers are read before a guess is trusted (guess_probes_fit()). */
+#define GUESS_PROBES 16
+
+/*
+ * Whether the headers of a few of the guessed UNITS, evenly spaced, the
+ * first and the last among them, each span exactly their range. Only
+ * speed depends on it: a wrong guess found by the scan costs the scan
+ * done until then, and units aranges does not name come in runs (a
+ * library built by another compiler), which a probe meets early.
+ */
+static bool guess_probes_fit(const struct ll_scan_input *in, const struct ll_scan_unit *units,
+			     size_t n)
+{
+	size_t probes = n < GUESS_PROBES ? n : GUESS_PROBES;
+
+	for (size_t k = 0; k < probes; k++) {
+		size_t i = probes > 1 ? k * (n - 1) / (probes - 1) : 0;
+		unsigned char hdr[sizeof(units->head)];
+		struct ll_scan_unit read;
+		size_t avail = (size_t)(units[i].end - units[i].offset);
+
+		if (avail > sizeof(hdr))
+			avail = sizeof(hdr);
+		if (pread(in->fd, hdr, avail, (off_t)(in->info_file_offset + units[i].offset)) !=
+		    (ssize_t)avail ||
+		    !read_unit(hdr, avail, units[i].offset, in->info_size, in->abbrev_size, &read) ||
+		    read.end != units[i].end)
+			return false;
+	}
+	return true;
+}
+
 /*
  * The units as .debug_aranges names them, without reading a header: one
  * range from each unit offset it names to the next (gcc names every unit
@@ -3380,7 +3412,8 @@ static bool units_from_aranges(const struct ll_scan_input *in, struct unit_walk 
 	}
 	out->units[out->nr - 1].end = in->info_size;
 	free(offs);
-	if (out->units[0].offset == 0)
+	if (out->units[0].offset == 0 &&
+	    (in->unprobed_guess || guess_probes_fit(in, out->units, out->nr)))
 		return true;
 	free(out->units);
 	return false;

@@ -111,6 +111,12 @@ struct ll_scan_input {
 	 */
 	const struct ll_member_filter *member_filter;
 	/*
+	 * Take the units from .debug_aranges without first probing a few of
+	 * their headers (guess_probes_fit()): for the tests of the scan's
+	 * own recovery from a wrong guess, which a probe would spare it.
+	 */
+	bool unprobed_guess;
+	/*
 	 * Optional: scan only these unit indexes (ascending), when the walk
 	 * finds ONLY_NR_UNITS units; otherwise every unit. A name index
 	 * (name_index.h) says which units can hold the names asked for.
