@@ -190,13 +190,6 @@ static bool ref_form_fixed(unsigned form)
 	       form == DW_FORM_ref8;
 }
 
-/*
- * A's quick_child plan, for a member (what hash_members() mostly meets;
- * planning every abbreviation made each unit's table slower to load).
- * Only where hash_members()'s attribute walk would read the same: it
- * takes the last of a repeated attribute and steps over a location of
- * another form, so a repeat or another form takes that walk.
- */
 static bool is_aggregate(unsigned tag)
 {
 	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
@@ -241,6 +234,14 @@ static void precompute_quick_aggregate(const struct abbrev_table *t, struct abbr
 	a->quick_aggregate = sizes && lines && files;
 }
 
+/*
+ * A's quick_child plan, for a member (what hash_members() mostly meets;
+ * planning every abbreviation made each unit's table slower to load), or
+ * for an aggregate its quick_aggregate plan.
+ * Only where hash_members()'s attribute walk would read the same: it
+ * takes the last of a repeated attribute and steps over a location of
+ * another form, so a repeat or another form takes that walk.
+ */
 static void precompute_quick(const struct abbrev_table *t, struct abbrev *a,
 			     const struct ll_scan_unit *u)
 {
