@@ -132,7 +132,10 @@ static bool read_unit(const unsigned char *hdr, size_t avail, uint64_t off, uint
 	if (c.bad || u->abbrev_offset >= abbrev_size)
 		return false;
 	u->first_die = off + (uint64_t)(c.p - hdr);
-	return u->first_die <= u->end;
+	if (u->first_die > u->end || u->first_die - u->offset > sizeof(u->head))
+		return false;
+	memcpy(u->head, hdr, (size_t)(u->first_die - u->offset));
+	return true;
 }
 
 static bool wanted_tag(unsigned tag);
@@ -324,6 +327,14 @@ static void precompute(struct abbrev_table *t, struct abbrev *a, const struct ll
 	}
 	a->fixed_size = fixed_so_far ? at : -1;
 	precompute_quick(t, a, u);
+}
+
+static void abbrev_table_release(struct abbrev_table *t)
+{
+	free(t->by_code);
+	free(t->attr);
+	free(t->form);
+	free(t->implicit);
 }
 
 static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_unit *u,
@@ -3079,9 +3090,8 @@ static bool settle_guessed(struct worker *w, size_t i)
 	size_t avail = (size_t)(u->end - u->offset);
 
 	if (!read_unit(w->ub, avail, u->offset, w->in->info_size, w->in->abbrev_size, &read) ||
-	    read.end != u->end || read.first_die - read.offset > sizeof(read.head))
+	    read.end != u->end)
 		return false;
-	memcpy(read.head, w->ub, (size_t)(read.first_die - read.offset));
 	*u = read;
 	return true;
 }
@@ -3261,10 +3271,8 @@ static void *walk_range(void *arg)
 		    pread(in->fd, hdr, avail, (off_t)(in->info_file_offset + off)) != (ssize_t)avail)
 			return NULL;
 		if (!read_unit(h, avail < sizeof(u.head) ? avail : sizeof(u.head), off, in->info_size,
-			       in->abbrev_size, &u) ||
-		    u.first_die - u.offset > sizeof(u.head))
+			       in->abbrev_size, &u))
 			return NULL;
-		memcpy(u.head, h, (size_t)(u.first_die - u.offset));
 		if (wk->nr == wk->cap) {
 			wk->cap = wk->cap ? wk->cap * 2 : 1024;
 			wk->units = xrealloc(wk->units, wk->cap * sizeof(*wk->units));
@@ -3562,10 +3570,7 @@ static void release_worker(struct worker *w)
 	free(w->names);
 	free(w->comp_dirs);
 	distinct_release(&w->distinct);
-	free(w->abbrevs.by_code);
-	free(w->abbrevs.attr);
-	free(w->abbrevs.form);
-	free(w->abbrevs.implicit);
+	abbrev_table_release(&w->abbrevs);
 	free(w->buf);
 	free(w->seen);
 	free(w->name_memo);
@@ -3759,10 +3764,7 @@ bool ll_scan_unit_refs_outside(const struct ll_scan_input *in, const struct ll_s
 			  form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8 ||
 			  form == DW_FORM_GNU_ref_alt || form == DW_FORM_indirect;
 	}
-	free(t.by_code);
-	free(t.attr);
-	free(t.form);
-	free(t.implicit);
+	abbrev_table_release(&t);
 	return outside;
 }
 
