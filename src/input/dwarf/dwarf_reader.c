@@ -1216,6 +1216,15 @@ static int member_decl_int(struct member_attrs *ma, unsigned at, int *out)
 	return 0;
 }
 
+/* V, an array of OLD elements of ELEM bytes, grown to N (> OLD) with the new ones zeroed. */
+static void *grow_zeroed(void *v, size_t old, size_t n, size_t elem)
+{
+	unsigned char *p = xrealloc(v, n * elem);
+
+	memset(p + old * elem, 0, (n - old) * elem);
+	return p;
+}
+
 /* Display paths of one unit's file entries, resolved once each. */
 struct file_cache {
 	uintptr_t cu;		/* the unit DIE's address: offsets repeat between parts */
@@ -1414,10 +1423,8 @@ static char *decl_file(const struct ll_dwarf_input *in, Dwarf_Die *die, struct m
 		if (index >= fc->n) {
 			size_t n = (size_t)index + 1;
 
-			fc->paths = xrealloc(fc->paths, n * sizeof(*fc->paths));
-			fc->resolved = xrealloc(fc->resolved, n * sizeof(*fc->resolved));
-			memset(fc->paths + fc->n, 0, (n - fc->n) * sizeof(*fc->paths));
-			memset(fc->resolved + fc->n, 0, (n - fc->n) * sizeof(*fc->resolved));
+			fc->paths = grow_zeroed(fc->paths, fc->n, n, sizeof(*fc->paths));
+			fc->resolved = grow_zeroed(fc->resolved, fc->n, n, sizeof(*fc->resolved));
 			fc->n = n;
 		}
 		fc->paths[index] = path ? xstrdup(path) : NULL;
@@ -2313,15 +2320,15 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 /* What one build is asked for. */
 struct build_how {
 	size_t budget;		/* members it may still count */
-	/* The members' declaring places are left out: a --list row or a digest reads none. */
-	bool shape_only;
 	/*
-	 * The aggregate's declaring file is FILE (NULL: none), as the lookup
-	 * already spelled it for the candidate: a whole-image run builds a
-	 * struct or two per unit, and reading each unit's line table again
-	 * for that one path was ~6% of its instructions.
+	 * For a --list row or a digest, which read no member's declaring
+	 * place: those are left out, and the aggregate's declaring file is
+	 * FILE (NULL: none), as the lookup already spelled it for the
+	 * candidate (a whole-image run builds a struct or two per unit, and
+	 * reading each unit's line table again for that one path was ~6% of
+	 * its instructions).
 	 */
-	bool file_known;
+	bool shape_only;
 	const char *file;
 };
 
@@ -2361,7 +2368,7 @@ static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, cons
 	ctx.rust = ll_language_is_rust(lang);
 	ctx.cxx = ll_language_is_cxx(lang);
 	s->compiler_orders_members = ctx.rust;
-	if (how->file_known) {
+	if (how->shape_only) {
 		s->decl.file = how->file ? xstrdup(how->file) : NULL;
 		die_decl_position(agg, &s->decl);
 	} else {
@@ -2719,10 +2726,8 @@ static bool unit_file(const struct ll_dwarf_input *in, size_t part, struct unit_
 		if (index >= uf->n) {
 			size_t n = (size_t)index + 1;
 
-			uf->display = xrealloc(uf->display, n * sizeof(*uf->display));
-			uf->raw = xrealloc(uf->raw, n * sizeof(*uf->raw));
-			memset(uf->display + uf->n, 0, (n - uf->n) * sizeof(*uf->display));
-			memset(uf->raw + uf->n, 0, (n - uf->n) * sizeof(*uf->raw));
+			uf->display = grow_zeroed(uf->display, uf->n, n, sizeof(*uf->display));
+			uf->raw = grow_zeroed(uf->raw, uf->n, n, sizeof(*uf->raw));
 			uf->n = n;
 		}
 		uf->dir0 = dir0;
@@ -3119,8 +3124,7 @@ static struct build_how build_how_for(const struct ll_query *q, const struct can
 {
 	bool shape_only = q->summary_only || q->digest;
 
-	return (struct build_how){ .shape_only = shape_only, .file_known = shape_only,
-				   .file = pick->file };
+	return (struct build_how){ .shape_only = shape_only, .file = pick->file };
 }
 
 static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
