@@ -56,6 +56,27 @@ static void open_fixture(int i, struct opened *o)
 		o->in.aranges = NULL;
 }
 
+/*
+ * O's input, reading an executable's .debug_info as stored, with pread,
+ * not through the mapping; the file descriptor it opened, for the caller
+ * to close.
+ */
+static int pread_input(const struct opened *o, struct ll_scan_input *in)
+{
+	GElf_Shdr shdr;
+	int fd;
+
+	*in = o->in;
+	ck_assert_ptr_nonnull(ll_elf_section(o->fx.elf, ".debug_info", NULL, &shdr));
+	fd = open(o->fx.path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	in->use_pread = true;
+	in->fd = fd;
+	in->info = NULL;
+	in->info_file_offset = shdr.sh_offset;
+	return fd;
+}
+
 /* open_fixture() and the line tables, which the scan's declaring files (and distinct) read. */
 static void open_fixture_with_lines(int i, struct opened *o)
 {
@@ -285,17 +306,9 @@ START_TEST(test_scan_matches_libdw)
 	ll_scan_result_release(&r);
 
 	if (!o.fx.is_object) {
-		/* An executable's .debug_info as stored: read with pread, not the mapping. */
-		struct ll_scan_input in = o.in;
-		GElf_Shdr shdr;
+		struct ll_scan_input in;
 
-		ck_assert_ptr_nonnull(ll_elf_section(o.fx.elf, ".debug_info", NULL, &shdr));
-		fd = open(o.fx.path, O_RDONLY);
-		ck_assert_int_ge(fd, 0);
-		in.use_pread = true;
-		in.fd = fd;
-		in.info = NULL;
-		in.info_file_offset = shdr.sh_offset;
+		fd = pread_input(&o, &in);
 		ck_assert_int_eq(ll_scan(&in, names, NR_NAMES, 2, &r), 0);
 		check_result(&o, &r, t, n, nr_units, "pread");
 		ll_scan_result_release(&r);
@@ -366,17 +379,10 @@ START_TEST(test_collect_all_names)
 	 */
 	for (int pass = 0; pass < (o.fx.is_object ? 1 : 3); pass++) {
 		struct ll_scan_input in = o.in;
-		GElf_Shdr shdr;
 		int fd = -1;
 
 		if (pass) {
-			ck_assert_ptr_nonnull(ll_elf_section(o.fx.elf, ".debug_info", NULL, &shdr));
-			fd = open(o.fx.path, O_RDONLY);
-			ck_assert_int_ge(fd, 0);
-			in.use_pread = true;
-			in.fd = fd;
-			in.info = NULL;
-			in.info_file_offset = shdr.sh_offset;
+			fd = pread_input(&o, &in);
 			/* The scan's own recovery, not the probe's. */
 			in.unprobed_guess = pass == 2;
 		}
