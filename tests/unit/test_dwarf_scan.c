@@ -323,6 +323,147 @@ START_TEST(test_scan_matches_libdw)
 }
 END_TEST
 
+/*
+ * The verdict a unit's DW_AT_producer gives (LL_VERDICT_*), as libdw reads
+ * it; 0 for a producer in a form the scan does not read (clang's strx).
+ */
+static uint8_t producer_verdict(const struct fixture *fx, uint64_t unit)
+{
+	Dwarf_Off next;
+	size_t hsize;
+	Dwarf_Die cu;
+	Dwarf_Attribute attr;
+	const char *producer;
+
+	ck_assert(dwarf_nextcu(fx->dwarf, unit, &next, &hsize, NULL, NULL, NULL) == 0);
+	ck_assert(dwarf_offdie(fx->dwarf, unit + hsize, &cu));
+	producer = dwarf_formstring(dwarf_attr(&cu, DW_AT_producer, &attr));
+	ck_assert_ptr_nonnull(producer);
+	if (dwarf_whatform(&attr) != DW_FORM_strp && dwarf_whatform(&attr) != DW_FORM_string)
+		return 0;
+	if (strncmp(producer, "GNU C", 5) == 0 && !strstr(producer, "-fno-merge-debug-strings") &&
+	    !strstr(producer, "-gsplit-dwarf"))
+		return LL_VERDICT_KNOWN | LL_VERDICT_GCC;
+	return strstr(producer, "clang version") ? LL_VERDICT_KNOWN : 0;
+}
+
+/*
+ * Each unit's producer verdict, which decides whether the byte filter
+ * may skip it, is the one its DW_AT_producer gives: the unit DIE's
+ * abbreviation, found by its bytes in a DWARF 5 table or by walking a
+ * DWARF 4 one, is the right one.
+ */
+START_TEST(test_verdicts_match_producers)
+{
+	struct opened o;
+	struct ll_scan_result r;
+
+	open_fixture(_i, &o);
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		ck_assert_int_eq(ll_scan(&o.in, names, NR_NAMES, threads, &r), 0);
+		ck_assert_ptr_nonnull(r.verdicts);
+		for (size_t i = 0; i < r.nr_units; i++) {
+			uint8_t want = producer_verdict(&o.fx, r.units[i].offset);
+
+			ck_assert_msg(r.verdicts[i] == want,
+				      "%s: unit 0x%llx: verdict %u, its producer says %u", o.fx.path,
+				      (unsigned long long)r.units[i].offset, r.verdicts[i], want);
+		}
+		ll_scan_result_release(&r);
+	}
+	fixture_close(&o.fx);
+}
+END_TEST
+
+/* A DWARF 5 unit's bytes, built up by hand, with its abbreviations and strings. */
+struct handmade {
+	unsigned char info[64], abbrev[128], str[64];
+	size_t info_size, abbrev_size, str_size;
+};
+
+static void put_bytes(unsigned char *to, size_t cap, size_t *n, const void *bytes, size_t len)
+{
+	ck_assert_uint_le(*n + len, cap);
+	memcpy(to + *n, bytes, len);
+	*n += len;
+}
+
+/*
+ * Abbreviations 1 .. 10, base types, the first holding the bytes of the
+ * unit DIE's entry's start (11, DW_TAG_compile_unit, DW_CHILDREN_yes) in
+ * its specs (DW_AT_encoding as DW_FORM_data1, then DW_AT_low_pc as
+ * DW_FORM_addr); the unit DIE's own entry 11 (DW_AT_producer as
+ * DW_FORM_strp); then entry AFTER (none when 0). The unit: that DIE,
+ * naming gcc as its producer, with no children.
+ */
+static void handmade_unit(struct handmade *h, unsigned after)
+{
+	static const unsigned char first[] = { 1, DW_TAG_base_type, DW_CHILDREN_no,
+					       DW_AT_encoding, DW_FORM_data1,
+					       DW_AT_low_pc, DW_FORM_addr, 0, 0 };
+	static const unsigned char unit_entry[] = { 11, DW_TAG_compile_unit, DW_CHILDREN_yes,
+						    DW_AT_producer, DW_FORM_strp, 0, 0 };
+	static const char strings[] = "\0GNU C17 12.2.0 -g\0ut_main";
+	const unsigned char head[] = { 0, 0, 0, 0, 5, 0, DW_UT_compile, 8, 0, 0, 0, 0,
+				       11, 1, 0, 0, 0, 0 };
+
+	memset(h, 0, sizeof(*h));
+	ck_assert_uint_eq(first[4], 11);	/* DW_FORM_data1: the unit entry's code */
+	put_bytes(h->abbrev, sizeof(h->abbrev), &h->abbrev_size, first, sizeof(first));
+	for (unsigned char code = 2; code <= 10; code++) {
+		const unsigned char entry[] = { code, DW_TAG_base_type, DW_CHILDREN_no,
+						DW_AT_name, DW_FORM_string, 0, 0 };
+
+		put_bytes(h->abbrev, sizeof(h->abbrev), &h->abbrev_size, entry, sizeof(entry));
+	}
+	put_bytes(h->abbrev, sizeof(h->abbrev), &h->abbrev_size, unit_entry, sizeof(unit_entry));
+	if (after) {
+		const unsigned char entry[] = { (unsigned char)after, DW_TAG_base_type,
+						DW_CHILDREN_no, 0, 0 };
+
+		put_bytes(h->abbrev, sizeof(h->abbrev), &h->abbrev_size, entry, sizeof(entry));
+	}
+	put_bytes(h->abbrev, sizeof(h->abbrev), &h->abbrev_size, "", 1);
+	put_bytes(h->str, sizeof(h->str), &h->str_size, strings, sizeof(strings));
+	/* The unit: header (DW_AT_producer at .debug_str offset 1), the unit DIE, its end. */
+	put_bytes(h->info, sizeof(h->info), &h->info_size, head, sizeof(head));
+	h->info[0] = (unsigned char)(h->info_size - 4);
+}
+
+/*
+ * The unit DIE's abbreviation found by its bytes takes the entry whose
+ * followers are numbered after it, not an earlier copy of its first
+ * bytes inside another entry (read as the unit DIE's, that has no
+ * DW_AT_producer); where no entry's followers are numbered so, the walk
+ * finds it. Either way gcc's verdict.
+ */
+START_TEST(test_unit_abbrev_by_bytes)
+{
+	static const unsigned afters[] = { 0, 12, 20 };
+	const char *const wanted[] = { "ut_main" };
+
+	for (size_t k = 0; k < sizeof(afters) / sizeof(afters[0]); k++) {
+		struct handmade h;
+		struct ll_scan_input in = { 0 };
+		struct ll_scan_result r;
+
+		handmade_unit(&h, afters[k]);
+		in.info = h.info;
+		in.info_size = h.info_size;
+		in.abbrev = h.abbrev;
+		in.abbrev_size = h.abbrev_size;
+		in.str = h.str;
+		in.str_size = h.str_size;
+		ck_assert_int_eq(ll_scan(&in, wanted, 1, 1, &r), 0);
+		ck_assert_uint_eq(r.nr_units, 1);
+		ck_assert_uint_eq(r.nr_hits, 0);
+		ck_assert_msg(r.verdicts[0] == (LL_VERDICT_KNOWN | LL_VERDICT_GCC),
+			      "entry after the unit's: %u: verdict %u", afters[k], r.verdicts[0]);
+		ll_scan_result_release(&r);
+	}
+}
+END_TEST
+
 /* Names that are no type find nothing, and cost no unit its raw scan. */
 /* Whether a top-level DIE of the unit at OFF has a name in a form the scan cannot read. */
 static bool unit_has_unreadable_name(const struct fixture *fx, uint64_t off)
@@ -781,6 +922,8 @@ static Suite *scan_suite(void)
 	TCase *t = tcase_create("fixtures");
 
 	tcase_add_loop_test(t, test_scan_matches_libdw, 0, nr_fixtures);
+	tcase_add_loop_test(t, test_verdicts_match_producers, 0, nr_fixtures);
+	tcase_add_test(t, test_unit_abbrev_by_bytes);
 	tcase_add_loop_test(t, test_missing_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_collect_all_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_capture_matches_named, 0, nr_fixtures);

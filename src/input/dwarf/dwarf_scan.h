@@ -243,6 +243,16 @@ struct ll_scan_variable {
 /* Free V[0..N) and their strings. */
 void ll_scan_variables_free(struct ll_scan_variable *v, size_t n);
 
+/*
+ * A unit's producer verdict (ll_scan_result.verdicts), once its unit DIE
+ * was read: LL_VERDICT_KNOWN, with LL_VERDICT_GCC when gcc's rule holds
+ * (inline names of up to offset_size - 1 characters, every longer one a
+ * DW_FORM_strp), without it when no name is inline (LLVM). 0: not asked,
+ * or the producer does not tell.
+ */
+#define LL_VERDICT_KNOWN 1
+#define LL_VERDICT_GCC 2
+
 struct ll_scan_result {
 	struct ll_scan_hit *hits;	/* named DIEs, in .debug_info order */
 	size_t nr_hits;
