@@ -15,6 +15,7 @@ from lib import Tap  # noqa: E402
 
 COMPLETE = os.path.join(TOP, "bench", "complete.py")
 ROW = os.path.join(TOP, "bench", "row.py")
+ALTERNATE = os.path.join(TOP, "bench", "alternate.py")
 
 
 def run(argv, stdin=""):
@@ -78,6 +79,26 @@ def check_row(tap):
            "an incomplete peer gets no ratio; a missing peer says so", p.stdout)
 
 
+def check_alternate(tap, workdir):
+    """bench/alternate.py runs the two commands in turn and reports each one's median."""
+    log = os.path.join(workdir, "turns")
+    if os.path.exists(log):
+        os.remove(log)
+    a = f"sh -c 'echo A >> {log}; sleep 0.05'"
+    b = f"sh -c 'echo B >> {log}'"
+    p = run([sys.executable, ALTERNATE, "3", a, b])
+    with open(log) as f:
+        turns = f.read().split()
+    tap.ok(p.returncode == 0 and turns == ["A", "B"] * 4,
+           "a warmup of each, then 3 runs of each in turn", " ".join(turns) + p.stderr)
+    medians = [float(x) for x in p.stdout.split()] if p.returncode == 0 else []
+    tap.ok(len(medians) == 2 and medians[0] >= 0.05 > medians[1],
+           "each command's own median, in the order given", p.stdout)
+    p = run([sys.executable, ALTERNATE, "3", "true", "false"])
+    tap.ok(p.returncode != 0 and p.stdout == "" and "false" in p.stderr,
+           "a command that fails stops it, named", p.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--floor", required=True)
@@ -89,6 +110,7 @@ def main():
     check_floor(tap, a.floor, a.layoutlint, a.workdir)
     check_complete(tap)
     check_row(tap)
+    check_alternate(tap, a.workdir)
     return tap.finish()
 
 
