@@ -944,7 +944,7 @@ struct worker {
 	uint64_t *fallback;
 	size_t nr_fallback, cap_fallback;
 	struct abbrev_table abbrevs;
-	size_t lead;			/* offsets_end()'s first needle: the last to lead */
+	size_t lead;			/* names_end()'s first needle: the last to lead */
 	atomic_size_t *units_done;	/* shared by all workers */
 	atomic_bool *stop;		/* shared: in->stop_at_first_definition was met */
 	size_t nr_units;
@@ -3042,14 +3042,12 @@ static void choose_anchors(const struct ll_scan_input *in, struct targets *t)
 /*
  * Can this unit hold a wanted name at all? Its DIEs name things by
  * .debug_str offset, so a unit whose bytes never contain a candidate
- * offset (or, where names may be inline, the name itself) cannot. The
- * names' end is where the last such copy starts in P, plus one: 0 when
- * there is none, and no DIE starting at or after it can name a target.
- * offsets_end() finds it for the offsets; inline_names_end() then for
- * the names that may be inline.
+ * offset (or, where names may be inline, the name itself) cannot. Returns
+ * where the last such copy starts in P, plus one: 0 when there is none,
+ * and no DIE starting at or after that can name a target.
  */
-static size_t offsets_end(const struct targets *t, const unsigned char *p, size_t n,
-			  size_t *lead)
+static size_t names_end(const struct targets *t, const unsigned char *p, size_t n,
+			size_t inline_max, size_t *lead)
 {
 	size_t end = 0, first = *lead < t->nr_list ? *lead : 0;
 
@@ -3072,13 +3070,6 @@ static size_t offsets_end(const struct targets *t, const unsigned char *p, size_
 			*lead = i;
 		}
 	}
-	return end;
-}
-
-/* The names' end from offsets_end()'s END: the names that may be inline, up to INLINE_MAX long. */
-static size_t inline_names_end(const struct targets *t, const unsigned char *p, size_t n,
-			       size_t inline_max, size_t end)
-{
 	for (size_t k = 0; k < t->n && inline_max; k++) {
 		size_t len = strlen(t->names[k]), at;
 
@@ -3088,37 +3079,15 @@ static size_t inline_names_end(const struct targets *t, const unsigned char *p, 
 	return end;
 }
 
-/*
- * The first bytes of a unit's abbreviation table, asked for before the
- * byte filter's search of the unit, so that find_unit_abbrev() after it
- * finds them in the cache: its loads of them from memory were two thirds
- * of its time, which this cuts by a fifth.
- */
-#define PREFETCH_ABBREV 4096
-
-static void prefetch_abbrevs(const struct ll_scan_input *in, const struct ll_scan_unit *u)
-{
-	if (u->abbrev_offset >= in->abbrev_size)
-		return;
-	const unsigned char *p = in->abbrev + u->abbrev_offset;
-	size_t n = in->abbrev_size - u->abbrev_offset;
-
-	if (n > PREFETCH_ABBREV)
-		n = PREFETCH_ABBREV;
-	for (size_t k = 0; k < n; k += 64)
-		__builtin_prefetch(p + k);
-}
-
 enum filter_verdict { UNIT_SKIP, UNIT_SCAN, UNIT_ASK_ABBREVS };
 
 /*
  * The byte filter of the unit at P (its unit DIE on): UNIT_ASK_ABBREVS
  * when only the unit's abbreviations can tell how its names are stored.
- * *END: the names' end for UNIT_SCAN, SIZE_MAX when no filter ran;
- * *OFF_END: offsets_end(), for may_contain().
+ * *END: names_end() for UNIT_SCAN, SIZE_MAX when no filter ran.
  */
 static enum filter_verdict filter_unit(struct worker *w, size_t i, const unsigned char *p,
-				       size_t n, size_t *inline_max, size_t *end, size_t *off_end)
+				       size_t n, size_t *inline_max, size_t *end)
 {
 	const struct targets *t = w->targets;
 	bool strp_names;
@@ -3126,27 +3095,23 @@ static enum filter_verdict filter_unit(struct worker *w, size_t i, const unsigne
 	*end = SIZE_MAX;
 	if (t->collect_all || t->nr_list > FILTER_MAX_OFFSETS)
 		return UNIT_SCAN;
-	prefetch_abbrevs(w->in, &w->units[i]);
-	*off_end = offsets_end(t, p, n, &w->lead);
 	*inline_max = unit_inline_max(w, i, p, p + n, &strp_names);
 	if (!strp_names)
 		return UNIT_ASK_ABBREVS;
-	*end = inline_names_end(t, p, n, *inline_max, *off_end);
+	*end = names_end(t, p, n, *inline_max, &w->lead);
 	return *end ? UNIT_SCAN : UNIT_SKIP;
 }
 
 /*
- * The byte filter once the abbreviations are known: the names' end from
- * filter_unit()'s OFF_END, or SIZE_MAX (walk it all) when names hide in
- * forms whose bytes it cannot see.
+ * The byte filter once the abbreviations are known: names_end(), or
+ * SIZE_MAX (walk it all) when names hide in forms whose bytes it cannot
+ * see.
  */
-static size_t may_contain(struct worker *w, const unsigned char *p, size_t n, size_t inline_max,
-			  size_t off_end)
+static size_t may_contain(struct worker *w, const unsigned char *p, size_t n, size_t inline_max)
 {
 	if (w->abbrevs.names_hidden)
 		return SIZE_MAX;
-	return inline_names_end(w->targets, p, n, w->abbrevs.names_inline ? inline_max : 0,
-				off_end);
+	return names_end(w->targets, p, n, w->abbrevs.names_inline ? inline_max : 0, &w->lead);
 }
 
 /* Buffers from this size on ask for a huge page (2 MiB, on x86-64 and arm64 with 4 KiB pages). */
@@ -3271,8 +3236,8 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 			continue;
 		}
 		const unsigned char *p = w->ub + (u->first_die - w->ub_off);
-		size_t n = u->end - u->first_die, inline_max = SIZE_MAX, end, off_end = 0;
-		enum filter_verdict v = filter_unit(w, i, p, n, &inline_max, &end, &off_end);
+		size_t n = u->end - u->first_die, inline_max = SIZE_MAX, end;
+		enum filter_verdict v = filter_unit(w, i, p, n, &inline_max, &end);
 
 		if (v == UNIT_SKIP)
 			continue;
@@ -3282,7 +3247,7 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 		}
 		w->nr_tables_read++;
 		w->scopes |= w->abbrevs.scopes;
-		if (v == UNIT_ASK_ABBREVS && !(end = may_contain(w, p, n, inline_max, off_end)))
+		if (v == UNIT_ASK_ABBREVS && !(end = may_contain(w, p, n, inline_max)))
 			continue;
 		/*
 		 * A .debug_str past 4 GiB has offsets the filter does not list;
