@@ -16,6 +16,7 @@
 #include "report/report.h"
 #include "rules/import_rst.h"
 #include "util/diag.h"
+#include "util/huge_page.h"
 #include "util/strbuf.h"
 
 /* --list-checks: the catalog, for people and for scripts. */
@@ -69,9 +70,6 @@ static const struct cmd *cmd_select(const char *name)
 	return NULL;
 }
 
-/* A transparent huge page, where the kernel gives them (on madvise). */
-#define HUGE_PAGE ((uintptr_t)2 << 20)
-
 /*
  * glibc's malloc, tuned for a short process that builds a few hundred
  * thousand small objects: a heap that grows and shrinks in 32 MiB steps
@@ -103,12 +101,11 @@ static void *tune_malloc(void)
 #ifdef MADV_HUGEPAGE
 	void *first = malloc(1);
 	uintptr_t at = (uintptr_t)first, brk_end = (uintptr_t)sbrk(0);
-	uintptr_t lo = (at + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	uintptr_t hi = brk_end & ~(HUGE_PAGE - 1);
+	uintptr_t lo = ll_huge_round_up(at);
 
 	if (first && brk_end != (uintptr_t)-1 && at < brk_end && brk_end - at <= (64u << 20) &&
-	    hi > lo) {
-		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	    brk_end > lo + LL_HUGE_PAGE - 1 /* a whole huge page below the break */) {
+		ll_advise_huge(first, brk_end - at);
 		/* Up to the boundary, less the two chunk headers glibc puts around it. */
 		if (lo - at > 4 * sizeof(size_t) + 64)
 			below = malloc(lo - at - 4 * sizeof(size_t) - 64);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "util/strbuf.h"
+#include "util/huge_page.h"
 
 #include <stdbool.h>
 
@@ -7,7 +8,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 static void out_of_memory(void)
 {
@@ -15,28 +15,22 @@ static void out_of_memory(void)
 	abort();
 }
 
-#define HUGE_PAGE ((uintptr_t)2 << 20)
 #define HUGE_FROM ((size_t)4 << 20)
 
 /*
  * Ask for transparent huge pages in a block of N bytes at P from 4 MiB on
- * (best effort; advice only, so any allocator's block will do). A 4 KiB
- * first-touch fault costs ~8-13 us on the VMs this runs on, and the big
- * arrays are written whole soon after: the globals aggregate's 39,454
- * members of the 6.12 image (8.5 MB), the scan's hits and keys. Their
- * ~1,000 faults were ~25 ms of a cold --audit='*' (12.0 -> 10.9 thousand
- * faults in all). A block glibc grows in place or by mremap keeps the
- * advice for its new tail; one it copies has touched its new pages first.
+ * (best effort; advice only, so any allocator's block will do). The big
+ * arrays are written whole soon after they are made: the globals
+ * aggregate's 39,454 members of the 6.12 image (8.5 MB), the scan's hits
+ * and keys. Their ~1,000 faults were ~25 ms of a cold --audit='*' (12.0
+ * -> 10.9 thousand faults in all). A block glibc grows in place or by
+ * mremap keeps the advice for its new tail; one it copies has touched its
+ * new pages first.
  */
 static void *prefer_huge(void *p, size_t n)
 {
-#ifdef MADV_HUGEPAGE
-	uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	uintptr_t hi = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
-
-	if (n >= HUGE_FROM && hi > lo)
-		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#endif
+	if (n >= HUGE_FROM)
+		ll_advise_huge(p, n);
 	return p;
 }
 

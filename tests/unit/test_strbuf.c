@@ -5,7 +5,9 @@
  * sb_vaddf(), which now formats into the room already there, must give
  * what vsnprintf() gives whether or not the text fits that room.
  * ll_escape_in_place() must keep printable ASCII (the same pointer: no
- * copy) and escape every control byte and DEL wherever it sits.
+ * copy) and escape every control byte and DEL wherever it sits. The
+ * huge-page helpers (src/util/huge_page.c) must give aligned whole huge
+ * pages that carry the kernel's advice, and refuse a size that overflows.
  */
 #include <check.h>	/* the Check framework */
 #ifndef CHECK_MAJOR_VERSION
@@ -16,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../../src/util/huge_page.h"
 #include "../../src/util/strbuf.h"
 
 START_TEST(test_add_u64_matches_printf)
@@ -115,6 +119,89 @@ START_TEST(test_escape_every_position)
 }
 END_TEST
 
+START_TEST(test_huge_round_up)
+{
+	ck_assert_uint_eq(ll_huge_round_up(0), 0);
+	ck_assert_uint_eq(ll_huge_round_up(1), LL_HUGE_PAGE);
+	ck_assert_uint_eq(ll_huge_round_up(LL_HUGE_PAGE), LL_HUGE_PAGE);
+	ck_assert_uint_eq(ll_huge_round_up(LL_HUGE_PAGE + 1), 2 * LL_HUGE_PAGE);
+}
+END_TEST
+
+/*
+ * Whether the mapping that holds P carries the huge-page advice ("hg" in
+ * /proc/self/smaps's VmFlags). -1 when this kernel cannot say (no THP).
+ */
+static int advised_huge(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	int in_range = 0, found = -1;
+
+	if (!f || access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) != 0) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		uintptr_t lo, hi;
+
+		/* A mapping's first line: "lo-hi perms ..."; the rest are "Key: value". */
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &lo, &hi) == 2) {
+			in_range = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+			continue;
+		}
+		if (in_range && strncmp(line, "VmFlags:", 8) == 0) {
+			found = strstr(line, " hg") != NULL;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+START_TEST(test_huge_alloc_aligned_and_advised)
+{
+	static const size_t sizes[] = { 1, 256 << 10, LL_HUGE_PAGE, LL_HUGE_PAGE + 1 };
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t cap = 0;
+		unsigned char *p = ll_huge_alloc(sizes[i], &cap);
+
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq((uintptr_t)p % LL_HUGE_PAGE, 0);
+		ck_assert_uint_ge(cap, sizes[i]);
+		ck_assert_uint_eq(cap % LL_HUGE_PAGE, 0);
+		ck_assert_uint_lt(cap - sizes[i], LL_HUGE_PAGE);
+		memset(p, 0xa5, cap);	/* all of it is ours (ASan would say) */
+		ck_assert_int_ne(advised_huge(p), 0);
+		ck_assert_int_ne(advised_huge(p + cap - 1), 0);
+		free(p);
+	}
+}
+END_TEST
+
+START_TEST(test_huge_alloc_too_big)
+{
+	size_t cap = 7;
+
+	ck_assert_ptr_null(ll_huge_alloc(SIZE_MAX - 5, &cap));
+	ck_assert_uint_eq(cap, 7);
+	ck_assert_ptr_null(ll_huge_alloc(0, &cap));
+}
+END_TEST
+
+/* Advice for a block with no whole huge page inside: nothing, and no harm. */
+START_TEST(test_advise_small_block)
+{
+	unsigned char *p = xmalloc(4096);
+
+	ll_advise_huge(p, 4096);
+	memset(p, 1, 4096);
+	free(p);
+}
+END_TEST
+
 static Suite *strbuf_suite(void)
 {
 	Suite *s = suite_create("strbuf");
@@ -127,6 +214,12 @@ static Suite *strbuf_suite(void)
 	t = tcase_create("escape");
 	tcase_add_test(t, test_escape_keeps_printable);
 	tcase_add_test(t, test_escape_every_position);
+	suite_add_tcase(s, t);
+	t = tcase_create("huge_page");
+	tcase_add_test(t, test_huge_round_up);
+	tcase_add_test(t, test_huge_alloc_aligned_and_advised);
+	tcase_add_test(t, test_huge_alloc_too_big);
+	tcase_add_test(t, test_advise_small_block);
 	suite_add_tcase(s, t);
 	return s;
 }

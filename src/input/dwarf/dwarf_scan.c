@@ -20,6 +20,7 @@
 #include "input/dwarf/byte_cursor.h"
 #include "input/dwarf/ctype_name.h"
 #include "input/dwarf/scopes.h"
+#include "util/huge_page.h"
 #include "util/pathglob.h"
 #include "util/strbuf.h"
 
@@ -3114,9 +3115,8 @@ static size_t may_contain(struct worker *w, const unsigned char *p, size_t n, si
 	return names_end(w->targets, p, n, w->abbrevs.names_inline ? inline_max : 0, &w->lead);
 }
 
-/* Buffers from this size on ask for a huge page (2 MiB, on x86-64 and arm64 with 4 KiB pages). */
+/* Buffers from this size on ask for a huge page. */
 #define HUGE_BUFFER ((size_t)256 << 10)
-#define HUGE_PAGE_SIZE ((size_t)2 << 20)
 
 /*
  * A pread buffer of at least SIZE bytes, its capacity in *CAP, made once
@@ -3127,16 +3127,10 @@ static size_t may_contain(struct worker *w, const unsigned char *p, size_t n, si
  */
 static unsigned char *unit_buffer(size_t size, size_t *cap)
 {
-	void *p = NULL;
-	size_t n = (size + HUGE_PAGE_SIZE - 1) / HUGE_PAGE_SIZE * HUGE_PAGE_SIZE;
+	void *p = size >= HUGE_BUFFER ? ll_huge_alloc(size, cap) : NULL;
 
-	if (size >= HUGE_BUFFER && n >= size && posix_memalign(&p, HUGE_PAGE_SIZE, n) == 0) {
-#ifdef MADV_HUGEPAGE
-		(void)madvise(p, n, MADV_HUGEPAGE);
-#endif
-		*cap = n;
+	if (p)
 		return p;
-	}
 	*cap = size ? size : 1;
 	return xmalloc(*cap);
 }

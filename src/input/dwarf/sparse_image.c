@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "util/huge_page.h"
 #include "util/strbuf.h"
 
 struct ll_sparse_image {
@@ -41,9 +42,6 @@ static void whole_pages(uint64_t off, uint64_t size, uint64_t *first, uint64_t *
 	*last = (off + size) / page * page;
 }
 
-/* A huge page, where the kernel gives them (transparent, on madvise). */
-#define HUGE_PAGE ((size_t)2 << 20)
-
 int ll_sparse_open(int fd, const char *path, size_t size, uint64_t hole_off, uint64_t hole_size,
 		   struct ll_sparse_image **out, struct ll_error *err)
 {
@@ -52,7 +50,7 @@ int ll_sparse_open(int fd, const char *path, size_t size, uint64_t hole_off, uin
 	unsigned char *reserve;
 
 	*out = NULL;
-	if (hole_off > size || hole_size > size - hole_off || size > SIZE_MAX - HUGE_PAGE)
+	if (hole_off > size || hole_size > size - hole_off || size > SIZE_MAX - LL_HUGE_PAGE)
 		return ll_fail(err, "%s: section at file offset 0x%llx runs past the end of the file",
 			       path, (unsigned long long)hole_off);
 	img = xcalloc(1, sizeof(*img));
@@ -67,7 +65,7 @@ int ll_sparse_open(int fd, const char *path, size_t size, uint64_t hole_off, uin
 	 * that the hole's first whole page starts a huge page: a hole read
 	 * whole (ll_sparse_read_hole) can then take huge pages.
 	 */
-	img->reserve_size = size + HUGE_PAGE;
+	img->reserve_size = size + LL_HUGE_PAGE;
 	reserve = mmap(NULL, img->reserve_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		       -1, 0);
 	if (reserve == MAP_FAILED) {
@@ -75,7 +73,7 @@ int ll_sparse_open(int fd, const char *path, size_t size, uint64_t hole_off, uin
 		return ll_fail(err, "%s: cannot map: %s", path, strerror(errno));
 	}
 	img->reserve = reserve;
-	img->base = reserve + (HUGE_PAGE - ((uintptr_t)reserve + first) % HUGE_PAGE) % HUGE_PAGE;
+	img->base = reserve + (LL_HUGE_PAGE - ((uintptr_t)reserve + first) % LL_HUGE_PAGE) % LL_HUGE_PAGE;
 	if (mmap(img->base, size ? size : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
 		 0) == MAP_FAILED) {
 		int e = errno;
@@ -112,7 +110,7 @@ void ll_sparse_prefer_huge(struct ll_sparse_image *img)
 	whole_pages(img->hole_off, img->hole_size, &first, &last);
 	if (img->whole || last <= first)
 		return;
-	(void)madvise(img->base + first, (size_t)(last - first), MADV_HUGEPAGE);
+	ll_advise_huge(img->base + first, (size_t)(last - first));
 }
 
 unsigned char *ll_sparse_base(const struct ll_sparse_image *img)
