@@ -901,6 +901,61 @@ START_TEST(test_str_from_file)
 }
 END_TEST
 
+/*
+ * in.str_read_whole: the scan reads .debug_str from the file into a block
+ * of its own and reads names there. With the mapping's copy zeroed, the
+ * hits (and their members' hashes, which read every member's name) must
+ * still be those of the mapping; with a descriptor that cannot be read,
+ * the scan reads the mapping instead, and finds no strp name in zeros.
+ */
+START_TEST(test_str_read_whole)
+{
+	struct opened o;
+	GElf_Shdr shdr;
+	unsigned char *zeros;
+	size_t total = 0;
+	int fd;
+
+	open_fixture_with_lines(_i, &o);
+	ck_assert_ptr_nonnull(ll_elf_section(o.fx.elf, ".debug_str", NULL, &shdr));
+	fd = open(o.fx.path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	zeros = xcalloc(1, o.in.str_size);
+	for (size_t k = 0; k < NR_NAMES; k++) {
+		struct ll_scan_input in = o.in;
+		struct ll_scan_result want, got, unread;
+
+		ck_assert_int_eq(ll_scan(&o.in, &names[k], 1, 1, &want), 0);
+		in.str = zeros;
+		in.str_in_file = true;
+		in.str_read_whole = true;
+		in.str_fd = fd;
+		in.str_file_offset = shdr.sh_offset;
+		ck_assert_int_eq(ll_scan(&in, &names[k], 1, 2, &got), 0);
+		ck_assert_msg(got.nr_hits == want.nr_hits && got.nr_fallback == want.nr_fallback,
+			      "%s: %s: %zu hits read whole, not %zu", o.fx.path, names[k],
+			      got.nr_hits, want.nr_hits);
+		for (size_t h = 0; h < got.nr_hits; h++) {
+			ck_assert_msg(got.hits[h].die == want.hits[h].die &&
+				      got.hits[h].has_sig == want.hits[h].has_sig &&
+				      got.hits[h].members_hash == want.hits[h].members_hash,
+				      "%s: %s: hit %zu differs read whole", o.fx.path, names[k], h);
+		}
+		total += want.nr_hits + want.nr_fallback;	/* clang's strx: libdw's */
+		in.str_fd = -1;
+		ck_assert_int_eq(ll_scan(&in, &names[k], 1, 1, &unread), 0);
+		ck_assert_uint_eq(unread.nr_hits, 0);	/* every name here is longer than inline */
+		ll_scan_result_release(&unread);
+		ll_scan_result_release(&got);
+		ll_scan_result_release(&want);
+	}
+	ck_assert_uint_gt(total, 0);
+	free(zeros);
+	close(fd);
+	fixture_close(&o.fx);
+}
+END_TEST
+
 /* An empty name (`struct ""`) is searched for like any other: nothing found, nothing read past it. */
 START_TEST(test_empty_name)
 {
@@ -931,6 +986,7 @@ static Suite *scan_suite(void)
 	tcase_add_loop_test(t, test_nothing_needed, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_cut_sections, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_str_from_file, 0, nr_fixtures);
+	tcase_add_loop_test(t, test_str_read_whole, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_empty_name, 0, nr_fixtures);
 	suite_add_tcase(s, t);
 	return s;

@@ -3800,6 +3800,37 @@ static void *populate_abbrev(void *arg)
 	return NULL;
 }
 
+/*
+ * IN's .debug_str read whole from its file into a block of its own (the
+ * caller frees it), and *COPY as IN reading names there; NULL, *COPY
+ * untouched, when IN does not ask for it or the file cannot be read.
+ */
+static unsigned char *read_str_whole(const struct ll_scan_input *in, struct ll_scan_input *copy)
+{
+	unsigned char *str;
+	size_t cap;
+
+	if (!in->str_read_whole || !in->str_in_file || in->str_size == 0)
+		return NULL;
+	str = ll_huge_alloc(in->str_size, &cap);
+	if (!str)
+		str = xmalloc(in->str_size);
+	for (size_t done = 0; done < in->str_size;) {
+		ssize_t r = pread(in->str_fd, str + done, in->str_size - done,
+				  (off_t)(in->str_file_offset + done));
+
+		if (r <= 0) {
+			free(str);
+			return NULL;	/* the mapping, as without it */
+		}
+		done += (size_t)r;
+	}
+	*copy = *in;
+	copy->str = str;
+	copy->str_in_file = false;
+	return str;
+}
+
 int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	    unsigned threads, struct ll_scan_result *out)
 {
@@ -3807,11 +3838,16 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	const uint16_t probe = 1;
 	pthread_t populating;
 	bool populate;
+	struct ll_scan_input with_str;
+	unsigned char *str;
 
 	memset(out, 0, sizeof(*out));
 	/* Values are read little endian; a big-endian image takes the libdw walk. */
 	if (*(const unsigned char *)&probe != 1)
 		return -1;
+	str = read_str_whole(in, &with_str);
+	if (str)
+		in = &with_str;
 	populate = threads > 1 && in->abbrev_size &&
 		   pthread_create(&populating, NULL, populate_abbrev, (void *)in) == 0;
 	build_targets(in, names, n, &targets);
@@ -3842,6 +3878,7 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	if (rc && walk_units(in, keep_dies, threads, &walk))
 		rc = scan_walked(in, &targets, &walk, false, threads, out);
 	release_targets(&targets);
+	free(str);
 	return rc ? -1 : 0;
 }
 

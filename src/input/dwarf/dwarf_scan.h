@@ -49,6 +49,16 @@ struct ll_scan_input {
 	int str_fd;
 	uint64_t str_file_offset;
 	size_t str_chunk;
+	/*
+	 * With STR_IN_FILE: read all of .debug_str from the file into one
+	 * block (huge pages where the kernel gives them) for the scan, and
+	 * search and read names there instead of in the mapping. For an
+	 * ET_REL: `ld -r` keeps each object's strings apart (105 copies of
+	 * "xfs_mount" in xfs.ko), so each unit's copy of a struct names its
+	 * members by offsets of its own, and the walk reads names from every
+	 * part of the section; in its mapping that was ~110 page faults.
+	 */
+	bool str_read_whole;
 	const unsigned char *line_str;	/* for DW_AT_comp_dir in DW_FORM_line_strp */
 	size_t line_str_size;
 	/* Optional: unit offsets, to split the header walk between threads. */

@@ -473,8 +473,11 @@ static bool scan_input(Dwarf *dwarf, int fd, int str_fd, const struct ll_progres
 		in->str = (const unsigned char *)"";
 		in->str_size = 0;
 	} else if (str_fd >= 0 && plain_file_offset(elf, ".debug_str", &in->str_file_offset)) {
+		GElf_Ehdr eh;
+
 		in->str_in_file = true;
 		in->str_fd = str_fd;
+		in->str_read_whole = gelf_getehdr(elf, &eh) && eh.e_type == ET_REL;
 	}
 	if (!ll_elf_section_bytes(elf, ".debug_line_str", ".zdebug_line_str", &in->line_str,
 			  &in->line_str_size))
