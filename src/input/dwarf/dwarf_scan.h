@@ -57,6 +57,8 @@ struct ll_scan_input {
 	 * "xfs_mount" in xfs.ko), so each unit's copy of a struct names its
 	 * members by offsets of its own, and the walk reads names from every
 	 * part of the section; in its mapping that was ~110 page faults.
+	 * (A relocated image that read .debug_str into its own memory with
+	 * .debug_info, as xfs.ko's does, gives the scan no STR_FD at all.)
 	 */
 	bool str_read_whole;
 	const unsigned char *line_str;	/* for DW_AT_comp_dir in DW_FORM_line_strp */

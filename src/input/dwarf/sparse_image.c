@@ -176,6 +176,12 @@ void ll_sparse_release(struct ll_sparse_image *img, uint64_t off, uint64_t len)
 		(void)madvise(img->base + first, (size_t)(last - first), MADV_DONTNEED);
 }
 
+bool ll_sparse_holds(const struct ll_sparse_image *img, uint64_t off, uint64_t size)
+{
+	return off >= img->hole_off && off - img->hole_off <= img->hole_size &&
+	       size <= img->hole_size - (off - img->hole_off);
+}
+
 bool ll_sparse_whole(const struct ll_sparse_image *img)
 {
 	return img->whole;

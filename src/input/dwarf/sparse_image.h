@@ -74,6 +74,9 @@ void ll_sparse_prefer_huge(struct ll_sparse_image *img);
  */
 int ll_sparse_read_hole(struct ll_sparse_image *img, struct ll_error *err);
 
+/* Whether the file range [OFF, OFF + SIZE) lies inside the hole. */
+bool ll_sparse_holds(const struct ll_sparse_image *img, uint64_t off, uint64_t size);
+
 /* Make the whole hole the file's bytes again (a plain file mapping). */
 int ll_sparse_fill_all(struct ll_sparse_image *img, struct ll_error *err);
 
