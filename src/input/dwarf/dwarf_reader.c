@@ -853,9 +853,10 @@ static enum relocation_mode relocation_mode(void)
  * page of .debug_line the relocation writes (its file names' offsets)
  * was then a copy on write: ~70 of a cold xfs_mount lookup's 316 faults.
  * The scan and libdw read abbreviations and names there in huge pages.
- * `ld -r` (a kernel module) puts the debug sections together and their
- * .rela sections after them; an assembler puts each .rela section beside
- * its section, and there the range is .debug_info alone.
+ * `ld -r` (a kernel module), gcc and clang put the debug sections
+ * together and their .rela sections after them; where something big
+ * lies between (a .rela section beside its section, say), the range is
+ * .debug_info alone.
  */
 static void relocated_range(Elf *elf, const GElf_Shdr *info, size_t file_size, uint64_t *off,
 			    uint64_t *size)
