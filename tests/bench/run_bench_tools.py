@@ -16,6 +16,7 @@ from lib import Tap  # noqa: E402
 COMPLETE = os.path.join(TOP, "bench", "complete.py")
 ROW = os.path.join(TOP, "bench", "row.py")
 ALTERNATE = os.path.join(TOP, "bench", "alternate.py")
+REVISION = os.path.join(TOP, "bench", "revision")
 
 
 def run(argv, stdin=""):
@@ -99,6 +100,41 @@ def check_alternate(tap, workdir):
            "a command that fails stops it, named", p.stderr)
 
 
+def check_revision(tap, workdir):
+    """bench/revision: -dirty for a changed source, not for the results
+    file bench/run has just written."""
+    repo = os.path.join(workdir, "revision-repo")
+    os.makedirs(os.path.join(repo, "bench"), exist_ok=True)
+    with open(REVISION) as f, open(os.path.join(repo, "bench", "revision"), "w") as g:
+        g.write(f.read())
+    os.chmod(os.path.join(repo, "bench", "revision"), 0o755)
+    for name in ("RESULTS.md", "run"):
+        with open(os.path.join(repo, "bench", name), "w") as f:
+            f.write("before\n")
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t")
+    for k in ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"):
+        env.pop(k, None)
+    for argv in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-qm", "x"]):
+        subprocess.run(argv, cwd=repo, env=env, check=True)
+
+    def revision():
+        return subprocess.run([os.path.join(repo, "bench", "revision")], env=env,
+                              capture_output=True, text=True).stdout.strip()
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, env=env,
+                          capture_output=True, text=True).stdout.strip()
+    clean = revision()
+    with open(os.path.join(repo, "bench", "RESULTS.md"), "w") as f:
+        f.write("after\n")
+    results = revision()
+    with open(os.path.join(repo, "bench", "run"), "w") as f:
+        f.write("after\n")
+    changed = revision()
+    tap.ok(clean == head and results == head and changed == head + "-dirty",
+           "bench/revision: -dirty for a changed script, not for a rewritten RESULTS.md",
+           f"head {head}: clean {clean!r}, results {results!r}, changed {changed!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--floor", required=True)
@@ -111,6 +147,7 @@ def main():
     check_complete(tap)
     check_row(tap)
     check_alternate(tap, a.workdir)
+    check_revision(tap, a.workdir)
     return tap.finish()
 
 
