@@ -12,7 +12,9 @@ bytes as on one, and the member budget's error at the same struct.
 
 Then relocatable objects, as a kernel module is one (several units joined
 by ld -r): gcc and clang (DWARF 4 and 5; clang's 5 names strings through
-.debug_str_offsets, relocated too) on x86-64, and clang on arm64. Their
+.debug_str_offsets, relocated too) on x86-64, and clang on arm64; and gcc's
+again with 256 KiB between .debug_info and the other debug sections (a
+linker script), so that the relocated image reads .debug_info alone. Their
 debug sections are relocated by layoutlint itself (input/elf/elf_reloc.c);
 LAYOUTLINT_RELOC=libdwfl has libdwfl do it, and LAYOUTLINT_RELOC=own
 refuses to fall back to libdwfl, so the comparison is of the two. Both
@@ -179,12 +181,34 @@ def check_parallel_builds(tap, lint, workdir):
            f"1: {a.returncode} {a.stderr}\n2: {b.returncode} {b.stderr}")
 
 
+# The debug sections apart: 256 KiB of something else between .debug_info
+# and the others, so that the relocated image reads .debug_info alone
+# (relocated_range() in dwarf_reader.c) and the rest from the mapping.
+APART = "gcc DWARF 5, debug sections apart"
+APART_SCRIPT = """SECTIONS {
+  .debug_info 0 : { *(.debug_info) }
+  .apart 0 : { BYTE(1) . = . + 0x40000; }
+}
+"""
+
+
+def section_offsets(path):
+    """{name: (file offset, size)} of PATH's sections, as readelf -SW prints them."""
+    out = {}
+    for line in run(["readelf", "-SW", path]).out.splitlines():
+        f = line.replace("[ ", "[").split()
+        if len(f) > 6 and f[0].startswith("[") and f[1].startswith("."):
+            out[f[1]] = (int(f[4], 16), int(f[5], 16))
+    return out
+
+
 def relocatable_objects(workdir):
     """(label, path) of each ld -r of several units, as a module is built."""
     builds = [("gcc DWARF 5", "gcc", FIXTURE, None, 5, "ld"),
               ("clang DWARF 5", "clang", FIXTURE, None, 5, "ld"),
               ("clang DWARF 4", "clang", FIXTURE, None, 4, "ld"),
-              ("clang arm64 DWARF 5", "clang", CROSS_FIXTURE, "aarch64-linux-gnu", 5, "ld.lld")]
+              ("clang arm64 DWARF 5", "clang", CROSS_FIXTURE, "aarch64-linux-gnu", 5, "ld.lld"),
+              (APART, "gcc", FIXTURE, None, 5, "ld")]
     out = []
     for label, cc, fixture, target, dwarf, linker in builds:
         tag = label.replace(" ", "-")
@@ -198,7 +222,12 @@ def relocatable_objects(workdir):
                                   opt="-O0", target=target, extra=["-w"],
                                   defines=["main=rel_main_%d" % i]))
         joined = os.path.join(workdir, f"rel-{tag}.ko")
-        p = run([linker, "-r", "--allow-multiple-definition", "-o", joined, *objs])
+        script = []
+        if label == APART:
+            script = ["-T", os.path.join(workdir, "apart.ld")]
+            with open(script[1], "w") as f:
+                f.write(APART_SCRIPT)
+        p = run([linker, "-r", "--allow-multiple-definition", *script, "-o", joined, *objs])
         out.append((label, joined if p.rc == 0 else None, p.err))
     # An i386 object (SHT_REL): libdwfl's, and "own" says it is not ours.
     out.append(("gcc -m32", None, None))
@@ -216,6 +245,13 @@ def check_relocatable(tap, lint, workdir, rules):
         if not obj:
             tap.ok(False, f"{label}: ld -r", why)
             continue
+        if label == APART:
+            sec = section_offsets(obj)
+            info, apart = sec.get(".debug_info"), sec.get(".apart")
+            tap.ok(info and apart and all(name in sec and sec[name][0] > apart[0]
+                                          for name in (".debug_abbrev", ".debug_str")) and
+                   apart[0] > info[0] and apart[1] > 8 * info[1],
+                   f"{label}: 256 KiB between .debug_info and the others", str(sec))
         listing = lint.run("--list=*", obj, extra_env=own)
         names = sorted({line.split()[1] for line in listing.stdout.splitlines()[1:]
                         if len(line.split()) > 1})
