@@ -6,6 +6,7 @@ of 20 and was timed as if it had answered)."""
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -104,6 +105,7 @@ def check_revision(tap, workdir):
     """bench/revision: -dirty for a changed source, not for the results
     file bench/run has just written."""
     repo = os.path.join(workdir, "revision-repo")
+    shutil.rmtree(repo, ignore_errors=True)  # a run before left its commit there
     os.makedirs(os.path.join(repo, "bench"), exist_ok=True)
     with open(REVISION) as f, open(os.path.join(repo, "bench", "revision"), "w") as g:
         g.write(f.read())
