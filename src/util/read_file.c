@@ -73,3 +73,20 @@ const char *ll_read_error_text(int why, size_t max)
 	}
 	return strerror(why);
 }
+
+size_t ll_pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t r = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
+
+		if (r <= 0) {
+			if (r == 0)
+				errno = 0;
+			break;
+		}
+		done += (size_t)r;
+	}
+	return done;
+}

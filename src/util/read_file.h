@@ -8,6 +8,7 @@
 #define LAYOUTLINT_READ_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/strbuf.h"
 
@@ -24,5 +25,11 @@ int ll_read_regular(const char *path, size_t max, struct strbuf *out, int *why);
 int ll_open_regular(const char *path, int *why);
 /* *WHY in words ("not a regular file ...", "larger than 64 MiB", strerror). */
 const char *ll_read_error_text(int why, size_t max);
+/*
+ * LEN bytes of FD at offset OFF into BUF, in as many preads as it takes:
+ * the bytes read, LEN unless a pread failed (errno says why) or met the
+ * end of the file (errno 0).
+ */
+size_t ll_pread_all(int fd, void *buf, size_t len, uint64_t off);
 
 #endif

@@ -22,6 +22,7 @@
 #include "input/dwarf/scopes.h"
 #include "util/huge_page.h"
 #include "util/pathglob.h"
+#include "util/read_file.h"
 #include "util/strbuf.h"
 
 #define MAX_ABBREV_CODE (1u << 16)
@@ -3152,14 +3153,9 @@ static bool load_unit(struct worker *w, const struct ll_scan_unit *u)
 		w->buf = unit_buffer(size > w->largest_unit ? (size_t)size : w->largest_unit,
 				     &w->buf_size);
 	}
-	for (size_t done = 0; done < size;) {
-		ssize_t r = pread(w->in->fd, w->buf + done, (size_t)size - done,
-				  (off_t)(w->in->info_file_offset + u->offset + done));
-
-		if (r <= 0)
-			return false;
-		done += (size_t)r;
-	}
+	if (ll_pread_all(w->in->fd, w->buf, (size_t)size, w->in->info_file_offset + u->offset) !=
+	    size)
+		return false;
 	w->ub = w->buf;
 	w->ub_off = u->offset;
 	return true;
@@ -3815,15 +3811,9 @@ static unsigned char *read_str_whole(const struct ll_scan_input *in, struct ll_s
 	str = ll_huge_alloc(in->str_size, &cap);
 	if (!str)
 		str = xmalloc(in->str_size);
-	for (size_t done = 0; done < in->str_size;) {
-		ssize_t r = pread(in->str_fd, str + done, in->str_size - done,
-				  (off_t)(in->str_file_offset + done));
-
-		if (r <= 0) {
-			free(str);
-			return NULL;	/* the mapping, as without it */
-		}
-		done += (size_t)r;
+	if (ll_pread_all(in->str_fd, str, in->str_size, in->str_file_offset) != in->str_size) {
+		free(str);
+		return NULL;	/* the mapping, as without it */
 	}
 	*copy = *in;
 	copy->str = str;

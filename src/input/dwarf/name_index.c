@@ -17,6 +17,7 @@
 
 #include "util/cache_dir.h"
 #include "util/hash.h"
+#include "util/read_file.h"
 #include "util/strbuf.h"
 #include <stddef.h>
 
@@ -438,18 +439,6 @@ static bool layout_ok(const struct index_header *h, uint64_t file_size)
 	return at == file_size;
 }
 
-static bool pread_all(int fd, void *buf, size_t len, uint64_t off)
-{
-	for (size_t done = 0; done < len;) {
-		ssize_t r = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
-
-		if (r <= 0)
-			return false;
-		done += (size_t)r;
-	}
-	return true;
-}
-
 static bool is_def_tag(uint32_t tag)
 {
 	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
@@ -543,12 +532,12 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		why = "not a regular file";
 	/* Another layoutlint's format, whatever its size: as if absent, quietly. */
-	else if ((size_t)st.st_size >= sizeof(magic) && pread_all(fd, magic, sizeof(magic), 0) &&
+	else if ((size_t)st.st_size >= sizeof(magic) && ll_pread_all(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
 		 memcmp(magic, INDEX_MAGIC, 6) == 0 && memcmp(magic, INDEX_MAGIC, sizeof(magic)) != 0)
 		rc = 1;
 	else if ((uint64_t)st.st_size > INDEX_MAX_SIZE || (size_t)st.st_size < sizeof(h))
 		why = "its size is not an index's";
-	else if (!pread_all(fd, &h, sizeof(h), 0))
+	else if (ll_pread_all(fd, &h, sizeof(h), 0) != sizeof(h))
 		why = "cannot be read whole";
 	else if (memcmp(h.magic, INDEX_MAGIC, 6) != 0)
 		why = "not a layoutlint name index";
@@ -658,7 +647,8 @@ static int load_postings(struct ll_name_index *ix, char **note)
 	if (ix->postings)
 		return 0;
 	ix->postings = xmalloc(ix->postings_size ? ix->postings_size : 1);
-	if (ix->fd < 0 || !pread_all(ix->fd, ix->postings, ix->postings_size, ix->postings_off))
+	if (ix->fd < 0 || ll_pread_all(ix->fd, ix->postings, ix->postings_size, ix->postings_off) !=
+			     ix->postings_size)
 		why = "cannot be read whole";
 	else if (index_sum((const unsigned char *)ix->postings, ix->postings_size) !=
 		 ix->postings_sum)

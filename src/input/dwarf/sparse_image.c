@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/huge_page.h"
+#include "util/read_file.h"
 #include "util/strbuf.h"
 
 struct ll_sparse_image {
@@ -132,16 +133,13 @@ int ll_sparse_fill(struct ll_sparse_image *img, uint64_t off, uint64_t len, stru
 	if (off > img->hole_size || len > img->hole_size - off)
 		return ll_fail(err, "%s: .debug_info range 0x%llx+0x%llx is outside the section",
 			       img->path, (unsigned long long)off, (unsigned long long)len);
-	for (uint64_t done = 0; done < len;) {
-		ssize_t r = pread(img->fd, img->base + img->hole_off + off + done,
-				  (size_t)(len - done), (off_t)(img->hole_off + off + done));
+	size_t done = ll_pread_all(img->fd, img->base + img->hole_off + off, (size_t)len,
+				   img->hole_off + off);
 
-		if (r <= 0)
-			return ll_fail(err, "%s: cannot read .debug_info at offset 0x%llx: %s",
-				       img->path, (unsigned long long)(off + done),
-				       r < 0 ? strerror(errno) : "unexpected end of file");
-		done += (uint64_t)r;
-	}
+	if (done < len)
+		return ll_fail(err, "%s: cannot read .debug_info at offset 0x%llx: %s",
+			       img->path, (unsigned long long)(off + done),
+			       errno ? strerror(errno) : "unexpected end of file");
 	return 0;
 }
 
