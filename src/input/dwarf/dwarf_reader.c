@@ -796,12 +796,12 @@ static int find_parts(struct ll_dwarf_input *in, struct ll_error *err)
  * Anything else keeps the plain mapping.
  */
 /*
- * Whether .debug_info is stored plainly within the FILE_SIZE bytes of the
- * file; its header in *SHDR.
+ * Whether ELF's section NAME is stored plainly within the FILE_SIZE bytes
+ * of the file; its header in *SHDR.
  */
-static bool plain_info_section(struct ll_dwarf_input *in, size_t file_size, GElf_Shdr *shdr)
+static bool plain_section(Elf *elf, const char *name, size_t file_size, GElf_Shdr *shdr)
 {
-	return ll_elf_section(in->elf, ".debug_info", NULL, shdr) &&
+	return ll_elf_section(elf, name, NULL, shdr) &&
 	       shdr->sh_type == SHT_PROGBITS && !(shdr->sh_flags & SHF_COMPRESSED) &&
 	       shdr->sh_offset <= file_size && shdr->sh_size <= file_size - shdr->sh_offset;
 }
@@ -811,7 +811,7 @@ static int open_sparse(struct ll_dwarf_input *in, size_t file_size, struct ll_er
 	GElf_Shdr shdr;
 	Elf *image_elf;
 
-	if (!plain_info_section(in, file_size, &shdr))
+	if (!plain_section(in->elf, ".debug_info", file_size, &shdr))
 		return 0;
 	if (ll_sparse_open(in->fd, in->path, file_size, shdr.sh_offset, shdr.sh_size, &in->image,
 			   err))
@@ -868,9 +868,7 @@ static void relocated_range(Elf *elf, const GElf_Shdr *info, size_t file_size, u
 	for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
 		GElf_Shdr sh;
 
-		if (!ll_elf_section(elf, beside[i], NULL, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    (sh.sh_flags & SHF_COMPRESSED) || sh.sh_offset > file_size ||
-		    sh.sh_size > file_size - sh.sh_offset)
+		if (!plain_section(elf, beside[i], file_size, &sh))
 			continue;
 		lo = sh.sh_offset < lo ? sh.sh_offset : lo;
 		hi = sh.sh_offset + sh.sh_size > hi ? sh.sh_offset + sh.sh_size : hi;
@@ -899,7 +897,7 @@ static int try_relocated(struct ll_dwarf_input *in, size_t file_size, struct ll_
 	Elf *image_elf;
 	uint64_t off, size;
 
-	if (!plain_info_section(in, file_size, &shdr))
+	if (!plain_section(in->elf, ".debug_info", file_size, &shdr))
 		return 1;
 	relocated_range(in->elf, &shdr, file_size, &off, &size);
 	if (ll_sparse_open(in->fd, in->path, file_size, off, size, &img, err))
