@@ -848,6 +848,25 @@ START_TEST(test_cut_sections)
 END_TEST
 
 /*
+ * O's input, with its .debug_str read from the file as stored
+ * (str_in_file); the file descriptor it opened, for the caller to close.
+ */
+static int str_file_input(const struct opened *o, struct ll_scan_input *in)
+{
+	GElf_Shdr shdr;
+	int fd;
+
+	*in = o->in;
+	ck_assert_ptr_nonnull(ll_elf_section(o->fx.elf, ".debug_str", NULL, &shdr));
+	fd = open(o->fx.path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	in->str_in_file = true;
+	in->str_fd = fd;
+	in->str_file_offset = shdr.sh_offset;
+	return fd;
+}
+
+/*
  * Names searched for in .debug_str as the file stores it, a chunk at a
  * time (in.str_in_file), one at a time and three at once (each chunk read
  * once for all), find what the search of the mapping finds: with chunks
@@ -858,14 +877,12 @@ START_TEST(test_str_from_file)
 {
 	static const size_t chunks[] = { 0, 3, 7, 16, 61 };
 	struct opened o;
-	GElf_Shdr shdr;
+	struct ll_scan_input from_file;
 	size_t total = 0;
 	int fd;
 
 	open_fixture(_i, &o);
-	ck_assert_ptr_nonnull(ll_elf_section(o.fx.elf, ".debug_str", NULL, &shdr));
-	fd = open(o.fx.path, O_RDONLY);
-	ck_assert_int_ge(fd, 0);
+	fd = str_file_input(&o, &from_file);
 	for (size_t width = 1; width <= 3; width += 2)
 		for (size_t k = 0; k + width <= NR_NAMES; k++) {
 			struct ll_scan_result want;
@@ -873,12 +890,9 @@ START_TEST(test_str_from_file)
 			ck_assert_int_eq(ll_scan(&o.in, &names[k], width, 1, &want), 0);
 			total += want.nr_hits + want.nr_fallback;	/* clang's strx: libdw's */
 			for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
-				struct ll_scan_input in = o.in;
+				struct ll_scan_input in = from_file;
 				struct ll_scan_result got;
 
-				in.str_in_file = true;
-				in.str_fd = fd;
-				in.str_file_offset = shdr.sh_offset;
 				in.str_chunk = chunks[c];
 				ck_assert_int_eq(ll_scan(&in, &names[k], width, 1, &got), 0);
 				ck_assert_msg(got.nr_hits == want.nr_hits &&
@@ -911,26 +925,21 @@ END_TEST
 START_TEST(test_str_read_whole)
 {
 	struct opened o;
-	GElf_Shdr shdr;
+	struct ll_scan_input from_file;
 	unsigned char *zeros;
 	size_t total = 0;
 	int fd;
 
 	open_fixture_with_lines(_i, &o);
-	ck_assert_ptr_nonnull(ll_elf_section(o.fx.elf, ".debug_str", NULL, &shdr));
-	fd = open(o.fx.path, O_RDONLY);
-	ck_assert_int_ge(fd, 0);
+	fd = str_file_input(&o, &from_file);
 	zeros = xcalloc(1, o.in.str_size);
+	from_file.str = zeros;
+	from_file.str_read_whole = true;
 	for (size_t k = 0; k < NR_NAMES; k++) {
-		struct ll_scan_input in = o.in;
+		struct ll_scan_input in = from_file;
 		struct ll_scan_result want, got, unread;
 
 		ck_assert_int_eq(ll_scan(&o.in, &names[k], 1, 1, &want), 0);
-		in.str = zeros;
-		in.str_in_file = true;
-		in.str_read_whole = true;
-		in.str_fd = fd;
-		in.str_file_offset = shdr.sh_offset;
 		ck_assert_int_eq(ll_scan(&in, &names[k], 1, 2, &got), 0);
 		ck_assert_msg(got.nr_hits == want.nr_hits && got.nr_fallback == want.nr_fallback,
 			      "%s: %s: %zu hits read whole, not %zu", o.fx.path, names[k],
