@@ -3,7 +3,8 @@
  * The words reporters write about what checks/ and gating/ computed: a
  * kernel group's marker note and summary in the text listing, gating's new
  * pairs and reference pairs (text, SARIF, HTML), and which lines a member
- * of an --against diff sits on (text, HTML). The layers below keep the
+ * of an --against diff sits on (text, HTML), and a measured share (text,
+ * HTML, rules). The layers below keep the
  * data (struct ll_groups, ll_gate_mark, ll_pairkey, ll_layout_diff) and
  * write no text a reporter shows, except the findings' own messages.
  */
@@ -33,6 +34,14 @@ void ll_gate_describe_new(const struct ll_finding *f, const struct ll_gate_mark 
 			  struct strbuf *out);
 /* "mixed-cacheline, struct file: f_op with f_lock" */
 void ll_pairkey_describe(const struct ll_pairkey *k, struct strbuf *out);
+
+/*
+ * --profile: PERCENT (0-100) as "97%", "9.7%", "0.05%": two significant
+ * digits, as %.2g gives them, but never in exponent form (%.2g prints 99.7
+ * as "1e+02") and never rounded up to 100 unless it is all ("99.7%",
+ * ">99.9%"). Below 0.0001 it is "<0.0001%".
+ */
+void ll_percent_describe(double percent, struct strbuf *out);
 
 /* "line 3", "lines 1-2" or "no line" (zero-size) into BUF. */
 const char *ll_diff_lines(bool has, uint64_t first, uint64_t last, char *buf, size_t n);

@@ -434,10 +434,16 @@ static void measure_text(struct strbuf *out, const struct ll_struct *s, const st
 
 	ll_member_measure(m, &ms);
 	sb_addf(out, "%.0f samples", ms.samples);
-	if (ms.samples > 0 && s->measured_samples > 0)
-		sb_addf(out, " (%.2g%%)", 100.0 * ms.samples / s->measured_samples);
-	if (s->measured_access && ms.samples > 0)
-		sb_addf(out, ", %.0f%% writes", 100.0 * ms.writes / ms.samples);
+	if (ms.samples > 0 && s->measured_samples > 0) {
+		sb_adds(out, " (");
+		ll_percent_describe(100.0 * ms.samples / s->measured_samples, out);
+		sb_adds(out, ")");
+	}
+	if (s->measured_access && ms.samples > 0) {
+		sb_adds(out, ", ");
+		ll_percent_describe(100.0 * ms.writes / ms.samples, out);
+		sb_adds(out, " writes");
+	}
 }
 
 static void member_title(struct html_ctx *c, const struct ll_struct *s, const struct ll_unit *u)

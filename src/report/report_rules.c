@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/describe.h"
 
 static void header(const struct ll_run *run, const char *const *profiles, size_t n,
 		   struct strbuf *out)
@@ -63,9 +64,11 @@ static void block(const struct ll_linted *l, const struct ll_measure_thresholds 
 				ll_measured_hot(m, s, t) ? "hot" : "below the hot threshold");
 			continue;
 		}
-		sb_addf(out, "\t%-12s %s\t# %.0f samples, %.2g%% of the struct's, %.0f%% writes\n",
-			tag_word(tag), m->path, ms.samples, 100.0 * ms.samples / s->measured_samples,
-			ms.samples > 0 ? 100.0 * ms.writes / ms.samples : 0);
+		sb_addf(out, "\t%-12s %s\t# %.0f samples, ", tag_word(tag), m->path, ms.samples);
+		ll_percent_describe(100.0 * ms.samples / s->measured_samples, out);
+		sb_adds(out, " of the struct's, ");
+		ll_percent_describe(ms.samples > 0 ? 100.0 * ms.writes / ms.samples : 0, out);
+		sb_adds(out, " writes\n");
 	}
 	for (size_t i = 0; i < units->n; i++) {
 		const struct ll_member *m = units->v[i].m;

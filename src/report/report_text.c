@@ -65,10 +65,15 @@ static void measure_column(struct text_ctx *c, const struct ll_member *m)
 		return;
 	ll_member_measure(m, &ms);
 	sb_addf(c->out, " measured %.0f", ms.samples);
-	if (ms.samples > 0 && s->measured_samples > 0)
-		sb_addf(c->out, " (%.2g%%)", 100.0 * ms.samples / s->measured_samples);
-	if (s->measured_access && ms.samples > 0)
-		sb_addf(c->out, " writes %.0f%%", 100.0 * ms.writes / ms.samples);
+	if (ms.samples > 0 && s->measured_samples > 0) {
+		sb_adds(c->out, " (");
+		ll_percent_describe(100.0 * ms.samples / s->measured_samples, c->out);
+		sb_adds(c->out, ")");
+	}
+	if (s->measured_access && ms.samples > 0) {
+		sb_adds(c->out, " writes ");
+		ll_percent_describe(100.0 * ms.writes / ms.samples, c->out);
+	}
 }
 
 static void position(struct text_ctx *c, const struct ll_member *m)

@@ -18,6 +18,7 @@
 #include "../../src/checks/checks.h"
 #include "../../src/input/profile/perf_text.h"
 #include "../../src/model/profile.h"
+#include "../../src/report/describe.h"
 #include "../../src/util/strbuf.h"
 
 static void leaf(struct ll_member *m, const char *name, const char *path, uint64_t off,
@@ -308,6 +309,38 @@ START_TEST(test_checks)
 }
 END_TEST
 
+static void percent_is(double percent, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	ll_percent_describe(percent, &sb);
+	ck_assert_str_eq(sb.buf, want);
+	sb_release(&sb);
+}
+
+/*
+ * The share every reporter writes: %.2g printed a writer's 99.7% of a
+ * struct's samples as "1e+02%" (the live kernel-profile run caught it).
+ */
+START_TEST(test_percent_words)
+{
+	percent_is(97.2, "97%");
+	percent_is(99.5, "99.5%");
+	percent_is(99.7, "99.7%");
+	percent_is(99.96, ">99.9%");
+	percent_is(100, "100%");
+	percent_is(9.7, "9.7%");
+	percent_is(9.96, "10%");
+	percent_is(3, "3%");
+	percent_is(0.05, "0.05%");
+	percent_is(0.0123, "0.012%");
+	percent_is(0.0001, "0.0001%");
+	percent_is(0.00004, "<0.0001%");
+	percent_is(0, "0%");
+	percent_is(0.0 / 0.0, "0%");
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -320,6 +353,7 @@ static Suite *profile_suite(void)
 	tcase_add_test(t, test_notes);
 	tcase_add_test(t, test_not_a_profile);
 	tcase_add_test(t, test_checks);
+	tcase_add_test(t, test_percent_words);
 	suite_add_tcase(s, t);
 	return s;
 }
