@@ -47,11 +47,26 @@ static void describe_selection(const struct ll_query *q, struct strbuf *out)
 		sb_addf(out, "%s--die 0x%llx", out->len ? ", " : "", (unsigned long long)s->die);
 }
 
+/*
+ * What to add to "not found": for "a,b", that names are separate words
+ * (pahole's -C takes a comma list; no C name holds a comma, a C++
+ * template's arguments aside), before any closest name; else the closest
+ * names, if any.
+ */
+static const char *missing_hint(const struct ll_query *q, const struct ll_lookup_result *r)
+{
+	if (strchr(q->name, ',') && !strchr(q->name, '<'))
+		return "names are separate words (BINARY file inode), not a comma list as pahole -C "
+		       "takes";
+	return r->detail;
+}
+
 /* Turn a failed lookup into the one-line error for exit status 2. */
 static void lookup_error(const char *binary, const struct ll_query *q,
 			 const struct ll_lookup_result *r, struct ll_error *err)
 {
 	const char *kind = query_kind_name(q);
+	const char *hint;
 
 	switch (r->status) {
 	case LL_DECLARED_ONLY:
@@ -64,6 +79,7 @@ static void lookup_error(const char *binary, const struct ll_query *q,
 			r->detail ? r->detail : "");
 		break;
 	case LL_MISSING:
+		hint = missing_hint(q, r);
 		if (r->detail && (q->decl_glob || selects(q))) {
 			struct strbuf by = STRBUF_INIT;
 
@@ -74,7 +90,7 @@ static void lookup_error(const char *binary, const struct ll_query *q,
 		}
 		else
 			ll_fail(err, "%s: %s %s not found%s%s", binary, kind, q->name,
-				r->detail ? "; " : "", r->detail ? r->detail : "");
+				hint ? "; " : "", hint ? hint : "");
 		break;
 	case LL_UNSUPPORTED:
 		ll_fail(err, "%s: %s %s: %s", binary, kind, q->name, r->detail ? r->detail : "");

@@ -49,6 +49,11 @@ def main():
         rc, out, err = lint.run("--list", "disc_*", obj, "disc_hot")
         ok(rc == 2 and "BINARY only" in err, f"{cc}: --list GLOB BINARY NAME is a usage error", err)
 
+        rc, out, err = lint.run(obj, "disc_hot,disc_mild")
+        ok(rc == 2 and out == "" and err.count("\n") == 1 and "separate words" in err,
+           f"{cc}: a pahole-style comma list of names: one line saying names are separate "
+           "words, exit 2", out + err)
+
         rc, out, err = lint.run("--contains", "disc_inner", obj)
         got = sorted(l.split(":")[0] + ":" + l.split()[4] for l in out.splitlines())
         ok(rc == 0 and got == ["struct disc_host:arr", "struct disc_host:inner",
