@@ -147,6 +147,18 @@ void ll_pairkey_describe(const struct ll_pairkey *k, struct strbuf *out)
 
 /* ---- --against ------------------------------------------------------------- */
 
+const char *ll_diff_lines(bool has, uint64_t first, uint64_t last, char *buf, size_t n)
+{
+	if (!has)
+		snprintf(buf, n, "no line");
+	else if (first == last)
+		snprintf(buf, n, "line %llu", (unsigned long long)first);
+	else
+		snprintf(buf, n, "lines %llu-%llu", (unsigned long long)first,
+			 (unsigned long long)last);
+	return buf;
+}
+
 /* ---- measured shares (text, HTML, rules) --------------------------------- */
 
 /* "12.50" -> "12.5", "3.00" -> "3": as %g drops them. */
@@ -182,20 +194,13 @@ void ll_percent_describe(double percent, struct strbuf *out)
 	for (double p = percent; p < 10 && decimals < 4; p *= 10)
 		decimals++;
 	snprintf(num, sizeof(num), "%.*f", decimals, percent);
-	if (strtod(num, NULL) >= 100)	/* 99.5 and up: one decimal, or ">99.9" */
-		snprintf(num, sizeof(num), percent < 99.95 ? "%.1f" : ">99.9", percent);
+	if (strtod(num, NULL) >= 100) {	/* 99.5 and up: one decimal, or ">99.9" */
+		if (percent >= 99.95) {
+			sb_adds(out, ">99.9%");
+			return;
+		}
+		snprintf(num, sizeof(num), "%.1f", percent);
+	}
 	drop_trailing_zeros(num);
 	sb_addf(out, "%s%%", num);
-}
-
-const char *ll_diff_lines(bool has, uint64_t first, uint64_t last, char *buf, size_t n)
-{
-	if (!has)
-		snprintf(buf, n, "no line");
-	else if (first == last)
-		snprintf(buf, n, "line %llu", (unsigned long long)first);
-	else
-		snprintf(buf, n, "lines %llu-%llu", (unsigned long long)first,
-			 (unsigned long long)last);
-	return buf;
 }

@@ -4,9 +4,9 @@
  * kernel group's marker note and summary in the text listing, gating's new
  * pairs and reference pairs (text, SARIF, HTML), and which lines a member
  * of an --against diff sits on (text, HTML), and a measured share (text,
- * HTML, rules). The layers below keep the
- * data (struct ll_groups, ll_gate_mark, ll_pairkey, ll_layout_diff) and
- * write no text a reporter shows, except the findings' own messages.
+ * HTML, rules). The layers below keep the data (struct ll_groups,
+ * ll_gate_mark, ll_pairkey, ll_layout_diff) and write no text a reporter
+ * shows, except the findings' own messages.
  */
 #ifndef LAYOUTLINT_DESCRIBE_H
 #define LAYOUTLINT_DESCRIBE_H

@@ -320,7 +320,7 @@ static void percent_is(double percent, const char *want)
 
 /*
  * The share every reporter writes: %.2g printed a writer's 99.7% of a
- * struct's samples as "1e+02%" (the live kernel-profile run caught it).
+ * struct's samples as "1e+02%", a share a live recording can give.
  */
 START_TEST(test_percent_words)
 {
