@@ -355,12 +355,14 @@ class Suite:
 # samples of the struct) and judge at 0.0005%, where a few samples make a
 # member hot; the members the program never touches stay at 0. A
 # recording is evidence only when every member the program touches got
-# at least MIN_SAMPLES, else it is taken again (at most ATTEMPTS times).
+# at least MIN_SAMPLES, else it is taken again (at most ATTEMPTS times),
+# each time longer: clang-clean's flags had 2 samples of ~97,000 in one
+# recording here, 103 of ~71,000 in another.
 LIVE_HOT = "0.0005"
-LIVE_ITERATIONS = "50000000"
+LIVE_ITERATIONS = 50000000     # per thread, times the attempt's number
 SAMPLED = ("hits", "ops", "flags")
 MIN_SAMPLES = 3
-ATTEMPTS = 3
+ATTEMPTS = 4
 
 
 def undersampled(layoutlint, gold):
@@ -391,7 +393,8 @@ def record_live(work, layoutlint, tap):
         shutil.rmtree(gold, ignore_errors=True)
         p = subprocess.run([os.path.join(TOP, "scripts", "perf-profile"), "record", gold],
                            capture_output=True, text=True, timeout=3600,
-                           env=dict(os.environ, LAYOUTLINT_PROFILE_ITERATIONS=LIVE_ITERATIONS))
+                           env=dict(os.environ,
+                                    LAYOUTLINT_PROFILE_ITERATIONS=str(LIVE_ITERATIONS * attempt)))
         if p.returncode != 0:
             return gold, p
         short = undersampled(layoutlint, gold)
