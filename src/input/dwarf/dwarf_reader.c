@@ -59,6 +59,7 @@
 #include "input/dwarf/variables.h"
 #include "model/builder.h"
 #include "util/hash.h"
+#include "util/read_file.h"
 #include "util/strbuf.h"
 #include "util/threads.h"
 
@@ -464,7 +465,7 @@ static enum skeleton_verdict skeleton_in_file(int fd, uint64_t off, size_t size)
 		size_t hi = size - at - n < ABBREV_MARGIN ? size - at - n : ABBREV_MARGIN;
 		size_t len = lo + n + hi;
 
-		if (pread(fd, buf, len, (off_t)(off + at - lo)) != (ssize_t)len)
+		if (ll_pread_all(fd, buf, len, off + at - lo) != len)
 			v = UNREAD;
 		else if (!no_skeleton_in(buf, buf + lo, buf + lo + n, buf + len, at == 0,
 					 at + n + hi == size))

@@ -703,8 +703,7 @@ static bool search_file(const struct ll_scan_input *in, const char *const *names
 		size_t want = in->str_size - off < chunk + longest - 1 ?
 			      (size_t)(in->str_size - off) : chunk + longest - 1;
 
-		ok = pread(in->str_fd, buf, want, (off_t)(in->str_file_offset + off)) ==
-		     (ssize_t)want;
+		ok = ll_pread_all(in->str_fd, buf, want, in->str_file_offset + off) == want;
 		for (size_t i = 0; i < n && ok; i++)
 			push_copies(buf, want, chunk, off, names[i], len[i], (uint32_t)i, &per[i]);
 	}
@@ -3024,7 +3023,7 @@ static void choose_anchors(const struct ll_scan_input *in, struct targets *t)
 	if (t->collect_all || t->nr_list == 0 || t->nr_list > FILTER_MAX_OFFSETS || n == 0)
 		return;
 	buf = in->use_pread ? xmalloc(n) : NULL;
-	if (buf && pread(in->fd, buf, n, (off_t)(in->info_file_offset + from)) != (ssize_t)n) {
+	if (buf && ll_pread_all(in->fd, buf, n, in->info_file_offset + from) != n) {
 		free(buf);
 		return;
 	}
@@ -3349,7 +3348,7 @@ static void *walk_range(void *arg)
 		size_t avail = (size_t)(in->info_size - off < want ? in->info_size - off : want);
 
 		if (in->use_pread &&
-		    pread(in->fd, hdr, avail, (off_t)(in->info_file_offset + off)) != (ssize_t)avail)
+		    ll_pread_all(in->fd, hdr, avail, in->info_file_offset + off) != avail)
 			return NULL;
 		if (!read_unit(h, avail < sizeof(u.head) ? avail : sizeof(u.head), off, in->info_size,
 			       in->abbrev_size, &u))
@@ -3451,8 +3450,8 @@ static bool guess_probes_fit(const struct ll_scan_input *in, const struct ll_sca
 
 		if (avail > sizeof(hdr))
 			avail = sizeof(hdr);
-		if (pread(in->fd, hdr, avail, (off_t)(in->info_file_offset + units[i].offset)) !=
-		    (ssize_t)avail ||
+		if (ll_pread_all(in->fd, hdr, avail, in->info_file_offset + units[i].offset) !=
+		    avail ||
 		    !read_unit(hdr, avail, units[i].offset, in->info_size, in->abbrev_size, &read) ||
 		    read.end != units[i].end)
 			return false;

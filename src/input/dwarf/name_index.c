@@ -532,7 +532,8 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		why = "not a regular file";
 	/* Another layoutlint's format, whatever its size: as if absent, quietly. */
-	else if ((size_t)st.st_size >= sizeof(magic) && ll_pread_all(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
+	else if ((size_t)st.st_size >= sizeof(magic) &&
+		 ll_pread_all(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
 		 memcmp(magic, INDEX_MAGIC, 6) == 0 && memcmp(magic, INDEX_MAGIC, sizeof(magic)) != 0)
 		rc = 1;
 	else if ((uint64_t)st.st_size > INDEX_MAX_SIZE || (size_t)st.st_size < sizeof(h))
