@@ -57,24 +57,33 @@ static void open_fixture(int i, struct opened *o)
 }
 
 /*
+ * O's file opened afresh, and where its section NAME is stored in it
+ * (*OFF); the caller closes the descriptor.
+ */
+static int section_in_file(const struct opened *o, const char *name, uint64_t *off)
+{
+	GElf_Shdr shdr;
+	int fd;
+
+	ck_assert_ptr_nonnull(ll_elf_section(o->fx.elf, name, NULL, &shdr));
+	fd = open(o->fx.path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	*off = shdr.sh_offset;
+	return fd;
+}
+
+/*
  * O's input, reading an executable's .debug_info as stored, with pread,
  * not through the mapping; the file descriptor it opened, for the caller
  * to close.
  */
 static int pread_input(const struct opened *o, struct ll_scan_input *in)
 {
-	GElf_Shdr shdr;
-	int fd;
-
 	*in = o->in;
-	ck_assert_ptr_nonnull(ll_elf_section(o->fx.elf, ".debug_info", NULL, &shdr));
-	fd = open(o->fx.path, O_RDONLY);
-	ck_assert_int_ge(fd, 0);
+	in->fd = section_in_file(o, ".debug_info", &in->info_file_offset);
 	in->use_pread = true;
-	in->fd = fd;
 	in->info = NULL;
-	in->info_file_offset = shdr.sh_offset;
-	return fd;
+	return in->fd;
 }
 
 /* open_fixture() and the line tables, which the scan's declaring files (and distinct) read. */
@@ -853,17 +862,10 @@ END_TEST
  */
 static int str_file_input(const struct opened *o, struct ll_scan_input *in)
 {
-	GElf_Shdr shdr;
-	int fd;
-
 	*in = o->in;
-	ck_assert_ptr_nonnull(ll_elf_section(o->fx.elf, ".debug_str", NULL, &shdr));
-	fd = open(o->fx.path, O_RDONLY);
-	ck_assert_int_ge(fd, 0);
+	in->str_fd = section_in_file(o, ".debug_str", &in->str_file_offset);
 	in->str_in_file = true;
-	in->str_fd = fd;
-	in->str_file_offset = shdr.sh_offset;
-	return fd;
+	return in->str_fd;
 }
 
 /*
