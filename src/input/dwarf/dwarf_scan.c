@@ -2180,7 +2180,8 @@ static bool raw_prototyped(void *ctx, const struct ll_type_die *d)
 /*
  * The one address a location expression names, as variables.c's
  * fixed_address() reads it: 1 an address, 0 none (another expression, a
- * location list), -1 for libdw to say (an index into .debug_addr).
+ * location list), -1 for libdw to say (an index into .debug_addr, or a
+ * DW_OP_addr cut short).
  */
 static int raw_fixed_address(struct raw_unit *ru, struct raw_attr *a, uint64_t *addr)
 {
@@ -2199,6 +2200,14 @@ static int raw_fixed_address(struct raw_unit *ru, struct raw_attr *a, uint64_t *
 	if (a->at.bad || len > (uint64_t)(a->at.end - a->at.p))
 		return -1;
 	if (len && (a->at.p[0] == DW_OP_addrx || a->at.p[0] == DW_OP_GNU_addr_index))
+		return -1;
+	/*
+	 * A DW_OP_addr whose block is too short for its address: libdw's
+	 * dwarf_getlocation() reads the address past the block's end and
+	 * calls it fixed, where this reader would say "no address". Whatever
+	 * libdw makes of it is the answer: its walk reads the variable.
+	 */
+	if (len && a->at.p[0] == DW_OP_addr && len < 1 + (uint64_t)ru->u->addr_size)
 		return -1;
 	if (len != 1 + (uint64_t)ru->u->addr_size || a->at.p[0] != DW_OP_addr)
 		return 0;
