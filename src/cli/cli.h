@@ -74,6 +74,7 @@ struct options {
 	const char *in_path;		/* ... and PATH */
 	const char *in_type;		/* the NAME --in lints (the query now names OUTER) */
 	struct ll_block *in_block;	/* NAME's rules block, or NULL */
+	bool access;			/* --access: static evidence from the machine code */
 	const char **profiles;		/* --profile FILE... */
 	size_t nr_profiles;
 	struct ll_measure_thresholds thresholds;	/* --measured-hot, --measured-writes */

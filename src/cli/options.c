@@ -55,6 +55,7 @@ enum {
 	OPT_CU,
 	OPT_SIZE,
 	OPT_DIE,
+	OPT_ACCESS,
 };
 
 static const struct argp_option argp_options[] = {
@@ -125,6 +126,9 @@ static const struct argp_option argp_options[] = {
 	{ "measured-writes", OPT_MEASURED_WRITES, "PCT", 0,
 	  "A hot member with at least PCT percent of its samples writes is written (default 10)",
 	  3 },
+	{ "access", OPT_ACCESS, NULL, 0,
+	  "Read who loads, stores and atomically updates each member from BINARY's own machine "
+	  "code (x86-64), check the rules against it, and tag from it where no rules do", 3 },
 	{ "write-rules", OPT_WRITE_RULES, "FILE", 0,
 	  "Write a rules file of the tags the profiles imply (write-hot, read-mostly, cold) "
 	  "to FILE", 3 },
@@ -406,6 +410,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SRCDIR:
 		o->srcdir = arg;
+		break;
+	case OPT_ACCESS:
+		o->access = true;
 		break;
 	case OPT_PROFILE:
 		if (!*arg)

@@ -152,6 +152,17 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 
 void ll_lookup_result_release(struct ll_lookup_result *r);
 
+struct ll_access_evidence;
+/*
+ * --access: who loads, stores and atomically updates each of STRUCTS (N
+ * structs this input's lookup built), read from the image's machine code.
+ * OUT[i] receives the evidence of STRUCTS[i] (model/access.h), owned by
+ * the caller. -1 with ERR when the input has no code the analyzer reads
+ * (BTF, another machine, no capstone).
+ */
+int ll_input_access(struct ll_input *in, const struct ll_struct *const *structs, size_t n,
+		    struct ll_access_evidence **out, struct ll_error *err);
+
 /*
  * Every name the binary gives a struct, union or typedef, sorted, each
  * once (a typedef may name a non-aggregate: look the names up to know).

@@ -146,6 +146,14 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 		       block && block->cacheline ? block->cacheline : o->arch_cacheline;
 	if (o->nr_profiles)
 		ll_profile_apply(o->profiles, o->nr_profiles, s, &l->profile_notes);
+	if (s->access) {
+		struct ll_constructors c = { 0 };
+
+		if (block && block->nr_constructors)
+			c = (struct ll_constructors){ (const char *const *)block->constructors,
+						      block->nr_constructors };
+		ll_access_view_init(&l->access, s->access, s, &c);
+	}
 	if (block) {
 		l->has_rules = true;
 		if (ll_rules_apply(block, s, &l->findings, &allows, &sets, err))
@@ -204,6 +212,7 @@ void ll_linted_release(struct ll_linted *l)
 	/* l->diff belongs to gating, which frees it (ll_layout_diff_free). */
 	ll_findings_release(&l->findings);
 	ll_profile_notes_release(&l->profile_notes);
+	ll_access_view_release(&l->access);
 	ll_lines_release(&l->lines);
 	ll_units_release(&l->units);
 	/* Before the groups: its members' group tags borrow their strings. */

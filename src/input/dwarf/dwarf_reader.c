@@ -45,6 +45,7 @@
 #endif
 
 #include "config.h"
+#include "input/access/access.h"
 #include "input/dwarf/altlink.h"
 #include "input/dwarf/byte_cursor.h"
 #include "input/dwarf/ctype_name.h"
@@ -4223,6 +4224,21 @@ static int dwarf_open(const char *path, bool raw, const struct ll_input_options 
 	return rc;
 }
 
+static int dwarf_access(void *state, const struct ll_struct *const *structs, size_t n,
+			struct ll_access_evidence **out, struct ll_error *err)
+{
+	struct ll_dwarf_input *in = state;
+	struct ll_access_target *t = xcalloc(n ? n : 1, sizeof(*t));
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		t[i] = (struct ll_access_target){ structs[i]->name, structs[i]->kind == LL_UNION,
+						  structs[i]->size };
+	rc = ll_access_analyze(in->dwarf, in->path, t, n, out, err);
+	free(t);
+	return rc;
+}
+
 const struct ll_input_ops ll_dwarf_input_ops = {
 	.name = "DWARF",
 	.open = dwarf_open,
@@ -4232,4 +4248,5 @@ const struct ll_input_ops ll_dwarf_input_ops = {
 	.lookup = dwarf_lookup,
 	.list = dwarf_list,
 	.variables = dwarf_variables,
+	.access = dwarf_access,
 };

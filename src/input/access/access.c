@@ -1,0 +1,1274 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The access analyzer: x86-64 machine code typed from DWARF (access.h). */
+#include "input/access/access.h"
+
+#include <dwarf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input/elf/capstone_api.h"
+#include "util/strbuf.h"
+
+#ifndef HAVE_CAPSTONE
+int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_target *targets,
+		      size_t n, struct ll_access_evidence **out, struct ll_error *err)
+{
+	(void)dw;
+	(void)targets;
+	(void)n;
+	(void)out;
+	return ll_fail(err, "%s: --access needs capstone, and this layoutlint was built without it",
+		       code_path);
+}
+#else
+
+/* The sixteen general registers, in DWARF's x86-64 numbering. */
+enum { NR_GPR = 16, REG_RBP = 6, REG_RSP = 7 };
+
+/* A register holding a pointer BIAS bytes before the start of an aggregate. */
+struct reg_type {
+	bool valid;
+	Dwarf_Die agg;
+	int64_t bias;		/* [reg + d] is at offset d + bias of AGG */
+};
+
+/* Where DWARF puts a pointer-to-aggregate variable over [lo, hi). */
+struct var_loc {
+	uint64_t lo, hi;
+	int reg;		/* 0-15, or -1 for a frame slot */
+	int64_t slot;		/* frame-base offset, when reg is -1 */
+	struct reg_type type;
+};
+
+struct inline_range {
+	uint64_t lo, hi;
+	unsigned depth;
+	const char *name;	/* interned per target as needed: borrowed from libdw */
+};
+
+/* A top-level aggregate definition of the unit, by name. */
+struct definition {
+	const char *name;
+	Dwarf_Die die;
+};
+
+/* A global at a fixed address whose type is an aggregate. */
+struct global {
+	uint64_t addr, size;
+	Dwarf_Die agg;
+};
+
+/* An executable section of the code file. */
+struct code_section {
+	uint64_t addr, size;
+	const unsigned char *bytes;
+	bool init;		/* .init.text and the like */
+};
+
+struct func_symbol {
+	const char *name;
+	uint64_t value;
+	size_t section;		/* index into code.sections */
+};
+
+struct code {
+	int fd;
+	Elf *elf;
+	bool relocatable;	/* ET_REL: sections at 0, functions found by symbol */
+	struct code_section *sections;
+	size_t nr_sections;
+	struct func_symbol *symbols;	/* ET_REL only, sorted by name */
+	size_t nr_symbols;
+};
+
+/* What an aggregate type contains, memoised by DIE offset. */
+struct contains_memo {
+	Dwarf_Off off;
+	bool contains;
+};
+
+struct analyzer {
+	Dwarf *dw;
+	const struct ll_access_target *targets;
+	size_t nr_targets;
+	struct ll_access_evidence **out;
+	struct code code;
+	struct ll_capstone api;
+	csh cs;
+	cs_insn *insn;
+
+	/* Per unit. */
+	Dwarf_Die cu;
+	const char *comp_dir;
+	struct definition *defs;
+	size_t nr_defs;
+	struct global *globals;
+	size_t nr_globals;
+	struct contains_memo *memo;
+	size_t nr_memo;
+
+	/* Per function. */
+	const char *func_name;
+	bool func_init;
+	struct var_loc *vars;
+	size_t nr_vars;
+	struct inline_range *inlines;
+	size_t nr_inlines;
+	struct insn *insns;	/* the range being walked, decoded */
+	size_t nr_insns;
+	struct join *joins;	/* its direct jumps' targets, sorted */
+	size_t nr_joins;
+	bool *touched;		/* per target: this function touched it */
+	uint64_t operands, typed;
+	int64_t frame_adjust;	/* rbp = frame base + this, when known */
+	bool frame_known;
+};
+
+/* ---- types ---- */
+
+static bool type_of(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, out);
+}
+
+/* Through typedefs and qualifiers; false for void. */
+static bool strip(Dwarf_Die *t, Dwarf_Die *out)
+{
+	Dwarf_Die cur = *t;
+
+	for (int depth = 0; depth < 64; depth++) {
+		switch (dwarf_tag(&cur)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+			if (!type_of(&cur, &cur))
+				return false;
+			continue;
+		default:
+			*out = cur;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int cmp_def(const void *a, const void *b)
+{
+	return strcmp(((const struct definition *)a)->name, ((const struct definition *)b)->name);
+}
+
+/* T (stripped) as a defined struct or union: a declaration resolved in the unit. */
+static bool aggregate_of(struct analyzer *a, Dwarf_Die *t, Dwarf_Die *out)
+{
+	Dwarf_Die s;
+	int tag;
+
+	if (!strip(t, &s))
+		return false;
+	tag = dwarf_tag(&s);
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+		return false;
+	if (dwarf_hasattr(&s, DW_AT_declaration)) {
+		struct definition key = { .name = dwarf_diename(&s) }, *d;
+
+		if (!key.name || !(d = bsearch(&key, a->defs, a->nr_defs, sizeof(key), cmp_def)))
+			return false;
+		s = d->die;
+	}
+	*out = s;
+	return true;
+}
+
+/* A pointer type's pointee, when that is an aggregate. */
+static bool pointee(struct analyzer *a, Dwarf_Die *t, Dwarf_Die *out)
+{
+	Dwarf_Die p, q;
+
+	if (!strip(t, &p) || dwarf_tag(&p) != DW_TAG_pointer_type || !type_of(&p, &q))
+		return false;
+	return aggregate_of(a, &q, out);
+}
+
+static uint64_t byte_size(Dwarf_Die *d)
+{
+	Dwarf_Word w;
+
+	return dwarf_aggregate_size(d, &w) == 0 ? w : 0;
+}
+
+static bool member_offset(Dwarf_Die *m, uint64_t *off)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word w;
+
+	*off = 0;
+	if (!dwarf_attr(m, DW_AT_data_member_location, &at))
+		return true;	/* a union's members, at 0 */
+	if (dwarf_formudata(&at, &w) == 0) {
+		*off = w;
+		return true;
+	}
+	return false;
+}
+
+/* Index of the target AGG is, or -1. */
+static long target_of(const struct analyzer *a, Dwarf_Die *agg)
+{
+	const char *name = dwarf_diename(agg);
+
+	if (!name)
+		return -1;
+	for (size_t i = 0; i < a->nr_targets; i++) {
+		const struct ll_access_target *t = &a->targets[i];
+
+		if (strcmp(t->name, name) == 0 &&
+		    t->is_union == (dwarf_tag(agg) == DW_TAG_union_type) && byte_size(agg) == t->size)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Calls F(member's aggregate type, its offset) for each aggregate-typed member of AGG. */
+#define FOR_EACH_AGGREGATE_MEMBER(a, agg, mt, moff, body)                                     \
+	do {                                                                                  \
+		Dwarf_Die m_;                                                                 \
+		if (dwarf_child(agg, &m_) != 0)                                               \
+			break;                                                                \
+		do {                                                                          \
+			Dwarf_Die t_;                                                         \
+			int tag_ = dwarf_tag(&m_);                                            \
+			if ((tag_ != DW_TAG_member && tag_ != DW_TAG_inheritance) ||          \
+			    !member_offset(&m_, &moff) || !type_of(&m_, &t_) ||               \
+			    !aggregate_of(a, &t_, &mt))                                       \
+				continue;                                                     \
+			body;                                                                 \
+		} while (dwarf_siblingof(&m_, &m_) == 0);                                     \
+	} while (0)
+
+/* Does AGG (or an aggregate it holds by value, at any depth) answer a target? */
+static bool contains_target(struct analyzer *a, Dwarf_Die *agg, int depth)
+{
+	Dwarf_Off off = dwarf_dieoffset(agg);
+	bool found = false;
+	Dwarf_Die mt;
+	uint64_t moff;
+
+	for (size_t i = 0; i < a->nr_memo; i++)
+		if (a->memo[i].off == off)
+			return a->memo[i].contains;
+	if (target_of(a, agg) >= 0)
+		found = true;
+	else if (depth < 16)
+		FOR_EACH_AGGREGATE_MEMBER(a, agg, mt, moff, {
+			if (contains_target(a, &mt, depth + 1)) {
+				found = true;
+				break;
+			}
+		});
+	a->memo = xgrow(a->memo, a->nr_memo, sizeof(*a->memo));
+	a->memo[a->nr_memo++] = (struct contains_memo){ off, found };
+	return found;
+}
+
+/* ---- attribution ---- */
+
+static const char *die_name(Dwarf_Die *d)
+{
+	Dwarf_Attribute at;
+
+	if (dwarf_attr_integrate(d, DW_AT_name, &at))
+		return dwarf_formstring(&at);
+	return NULL;
+}
+
+/* The path of the line table's file, relative to the unit's directory when under it. */
+static const char *relative(const struct analyzer *a, const char *path)
+{
+	size_t n = a->comp_dir ? strlen(a->comp_dir) : 0;
+
+	if (path && n && strncmp(path, a->comp_dir, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+static void record(struct analyzer *a, size_t target, uint64_t off, uint32_t width,
+		   enum ll_access_kind kind, uint64_t pc)
+{
+	struct ll_access_evidence *e = a->out[target];
+	const struct inline_range *in = NULL;
+	Dwarf_Line *line = dwarf_getsrc_die(&a->cu, pc);
+	int lineno = 0;
+	struct ll_access_record *r;
+
+	for (size_t i = 0; i < a->nr_inlines; i++) {
+		const struct inline_range *c = &a->inlines[i];
+
+		if (pc >= c->lo && pc < c->hi && (!in || c->depth > in->depth))
+			in = c;
+	}
+	if (line)
+		dwarf_lineno(line, &lineno);
+	e->v = xgrow(e->v, e->n, sizeof(*e->v));
+	r = &e->v[e->n++];
+	*r = (struct ll_access_record){
+		.offset = off,
+		.width = width,
+		.kind = kind,
+		.function = ll_access_intern(e, in && in->name ? in->name : a->func_name),
+		.inlined_into = in ? ll_access_intern(e, a->func_name) : NULL,
+		.file = line ? ll_access_intern(e, relative(a, dwarf_linesrc(line, NULL, NULL))) : NULL,
+		.line = lineno > 0 ? (unsigned)lineno : 0,
+		.init_text = a->func_init,
+	};
+	a->touched[target] = true;
+}
+
+/*
+ * An access of WIDTH bytes at offset OFF of AGG: recorded for AGG if it is
+ * a target, and for the target members it holds by value that contain it.
+ */
+static void resolve(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint32_t width,
+		    enum ll_access_kind kind, uint64_t pc, int depth)
+{
+	long t;
+	Dwarf_Die mt;
+	uint64_t moff;
+
+	if (off < 0 || !contains_target(a, agg, 0))
+		return;
+	t = target_of(a, agg);
+	if (t >= 0 && (uint64_t)off < a->targets[t].size)
+		record(a, (size_t)t, (uint64_t)off, width, kind, pc);
+	if (depth >= 16)
+		return;
+	FOR_EACH_AGGREGATE_MEMBER(a, agg, mt, moff, {
+		uint64_t size = byte_size(&mt);
+
+		if ((uint64_t)off >= moff && (uint64_t)off < moff + size)
+			resolve(a, &mt, off - (int64_t)moff, width, kind, pc, depth + 1);
+	});
+}
+
+/* The member of AGG exactly at OFF, WIDTH bytes wide, as a pointer to an aggregate. */
+static bool member_pointee(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint32_t width,
+			   struct reg_type *out, int depth)
+{
+	Dwarf_Die m;
+
+	if (off < 0 || depth > 16 || dwarf_child(agg, &m) != 0)
+		return false;
+	do {
+		Dwarf_Die t, inner;
+		uint64_t moff;
+
+		if (dwarf_tag(&m) != DW_TAG_member || !member_offset(&m, &moff) || !type_of(&m, &t))
+			continue;
+		if ((uint64_t)off == moff && width == 8 && pointee(a, &t, &out->agg)) {
+			out->valid = true;
+			out->bias = 0;
+			return true;
+		}
+		if (aggregate_of(a, &t, &inner) && (uint64_t)off >= moff &&
+		    (uint64_t)off < moff + byte_size(&inner) &&
+		    member_pointee(a, &inner, off - (int64_t)moff, width, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return false;
+}
+
+/* ---- registers ---- */
+
+/* Capstone's register to DWARF's number of its 64-bit register, or -1. */
+static int gpr(unsigned reg)
+{
+	switch (reg) {
+	case X86_REG_RAX: case X86_REG_EAX: case X86_REG_AX: case X86_REG_AL: case X86_REG_AH:
+		return 0;
+	case X86_REG_RDX: case X86_REG_EDX: case X86_REG_DX: case X86_REG_DL: case X86_REG_DH:
+		return 1;
+	case X86_REG_RCX: case X86_REG_ECX: case X86_REG_CX: case X86_REG_CL: case X86_REG_CH:
+		return 2;
+	case X86_REG_RBX: case X86_REG_EBX: case X86_REG_BX: case X86_REG_BL: case X86_REG_BH:
+		return 3;
+	case X86_REG_RSI: case X86_REG_ESI: case X86_REG_SI: case X86_REG_SIL:
+		return 4;
+	case X86_REG_RDI: case X86_REG_EDI: case X86_REG_DI: case X86_REG_DIL:
+		return 5;
+	case X86_REG_RBP: case X86_REG_EBP: case X86_REG_BP: case X86_REG_BPL:
+		return 6;
+	case X86_REG_RSP: case X86_REG_ESP: case X86_REG_SP: case X86_REG_SPL:
+		return 7;
+	case X86_REG_R8: case X86_REG_R8D: case X86_REG_R8W: case X86_REG_R8B:
+		return 8;
+	case X86_REG_R9: case X86_REG_R9D: case X86_REG_R9W: case X86_REG_R9B:
+		return 9;
+	case X86_REG_R10: case X86_REG_R10D: case X86_REG_R10W: case X86_REG_R10B:
+		return 10;
+	case X86_REG_R11: case X86_REG_R11D: case X86_REG_R11W: case X86_REG_R11B:
+		return 11;
+	case X86_REG_R12: case X86_REG_R12D: case X86_REG_R12W: case X86_REG_R12B:
+		return 12;
+	case X86_REG_R13: case X86_REG_R13D: case X86_REG_R13W: case X86_REG_R13B:
+		return 13;
+	case X86_REG_R14: case X86_REG_R14D: case X86_REG_R14W: case X86_REG_R14B:
+		return 14;
+	case X86_REG_R15: case X86_REG_R15D: case X86_REG_R15W: case X86_REG_R15B:
+		return 15;
+	default:
+		return -1;
+	}
+}
+
+static bool is_reg64(unsigned reg)
+{
+	switch (reg) {
+	case X86_REG_RAX: case X86_REG_RBX: case X86_REG_RCX: case X86_REG_RDX:
+	case X86_REG_RSI: case X86_REG_RDI: case X86_REG_RBP: case X86_REG_RSP:
+	case X86_REG_R8: case X86_REG_R9: case X86_REG_R10: case X86_REG_R11:
+	case X86_REG_R12: case X86_REG_R13: case X86_REG_R14: case X86_REG_R15:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ---- DWARF locations ---- */
+
+/* A location expression naming a pointer held in a register, or a frame slot. */
+static bool decode_location(const Dwarf_Op *e, size_t n, struct var_loc *v)
+{
+	if (n == 1 && e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg15) {
+		v->reg = e[0].atom - DW_OP_reg0;
+		return true;
+	}
+	if (n == 1 && e[0].atom == DW_OP_regx && e[0].number < NR_GPR) {
+		v->reg = (int)e[0].number;
+		return true;
+	}
+	if (n == 1 && e[0].atom == DW_OP_fbreg) {
+		v->reg = -1;
+		v->slot = (int64_t)e[0].number;
+		return true;
+	}
+	/* reg + k as the value: the pointer is k bytes past the register (container_of). */
+	if (n == 2 && e[0].atom >= DW_OP_breg0 && e[0].atom <= DW_OP_breg15 &&
+	    e[1].atom == DW_OP_stack_value) {
+		v->reg = e[0].atom - DW_OP_breg0;
+		v->type.bias = -(int64_t)e[0].number;
+		return true;
+	}
+	return false;
+}
+
+static void add_variable(struct analyzer *a, Dwarf_Die *var)
+{
+	Dwarf_Attribute loc;
+	Dwarf_Die t, agg;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *expr;
+	size_t len;
+	ptrdiff_t off = 0;
+
+	if (!type_of(var, &t) || !pointee(a, &t, &agg) || !dwarf_attr(var, DW_AT_location, &loc))
+		return;
+	while ((off = dwarf_getlocations(&loc, off, &base, &start, &end, &expr, &len)) > 0) {
+		struct var_loc v = { .lo = start, .hi = end, .type = { .valid = true, .agg = agg } };
+
+		if (!decode_location(expr, len, &v))
+			continue;
+		a->vars = xgrow(a->vars, a->nr_vars, sizeof(*a->vars));
+		a->vars[a->nr_vars++] = v;
+	}
+}
+
+static void add_inline(struct analyzer *a, Dwarf_Die *d, unsigned depth)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	const char *name = die_name(d);
+
+	while ((off = dwarf_ranges(d, off, &base, &lo, &hi)) > 0) {
+		a->inlines = xgrow(a->inlines, a->nr_inlines, sizeof(*a->inlines));
+		a->inlines[a->nr_inlines++] = (struct inline_range){ lo, hi, depth, name };
+	}
+}
+
+/* Variables and inlined ranges below D (not nested functions). */
+static void collect_scope(struct analyzer *a, Dwarf_Die *d, unsigned depth)
+{
+	Dwarf_Die c;
+
+	if (depth > 64 || dwarf_child(d, &c) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&c)) {
+		case DW_TAG_formal_parameter:
+		case DW_TAG_variable:
+			add_variable(a, &c);
+			break;
+		case DW_TAG_inlined_subroutine:
+			add_inline(a, &c, depth + 1);
+			collect_scope(a, &c, depth + 1);
+			break;
+		case DW_TAG_lexical_block:
+			collect_scope(a, &c, depth);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+/* ---- code ---- */
+
+static void code_close(struct code *c)
+{
+	free(c->sections);
+	free(c->symbols);
+	if (c->elf)
+		elf_end(c->elf);
+	if (c->fd >= 0)
+		close(c->fd);
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct func_symbol *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->value > y->value) - (x->value < y->value);
+}
+
+static void read_symbols(struct code *c, size_t *section_of_index, size_t nr_index)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(c->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+			    s.st_shndx >= nr_index || section_of_index[s.st_shndx] == SIZE_MAX ||
+			    !(name = elf_strptr(c->elf, sh.sh_link, s.st_name)))
+				continue;
+			c->symbols = xgrow(c->symbols, c->nr_symbols, sizeof(*c->symbols));
+			c->symbols[c->nr_symbols++] = (struct func_symbol){
+				name, s.st_value, section_of_index[s.st_shndx] };
+		}
+	}
+	qsort(c->symbols, c->nr_symbols, sizeof(*c->symbols), cmp_sym);
+}
+
+static int code_open(struct code *c, const char *path, struct ll_error *err)
+{
+	GElf_Ehdr eh;
+	size_t shstrndx, nr_index;
+	size_t *section_of_index;
+	Elf_Scn *scn = NULL;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c->fd < 0)
+		return ll_fail(err, "%s: %m", path);
+	elf_version(EV_CURRENT);
+	c->elf = elf_begin(c->fd, ELF_C_READ_MMAP, NULL);
+	if (!c->elf || !gelf_getehdr(c->elf, &eh) || elf_getshdrstrndx(c->elf, &shstrndx) ||
+	    elf_getshdrnum(c->elf, &nr_index))
+		return ll_fail(err, "%s: not an ELF file: no machine code to analyze", path);
+	if (eh.e_machine != EM_X86_64)
+		return ll_fail(err, "%s: --access reads x86-64 machine code only; this is ELF machine %u",
+			       path, (unsigned)eh.e_machine);
+	c->relocatable = eh.e_type == ET_REL;
+	section_of_index = xcalloc(nr_index ? nr_index : 1, sizeof(*section_of_index));
+	for (size_t i = 0; i < nr_index; i++)
+		section_of_index[i] = SIZE_MAX;
+	while ((scn = elf_nextscn(c->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || !(data = elf_getdata(scn, NULL)) ||
+		    !data->d_buf || data->d_size < sh.sh_size)
+			continue;
+		name = elf_strptr(c->elf, shstrndx, sh.sh_name);
+		section_of_index[elf_ndxscn(scn)] = c->nr_sections;
+		c->sections = xgrow(c->sections, c->nr_sections, sizeof(*c->sections));
+		c->sections[c->nr_sections++] = (struct code_section){
+			.addr = sh.sh_addr, .size = sh.sh_size, .bytes = data->d_buf,
+			.init = name && (strncmp(name, ".init.", 6) == 0 ||
+					 strcmp(name, ".ref.text") == 0),
+		};
+	}
+	if (c->relocatable)
+		read_symbols(c, section_of_index, nr_index);
+	free(section_of_index);
+	if (!c->nr_sections)
+		return ll_fail(err, "%s: no machine code (a debug file alone?): --access reads the "
+			       "binary itself", path);
+	return 0;
+}
+
+/*
+ * The code of [LO, HI) of function NAME: a linked image's section by
+ * address; an object's by the function's symbol (its sections all start
+ * at 0, and DWARF's addresses are offsets into the function's own).
+ */
+static const struct code_section *code_of(const struct code *c, const char *name, uint64_t lo,
+					  uint64_t hi)
+{
+	if (hi <= lo)
+		return NULL;
+	if (c->relocatable) {
+		struct func_symbol key = { .name = name, .value = lo }, *s;
+
+		if (!name || !(s = bsearch(&key, c->symbols, c->nr_symbols, sizeof(key), cmp_sym)))
+			return NULL;
+		return hi - c->sections[s->section].addr <= c->sections[s->section].size ?
+		       &c->sections[s->section] : NULL;
+	}
+	for (size_t i = 0; i < c->nr_sections; i++) {
+		const struct code_section *s = &c->sections[i];
+
+		if (lo >= s->addr && hi <= s->addr + s->size)
+			return s;
+	}
+	return NULL;
+}
+
+/* ---- one function's instructions, decoded once ---- */
+
+/* What the walk needs of an operand. */
+struct operand {
+	uint8_t type;		/* X86_OP_REG, X86_OP_MEM, X86_OP_IMM */
+	uint8_t access;		/* CS_AC_READ | CS_AC_WRITE */
+	uint8_t size;
+	uint16_t reg;		/* X86_OP_REG */
+	uint16_t base, index, segment;	/* X86_OP_MEM */
+	int64_t disp;
+};
+
+/* What the walk needs of an instruction (a cs_insn with details is 1.7 kB). */
+struct insn {
+	uint64_t addr;
+	uint64_t target;	/* a direct jump's */
+	int64_t imm;		/* the second operand's, when it is an immediate */
+	uint16_t id;
+	uint8_t size;
+	uint8_t nr_ops;
+	bool lock, jump, direct, call, stops;	/* stops: nothing falls through (ret, jmp) */
+	uint8_t nr_writes;
+	uint16_t writes[8];	/* implicitly written registers */
+	struct operand ops[4];
+};
+
+/* Where paths join: the meet of what every jump to PC left in the registers. */
+struct join {
+	uint64_t pc;
+	bool seen;
+	struct reg_type regs[NR_GPR];
+};
+
+struct walk {
+	struct reg_type prop[NR_GPR];	/* what moves and loads put there */
+	bool record;			/* the last pass: accesses are recorded */
+	bool changed;			/* a join lost a register in this pass */
+};
+
+static bool in_group(const cs_insn *insn, uint8_t group)
+{
+	for (uint8_t i = 0; i < insn->detail->groups_count; i++)
+		if (insn->detail->groups[i] == group)
+			return true;
+	return false;
+}
+
+static void compact(const cs_insn *c, struct insn *i)
+{
+	const cs_x86 *x = &c->detail->x86;
+
+	memset(i, 0, sizeof(*i));
+	i->addr = c->address;
+	i->id = (uint16_t)c->id;
+	i->size = (uint8_t)c->size;
+	i->lock = x->prefix[0] == X86_PREFIX_LOCK;
+	i->jump = in_group(c, X86_GRP_JUMP);
+	i->call = in_group(c, X86_GRP_CALL);
+	i->stops = in_group(c, X86_GRP_RET) || c->id == X86_INS_JMP || c->id == X86_INS_LJMP ||
+		   c->id == X86_INS_UD2;
+	i->nr_ops = x->op_count < 4 ? x->op_count : 4;
+	for (uint8_t k = 0; k < i->nr_ops; k++) {
+		const cs_x86_op *o = &x->operands[k];
+
+		i->ops[k] = (struct operand){
+			.type = (uint8_t)o->type, .access = o->access, .size = o->size,
+			.reg = o->type == X86_OP_REG ? (uint16_t)o->reg : 0,
+			.base = o->type == X86_OP_MEM ? (uint16_t)o->mem.base : 0,
+			.index = o->type == X86_OP_MEM ? (uint16_t)o->mem.index : 0,
+			.segment = o->type == X86_OP_MEM ? (uint16_t)o->mem.segment : 0,
+			.disp = o->type == X86_OP_MEM ? o->mem.disp : 0,
+		};
+	}
+	if (i->nr_ops == 2 && x->operands[1].type == X86_OP_IMM)
+		i->imm = x->operands[1].imm;
+	if (i->jump && i->nr_ops == 1 && i->ops[0].type == X86_OP_IMM) {
+		i->direct = true;
+		i->target = (uint64_t)x->operands[0].imm;
+	}
+	for (uint8_t k = 0; k < c->detail->regs_write_count && i->nr_writes < 8; k++)
+		i->writes[i->nr_writes++] = c->detail->regs_write[k];
+}
+
+static int cmp_join(const void *a, const void *b)
+{
+	uint64_t x = ((const struct join *)a)->pc, y = ((const struct join *)b)->pc;
+
+	return (x > y) - (x < y);
+}
+
+static struct join *join_at(const struct analyzer *a, uint64_t pc)
+{
+	struct join key = { .pc = pc };
+
+	return bsearch(&key, a->joins, a->nr_joins, sizeof(key), cmp_join);
+}
+
+/* The types DWARF gives register R at PC: up to MAX of them, into OUT. */
+static size_t dwarf_types(const struct analyzer *a, int r, uint64_t pc,
+			  const struct reg_type **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nr_vars && n < max; i++) {
+		const struct var_loc *v = &a->vars[i];
+
+		if (v->reg == r && pc >= v->lo && pc < v->hi)
+			out[n++] = &v->type;
+	}
+	return n;
+}
+
+/* The frame slot at rbp + DISP, when a pointer variable lives there. */
+static const struct reg_type *slot_type(const struct analyzer *a, int64_t disp)
+{
+	if (!a->frame_known)
+		return NULL;
+	for (size_t i = 0; i < a->nr_vars; i++) {
+		const struct var_loc *v = &a->vars[i];
+
+		if (v->reg < 0 && v->slot + a->frame_adjust == disp)
+			return &v->type;
+	}
+	return NULL;
+}
+
+static bool in_bounds(const struct reg_type *t, int64_t disp)
+{
+	int64_t off = disp + t->bias;
+
+	return off >= 0 && (uint64_t)off < byte_size((Dwarf_Die *)&t->agg);
+}
+
+/*
+ * The type of register R at PC for an access at DISP: of the variables
+ * DWARF puts there (a pointer and the container_of() of it may share a
+ * register), the one DISP falls inside; else what moves and loads left.
+ */
+static const struct reg_type *reg_type_at(const struct analyzer *a, const struct walk *w, int r,
+					  uint64_t pc, int64_t disp)
+{
+	const struct reg_type *c[8];
+	size_t n = dwarf_types(a, r, pc, c, 8);
+
+	for (size_t i = 0; i < n; i++)
+		if (in_bounds(c[i], disp))
+			return c[i];
+	if (n)
+		return c[0];
+	return w->prop[r].valid ? &w->prop[r] : NULL;
+}
+
+static bool is_atomic(const struct insn *insn)
+{
+	if (insn->lock)
+		return true;
+	switch (insn->id) {
+	case X86_INS_XCHG:	/* with memory, locked whether or not it says so */
+	case X86_INS_CMPXCHG:
+	case X86_INS_CMPXCHG8B:
+	case X86_INS_CMPXCHG16B:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* No memory is touched by these, whatever their operand says. */
+static bool touches_no_memory(unsigned id)
+{
+	switch (id) {
+	case X86_INS_LEA:
+	case X86_INS_NOP:
+	case X86_INS_PREFETCH:
+	case X86_INS_PREFETCHNTA:
+	case X86_INS_PREFETCHT0:
+	case X86_INS_PREFETCHT1:
+	case X86_INS_PREFETCHT2:
+	case X86_INS_PREFETCHW:
+	case X86_INS_CLFLUSH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static const struct global *global_at(const struct analyzer *a, uint64_t addr)
+{
+	for (size_t i = 0; i < a->nr_globals; i++)
+		if (addr >= a->globals[i].addr && addr < a->globals[i].addr + a->globals[i].size)
+			return &a->globals[i];
+	return NULL;
+}
+
+static void access_operand(struct analyzer *a, const struct walk *w, const struct insn *insn,
+			   const struct operand *op)
+{
+	int base = gpr(op->base);
+	uint64_t pc = insn->addr;
+	uint32_t width = op->size ? op->size : 1;
+	const struct reg_type *t;
+	const struct global *g;
+	Dwarf_Die agg;
+	int64_t off;
+
+	if (touches_no_memory(insn->id))
+		return;
+	if (op->base == X86_REG_RIP) {
+		uint64_t addr = insn->addr + insn->size + (uint64_t)op->disp;
+
+		if (!w->record || !(g = global_at(a, addr)))
+			return;
+		agg = g->agg;
+		off = (int64_t)(addr - g->addr);
+	} else {
+		if (base < 0 || op->segment != X86_REG_INVALID || base == REG_RSP ||
+		    (base == REG_RBP && a->frame_known))
+			return;	/* the stack, per-CPU and absolute addresses */
+		a->operands += w->record;
+		if (!(t = reg_type_at(a, w, base, pc, op->disp)))
+			return;
+		a->typed += w->record;
+		if (!w->record)
+			return;
+		agg = t->agg;
+		off = op->disp + t->bias;
+	}
+	if (is_atomic(insn)) {
+		resolve(a, &agg, off, width, LL_ACCESS_KIND_ATOMIC, pc, 0);
+		return;
+	}
+	if (op->access & CS_AC_READ)
+		resolve(a, &agg, off, width, LL_ACCESS_KIND_LOAD, pc, 0);
+	if (op->access & CS_AC_WRITE)
+		resolve(a, &agg, off, width, LL_ACCESS_KIND_STORE, pc, 0);
+}
+
+/* What a 64-bit move, load or lea from SRC leaves in its destination. */
+static struct reg_type moved(struct analyzer *a, const struct walk *w, const struct insn *insn,
+			     const struct operand *src)
+{
+	struct reg_type next = { 0 };
+	const struct reg_type *t;
+	int b = src->type == X86_OP_MEM ? gpr(src->base) : -1;
+	bool plain = src->type == X86_OP_MEM && src->segment == X86_REG_INVALID &&
+		     src->index == X86_REG_INVALID && b >= 0;
+
+	if (insn->id == X86_INS_MOV && src->type == X86_OP_REG && gpr(src->reg) >= 0 &&
+	    is_reg64(src->reg) && (t = reg_type_at(a, w, gpr(src->reg), insn->addr, 0))) {
+		next = *t;
+	} else if (insn->id == X86_INS_MOV && plain) {
+		if (b == REG_RBP && a->frame_known) {
+			if ((t = slot_type(a, src->disp)))
+				next = *t;
+		} else if (b != REG_RSP && (t = reg_type_at(a, w, b, insn->addr, src->disp))) {
+			member_pointee(a, (Dwarf_Die *)&t->agg, src->disp + t->bias, 8, &next, 0);
+		}
+	} else if ((insn->id == X86_INS_ADD || insn->id == X86_INS_SUB) &&
+		   src->type == X86_OP_IMM && insn->ops[0].type == X86_OP_REG &&
+		   (t = reg_type_at(a, w, gpr(insn->ops[0].reg), insn->addr, 0))) {
+		/* Pointer arithmetic: gcc -O0 reaches a member by adding its offset. */
+		next = *t;
+		next.bias += insn->id == X86_INS_ADD ? insn->imm : -insn->imm;
+	} else if (insn->id == X86_INS_LEA && plain && b != REG_RSP &&
+		   (t = reg_type_at(a, w, b, insn->addr, src->disp))) {
+		next = *t;
+		next.bias += src->disp;
+	}
+	return next;
+}
+
+/* What INSN leaves in the registers it writes: moved, loaded or forgotten. */
+static void propagate(struct analyzer *a, struct walk *w, const struct insn *insn)
+{
+	const struct operand *dst = insn->nr_ops ? &insn->ops[0] : NULL;
+	struct reg_type next = { 0 };
+	int d = dst && dst->type == X86_OP_REG ? gpr(dst->reg) : -1;
+
+	if (d >= 0 && is_reg64(dst->reg) && insn->nr_ops == 2)
+		next = moved(a, w, insn, &insn->ops[1]);
+	for (uint8_t i = 0; i < insn->nr_ops; i++) {
+		const struct operand *op = &insn->ops[i];
+
+		if (op->type == X86_OP_REG && (op->access & CS_AC_WRITE) && gpr(op->reg) >= 0)
+			w->prop[gpr(op->reg)].valid = false;
+	}
+	for (uint8_t i = 0; i < insn->nr_writes; i++)
+		if (gpr(insn->writes[i]) >= 0)
+			w->prop[gpr(insn->writes[i])].valid = false;
+	if (d >= 0 && next.valid)
+		w->prop[d] = next;
+	if (insn->call) {
+		static const int clobbered[] = { 0, 1, 2, 4, 5, 8, 9, 10, 11 };
+
+		for (size_t i = 0; i < sizeof(clobbered) / sizeof(*clobbered); i++)
+			w->prop[clobbered[i]].valid = false;
+	}
+}
+
+static bool same_type(const struct reg_type *x, const struct reg_type *y)
+{
+	return x->valid && y->valid && x->bias == y->bias &&
+	       dwarf_dieoffset((Dwarf_Die *)&x->agg) == dwarf_dieoffset((Dwarf_Die *)&y->agg);
+}
+
+/* A jump to J with REGS: J keeps only what every jump to it agrees on. */
+static void meet(struct walk *w, struct join *j, const struct reg_type *regs)
+{
+	if (!j->seen) {
+		memcpy(j->regs, regs, sizeof(j->regs));
+		j->seen = true;
+		w->changed = true;
+		return;
+	}
+	for (int r = 0; r < NR_GPR; r++) {
+		if (j->regs[r].valid && !same_type(&j->regs[r], &regs[r])) {
+			j->regs[r].valid = false;
+			w->changed = true;
+		}
+	}
+}
+
+/*
+ * One pass over the function: at a join, the registers the fall-through
+ * path and every jump seen so far agree on (a jump not walked yet is
+ * assumed to agree: passes repeat until no join changes).
+ */
+static void walk_pass(struct analyzer *a, struct walk *w)
+{
+	bool falls = true;
+
+	memset(w->prop, 0, sizeof(w->prop));
+	for (size_t i = 0; i < a->nr_insns; i++) {
+		const struct insn *insn = &a->insns[i];
+		struct join *j = join_at(a, insn->addr);
+
+		if (j) {
+			if (!falls && j->seen)
+				memcpy(w->prop, j->regs, sizeof(w->prop));
+			else if (!falls)
+				memset(w->prop, 0, sizeof(w->prop));
+			else if (j->seen)
+				for (int r = 0; r < NR_GPR; r++)
+					if (!same_type(&w->prop[r], &j->regs[r]))
+						w->prop[r].valid = false;
+		} else if (!falls) {
+			memset(w->prop, 0, sizeof(w->prop));
+		}
+		for (uint8_t k = 0; k < insn->nr_ops; k++)
+			if (insn->ops[k].type == X86_OP_MEM)
+				access_operand(a, w, insn, &insn->ops[k]);
+		propagate(a, w, insn);
+		if (insn->direct && (j = join_at(a, insn->target)))
+			meet(w, j, w->prop);
+		falls = !insn->stops;
+	}
+}
+
+/* Decode [LO, HI) of SEC into a->insns; the bytes left undecoded. */
+static uint64_t decode(struct analyzer *a, const struct code_section *sec, uint64_t lo,
+		       uint64_t hi)
+{
+	const uint8_t *code = sec->bytes + (lo - sec->addr);
+	size_t size = hi - lo;
+	uint64_t addr = lo;
+
+	a->nr_insns = a->nr_joins = 0;
+	while (size && a->api.disasm_iter(a->cs, &code, &size, &addr, a->insn)) {
+		a->insns = xgrow(a->insns, a->nr_insns, sizeof(*a->insns));
+		compact(a->insn, &a->insns[a->nr_insns++]);
+	}
+	for (size_t i = 0; i < a->nr_insns; i++) {
+		if (!a->insns[i].direct || a->insns[i].target < lo || a->insns[i].target >= hi)
+			continue;
+		a->joins = xgrow(a->joins, a->nr_joins, sizeof(*a->joins));
+		a->joins[a->nr_joins++] = (struct join){ .pc = a->insns[i].target };
+	}
+	qsort(a->joins, a->nr_joins, sizeof(*a->joins), cmp_join);
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nr_joins; i++)
+		if (!n || a->joins[n - 1].pc != a->joins[i].pc)
+			a->joins[n++] = a->joins[i];
+	a->nr_joins = n;
+	return size;
+}
+
+/* Passes until the joins settle (at most MAX_PASSES), then one that records. */
+#define MAX_PASSES 8
+
+static void walk_range(struct analyzer *a)
+{
+	struct walk w = { 0 };
+	int pass = 0;
+
+	do {
+		w.changed = false;
+		walk_pass(a, &w);
+	} while (w.changed && ++pass < MAX_PASSES);
+	if (w.changed) {
+		/* Unsettled: forget everything at every join rather than guess. */
+		for (size_t i = 0; i < a->nr_joins; i++)
+			memset(a->joins[i].regs, 0, sizeof(a->joins[i].regs));
+	}
+	w.record = true;
+	walk_pass(a, &w);
+}
+
+/* gcc -O0 and clang: frame base and rbp, when the function sets rbp up as its frame. */
+static void find_frame(struct analyzer *a, Dwarf_Die *fn)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *e;
+	size_t n;
+	bool push_rbp = false;
+
+	a->frame_known = false;
+	if (!dwarf_attr(fn, DW_AT_frame_base, &at) || dwarf_getlocation(&at, &e, &n) != 0 || n != 1)
+		return;
+	/* [endbr64;] push %rbp; mov %rsp,%rbp */
+	for (size_t k = 0; k < 3 && k < a->nr_insns; k++) {
+		const struct insn *i = &a->insns[k];
+
+		if (i->id == X86_INS_PUSH && i->nr_ops == 1 && i->ops[0].reg == X86_REG_RBP) {
+			push_rbp = true;
+		} else if (push_rbp && i->id == X86_INS_MOV && i->nr_ops == 2 &&
+			   i->ops[0].type == X86_OP_REG && i->ops[0].reg == X86_REG_RBP &&
+			   i->ops[1].type == X86_OP_REG && i->ops[1].reg == X86_REG_RSP) {
+			if (e[0].atom == DW_OP_call_frame_cfa) {
+				a->frame_adjust = 16;	/* CFA = return address + 8 = rbp + 16 */
+				a->frame_known = true;
+			} else if (e[0].atom == DW_OP_reg6) {
+				a->frame_adjust = 0;
+				a->frame_known = true;
+			}
+			return;
+		}
+	}
+}
+
+static void finish_function(struct analyzer *a)
+{
+	for (size_t t = 0; t < a->nr_targets; t++) {
+		if (!a->touched[t])
+			continue;
+		a->out[t]->operands += a->operands;
+		a->out[t]->typed += a->typed;
+		a->out[t]->functions++;
+		a->touched[t] = false;
+	}
+	a->operands = a->typed = 0;
+	a->nr_vars = a->nr_inlines = 0;
+}
+
+static void count_skipped(struct analyzer *a, uint64_t bytes)
+{
+	for (size_t t = 0; t < a->nr_targets; t++) {
+		a->out[t]->skipped_functions += !bytes;
+		a->out[t]->undecoded_bytes += bytes;
+	}
+}
+
+static void analyze_function(struct analyzer *a, Dwarf_Die *fn)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	bool first = true;
+
+	a->func_name = die_name(fn);
+	collect_scope(a, fn, 0);
+	if (!a->nr_vars && !a->nr_globals) {
+		finish_function(a);
+		return;	/* nothing in it can be typed */
+	}
+	while ((off = dwarf_ranges(fn, off, &base, &lo, &hi)) > 0) {
+		const struct code_section *sec = code_of(&a->code, a->func_name, lo, hi);
+		uint64_t left;
+
+		if (!sec) {
+			count_skipped(a, 0);
+			continue;
+		}
+		a->func_init = sec->init;
+		left = decode(a, sec, lo, hi);
+		if (first)
+			find_frame(a, fn);
+		first = false;
+		walk_range(a);
+		if (left)
+			count_skipped(a, left);
+	}
+	finish_function(a);
+}
+
+/* ---- units ---- */
+
+static void add_global(struct analyzer *a, Dwarf_Die *var)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *e;
+	size_t n;
+	Dwarf_Die t, agg;
+
+	Dwarf_Attribute addr_attr;
+	Dwarf_Addr addr;
+
+	if (!dwarf_attr(var, DW_AT_location, &at) || dwarf_getlocation(&at, &e, &n) != 0 || n != 1 ||
+	    !type_of(var, &t) || !aggregate_of(a, &t, &agg) || !contains_target(a, &agg, 0))
+		return;
+	if (e[0].atom == DW_OP_addr)
+		addr = e[0].number;
+	else if ((e[0].atom == DW_OP_addrx || e[0].atom == DW_OP_GNU_addr_index) &&
+		 dwarf_getlocation_attr(&at, &e[0], &addr_attr) == 0 &&
+		 dwarf_formaddr(&addr_attr, &addr) == 0)
+		;	/* DWARF 5 (clang): the address is in .debug_addr */
+	else
+		return;
+	a->globals = xgrow(a->globals, a->nr_globals, sizeof(*a->globals));
+	a->globals[a->nr_globals++] = (struct global){ addr, byte_size(&agg), agg };
+}
+
+/* The unit's named aggregate definitions; true when one answers a target. */
+static bool read_definitions(struct analyzer *a)
+{
+	Dwarf_Die c;
+	bool any = false;
+
+	a->nr_defs = a->nr_memo = a->nr_globals = 0;
+	if (dwarf_child(&a->cu, &c) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&c);
+		const char *name;
+
+		if ((tag != DW_TAG_structure_type && tag != DW_TAG_union_type) ||
+		    dwarf_hasattr(&c, DW_AT_declaration) || !(name = dwarf_diename(&c)))
+			continue;
+		a->defs = xgrow(a->defs, a->nr_defs, sizeof(*a->defs));
+		a->defs[a->nr_defs++] = (struct definition){ name, c };
+		any |= target_of(a, &c) >= 0;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	qsort(a->defs, a->nr_defs, sizeof(*a->defs), cmp_def);
+	return any;
+}
+
+static void analyze_unit(struct analyzer *a)
+{
+	Dwarf_Die c;
+	Dwarf_Attribute at;
+
+	if (!read_definitions(a))
+		return;
+	a->comp_dir = dwarf_attr(&a->cu, DW_AT_comp_dir, &at) ? dwarf_formstring(&at) : NULL;
+	if (dwarf_child(&a->cu, &c) != 0)
+		return;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_variable && !a->code.relocatable)
+			add_global(a, &c);
+	} while (dwarf_siblingof(&c, &c) == 0);
+	dwarf_child(&a->cu, &c);
+	do {
+		if (dwarf_tag(&c) == DW_TAG_subprogram && dwarf_hasattr(&c, DW_AT_low_pc))
+			analyze_function(a, &c);
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+static void analyzer_release(struct analyzer *a)
+{
+	if (a->insn)
+		a->api.free(a->insn, 1);
+	if (a->cs)
+		a->api.close(&a->cs);
+	ll_capstone_unload(&a->api);
+	code_close(&a->code);
+	free(a->defs);
+	free(a->globals);
+	free(a->memo);
+	free(a->vars);
+	free(a->inlines);
+	free(a->insns);
+	free(a->joins);
+	free(a->touched);
+}
+
+int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_target *targets,
+		      size_t n, struct ll_access_evidence **out, struct ll_error *err)
+{
+	struct analyzer a = { .dw = dw, .targets = targets, .nr_targets = n, .out = out };
+	Dwarf_CU *cu = NULL;
+	uint8_t unit_type;
+	int rc = -1;
+
+	a.code.fd = -1;
+	for (size_t i = 0; i < n; i++) {
+		out[i] = xcalloc(1, sizeof(**out));
+		out[i]->name = xstrdup(targets[i].name);
+		out[i]->size = targets[i].size;
+	}
+	if (code_open(&a.code, code_path, err))
+		goto done;
+	if (!ll_capstone_load(&a.api)) {
+		ll_fail(err, "%s: --access needs capstone (" CAPSTONE_SONAME "), which could not be "
+			"loaded", code_path);
+		goto done;
+	}
+	/* Details on before cs_malloc(), which allocates room for them only then. */
+	if (a.api.open(CS_ARCH_X86, CS_MODE_64, &a.cs) != CS_ERR_OK ||
+	    a.api.option(a.cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK ||
+	    !(a.insn = a.api.malloc(a.cs))) {
+		ll_fail(err, "%s: capstone could not be opened for x86-64", code_path);
+		goto done;
+	}
+	a.touched = xcalloc(n ? n : 1, sizeof(*a.touched));
+	while (dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &a.cu, NULL) == 0)
+		if (unit_type == DW_UT_compile && dwarf_tag(&a.cu) == DW_TAG_compile_unit)
+			analyze_unit(&a);
+	rc = 0;
+done:
+	analyzer_release(&a);
+	return rc;
+}
+#endif
