@@ -56,6 +56,8 @@ enum {
 	OPT_SIZE,
 	OPT_DIE,
 	OPT_ACCESS,
+	OPT_STATIC_READERS,
+	OPT_STATIC_WRITERS,
 };
 
 static const struct argp_option argp_options[] = {
@@ -129,6 +131,12 @@ static const struct argp_option argp_options[] = {
 	{ "access", OPT_ACCESS, NULL, 0,
 	  "Read who loads, stores and atomically updates each member from BINARY's own machine "
 	  "code (x86-64), check the rules against it, and tag from it where no rules do", 3 },
+	{ "static-readers", OPT_STATIC_READERS, "N", 0,
+	  "--access without rules: read-mostly when loaded in at least N functions and stored only by "
+	  "constructors (default 3)", 3 },
+	{ "static-writers", OPT_STATIC_WRITERS, "N", 0,
+	  "--access without rules: write-hot when stored by at least N functions, or updated "
+	  "atomically, outside constructors (default 2)", 3 },
 	{ "write-rules", OPT_WRITE_RULES, "FILE", 0,
 	  "Write a rules file of the tags the profiles imply (write-hot, read-mostly, cold) "
 	  "to FILE", 3 },
@@ -413,6 +421,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_ACCESS:
 		o->access = true;
+		break;
+	case OPT_STATIC_READERS:
+	case OPT_STATIC_WRITERS:
+		if (parse_uint(arg, key == OPT_STATIC_READERS ? &o->static_thresholds.readers :
+							       &o->static_thresholds.writers) ||
+		    !(key == OPT_STATIC_READERS ? o->static_thresholds.readers :
+						  o->static_thresholds.writers))
+			argp_error(state, "--%s '%s': expected a number of functions, 1 or more",
+				   key == OPT_STATIC_READERS ? "static-readers" : "static-writers", arg);
 		break;
 	case OPT_PROFILE:
 		if (!*arg)

@@ -242,6 +242,7 @@ static int lint_found(const struct options *o, struct ll_block *block,
 			.profiles = (const struct ll_profile *const *)mine->v,
 			.nr_profiles = mine->n,
 			.thresholds = o->thresholds,
+			.static_thresholds = o->static_thresholds,
 		};
 
 		if (ll_lint_struct(&lo, block, l, err))

@@ -134,6 +134,43 @@ static int apply_embedded(const struct ll_lint_opts *o, struct ll_struct *s,
 	return ll_rules_apply(o->embed_block, &view, findings, allows, sets, err);
 }
 
+/*
+ * --access without rules: each untagged leaf member gets the tag its
+ * evidence implies (ll_static_tag). True when any member got one.
+ */
+static bool apply_static_tags(const struct ll_access_view *v, struct ll_member *m, size_t n,
+			      const struct ll_static_thresholds *t)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (m[i].tag != LL_UNTAGGED)
+			continue;
+		if (m[i].nr_children) {
+			any |= apply_static_tags(v, m[i].children, m[i].nr_children, t);
+			continue;
+		}
+		if (!m[i].path)
+			continue;
+		m[i].tag = ll_static_tag(v, &m[i], t);
+		any |= m[i].tag != LL_UNTAGGED;
+	}
+	return any;
+}
+
+/* What the findings from FROM on rest on: the rules, the code, or a profile. */
+static void set_tiers(struct ll_findings *f, size_t from, bool static_tags)
+{
+	for (size_t i = from; i < f->n; i++) {
+		struct ll_finding *x = &f->v[i];
+
+		if (strcmp(x->rule, "rule-drift") == 0 || strcmp(x->rule, "measured-mixed") == 0)
+			x->tier = LL_TIER_MEASURED;
+		else if (static_tags)
+			x->tier = LL_TIER_STATIC;
+	}
+}
+
 int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct ll_linted *l,
 		   struct ll_error *err)
 {
@@ -175,7 +212,8 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
 				     .nr_allows = allows.n, .adjacent_lines = o->adjacent_lines,
 				     .hot_sets = &sets, .thresholds = o->thresholds,
-				     .has_rules = block != NULL || o->embed_block != NULL };
+				     .has_rules = block != NULL || o->embed_block != NULL,
+				     .access = l->access.e ? &l->access : NULL };
 
 	/*
 	 * The groups are always found, since the listing and the JSON show the
@@ -185,7 +223,13 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 	ll_find_groups(s, &l->groups);
 	if (!o->groups_off)
 		ll_groups_apply_tags(s, &l->groups);
+	/* No rules: the code's own evidence tags what nothing else did. */
+	bool static_tags = l->access.e && !ci.has_rules && s->kind != LL_GLOBALS &&
+			   apply_static_tags(&l->access, s->members, s->nr_members, &o->static_thresholds);
+	size_t before = l->findings.n;
+
 	ll_check(&ci, &l->findings);
+	set_tiers(&l->findings, before, static_tags);
 	if (!o->groups_off)
 		ll_check_groups(&ci, &l->groups, &l->findings);
 	/* The linker places variables: no member order to propose for them. */

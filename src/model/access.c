@@ -335,6 +335,34 @@ enum ll_tag ll_static_tag(const struct ll_access_view *v, const struct ll_member
 	return LL_UNTAGGED;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t ll_access_writers(const struct ll_access_view *v, const struct ll_member *m,
+			 const char ***out)
+{
+	const char **w = NULL;
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; v->e && i < v->e->n; i++) {
+		const struct ll_access_record *r = &v->e->v[i];
+
+		if (r->kind == LL_ACCESS_KIND_LOAD || !touches(r, m) || ll_access_record_is_init(v, r))
+			continue;
+		w = xgrow(w, n, sizeof(*w));
+		w[n++] = outermost(r);
+	}
+	if (n)
+		qsort(w, n, sizeof(*w), cmp_name);
+	for (size_t i = 0; i < n; i++)
+		if (!k || strcmp(w[k - 1], w[i]) != 0)
+			w[k++] = w[i];
+	*out = w;
+	return k;
+}
+
 const char *ll_access_kind_name(enum ll_access_kind k)
 {
 	static const char *const names[] = { "loads", "stores", "atomics" };

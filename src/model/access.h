@@ -160,4 +160,11 @@ enum ll_tag ll_static_tag(const struct ll_access_view *v, const struct ll_member
 
 const char *ll_access_kind_name(enum ll_access_kind k);
 
+/*
+ * The outermost functions that store M (outside constructors) or update it
+ * atomically, each once, sorted by name; the caller frees the array.
+ */
+size_t ll_access_writers(const struct ll_access_view *v, const struct ll_member *m,
+			 const char ***out);
+
 #endif

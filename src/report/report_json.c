@@ -258,6 +258,7 @@ static void finding(struct json_writer *w, const struct ll_finding *f,
 	jw_begin_object(w);
 	jw_kstring(w, "rule", f->rule);
 	jw_kstring(w, "level", ll_level_name(f->level));
+	jw_kstring(w, "tier", ll_tier_name(f->tier));
 	jw_kstring(w, "message", f->message);
 	jw_key(w, "members");
 	jw_begin_array(w);

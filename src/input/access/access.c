@@ -3,6 +3,7 @@
 #include "input/access/access.h"
 
 #include <dwarf.h>
+#include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -68,20 +69,13 @@ struct code_section {
 	bool init;		/* .init.text and the like */
 };
 
-struct func_symbol {
-	const char *name;
-	uint64_t value;
-	size_t section;		/* index into code.sections */
-};
-
 struct code {
 	int fd;
 	Elf *elf;
-	bool relocatable;	/* ET_REL: sections at 0, functions found by symbol */
+	bool relocatable;	/* ET_REL, until libdwfl has laid it out */
+	Dwfl *dwfl;		/* the layout of an ET_REL, and the DWARF read with it */
 	struct code_section *sections;
 	size_t nr_sections;
-	struct func_symbol *symbols;	/* ET_REL only, sorted by name */
-	size_t nr_symbols;
 };
 
 /* What an aggregate type contains, memoised by DIE offset. */
@@ -531,72 +525,24 @@ static void collect_scope(struct analyzer *a, Dwarf_Die *d, unsigned depth)
 static void code_close(struct code *c)
 {
 	free(c->sections);
-	free(c->symbols);
+	if (c->dwfl)
+		dwfl_end(c->dwfl);
 	if (c->elf)
 		elf_end(c->elf);
 	if (c->fd >= 0)
 		close(c->fd);
 }
 
-static int cmp_sym(const void *a, const void *b)
+/* The executable sections of ELF, at the addresses its headers give. */
+static void read_code_sections(struct code *c, Elf *elf)
 {
-	const struct func_symbol *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	return c ? c : (x->value > y->value) - (x->value < y->value);
-}
-
-static void read_symbols(struct code *c, size_t *section_of_index, size_t nr_index)
-{
+	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 
-	while ((scn = elf_nextscn(c->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
-		    !(data = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (!gelf_getsym(data, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-			    s.st_shndx >= nr_index || section_of_index[s.st_shndx] == SIZE_MAX ||
-			    !(name = elf_strptr(c->elf, sh.sh_link, s.st_name)))
-				continue;
-			c->symbols = xgrow(c->symbols, c->nr_symbols, sizeof(*c->symbols));
-			c->symbols[c->nr_symbols++] = (struct func_symbol){
-				name, s.st_value, section_of_index[s.st_shndx] };
-		}
-	}
-	qsort(c->symbols, c->nr_symbols, sizeof(*c->symbols), cmp_sym);
-}
-
-static int code_open(struct code *c, const char *path, struct ll_error *err)
-{
-	GElf_Ehdr eh;
-	size_t shstrndx, nr_index;
-	size_t *section_of_index;
-	Elf_Scn *scn = NULL;
-
-	memset(c, 0, sizeof(*c));
-	c->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (c->fd < 0)
-		return ll_fail(err, "%s: %m", path);
-	elf_version(EV_CURRENT);
-	c->elf = elf_begin(c->fd, ELF_C_READ_MMAP, NULL);
-	if (!c->elf || !gelf_getehdr(c->elf, &eh) || elf_getshdrstrndx(c->elf, &shstrndx) ||
-	    elf_getshdrnum(c->elf, &nr_index))
-		return ll_fail(err, "%s: not an ELF file: no machine code to analyze", path);
-	if (eh.e_machine != EM_X86_64)
-		return ll_fail(err, "%s: --access reads x86-64 machine code only; this is ELF machine %u",
-			       path, (unsigned)eh.e_machine);
-	c->relocatable = eh.e_type == ET_REL;
-	section_of_index = xcalloc(nr_index ? nr_index : 1, sizeof(*section_of_index));
-	for (size_t i = 0; i < nr_index; i++)
-		section_of_index[i] = SIZE_MAX;
-	while ((scn = elf_nextscn(c->elf, scn))) {
+	c->nr_sections = 0;
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *data;
 		const char *name;
@@ -605,8 +551,7 @@ static int code_open(struct code *c, const char *path, struct ll_error *err)
 		    !(sh.sh_flags & SHF_EXECINSTR) || !(data = elf_getdata(scn, NULL)) ||
 		    !data->d_buf || data->d_size < sh.sh_size)
 			continue;
-		name = elf_strptr(c->elf, shstrndx, sh.sh_name);
-		section_of_index[elf_ndxscn(scn)] = c->nr_sections;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		c->sections = xgrow(c->sections, c->nr_sections, sizeof(*c->sections));
 		c->sections[c->nr_sections++] = (struct code_section){
 			.addr = sh.sh_addr, .size = sh.sh_size, .bytes = data->d_buf,
@@ -614,33 +559,71 @@ static int code_open(struct code *c, const char *path, struct ll_error *err)
 					 strcmp(name, ".ref.text") == 0),
 		};
 	}
-	if (c->relocatable)
-		read_symbols(c, section_of_index, nr_index);
-	free(section_of_index);
+}
+
+static int code_open(struct code *c, const char *path, struct ll_error *err)
+{
+	GElf_Ehdr eh;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c->fd < 0)
+		return ll_fail(err, "%s: %m", path);
+	elf_version(EV_CURRENT);
+	c->elf = elf_begin(c->fd, ELF_C_READ_MMAP, NULL);
+	if (!c->elf || !gelf_getehdr(c->elf, &eh))
+		return ll_fail(err, "%s: not an ELF file: no machine code to analyze", path);
+	if (eh.e_machine != EM_X86_64)
+		return ll_fail(err, "%s: --access reads x86-64 machine code only; this is ELF machine %u",
+			       path, (unsigned)eh.e_machine);
+	c->relocatable = eh.e_type == ET_REL;
+	read_code_sections(c, c->elf);
 	if (!c->nr_sections)
 		return ll_fail(err, "%s: no machine code (a debug file alone?): --access reads the "
 			       "binary itself", path);
 	return 0;
 }
 
+static char *no_debuginfo_path = NULL;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &no_debuginfo_path,
+};
+
 /*
- * The code of [LO, HI) of function NAME: a linked image's section by
- * address; an object's by the function's symbol (its sections all start
- * at 0, and DWARF's addresses are offsets into the function's own).
+ * An object or module: its sections all start at 0, so DWARF's addresses
+ * (and the reader's own relocation, which leaves location and range lists
+ * alone) say nothing about which code they mean. libdwfl lays the sections
+ * out apart and relocates every debug section to match; the code is read
+ * at those addresses.
  */
-static const struct code_section *code_of(const struct code *c, const char *name, uint64_t lo,
-					  uint64_t hi)
+static int open_laid_out(struct code *c, const char *path, Dwarf **dw, struct ll_error *err)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	Elf *elf;
+
+	c->dwfl = dwfl_begin(&offline_callbacks);
+	if (!c->dwfl || !(mod = dwfl_report_offline(c->dwfl, path, path, -1)) ||
+	    dwfl_report_end(c->dwfl, NULL, NULL) != 0 || !(*dw = dwfl_module_getdwarf(mod, &bias)) ||
+	    !(elf = dwfl_module_getelf(mod, &bias)))
+		return ll_fail(err, "%s: cannot lay the object's sections out for --access: %s", path,
+			       dwfl_errmsg(-1));
+	read_code_sections(c, elf);
+	for (size_t i = 0; i < c->nr_sections; i++)
+		c->sections[i].addr += bias;
+	c->relocatable = false;
+	return 0;
+}
+
+/* The code of [LO, HI): the executable section holding it, or NULL. */
+static const struct code_section *code_of(const struct code *c, uint64_t lo, uint64_t hi)
 {
 	if (hi <= lo)
 		return NULL;
-	if (c->relocatable) {
-		struct func_symbol key = { .name = name, .value = lo }, *s;
-
-		if (!name || !(s = bsearch(&key, c->symbols, c->nr_symbols, sizeof(key), cmp_sym)))
-			return NULL;
-		return hi - c->sections[s->section].addr <= c->sections[s->section].size ?
-		       &c->sections[s->section] : NULL;
-	}
 	for (size_t i = 0; i < c->nr_sections; i++) {
 		const struct code_section *s = &c->sections[i];
 
@@ -1125,7 +1108,7 @@ static void analyze_function(struct analyzer *a, Dwarf_Die *fn)
 		return;	/* nothing in it can be typed */
 	}
 	while ((off = dwarf_ranges(fn, off, &base, &lo, &hi)) > 0) {
-		const struct code_section *sec = code_of(&a->code, a->func_name, lo, hi);
+		const struct code_section *sec = code_of(&a->code, lo, hi);
 		uint64_t left;
 
 		if (!sec) {
@@ -1206,7 +1189,7 @@ static void analyze_unit(struct analyzer *a)
 	if (dwarf_child(&a->cu, &c) != 0)
 		return;
 	do {
-		if (dwarf_tag(&c) == DW_TAG_variable && !a->code.relocatable)
+		if (dwarf_tag(&c) == DW_TAG_variable)
 			add_global(a, &c);
 	} while (dwarf_siblingof(&c, &c) == 0);
 	dwarf_child(&a->cu, &c);
@@ -1248,7 +1231,8 @@ int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_t
 		out[i]->name = xstrdup(targets[i].name);
 		out[i]->size = targets[i].size;
 	}
-	if (code_open(&a.code, code_path, err))
+	if (code_open(&a.code, code_path, err) ||
+	    (a.code.relocatable && open_laid_out(&a.code, code_path, &a.dw, err)))
 		goto done;
 	if (!ll_capstone_load(&a.api)) {
 		ll_fail(err, "%s: --access needs capstone (" CAPSTONE_SONAME "), which could not be "
@@ -1263,7 +1247,7 @@ int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_t
 		goto done;
 	}
 	a.touched = xcalloc(n ? n : 1, sizeof(*a.touched));
-	while (dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &a.cu, NULL) == 0)
+	while (dwarf_get_units(a.dw, cu, &cu, NULL, &unit_type, &a.cu, NULL) == 0)
 		if (unit_type == DW_UT_compile && dwarf_tag(&a.cu) == DW_TAG_compile_unit)
 			analyze_unit(&a);
 	rc = 0;
