@@ -153,6 +153,8 @@ static bool apply_static_tags(const struct ll_access_view *v, struct ll_member *
 		if (!m[i].path)
 			continue;
 		m[i].tag = ll_static_tag(v, &m[i], t);
+		if (m[i].tag != LL_UNTAGGED)
+			m[i].tag_rule_line = LL_STATIC_TAG_LINE;
 		any |= m[i].tag != LL_UNTAGGED;
 	}
 	return any;

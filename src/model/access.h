@@ -152,6 +152,9 @@ struct ll_static_thresholds {
 	unsigned writers;		/* --static-writers */
 };
 
+/* tag_rule_line of a member tagged from the code (groups.h's are -1 and -2). */
+#define LL_STATIC_TAG_LINE (-3)
+
 #define LL_STATIC_READERS_DEFAULT 3
 #define LL_STATIC_WRITERS_DEFAULT 2
 

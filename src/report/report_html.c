@@ -18,6 +18,7 @@
 
 #include "gating/baseline.h"
 #include "checks/groups.h"
+#include "model/access.h"
 #include "report/describe.h"
 #include "model/profile.h"
 #include "report/report.h"
@@ -314,6 +315,8 @@ static void rule_text(const struct html_ctx *c, struct strbuf *out, const struct
 	}
 	if (t->tag_rule_line == LL_GROUP_TAG_LINE) {
 		esc(out, t->tag_rule_file);
+	} else if (t->tag_rule_line == LL_STATIC_TAG_LINE) {
+		sb_adds(out, "static evidence (--access)");
 	} else {
 		esc(out, t->tag_rule_file ? t->tag_rule_file : "rules");
 		sb_addf(out, ":%d", t->tag_rule_line);
