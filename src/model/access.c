@@ -163,6 +163,8 @@ static void find_fillers(struct ll_access_view *v)
 	for (size_t i = 0; i < nf; i++) {
 		size_t count = 0;
 
+		bool atomic = false;
+
 		if (i && funcs[i] == funcs[i - 1])
 			continue;
 		memset(seen, 0, s->nr_members);
@@ -171,6 +173,7 @@ static void find_fillers(struct ll_access_view *v)
 
 			if (r->kind == LL_ACCESS_KIND_LOAD || outermost(r) != funcs[i])
 				continue;
+			atomic |= r->kind == LL_ACCESS_KIND_ATOMIC;
 			for (uint64_t b = r->offset; b < r->offset + r->width; b++) {
 				long m = top_member_at(s, b);
 
@@ -180,7 +183,8 @@ static void find_fillers(struct ll_access_view *v)
 				}
 			}
 		}
-		if (count >= need)
+		/* Nothing is contended before it is published: an atomic is run time. */
+		if (count >= need && !atomic)
 			add_init(v, funcs[i]);
 	}
 	free(seen);

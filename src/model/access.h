@@ -74,11 +74,11 @@ const char *ll_access_intern(struct ll_access_evidence *e, const char *s);
  * inlined into) matching one of GLOBS (shell patterns: the rules'
  * `constructors` statement, else LL_DEFAULT_CONSTRUCTORS), code in
  * init text, or a function that stores at least half of the struct's
- * top-level members (and at least LL_CONSTRUCTOR_MIN_MEMBERS): one that
- * fills a struct it has just allocated.
+ * top-level members (and at least LL_CONSTRUCTOR_MIN_MEMBERS) and updates
+ * none atomically: one that fills a struct it has just allocated.
  */
 #define LL_DEFAULT_CONSTRUCTORS \
-	"*alloc*", "*_init", "init_*", "*_ctor", "*_free", "*_destroy", "*_dtor"
+	"alloc_*", "*_alloc", "*_alloc_*", "*_init", "init_*", "*_ctor", "*_free", "*_destroy", "*_dtor"
 #define LL_CONSTRUCTOR_MIN_MEMBERS 3
 
 struct ll_constructors {
