@@ -74,6 +74,7 @@ struct code {
 	Elf *elf;
 	bool relocatable;	/* ET_REL, until libdwfl has laid it out */
 	Dwfl *dwfl;		/* the layout of an ET_REL, and the DWARF read with it */
+	Dwarf *own_dwarf;	/* the DWARF of a file that holds its own */
 	struct code_section *sections;
 	size_t nr_sections;
 };
@@ -525,6 +526,8 @@ static void collect_scope(struct analyzer *a, Dwarf_Die *d, unsigned depth)
 static void code_close(struct code *c)
 {
 	free(c->sections);
+	if (c->own_dwarf)
+		dwarf_end(c->own_dwarf);
 	if (c->dwfl)
 		dwfl_end(c->dwfl);
 	if (c->elf)
@@ -559,6 +562,24 @@ static void read_code_sections(struct code *c, Elf *elf)
 					 strcmp(name, ".ref.text") == 0),
 		};
 	}
+}
+
+static bool has_debug_info(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
+		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) && strcmp(name, ".debug_info") == 0)
+			return true;
+	}
+	return false;
 }
 
 static int code_open(struct code *c, const char *path, struct ll_error *err)
@@ -1242,8 +1263,8 @@ int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_t
 		      size_t n, struct ll_access_evidence **out, struct ll_error *err)
 {
 	struct analyzer a = { .dw = dw, .targets = targets, .nr_targets = n, .out = out };
-	Dwarf_CU *cu = NULL;
-	uint8_t unit_type;
+	Dwarf_Off off = 0, next;
+	size_t header;
 	int rc = -1;
 
 	a.code.fd = -1;
@@ -1255,6 +1276,15 @@ int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_t
 	if (code_open(&a.code, code_path, err) ||
 	    (a.code.relocatable && open_laid_out(&a.code, code_path, &a.dw, err)))
 		goto done;
+	/*
+	 * DWARF in the file itself: read with a libdw of our own. The
+	 * reader's is tuned for lookups (a sparse image, units entered where
+	 * the index says), and a walk over all of it saw different units
+	 * depending on what the lookup had read.
+	 */
+	if (!a.code.relocatable && has_debug_info(a.code.elf) &&
+	    (a.code.own_dwarf = dwarf_begin_elf(a.code.elf, DWARF_C_READ, NULL)))
+		a.dw = a.code.own_dwarf;
 	if (!ll_capstone_load(&a.api)) {
 		ll_fail(err, "%s: --access needs capstone (" CAPSTONE_SONAME "), which could not be "
 			"loaded", code_path);
@@ -1268,9 +1298,17 @@ int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_t
 		goto done;
 	}
 	a.touched = xcalloc(n ? n : 1, sizeof(*a.touched));
-	while (dwarf_get_units(a.dw, cu, &cu, NULL, &unit_type, &a.cu, NULL) == 0)
-		if (unit_type == DW_UT_compile && dwarf_tag(&a.cu) == DW_TAG_compile_unit)
+	/*
+	 * By headers, not dwarf_get_units(): that walks libdw's tree of units,
+	 * which the reader's lookup (starting at units the index names) leaves
+	 * with gaps, so a walk from it began hundreds of units in.
+	 */
+	while (dwarf_next_unit(a.dw, off, &next, &header, NULL, NULL, NULL, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(a.dw, off + header, &a.cu) &&
+		    dwarf_tag(&a.cu) == DW_TAG_compile_unit)
 			analyze_unit(&a);
+		off = next;
+	}
 	rc = 0;
 done:
 	analyzer_release(&a);

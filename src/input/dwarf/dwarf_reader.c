@@ -4231,9 +4231,6 @@ static int dwarf_access(void *state, const struct ll_struct *const *structs, siz
 	struct ll_access_target *t;
 	int rc;
 
-	/* The analyzer reads every unit that defines a struct: all of the image. */
-	if (in->image && ll_sparse_fill_all(in->image, err))
-		return -1;
 	t = xcalloc(n ? n : 1, sizeof(*t));
 	for (size_t i = 0; i < n; i++)
 		t[i] = (struct ll_access_target){ structs[i]->name, structs[i]->kind == LL_UNION,
