@@ -1282,7 +1282,7 @@ int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_t
 	 * the index says), and a walk over all of it saw different units
 	 * depending on what the lookup had read.
 	 */
-	if (!a.code.relocatable && has_debug_info(a.code.elf) &&
+	if (!a.code.dwfl && has_debug_info(a.code.elf) &&
 	    (a.code.own_dwarf = dwarf_begin_elf(a.code.elf, DWARF_C_READ, NULL)))
 		a.dw = a.code.own_dwarf;
 	if (!ll_capstone_load(&a.api)) {
