@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Hostile input, round three (issue 40), one check per class (TAP):
+  - a DWARF 5 unit whose unit_type byte is 0 (or any value no DWARF 5 unit
+    type has) is one error line naming the unit and its offset, exit 2, in
+    both scan paths (raw, LAYOUTLINT_SCAN=libdw), never a silent drop;
+and the classes added after them below.
+
+usage: run_round3.py --layoutlint PATH --workdir DIR
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import Tap  # noqa: E402
+
+TIMEOUT = 120
+
+
+def run(argv, env=None, **kw):
+    return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=TIMEOUT, env=env, **kw)
+
+
+def gcc(workdir, name, sources, flags=()):
+    srcs = []
+    for i, text in enumerate(sources):
+        path = os.path.join(workdir, "%s%d.c" % (name, i))
+        with open(path, "w") as f:
+            f.write(text)
+        srcs.append(path)
+    exe = os.path.join(workdir, name)
+    subprocess.run(["gcc", "-g", "-O0"] + list(flags) + srcs + ["-o", exe], check=True)
+    return exe
+
+
+def section(path, name):
+    """(file offset, size) of section NAME of the ELF file PATH."""
+    out = subprocess.run(["readelf", "-S", "-W", path], stdout=subprocess.PIPE,
+                         check=True).stdout.decode()
+    for line in out.splitlines():
+        if "] " + name + " " in line:
+            f = line.split("]")[1].split()
+            return int(f[3], 16), int(f[4], 16)
+    raise SystemExit("Bail out! no %s in %s" % (name, path))
+
+
+def units(data, off, size):
+    """Offsets of the 32-bit DWARF units of .debug_info at OFF (SIZE bytes)."""
+    at, out = 0, []
+    while at < size:
+        out.append(at)
+        at += 4 + int.from_bytes(data[off + at:off + at + 4], "little")
+    return out
+
+
+def check_unit_type(tap, tool, workdir, env):
+    exe = gcc(workdir, "ut", ["struct ut_a { int a; long b; }; struct ut_a ga;\n",
+                              "struct ut_b { int x; char y[100]; }; struct ut_b gb;\n"
+                              "int main(void) { return 0; }\n",
+                              "struct ut_c { int q; }; struct ut_c gc;\n"], ["-gdwarf-5"])
+    data = open(exe, "rb").read()
+    off, size = section(exe, ".debug_info")
+    us = units(data, off, size)
+    tap.ok(len(us) >= 3, "the fixture has a unit per file", us)
+    for k, u in enumerate(us[:3]):
+        for value in (0, 0x7f):
+            bad = bytearray(data)
+            assert bad[off + u + 4] == 5, "not DWARF 5"
+            bad[off + u + 6] = value
+            path = os.path.join(workdir, "ut-%d-%x" % (k, value))
+            open(path, "wb").write(bad)
+            for scan in ("raw", "libdw"):
+                for args in (["--list"], ["struct", "ut_b"]):
+                    argv = [tool, "--no-cache"] + (args[:1] + [path] if args == ["--list"]
+                                                     else [path] + args)
+                    p = run(argv, env=dict(env, LAYOUTLINT_SCAN=scan))
+                    err = p.stderr.decode(errors="replace")
+                    tap.ok(p.returncode == 2 and "unit_type 0x%02x" % value in err and
+                           "offset 0x%x" % u in err and len(err.splitlines()) == 1,
+                           "unit %d with unit_type 0x%02x, %s scan, %s: one line naming the "
+                           "unit, exit 2" % (k, value, scan, " ".join(args)),
+                           "exit %d: %s" % (p.returncode, err))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layoutlint", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = ap.parse_args()
+    tool = os.path.abspath(a.layoutlint)
+    workdir = os.path.abspath(a.workdir)
+    shutil.rmtree(workdir, ignore_errors=True)
+    os.makedirs(workdir)
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(workdir, "cache"))
+    tap = Tap()
+    check_unit_type(tap, tool, workdir, env)
+    return tap.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
