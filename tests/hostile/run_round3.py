@@ -3,6 +3,8 @@
   - a DWARF 5 unit whose unit_type byte is 0 (or any value no DWARF 5 unit
     type has) is one error line naming the unit and its offset, exit 2, in
     both scan paths (raw, LAYOUTLINT_SCAN=libdw), never a silent drop;
+  - a struct claiming 64 GiB is refused before anything is allocated for
+    it, with the line --list gives, whatever the output (--audit='*');
 and the classes added after them below.
 
 usage: run_round3.py --layoutlint PATH --workdir DIR
@@ -86,6 +88,25 @@ def check_unit_type(tap, tool, workdir, env):
                            "exit %d: %s" % (p.returncode, err))
 
 
+def check_claimed_size(tap, tool, workdir, env):
+    exe = gcc(workdir, "big", ["struct big { long hot; char arr[(1UL << 36) - 16]; long t; };\n"
+                               "struct big *gp;\n"
+                               "struct small { int a; }; struct small gs;\n"
+                               "int main(void) { return 0; }\n"])
+    ref = run([tool, "--no-cache", "--list", exe], env=env)
+    want = ref.stderr.decode(errors="replace")
+    tap.ok(ref.returncode == 2 and "claims 68719476736 bytes" in want,
+           "--list refuses a struct claiming 64 GiB", want)
+    for args in (["--audit=*", exe], ["--audit=big", exe], [exe, "big"],
+                 ["--format=patch", exe, "big"], ["--suggest", exe, "big"],
+                 ["--format=json", exe, "big"], ["--format=html", exe, "big"]):
+        p = run([tool, "--no-cache"] + args, env=env)
+        err = p.stderr.decode(errors="replace")
+        tap.ok(p.returncode == 2 and err == want,
+               "%s on a struct claiming 64 GiB: the line --list gives, exit 2"
+               % " ".join(a for a in args if a != exe), "exit %d: %s" % (p.returncode, err))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -98,6 +119,7 @@ def main():
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(workdir, "cache"))
     tap = Tap()
     check_unit_type(tap, tool, workdir, env)
+    check_claimed_size(tap, tool, workdir, env)
     return tap.finish()
 
 

@@ -3052,13 +3052,24 @@ static struct candidate *pick_of(const struct ll_query *q, struct query_state *q
  * index summary answers a --list row), else NULL: resolve_unbuilt()
  * says what Q gets instead.
  */
+/*
+ * Whether Q's digest takes PICK unbuilt (the scan's nothing_needed). Never
+ * past the size build_struct() accepts: a digest maps every claimed
+ * cacheline (--audit on a struct claiming 64 GiB was "out of memory"), so
+ * such a pick is built, and refused there with the line --list gives.
+ */
+static bool digest_unbuilt(const struct ll_query *q, const struct candidate *pick)
+{
+	return q->digest && pick->nothing_needed && pick->sig.size <= LL_MAX_STRUCT_SIZE;
+}
+
 static const struct candidate *pick_to_build(const struct ll_query *q, struct query_state *qs)
 {
 	size_t matching;
 	const struct candidate *pick = pick_of(q, qs, &matching);
 
 	return pick && matching == 1 && !(q->summary_only && pick->holes != LL_INDEX_NO_HOLES) &&
-	       !(q->digest && pick->nothing_needed) ? pick : NULL;
+	       !digest_unbuilt(q, pick) ? pick : NULL;
 }
 
 /*
@@ -3092,7 +3103,7 @@ static int resolve_unbuilt(struct ll_dwarf_input *in, const struct ll_query *q,
 		summary_result(in, q, *pick, r);
 		return 0;
 	}
-	if (q->digest && (*pick)->nothing_needed) {
+	if (digest_unbuilt(q, *pick)) {
 		unneeded_result(in, q, *pick, r);
 		return 0;
 	}
