@@ -5,6 +5,8 @@
     both scan paths (raw, LAYOUTLINT_SCAN=libdw), never a silent drop;
   - a struct claiming 64 GiB is refused before anything is allocated for
     it, with the line --list gives, whatever the output (--audit='*');
+  - SIGPIPE: a closed reader is an output error, its temporaries removed;
+  - 'struct stats' as one word: keyword and name are separate words;
 and the classes added after them below.
 
 usage: run_round3.py --layoutlint PATH --workdir DIR
@@ -23,8 +25,8 @@ TIMEOUT = 120
 
 
 def run(argv, env=None, **kw):
-    return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          timeout=TIMEOUT, env=env, **kw)
+    kw.setdefault("stdout", subprocess.PIPE)
+    return subprocess.run(argv, stderr=subprocess.PIPE, timeout=TIMEOUT, env=env, **kw)
 
 
 def gcc(workdir, name, sources, flags=()):
@@ -107,6 +109,40 @@ def check_claimed_size(tap, tool, workdir, env):
                % " ".join(a for a in args if a != exe), "exit %d: %s" % (p.returncode, err))
 
 
+def check_sigpipe(tap, tool, workdir, env):
+    """A reader that went away: exit 2 with a line, the old baseline kept, no temporary left."""
+    exe = gcc(workdir, "pipe", ["struct conn { long hits; int mode; long misses; };\n"
+                                "struct conn gconn;\nint main(void) { return 0; }\n"])
+    rules = os.path.join(workdir, "pipe.rules")
+    open(rules, "w").write("struct conn\n\tread-mostly mode\n\twrite-hot hits\n")
+    bdir = os.path.join(workdir, "pipe-baseline")
+    os.makedirs(bdir)
+    base = os.path.join(bdir, "baseline.json")
+    old = b'{\n  "format": 1,\n  "pairs": []\n}\n'
+    open(base, "wb").write(old)
+    r, w = os.pipe()
+    os.close(r)
+    p = run([tool, "--no-cache", "-r", rules, "--write-baseline=" + base, exe], env=env,
+            stdout=w)
+    os.close(w)
+    err = p.stderr.decode(errors="replace")
+    tap.ok(p.returncode == 2 and "Broken pipe" in err and os.listdir(bdir) == ["baseline.json"]
+           and open(base, "rb").read() == old,
+           "stdout a pipe nobody reads: exit 2 with a line, no temporary file, the old baseline",
+           "exit %d, left %r: %s" % (p.returncode, os.listdir(bdir), err))
+
+
+def check_one_word(tap, tool, workdir, env):
+    exe = gcc(workdir, "word", ["struct stats { long a; }; struct stats gs;\n"
+                                "int main(void) { return 0; }\n"])
+    for word in ("struct stats", "union stats", "struct\tstats"):
+        p = run([tool, "--no-cache", exe, word], env=env)
+        err = p.stderr.decode(errors="replace")
+        tap.ok(p.returncode == 2 and "keyword and name are separate words" in err,
+               "%r as one word: keyword and name are separate words" % word,
+               "exit %d: %s" % (p.returncode, err))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -120,6 +156,8 @@ def main():
     tap = Tap()
     check_unit_type(tap, tool, workdir, env)
     check_claimed_size(tap, tool, workdir, env)
+    check_sigpipe(tap, tool, workdir, env)
+    check_one_word(tap, tool, workdir, env)
     return tap.finish()
 
 
