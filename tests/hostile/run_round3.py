@@ -7,11 +7,13 @@
     it, with the line --list gives, whatever the output (--audit='*');
   - SIGPIPE: a closed reader is an output error, its temporaries removed;
   - 'struct stats' as one word: keyword and name are separate words;
+  - JSON and SARIF sample counts are exact integers;
 and the classes added after them below.
 
 usage: run_round3.py --layoutlint PATH --workdir DIR
 """
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -143,6 +145,46 @@ def check_one_word(tap, tool, workdir, env):
                "exit %d: %s" % (p.returncode, err))
 
 
+PROFILE = """# Samples: 2M of event 'cpu/mem-loads/P'
+# Overhead       Samples  Data Type  Data Type Offset
+# ........  ............  .........  ................
+#
+    60.00%       1234567  struct conn  struct conn +0 (hits)
+    40.00%        822978  struct conn  struct conn +0x8 (mode)
+"""
+
+
+def check_exact_counts(tap, tool, workdir, env):
+    """docs/cli.md promises measured sample counts exactly: %.6g made 1234567 1.23457e+06."""
+    exe = gcc(workdir, "count", ["struct conn { long hits; int mode; long misses; };\n"
+                                 "struct conn gconn;\nint main(void) { return 0; }\n"])
+    prof = os.path.join(workdir, "count.txt")
+    open(prof, "w").write(PROFILE)
+    rules = os.path.join(workdir, "count.rules")
+    open(rules, "w").write("struct conn\n\tread-mostly mode\n\twrite-hot hits\n")
+    for fmt in ("json", "sarif"):
+        p = run([tool, "--no-cache", "-r", rules, "--profile", prof, "--format=" + fmt, exe],
+                env=env)
+        out = p.stdout.decode(errors="replace")
+        doc = json.loads(out) if p.returncode in (0, 1) else None
+        counts = []
+
+        def walk(x):
+            if isinstance(x, dict):
+                for k, v in x.items():
+                    if k in ("samples", "measured_samples", "reads"):
+                        counts.append(v)
+                    walk(v)
+            elif isinstance(x, list):
+                for v in x:
+                    walk(v)
+        walk(doc)
+        tap.ok(1234567 in counts and "e+06" not in out and
+               all(isinstance(c, int) for c in counts),
+               "--format=%s: measured sample counts are exact integers" % fmt,
+               "exit %d, counts %r" % (p.returncode, counts[:6]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -158,6 +200,7 @@ def main():
     check_claimed_size(tap, tool, workdir, env)
     check_sigpipe(tap, tool, workdir, env)
     check_one_word(tap, tool, workdir, env)
+    check_exact_counts(tap, tool, workdir, env)
     return tap.finish()
 
 
