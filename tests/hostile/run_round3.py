@@ -8,6 +8,7 @@
   - SIGPIPE: a closed reader is an output error, its temporaries removed;
   - 'struct stats' as one word: keyword and name are separate words;
   - JSON and SARIF sample counts are exact integers;
+  - --write-rules never writes a member name that is no C identifier as a pattern;
 and the classes added after them below.
 
 usage: run_round3.py --layoutlint PATH --workdir DIR
@@ -185,6 +186,49 @@ def check_exact_counts(tap, tool, workdir, env):
                "exit %d, counts %r" % (p.returncode, counts[:6]))
 
 
+# placeholder -> a member name no compiler accepts, of the same length
+MEMBER_NAMES = {b"QQstar": b"**star", b"Qflags": b"?flags", b"aQb": b"a b", b"xQy": b"x.y"}
+NAMES_PROFILE = """# Samples: 1K of event 'cpu/mem-stores/P'
+# Overhead       Samples  Data Type  Data Type Offset
+# ........  ............  .........  ................
+#
+    25.00%           250  struct wr  struct wr +0 (m)
+    25.00%           250  struct wr  struct wr +0x8 (m)
+    25.00%           250  struct wr  struct wr +0x10 (m)
+    25.00%           250  struct wr  struct wr +0x18 (m)
+"""
+
+
+def check_written_names(tap, tool, workdir, env):
+    """--write-rules never writes a member name as a pattern that reads back as another."""
+    exe = gcc(workdir, "wr", ["struct wr { long QQstar; long Qflags; long aQb; long xQy;\n"
+                              "  long cold1; };\nstruct wr gwr;\n"
+                              "int main(void) { return 0; }\n"])
+    data = open(exe, "rb").read()
+    for old, new in MEMBER_NAMES.items():
+        if data.count(old) != 1:
+            raise SystemExit("Bail out! %r is in the binary %d times, not once"
+                             % (old, data.count(old)))
+        data = data.replace(old, new)
+    open(exe, "wb").write(data)
+    prof = os.path.join(workdir, "wr.txt")
+    open(prof, "w").write(NAMES_PROFILE)
+    out = os.path.join(workdir, "wr.rules")
+    p = run([tool, "--no-cache", "--profile", prof, "--write-rules", out, exe], env=env)
+    text = open(out).read() if os.path.exists(out) else ""
+    stmts = [ln.split("#")[0].split() for ln in text.splitlines()
+             if ln.startswith("\t") and not ln.strip().startswith("#")]
+    words = [w for st in stmts for w in st[1:]]
+    bad = [w for w in words if w in ("**star", "?flags", "a", "b", "x.y")]
+    tap.ok(p.returncode in (0, 1) and not bad and text.count("# not written") == 4,
+           "--write-rules: member names that are no C identifiers are noted, never patterns",
+           "exit %d, patterns %r: %s%s" % (p.returncode, words, text,
+                                          p.stderr.decode(errors="replace")))
+    q = run([tool, "--no-cache", "-r", out, exe], env=env)
+    tap.ok(q.returncode in (0, 1), "the rules written read back",
+           q.stderr.decode(errors="replace"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -201,6 +245,7 @@ def main():
     check_sigpipe(tap, tool, workdir, env)
     check_one_word(tap, tool, workdir, env)
     check_exact_counts(tap, tool, workdir, env)
+    check_written_names(tap, tool, workdir, env)
     return tap.finish()
 
 
