@@ -9,6 +9,7 @@
   - 'struct stats' as one word: keyword and name are separate words;
   - JSON and SARIF sample counts are exact integers;
   - --write-rules never writes a member name that is no C identifier as a pattern;
+  - an output path that is also an input is refused;
 and the classes added after them below.
 
 usage: run_round3.py --layoutlint PATH --workdir DIR
@@ -229,6 +230,39 @@ def check_written_names(tap, tool, workdir, env):
            q.stderr.decode(errors="replace"))
 
 
+def check_output_onto_input(tap, tool, workdir, env):
+    """An output that is also an input is refused, the input untouched."""
+    exe = gcc(workdir, "oi", ["struct conn { long hits; int mode; long misses; };\n"
+                              "struct conn gconn;\nint main(void) { return 0; }\n"])
+    rules = os.path.join(workdir, "oi.rules")
+    open(rules, "w").write("struct conn\n\tread-mostly mode\n\twrite-hot hits\n")
+    link = os.path.join(workdir, "oi-link.rules")
+    os.symlink(rules, link)
+    prof = os.path.join(workdir, "oi.txt")
+    open(prof, "w").write(PROFILE)
+    cases = (("--write-baseline onto the rules file", ["-r", rules, "--write-baseline=" + rules]),
+             ("--write-baseline onto a link to the rules file",
+              ["-r", rules, "--write-baseline=" + link]),
+             ("--html onto the binary", ["-r", rules, "--html=" + exe]),
+             ("--write-rules onto the profile", ["--profile", prof, "--write-rules", prof]),
+             ("--write-rules onto the binary", ["--profile", prof, "--write-rules", exe]))
+    for what, args in cases:
+        before = {f: open(f, "rb").read() for f in (rules, exe, prof)}
+        p = run([tool, "--no-cache"] + args + [exe], env=env)
+        err = p.stderr.decode(errors="replace")
+        after = {f: open(f, "rb").read() for f in (rules, exe, prof)}
+        tap.ok(p.returncode == 2 and "an input of this run" in err and before == after,
+               "%s: refused, exit 2, the input untouched" % what,
+               "exit %d: %s" % (p.returncode, err))
+    base = os.path.join(workdir, "oi-baseline.json")
+    p = run([tool, "--no-cache", "-r", rules, "--write-baseline=" + base, exe], env=env)
+    q = run([tool, "--no-cache", "-r", rules, "--baseline", base, "--write-baseline=" + base, exe],
+            env=env)
+    tap.ok(p.returncode == 1 and q.returncode == 0,
+           "--write-baseline onto --baseline's own file still refreshes it",
+           q.stderr.decode(errors="replace"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -246,6 +280,7 @@ def main():
     check_one_word(tap, tool, workdir, env)
     check_exact_counts(tap, tool, workdir, env)
     check_written_names(tap, tool, workdir, env)
+    check_output_onto_input(tap, tool, workdir, env)
     return tap.finish()
 
 
