@@ -10,6 +10,7 @@
   - JSON and SARIF sample counts are exact integers;
   - --write-rules never writes a member name that is no C identifier as a pattern;
   - an output path that is also an input is refused;
+  - --import-net-cachelines and --profile are linear in their rows;
 and the classes added after them below.
 
 usage: run_round3.py --layoutlint PATH --workdir DIR
@@ -263,6 +264,50 @@ def check_output_onto_input(tap, tool, workdir, env):
            q.stderr.decode(errors="replace"))
 
 
+def cpu_run(argv, env, out_path):
+    """Run ARGV with stdout to OUT_PATH: (exit status, CPU seconds, stderr)."""
+    with open(out_path, "wb") as out:
+        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.PIPE, env=env)
+        err = p.stderr.read()
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+    return p.returncode, usage.ru_utime + usage.ru_stime, err.decode(errors="replace")
+
+
+RULER = "=" * 29 + " " + "=" * 23 + " " + "=" * 19 + " " + "=" * 19 + " " + "=" * 42 + "\n"
+
+
+def check_linear_importers(tap, tool, workdir, env):
+    """80,000 rows: a scan of every earlier row per row took 8-48 s; now well under a second
+    (limits in CPU seconds, so a busy machine does not fail them; ASan is ~3x slower)."""
+    rows = "".join("u32".ljust(30) + ("m%d" % i).ljust(24) + "read_mostly".ljust(20) +
+                   "read_write".ljust(20) + "f%d\n" % i for i in range(80000))
+    rst = os.path.join(workdir, "big.rst")
+    open(rst, "w").write("big struct fast path usage breakdown\n" + "=" * 36 + "\n\n" + RULER +
+                         "Type".ljust(30) + "Name".ljust(24) + "fastpath_tx_access  "
+                         "fastpath_rx_access  Comments\n" + RULER + rows + RULER)
+    rc, cpu, err = cpu_run([tool, "--import-net-cachelines", rst], env,
+                           os.path.join(workdir, "big.rules"))
+    written = open(os.path.join(workdir, "big.rules")).read()
+    tap.ok(rc == 0 and cpu < 3 and written.count("read-mostly") + written.count("write-hot") >=
+           80000, "--import-net-cachelines, 80,000 rows: %.2f CPU s (under 3)" % cpu,
+           "exit %d: %s" % (rc, err[-500:]))
+    exe = gcc(workdir, "prof80k", ["struct one { long a; }; struct one g;\n"
+                                   "int main(void) { return 0; }\n"])
+    prof = os.path.join(workdir, "types80k.txt")
+    open(prof, "w").write(
+        "# Samples: 80K of event 'cpu/mem-stores/P'\n"
+        "# Overhead       Samples  Data Type  Data Type Offset\n"
+        "# ........  ............  .........  ................\n#\n" +
+        "".join("     0.00%%            %d  struct t%d  struct t%d +0 (x)\n" % (i + 1, i, i)
+                for i in range(80000)))
+    rc, cpu, err = cpu_run([tool, "--no-cache", "--profile", prof, exe], env,
+                           os.path.join(workdir, "types80k.out"))
+    tap.ok(rc == 0 and cpu < 3,
+           "--profile naming 80,000 types, none defined: %.2f CPU s (under 3)" % cpu,
+           "exit %d: %s" % (rc, err[-500:]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -281,6 +326,7 @@ def main():
     check_exact_counts(tap, tool, workdir, env)
     check_written_names(tap, tool, workdir, env)
     check_output_onto_input(tap, tool, workdir, env)
+    check_linear_importers(tap, tool, workdir, env)
     return tap.finish()
 
 
