@@ -710,6 +710,26 @@ static int descend(struct ll_source *src, struct strbuf *why)
 	return 0;
 }
 
+/* Whether the relative PATH, read component by component, climbs above its start. */
+static bool escapes_tree(const char *path)
+{
+	long depth = 0;
+
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (--depth < 0)
+				return true;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			depth++;
+		}
+		p += n;
+		p += *p == '/';
+	}
+	return false;
+}
+
 struct ll_source *ll_source_read(const struct ll_struct *s, const char *srcdir,
 				 struct strbuf *why)
 {
@@ -724,6 +744,17 @@ struct ll_source *ll_source_read(const struct ll_struct *s, const char *srcdir,
 	}
 	if (s->decl.file[0] == '/') {
 		refuse(why, "%s:%u: %s %s: declared outside %s; give the tree with --srcdir",
+		       s->decl.file, s->decl.line, ll_kind_name(s->kind), s->name,
+		       srcdir ? srcdir : "the current directory");
+		return NULL;
+	}
+	/*
+	 * "../include/x.h" (an ordinary -fdebug-prefix-map build) names a file
+	 * outside the tree: never read nor patched, and git apply refuses it.
+	 */
+	if (escapes_tree(s->decl.file)) {
+		refuse(why, "%s:%u: %s %s: declared outside %s (the path climbs out of it with "
+		       "'..'); give the tree it is in with --srcdir, or map it with --prefix-map",
 		       s->decl.file, s->decl.line, ll_kind_name(s->kind), s->name,
 		       srcdir ? srcdir : "the current directory");
 		return NULL;
@@ -1146,12 +1177,22 @@ static void emit_line(struct strbuf *out, char mark, const struct span *l)
  * along a longest common subsequence, so that a reviewer sees the lines
  * that move, not the whole body removed and added again.
  */
+#define NO_NEWLINE "\\ No newline at end of file\n"
+
+/*
+ * The changed lines, old O[0..NO) against new N[0..NN). UNTERMINATED: the
+ * last old line is the file's last and has no newline: it is removed
+ * (with the marker git apply needs) and never kept as context, so that
+ * the new lines, each with its newline, follow it.
+ */
 static void emit_changed(struct strbuf *out, const struct span *o, size_t no, const struct span *n,
-			 size_t nn)
+			 size_t nn, bool unterminated)
 {
-	if ((no + 1) * (nn + 1) > LCS_CELLS) {
+	if ((no + 1) * (nn + 1) > LCS_CELLS || unterminated) {
 		for (size_t i = 0; i < no; i++)
 			emit_line(out, '-', &o[i]);
+		if (unterminated && no)
+			sb_adds(out, NO_NEWLINE);
 		for (size_t j = 0; j < nn; j++)
 			emit_line(out, '+', &n[j]);
 		return;
@@ -1206,12 +1247,12 @@ int ll_source_hunk(const struct ll_source *src, const struct ll_suggestion *sg,
 	/* Changed: old lines [a, b) of the file, replaced by now.v[pre .. now.n - post). */
 	unsigned a = first + (unsigned)pre, b = first + (unsigned)(old.n - post);
 	unsigned ca = a > CONTEXT ? a - CONTEXT : 1, cb = b + CONTEXT;
-	unsigned last_ok = src->final_newline ? src->nlines : src->nlines - 1;
+	bool unterminated = !src->final_newline && b == src->nlines + 1;
 
 	if (ca < 1)
 		ca = 1;
-	if (cb > last_ok + 1)
-		cb = last_ok + 1;
+	if (cb > src->nlines + 1)
+		cb = src->nlines + 1;
 	size_t added = now.n - pre - post, removed = b - a;
 	unsigned old_len = (b - a) + (a - ca) + (cb - b);
 	unsigned new_len = (unsigned)added + (a - ca) + (cb - b);
@@ -1223,11 +1264,14 @@ int ll_source_hunk(const struct ll_source *src, const struct ll_suggestion *sg,
 		sb_add(out, src->text + src->line_off[line], line_len(src, line));
 		sb_addc(out, '\n');
 	}
-	emit_changed(out, &old.v[pre], b - a, &now.v[pre], added);
+	emit_changed(out, &old.v[pre], b - a, &now.v[pre], added, unterminated);
 	for (unsigned line = b; line < cb; line++) {
 		sb_addc(out, ' ');
 		sb_add(out, src->text + src->line_off[line], line_len(src, line));
 		sb_addc(out, '\n');
+		/* The file's last line, both sides: git apply needs to be told it has no newline. */
+		if (line == src->nlines && !src->final_newline)
+			sb_adds(out, NO_NEWLINE);
 	}
 	*new_delta = line_delta + (long)added - (long)removed;
 	rc = 0;

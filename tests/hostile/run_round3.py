@@ -11,7 +11,8 @@
   - --write-rules never writes a member name that is no C identifier as a pattern;
   - an output path that is also an input is refused;
   - --import-net-cachelines and --profile are linear in their rows;
-and the classes added after them below.
+  - --format=patch: the member limit before mapping, never a file outside
+    --srcdir, hunks git apply takes for a file without a final newline.
 
 usage: run_round3.py --layoutlint PATH --workdir DIR
 """
@@ -308,6 +309,74 @@ def check_linear_importers(tap, tool, workdir, env):
            "exit %d: %s" % (rc, err[-500:]))
 
 
+def git_apply_check(tree, patch_text):
+    path = os.path.join(tree, "p.diff")
+    open(path, "w").write(patch_text)
+    p = run(["git", "-C", tree, "apply", "--check", path])
+    return p.returncode, p.stderr.decode(errors="replace")
+
+
+def check_patches(tap, tool, workdir, env):
+    """--format=patch: the member limit before mapping; never a file outside --srcdir;
+    hunks git apply takes for a file without a final newline."""
+    wide = os.path.join(workdir, "wide")
+    os.makedirs(wide)
+    open(os.path.join(wide, "h.h"), "w").write(
+        "struct wide {\n" + "".join("\tchar c%d;\n\tlong l%d;\n" % (i, i)
+                                    for i in range(50000)) + "};\n")
+    open(os.path.join(wide, "m.c"), "w").write('#include "h.h"\nstruct wide gw;\n'
+                                               "int main(void) { return 0; }\n")
+    subprocess.run(["gcc", "-g", "-o", "m", "m.c"], cwd=wide, check=True)
+    rc, cpu, err = cpu_run([tool, "--no-cache", "--format=patch", "--srcdir", wide,
+                            os.path.join(wide, "m"), "struct", "wide"], env,
+                           os.path.join(workdir, "wide.patch"))
+    tap.ok(rc == 2 and "more than the 4096" in err and cpu < 1.5,
+           "--format=patch, 100,000 members: the limit before the source is mapped "
+           "(%.2f CPU s)" % cpu, "exit %d: %s" % (rc, err))
+
+    # -fdebug-prefix-map=$PWD=. in tree/build: the header is ../inc/h.h.
+    tree = os.path.join(workdir, "esc", "tree")
+    os.makedirs(os.path.join(tree, "inc"))
+    os.makedirs(os.path.join(tree, "build"))
+    build = os.path.join(tree, "build")
+    open(os.path.join(tree, "inc", "h.h"), "w").write(
+        "struct esc {\n\tchar a;\n\tlong b;\n\tchar c;\n};\n")
+    open(os.path.join(build, "m.c"), "w").write('#include "../inc/h.h"\nstruct esc ge;\n'
+                                                "int main(void) { return 0; }\n")
+    subprocess.run(["gcc", "-g", "-fdebug-prefix-map=%s=." % build, "-o", "m", "m.c"],
+                   cwd=build, check=True)
+    p = run([tool, "--no-cache", "--format=patch", "--srcdir", ".", "m", "struct", "esc"],
+            env=env, cwd=build)
+    out, err = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    tap.ok(p.returncode == 0 and "diff --git" not in out and "../" not in out and
+           "declared outside" in err,
+           "--format=patch never patches a file outside --srcdir ('..' in its path)",
+           "exit %d: %s%s" % (p.returncode, out, err))
+
+    nl = os.path.join(workdir, "nl")
+    os.makedirs(nl)
+    run(["git", "init", "-q", nl])
+    open(os.path.join(nl, "m.c"), "w").write('#include "h.h"\nstruct nl gn;\n'
+                                             "int main(void) { return 0; }\n")
+    open(os.path.join(nl, "r.rules"), "w").write("struct nl\n\tread-mostly a\n\twrite-hot d\n")
+    for what, body, extra in (
+            ("the closing line as context", "struct nl {\n\tchar a;\n\tlong b;\n\tchar c;\n"
+             "\tlong d;\n};", ["struct", "nl"]),
+            ("the closing line changed (--asserts)", "struct nl {\n\tchar a;\n\tlong b;\n"
+             "\tchar c;\n\tlong d;\n};", ["-r", "r.rules", "--asserts"])):
+        open(os.path.join(nl, "h.h"), "w").write(body)
+        subprocess.run(["gcc", "-g", "-o", "m", "m.c"], cwd=nl, check=True)
+        p = run([tool, "--no-cache", "--format=patch", "--srcdir", "."] +
+                [a for a in extra if a.startswith("-") or a == "r.rules"] + ["m"] +
+                [a for a in extra if not a.startswith("-") and a != "r.rules"],
+                env=env, cwd=nl)
+        out = p.stdout.decode(errors="replace")
+        rc, err = git_apply_check(nl, out)
+        tap.ok("@@" in out and rc == 0,
+               "a header without a final newline, %s: git apply takes the hunk" % what,
+               "apply %d: %s\n%s%s" % (rc, err, out, p.stderr.decode(errors="replace")))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -327,6 +396,7 @@ def main():
     check_written_names(tap, tool, workdir, env)
     check_output_onto_input(tap, tool, workdir, env)
     check_linear_importers(tap, tool, workdir, env)
+    check_patches(tap, tool, workdir, env)
     return tap.finish()
 
 
