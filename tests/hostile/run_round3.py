@@ -12,7 +12,9 @@
   - an output path that is also an input is refused;
   - --import-net-cachelines and --profile are linear in their rows;
   - --format=patch: the member limit before mapping, never a file outside
-    --srcdir, hunks git apply takes for a file without a final newline.
+    --srcdir, hunks git apply takes for a file without a final newline;
+  - scripts/layoutlint-kernel: paths with a space and '[' are data, every git
+    failure is exit 2 with git's message, --clean removes only its own.
 
 usage: run_round3.py --layoutlint PATH --workdir DIR
 """
@@ -377,6 +379,88 @@ def check_patches(tap, tool, workdir, env):
                "apply %d: %s\n%s%s" % (rc, err, out, p.stderr.decode(errors="replace")))
 
 
+SCRIPT = os.path.join(HERE, "..", "..", "scripts", "layoutlint-kernel")
+KTREE = os.path.join(HERE, "..", "gating", "ktree")
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@layoutlint.invalid",
+       "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
+
+
+def check_hook(tap, tool, workdir, env):
+    """scripts/layoutlint-kernel: paths are data, every git failure is exit 2 with git's
+    words, --clean removes only what it created."""
+    for t in ("git", "make", "cc", "awk", "flock"):
+        if not shutil.which(t):
+            tap.skip("the kernel hook", "no " + t)
+            return
+    env = {k: v for k, v in env.items() if not k.startswith("GIT_")}
+    parent = os.path.join(workdir, "k tree [1]")
+    tree = os.path.join(parent, "ktree")
+    shutil.copytree(KTREE, tree)
+    open(os.path.join(tree, ".gitignore"), "w").write("*.o\n.*.cmd\n.config\n")
+    open(os.path.join(tree, ".config"), "w").write("CONFIG_CONN_DEBUG=y\n")
+
+    def git(*args, cwd=tree):
+        return run(GIT + list(args), env=env, cwd=cwd)
+
+    def script(*args, cwd=tree):
+        p = run([SCRIPT, "--layoutlint", tool] + list(args), env=env, cwd=cwd)
+        return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "struct conn")
+    # The user's own worktree called base, made first: git names ours base1.
+    user_wt = os.path.join(parent, "base")
+    git("worktree", "add", "-q", "--detach", user_wt, "HEAD")
+    open(os.path.join(user_wt, "staged.txt"), "w").write("the user's staged work\n")
+    git("add", "staged.txt", cwd=user_wt)
+    run(["make", "fs/conn.o", "fs/conn_stats.o"], env=env, cwd=tree, check=True)
+    header = os.path.join(tree, "include", "linux", "conn.h")
+    text = open(header).read()
+    assert "\tconn_stat_t stat;\n" in text and "\t_Alignas(64) long count;\n\tlong bytes;\n" in text
+    text = text.replace("\tconn_stat_t stat;\n", "\tconn_stat_t stat;\n\tlong count;\n")
+    text = text.replace("\t_Alignas(64) long count;\n\tlong bytes;\n", "\t_Alignas(64) long bytes;\n")
+    open(header, "w").write(text)
+    for run_no in (1, 2):
+        rc, out, err = script()
+        picked = [ln for ln in err.splitlines() if "linting " in ln]
+        tap.ok(rc == 1 and len([ln for ln in out.splitlines() if ": error:" in ln]) == 1 and
+               picked and ".git" not in picked[0],
+               "a tree whose path holds a space and '[' (run %d): objects picked from the "
+               "tree, never from the hook's own state, one new finding" % run_no,
+               "exit %d\n%s\n%s" % (rc, out, err))
+    for args, what in ((["--base", "no-such-rev"], "a misspelt --base"),
+                       (["--new", "no-such-rev"], "a misspelt --new")):
+        rc, out, err = script(*args)
+        tap.ok(rc == 2 and "no-such-rev" in err and ("fatal" in err or "Needed" in err),
+               "%s, no OBJ: exit 2 with git's message, never 'nothing to lint'" % what,
+               "exit %d: %s" % (rc, err))
+    unborn = os.path.join(parent, "unborn")
+    shutil.copytree(KTREE, unborn)
+    git("init", "-q", cwd=unborn)
+    rc, out, err = script(cwd=unborn)
+    tap.ok(rc == 2 and "HEAD" in err and "nothing to lint" not in err,
+           "HEAD with no commit yet, no OBJ: exit 2 with git's message",
+           "exit %d: %s" % (rc, err))
+    # Our worktree locked, so git worktree remove --force refuses it: --clean must
+    # not then take git's 'base' (the user's) for ours.
+    state = os.path.join(tree, ".git", "layoutlint-kernel")
+    script("fs/conn.o")
+    lock = git("worktree", "lock", os.path.join(state, "base"))
+    tap.ok(lock.returncode == 0 and not os.path.isdir(os.path.join(tree, ".git", "worktrees",
+                                                                 "base", "locked")),
+           "the hook's worktree exists, and git named its metadata other than 'base'",
+           lock.stderr.decode(errors="replace"))
+    rc, out, err = script("--clean")
+    wts = git("worktree", "list", "--porcelain").stdout.decode()
+    st = git("status", "--porcelain", cwd=user_wt)
+    tap.ok(rc == 0 and os.path.isdir(os.path.join(tree, ".git", "worktrees", "base")) and
+           "worktree " + user_wt in wts and st.returncode == 0 and
+           b"A  staged.txt" in st.stdout and not os.path.exists(state),
+           "--clean removes only what the hook created: the user's worktree 'base' and its "
+           "staged work stay", "exit %d: %s\n%s\n%s" % (rc, err, wts, st.stdout))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -397,6 +481,7 @@ def main():
     check_output_onto_input(tap, tool, workdir, env)
     check_linear_importers(tap, tool, workdir, env)
     check_patches(tap, tool, workdir, env)
+    check_hook(tap, tool, workdir, env)
     return tap.finish()
 
 
