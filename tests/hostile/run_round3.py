@@ -12,7 +12,8 @@
   - an output path that is also an input is refused;
   - --import-net-cachelines and --profile are linear in their rows;
   - --format=patch: the member limit before mapping, never a file outside
-    --srcdir, hunks git apply takes for a file without a final newline;
+    --srcdir, hunks git apply takes for a file without a final newline, no
+    promise for a header whose declarations differ from the build's types;
   - scripts/layoutlint-kernel: paths with a space and '[' are data, every git
     failure is exit 2 with git's message, --clean removes only its own.
 
@@ -377,6 +378,30 @@ def check_patches(tap, tool, workdir, env):
         tap.ok("@@" in out and rc == 0,
                "a header without a final newline, %s: git apply takes the hunk" % what,
                "apply %d: %s\n%s%s" % (rc, err, out, p.stderr.decode(errors="replace")))
+
+    # A header edited after the build: the same names on the same lines, other types.
+    edited = os.path.join(workdir, "edited")
+    os.makedirs(edited)
+    open(os.path.join(edited, "m.c"), "w").write('#include "h.h"\nstruct ed ge;\n'
+                                                 "int main(void) { return 0; }\n")
+    built = "struct ed {\n\tchar a;\n\tlong b;\n\tchar c;\n\tunsigned int f:3;\n\tlong d;\n};\n"
+    open(os.path.join(edited, "h.h"), "w").write(built)
+    subprocess.run(["gcc", "-g", "-o", "m", "m.c"], cwd=edited, check=True)
+    p = run([tool, "--no-cache", "--format=patch", "--srcdir", ".", "m", "struct", "ed"],
+            env=env, cwd=edited)
+    tap.ok(p.returncode == 0 and "diff --git" in p.stdout.decode(),
+           "the header as built: a patch", p.stderr.decode(errors="replace"))
+    for old_decl, new_decl in (("\tchar a;", "\tlong a;"), ("\tlong b;", "\tlong *b;"),
+                               ("\tchar c;", "\tchar c[8];"), ("f:3;", "f:5;")):
+        open(os.path.join(edited, "h.h"), "w").write(built.replace(old_decl, new_decl))
+        p = run([tool, "--no-cache", "--format=patch", "--srcdir", ".", "m", "struct", "ed"],
+                env=env, cwd=edited)
+        out, err = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+        tap.ok("diff --git" not in out and "offsets:" not in err and
+               "the source differs from the build" in err,
+               "a header edited after the build (%r -> %r): no patch, a note saying the source "
+               "differs from the build" % (old_decl.strip(), new_decl.strip()),
+               "exit %d: %s%s" % (p.returncode, out, err))
 
 
 SCRIPT = os.path.join(HERE, "..", "..", "scripts", "layoutlint-kernel")
