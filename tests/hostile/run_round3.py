@@ -486,6 +486,45 @@ def check_hook(tap, tool, workdir, env):
            "staged work stay", "exit %d: %s\n%s\n%s" % (rc, err, wts, st.stdout))
 
 
+COMPLETION = os.path.join(HERE, "..", "..", "completions", "layoutlint.bash")
+
+
+def check_completion_trust(tap, tool, workdir, env):
+    """Completion names come only from a list the user owns in a directory only the
+    user can write, and layoutlint writes none elsewhere."""
+    exe = gcc(workdir, "compl", ["struct compl_one { int a; }; struct compl_one g1;\n"
+                                 "int main(void) { return 0; }\n"])
+    cache = os.path.join(workdir, "compl-cache")
+    cenv = dict(env, XDG_CACHE_HOME=cache,
+                PATH=os.path.dirname(tool) + ":" + os.environ.get("PATH", ""))
+    p = run([tool, "--list=*", exe], env=cenv)
+    d = os.path.join(cache, "layoutlint")
+    names = [f for f in os.listdir(d) if f.endswith(".names")] if os.path.isdir(d) else []
+    script = ('source "$1"\nCOMP_WORDS=(layoutlint "$2" struct "$3"); COMP_CWORD=3\n'
+              '_layoutlint\nprintf "%s\\n" "${COMPREPLY[@]}"\n')
+
+    def offered():
+        q = run(["bash", "--norc", "--noprofile", "-c", script, "bash", COMPLETION, exe,
+                 "compl"], env=cenv)
+        return [x for x in q.stdout.decode(errors="replace").splitlines() if x]
+    tap.ok(p.returncode == 0 and names and offered() == ["compl_one"],
+           "completion offers the names of the user's own list", p.stderr)
+    os.chmod(d, 0o777)
+    got = offered()
+    os.chmod(d, 0o755)
+    tap.ok(got == [], "a list in a world-writable directory is not offered", got)
+    os.chmod(os.path.join(d, names[0]), 0o666)
+    got = offered()
+    os.chmod(os.path.join(d, names[0]), 0o600)
+    tap.ok(got == [], "a world-writable list is not offered", got)
+    os.unlink(os.path.join(d, names[0]))
+    os.chmod(d, 0o777)
+    p = run([tool, "--list=*", exe], env=cenv)
+    os.chmod(d, 0o755)
+    tap.ok(p.returncode == 0 and not [f for f in os.listdir(d) if f.endswith(".names")],
+           "--list writes no completion list into a world-writable directory", p.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -507,6 +546,7 @@ def main():
     check_linear_importers(tap, tool, workdir, env)
     check_patches(tap, tool, workdir, env)
     check_hook(tap, tool, workdir, env)
+    check_completion_trust(tap, tool, workdir, env)
     return tap.finish()
 
 
