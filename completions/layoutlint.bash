@@ -56,7 +56,11 @@ _layoutlint()
             if [[ -n $bin && -r $bin ]]; then
                 id=$(readelf -n "$bin" 2>/dev/null | awk '/Build ID:/ {print $3; exit}')
                 cache=${XDG_CACHE_HOME:-$HOME/.cache}/layoutlint/$id.names
-                [[ -n $id && -r $cache ]] && _layoutlint_names "$cache" "$cur"
+                # Only a list the user owns, in a directory only the user can
+                # write (as layoutlint trusts its cache): never another's names.
+                [[ -n $id && -r $cache && -O $cache && -O ${cache%/*} &&
+                   -z $(find "$cache" "${cache%/*}" -maxdepth 0 -perm /022 2>/dev/null) ]] &&
+                    _layoutlint_names "$cache" "$cur"
             fi
             return ;;
     esac

@@ -93,7 +93,9 @@ static void write_name_index(const char *cache_dir, const char *build_id, char *
 	 * link planted there, and the rename replaces a link at PATH itself.
 	 */
 	sb_addf(&tmp, "%s.XXXXXX", path.buf);
-	if (ll_mkdir_p(dir.buf) == 0 && (fd = mkstemp(tmp.buf)) >= 0) {
+	/* Never into a directory completion would not trust (ll_cache_dir_distrust()). */
+	if (ll_mkdir_p(dir.buf) == 0 && !ll_cache_dir_distrust(dir.buf) &&
+	    (fd = mkstemp(tmp.buf)) >= 0) {
 		bool ok = (f = fdopen(fd, "w")) != NULL;
 
 		if (!f)

@@ -6,6 +6,7 @@
  */
 #include <malloc.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,13 @@ int main(int argc, char **argv)
 	int status = 2;
 
 	void *below_huge = tune_malloc();
+
+	/*
+	 * A reader that went away (| head, a closed pipe) is an output error
+	 * like a full disk: EPIPE, one line, exit 2, and a temporary file
+	 * (--write-baseline's) removed, never a death by SIGPIPE leaving it.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 
 	if (cli_parse_options(argc, argv, &o) != 0) {
 		free(below_huge);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "config.h"
@@ -325,6 +326,8 @@ static void sort_arguments(struct options *o)
 	}
 }
 
+static void refuse_output_onto_input(struct argp_state *state, const struct options *o);
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct options *o = state->input;
@@ -596,12 +599,65 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   "take none");
 		if (o->strict_baseline && !o->baseline)
 			argp_error(state, "--strict-baseline needs --baseline FILE");
+		refuse_output_onto_input(state, o);
 		o->command = o->list_glob || o->contains || o->audit_glob ? "discover" : "lint";
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
+}
+
+/* Whether paths A and B name one existing file (a link, another spelling). */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * An output replaces its file whole: one that is also this run's input
+ * (--write-baseline onto the rules file, --html onto the binary) would
+ * destroy it, exit 0. Only --write-baseline onto --baseline's file is
+ * meant (it refreshes it).
+ */
+static void refuse_output_onto_input(struct argp_state *state, const struct options *o)
+{
+	const struct named_path { const char *opt, *path; } outs[] = {
+		{ "--write-baseline", o->write_baseline }, { "--html", o->html },
+		{ "--write-rules", o->write_rules },
+	}, ins[] = {
+		{ "--baseline", o->baseline }, { "--against", o->against },
+		{ "--btf-base", o->btf_base },
+	};
+	const size_t n = sizeof(ins) / sizeof(*ins);
+	for (size_t k = 0; k < sizeof(outs) / sizeof(*outs); k++) {
+		if (!outs[k].path)
+			continue;
+		for (size_t j = 0; j < k; j++)
+			if (same_file(outs[j].path, outs[k].path) ||
+			    (outs[j].path && strcmp(outs[j].path, outs[k].path) == 0))
+				argp_error(state, "%s and %s name one file, '%s'", outs[j].opt,
+					   outs[k].opt, outs[k].path);
+		for (size_t i = 0; i < n; i++)
+			if (same_file(ins[i].path, outs[k].path) && !(k == 0 && i == 0))
+				argp_error(state, "%s '%s' would replace the %s file, an input of this "
+					   "run", outs[k].opt, outs[k].path, ins[i].opt);
+		for (size_t i = 0; i < o->nr_binaries; i++)
+			if (same_file(o->binaries[i], outs[k].path))
+				argp_error(state, "%s '%s' would replace the binary, an input of this run",
+					   outs[k].opt, outs[k].path);
+		for (size_t i = 0; i < o->nr_rules_paths; i++)
+			if (same_file(o->rules_paths[i], outs[k].path))
+				argp_error(state, "%s '%s' would replace the rules file, an input of this "
+					   "run", outs[k].opt, outs[k].path);
+		for (size_t i = 0; i < o->nr_profiles; i++)
+			if (same_file(o->profiles[i], outs[k].path))
+				argp_error(state, "%s '%s' would replace the profile, an input of this run",
+					   outs[k].opt, outs[k].path);
+	}
 }
 
 static void print_version(FILE *stream, struct argp_state *state)

@@ -56,6 +56,15 @@ static void describe_selection(const struct ll_query *q, struct strbuf *out)
  */
 static const char *missing_hint(const struct ll_query *q, const struct ll_lookup_result *r)
 {
+	static const char *const keywords[] = { "struct", "union", "class", "enum" };
+
+	/* 'struct stats' quoted as one word: no C name holds a blank. */
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(*keywords); i++) {
+		size_t n = strlen(keywords[i]);
+
+		if (strncmp(q->name, keywords[i], n) == 0 && (q->name[n] == ' ' || q->name[n] == '\t'))
+			return "keyword and name are separate words (struct NAME), not one quoted word";
+	}
 	if (strchr(q->name, ',') && !strchr(q->name, '<'))
 		return "names are separate words (BINARY file inode), not a comma list as pahole -C "
 		       "takes";

@@ -55,7 +55,19 @@ static int suggest_one(const struct ll_lint_opts *o, struct ll_linted *l,
 		return 0;
 	}
 	/* A patch moves whole declarations: the solver keeps their members together. */
-	if (o->patch) {
+	if (o->patch && l->layout->nr_members > LL_SUGGEST_MAX_UNITS) {
+		/*
+		 * Each member is one unit at least until the source glues them:
+		 * more than the solver takes is refused before the source is
+		 * mapped (100,000 members: 10 s of mapping, then the refusal).
+		 */
+		struct strbuf why = STRBUF_INIT;
+
+		sb_addf(&why, "%s %s: %zu members, more than the %d --format=patch maps",
+			ll_kind_name(l->layout->kind), l->layout->name, l->layout->nr_members,
+			LL_SUGGEST_MAX_UNITS);
+		l->no_patch = sb_detach(&why);
+	} else if (o->patch) {
 		struct strbuf why = STRBUF_INIT;
 
 		l->source = ll_source_read(l->layout, o->srcdir, &why);

@@ -5,6 +5,7 @@
  * came from (profiles, binary, build-id) and by which thresholds, so that
  * a reviewer can tell measurement from judgement.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -37,6 +38,74 @@ static const char *tag_word(enum ll_tag tag)
 	return tag == LL_WRITE_HOT ? "write-hot" : tag == LL_READ_MOSTLY ? "read-mostly" : "cold";
 }
 
+/*
+ * Whether PATH reads back as the member it names: a rules pattern is
+ * C identifiers joined by '.', where '*', '?' and '[' are globs and a
+ * blank ends the word. A member DWARF names '*', '?flags' or "a b" would
+ * come back as other patterns (every member, an optional one, two).
+ */
+static bool path_writable(const char *path)
+{
+	bool start = true;
+
+	for (const char *c = path; *c; c++) {
+		if (*c == '.' && !start) {
+			start = true;
+			continue;
+		}
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_' ||
+		      (!start && *c >= '0' && *c <= '9')))
+			return false;
+		start = false;
+	}
+	return !start;
+}
+
+/*
+ * Whether each named member on the way from V[0..N) down to M is a C
+ * identifier (path_writable()): 1, 0 when one is not, -1 when M is not
+ * among them.
+ */
+static int names_writable(const struct ll_member *v, size_t n, const struct ll_member *m)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool own = !v[i].name || v[i].is_base ||
+			   (!strchr(v[i].name, '.') && path_writable(v[i].name));
+		int below;
+
+		if (&v[i] == m)
+			return own;
+		if (v[i].nr_children &&
+		    (below = names_writable(v[i].children, v[i].nr_children, m)) >= 0)
+			return below && own;
+	}
+	return -1;
+}
+
+/* M's path reads back as M: each name on it a C identifier ("x.y" is no member's name). */
+static bool member_writable(const struct ll_struct *s, const struct ll_member *m)
+{
+	return path_writable(m->path) && names_writable(s->members, s->nr_members, m) != 0;
+}
+
+/* A struct name a rules file spells: one word, or quoted when it has blanks. */
+static bool name_writable(const char *name)
+{
+	if (!*name)
+		return false;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		if (*c < 0x20 || *c == 0x7f || *c == '\'' || *c == '#' || *c >= 0x80)
+			return false;
+	return true;
+}
+
+static void not_written(const char *what, const char *name, struct strbuf *out)
+{
+	sb_addf(out, "\t# not written: %s ", what);
+	sb_add_escaped(out, name);
+	sb_adds(out, " is no C identifier a rules pattern can name\n");
+}
+
 /* One statement per hot member, with its measure; the cold ones on one line. */
 static void block(const struct ll_linted *l, const struct ll_measure_thresholds *t,
 		  struct strbuf *out)
@@ -45,6 +114,14 @@ static void block(const struct ll_linted *l, const struct ll_measure_thresholds 
 	const struct ll_units *units = &l->units;
 	bool cold = false;
 
+	if (!name_writable(s->name)) {
+		sb_adds(out, "\n# not written: ");
+		sb_adds(out, ll_kind_name(s->kind));
+		sb_addc(out, ' ');
+		sb_add_escaped(out, s->name);
+		sb_adds(out, ": a rules file cannot spell its name\n");
+		return;
+	}
 	/* A name with blanks (a C++ template) is quoted, as rules files take it. */
 	sb_addf(out, strpbrk(s->name, " \t") ? "\n%s '%s'\n" : "\n%s %s\n", ll_kind_name(s->kind),
 		s->name);
@@ -58,6 +135,10 @@ static void block(const struct ll_linted *l, const struct ll_measure_thresholds 
 
 		if (!m->path || tag == LL_COLD)
 			continue;
+		if (!member_writable(s, m)) {
+			not_written("member", m->path, out);
+			continue;
+		}
 		ll_member_measure(m, &ms);
 		if (tag == LL_UNTAGGED) {
 			sb_addf(out, "\t# %s: %.0f samples, %s\n", m->path, ms.samples,
@@ -73,13 +154,19 @@ static void block(const struct ll_linted *l, const struct ll_measure_thresholds 
 	for (size_t i = 0; i < units->n; i++) {
 		const struct ll_member *m = units->v[i].m;
 
-		if (!m->path || ll_measured_tag(m, s, t) != LL_COLD)
+		if (!m->path || ll_measured_tag(m, s, t) != LL_COLD || !member_writable(s, m))
 			continue;
 		sb_addf(out, "%s %s", cold ? "" : "\tcold        ", m->path);
 		cold = true;
 	}
 	if (cold)
 		sb_adds(out, "\t# never sampled\n");
+	for (size_t i = 0; i < units->n; i++) {
+		const struct ll_member *m = units->v[i].m;
+
+		if (m->path && ll_measured_tag(m, s, t) == LL_COLD && !member_writable(s, m))
+			not_written("cold member", m->path, out);
+	}
 }
 
 void ll_report_rules(const struct ll_run *run, const char *const *profiles, size_t n,

@@ -556,6 +556,213 @@ static const char *label(const struct ll_member *m)
 				   "<anonymous union>" : "<anonymous struct>") : "<unnamed>";
 }
 
+/*
+ * A declarator's type as words, stars and array lengths, enough to tell
+ * "char a" from "long a": qualifiers and words starting "__" (the
+ * kernel's __rcu, __percpu; and on both sides alike __u32) left out,
+ * the base type keywords in one order (long unsigned int = unsigned long).
+ */
+struct type_shape {
+	char words[160];	/* names: typedefs, tags, and macros the source may use */
+	char base[32];		/* the base type keywords, one spelling; "" when none */
+	unsigned stars;
+	unsigned long dims[4];
+	unsigned ndims;
+	bool unknown_dim;
+};
+
+static bool base_word(const char *w)
+{
+	static const char *const kw[] = { "signed", "unsigned", "short", "long", "int", "char",
+					  "_Bool", "float", "double", "void" };
+
+	for (size_t i = 0; i < sizeof(kw) / sizeof(*kw); i++)
+		if (strcmp(w, kw[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Add word W (LEN bytes) to SH, or fold it into the base-type counts. */
+static void shape_word(struct type_shape *sh, unsigned base[10], const char *w, size_t len)
+{
+	static const char *const kw[] = { "signed", "unsigned", "short", "long", "int", "char",
+					  "_Bool", "float", "double", "void" };
+	char buf[64];
+
+	if (len >= sizeof(buf) || (len >= 2 && w[0] == '_' && w[1] == '_'))
+		return;
+	memcpy(buf, w, len);
+	buf[len] = '\0';
+	if (!strcmp(buf, "const") || !strcmp(buf, "volatile") || !strcmp(buf, "restrict") ||
+	    !strcmp(buf, "register"))
+		return;
+	if (strcmp(buf, "bool") == 0)	/* the kernel's typedef of _Bool, C23's keyword */
+		snprintf(buf, sizeof(buf), "_Bool");
+	if (base_word(buf)) {
+		for (int k = 0; k < 10; k++)
+			if (strcmp(buf, kw[k]) == 0)
+				base[k]++;
+		return;
+	}
+	if (strlen(sh->words) + len + 2 < sizeof(sh->words)) {
+		if (sh->words[0])
+			strcat(sh->words, " ");
+		strcat(sh->words, buf);
+	}
+}
+
+/* The base type the keyword counts BASE spell, appended to SH's words. */
+static void shape_base(struct type_shape *sh, const unsigned base[10])
+{
+	enum { SIGNED, UNSIGNED, SHORT, LONG, INT, CHAR, BOOL, FLOAT, DOUBLE, VOID };
+	char b[64] = "";
+	bool any = false;
+
+	for (int k = 0; k < 10; k++)
+		any |= base[k] != 0;
+	if (!any)
+		return;
+	if (base[CHAR])
+		snprintf(b, sizeof(b), "%schar", base[UNSIGNED] ? "unsigned " :
+			 base[SIGNED] ? "signed " : "");
+	else if (base[BOOL] || base[VOID])
+		snprintf(b, sizeof(b), "%s", base[BOOL] ? "_Bool" : "void");
+	else if (base[FLOAT] || base[DOUBLE])
+		snprintf(b, sizeof(b), "%s%s", base[LONG] ? "long " : "",
+			 base[FLOAT] ? "float" : "double");
+	else
+		snprintf(b, sizeof(b), "%s%s%s%sint", base[UNSIGNED] ? "unsigned " : "",
+			 base[SHORT] ? "short " : "", base[LONG] ? "long " : "",
+			 base[LONG] > 1 ? "long " : "");
+	snprintf(sh->base, sizeof(sh->base), "%s", b);
+}
+
+/* The shape of the C type TYPE as the debug info spells it; false when not simple. */
+static bool dwarf_shape(const char *type, struct type_shape *sh)
+{
+	unsigned base[10] = { 0 };
+
+	memset(sh, 0, sizeof(*sh));
+	for (const char *c = type; *c;) {
+		if (*c == ' ') {
+			c++;
+		} else if (*c == '*') {
+			sh->stars++;
+			c++;
+		} else if (*c == '[') {
+			char *end;
+			unsigned long v = strtoul(c + 1, &end, 10);
+
+			if (*end != ']' || sh->ndims == 4)
+				return false;
+			sh->dims[sh->ndims++] = v;
+			c = end + 1;
+		} else if (*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')) {
+			const char *w = c;
+
+			while (*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			       (*c >= '0' && *c <= '9'))
+				c++;
+			shape_word(sh, base, w, (size_t)(c - w));
+		} else {
+			return false;	/* a function pointer, an anonymous type: not compared */
+		}
+	}
+	shape_base(sh, base);
+	return true;
+}
+
+/*
+ * The shape of member NAME's type in declaration D, when D is one plain
+ * declarator (words and stars, the name, array lengths, a bit width);
+ * false for anything else (attributes, function pointers, bodies, macros
+ * after the name), which is then not compared.
+ */
+static bool source_shape(const struct ll_source *src, const struct decl *d, const char *name,
+			 struct type_shape *sh, unsigned long *bits, bool *has_bits)
+{
+	unsigned base[10] = { 0 };
+	size_t i = d->t0, at = SIZE_MAX;
+
+	memset(sh, 0, sizeof(*sh));
+	*has_bits = false;
+	for (; i < d->t1; i++) {
+		const struct tok *k = &src->toks[i];
+
+		if (k->kind == TK_COMMENT)
+			continue;
+		if (k->kind == TK_IDENT && tok_is(src, i, name)) {
+			at = i;
+			break;
+		}
+		if (k->kind == TK_IDENT)
+			shape_word(sh, base, src->text + k->off, k->len);
+		else if (punct_is(src, i, '*'))
+			sh->stars++;
+		else
+			return false;
+	}
+	if (at == SIZE_MAX)
+		return false;
+	for (i = at + 1; i < d->t1; i++) {
+		if (src->toks[i].kind == TK_COMMENT)
+			continue;
+		if (punct_is(src, i, '[') && i + 2 <= d->t1 && punct_is(src, i + 2, ']') &&
+		    sh->ndims < 4) {
+			if (src->toks[i + 1].kind == TK_NUM)
+				sh->dims[sh->ndims] = strtoul(src->text + src->toks[i + 1].off, NULL, 0);
+			else
+				sh->unknown_dim = true;
+			sh->ndims++;
+			i += 2;
+		} else if (punct_is(src, i, ':') && i + 1 < d->t1 &&
+			   src->toks[i + 1].kind == TK_NUM) {
+			*bits = strtoul(src->text + src->toks[i + 1].off, NULL, 0);
+			*has_bits = true;
+			i++;
+		} else {
+			return false;
+		}
+	}
+	shape_base(sh, base);
+	return true;
+}
+
+/*
+ * Whether member M's declaration D says another type than the build did
+ * (a header edited after the build, the same names on the same lines):
+ * the proposal's offsets would be promised for the build's types. SRC_TYPE
+ * gets the source's words.
+ */
+static bool declared_otherwise(const struct ll_source *src, const struct decl *d,
+			       const struct ll_member *m, struct strbuf *src_type)
+{
+	struct type_shape a, b;
+	unsigned long bits = 0;
+	bool has_bits;
+
+	if (!m->name || !m->type || !source_shape(src, d, m->name, &a, &bits, &has_bits) ||
+	    !dwarf_shape(m->type, &b))
+		return false;
+	sb_adds(src_type, a.words);
+	sb_addf(src_type, "%s%s", a.words[0] && a.base[0] ? " " : "", a.base);
+	for (unsigned k = 0; k < a.stars; k++)
+		sb_adds(src_type, k ? "*" : " *");
+	/*
+	 * Names are not compared: the preprocessor may rename them
+	 * (#define rcu_head callback_head) or add words that expand to
+	 * nothing (randomized_struct_fields_start). Base types, pointers,
+	 * array lengths and bit widths it does not touch.
+	 */
+	if ((a.base[0] && b.base[0] && strcmp(a.base, b.base) != 0) || a.stars != b.stars ||
+	    a.ndims != b.ndims || (has_bits && m->is_bitfield && bits != m->bit_size))
+		return true;
+	for (unsigned k = 0; k < a.ndims && !a.unknown_dim; k++)
+		if (a.dims[k] != b.dims[k])
+			return true;
+	return false;
+}
+
 static int map_members(struct ll_source *src, struct strbuf *why)
 {
 	const struct ll_struct *s = src->s;
@@ -609,6 +816,17 @@ mapped:
 			return refuse(why, "%s:%u: member %s of %s %s is not spelled out in the "
 				      "declaration there (macro-generated?)", src->path, m->decl.line,
 				      label(m), ll_kind_name(s->kind), s->name);
+		struct strbuf said = STRBUF_INIT;
+
+		if (m->name && declared_otherwise(src, &src->decls[d], m, &said)) {
+			refuse(why, "%s:%u: member %s of %s %s is '%s' in the source but '%s' in the "
+			       "build: the source differs from the build (rebuild, or check out the "
+			       "revision built)", src->path, m->decl.line, label(m),
+			       ll_kind_name(s->kind), s->name, said.buf, m->type);
+			sb_release(&said);
+			return -1;
+		}
+		sb_release(&said);
 		if (i && p < src->piece_of[i - 1])
 			return refuse(why, "%s:%u: member %s comes before %s in the source but after "
 				      "it in the binary", src->path, m->decl.line, label(m),
@@ -710,6 +928,26 @@ static int descend(struct ll_source *src, struct strbuf *why)
 	return 0;
 }
 
+/* Whether the relative PATH, read component by component, climbs above its start. */
+static bool escapes_tree(const char *path)
+{
+	long depth = 0;
+
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (--depth < 0)
+				return true;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			depth++;
+		}
+		p += n;
+		p += *p == '/';
+	}
+	return false;
+}
+
 struct ll_source *ll_source_read(const struct ll_struct *s, const char *srcdir,
 				 struct strbuf *why)
 {
@@ -724,6 +962,17 @@ struct ll_source *ll_source_read(const struct ll_struct *s, const char *srcdir,
 	}
 	if (s->decl.file[0] == '/') {
 		refuse(why, "%s:%u: %s %s: declared outside %s; give the tree with --srcdir",
+		       s->decl.file, s->decl.line, ll_kind_name(s->kind), s->name,
+		       srcdir ? srcdir : "the current directory");
+		return NULL;
+	}
+	/*
+	 * "../include/x.h" (an ordinary -fdebug-prefix-map build) names a file
+	 * outside the tree: never read nor patched, and git apply refuses it.
+	 */
+	if (escapes_tree(s->decl.file)) {
+		refuse(why, "%s:%u: %s %s: declared outside %s (the path climbs out of it with "
+		       "'..'); give the tree it is in with --srcdir, or map it with --prefix-map",
 		       s->decl.file, s->decl.line, ll_kind_name(s->kind), s->name,
 		       srcdir ? srcdir : "the current directory");
 		return NULL;
@@ -1146,12 +1395,22 @@ static void emit_line(struct strbuf *out, char mark, const struct span *l)
  * along a longest common subsequence, so that a reviewer sees the lines
  * that move, not the whole body removed and added again.
  */
+#define NO_NEWLINE "\\ No newline at end of file\n"
+
+/*
+ * The changed lines, old O[0..NO) against new N[0..NN). UNTERMINATED: the
+ * last old line is the file's last and has no newline: it is removed
+ * (with the marker git apply needs) and never kept as context, so that
+ * the new lines, each with its newline, follow it.
+ */
 static void emit_changed(struct strbuf *out, const struct span *o, size_t no, const struct span *n,
-			 size_t nn)
+			 size_t nn, bool unterminated)
 {
-	if ((no + 1) * (nn + 1) > LCS_CELLS) {
+	if ((no + 1) * (nn + 1) > LCS_CELLS || unterminated) {
 		for (size_t i = 0; i < no; i++)
 			emit_line(out, '-', &o[i]);
+		if (unterminated && no)
+			sb_adds(out, NO_NEWLINE);
 		for (size_t j = 0; j < nn; j++)
 			emit_line(out, '+', &n[j]);
 		return;
@@ -1206,12 +1465,12 @@ int ll_source_hunk(const struct ll_source *src, const struct ll_suggestion *sg,
 	/* Changed: old lines [a, b) of the file, replaced by now.v[pre .. now.n - post). */
 	unsigned a = first + (unsigned)pre, b = first + (unsigned)(old.n - post);
 	unsigned ca = a > CONTEXT ? a - CONTEXT : 1, cb = b + CONTEXT;
-	unsigned last_ok = src->final_newline ? src->nlines : src->nlines - 1;
+	bool unterminated = !src->final_newline && b == src->nlines + 1;
 
 	if (ca < 1)
 		ca = 1;
-	if (cb > last_ok + 1)
-		cb = last_ok + 1;
+	if (cb > src->nlines + 1)
+		cb = src->nlines + 1;
 	size_t added = now.n - pre - post, removed = b - a;
 	unsigned old_len = (b - a) + (a - ca) + (cb - b);
 	unsigned new_len = (unsigned)added + (a - ca) + (cb - b);
@@ -1223,11 +1482,14 @@ int ll_source_hunk(const struct ll_source *src, const struct ll_suggestion *sg,
 		sb_add(out, src->text + src->line_off[line], line_len(src, line));
 		sb_addc(out, '\n');
 	}
-	emit_changed(out, &old.v[pre], b - a, &now.v[pre], added);
+	emit_changed(out, &old.v[pre], b - a, &now.v[pre], added, unterminated);
 	for (unsigned line = b; line < cb; line++) {
 		sb_addc(out, ' ');
 		sb_add(out, src->text + src->line_off[line], line_len(src, line));
 		sb_addc(out, '\n');
+		/* The file's last line, both sides: git apply needs to be told it has no newline. */
+		if (line == src->nlines && !src->final_newline)
+			sb_adds(out, NO_NEWLINE);
 	}
 	*new_delta = line_delta + (long)added - (long)removed;
 	rc = 0;

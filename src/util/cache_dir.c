@@ -33,6 +33,31 @@ int ll_mkdir_p(const char *dir)
 	return rc;
 }
 
+static const char *distrust(const struct stat *st, const char *what_dir, const char *what_file,
+			     bool dir)
+{
+	if (st->st_uid != geteuid())
+		return dir ? what_dir : what_file;
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return dir ? "its directory is writable by other users" :
+			     "it is writable by other users";
+	return NULL;
+}
+
+const char *ll_cache_dir_distrust(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return "its directory cannot be read";
+	return distrust(&st, "its directory belongs to another user", NULL, true);
+}
+
+const char *ll_cache_file_distrust(const struct stat *st)
+{
+	return distrust(st, NULL, "it belongs to another user", false);
+}
+
 uint64_t ll_cache_max_bytes(void)
 {
 	const char *env = getenv("LAYOUTLINT_CACHE_MAX_MB");

@@ -15,6 +15,19 @@
 int ll_mkdir_p(const char *dir);
 
 /*
+ * Whether a cache file or directory may be believed: owned by this user
+ * (the effective uid) and writable by nobody else, as ssh judges
+ * ~/.ssh and git its safe.directory. A checksum catches damage, not a
+ * forgery planted by another user. NULL when it may; else why not, a
+ * phrase to follow "ignoring ...: ". ll_cache_dir_distrust() stats DIR
+ * (following a link: ~/.cache may be one); ll_cache_file_distrust() takes
+ * the fstat() of a file already opened.
+ */
+struct stat;
+const char *ll_cache_dir_distrust(const char *dir);
+const char *ll_cache_file_distrust(const struct stat *st);
+
+/*
  * The bound on the files a cache directory keeps: LAYOUTLINT_CACHE_MAX_MB
  * (MiB, fractions allowed; 0 keeps nothing) or LL_CACHE_DEFAULT_MAX_MB.
  */

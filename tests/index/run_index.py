@@ -268,6 +268,83 @@ def main():
     target = os.path.join(a.workdir, "valid.index")
     open(target, "wb").write(good)
     refused(target, "symbolic link", "a symbolic link to a valid index")
+    # Trusted only when ours (issue 40): a file or directory another user
+    # could write, or another user's, is ignored whatever its checksums.
+    def distrusted(mode=None, dir_mode=None, owner=None, want="", what=""):
+        d = os.path.dirname(index)
+        plant(good)
+        old_dir = os.stat(d).st_mode & 0o7777
+
+        def fix():
+            if mode is not None:
+                os.chmod(index, mode)
+            if owner is not None:
+                os.chown(index, owner, -1)
+            if dir_mode is not None:
+                os.chmod(d, dir_mode)
+        got = []
+        for q in QUERIES:
+            plant(good)
+            fix()
+            got.append(lint.run(exe, *q, extra_env=env))
+            os.chmod(d, old_dir)
+        notes = [g.stderr.split("\n")[0] for g in got]
+        same = all(g.returncode == c.returncode and g.stdout == c.stdout for g, c in zip(got, cold))
+        ok(same and all(want in n and "note: ignoring the name index" in n for n in notes),
+           f"{what}: ignored with a note, the answers unchanged", notes[:1] +
+           [f"{g} vs {c}" for g, c in zip(got, cold) if g.stdout != c.stdout][:2])
+    distrusted(mode=0o666, want="writable by other users", what="a world-writable index")
+    distrusted(mode=0o620, want="writable by other users", what="a group-writable index")
+    distrusted(dir_mode=0o777, want="its directory is writable by other users",
+               what="an index in a world-writable directory")
+    if os.geteuid() == 0:
+        distrusted(owner=65534, want="belongs to another user", what="another user's index")
+    else:
+        tap.skip("another user's index", "chown needs root")
+    # Nothing is written into a directory a later run would not trust.
+    os.unlink(index)
+    os.chmod(os.path.dirname(index), 0o777)
+    p = lint.run("--list", exe, extra_env=env)
+    ok(p.returncode == 0 and not os.path.exists(index),
+       "--list writes no index into a world-writable directory", p.stderr)
+    os.chmod(os.path.dirname(index), 0o755)
+
+    # Every unit field validated against the header bytes and the image
+    # before use: a forged abbrev_offset (valid checksums) crashed a lookup.
+    for field, value, what in ((3, 1 << 40, "an abbrev_offset past .debug_abbrev"),
+                               (3, None, "an abbrev_offset its header bytes do not say"),
+                               (4, 9, "a unit version 9"), (5, 0, "an address size 0"),
+                               (1, None, "a unit that ends before the next begins")):
+        forged = decode(good)
+        u = list(UNIT.unpack(forged["units"][0]))
+        if value is None:
+            value = u[field] + 8
+        u[field] = value
+        if field == 3 and value == 1 << 40:
+            # The header bytes say it too: the stored fields agree, the image does not.
+            head = bytearray(u[8])
+            at = 8 if u[4] >= 5 else 6
+            head[at:at + 4] = (0xfffffff0).to_bytes(4, "little")
+            u[3] = 0xfffffff0
+            u[8] = bytes(head)
+        forged["units"][0] = UNIT.pack(*u)
+        refused(encode(forged), "ignoring the name index", what)
+    # Each entity the index names is checked when built: idx_alpha's
+    # definition pointing at idx_gamma's DIE never prints gamma as alpha.
+    forged = decode(good)
+    one = [e for e in forged["entries"] if len(e["defs"]) == 1 and e["name"] != b"idx_gamma"
+           and e["name"].startswith(b"idx_") and not e["name"].endswith(b"_t")]
+    by_name = {e["name"]: e for e in forged["entries"]}
+    victim_name = one[0]["name"]
+    one[0]["defs"][0][0] = by_name[b"idx_gamma"]["defs"][0][0]
+    one[0]["defs"][0][3] = by_name[b"idx_gamma"]["defs"][0][3]
+    plant(encode(forged))
+    p = lint.run(exe, victim_name.decode(), extra_env=env)
+    ok(p.returncode == 2 and "idx_gamma" not in p.stdout and "names DIE" in p.stderr and
+       len(p.stderr.splitlines()) == 1,
+       "an index naming another struct's DIE: one line, exit 2, never the other's members",
+       p.stdout + p.stderr)
+
     # Another binary's index under this one's name: a foreign build-id.
     p = lint.run("--list", other, extra_env=env)
     obid = run(["readelf", "-n", other]).stdout.split("Build ID:")[1].split()[0]

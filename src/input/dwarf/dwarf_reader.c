@@ -2497,6 +2497,7 @@ struct candidate {
 	bool selected;		/* one of its copies is the query's --die or in its --cu */
 	/* The scan's nothing_needed, of the copy DIE: a digest needs no build. */
 	bool nothing_needed;
+	bool from_index;	/* named by the name index alone: checked when built */
 };
 
 /*
@@ -3052,13 +3053,24 @@ static struct candidate *pick_of(const struct ll_query *q, struct query_state *q
  * index summary answers a --list row), else NULL: resolve_unbuilt()
  * says what Q gets instead.
  */
+/*
+ * Whether Q's digest takes PICK unbuilt (the scan's nothing_needed). Never
+ * past the size build_struct() accepts: a digest maps every claimed
+ * cacheline (--audit on a struct claiming 64 GiB was "out of memory"), so
+ * such a pick is built, and refused there with the line --list gives.
+ */
+static bool digest_unbuilt(const struct ll_query *q, const struct candidate *pick)
+{
+	return q->digest && pick->nothing_needed && pick->sig.size <= LL_MAX_STRUCT_SIZE;
+}
+
 static const struct candidate *pick_to_build(const struct ll_query *q, struct query_state *qs)
 {
 	size_t matching;
 	const struct candidate *pick = pick_of(q, qs, &matching);
 
 	return pick && matching == 1 && !(q->summary_only && pick->holes != LL_INDEX_NO_HOLES) &&
-	       !(q->digest && pick->nothing_needed) ? pick : NULL;
+	       !digest_unbuilt(q, pick) ? pick : NULL;
 }
 
 /*
@@ -3092,11 +3104,44 @@ static int resolve_unbuilt(struct ll_dwarf_input *in, const struct ll_query *q,
 		summary_result(in, q, *pick, r);
 		return 0;
 	}
-	if (q->digest && (*pick)->nothing_needed) {
+	if (digest_unbuilt(q, *pick)) {
 		unneeded_result(in, q, *pick, r);
 		return 0;
 	}
 	return 1;
+}
+
+static int index_entity_wrong(const struct ll_dwarf_input *in, const struct candidate *pick,
+			      const char *what, struct ll_error *err)
+{
+	return ll_fail(err, "%s: the name index %s names DIE 0x%llx for %s, but it is %s; remove "
+		       "the index or run with --no-cache", in->parts[pick->part].src.path,
+		       in->index.path ? in->index.path : "", (unsigned long long)pick->die,
+		       pick->name, what);
+}
+
+/*
+ * A DIE the name index alone named is what it says (its checksums catch
+ * damage, not a stale or forged record): a definition of the tag recorded,
+ * of the name asked for, or nameless (a typedef's) of the size recorded.
+ */
+static int check_index_entity(const struct ll_dwarf_input *in, const struct candidate *pick,
+			      Dwarf_Die *die, struct ll_error *err)
+{
+	Dwarf_Attribute attr;
+	const char *name = dwarf_diename(die);
+	Dwarf_Word size;
+
+	if (dwarf_tag(die) != pick->sig.tag)
+		return index_entity_wrong(in, pick, "a DIE of another tag", err);
+	if (dwarf_attr(die, DW_AT_declaration, &attr))
+		return index_entity_wrong(in, pick, "a declaration", err);
+	if (name ? strcmp(name, pick->name) != 0 :
+		   dwarf_formudata(dwarf_attr(die, DW_AT_byte_size, &attr), &size) != 0 ||
+		   size != pick->sig.size)
+		return index_entity_wrong(in, pick, name ? "another name's" :
+					  "a nameless one of another size", err);
+	return 0;
 }
 
 /* Make PICK's unit real and find its DIE in the part's own handle. */
@@ -3109,9 +3154,10 @@ static int pick_die(struct ll_dwarf_input *in, struct ll_finder **finders,
 		return -1;
 	if (!(src->types ? dwarf_offdie_types(src->dwarf, pick->die, die) :
 			   dwarf_offdie(src->dwarf, pick->die, die)))
-		return ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", src->path,
+		return pick->from_index ? index_entity_wrong(in, pick, "no DIE", err) :
+		       ll_fail(err, "%s: cannot reread DIE 0x%llx: %s", src->path,
 			       (unsigned long long)pick->die, dwarf_errmsg(-1));
-	return 0;
+	return pick->from_index ? check_index_entity(in, pick, die, err) : 0;
 }
 
 /*
@@ -3631,6 +3677,9 @@ static struct ll_name_index *dwarf_index(struct ll_dwarf_input *in)
 	    !ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &data, &size))
 		return NULL;
 	key.info_size = size;
+	if (!ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &data, &size))
+		return NULL;
+	key.abbrev_size = size;
 	if (ll_name_index_load(&key, &in->index, &note) == 0)
 		in->index_state = 1;
 	else if (note)
@@ -3682,8 +3731,10 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 			continue;
 		}
 		add_candidate(qs, d->die, 0, q->name, &sig, file, true, false, NULL, NULL, false);
-		if (qs->nr_cands > before)
+		if (qs->nr_cands > before) {
 			qs->cands[before].holes = d->holes;
+			qs->cands[before].from_index = true;
+		}
 	}
 	qs->declared = index_flags_declare(ix->flags[k], q->kind);
 	return qs->nr_cands || qs->declared || q->no_suggestion;

@@ -140,6 +140,13 @@ static bool read_unit(const unsigned char *hdr, size_t avail, uint64_t off, uint
 	return true;
 }
 
+bool ll_scan_read_unit(const unsigned char *hdr, size_t avail, uint64_t off, uint64_t info_size,
+		       uint64_t abbrev_size, struct ll_scan_unit *u)
+{
+	memset(u, 0, sizeof(*u));
+	return read_unit(hdr, avail, off, info_size, abbrev_size, u);
+}
+
 static bool wanted_tag(unsigned tag);
 
 /* Size of a form when it does not depend on the value, else -1. */

@@ -218,6 +218,15 @@ struct ll_scan_unit {
 	unsigned char head[32];
 };
 
+/*
+ * Read the unit header at .debug_info offset OFF from HDR (AVAIL bytes of
+ * it) into *U, as the scan reads one: false when it is not a header the
+ * scan can read (length, version, unit_type, abbrev_offset within
+ * ABBREV_SIZE, the unit within INFO_SIZE).
+ */
+bool ll_scan_read_unit(const unsigned char *hdr, size_t avail, uint64_t off, uint64_t info_size,
+		       uint64_t abbrev_size, struct ll_scan_unit *u);
+
 /* Index of the unit among UNITS (N, in order) holding .debug_info offset OFF, or SIZE_MAX. */
 static inline size_t ll_scan_unit_index(const struct ll_scan_unit *units, size_t n, uint64_t off)
 {

@@ -355,6 +355,38 @@ static uint64_t info_size(Dwarf *dwarf, bool types)
  * unit's DIEs (or a struct's members) would vanish from the answer in
  * silence, while the raw scan (which refuses such a table too) read them.
  */
+/*
+ * A DWARF 5 unit_type libdw does not refuse: 0 (a one-byte corruption of
+ * the 6.12 image) it reads as an empty unit, and its structs vanished from
+ * --list and lookups. The raw scan refuses the header and falls back here,
+ * so this one check covers both scan paths.
+ */
+static int unit_type_bad(Dwarf *dwarf, bool types, const char *path, Dwarf_Off off,
+			 struct ll_error *err)
+{
+	const unsigned char *info;
+	size_t size;
+	Elf *elf = dwarf_getelf(dwarf);
+	uint64_t at = off + 4;
+	unsigned type;
+
+	if (!elf || !ll_elf_section_bytes(elf, types ? ".debug_types" : ".debug_info",
+					  types ? ".zdebug_types" : ".zdebug_info", &info, &size) ||
+	    off + 4 > size)
+		return 0;	/* libdw's to report */
+	if (info[off] == 0xff && info[off + 1] == 0xff && info[off + 2] == 0xff &&
+	    info[off + 3] == 0xff)
+		at += 8;
+	if (at + 3 > size || (info[at] | info[at + 1] << 8) != 5)
+		return 0;
+	type = info[at + 2];
+	if (type >= DW_UT_compile && type <= DW_UT_split_type)
+		return 0;
+	return ll_fail(err, "%s: the unit at %s offset 0x%llx has unit_type 0x%02x, which is no "
+		       "DWARF 5 unit type (at offset 0x%llx)", path, section_name(types),
+		       (unsigned long long)off, type, (unsigned long long)(at + 2));
+}
+
 static int check_unit(Dwarf *dwarf, bool types, const char *path, Dwarf_Off off,
 		      Dwarf_Off next, Dwarf_Off abbrev_off, struct ll_error *err)
 {
@@ -367,6 +399,8 @@ static int check_unit(Dwarf *dwarf, bool types, const char *path, Dwarf_Off off,
 		return ll_fail(err, "%s: the unit at %s offset 0x%llx runs past the "
 			       "end of the section (0x%llx bytes)", path, section_name(types),
 			       (unsigned long long)off, (unsigned long long)size);
+	if (unit_type_bad(dwarf, types, path, off, err))
+		return -1;
 	if (!elf || !ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &abbrev,
 					  &abbrev_size) ||
 	    ll_abbrev_children_valid(abbrev, abbrev_size, abbrev_off, &bad, &dup))

@@ -80,7 +80,8 @@ _Static_assert(sizeof(struct disk_unit) == sizeof(struct ll_scan_unit) &&
  * independent lanes (word k goes to lane k mod 4), folded, then the
  * tail words and bytes. One lane was a chain of dependent multiplies,
  * half of loading the 3.5 MB a warm lookup of the 6.12 image checks.
- * It catches damage, not forgery (the cache directory is the user's own).
+ * It catches damage, not forgery: a file is read only from a directory
+ * and a file only the user can write (ll_cache_dir_distrust()).
  */
 static uint64_t index_sum(const unsigned char *p, size_t n)
 {
@@ -374,7 +375,8 @@ void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_un
 	bool written = false;
 	int fd;
 
-	if (!key_ok(key) || racy(key) || ll_mkdir_p(key->dir) != 0)
+	/* Never into a directory a later run would not trust (ll_cache_dir_distrust()). */
+	if (!key_ok(key) || racy(key) || ll_mkdir_p(key->dir) != 0 || ll_cache_dir_distrust(key->dir))
 		return;
 	memcpy(h.magic, INDEX_MAGIC, sizeof(h.magic));
 	h.size = key->size;
@@ -446,7 +448,8 @@ static bool is_def_tag(uint32_t tag)
 }
 
 /* Every unit, name and definition in range (and units, names in order); NULL when sound. */
-static const char *check(struct ll_name_index *ix, const struct index_header *h)
+static const char *check(struct ll_name_index *ix, const struct index_header *h,
+			 uint64_t abbrev_size)
 {
 	const uint64_t n = h->nr_names;
 	const unsigned char *p = ix->names_sec;
@@ -454,13 +457,28 @@ static const char *check(struct ll_name_index *ix, const struct index_header *h)
 	const struct ll_scan_unit *units = (const struct ll_scan_unit *)(const void *)ix->units_sec;
 
 	ix->units = units;
+	/*
+	 * Each unit as its stored header bytes read (the bytes a sparse image
+	 * is given for it), every field: the finder and the scan index
+	 * .debug_abbrev, .debug_info and the image by them unchecked. The
+	 * units tile .debug_info, as the scan that wrote them walked it.
+	 */
 	for (uint64_t i = 0; i < h->nr_units; i++) {
 		const struct ll_scan_unit *u = &units[i];
+		struct ll_scan_unit read;
 
 		if (u->offset >= u->end || u->end > h->info_size || u->first_die <= u->offset ||
 		    u->first_die > u->end || u->first_die - u->offset > sizeof(u->head) ||
-		    (i && u->offset < units[i - 1].end))
+		    u->offset != (i ? units[i - 1].end : 0) ||
+		    (i + 1 == h->nr_units && u->end != h->info_size))
 			return "a unit is out of range or order";
+		if (!ll_scan_read_unit(u->head, (size_t)(u->first_die - u->offset), u->offset,
+				       h->info_size, abbrev_size, &read) ||
+		    read.end != u->end || read.first_die != u->first_die ||
+		    read.abbrev_offset != u->abbrev_offset || read.version != u->version ||
+		    read.addr_size != u->addr_size || read.offset_size != u->offset_size ||
+		    u->reserved != 0 || (u->addr_size != 4 && u->addr_size != 8 && u->addr_size != 2))
+			return "a unit's header does not read as the fields stored with it";
 	}
 	ix->name_off = (const uint32_t *)p;
 	ix->post_first = ix->name_off + n;
@@ -531,6 +549,9 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		why = "not a regular file";
+	/* Another user's, or one another user could have written: a forgery passes its checksums. */
+	else if ((why = ll_cache_dir_distrust(key->dir)) || (why = ll_cache_file_distrust(&st)))
+		;
 	/* Another layoutlint's format, whatever its size: as if absent, quietly. */
 	else if ((size_t)st.st_size >= sizeof(magic) &&
 		 ll_pread_all(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
@@ -583,7 +604,7 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 			if (index_sum(all + (h.sec[i].off - from), h.sec[i].size) != h.sec[i].sum)
 				why = "its checksum does not match (a damaged file)";
 		if (!why)
-			why = check(ix, &h);
+			why = check(ix, &h, key->abbrev_size);
 	}
 	if (!why && !rc) {
 		ix->fd = fd;

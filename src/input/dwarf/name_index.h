@@ -46,6 +46,7 @@ struct ll_index_key {
 	uint64_t size, dev, ino;	/* of the image file */
 	int64_t mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
 	uint64_t info_size;	/* of .debug_info */
+	uint64_t abbrev_size;	/* of .debug_abbrev: every unit's abbrev_offset within it */
 	uint64_t nr_units;
 };
 
