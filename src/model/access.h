@@ -46,6 +46,7 @@ struct ll_access_record {
 struct ll_access_evidence {
 	char *name;			/* the struct's name */
 	uint64_t size;			/* its size, to tell a same-named other apart */
+	bool is_union;
 	struct ll_access_record *v;
 	size_t n;
 	/*

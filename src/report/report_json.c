@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* --format=json: the document cli.md fixes; keys are never renamed. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "gating/baseline.h"
 #include "checks/groups.h"
 #include "util/json_writer.h"
@@ -89,6 +92,11 @@ static void member_access(struct json_writer *w, const struct ll_access_view *v,
 	jw_end_object(w);
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* --access: the struct's coverage and the functions judged constructors. */
 static void struct_access(struct json_writer *w, const struct ll_access_view *v)
 {
@@ -107,8 +115,16 @@ static void struct_access(struct json_writer *w, const struct ll_access_view *v)
 	jw_end_object(w);
 	jw_key(w, "constructors");
 	jw_begin_array(w);
-	for (size_t i = 0; i < v->nr_init_functions; i++)
-		jw_string(w, v->init_functions[i]);
+	{
+		/* The view keeps them by address; a reader wants them by name. */
+		const char **names = xcalloc(v->nr_init_functions + 1, sizeof(*names));
+
+		memcpy(names, v->init_functions, v->nr_init_functions * sizeof(*names));
+		qsort(names, v->nr_init_functions, sizeof(*names), cmp_names);
+		for (size_t i = 0; i < v->nr_init_functions; i++)
+			jw_string(w, names[i]);
+		free(names);
+	}
 	jw_end_array(w);
 	jw_end_object(w);
 }

@@ -72,7 +72,8 @@ def members(structure):
 
 
 def lint_json(a, binary, *extra):
-    r = run([a.layoutlint, "--access", "--format=json", *extra, binary, "struct", "stats"])
+    r = run([a.layoutlint, "--access", "--no-cache", "--format=json", *extra, binary, "struct",
+             "stats"])
     try:
         return r, json.loads(r.out)
     except ValueError:
@@ -141,7 +142,7 @@ def check_rules(tap, a, binary, work):
     tap.ok(all(t == "declared" for rule, _, t in got if rule == "mixed-cacheline") and
            any(rule == "mixed-cacheline" for rule, _, _ in got),
            "mixed-cacheline from the rules is declared", got)
-    r = run([a.layoutlint, "--access", "-q", "-r", rules, binary, "struct", "stats"])
+    r = run([a.layoutlint, "--access", "--no-cache", "-q", "-r", rules, binary, "struct", "stats"])
     line = source_line("s->hits = n;")
     tap.ok(r.rc == 1 and re.search(r"access_fixture\.c:\d+(:\d+)?: error: read-mostly hits is "
                                    r"written outside constructors: 1 store in 1 function "
@@ -162,7 +163,7 @@ def check_rules(tap, a, binary, work):
     tap.ok(got == [], "'constructors stats_*' makes every store initialisation", got)
     with open(rules, "w") as f:
         f.write(RULES + "  constructors stats-hit\n")
-    r = run([a.layoutlint, "--access", "-r", rules, binary, "struct", "stats"])
+    r = run([a.layoutlint, "--access", "--no-cache", "-r", rules, binary, "struct", "stats"])
     tap.ok(r.rc == 2 and "stats.rules:4:" in r.err and r.err.count("\n") == 1,
            "a constructors word that is no function name is one located error", r.err)
 
@@ -180,7 +181,8 @@ def check_static_tags(tap, a, binary):
     mixed = [f for f in findings(doc) if f[0] == "mixed-cacheline"]
     tap.ok(mixed and all(t == "static" for _, _, t in mixed),
            "the mixed-cacheline it gives is of the static tier", findings(doc))
-    r = run([a.layoutlint, "--access", "--static-readers", "2", "--format=sarif", binary,
+    r = run([a.layoutlint, "--access", "--no-cache",
+             "--static-readers", "2", "--format=sarif", binary,
              "struct", "stats"])
     try:
         results = json.loads(r.out)["runs"][0]["results"]
@@ -188,7 +190,8 @@ def check_static_tags(tap, a, binary):
         results = []
     tap.ok(results and all(x["properties"]["tier"] == "static" for x in results),
            "SARIF results carry the tier", r.out[:2000])
-    r = run([a.layoutlint, "--access", "--static-readers", "0", binary, "struct", "stats"])
+    r = run([a.layoutlint, "--access", "--no-cache",
+             "--static-readers", "0", binary, "struct", "stats"])
     tap.ok(r.rc == 2, "--static-readers 0 is a usage error", r.err)
 
 
@@ -219,19 +222,19 @@ def check_refusals(tap, a, work, exe):
     except Exception as e:  # noqa: BLE001
         tap.skip("another machine is refused", str(e)[:200])
     else:
-        r = run([a.layoutlint, "--access", arm, "struct", "s"])
+        r = run([a.layoutlint, "--access", "--no-cache", arm, "struct", "s"])
         tap.ok(r.rc == 2 and "x86-64 machine code only" in r.err and r.err.count("\n") == 1,
                "an arm64 object is one line, exit 2", r.err)
     debug = os.path.join(work, "debug-only")
     if shutil.which("objcopy"):
         run(["objcopy", "--only-keep-debug", exe, debug], check=True)
-        r = run([a.layoutlint, "--access", debug, "struct", "stats"])
+        r = run([a.layoutlint, "--access", "--no-cache", debug, "struct", "stats"])
         tap.ok(r.rc == 2 and "no machine code" in r.err and r.err.count("\n") == 1,
                "a debug file without code is one line, exit 2", r.err)
         btf = os.path.join(work, "stats.btf")
         p = run(["pahole", "--btf_encode_detached", btf, exe])
         if p.rc == 0 and os.path.exists(btf):
-            r = run([a.layoutlint, "--access", btf, "struct", "stats"])
+            r = run([a.layoutlint, "--access", "--no-cache", btf, "struct", "stats"])
             tap.ok(r.rc == 2 and "no code" in r.err and r.err.count("\n") == 1,
                    "BTF is one line, exit 2", r.err)
         else:
@@ -247,6 +250,57 @@ def check_refusals(tap, a, work, exe):
     cov = doc["structs"][0]["access"]["coverage"] if doc else {}
     tap.ok(r.rc == 0 and doc is not None and cov.get("typed", 1) == 0,
            "code that does not decode: no access claimed, no crash", r.err + json.dumps(cov))
+
+
+def check_cache(tap, a, work, binary):
+    """The evidence is kept by build-id and believed only when it is sound and ours."""
+    xdg = os.path.join(work, "xdg")
+    shutil.rmtree(xdg, ignore_errors=True)
+    env = dict(os.environ, XDG_CACHE_HOME=xdg)
+    cmd = [a.layoutlint, "--access", "--format=json", binary, "struct", "stats"]
+    first = run(cmd, env=env)
+    files = [f for f in os.listdir(os.path.join(xdg, "layoutlint"))
+             if f.endswith(".access")] if os.path.isdir(os.path.join(xdg, "layoutlint")) else []
+    tap.ok(first.rc == 0 and len(files) == 1, "the first run leaves BUILD-ID.access", files)
+    if not files:
+        return
+    path = os.path.join(xdg, "layoutlint", files[0])
+    second = run(cmd, env=env)
+    tap.ok(second.rc == 0 and second.out == first.out and not second.err,
+           "the second run answers the same from the cache, silently", second.err)
+    # The cache answers without the code: point it at a copy whose .text is garbage.
+    with open(path) as f:
+        text = f.read()
+    tap.ok(text.startswith("layoutlint-access 1 ") and "\nE 0 " in text,
+           "the cache is the documented text", text[:200])
+    data = bytearray(text.encode())
+    data[len(data) // 2] ^= 0x20
+    with open(path, "wb") as f:
+        f.write(data)
+    damaged = run(cmd, env=env)
+    tap.ok(damaged.rc == 0 and damaged.out == first.out and
+           "ignoring the access cache" in damaged.err and "checksum" in damaged.err and
+           damaged.err.count("\n") == 1,
+           "a damaged cache is one note, and the answer is analyzed afresh", damaged.err)
+    os.chmod(path, 0o666)
+    foreign = run(cmd, env=env)
+    tap.ok(foreign.rc == 0 and foreign.out == first.out and
+           "ignoring the access cache" in foreign.err,
+           "a cache others may write is not believed", foreign.err)
+    os.chmod(path, 0o644)
+    both = run([a.layoutlint, "--access", "--format=json", binary, "struct", "stats",
+                "struct", "mapping"], env=env)
+    again = run([a.layoutlint, "--access", "--format=json", binary, "struct", "mapping"],
+                env=env)
+    try:
+        m1 = json.loads(both.out)["structs"][1]
+        m2 = json.loads(again.out)["structs"][0]
+    except (ValueError, IndexError, KeyError):
+        m1, m2 = None, 1
+    with open(path) as f:
+        kept = f.read()
+    tap.ok(m1 == m2 and kept.count("\nE ") == 2 and not again.err,
+           "a second struct joins the cache beside the first", again.err)
 
 
 def main():
@@ -274,6 +328,7 @@ def main():
         check_rules(tap, a, linked_o2, a.workdir)
         check_static_tags(tap, a, linked_o2)
         check_refusals(tap, a, a.workdir, linked_o2)
+        check_cache(tap, a, a.workdir, linked_o2)
     return tap.finish()
 
 

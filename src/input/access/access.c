@@ -1272,6 +1272,7 @@ int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_t
 		out[i] = xcalloc(1, sizeof(**out));
 		out[i]->name = xstrdup(targets[i].name);
 		out[i]->size = targets[i].size;
+		out[i]->is_union = targets[i].is_union;
 	}
 	if (code_open(&a.code, code_path, err) ||
 	    (a.code.relocatable && open_laid_out(&a.code, code_path, &a.dw, err)))

@@ -46,6 +46,7 @@
 
 #include "config.h"
 #include "input/access/access.h"
+#include "input/access/access_cache.h"
 #include "input/dwarf/altlink.h"
 #include "input/dwarf/byte_cursor.h"
 #include "input/dwarf/ctype_name.h"
@@ -4275,18 +4276,47 @@ static int dwarf_open(const char *path, bool raw, const struct ll_input_options 
 	return rc;
 }
 
+/*
+ * --access: the evidence the cache keeps for this build-id, and the
+ * analyzer's for the rest, which the cache then keeps too.
+ */
 static int dwarf_access(void *state, const struct ll_struct *const *structs, size_t n,
 			struct ll_access_evidence **out, struct ll_error *err)
 {
 	struct ll_dwarf_input *in = state;
-	struct ll_access_target *t;
-	int rc;
+	struct ll_access_target *t = xcalloc(n ? n : 1, sizeof(*t)), *missing;
+	struct ll_access_evidence **fresh;
+	size_t hits, nr_missing = 0, k = 0;
+	char *note = NULL;
+	int rc = 0;
 
-	t = xcalloc(n ? n : 1, sizeof(*t));
 	for (size_t i = 0; i < n; i++)
 		t[i] = (struct ll_access_target){ structs[i]->name, structs[i]->kind == LL_UNION,
 						  structs[i]->size };
-	rc = ll_access_analyze(in->dwarf, in->path, t, n, out, err);
+	hits = ll_access_cache_load(in->opts.cache_dir, in->build_id, t, n, out, &note);
+	if (note)
+		ll_notef("%s", note);
+	free(note);
+	missing = xcalloc(n ? n : 1, sizeof(*missing));
+	fresh = xcalloc(n ? n : 1, sizeof(*fresh));
+	for (size_t i = 0; i < n; i++)
+		if (!out[i])
+			missing[nr_missing++] = t[i];
+	if (hits < n)
+		rc = ll_access_analyze(in->dwarf, in->path, missing, nr_missing, fresh, err);
+	for (size_t i = 0; i < n; i++)
+		if (!out[i])
+			out[i] = fresh[k++];
+	if (rc == 0 && nr_missing)
+		ll_access_cache_store(in->opts.cache_dir, in->build_id, fresh, nr_missing);
+	if (rc) {
+		for (size_t i = 0; i < n; i++) {
+			ll_access_evidence_free(out[i]);
+			out[i] = NULL;
+		}
+	}
+	free(fresh);
+	free(missing);
 	free(t);
 	return rc;
 }
