@@ -149,6 +149,14 @@ def check_rules(tap, a, binary, work):
                                    r"\(stats_hit\) \[written-read-mostly\]", r.out) and
            re.search(r"access_fixture\.c:%d: note: hits stored by stats_hit" % line, r.out),
            "the text names the store's function at its source line", r.out + r.err)
+    r = run([a.layoutlint, "--access", "--no-cache", "-r", rules, binary, "struct", "stats"])
+    tap.ok(re.search(r"const struct ops \*ops; .* read-mostly code: 2 load 0 write 1 init \*/",
+                     r.out) and
+           re.search(r"long refs; .* write-hot code: 0 load 1 write \*/", r.out) and
+           re.search(r"/\* code: 1[0-9] functions touch it; (\d+) of their \1 memory operands "
+                     r"typed \(100%\); 1 constructor \*/", r.out),
+           "the listing gives each member's loading, writing and constructing functions",
+           r.out)
     # 'constructors' replaces the defaults: stats_alloc writes ops and cpu at run time then.
     with open(rules, "w") as f:
         f.write(RULES + "  constructors stats_hit\n")
