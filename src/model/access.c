@@ -33,6 +33,59 @@ void ll_access_evidence_free(struct ll_access_evidence *e)
 	free(e);
 }
 
+void ll_access_image_release(struct ll_access_image *img)
+{
+	for (size_t i = 0; i < img->n; i++)
+		ll_access_evidence_free(img->v[i]);
+	free(img->v);
+	memset(img, 0, sizeof(*img));
+}
+
+static int cmp_key(const char *name, uint64_t size, bool is_union,
+		   const struct ll_access_evidence *e)
+{
+	int c = strcmp(name, e->name);
+
+	if (c)
+		return c;
+	if (size != e->size)
+		return size < e->size ? -1 : 1;
+	return (int)is_union - (int)e->is_union;
+}
+
+static int cmp_evidence(const void *a, const void *b)
+{
+	const struct ll_access_evidence *x = *(const struct ll_access_evidence *const *)a;
+	const struct ll_access_evidence *y = *(const struct ll_access_evidence *const *)b;
+
+	return cmp_key(x->name, x->size, x->is_union, y);
+}
+
+void ll_access_image_sort(struct ll_access_image *img)
+{
+	qsort(img->v, img->n, sizeof(*img->v), cmp_evidence);
+}
+
+const struct ll_access_evidence *ll_access_image_find(const struct ll_access_image *img,
+						      const char *name, uint64_t size,
+						      bool is_union)
+{
+	size_t lo = 0, hi = img->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_key(name, size, is_union, img->v[mid]);
+
+		if (!c)
+			return img->v[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
 static void table_put(struct ll_intern_table *t, char **strings, size_t index)
 {
 	size_t i = ll_fnv1a_str(LL_FNV_INIT, strings[index]) & t->mask;

@@ -67,6 +67,20 @@ struct ll_access_evidence {
 };
 
 void ll_access_evidence_free(struct ll_access_evidence *e);
+
+/* The evidence of many structs of one image (--audit --access), owned. */
+struct ll_access_image {
+	struct ll_access_evidence **v;
+	size_t n;
+};
+
+void ll_access_image_release(struct ll_access_image *img);
+/* Sort IMG for ll_access_image_find(). */
+void ll_access_image_sort(struct ll_access_image *img);
+/* The evidence of struct (or union) NAME of SIZE bytes in the sorted IMG, or NULL. */
+const struct ll_access_evidence *ll_access_image_find(const struct ll_access_image *img,
+						      const char *name, uint64_t size,
+						      bool is_union);
 /* S, interned in E: the same pointer for the same text. */
 const char *ll_access_intern(struct ll_access_evidence *e, const char *s);
 

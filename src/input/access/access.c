@@ -11,9 +11,19 @@
 #include <unistd.h>
 
 #include "input/elf/capstone_api.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 
 #ifndef HAVE_CAPSTONE
+int ll_access_analyze_all(Dwarf *dw, const char *code_path, struct ll_access_image *out,
+			  struct ll_error *err)
+{
+	(void)dw;
+	(void)out;
+	return ll_fail(err, "%s: --access needs capstone, and this layoutlint was built without it",
+		       code_path);
+}
+
 int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_target *targets,
 		      size_t n, struct ll_access_evidence **out, struct ll_error *err)
 {
@@ -79,17 +89,30 @@ struct code {
 	size_t nr_sections;
 };
 
-/* What an aggregate type contains, memoised by DIE offset. */
+/*
+ * What an aggregate type contains, memoised by DIE offset for one unit:
+ * an entry of another unit's generation is empty.
+ */
 struct contains_memo {
 	Dwarf_Off off;
+	uint32_t generation;
 	bool contains;
 };
 
 struct analyzer {
 	Dwarf *dw;
-	const struct ll_access_target *targets;
+	/*
+	 * The structs asked about, each with its evidence (out[i]); with
+	 * EVERY_STRUCT, each named definition met becomes one. TARGET_SLOT:
+	 * open addressing by name, size and kind (index + 1; 0 empty).
+	 */
+	bool every_struct;
+	struct ll_access_target *targets;
 	size_t nr_targets;
 	struct ll_access_evidence **out;
+	size_t *target_slot;
+	size_t target_mask;
+	uint64_t skipped_functions, undecoded_bytes;	/* image-wide */
 	struct code code;
 	struct ll_capstone api;
 	csh cs;
@@ -102,8 +125,8 @@ struct analyzer {
 	size_t nr_defs;
 	struct global *globals;
 	size_t nr_globals;
-	struct contains_memo *memo;
-	size_t nr_memo;
+	struct contains_memo *memo;	/* MEMO_SIZE of them */
+	uint32_t generation;
 
 	/* Per function. */
 	const char *func_name;
@@ -116,7 +139,9 @@ struct analyzer {
 	size_t nr_insns;
 	struct join *joins;	/* its direct jumps' targets, sorted */
 	size_t nr_joins;
-	bool *touched;		/* per target: this function touched it */
+	bool *is_touched;	/* per target: this function touched it */
+	size_t *touched;	/* those targets, each once */
+	size_t nr_touched;
 	uint64_t operands, typed;
 	int64_t frame_adjust;	/* rbp = frame base + this, when known */
 	bool frame_known;
@@ -213,22 +238,75 @@ static bool member_offset(Dwarf_Die *m, uint64_t *off)
 	return false;
 }
 
-/* Index of the target AGG is, or -1. */
-static long target_of(const struct analyzer *a, Dwarf_Die *agg)
+static size_t target_hash(const char *name, uint64_t size, bool is_union)
+{
+	uint64_t h = ll_fnv1a_str(LL_FNV_INIT, name);
+
+	h = ll_fnv1a(h, &size, sizeof(size));
+	return (size_t)(h ^ is_union);
+}
+
+static void slot_put(struct analyzer *a, size_t index)
+{
+	const struct ll_access_target *t = &a->targets[index];
+	size_t i = target_hash(t->name, t->size, t->is_union) & a->target_mask;
+
+	while (a->target_slot[i])
+		i = (i + 1) & a->target_mask;
+	a->target_slot[i] = index + 1;
+}
+
+/* A new target (its evidence too), the table grown to stay at most half full. */
+static size_t add_target(struct analyzer *a, const char *name, uint64_t size, bool is_union)
+{
+	struct ll_access_evidence *e = xcalloc(1, sizeof(*e));
+	size_t index = a->nr_targets;
+
+	e->name = xstrdup(name);
+	e->size = size;
+	e->is_union = is_union;
+	a->out = xgrow(a->out, a->nr_targets, sizeof(*a->out));
+	a->targets = xgrow(a->targets, a->nr_targets, sizeof(*a->targets));
+	a->is_touched = xgrow(a->is_touched, a->nr_targets, sizeof(*a->is_touched));
+	a->out[index] = e;
+	a->targets[index] = (struct ll_access_target){ e->name, is_union, size };
+	a->is_touched[index] = false;
+	a->nr_targets++;
+	if (2 * a->nr_targets > a->target_mask) {
+		free(a->target_slot);
+		a->target_mask = a->target_mask ? 2 * a->target_mask + 1 : 63;
+		a->target_slot = xcalloc(a->target_mask + 1, sizeof(*a->target_slot));
+		for (size_t i = 0; i < a->nr_targets; i++)
+			slot_put(a, i);
+	} else {
+		slot_put(a, index);
+	}
+	return index;
+}
+
+/* Index of the target AGG is, or -1; with every_struct, a named definition becomes one. */
+static long target_of(struct analyzer *a, Dwarf_Die *agg)
 {
 	const char *name = dwarf_diename(agg);
+	bool is_union = dwarf_tag(agg) == DW_TAG_union_type;
+	uint64_t size;
 
-	if (!name)
+	if (!name || !a->target_mask)
 		return -1;
-	for (size_t i = 0; i < a->nr_targets; i++) {
-		const struct ll_access_target *t = &a->targets[i];
+	size = byte_size(agg);
+	for (size_t i = target_hash(name, size, is_union) & a->target_mask; a->target_slot[i];
+	     i = (i + 1) & a->target_mask) {
+		const struct ll_access_target *t = &a->targets[a->target_slot[i] - 1];
 
-		if (strcmp(t->name, name) == 0 &&
-		    t->is_union == (dwarf_tag(agg) == DW_TAG_union_type) && byte_size(agg) == t->size)
-			return (long)i;
+		if (t->size == size && t->is_union == is_union && strcmp(t->name, name) == 0)
+			return (long)(a->target_slot[i] - 1);
 	}
-	return -1;
+	if (!a->every_struct || !size || dwarf_hasattr(agg, DW_AT_declaration))
+		return -1;
+	return (long)add_target(a, name, size, is_union);
 }
+
+#define MEMO_SIZE 4096
 
 /* Calls F(member's aggregate type, its offset) for each aggregate-typed member of AGG. */
 #define FOR_EACH_AGGREGATE_MEMBER(a, agg, mt, moff, body)                                     \
@@ -254,10 +332,11 @@ static bool contains_target(struct analyzer *a, Dwarf_Die *agg, int depth)
 	bool found = false;
 	Dwarf_Die mt;
 	uint64_t moff;
+	size_t i = (size_t)ll_fnv1a(LL_FNV_INIT, &off, sizeof(off)) & (MEMO_SIZE - 1);
 
-	for (size_t i = 0; i < a->nr_memo; i++)
-		if (a->memo[i].off == off)
-			return a->memo[i].contains;
+	/* A cache, not a table: a collision just computes again. */
+	if (a->memo[i].generation == a->generation && a->memo[i].off == off)
+		return a->memo[i].contains;
 	if (target_of(a, agg) >= 0)
 		found = true;
 	else if (depth < 16)
@@ -267,8 +346,7 @@ static bool contains_target(struct analyzer *a, Dwarf_Die *agg, int depth)
 				break;
 			}
 		});
-	a->memo = xgrow(a->memo, a->nr_memo, sizeof(*a->memo));
-	a->memo[a->nr_memo++] = (struct contains_memo){ off, found };
+	a->memo[i] = (struct contains_memo){ off, a->generation, found };
 	return found;
 }
 
@@ -322,7 +400,11 @@ static void record(struct analyzer *a, size_t target, uint64_t off, uint32_t wid
 		.line = lineno > 0 ? (unsigned)lineno : 0,
 		.init_text = a->func_init,
 	};
-	a->touched[target] = true;
+	if (!a->is_touched[target]) {
+		a->is_touched[target] = true;
+		a->touched = xgrow(a->touched, a->nr_touched, sizeof(*a->touched));
+		a->touched[a->nr_touched++] = target;
+	}
 }
 
 /*
@@ -1117,24 +1199,23 @@ static void find_frame(struct analyzer *a, Dwarf_Die *fn)
 
 static void finish_function(struct analyzer *a)
 {
-	for (size_t t = 0; t < a->nr_targets; t++) {
-		if (!a->touched[t])
-			continue;
+	for (size_t i = 0; i < a->nr_touched; i++) {
+		size_t t = a->touched[i];
+
 		a->out[t]->operands += a->operands;
 		a->out[t]->typed += a->typed;
 		a->out[t]->functions++;
-		a->touched[t] = false;
+		a->is_touched[t] = false;
 	}
+	a->nr_touched = 0;
 	a->operands = a->typed = 0;
 	a->nr_vars = a->nr_inlines = 0;
 }
 
 static void count_skipped(struct analyzer *a, uint64_t bytes)
 {
-	for (size_t t = 0; t < a->nr_targets; t++) {
-		a->out[t]->skipped_functions += !bytes;
-		a->out[t]->undecoded_bytes += bytes;
-	}
+	a->skipped_functions += !bytes;
+	a->undecoded_bytes += bytes;
 }
 
 static void analyze_function(struct analyzer *a, Dwarf_Die *fn)
@@ -1202,7 +1283,8 @@ static bool read_definitions(struct analyzer *a)
 	Dwarf_Die c;
 	bool any = false;
 
-	a->nr_defs = a->nr_memo = a->nr_globals = 0;
+	a->nr_defs = a->nr_globals = 0;
+	a->generation++;
 	if (dwarf_child(&a->cu, &c) != 0)
 		return false;
 	do {
@@ -1252,6 +1334,9 @@ static void analyzer_release(struct analyzer *a)
 	free(a->defs);
 	free(a->globals);
 	free(a->memo);
+	free(a->target_slot);
+	free(a->targets);
+	free(a->is_touched);
 	free(a->vars);
 	free(a->inlines);
 	free(a->insns);
@@ -1259,59 +1344,85 @@ static void analyzer_release(struct analyzer *a)
 	free(a->touched);
 }
 
-int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_target *targets,
-		      size_t n, struct ll_access_evidence **out, struct ll_error *err)
+/* The walk over every unit of the image, once the targets are set. */
+static int analyze(struct analyzer *a, Dwarf *dw, const char *code_path, struct ll_error *err)
 {
-	struct analyzer a = { .dw = dw, .targets = targets, .nr_targets = n, .out = out };
 	Dwarf_Off off = 0, next;
 	size_t header;
-	int rc = -1;
 
-	a.code.fd = -1;
-	for (size_t i = 0; i < n; i++) {
-		out[i] = xcalloc(1, sizeof(**out));
-		out[i]->name = xstrdup(targets[i].name);
-		out[i]->size = targets[i].size;
-		out[i]->is_union = targets[i].is_union;
-	}
-	if (code_open(&a.code, code_path, err) ||
-	    (a.code.relocatable && open_laid_out(&a.code, code_path, &a.dw, err)))
-		goto done;
+	a->dw = dw;
+	a->memo = xcalloc(MEMO_SIZE, sizeof(*a->memo));
+	if (code_open(&a->code, code_path, err) ||
+	    (a->code.relocatable && open_laid_out(&a->code, code_path, &a->dw, err)))
+		return -1;
 	/*
 	 * DWARF in the file itself: read with a libdw of our own. The
 	 * reader's is tuned for lookups (a sparse image, units entered where
 	 * the index says), and a walk over all of it saw different units
 	 * depending on what the lookup had read.
 	 */
-	if (!a.code.dwfl && has_debug_info(a.code.elf) &&
-	    (a.code.own_dwarf = dwarf_begin_elf(a.code.elf, DWARF_C_READ, NULL)))
-		a.dw = a.code.own_dwarf;
-	if (!ll_capstone_load(&a.api)) {
-		ll_fail(err, "%s: --access needs capstone (" CAPSTONE_SONAME "), which could not be "
-			"loaded", code_path);
-		goto done;
-	}
+	if (!a->code.dwfl && has_debug_info(a->code.elf) &&
+	    (a->code.own_dwarf = dwarf_begin_elf(a->code.elf, DWARF_C_READ, NULL)))
+		a->dw = a->code.own_dwarf;
+	if (!ll_capstone_load(&a->api))
+		return ll_fail(err, "%s: --access needs capstone (" CAPSTONE_SONAME "), which could "
+			       "not be loaded", code_path);
 	/* Details on before cs_malloc(), which allocates room for them only then. */
-	if (a.api.open(CS_ARCH_X86, CS_MODE_64, &a.cs) != CS_ERR_OK ||
-	    a.api.option(a.cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK ||
-	    !(a.insn = a.api.malloc(a.cs))) {
-		ll_fail(err, "%s: capstone could not be opened for x86-64", code_path);
-		goto done;
-	}
-	a.touched = xcalloc(n ? n : 1, sizeof(*a.touched));
+	if (a->api.open(CS_ARCH_X86, CS_MODE_64, &a->cs) != CS_ERR_OK ||
+	    a->api.option(a->cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK ||
+	    !(a->insn = a->api.malloc(a->cs)))
+		return ll_fail(err, "%s: capstone could not be opened for x86-64", code_path);
 	/*
 	 * By headers, not dwarf_get_units(): that walks libdw's tree of units,
 	 * which the reader's lookup (starting at units the index names) leaves
 	 * with gaps, so a walk from it began hundreds of units in.
 	 */
-	while (dwarf_next_unit(a.dw, off, &next, &header, NULL, NULL, NULL, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(a.dw, off + header, &a.cu) &&
-		    dwarf_tag(&a.cu) == DW_TAG_compile_unit)
-			analyze_unit(&a);
+	while (dwarf_next_unit(a->dw, off, &next, &header, NULL, NULL, NULL, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(a->dw, off + header, &a->cu) &&
+		    dwarf_tag(&a->cu) == DW_TAG_compile_unit)
+			analyze_unit(a);
 		off = next;
 	}
-	rc = 0;
-done:
+	for (size_t i = 0; i < a->nr_targets; i++) {
+		a->out[i]->skipped_functions = a->skipped_functions;
+		a->out[i]->undecoded_bytes = a->undecoded_bytes;
+	}
+	return 0;
+}
+
+int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_target *targets,
+		      size_t n, struct ll_access_evidence **out, struct ll_error *err)
+{
+	struct analyzer a = { .code.fd = -1 };
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		add_target(&a, targets[i].name, targets[i].size, targets[i].is_union);
+	rc = analyze(&a, dw, code_path, err);
+	for (size_t i = 0; i < n; i++) {
+		out[i] = rc ? NULL : a.out[i];
+		if (rc)
+			ll_access_evidence_free(a.out[i]);
+	}
+	free(a.out);
+	analyzer_release(&a);
+	return rc;
+}
+
+int ll_access_analyze_all(Dwarf *dw, const char *code_path, struct ll_access_image *out,
+			  struct ll_error *err)
+{
+	struct analyzer a = { .every_struct = true, .code.fd = -1 };
+	int rc;
+
+	/* An empty table, so that target_of() adds what it meets. */
+	a.target_mask = 63;
+	a.target_slot = xcalloc(64, sizeof(*a.target_slot));
+	rc = analyze(&a, dw, code_path, err);
+	out->v = a.out;
+	out->n = a.nr_targets;
+	if (rc)
+		ll_access_image_release(out);
 	analyzer_release(&a);
 	return rc;
 }

@@ -45,4 +45,11 @@ struct ll_access_target {
 int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_target *targets,
 		      size_t n, struct ll_access_evidence **out, struct ll_error *err);
 
+/*
+ * Every named struct and union of the image at once (--audit --access):
+ * OUT gets an evidence for each definition some typed access reached.
+ */
+int ll_access_analyze_all(Dwarf *dw, const char *code_path, struct ll_access_image *out,
+			  struct ll_error *err);
+
 #endif
