@@ -233,6 +233,7 @@ int cli_discover(struct options *o)
 	struct digest *digests = NULL;
 	struct strbuf out = STRBUF_INIT;
 	int status = 0;
+	bool damaged = false;
 
 	io.member_filter = o->audit_glob ? &audit_filter : NULL;
 	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, glob, &names, &n, &err)) {
@@ -288,6 +289,12 @@ int cli_discover(struct options *o)
 			sb_add_escaped(&name, queries[i].name);
 			sb_addf(&out, "%-6s %-40s  (not laid out: %s)\n", "?", name.buf,
 				results[i].detail);
+			/* Damage still exits 2, once every row is out, and says so on stderr. */
+			if (results[i].damaged) {
+				ll_fail(&err, "%s: %s: %s", o->binary, name.buf, results[i].detail);
+				ll_report_error(&err);
+				damaged = true;
+			}
 			sb_release(&name);
 			continue;
 		}
@@ -353,7 +360,7 @@ int cli_discover(struct options *o)
 		status = 2;
 		goto done;
 	}
-	if (cli_write_stdout(&out))
+	if (cli_write_stdout(&out) || damaged)
 		status = 2;
 done:
 	for (size_t i = 0; i < nr_audits; i++)

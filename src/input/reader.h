@@ -140,6 +140,12 @@ struct ll_lookup_result {
 	bool summary;
 	size_t holes;
 	bool digested;			/* the query's digest ran; the layout has no members */
+	/*
+	 * LL_UNSUPPORTED for a --list row (summary_only) whose definition
+	 * could not be read (damage, or a type that cannot be sized): the
+	 * row says why, and the listing goes on to the other names.
+	 */
+	bool damaged;
 };
 
 /*

@@ -48,6 +48,10 @@ from lib import Failure, Lint, Tap, have, run  # noqa: E402
 CLASSES = os.path.join(HERE, "classes.cc")
 SHAPES = os.path.join(HERE, "shapes.rs")
 SELECT = os.path.join(HERE, "select")
+STDLIB = os.path.join(HERE, "stdlib.cc")
+KEYFN = os.path.join(HERE, "keyfn.cc")
+STDLIB_NAMES = ["Holder", "Owner", "TupleHolder", "NodeHolder", "Nested", "Deep", "WithUnion",
+                "KeepsByte", "MemberPointers"]
 
 # Every class of classes.cc laid out; Pair<geo::Base, short> is spelled by each
 # compiler its own way and found with --list.
@@ -90,9 +94,9 @@ def bases_of(s):
     return out
 
 
-def oracle_source(structs):
+def oracle_source(structs, header=CLASSES):
     """C++ that the compiler accepts only if every figure is its own."""
-    lines = ['#include "%s"' % CLASSES, "#include <cstddef>", "#include <cstdio>",
+    lines = ['#include "%s"' % header, "#include <cstddef>", "#include <cstdio>",
              "#include <type_traits>", ""]
     runtime = []
     for i, s in enumerate(structs):
@@ -105,9 +109,13 @@ def oracle_source(structs):
                 continue
             lines.append("static_assert(offsetof(%s, %s) == %d, \"offsetof %s.%s\");"
                          % (t, name, m["offset"], t, name))
+            # A union of one empty [[no_unique_address]] member takes no room
+            # either, though is_empty is never true of a union.
             lines.append("static_assert(sizeof(%s::%s) == %d || (%d == 0 && "
-                         "std::is_empty_v<decltype(%s::%s)>), \"sizeof %s.%s\");"
-                         % (t, name, m["size"], m["size"], t, name, t, name))
+                         "(std::is_empty_v<decltype(%s::%s)> || "
+                         "(std::is_union_v<decltype(%s::%s)> && sizeof(%s::%s) == 1))), "
+                         "\"sizeof %s.%s\");"
+                         % (t, name, m["size"], m["size"], t, name, t, name, t, name, t, name))
         for base, off in bases_of(s):
             runtime.append('\tbad |= check("%s", "%s", (char *)static_cast<%s *>((%s *)buf) - buf, %d);'
                            % (t, base, base, t, off))
@@ -261,6 +269,73 @@ def cxx_variant(tap, lint, work, cxx, dwarf):
            "exit %d: %s %s" % (rc, err, {k: v for k, v in tags.items() if v != "untagged"}))
 
 
+def cxx_stdlib(tap, lint, work, cxx, dwarf):
+    """Everyday C++ (stdlib.cc): what holds std::string, std::vector,
+    std::map, std::unique_ptr, a tuple with an empty deleter, a node handle,
+    empty bases nested in empty bases, [[no_unique_address]] members at any
+    depth, pointers to members and std::nullptr_t, at -O2 -std=c++17, each
+    laid out as the compiler says; and a whole-file listing with no row
+    refused."""
+    tag = "stdlib %s dwarf%s" % (cxx, dwarf)
+    obj = os.path.join(work, "stdlib-%s-%s.o" % (cxx, dwarf))
+    exe = os.path.join(work, "stdlib-%s-%s" % (cxx, dwarf))
+    flags = ["-std=c++17", "-O2", "-gdwarf-" + dwarf]
+    if not build([cxx, *flags, "-c", STDLIB, "-o", obj], tap, tag + ": compiles") or \
+       not build([cxx, *flags, "-DWITH_MAIN", STDLIB, "-o", exe], tap, tag + ": links"):
+        return
+    rc, out, err = lint("--list", "*", obj)
+    refused = [line for line in out.splitlines() if line.startswith("?")]
+    rows = [line.split()[1] for line in out.splitlines()[1:] if not line.startswith("?")]
+    tap.ok(rc == 0 and not refused and set(STDLIB_NAMES) <= set(rows) and
+           any(r.startswith("std::") for r in rows),
+           "%s: --list='*' lists every class, the library's too, none refused" % tag,
+           "exit %d: %s\n%s" % (rc, "\n".join(refused), err))
+    rc, doc, err = lint.json("--format=json", obj, *STDLIB_NAMES)
+    if not tap.ok(rc == 0 and len(doc.get("structs", [])) == len(STDLIB_NAMES),
+                  "%s: every class laid out" % tag, "exit %d: %s" % (rc, err)):
+        return
+    structs = doc["structs"]
+    bad = []
+    for s in structs:
+        total = sum(m["size"] for m in members_of(s)) + s["hole_bytes"] + s["padding"]
+        if total != s["size"]:
+            bad.append("%s: members + holes + padding = %d, size %d" % (s["name"], total, s["size"]))
+    tap.ok(not bad, "%s: every byte is a member, a hole or padding" % tag, "\n".join(bad))
+    by_name = {s["name"]: s for s in structs}
+    fm = [m for m in members_of(by_name["MemberPointers"]) if m["name"] == "fm"]
+    tap.ok(fm and fm[0]["type"].startswith("int (Target::*)"),
+           "%s: a pointer to member function is spelled as C++ does" % tag, str(fm))
+    src = os.path.join(work, "stdlib-oracle-%s-%s.cc" % (cxx, dwarf))
+    with open(src, "w") as f:
+        f.write(oracle_source(structs, STDLIB))
+    prog = src[:-3]
+    if build([cxx, "-std=c++17", "-Wno-invalid-offsetof", src, "-o", prog], tap,
+             "%s: the compiler agrees with every offset and size" % tag):
+        p = run([prog], timeout=TIMEOUT)
+        tap.ok(p.rc == 0, "%s: every base at the compiler's offset" % tag, p.out + p.err)
+        tap.ok(True, "%s: the compiler agrees with every offset and size" % tag)
+    raw = lint("--list", "*", exe)
+    libdw = lint("--list", "*", exe, extra_env={"LAYOUTLINT_SCAN": "libdw"})
+    tap.ok(raw.rc == 0 and raw.out == libdw.out and "\nstruct Holder " in raw.out,
+           "%s: --list of the executable is the same on both paths" % tag,
+           "exit %d/%d: %s %s" % (raw.rc, libdw.rc, raw.err, libdw.err))
+
+
+def refused_row(tap, lint, work, cxx):
+    """A class whose base is only declared in this object (its key function
+    is in another): its --list row says why, every other row is listed, and
+    the exit status says something was refused."""
+    tag = "keyfn %s" % cxx
+    obj = os.path.join(work, "keyfn-%s.o" % cxx)
+    if not build([cxx, "-std=c++17", "-O2", "-g", "-c", KEYFN, "-o", obj], tap, tag + ": compiles"):
+        return
+    rc, out, err = lint("--list", "*", obj)
+    tap.ok(rc == 2 and re.search(r"^\?\s+UsesKey\s+\(not laid out: .+\)$", out, re.M) and
+           re.search(r"^struct\s+Plain\s+16\s", out, re.M) and "UsesKey" in err,
+           "%s: one refused class is a row saying why; the others are listed" % tag,
+           "exit %d: %s %s" % (rc, out, err))
+
+
 def rust(tap, lint, work):
     if not have("rustc"):
         tap.skip("rust", "rustc not installed")
@@ -371,6 +446,9 @@ def main():
             # DWARF 2 writes a base's offset as DW_OP_plus_uconst N.
             for dwarf in ("2", "4", "5"):
                 cxx_variant(tap, lint, work, cxx, dwarf)
+            for dwarf in ("4", "5"):
+                cxx_stdlib(tap, lint, work, cxx, dwarf)
+            refused_row(tap, lint, work, cxx)
         rust(tap, lint, work)
         selector(tap, lint, work)
     except Failure as e:

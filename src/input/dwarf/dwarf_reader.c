@@ -1605,6 +1605,23 @@ static unsigned address_size(Dwarf_Die *die)
 static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth);
 
 /*
+ * The size the target's C++ ABI gives a pointer-like type that DWARF
+ * leaves unsized. Itanium (and its ARM, MIPS variants): a pointer to data
+ * member is one ptrdiff_t, a pointer to member function two words
+ * (function or vtable offset, and this-adjustment); std::nullptr_t
+ * (DW_TAG_unspecified_type "decltype(nullptr)") is a pointer.
+ */
+static uint64_t word_sized_size(Dwarf_Die *type)
+{
+	Dwarf_Die pointee, shaped;
+
+	if (dwarf_tag(type) == DW_TAG_ptr_to_member_type && die_type(type, &pointee) &&
+	    peel(&pointee, &shaped) && dwarf_tag(&shaped) == DW_TAG_subroutine_type)
+		return 2 * address_size(type);
+	return address_size(type);
+}
+
+/*
  * Element size times every dimension. A dimension without a count or
  * bound is a flexible array member: zero bytes, where dwarf_aggregate_size
  * gives up.
@@ -1653,11 +1670,13 @@ static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int 
 	switch (dwarf_tag(&shaped)) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
 	case DW_TAG_ptr_to_member_type:
+	case DW_TAG_unspecified_type:
 		if (die_udata(&shaped, DW_AT_byte_size, &sz))
 			*size = sz;
 		else
-			*size = address_size(&shaped);
+			*size = word_sized_size(&shaped);
 		return 0;
 	case DW_TAG_subroutine_type:
 		*size = 0;
@@ -1667,6 +1686,13 @@ static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int 
 	default:
 		break;
 	}
+	Dwarf_Attribute decl;
+
+	if (is_aggregate_tag(dwarf_tag(&shaped)) && dwarf_attr(&shaped, DW_AT_declaration, &decl))
+		return ll_fail(err, "type %s at DIE 0x%llx is only declared in its unit (a C++ "
+			       "class is defined only where its key function is): cannot size it",
+			       dwarf_diename(&shaped) ? dwarf_diename(&shaped) : "<anonymous>",
+			       (unsigned long long)dwarf_dieoffset(&shaped));
 	if (dwarf_aggregate_size(&shaped, &sz) != 0)
 		return ll_fail(err, "cannot size the type at DIE 0x%llx (tag 0x%x)",
 			       (unsigned long long)dwarf_dieoffset(&shaped), dwarf_tag(&shaped));
@@ -1929,7 +1955,12 @@ static uint64_t type_alignment_uncached(Dwarf_Die *type, int tag, bool *explicit
 		return aggregate_alignment(type, explicit_align, depth + 1, memo);
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
 		return die_udata(type, DW_AT_byte_size, &sz) ? sz : address_size(type);
+	case DW_TAG_ptr_to_member_type:
+	case DW_TAG_unspecified_type:
+		/* As a pointer: a pointer to member function (2 words) is aligned as one. */
+		return address_size(type);
 	case DW_TAG_base_type:
 	case DW_TAG_enumeration_type:
 		if (!die_udata(type, DW_AT_byte_size, &sz) || sz == 0)
@@ -2229,6 +2260,17 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
  * is size 0, so that it neither overlaps nor grows the class; elsewhere
  * its byte is its own, as sizeof says.
  */
+/*
+ * An empty member that takes no room: so do its bases and members, which
+ * are all empty too (ll_empty_class()), down to any depth.
+ */
+static void zero_empty(struct ll_member *m)
+{
+	m->size = 0;
+	for (size_t i = 0; i < m->nr_children; i++)
+		zero_empty(&m->children[i]);
+}
+
 static void shrink_empty(struct ll_member *v, size_t n, const size_t *empty, size_t nr_empty,
 			 uint64_t end)
 {
@@ -2242,7 +2284,7 @@ static void shrink_empty(struct ll_member *v, size_t n, const size_t *empty, siz
 			shared = &v[i] != m && v[i].size && x.begin <= m->offset && m->offset < x.end;
 		}
 		if (shared)
-			m->size = 0;
+			zero_empty(m);
 	}
 }
 
@@ -2285,7 +2327,8 @@ static void shrink_reused_padding(struct ll_member *v, size_t n)
 /*
  * rustc chooses the order of a struct's fields and DWARF lists them as
  * declared: the model's levels are in offset order, as every reader's
- * are (holes, overlaps, cachelines walk them so).
+ * are (holes, overlaps, cachelines walk them so). Stable: members at one
+ * offset keep their declared order.
  */
 static void sort_by_offset(struct ll_member *v, size_t n)
 {
@@ -2364,7 +2407,12 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 	free(empty);
 	if (ctx->cxx && dwarf_tag(agg) != DW_TAG_union_type)
 		shrink_reused_padding(v, n);
-	if (ctx->rust)
+	/*
+	 * C++ too: an empty [[no_unique_address]] member may lie inside a
+	 * later member's bytes (struct { [[no_unique_address]] E e; long v; }
+	 * after an empty base of E puts e at 1, v at 0).
+	 */
+	if (ctx->rust || ctx->cxx)
 		sort_by_offset(v, n);
 	*out = v;
 	*nr_out = n;
@@ -3147,9 +3195,11 @@ static int finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
 
 	if (build_rc) {
 		ll_struct_free(layout);
-		if (unsupported) {
+		/* A --list row says why; one struct never hides the others. */
+		if (unsupported || q->summary_only) {
 			r->status = LL_UNSUPPORTED;
 			r->detail = xstrdup(berr->msg);
+			r->damaged = !unsupported;
 			return 0;
 		}
 		return ll_fail(err, "%s: %s %s: %s", in->path,
