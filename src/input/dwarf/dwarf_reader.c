@@ -9,7 +9,7 @@
  *    the raw scan (finder.c, dwarf_scan.c) pread()s the units and libdw
  *    later sees only the units chosen definitions live in;
  *  - ET_REL (objects, kernel modules) with .debug_info in the file, on
- *    x86-64 and arm64: the .rela.debug_* relocations applied here
+ *    x86-64, arm64, mipsel and mips64el: the .rel(a).debug_* relocations applied here
  *    (elf_reloc.h; without them every string offset in a .o is wrong) to
  *    a private image of the file, then read as an executable's;
  *  - other ET_REL: libdwfl's offline reporting, which applies them;
@@ -493,7 +493,7 @@ static bool abbrev_has_skeleton(Elf *elf, int fd)
 		return false;
 	/* FD holds the section as it is (not compressed, nothing relocates it): read it there. */
 	if (fd >= 0 && ll_elf_section(elf, ".debug_abbrev", NULL, &shdr) &&
-	    shdr.sh_type == SHT_PROGBITS && !(shdr.sh_flags & SHF_COMPRESSED) &&
+	    ll_elf_progbits(shdr.sh_type) && !(shdr.sh_flags & SHF_COMPRESSED) &&
 	    !ll_elf_section_relocated(elf, ".debug_abbrev"))
 		v = skeleton_in_file(fd, shdr.sh_offset, (size_t)shdr.sh_size);
 	if (v == SURELY_NONE ||
@@ -803,7 +803,7 @@ static int find_parts(struct ll_dwarf_input *in, struct ll_error *err)
 static bool plain_section(Elf *elf, const char *name, size_t file_size, GElf_Shdr *shdr)
 {
 	return ll_elf_section(elf, name, NULL, shdr) &&
-	       shdr->sh_type == SHT_PROGBITS && !(shdr->sh_flags & SHF_COMPRESSED) &&
+	       ll_elf_progbits(shdr->sh_type) && !(shdr->sh_flags & SHF_COMPRESSED) &&
 	       shdr->sh_offset <= file_size && shdr->sh_size <= file_size - shdr->sh_offset;
 }
 
@@ -931,8 +931,8 @@ static int open_relocated(struct ll_dwarf_input *in, size_t file_size, struct ll
 
 	if (rc > 0 && mode == RELOC_OWN)
 		return ll_fail(err, "%s: LAYOUTLINT_RELOC=own: its debug sections are not ones "
-			       "layoutlint relocates (ELF64 little-endian RELA, x86-64 or arm64, "
-			       ".debug_info stored plainly)", in->path);
+			       "layoutlint relocates (little-endian: x86-64 or arm64 ELF64 RELA, "
+			       "mipsel REL, mips64el RELA; .debug_info stored plainly)", in->path);
 	return rc;
 }
 

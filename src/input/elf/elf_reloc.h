@@ -25,7 +25,7 @@
 #include <stddef.h>
 
 /*
- * Apply the SHT_RELA sections of the .debug_* sections of ELF (an ET_REL
+ * Apply the SHT_RELA (MIPS: also SHT_REL) sections of the .debug_* sections of ELF (an ET_REL
  * file, SIZE bytes, opened read-only from FD) to IMAGE, a private writable copy of
  * the same SIZE bytes. 0: all applied. 1: not for this file (another
  * machine or byte order, SHT_REL, a compressed or out-of-range section, a
