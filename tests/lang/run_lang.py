@@ -357,7 +357,7 @@ def rust(tap, lint, work):
             truth.setdefault(w[0], {})["SIZE"] = int(w[2])
         else:
             truth.setdefault(w[0], {})[w[1]] = (int(w[2]), int(w[3]))
-    tap.ok(p.rc == 0 and len(truth) == 4, "rust: the program says where rustc put each field",
+    tap.ok(p.rc == 0 and len(truth) == 5, "rust: the program says where rustc put each field",
            p.out + p.err)
     for env in ({}, {"LAYOUTLINT_SCAN": "libdw"}):
         rc, doc, err = lint.json("--format=json", exe, *truth, extra_env=env)

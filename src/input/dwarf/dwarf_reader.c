@@ -2157,6 +2157,19 @@ static int base_member(struct build_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type,
 	return 0;
 }
 
+static bool has_variant_part(Dwarf_Die *agg)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(agg, &child) != 0)
+		return false;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_variant_part)
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
 static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t base,
 			const char *path_prefix, uint64_t parent_align, int depth,
 			struct ll_member *m)
@@ -2232,6 +2245,15 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 	if (m->name)
 		m->path = is_base ? xstrdup(m->name) : ll_member_path(path_prefix, m->name);
 
+	/*
+	 * A Rust enum held as a field (Option<T>, Result<T, E>, one's own) is
+	 * a member of the size and alignment DWARF gives it, not laid out
+	 * inside: only the struct asked for is refused for a variant part of
+	 * its own.
+	 */
+	if (ctx->rust && peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) &&
+	    has_variant_part(&shaped))
+		return 0;
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
 		bool child_ex = false;
 		uint64_t child_align = aggregate_alignment(&shaped, &child_ex, 0, ctx->types);
