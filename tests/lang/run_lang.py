@@ -50,6 +50,7 @@ SHAPES = os.path.join(HERE, "shapes.rs")
 SELECT = os.path.join(HERE, "select")
 STDLIB = os.path.join(HERE, "stdlib.cc")
 KEYFN = os.path.join(HERE, "keyfn.cc")
+TWOPATHS = os.path.join(HERE, "twopaths")
 STDLIB_NAMES = ["Holder", "Owner", "TupleHolder", "NodeHolder", "Nested", "Deep", "WithUnion",
                 "KeepsByte", "MemberPointers"]
 
@@ -431,6 +432,46 @@ def selector(tap, lint, work):
                    "%s: a selector that picks nothing says so and lists the definitions" % tag, err)
 
 
+def two_paths(tap, lint, work):
+    """One header reached by two relative paths, from units compiled in two
+    directories (lib/user.c from twopaths/, src/main.c from twopaths/src/):
+    one definition, not two, on both scan paths and with --prefix-map."""
+    tree = os.path.join(work, "twopaths")
+    shutil.rmtree(tree, ignore_errors=True)
+    shutil.copytree(TWOPATHS, tree)
+    for cc in [c for c in ("gcc", "clang") if have(c)]:
+        for dwarf in ("4", "5"):
+            tag = "two paths %s dwarf%s" % (cc, dwarf)
+            lib_o = os.path.join(tree, "user-%s-%s.o" % (cc, dwarf))
+            main_o = os.path.join(tree, "main-%s-%s.o" % (cc, dwarf))
+            exe = os.path.join(tree, "two-%s-%s" % (cc, dwarf))
+            flags = ["-g", "-gdwarf-" + dwarf, "-O0", "-c"]
+            p1 = run([cc, *flags, "lib/user.c", "-o", lib_o], cwd=tree, timeout=TIMEOUT)
+            p2 = run([cc, *flags, "main.c", "-o", main_o], cwd=os.path.join(tree, "src"),
+                     timeout=TIMEOUT)
+            if not tap.ok(p1.rc == 0 and p2.rc == 0 and
+                          build([cc, lib_o, main_o, "-o", exe], tap, tag + ": links"),
+                          tag + ": compiles in two directories", p1.err + p2.err):
+                continue
+            truth = [int(x) for x in run([exe], timeout=TIMEOUT).out.split()]
+            for env in ({}, {"LAYOUTLINT_SCAN": "libdw"}):
+                path = " (libdw walk)" if env else ""
+                for extra in ([], ["--prefix-map", tree + "=/build"]):
+                    rc, doc, err = lint.json("--format=json", *extra, exe, "shared",
+                                             extra_env=env)
+                    got = [(s["size"], [m["offset"] for m in s["members"]])
+                           for s in doc.get("structs", [])]
+                    tap.ok(rc == 0 and got == [(truth[0], truth[1:])],
+                           "%s%s%s: one definition, as the compiler lays it out" %
+                           (tag, path, " --prefix-map" if extra else ""),
+                           "exit %d, %s (want %s): %s" % (rc, got, truth, err))
+                rc, out, err = lint("--list", "*", exe, extra_env=env)
+                tap.ok(rc == 0 and re.search(r"^struct\s+shared\s+%d\s" % truth[0], out, re.M)
+                       and not re.search(r"^\?", out, re.M),
+                       "%s%s: --list shows it once, not as distinct definitions" % (tag, path),
+                       out + err)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -451,6 +492,7 @@ def main():
             refused_row(tap, lint, work, cxx)
         rust(tap, lint, work)
         selector(tap, lint, work)
+        two_paths(tap, lint, work)
     except Failure as e:
         tap.ok(False, "runner", str(e))
     return tap.finish()

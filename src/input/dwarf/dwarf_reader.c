@@ -1089,10 +1089,64 @@ static char *relative_to(char *norm, const char *root)
  * normalised, --prefix-map applied, then relative to --srcdir, or by
  * default to the unit's compilation directory, when inside it.
  */
+static char *mapped_path(const struct ll_dwarf_input *in, char *norm);
+
 static char *display_path(const struct ll_dwarf_input *in, const char *raw, const char *comp_dir)
 {
+	char *norm = mapped_path(in, ll_normalize_path(raw));
+
+	if (!norm)
+		return NULL;
+	if (in->srcdir)
+		return relative_to(norm, in->srcdir);
+	if (comp_dir && comp_dir[0] == '/') {
+		char *root = ll_normalize_path(comp_dir);
+
+		if (root)
+			norm = relative_to(norm, root);
+		free(root);
+	}
+	return norm;
+}
+
+/*
+ * The file one definition was declared in, for telling definitions apart:
+ * RAW resolved against its unit's COMP_DIR, normalised, then --prefix-map
+ * applied. One header reached by two relative paths ("h.h" from lib/,
+ * "../lib/h.h" from src/) is one file here, though each display path is
+ * relative to its own unit's directory.
+ */
+static char *canonical_path(const struct ll_dwarf_input *in, const char *raw,
+			    const char *comp_dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *norm;
+
+	if (raw[0] != '/' && comp_dir && comp_dir[0] == '/') {
+		sb_adds(&sb, comp_dir);
+		sb_addc(&sb, '/');
+	}
+	sb_adds(&sb, raw);
+	norm = mapped_path(in, ll_normalize_path(sb.buf));
+	sb_release(&sb);
+	return norm;
+}
+
+/* A signature's file hash: of RAW's canonical path (0: no declaring file). */
+static uint64_t canonical_file_hash(const struct ll_dwarf_input *in, const char *raw,
+				    const char *comp_dir)
+{
+	char *path = raw ? canonical_path(in, raw, comp_dir) : NULL;
+	uint64_t h = path ? ll_fnv1a(LL_FNV_INIT, path, strlen(path)) : 0;
+
+	free(path);
+	return h;
+}
+
+/* NORM (normalised, owned) with the first --prefix-map that matches applied. */
+static char *mapped_path(const struct ll_dwarf_input *in, char *norm)
+{
 	const struct ll_input_options *opts = &in->opts;
-	char *norm = ll_normalize_path(raw);
 
 	if (!norm)
 		return NULL;
@@ -1117,15 +1171,6 @@ static char *display_path(const struct ll_dwarf_input *in, const char *raw, cons
 				return NULL;
 			break;
 		}
-	}
-	if (in->srcdir)
-		return relative_to(norm, in->srcdir);
-	if (comp_dir && comp_dir[0] == '/') {
-		char *root = ll_normalize_path(comp_dir);
-
-		if (root)
-			norm = relative_to(norm, root);
-		free(root);
 	}
 	return norm;
 }
@@ -2678,6 +2723,17 @@ static void capture_def(struct query_state *qs, Dwarf_Off die, const struct ll_f
  * the one kept, so that the layout read is the DIE asked for. RAW_FILE
  * and COMP_DIR (borrowed) are what FILE was made of, for the name index.
  */
+/*
+ * gcc -flto's ltrans units carry copies of a struct without
+ * DW_AT_decl_file: such a copy is the definition of the same kind, size
+ * and members that has one.
+ */
+static bool same_shape_no_file(const struct ll_finder_sig *a, const struct ll_finder_sig *b)
+{
+	return (!a->file_hash) != (!b->file_hash) && a->tag == b->tag && a->size == b->size &&
+	       a->members_hash == b->members_hash && a->nr_members == b->nr_members;
+}
+
 static void add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, const char *name,
 			  const struct ll_finder_sig *sig, char *file, bool selected, bool by_die,
 			  const char *raw_file, const char *comp_dir, bool nothing_needed)
@@ -2687,6 +2743,26 @@ static void add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, co
 	for (size_t i = 0; i < qs->nr_cands; i++) {
 		struct candidate *c = &qs->cands[i];
 
+		if (!ll_finder_sig_equal(&c->sig, sig) && same_shape_no_file(&c->sig, sig)) {
+			/* The copy with a declaring file stands for both. */
+			if (!c->sig.file_hash && !c->selected) {
+				free(c->file);
+				c->sig = *sig;
+				c->file = file;
+				c->line = sig->line;
+				c->die = die;
+				c->part = part;
+				c->nothing_needed = nothing_needed;
+				file = NULL;
+			} else if (selected && by_die) {
+				c->die = die;
+				c->nothing_needed = nothing_needed;
+			}
+			c->hits++;
+			c->selected |= selected;
+			free(file);
+			return;
+		}
 		if (ll_finder_sig_equal(&c->sig, sig)) {
 			c->hits++;
 			if (selected && by_die) {
@@ -2745,6 +2821,8 @@ static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 	char *file = decl_file_raw(in, agg, &raw, &comp_dir);
 
 	ll_finder_signature(agg, file, &sig);
+	if (raw)
+		sig.file_hash = canonical_file_hash(in, raw, comp_dir);
 	add_candidate(qs, dwarf_dieoffset(agg), part_of(in, agg), q->name, &sig, file,
 		      die_selected(in, q, agg), q->select && q->select->by_die, raw, comp_dir,
 		      false);
@@ -2881,6 +2959,8 @@ static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 	    !unit_file(in, part, uf, raw, &file, &raw_path, &root))
 		return false;
 	ll_finder_sig_from_scan(raw, file, &sig);
+	if (raw_path)
+		sig.file_hash = canonical_file_hash(in, raw_path, root);
 	add_candidate(qs, ll_scan_hit_aggregate(raw), part, q->name, &sig, file,
 		      !by_die || ll_scan_hit_aggregate(raw) == q->select->die, by_die, raw_path,
 		      root, raw->nothing_needed);
@@ -3736,14 +3816,15 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 	if (!(ix->flags[k] & LL_INDEX_DEFS_KNOWN))
 		return false;
 	defs = ll_name_index_defs(ix, k, &nd);
-	/* The index's distinct definitions, joined as their display paths join. */
+	/* The index's distinct definitions, joined as their canonical paths join. */
 	for (size_t i = 0; i < nd; i++) {
 		const struct ll_index_def *d = &defs[i];
 		const char *raw = ll_name_index_string(ix, d->file);
-		char *file = raw ? display_path(in, raw, ll_name_index_string(ix, d->comp_dir)) : NULL;
+		const char *comp_dir = ll_name_index_string(ix, d->comp_dir);
+		char *file = raw ? display_path(in, raw, comp_dir) : NULL;
 		struct ll_finder_sig sig = {
 			.tag = (int)d->tag, .size = d->size, .line = d->line,
-			.file_hash = file ? ll_fnv1a(LL_FNV_INIT, file, strlen(file)) : 0,
+			.file_hash = file ? canonical_file_hash(in, raw, comp_dir) : 0,
 			.members_hash = d->members_hash, .nr_members = d->nr_members,
 		};
 		size_t before = qs->nr_cands;

@@ -1,0 +1,2 @@
+#include "shared.h"
+struct shared lib_copy;
