@@ -126,6 +126,9 @@ struct ll_dwarf_input {
 	struct ll_sparse_image *image;	/* what elf reads, when .debug_info is read sparsely */
 	/* What elf reads for an ET_REL relocated here: every byte real. */
 	struct ll_sparse_image *relocated;
+	/* That image with its COMDAT .debug_info/.debug_types joined (elf_reloc.h), or NULL. */
+	unsigned char *joined;
+	size_t joined_size;
 	struct ll_line_sections lines;	/* raw line tables, when held plainly in memory */
 	char *srcdir;			/* --srcdir, absolute and normalised */
 	struct ll_input_options opts;
@@ -907,15 +910,23 @@ static int try_relocated(struct ll_dwarf_input *in, size_t file_size, struct ll_
 		ll_sparse_close(img);
 		return -1;
 	}
-	if (ll_elf_relocate_debug(in->elf, in->fd, ll_sparse_base(img), file_size)) {
+	if (ll_elf_relocate_debug(in->elf, in->fd, ll_sparse_base(img), file_size) ||
+	    ll_elf_join_comdat_debug(in->elf, ll_sparse_base(img), file_size, &in->joined,
+				     &in->joined_size)) {
 		ll_sparse_close(img);
+		free(in->joined);
+		in->joined = NULL;
 		return 1;
 	}
-	image_elf = elf_memory((char *)ll_sparse_base(img), file_size);
+	/* gcc -fdebug-types-section: the COMDAT copies joined, in an image of their own. */
+	image_elf = in->joined ? elf_memory((char *)in->joined, in->joined_size) :
+				 elf_memory((char *)ll_sparse_base(img), file_size);
 	if (!image_elf || elf_kind(image_elf) != ELF_K_ELF) {
 		if (image_elf)
 			elf_end(image_elf);
 		ll_sparse_close(img);
+		free(in->joined);
+		in->joined = NULL;
 		return 1;
 	}
 	elf_end(in->elf);
@@ -1029,6 +1040,7 @@ static void dwarf_close(void *state)
 	ll_finder_seed_release(&in->seed);
 	ll_sparse_close(in->image);
 	ll_sparse_close(in->relocated);
+	free(in->joined);
 	if (in->fd >= 0)
 		close(in->fd);
 	for (size_t i = 0; i < in->nr_parts; i++) {

@@ -3,6 +3,7 @@
 #include "input/elf/elf_section.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -327,5 +328,154 @@ int ll_elf_relocate_debug(Elf *elf, int fd, unsigned char *image, size_t size)
 		    apply_section(eh.e_machine, &format, fd, &rela, &target, &syms, image))
 			return 1;
 	}
+	return 0;
+}
+
+/* ---- COMDAT debug sections joined ---------------------------------------- */
+
+/*
+ * Sections whose units stand alone (every reference inside a unit is
+ * unit-relative, and others find a type unit by its signature): copies of
+ * them in COMDAT groups may be joined end to end. Not .debug_line or
+ * .debug_str_offsets, which units address by offset.
+ */
+static bool joinable(const char *name)
+{
+	return strcmp(name, ".debug_info") == 0 || strcmp(name, ".debug_types") == 0;
+}
+
+int ll_elf_join_comdat_debug(Elf *elf, const unsigned char *image, size_t size,
+			     unsigned char **out, size_t *out_size)
+{
+	GElf_Ehdr eh;
+	size_t shnum, shstrndx, shentsize;
+	bool elf64;
+
+	*out = NULL;
+	if (!gelf_getehdr(elf, &eh) || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    elf_getshdrnum(elf, &shnum) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0 ||
+	    shnum < 2 || shnum > 65535)
+		return 1;
+	elf64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	shentsize = elf64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	if (eh.e_shentsize != shentsize || eh.e_shoff > size ||
+	    (uint64_t)shnum * shentsize > size - eh.e_shoff)
+		return 1;
+
+	/* For each joinable name: its first section, and the bytes of all of them. */
+	size_t first[2] = { 0, 0 }, count[2] = { 0, 0 };
+	uint64_t total[2] = { 0, 0 };
+	static const char *const names[2] = { ".debug_info", ".debug_types" };
+
+	for (size_t i = 1; i < shnum; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!scn || !gelf_getshdr(scn, &sh) ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || !joinable(name))
+			continue;
+		size_t k = strcmp(name, names[0]) == 0 ? 0 : 1;
+
+		if ((sh.sh_flags & SHF_COMPRESSED) || !in_file(&sh, size))
+			return 1;
+		if (!count[k]++)
+			first[k] = i;
+		total[k] += sh.sh_size;
+	}
+	if (count[0] < 2 && count[1] < 2)
+		return 0;
+
+	/* The image, then each joined section, then the new section headers. */
+	uint64_t joined_at[2], end = size, shoff;
+
+	for (size_t k = 0; k < 2; k++) {
+		joined_at[k] = end;
+		if (count[k] >= 2)
+			end += total[k];
+	}
+	shoff = (end + 7) & ~(uint64_t)7;
+	if (shoff + (uint64_t)shnum * shentsize > SIZE_MAX / 2)
+		return 1;
+	*out_size = (size_t)(shoff + (uint64_t)shnum * shentsize);
+	unsigned char *buf = calloc(1, *out_size);
+
+	if (!buf)
+		return 1;
+	memcpy(buf, image, size);
+	memcpy(buf + shoff, image + eh.e_shoff, (size_t)shnum * shentsize);
+	uint64_t fill[2] = { joined_at[0], joined_at[1] };
+
+	for (size_t i = 1; i < shnum; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!scn || !gelf_getshdr(scn, &sh) ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || !joinable(name))
+			continue;
+		size_t k = strcmp(name, names[0]) == 0 ? 0 : 1;
+
+		if (count[k] < 2)
+			continue;
+		memcpy(buf + fill[k], image + sh.sh_offset, sh.sh_size);
+		fill[k] += sh.sh_size;
+		/*
+		 * The first section now spans them all, out of its group
+		 * (libdw skips an SHF_GROUP section); the others are no
+		 * longer ones libdw (which reads the first of a name) or
+		 * anything here looks at: SHT_NOBITS.
+		 */
+		unsigned char *rec = buf + shoff + i * shentsize;
+
+		if (elf64) {
+			Elf64_Shdr s;
+
+			memcpy(&s, rec, sizeof(s));
+			if (i == first[k]) {
+				s.sh_offset = joined_at[k];
+				s.sh_size = total[k];
+				s.sh_flags &= ~(uint64_t)SHF_GROUP;
+			} else {
+				s.sh_type = SHT_NOBITS;
+			}
+			memcpy(rec, &s, sizeof(s));
+		} else {
+			Elf32_Shdr s;
+
+			memcpy(&s, rec, sizeof(s));
+			if (joined_at[k] + total[k] > UINT32_MAX) {
+				free(buf);
+				return 1;
+			}
+			if (i == first[k]) {
+				s.sh_offset = (Elf32_Off)joined_at[k];
+				s.sh_size = (Elf32_Word)total[k];
+				s.sh_flags &= ~(Elf32_Word)SHF_GROUP;
+			} else {
+				s.sh_type = SHT_NOBITS;
+			}
+			memcpy(rec, &s, sizeof(s));
+		}
+	}
+	/* The header points at the new table. */
+	if (elf64) {
+		Elf64_Ehdr h;
+
+		memcpy(&h, buf, sizeof(h));
+		h.e_shoff = shoff;
+		memcpy(buf, &h, sizeof(h));
+	} else {
+		Elf32_Ehdr h;
+
+		if (shoff > UINT32_MAX) {
+			free(buf);
+			return 1;
+		}
+		memcpy(&h, buf, sizeof(h));
+		h.e_shoff = (Elf32_Off)shoff;
+		memcpy(buf, &h, sizeof(h));
+	}
+	*out = buf;
 	return 0;
 }
