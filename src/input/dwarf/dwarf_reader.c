@@ -2511,6 +2511,7 @@ struct build_how {
 	 */
 	bool shape_only;
 	const char *file;
+	bool list_row;		/* a --list row: only ll_summarize() reads it */
 };
 
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
@@ -2534,9 +2535,14 @@ static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, cons
 		return ll_fail(err, "%s %s at DIE 0x%llx has no DW_AT_byte_size",
 			       ll_kind_name(s->kind), name,
 			       (unsigned long long)dwarf_dieoffset(agg));
-	if (size > LL_MAX_STRUCT_SIZE)
+	/*
+	 * A --list row costs its members, not its bytes: glibc's 2 GiB dtv
+	 * (one array member) is listed. A layout is drawn line by line, and
+	 * so is still refused beyond the limit.
+	 */
+	if (size > LL_MAX_STRUCT_SIZE && !how->list_row)
 		return ll_fail(err, "%s %s at DIE 0x%llx claims %llu bytes, beyond the %u MiB "
-			       "layoutlint accepts", ll_kind_name(s->kind), name,
+			       "layoutlint lays out (--list shows it)", ll_kind_name(s->kind), name,
 			       (unsigned long long)dwarf_dieoffset(agg), (unsigned long long)size,
 			       LL_MAX_STRUCT_SIZE >> 20);
 	s->size = size;
@@ -3342,7 +3348,8 @@ static struct build_how build_how_for(const struct ll_query *q, const struct can
 {
 	bool shape_only = q->summary_only || q->digest;
 
-	return (struct build_how){ .shape_only = shape_only, .file = pick->file };
+	return (struct build_how){ .shape_only = shape_only, .file = pick->file,
+				   .list_row = q->summary_only };
 }
 
 static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
