@@ -439,13 +439,19 @@ def two_paths(tap, lint, work):
     tree = os.path.join(work, "twopaths")
     shutil.rmtree(tree, ignore_errors=True)
     shutil.copytree(TWOPATHS, tree)
-    for cc in [c for c in ("gcc", "clang") if have(c)]:
-        for dwarf in ("4", "5"):
-            tag = "two paths %s dwarf%s" % (cc, dwarf)
-            lib_o = os.path.join(tree, "user-%s-%s.o" % (cc, dwarf))
-            main_o = os.path.join(tree, "main-%s-%s.o" % (cc, dwarf))
-            exe = os.path.join(tree, "two-%s-%s" % (cc, dwarf))
+    # Relative: -fdebug-prefix-map=TREE=. makes every comp_dir relative
+    # ("." and "./src"), as Debian builds glibc.
+    for cc, dwarf, mapped in [(c, d, m) for c in ("gcc", "clang") if have(c)
+                              for d in ("4", "5") for m in (False, True)]:
+        if True:
+            tag = "two paths %s dwarf%s%s" % (cc, dwarf, " comp_dir relative" if mapped else "")
+            v = "%s-%s%s" % (cc, dwarf, "-rel" if mapped else "")
+            lib_o = os.path.join(tree, "user-%s.o" % v)
+            main_o = os.path.join(tree, "main-%s.o" % v)
+            exe = os.path.join(tree, "two-%s" % v)
             flags = ["-g", "-gdwarf-" + dwarf, "-O0", "-c"]
+            if mapped:
+                flags.append("-fdebug-prefix-map=%s=." % tree)
             p1 = run([cc, *flags, "lib/user.c", "-o", lib_o], cwd=tree, timeout=TIMEOUT)
             p2 = run([cc, *flags, "main.c", "-o", main_o], cwd=os.path.join(tree, "src"),
                      timeout=TIMEOUT)

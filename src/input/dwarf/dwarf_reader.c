@@ -1132,15 +1132,37 @@ static char *canonical_path(const struct ll_dwarf_input *in, const char *raw,
 			    const char *comp_dir)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *norm;
+	char *norm, *root = comp_dir ? ll_normalize_path(comp_dir) : NULL;
+	const char *base = strrchr(raw, '/');
+	bool join = raw[0] != '/' && root;
 
-	if (raw[0] != '/' && comp_dir && comp_dir[0] == '/') {
-		sb_adds(&sb, comp_dir);
+	/* Not a path: gcc's "<built-in>" (__va_list_tag) is one file in every unit's dir. */
+	if ((base ? base[1] : raw[0]) == '<') {
+		free(root);
+		return mapped_path(in, xstrdup(base ? base + 1 : raw));
+	}
+
+	/*
+	 * A relative comp_dir (-fdebug-prefix-map=DIR=., as Debian builds
+	 * glibc) is also DWARF 5's directory 0, which a path from it already
+	 * starts with: "./libio/libioP.h" beside "../libio/libioP.h" from
+	 * ./stdio-common.
+	 */
+	if (join && root[0] != '/') {
+		char *r = ll_normalize_path(raw);
+		size_t n = strlen(root);
+
+		join = !r || !(strncmp(r, root, n) == 0 && (r[n] == '/' || r[n] == '\0'));
+		free(r);
+	}
+	if (join) {
+		sb_adds(&sb, root);
 		sb_addc(&sb, '/');
 	}
 	sb_adds(&sb, raw);
 	norm = mapped_path(in, ll_normalize_path(sb.buf));
 	sb_release(&sb);
+	free(root);
 	return norm;
 }
 

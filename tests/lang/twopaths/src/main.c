@@ -1,7 +1,9 @@
 #include "../lib/shared.h"
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 struct shared src_copy;
+va_list src_args;
 int main(void)
 {
 	printf("%zu %zu %zu %zu\n", sizeof(struct shared), offsetof(struct shared, a),
