@@ -233,7 +233,6 @@ int cli_discover(struct options *o)
 	struct digest *digests = NULL;
 	struct strbuf out = STRBUF_INIT;
 	int status = 0;
-	bool damaged = false;
 
 	io.member_filter = o->audit_glob ? &audit_filter : NULL;
 	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, glob, &names, &n, &err)) {
@@ -290,12 +289,6 @@ int cli_discover(struct options *o)
 			sb_add_escaped(&name, queries[i].name);
 			sb_addf(&out, "%-6s %-40s  (not laid out: %s)\n", "?", name.buf,
 				results[i].detail);
-			/* Damage still exits 2, once every row is out, and says so on stderr. */
-			if (results[i].damaged) {
-				ll_fail(&err, "%s: %s: %s", o->binary, name.buf, results[i].detail);
-				ll_report_error(&err);
-				damaged = true;
-			}
 			sb_release(&name);
 			hits++;
 			continue;
@@ -362,7 +355,7 @@ int cli_discover(struct options *o)
 		status = 2;
 		goto done;
 	}
-	if (cli_write_stdout(&out) || damaged)
+	if (cli_write_stdout(&out))
 		status = 2;
 done:
 	for (size_t i = 0; i < nr_audits; i++)

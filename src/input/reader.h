@@ -124,7 +124,8 @@ enum ll_lookup_status {
 	LL_AMBIGUOUS,		/* distinct definitions and no glob picks one */
 	/*
 	 * A definition of a shape layoutlint does not lay out (a C++ class
-	 * with a virtual base, a Rust enum); detail says what and why.
+	 * with a virtual base, a Rust enum, a type only declared where it is
+	 * used, a layout beyond the size limit); detail says what and why.
 	 */
 	LL_UNSUPPORTED,
 };
@@ -140,12 +141,6 @@ struct ll_lookup_result {
 	bool summary;
 	size_t holes;
 	bool digested;			/* the query's digest ran; the layout has no members */
-	/*
-	 * LL_UNSUPPORTED for a --list row (summary_only) whose definition
-	 * could not be read (damage, or a type that cannot be sized): the
-	 * row says why, and the listing goes on to the other names.
-	 */
-	bool damaged;
 };
 
 /*

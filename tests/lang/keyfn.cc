@@ -1,15 +1,4 @@
-// A base whose key function (the first non-inline virtual one) is defined
-// in another unit: this object holds only its declaration.
-struct Key {
-	virtual ~Key();
-	long a;
-};
-struct UsesKey : Key {
-	int c;
-};
-struct Plain {
-	long x;
-	int y;
-};
+#include "keyfn.h"
 UsesKey g_uses;
+HasKey g_has;
 Plain g_plain;

@@ -50,6 +50,8 @@ SHAPES = os.path.join(HERE, "shapes.rs")
 SELECT = os.path.join(HERE, "select")
 STDLIB = os.path.join(HERE, "stdlib.cc")
 KEYFN = os.path.join(HERE, "keyfn.cc")
+KEYFN_KEY = os.path.join(HERE, "keyfn_key.cc")
+KEYFN_H = os.path.join(HERE, "keyfn.h")
 TWOPATHS = os.path.join(HERE, "twopaths")
 STDLIB_NAMES = ["Holder", "Owner", "TupleHolder", "NodeHolder", "Nested", "Deep", "WithUnion",
                 "KeepsByte", "MemberPointers"]
@@ -323,18 +325,51 @@ def cxx_stdlib(tap, lint, work, cxx, dwarf):
 
 
 def refused_row(tap, lint, work, cxx):
-    """A class whose base is only declared in this object (its key function
-    is in another): its --list row says why, every other row is listed, and
-    the exit status says something was refused."""
+    """A class whose base or member is only declared in this object (its key
+    function is in another): its --list row says why and every other row is
+    listed; asked for by name, it is one line. Linked with the
+    unit that defines it, every class is laid out as the compiler says, on
+    both scan paths."""
     tag = "keyfn %s" % cxx
     obj = os.path.join(work, "keyfn-%s.o" % cxx)
-    if not build([cxx, "-std=c++17", "-O2", "-g", "-c", KEYFN, "-o", obj], tap, tag + ": compiles"):
+    exe = os.path.join(work, "keyfn-%s" % cxx)
+    if not build([cxx, "-std=c++17", "-O2", "-g", "-c", KEYFN, "-o", obj], tap,
+                 tag + ": compiles") or \
+       not build([cxx, "-std=c++17", "-O2", "-g", KEYFN, KEYFN_KEY, "-o", exe], tap,
+                 tag + ": links"):
         return
     rc, out, err = lint("--list", "*", obj)
-    tap.ok(rc == 2 and re.search(r"^\?\s+UsesKey\s+\(not laid out: .+\)$", out, re.M) and
-           re.search(r"^struct\s+Plain\s+16\s", out, re.M) and "UsesKey" in err,
-           "%s: one refused class is a row saying why; the others are listed" % tag,
-           "exit %d: %s %s" % (rc, out, err))
+    tap.ok(rc == 0 and re.search(r"^\?\s+UsesKey\s+\(not laid out: type Key .* only declared",
+                                 out, re.M) and
+           re.search(r"^\?\s+HasKey\s+\(not laid out: ", out, re.M) and
+           re.search(r"^struct\s+Plain\s+16\s", out, re.M),
+           "%s: a class only declared in the file is a row saying why; the others are listed"
+           % tag, "exit %d: %s %s" % (rc, out, err))
+    rc, out, err = lint(obj, "HasKey")
+    tap.ok(rc == 2 and out == "" and err.count("\n") == 1 and "only declared" in err,
+           "%s: asked for, such a class is one line saying why, exit 2" % tag, out + err)
+    names = ["UsesKey", "HasKey", "Plain", "Key"]
+    for env in ({}, {"LAYOUTLINT_SCAN": "libdw"}):
+        path = " (libdw walk)" if env else ""
+        rc, out, err = lint("--list", "*", exe, extra_env=env)
+        tap.ok(rc == 0 and not re.search(r"^\?", out, re.M) and
+               all(re.search(r"^struct\s+%s\s" % n, out, re.M) for n in names),
+               "%s%s: in the program, a class only declared in its unit is listed as defined "
+               "in the other" % (tag, path), "exit %d: %s %s" % (rc, out, err))
+        rc, doc, err = lint.json("--format=json", exe, *names, extra_env=env)
+        if not tap.ok(rc == 0 and len(doc.get("structs", [])) == len(names),
+                      "%s%s: every class laid out" % (tag, path), "exit %d: %s" % (rc, err)):
+            continue
+        src = os.path.join(work, "keyfn-oracle-%s%s.cc" % (cxx, "-libdw" if env else ""))
+        with open(src, "w") as f:
+            f.write(oracle_source(doc["structs"], KEYFN_H))
+        prog = src[:-3]
+        if build([cxx, "-std=c++17", "-Wno-invalid-offsetof", src, "-o", prog], tap,
+                 "%s%s: the compiler agrees with every offset and size" % (tag, path)):
+            p = run([prog], timeout=TIMEOUT)
+            tap.ok(p.rc == 0, "%s%s: every base at the compiler's offset" % (tag, path),
+                   p.out + p.err)
+            tap.ok(True, "%s%s: the compiler agrees with every offset and size" % (tag, path))
 
 
 def rust(tap, lint, work):

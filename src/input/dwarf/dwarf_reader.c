@@ -126,6 +126,8 @@ struct ll_dwarf_input {
 	struct ll_sparse_image *image;	/* what elf reads, when .debug_info is read sparsely */
 	/* What elf reads for an ET_REL relocated here: every byte real. */
 	struct ll_sparse_image *relocated;
+	/* Definitions by qualified name, for types only declared where used (struct decl_defs). */
+	struct decl_defs *decl_defs;
 	/* That image with its COMDAT .debug_info/.debug_types joined (elf_reloc.h), or NULL. */
 	unsigned char *joined;
 	size_t joined_size;
@@ -152,6 +154,22 @@ struct ll_dwarf_input {
 	Elf *dwp_elf;
 	bool dwp_tried;
 };
+
+struct decl_defs {
+	bool tried;
+	Elf *elf;		/* owned, with DWARF, when a handle of its own */
+	Dwarf *dwarf;
+	struct decl_def {
+		char *name;
+		int tag;
+		uint64_t size;
+		Dwarf_Off die;
+		bool ambiguous;	/* another definition of the name has another size */
+	} *v;
+	size_t n;
+};
+
+static void decl_defs_free(struct decl_defs *d);
 
 static char *debuginfo_path = NULL;
 
@@ -956,6 +974,7 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 	struct stat st;
 
 	in->path = xstrdup(path);
+	in->decl_defs = xcalloc(1, sizeof(*in->decl_defs));
 	in->fd = -1;
 	in->alt.fd = -1;
 	in->dwp_fd = -1;
@@ -1029,6 +1048,7 @@ static void dwarf_close(void *state)
 
 	if (!in)
 		return;
+	decl_defs_free(in->decl_defs);
 	if (in->own_dwarf && in->dwarf)
 		dwarf_end(in->dwarf);
 	if (in->dwfl)
@@ -1681,7 +1701,126 @@ static unsigned address_size(Dwarf_Die *die)
 	return asize;
 }
 
-static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth);
+/* ---- types only declared, resolved to their definitions ------------------ */
+
+/*
+ * A C++ class is defined (DWARF: with its members and size) only in the
+ * unit that defines its key function, its first non-inline virtual one;
+ * elsewhere it is a DW_AT_declaration (libstdc++'s future_error_category,
+ * ninja's State). Such a type is looked up by qualified name among every
+ * unit's definitions, read once per input through a handle of its own (the
+ * lookup's handle sees only the units it makes real), and used when one
+ * size answers the name.
+ */
+
+static void decl_defs_free(struct decl_defs *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i].name);
+	free(d->v);
+	if (d->elf) {
+		dwarf_end(d->dwarf);
+		elf_end(d->elf);
+	}
+	free(d);
+}
+
+static int cmp_decl_def(const void *a, const void *b)
+{
+	const struct decl_def *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->tag - y->tag;
+}
+
+#define DECL_DEFS_DEPTH 32
+
+static void collect_defs(struct decl_defs *d, Dwarf_Die *parent, struct strbuf *name, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > DECL_DEFS_DEPTH || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *n = dwarf_diename(&child);
+		size_t keep = name->len;
+		Dwarf_Attribute attr;
+		Dwarf_Word size;
+
+		if (tag != DW_TAG_namespace && !is_aggregate_tag(tag))
+			continue;
+		if (!n)
+			continue;	/* anonymous: reached by no declaration's name */
+		if (name->len)
+			sb_adds(name, "::");
+		sb_adds(name, n);
+		if (is_aggregate_tag(tag) && !dwarf_attr(&child, DW_AT_declaration, &attr) &&
+		    dwarf_attr(&child, DW_AT_byte_size, &attr) && dwarf_formudata(&attr, &size) == 0) {
+			d->v = xgrow(d->v, d->n, sizeof(*d->v));
+			d->v[d->n++] = (struct decl_def){ xstrdup(name->buf),
+				tag == DW_TAG_union_type ? DW_TAG_union_type : DW_TAG_structure_type,
+				size, dwarf_dieoffset(&child), false };
+		}
+		collect_defs(d, &child, name, depth + 1);
+		name->len = keep;
+		if (name->buf)
+			name->buf[keep] = '\0';
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The definitions of IN's .debug_info by qualified name, read on first use. */
+static struct decl_defs *decl_defs_of(const struct ll_dwarf_input *in)
+{
+	struct decl_defs *d = in->decl_defs;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	uint8_t unit_type;
+	Dwarf_Half version;
+	struct strbuf name = STRBUF_INIT;
+
+	if (!d || d->tried)
+		return d;
+	d->tried = true;
+	if (in->image) {
+		/* The lookup's handle is on a sparse image: the file itself, mapped. */
+		d->elf = elf_begin(in->fd, ELF_C_READ_MMAP, NULL);
+		d->dwarf = d->elf ? dwarf_begin_elf(d->elf, DWARF_C_READ, NULL) : NULL;
+		if (!d->dwarf) {
+			if (d->elf)
+				elf_end(d->elf);
+			d->elf = NULL;
+			return d;
+		}
+	} else {
+		d->dwarf = in->dwarf;
+	}
+	while (d->dwarf && dwarf_get_units(d->dwarf, cu, &cu, &version, &unit_type, &cudie,
+					   NULL) == 0) {
+		if (unit_type == DW_UT_compile || unit_type == DW_UT_partial)
+			collect_defs(d, &cudie, &name, 0);
+	}
+	sb_release(&name);
+	if (d->n)
+		qsort(d->v, d->n, sizeof(*d->v), cmp_decl_def);
+	/* One size a name: the first stands for it; two sizes: none does. */
+	for (size_t i = 0, j; i < d->n; i = j) {
+		bool mixed = false;
+
+		for (j = i + 1; j < d->n && cmp_decl_def(&d->v[i], &d->v[j]) == 0; j++)
+			mixed |= d->v[j].size != d->v[i].size;
+		d->v[i].ambiguous = mixed;
+	}
+	return d;
+}
+
+struct type_memo;
+static bool resolve_decl(const struct type_memo *memo, Dwarf_Die *decl, Dwarf_Die *def);
+
+static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth,
+		     const struct type_memo *memo);
 
 /*
  * The size the target's C++ ABI gives a pointer-like type that DWARF
@@ -1705,7 +1844,8 @@ static uint64_t word_sized_size(Dwarf_Die *type)
  * bound is a flexible array member: zero bytes, where dwarf_aggregate_size
  * gives up.
  */
-static int array_size(Dwarf_Die *array, uint64_t *size, struct ll_error *err, int depth)
+static int array_size(Dwarf_Die *array, uint64_t *size, struct ll_error *err, int depth,
+		      const struct type_memo *memo)
 {
 	Dwarf_Die elem, sub;
 	uint64_t total;
@@ -1713,8 +1853,10 @@ static int array_size(Dwarf_Die *array, uint64_t *size, struct ll_error *err, in
 	if (!die_type(array, &elem))
 		return ll_fail(err, "array at DIE 0x%llx has no element type",
 			       (unsigned long long)dwarf_dieoffset(array));
-	if (type_size(&elem, &total, err, depth + 1))
-		return -1;
+	int rc = type_size(&elem, &total, err, depth + 1, memo);
+
+	if (rc)
+		return rc;
 	if (dwarf_child(array, &sub) != 0) {
 		*size = 0;
 		return 0;
@@ -1735,7 +1877,8 @@ static int array_size(Dwarf_Die *array, uint64_t *size, struct ll_error *err, in
 	return 0;
 }
 
-static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth)
+static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth,
+		     const struct type_memo *memo)
 {
 	Dwarf_Word sz;
 	Dwarf_Die shaped;
@@ -1761,17 +1904,24 @@ static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int 
 		*size = 0;
 		return 0;
 	case DW_TAG_array_type:
-		return array_size(&shaped, size, err, depth);
+		return array_size(&shaped, size, err, depth, memo);
 	default:
 		break;
 	}
 	Dwarf_Attribute decl;
+	Dwarf_Die def;
 
-	if (is_aggregate_tag(dwarf_tag(&shaped)) && dwarf_attr(&shaped, DW_AT_declaration, &decl))
-		return ll_fail(err, "type %s at DIE 0x%llx is only declared in its unit (a C++ "
-			       "class is defined only where its key function is): cannot size it",
-			       dwarf_diename(&shaped) ? dwarf_diename(&shaped) : "<anonymous>",
-			       (unsigned long long)dwarf_dieoffset(&shaped));
+	if (resolve_decl(memo, &shaped, &def))
+		shaped = def;
+	/* -2: a shape not laid out (the caller's ctx->unsupported), not damage. */
+	if (is_aggregate_tag(dwarf_tag(&shaped)) && dwarf_attr(&shaped, DW_AT_declaration, &decl)) {
+		ll_fail(err, "type %s at DIE 0x%llx is only declared in its unit (a C++ class is "
+			"defined only where its key function is, and no unit of this file "
+			"defines it): cannot size it",
+			dwarf_diename(&shaped) ? dwarf_diename(&shaped) : "<anonymous>",
+			(unsigned long long)dwarf_dieoffset(&shaped));
+		return -2;
+	}
 	if (dwarf_aggregate_size(&shaped, &sz) != 0)
 		return ll_fail(err, "cannot size the type at DIE 0x%llx (tag 0x%x)",
 			       (unsigned long long)dwarf_dieoffset(&shaped), dwarf_tag(&shaped));
@@ -1810,12 +1960,43 @@ struct type_memo {
 	size_t mask, used;
 	struct ll_target target;
 	/*
+	 * Where a type only declared is looked up by name (resolve_decl());
+	 * NULL: not in this build (one on the second thread: it fails, and
+	 * is built again serially).
+	 */
+	const struct ll_dwarf_input *resolve_in;
+	/*
 	 * An alignment met a cycle or the nesting limit: what was remembered
 	 * since depends on the path the build took, so the memo must not
 	 * outlive the build (struct build_memo).
 	 */
 	bool path_dependent;
 };
+
+/*
+ * DECL (an aggregate only declared) resolved to its definition in *DEF,
+ * through MEMO's input; false when it is none, or cannot be.
+ */
+static bool resolve_decl(const struct type_memo *memo, Dwarf_Die *decl, Dwarf_Die *def)
+{
+	Dwarf_Attribute attr;
+	struct decl_defs *d;
+	struct decl_def key, *hit;
+	int tag = dwarf_tag(decl);
+
+	if (!memo || !memo->resolve_in || !is_aggregate_tag(tag) ||
+	    !dwarf_attr(decl, DW_AT_declaration, &attr) || !dwarf_diename(decl) ||
+	    !(d = decl_defs_of(memo->resolve_in)) || !d->n)
+		return false;
+	key.name = ll_scoped_die_name(decl);
+	key.tag = tag == DW_TAG_union_type ? DW_TAG_union_type : DW_TAG_structure_type;
+	hit = key.name ? bsearch(&key, d->v, d->n, sizeof(*d->v), cmp_decl_def) : NULL;
+	free(key.name);
+	/* bsearch may land on any copy: the group's first says whether it is ambiguous. */
+	while (hit && hit > d->v && cmp_decl_def(hit - 1, hit) == 0)
+		hit--;
+	return hit && !hit->ambiguous && dwarf_offdie(d->dwarf, hit->die, def) != NULL;
+}
 
 static struct type_facts *memo_slot(struct type_memo *memo, uint64_t die)
 {
@@ -1835,6 +2016,7 @@ static struct type_facts *memo_slot(struct type_memo *memo, uint64_t die)
 		}
 		bigger.used = memo->used;
 		bigger.target = memo->target;
+		bigger.resolve_in = memo->resolve_in;
 		bigger.path_dependent = memo->path_dependent;
 		free(memo->v);
 		*memo = bigger;
@@ -1933,6 +2115,10 @@ static alignment_fn aggregate_alignment_uncached;
 static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int depth,
 				    struct type_memo *memo)
 {
+	Dwarf_Die def;
+
+	if (resolve_decl(memo, agg, &def))
+		agg = &def;
 	return remembered_alignment(agg, 0, explicit_align, depth, memo,
 				    aggregate_alignment_uncached);
 }
@@ -2087,7 +2273,11 @@ static int member_type_facts(struct build_ctx *ctx, Dwarf_Die *type, struct ll_m
 	if (!e->sized) {
 		uint64_t size;
 
-		if (type_size(type, &size, ctx->err, 0))
+		int rc = type_size(type, &size, ctx->err, 0, ctx->types);
+
+		if (rc == -2)
+			ctx->unsupported = true;
+		if (rc)
 			return -1;	/* not remembered: the next member fails the same way */
 		e = memo_slot(ctx->types, key);
 		e->size = size;
@@ -2334,6 +2524,11 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 	    has_variant_part(&shaped))
 		return 0;
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
+		Dwarf_Die def;
+
+		/* Only declared here (a key function elsewhere): laid out as defined. */
+		if (resolve_decl(ctx->types, &shaped, &def))
+			shaped = def;
 		bool child_ex = false;
 		uint64_t child_align = aggregate_alignment(&shaped, &child_ex, 0, ctx->types);
 
@@ -2534,6 +2729,7 @@ struct build_how {
 	bool shape_only;
 	const char *file;
 	bool list_row;		/* a --list row: only ll_summarize() reads it */
+	bool resolve_decls;	/* types only declared may be resolved (resolve_decl()) */
 };
 
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
@@ -2550,6 +2746,7 @@ static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, cons
 	Dwarf_Word size;
 	bool ex = false;
 
+	memo->types.resolve_in = how->resolve_decls ? in : NULL;
 	*out = s;
 	s->kind = dwarf_tag(agg) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
 	s->name = xstrdup(name);
@@ -2562,7 +2759,7 @@ static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, cons
 	 * (one array member) is listed. A layout is drawn line by line, and
 	 * so is still refused beyond the limit.
 	 */
-	if (size > LL_MAX_STRUCT_SIZE && !how->list_row)
+	if (size > LL_MAX_STRUCT_SIZE && !how->list_row && (*unsupported = true))
 		return ll_fail(err, "%s %s at DIE 0x%llx claims %llu bytes, beyond the %u MiB "
 			       "layoutlint lays out (--list shows it)", ll_kind_name(s->kind), name,
 			       (unsigned long long)dwarf_dieoffset(agg), (unsigned long long)size,
@@ -2628,6 +2825,8 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 	int rc;
 
 	how.budget = in->member_budget - in->members_built;
+	/* Serial builds only: the definitions' handle is not the threads' to share. */
+	how.resolve_decls = true;
 	if (!in->build_memo)
 		in->build_memo = xcalloc(1, sizeof(*in->build_memo));
 	rc = build_struct_budget(in, agg, name, &how, in->build_memo, out, unsupported, &members,
@@ -3337,11 +3536,9 @@ static int finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
 
 	if (build_rc) {
 		ll_struct_free(layout);
-		/* A --list row says why; one struct never hides the others. */
-		if (unsupported || q->summary_only) {
+		if (unsupported) {
 			r->status = LL_UNSUPPORTED;
 			r->detail = xstrdup(berr->msg);
-			r->damaged = !unsupported;
 			return 0;
 		}
 		return ll_fail(err, "%s: %s %s: %s", in->path,
