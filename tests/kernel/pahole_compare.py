@@ -680,6 +680,24 @@ def main():
         candidates = [nm for nm in structs if nm not in vstructs]
         count = args.count or MODULE_MAX
         always = ALWAYS_MODULE
+        if args.arch == "mips64el":
+            # pahole 1.24 reads a module through libdwfl, which cannot apply
+            # MIPS64's RELA records (no MIPS backend): it reads the section
+            # unrelocated, every string offset 0 plus nothing, and prints
+            # wrong names ("struct trace_raw_output_xfs_inode_corrupt_class"
+            # for all). mipsel's REL records hold their addends in place, so
+            # pahole reads those right. The module's copies of what vmlinux
+            # also defines (kernel headers, one config) are compared with
+            # vmlinux's dump instead.
+            p = run([args.layoutlint, "--no-cache", "--list=*", image], timeout=args.timeout)
+            mine = {ln.split()[1] for ln in p.out.splitlines()[1:]
+                    if ln.split() and ln.split()[0] in ("struct", "union")}
+            diag("pahole misreads %s (MIPS64 RELA, no libdw backend): of its %d structs, "
+                 "those vmlinux also defines are compared with vmlinux's dump"
+                 % (image, len(mine)))
+            structs, prob = vstructs, vprob
+            candidates = [nm for nm in mine if nm in vstructs]
+            always = []
     else:
         structs, prob = vstructs, vprob
         candidates = list(structs)
