@@ -281,6 +281,7 @@ int cli_discover(struct options *o)
 			sb_addf(&out, "%-6s %-40s  (distinct definitions: %s)\n", "?", name.buf,
 				results[i].detail);
 			sb_release(&name);
+			hits++;		/* a row: the glob matched */
 			continue;
 		}
 		/* A row for a shape not laid out, with why: not a silent gap. */
@@ -291,6 +292,7 @@ int cli_discover(struct options *o)
 			sb_addf(&out, "%-6s %-40s  (not laid out: %s)\n", "?", name.buf,
 				results[i].detail);
 			sb_release(&name);
+			hits++;
 			continue;
 		}
 		if (results[i].status != LL_FOUND)

@@ -124,7 +124,8 @@ enum ll_lookup_status {
 	LL_AMBIGUOUS,		/* distinct definitions and no glob picks one */
 	/*
 	 * A definition of a shape layoutlint does not lay out (a C++ class
-	 * with a virtual base, a Rust enum); detail says what and why.
+	 * with a virtual base, a Rust enum, a type only declared where it is
+	 * used, a layout beyond the size limit); detail says what and why.
 	 */
 	LL_UNSUPPORTED,
 };
