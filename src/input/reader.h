@@ -163,6 +163,9 @@ struct ll_access_evidence;
  */
 int ll_input_access(struct ll_input *in, const struct ll_struct *const *structs, size_t n,
 		    struct ll_access_evidence **out, struct ll_error *err);
+/* --audit --access: the evidence of every struct of the image, sorted (model/access.h). */
+struct ll_access_image;
+int ll_input_access_all(struct ll_input *in, struct ll_access_image *out, struct ll_error *err);
 
 /*
  * Every name the binary gives a struct, union or typedef, sorted, each

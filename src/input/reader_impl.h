@@ -50,6 +50,8 @@ struct ll_input_ops {
 	 */
 	int (*access)(void *state, const struct ll_struct *const *structs, size_t n,
 		      struct ll_access_evidence **out, struct ll_error *err);
+	/* Optional: the evidence of every struct of the image at once. */
+	int (*access_all)(void *state, struct ll_access_image *out, struct ll_error *err);
 };
 
 /* DWARF, through libdw/libdwfl (dwarf/dwarf_reader.c). */

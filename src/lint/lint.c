@@ -146,32 +146,6 @@ static int apply_embedded(const struct ll_lint_opts *o, struct ll_struct *s,
 	return ll_rules_apply(o->embed_block, &view, findings, allows, sets, err);
 }
 
-/*
- * --access without rules: each untagged leaf member gets the tag its
- * evidence implies (ll_static_tag). True when any member got one.
- */
-static bool apply_static_tags(const struct ll_access_view *v, struct ll_member *m, size_t n,
-			      const struct ll_static_thresholds *t)
-{
-	bool any = false;
-
-	for (size_t i = 0; i < n; i++) {
-		if (m[i].tag != LL_UNTAGGED)
-			continue;
-		if (m[i].nr_children) {
-			any |= apply_static_tags(v, m[i].children, m[i].nr_children, t);
-			continue;
-		}
-		if (!m[i].path)
-			continue;
-		m[i].tag = ll_static_tag(v, &m[i], t);
-		if (m[i].tag != LL_UNTAGGED)
-			m[i].tag_rule_line = LL_STATIC_TAG_LINE;
-		any |= m[i].tag != LL_UNTAGGED;
-	}
-	return any;
-}
-
 /* What the findings from FROM on rest on: the rules, the code, or a profile. */
 static void set_tiers(struct ll_findings *f, size_t from, bool static_tags)
 {
@@ -239,7 +213,8 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 		ll_groups_apply_tags(s, &l->groups);
 	/* No rules: the code's own evidence tags what nothing else did. */
 	bool static_tags = l->access.e && !ci.has_rules && s->kind != LL_GLOBALS &&
-			   apply_static_tags(&l->access, s->members, s->nr_members, &o->static_thresholds);
+			   ll_access_static_tags(&l->access, s->members, s->nr_members,
+						 			 &o->static_thresholds);
 	size_t before = l->findings.n;
 
 	ll_check(&ci, &l->findings);

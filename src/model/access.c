@@ -420,6 +420,28 @@ size_t ll_access_writers(const struct ll_access_view *v, const struct ll_member 
 	return k;
 }
 
+bool ll_access_static_tags(const struct ll_access_view *v, struct ll_member *m, size_t n,
+			   const struct ll_static_thresholds *t)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (m[i].tag != LL_UNTAGGED)
+			continue;
+		if (m[i].nr_children) {
+			any |= ll_access_static_tags(v, m[i].children, m[i].nr_children, t);
+			continue;
+		}
+		if (!m[i].path)
+			continue;
+		m[i].tag = ll_static_tag(v, &m[i], t);
+		if (m[i].tag != LL_UNTAGGED)
+			m[i].tag_rule_line = LL_STATIC_TAG_LINE;
+		any |= m[i].tag != LL_UNTAGGED;
+	}
+	return any;
+}
+
 const char *ll_access_kind_name(enum ll_access_kind k)
 {
 	static const char *const names[] = { "loads", "stores", "atomics" };

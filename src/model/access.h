@@ -179,6 +179,13 @@ enum ll_tag ll_static_tag(const struct ll_access_view *v, const struct ll_member
 const char *ll_access_kind_name(enum ll_access_kind k);
 
 /*
+ * Tag each untagged leaf of the N MEMBERS with ll_static_tag() (setting
+ * tag_rule_line to LL_STATIC_TAG_LINE); true when any got a tag.
+ */
+bool ll_access_static_tags(const struct ll_access_view *v, struct ll_member *members, size_t n,
+			   const struct ll_static_thresholds *t);
+
+/*
  * The outermost functions that store M (outside constructors) or update it
  * atomically, each once, sorted by name; the caller frees the array.
  */

@@ -4712,6 +4712,16 @@ static int dwarf_access(void *state, const struct ll_struct *const *structs, siz
 	return rc;
 }
 
+static int dwarf_access_all(void *state, struct ll_access_image *out, struct ll_error *err)
+{
+	struct ll_dwarf_input *in = state;
+
+	if (ll_access_analyze_all(in->dwarf, in->path, out, err))
+		return -1;
+	ll_access_image_sort(out);
+	return 0;
+}
+
 const struct ll_input_ops ll_dwarf_input_ops = {
 	.name = "DWARF",
 	.open = dwarf_open,
@@ -4722,4 +4732,5 @@ const struct ll_input_ops ll_dwarf_input_ops = {
 	.list = dwarf_list,
 	.variables = dwarf_variables,
 	.access = dwarf_access,
+	.access_all = dwarf_access_all,
 };
