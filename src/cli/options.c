@@ -136,8 +136,8 @@ static const struct argp_option argp_options[] = {
 	  "--access without rules: read-mostly when loaded in at least N functions and stored only by "
 	  "constructors (default 3)", 3 },
 	{ "static-writers", OPT_STATIC_WRITERS, "N", 0,
-	  "--access without rules: write-hot when stored by at least N functions, or updated "
-	  "atomically, outside constructors (default 2)", 3 },
+	  "--access without rules: write-hot when stored by at least N functions (and a quarter "
+	  "as many as load it), or updated atomically, outside constructors (default 2)", 3 },
 	{ "write-rules", OPT_WRITE_RULES, "FILE", 0,
 	  "Write a rules file of the tags the profiles imply (write-hot, read-mostly, cold) "
 	  "to FILE", 3 },

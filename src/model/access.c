@@ -385,7 +385,9 @@ enum ll_tag ll_static_tag(const struct ll_access_view *v, const struct ll_member
 		atomic_at_runtime = r->kind == LL_ACCESS_KIND_ATOMIC && touches(r, m) &&
 				    !ll_access_record_is_init(v, r);
 	}
-	if (atomic_at_runtime || sum.writer_functions >= t->writers)
+	/* Stores in a handful of setup paths beside hundreds of readers are not hot. */
+	if (atomic_at_runtime || (sum.writer_functions >= t->writers &&
+				  LL_STATIC_WRITER_SHARE * sum.writer_functions >= sum.load_functions))
 		return LL_WRITE_HOT;
 	if (!sum.runtime_stores && sum.load_functions >= t->readers)
 		return LL_READ_MOSTLY;

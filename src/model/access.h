@@ -157,11 +157,14 @@ void ll_access_member_summary(const struct ll_access_view *v, const struct ll_me
 
 /*
  * The static counterpart of a tag (--write-rules without --profile,
- * --audit): write-hot when atomically updated (outside constructors) or
- * stored by at least T->writers functions; read-mostly when loaded in at
- * least T->readers functions and stored only by constructors; untagged
- * otherwise (and for a member the code never touches).
+ * --audit): write-hot when atomically updated (outside constructors; a
+ * lock taken or dropped counts) or stored by at least T->writers functions
+ * that are at least 1/LL_STATIC_WRITER_SHARE of the functions loading it;
+ * read-mostly when loaded in at least T->readers functions and stored only
+ * by constructors; untagged otherwise (and for a member the code never
+ * touches).
  */
+#define LL_STATIC_WRITER_SHARE 4
 struct ll_static_thresholds {
 	unsigned readers;		/* --static-readers */
 	unsigned writers;		/* --static-writers */

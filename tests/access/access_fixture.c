@@ -20,6 +20,11 @@ struct ops {
 	int (*run)(int);
 };
 
+/* A lock word: its type's name says lock, and fixture_lock() takes it by address. */
+typedef struct {
+	int word;
+} fixture_spinlock_t;
+
 struct mapping {
 	long host_count;		/* stored through a pointer chain: s->map->host_count */
 };
@@ -38,6 +43,7 @@ struct stats {
 	long global_only;		/* stored in the global instance only */
 	int cpu;			/* stored only by the constructor */
 	struct ops own_ops;		/* the member container_of starts from */
+	fixture_spinlock_t lock;	/* taken by a call: an atomic update of the caller's */
 };
 
 struct stats global_stats;
@@ -113,6 +119,16 @@ NOINLINE void stats_global(long v)
 	global_stats.global_only = v;
 }
 
+NOINLINE void fixture_lock(fixture_spinlock_t *l)
+{
+	__atomic_store_n(&l->word, 1, __ATOMIC_RELEASE);
+}
+
+NOINLINE void stats_locked(struct stats *s)
+{
+	fixture_lock(&s->lock);
+}
+
 NOINLINE int stats_read(struct stats *s, int x)
 {
 	return s->ops->run(x);
@@ -139,5 +155,6 @@ int main(int argc, char **argv)
 	stats_through_helper(s, argc);
 	stats_from_ops(&s->own_ops, argc);
 	stats_global(argc);
+	stats_locked(s);
 	return stats_read(s, argc) + stats_read_again(s, argc) - 4;
 }

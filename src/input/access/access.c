@@ -87,6 +87,8 @@ struct code {
 	Dwarf *own_dwarf;	/* the DWARF of a file that holds its own */
 	struct code_section *sections;
 	size_t nr_sections;
+	uint64_t *lock_calls;	/* addresses of the functions that take or drop a lock, sorted */
+	size_t nr_lock_calls;
 };
 
 /*
@@ -608,6 +610,7 @@ static void collect_scope(struct analyzer *a, Dwarf_Die *d, unsigned depth)
 static void code_close(struct code *c)
 {
 	free(c->sections);
+	free(c->lock_calls);
 	if (c->own_dwarf)
 		dwarf_end(c->own_dwarf);
 	if (c->dwfl)
@@ -664,6 +667,65 @@ static bool has_debug_info(Elf *elf)
 	return false;
 }
 
+/*
+ * A function that takes or drops a lock by the pointer it is passed first:
+ * a '_'-separated word of its name is lock, unlock or trylock
+ * (_raw_spin_lock_irqsave, mutex_unlock, folio_lock), or it is one of the
+ * rw_semaphore's down_read/down_write/up_read/up_write family.
+ */
+static bool locks_by_name(const char *name)
+{
+	static const char *const rwsem[] = { "down_read", "down_write", "up_read", "up_write" };
+
+	for (size_t i = 0; i < sizeof(rwsem) / sizeof(*rwsem); i++)
+		if (strncmp(name, rwsem[i], strlen(rwsem[i])) == 0)
+			return true;
+	for (const char *p = name; *p;) {
+		size_t n = strcspn(p, "_");
+
+		if ((n == 4 && strncmp(p, "lock", 4) == 0) || (n == 6 && strncmp(p, "unlock", 6) == 0) ||
+		    (n == 7 && strncmp(p, "trylock", 7) == 0))
+			return true;
+		p += n;
+		p += *p == '_';
+	}
+	return false;
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The lock functions of a linked image's symbol table (an object's calls are unrelocated). */
+static void read_lock_calls(struct code *c)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(c->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+			    !s.st_value || !(name = elf_strptr(c->elf, sh.sh_link, s.st_name)) ||
+			    !locks_by_name(name))
+				continue;
+			c->lock_calls = xgrow(c->lock_calls, c->nr_lock_calls, sizeof(*c->lock_calls));
+			c->lock_calls[c->nr_lock_calls++] = s.st_value;
+		}
+	}
+	qsort(c->lock_calls, c->nr_lock_calls, sizeof(*c->lock_calls), cmp_addr);
+}
+
 static int code_open(struct code *c, const char *path, struct ll_error *err)
 {
 	GElf_Ehdr eh;
@@ -681,6 +743,8 @@ static int code_open(struct code *c, const char *path, struct ll_error *err)
 			       path, (unsigned)eh.e_machine);
 	c->relocatable = eh.e_type == ET_REL;
 	read_code_sections(c, c->elf);
+	if (!c->relocatable)
+		read_lock_calls(c);
 	if (!c->nr_sections)
 		return ll_fail(err, "%s: no machine code (a debug file alone?): --access reads the "
 			       "binary itself", path);
@@ -753,6 +817,7 @@ struct insn {
 	uint64_t addr;
 	uint64_t target;	/* a direct jump's */
 	int64_t imm;		/* the second operand's, when it is an immediate */
+	uint64_t imm_target;	/* a direct call's or jmp's */
 	uint16_t id;
 	uint8_t size;
 	uint8_t nr_ops;
@@ -811,6 +876,10 @@ static void compact(const cs_insn *c, struct insn *i)
 	}
 	if (i->nr_ops == 2 && x->operands[1].type == X86_OP_IMM)
 		i->imm = x->operands[1].imm;
+	/* A call, or a tail call (jmp _raw_spin_unlock). */
+	if ((i->call || c->id == X86_INS_JMP) && i->nr_ops == 1 &&
+	    x->operands[0].type == X86_OP_IMM)
+		i->imm_target = (uint64_t)x->operands[0].imm;
 	if (i->jump && i->nr_ops == 1 && i->ops[0].type == X86_OP_IMM) {
 		i->direct = true;
 		i->target = (uint64_t)x->operands[0].imm;
@@ -1079,6 +1148,71 @@ static void meet(struct walk *w, struct join *j, const struct reg_type *regs)
 	}
 }
 
+/* A type whose name says it is a lock: spinlock_t, struct mutex, struct rw_semaphore... */
+static bool lock_type(Dwarf_Die *t)
+{
+	Dwarf_Die cur = *t;
+
+	for (int depth = 0; depth < 16; depth++) {
+		const char *name = dwarf_diename(&cur);
+		int tag = dwarf_tag(&cur);
+
+		if (name && (strstr(name, "lock") || strstr(name, "mutex") || strstr(name, "semaphore")))
+			return true;
+		if ((tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		     tag != DW_TAG_volatile_type) || !type_of(&cur, &cur))
+			return false;
+	}
+	return false;
+}
+
+/*
+ * Whether a lock starts at OFF of AGG, at any depth: the first argument of
+ * a function named for locking is a lock only when the member there is
+ * one (vfs_lock_file() takes a struct file, whose first word is f_count).
+ */
+static bool lock_at(struct analyzer *a, Dwarf_Die *agg, int64_t off, int depth)
+{
+	Dwarf_Die m;
+
+	if (off < 0 || depth > 16 || dwarf_child(agg, &m) != 0)
+		return false;
+	do {
+		Dwarf_Die t, inner;
+		uint64_t moff;
+
+		if (dwarf_tag(&m) != DW_TAG_member || !member_offset(&m, &moff) || !type_of(&m, &t))
+			continue;
+		if ((uint64_t)off == moff && lock_type(&t))
+			return true;
+		if (aggregate_of(a, &t, &inner) && (uint64_t)off >= moff &&
+		    (uint64_t)off < moff + byte_size(&inner) &&
+		    lock_at(a, &inner, off - (int64_t)moff, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return false;
+}
+
+static bool calls_lock(const struct code *c, const struct insn *insn)
+{
+	return insn->imm_target &&
+	       bsearch(&insn->imm_target, c->lock_calls, c->nr_lock_calls, sizeof(uint64_t),
+		       cmp_addr);
+}
+
+/*
+ * A call taking or dropping a lock at the member whose address is the
+ * first argument (%rdi: lea 0x8(%rbx),%rdi; call _raw_spin_lock): the
+ * lock word is written atomically, by whoever holds the struct.
+ */
+static void lock_call(struct analyzer *a, const struct walk *w, const struct insn *insn)
+{
+	const struct reg_type *t = reg_type_at(a, w, 5, insn->addr, 0);
+
+	if (t && lock_at(a, (Dwarf_Die *)&t->agg, t->bias, 0))
+		resolve(a, (Dwarf_Die *)&t->agg, t->bias, 1, LL_ACCESS_KIND_ATOMIC, insn->addr, 0);
+}
+
 /*
  * One pass over the function: at a join, the registers the fall-through
  * path and every jump seen so far agree on (a jump not walked yet is
@@ -1108,6 +1242,8 @@ static void walk_pass(struct analyzer *a, struct walk *w)
 		for (uint8_t k = 0; k < insn->nr_ops; k++)
 			if (insn->ops[k].type == X86_OP_MEM)
 				access_operand(a, w, insn, &insn->ops[k]);
+		if (w->record && calls_lock(&a->code, insn))
+			lock_call(a, w, insn);
 		propagate(a, w, insn);
 		if (insn->direct && (j = join_at(a, insn->target)))
 			meet(w, j, w->prop);
