@@ -80,6 +80,7 @@ struct ll_run {
 	const struct ll_gating *gating;	/* NULL unless --baseline or --against (baseline.h) */
 	bool measured;		/* --profile: reporters show the measure of every struct */
 	struct ll_measure_thresholds thresholds;	/* what the measures were judged by */
+	struct ll_static_thresholds static_thresholds;	/* --access: static tags' */
 };
 
 #endif

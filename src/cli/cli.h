@@ -77,6 +77,7 @@ struct options {
 	struct ll_block *in_block;	/* NAME's rules block, or NULL */
 	bool access;			/* --access: static evidence from the machine code */
 	struct ll_static_thresholds static_thresholds;	/* --static-readers, --static-writers */
+	bool static_given;
 	const char **profiles;		/* --profile FILE... */
 	size_t nr_profiles;
 	struct ll_measure_thresholds thresholds;	/* --measured-hot, --measured-writes */

@@ -433,6 +433,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 						  o->static_thresholds.writers))
 			argp_error(state, "--%s '%s': expected a number of functions, 1 or more",
 				   key == OPT_STATIC_READERS ? "static-readers" : "static-writers", arg);
+		o->static_given = true;
 		break;
 	case OPT_PROFILE:
 		if (!*arg)
@@ -591,9 +592,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "no struct NAME, no --rules and no --profile given");
 		if (o->baseline && o->against)
 			argp_error(state, "--baseline and --against each set the reference; give one");
-		if ((o->write_rules || o->thresholds_given) && !o->nr_profiles)
-			argp_error(state, "--write-rules, --measured-hot and --measured-writes need "
-				   "--profile FILE");
+		if (o->thresholds_given && !o->nr_profiles)
+			argp_error(state, "--measured-hot and --measured-writes need --profile FILE");
+		if (o->write_rules && !o->nr_profiles && !o->access)
+			argp_error(state, "--write-rules needs --profile FILE (measured tags) or "
+				   "--access (tags from the code)");
+		if (o->static_given && !o->access)
+			argp_error(state, "--static-readers and --static-writers need --access");
+		if (o->access && (o->list_glob || o->contains))
+			argp_error(state, "--access is for linting and --audit: --list and --contains "
+				   "take none");
 		if (o->nr_profiles && (o->list_glob || o->contains || o->audit_glob))
 			argp_error(state, "--profile is for linting: --list, --contains and --audit "
 				   "take none");

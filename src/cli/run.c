@@ -679,6 +679,7 @@ int cli_lint(struct options *o)
 		ll_notef("no struct linted appears in the profiles (types are matched by name and, "
 			 "where the profile gives it, size)");
 	all.thresholds = o->thresholds;
+	all.static_thresholds = o->static_thresholds;
 	all.srcroot = srcroot = source_root(o);
 	/* Like the baseline: a page that cannot be written fails before any output. */
 	if (o->html && write_html(o->html, &all, &err))

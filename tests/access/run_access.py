@@ -177,6 +177,31 @@ def check_rules(tap, a, binary, work):
            "a constructors word that is no function name is one located error", r.err)
 
 
+def check_write_rules(tap, a, binary, work):
+    out = os.path.join(work, "static.rules")
+    r = run([a.layoutlint, "--access", "--no-cache", "--static-readers", "2", "--write-rules",
+             out, binary, "struct", "stats"])
+    text = open(out).read() if os.path.exists(out) else ""
+    stmts = sorted(re.findall(r"^\t(read-mostly|write-hot)\s+(\S+)", text, re.M))
+    tap.ok(r.rc in (0, 1) and stmts == [("read-mostly", "ops"), ("write-hot", "lock.word"),
+                                         ("write-hot", "refs"), ("write-hot", "seq")] and
+           "from the binary's code (--access)" in text and "--static-readers 2" in text,
+           "--write-rules with --access writes the static tags with their evidence", text)
+    r = run([a.layoutlint, "-r", out, "--format=json", binary, "struct", "stats"])
+    try:
+        got = [(f["rule"], f["tier"]) for f in json.loads(r.out)["structs"][0]["findings"]]
+    except (ValueError, KeyError, IndexError):
+        got = None
+    tap.ok(got and ("mixed-cacheline", "declared") in got and
+           not any(rule == "stale-rule" for rule, _ in got),
+           "the written rules read back: line 0 mixes ops with refs and seq, no stale rule", got)
+    for args, why in ((["--static-readers", "2"], "--static-readers without --access"),
+                      (["--access", "--list"], "--access with --list"),
+                      (["--write-rules", out], "--write-rules without --profile or --access")):
+        r = run([a.layoutlint, *args, binary, "struct", "stats"])
+        tap.ok(r.rc == 2 and r.err.count("\n") <= 2, "%s is a usage error" % why, r.err)
+
+
 def check_static_tags(tap, a, binary):
     r, doc = lint_json(a, binary, "--static-readers", "2")
     if not tap.ok(doc is not None, "static tags: answers", r.err):
@@ -336,6 +361,13 @@ def main():
     if linked_o2:
         check_rules(tap, a, linked_o2, a.workdir)
         check_static_tags(tap, a, linked_o2)
+        check_write_rules(tap, a, linked_o2, a.workdir)
+        r = run([a.layoutlint, "--access", "--no-cache", "--audit=*", "--static-readers", "2",
+                 linked_o2])
+        tap.ok(r.rc == 0 and "# static evidence (--access)" in r.out and
+               re.search(r"^ +1  struct stats: line 0: ops with refs, seq$", r.out, re.M),
+               "--audit --access tags from the code: stats' line 0 mixes ops with refs, seq",
+               r.out)
         check_refusals(tap, a, a.workdir, linked_o2)
         check_cache(tap, a, a.workdir, linked_o2)
     return tap.finish()
