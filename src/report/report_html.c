@@ -763,11 +763,16 @@ static void findings_list(struct html_ctx *c)
 		const struct ll_finding *f = &l->findings.v[i];
 		bool is_new = l->marks && l->marks[i].nr_new;
 
-		sb_addf(out, "<li id=\"s%zu-f%zu\" class=\"finding %s%s\" data-rule=\"%s\">"
-			"<pre>", c->index, i + 1, ll_level_name(f->level), is_new ? " new" : "",
-			f->rule);
+		sb_addf(out, "<li id=\"s%zu-f%zu\" class=\"finding %s%s\" data-rule=\"%s\" "
+			"data-tier=\"%s\"><pre>", c->index, i + 1, ll_level_name(f->level),
+			is_new ? " new" : "", f->rule, ll_tier_name(f->tier));
 		if (is_new)
 			sb_adds(out, "<span class=\"badge\">NEW</span> ");
+		/* What the tags rest on, when it is not the rules: the code or a profile. */
+		if (f->tier != LL_TIER_DECLARED)
+			sb_addf(out, "<span class=\"badge tier\" title=\"%s\">%s</span> ",
+				f->tier == LL_TIER_STATIC ? "tags from the machine code (--access)" :
+				"tags from a perf profile (--profile)", ll_tier_name(f->tier));
 		location(c, &f->location);
 		sb_addf(out, " <span class=\"lvl\">%s:</span> ", ll_level_name(f->level));
 		esc(out, f->message);

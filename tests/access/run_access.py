@@ -224,6 +224,11 @@ def check_static_tags(tap, a, binary):
         results = []
     tap.ok(results and all(x["properties"]["tier"] == "static" for x in results),
            "SARIF results carry the tier", r.out[:2000])
+    r = run([a.layoutlint, "--access", "--no-cache", "--static-readers", "2", "--format=html",
+             binary, "struct", "stats"])
+    tap.ok(re.search(r'data-rule="mixed-cacheline" data-tier="static"><pre><span class="badge '
+                     r'tier"[^>]*>static</span>', r.out),
+           "the HTML map badges a finding of the static tier", r.out[-2000:])
     r = run([a.layoutlint, "--access", "--no-cache",
              "--static-readers", "0", binary, "struct", "stats"])
     tap.ok(r.rc == 2, "--static-readers 0 is a usage error", r.err)
