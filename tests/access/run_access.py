@@ -342,6 +342,78 @@ def check_cache(tap, a, work, binary):
            "a second struct joins the cache beside the first", again.err)
 
 
+GOLDEN = os.path.join(HERE, "..", "profile", "golden")
+ROW = re.compile(r"^\s+[\d.]+%\s+\d+\s+struct stats\s+struct stats \+(?:0x)?[0-9a-f]+ \((\w+)\)"
+                 r"\s+\[\.\] (\w+)\+0x([0-9a-f]+)$", re.M)
+
+
+def disassembly(binary):
+    """{function: (start, [(address, text)])} from objdump, AT&T syntax."""
+    out = run(["objdump", "-d", "--no-show-raw-insn", binary], check=True).out
+    funcs, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", line)
+        if m:
+            cur = funcs.setdefault(m.group(2), (int(m.group(1), 16), []))
+            continue
+        m = re.match(r"^\s+([0-9a-f]+):\s+(.*)$", line)
+        if m and cur:
+            cur[1].append((int(m.group(1), 16), m.group(2).strip()))
+    return funcs
+
+
+def direction(insns, addr):
+    """How the instruction perf typed at ADDR (or the memory one up to 3 before it,
+    as perf 6.12 takes a fused compare's) touches memory through a register."""
+    idx = next((i for i, (a, _) in enumerate(insns) if a == addr), None)
+    for back in range(4):
+        if idx is None or idx - back < 0:
+            return None, None
+        a, text = insns[idx - back]
+        ops = text.split(None, 1)
+        operands = ops[1].split("#")[0] if len(ops) > 1 else ""
+        if not re.search(r"\(%r(?!ip)", operands) or text.startswith(("lea", "nop")):
+            continue
+        if text.startswith("lock") or text.startswith(("xchg", "cmpxchg")):
+            return a, "atomics"
+        parts = [p.strip() for p in re.split(r",(?![^(]*\))", operands)]
+        if "(" in parts[-1] and not text.startswith(("cmp", "test")):
+            return a, "stores"
+        return a, "loads"
+    return None, None
+
+
+def check_perf(tap, a):
+    """Every instruction perf 6.12 typed to a member (the golden symoff profiles of
+    tests/profile, recorded with perf record and typed by perf's data-type
+    profiling) is among our static sites of that member, in its direction."""
+    for name in ("sharing-gcc-shared", "sharing-gcc-clean", "sharing-clang-shared",
+                 "sharing-clang-clean"):
+        binary = os.path.join(GOLDEN, name)
+        profile = os.path.join(GOLDEN, name + ".symoff.txt")
+        if not (os.path.exists(binary) and shutil.which("objdump")):
+            tap.skip("%s: perf's typed instructions" % name, "golden profile or objdump missing")
+            continue
+        r, doc = lint_json(a, binary)
+        ms = members(doc["structs"][0]) if doc else {}
+        funcs = disassembly(binary)
+        rows = ROW.findall(open(profile).read())
+        bad = []
+        for field, func, off in rows:
+            start, insns = funcs.get(func, (0, []))
+            addr, kind = direction(insns, start + int(off, 16))
+            if not kind:
+                bad.append("%s+0x%s: no memory access found there" % (func, off))
+                continue
+            ours = {x["inlined_into"] or x["function"] for k in (kind, "atomics")
+                    for x in ms.get(field, {}).get("access", {}).get(k, [])}
+            if func not in ours:
+                bad.append("%s+0x%s (%#x): perf types it %s, a %s; our sites of %s: %s"
+                           % (func, off, addr, field, kind[:-1], field, sorted(ours)))
+        tap.ok(rows and not bad, "%s: all %d instructions perf typed to a member are our sites, "
+               "same member and direction" % (name, len(rows)), bad)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -367,6 +439,7 @@ def main():
         check_rules(tap, a, linked_o2, a.workdir)
         check_static_tags(tap, a, linked_o2)
         check_write_rules(tap, a, linked_o2, a.workdir)
+        check_perf(tap, a)
         r = run([a.layoutlint, "--access", "--no-cache", "--audit=*", "--static-readers", "2",
                  linked_o2])
         tap.ok(r.rc == 0 and "# static evidence (--access)" in r.out and
