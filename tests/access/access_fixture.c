@@ -6,6 +6,7 @@
  * member's load, store and atomic sets from --access's JSON.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #define NOINLINE __attribute__((noinline))
@@ -47,6 +48,11 @@ struct stats {
 };
 
 struct stats global_stats;
+/*
+ * The kernel's per-CPU variables are reached as %gs:ADDR (this_cpu_write()):
+ * compiled here, never run (%gs is not set up for it in a program).
+ */
+struct stats percpu_stats;
 
 static int run_one(int x) { return x + 1; }
 static const struct ops default_ops = { run_one };
@@ -129,6 +135,13 @@ NOINLINE void stats_locked(struct stats *s)
 	fixture_lock(&s->lock);
 }
 
+NOINLINE void stats_percpu(long v)
+{
+	__seg_gs struct stats *p = (__seg_gs struct stats *)(uintptr_t)&percpu_stats;
+
+	p->global_only = v;
+}
+
 NOINLINE int stats_read(struct stats *s, int x)
 {
 	return s->ops->run(x);
@@ -156,5 +169,7 @@ int main(int argc, char **argv)
 	stats_from_ops(&s->own_ops, argc);
 	stats_global(argc);
 	stats_locked(s);
+	if (argc > 99)
+		stats_percpu(argc);	/* never: %gs means nothing in a program */
 	return stats_read(s, argc) + stats_read_again(s, argc) - 4;
 }

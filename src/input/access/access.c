@@ -1033,17 +1033,28 @@ static void access_operand(struct analyzer *a, const struct walk *w, const struc
 
 	if (touches_no_memory(insn->id))
 		return;
-	if (op->base == X86_REG_RIP) {
-		uint64_t addr = insn->addr + insn->size + (uint64_t)op->disp;
+	if (op->base == X86_REG_RIP ||
+	    (op->segment == X86_REG_GS && op->base == X86_REG_INVALID &&
+	     op->index == X86_REG_INVALID)) {
+		/*
+		 * A global by its address; %gs:ADDR is the kernel's per-CPU
+		 * variable at ADDR of .data..percpu (this_cpu_inc(v.member)).
+		 */
+		uint64_t addr = op->base == X86_REG_RIP ? insn->addr + insn->size + (uint64_t)op->disp :
+			(uint64_t)op->disp;
 
 		if (!w->record || !(g = global_at(a, addr)))
 			return;
 		agg = g->agg;
 		off = (int64_t)(addr - g->addr);
 	} else {
-		if (base < 0 || op->segment != X86_REG_INVALID || base == REG_RSP ||
-		    (base == REG_RBP && a->frame_known))
-			return;	/* the stack, per-CPU and absolute addresses */
+		/*
+		 * The stack and absolute addresses aside; a segment with a base
+		 * register (%gs:0x50(%rax), a per-CPU pointer) is typed by the
+		 * register like any other.
+		 */
+		if (base < 0 || base == REG_RSP || (base == REG_RBP && a->frame_known))
+			return;
 		a->operands += w->record;
 		if (!(t = reg_type_at(a, w, base, pc, op->disp)))
 			return;

@@ -12,7 +12,8 @@
  *    inlined into;
  *  - propagated through register moves and loads of pointer-typed members
  *    (file->f_mapping->host), forgotten at branch targets and calls;
- *  - instruction-pointer relative globals (linked images).
+ *  - instruction-pointer relative globals (linked images) and the kernel's
+ *    per-CPU variables (%gs:ADDR).
  * Each access is a load, a store, both (a plain read-modify-write) or an
  * atomic (lock prefix, xchg, cmpxchg), with its width, at any nesting
  * depth of the struct (a struct embedded in another is found through it).
