@@ -173,6 +173,21 @@ static const struct ll_check_def catalog[] = {
 			"rules, and --suggest). To accept one case, add 'allow static-write-domains MEMBER' "
 			"to the rules.",
 	},
+	{
+		.id = "group-assert", .sarif_name = "GroupAssert", .level = LL_LEVEL_ERROR,
+		.summary = "A kernel group assert fails on a binary, or its size constant is stale.",
+		.description = "With --srcdir: the CACHELINE_ASSERT_GROUP_SIZE(struct S, GROUP, N) and "
+			"CACHELINE_ASSERT_GROUP_MEMBER(struct S, GROUP, MEMBER) of the tree, read by a "
+			"plain scan of the C, evaluated on each binary against its __cacheline_group "
+			"markers. Error: the group is larger than N there, or MEMBER lies outside the "
+			"group (the build breaks on that architecture or configuration, as tcp_sock_write_rx "
+			"did on 32-bit ARM). Warning: N exceeds the group's largest size over all the "
+			"binaries given by at least one alignment unit (the largest alignment of its "
+			"members), with the value to write; or the struct there has no such group or "
+			"member.",
+		.help = "Lint every architecture the assert must hold on (--binary once per image), move "
+			"the member or shrink the group, or set N to the value given.",
+	},
 };
 
 const struct ll_check_def *ll_catalog(size_t *n)

@@ -22,6 +22,7 @@ struct ll_source;
 struct ll_gate_mark;
 struct ll_layout_diff;
 struct ll_gating;
+struct ll_contracts;
 
 /*
  * --suggest: the proposed layout as a model of its own, mapped as the
@@ -81,6 +82,8 @@ struct ll_run {
 	bool measured;		/* --profile: reporters show the measure of every struct */
 	struct ll_measure_thresholds thresholds;	/* what the measures were judged by */
 	struct ll_static_thresholds static_thresholds;	/* --access: static tags' */
+	/* Several --binary, or --srcdir asserts: the per-image table (checks/contracts.h). */
+	const struct ll_contracts *contracts;
 };
 
 #endif

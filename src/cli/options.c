@@ -153,7 +153,8 @@ static const struct argp_option argp_options[] = {
 	  "each struct's layout changes. A directory REF: each binary B is compared with REF/B", 3 },
 	{ NULL, 0, NULL, 0, "Paths:", 4 },
 	{ "srcdir", OPT_SRCDIR, "DIR", 0,
-	  "Show declaring files relative to DIR (default: the compilation directory)", 4 },
+	  "Show declaring files relative to DIR (default: the compilation directory); "
+	  "the kernel tree whose CACHELINE_ASSERT_GROUP_* asserts group-assert checks", 4 },
 	{ "prefix-map", OPT_PREFIX_MAP, "OLD=NEW", 0,
 	  "Rewrite declaring files starting with OLD to start with NEW (repeatable)", 4 },
 	{ NULL, 0, NULL, 0, "Output:", 5 },

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checks/contracts.h"
 #include "cli/cli.h"
 #include "gating/baseline.h"
 #include "input/reader.h"
@@ -19,6 +20,7 @@
 #include "model/access.h"
 #include "report/report.h"
 #include "rules/rules.h"
+#include "source/asserts.h"
 #include "util/diag.h"
 #include "util/replace_file.h"
 #include "util/strbuf.h"
@@ -543,6 +545,41 @@ static bool any_measured(const struct ll_run *run)
  * (util/replace_file.h): a fresh temporary file, never through a symbolic
  * link, renamed over a regular file only.
  */
+static bool any_groups(const struct linted_binary *cur, size_t nb)
+{
+	for (size_t b = 0; b < nb; b++)
+		for (size_t i = 0; i < cur[b].run.nr_structs; i++)
+			if (cur[b].run.structs[i].groups.n)
+				return true;
+	return false;
+}
+
+/*
+ * The kernel's contracts across the binaries, before they are merged:
+ * group-assert (with --srcdir, when a struct linted has groups) adds its
+ * findings to each binary's structs; several --binary get the per-image
+ * table.
+ */
+static int check_contracts(const struct options *o, struct linted_binary *cur, size_t nb,
+			   struct ll_group_asserts *asserts, struct ll_contracts *out,
+			   struct ll_error *err)
+{
+	struct ll_contract_image *images = xcalloc(nb ? nb : 1, sizeof(*images));
+	bool scan = o->srcdir && !o->groups_off && any_groups(cur, nb);
+
+	if (scan && ll_scan_group_asserts(o->srcdir, asserts, err)) {
+		free(images);
+		return -1;
+	}
+	for (size_t b = 0; b < nb; b++)
+		images[b] = (struct ll_contract_image){ cur[b].path, cur[b].run.structs,
+							cur[b].run.nr_structs };
+	ll_check_contracts(scan ? asserts : NULL, images, nb, out);
+	ll_contracts_table(images, nb, out);
+	free(images);
+	return 0;
+}
+
 static int write_html(const char *path, const struct ll_run *run, struct ll_error *err)
 {
 	struct strbuf page = STRBUF_INIT;
@@ -593,6 +630,8 @@ int cli_lint(struct options *o)
 	struct ll_baseline_pending pending = { 0 };
 	struct cli_profiles profiles = { 0 };
 	struct ll_pending_file rules_pending = { 0 };
+	struct ll_group_asserts asserts = { 0 };
+	struct ll_contracts contracts = { 0 };
 	bool gate = o->baseline || o->against;
 	struct strbuf out = STRBUF_INIT;
 	char *srcroot = NULL;
@@ -637,6 +676,8 @@ int cli_lint(struct options *o)
 	}
 	if (cli_profiles_all_used(&profiles, o->binaries, nb, &err))
 		goto fail;
+	if (check_contracts(o, cur, nb, &asserts, &contracts, &err))
+		goto fail;
 	for (size_t b = 0; o->against && b < nb; b++) {
 		struct lint_pass pass = { .reference = true, .from_profile = from_profile };
 
@@ -652,6 +693,8 @@ int cli_lint(struct options *o)
 		all.binaries = binaries;
 		all.nr_binaries = nb;
 	}
+	if (nb > 1 || contracts.nr_results)
+		all.contracts = &contracts;
 	merge_binaries(cur, nb, &all);
 	/*
 	 * Before any output: a baseline that cannot be written fails the run
@@ -735,6 +778,8 @@ done:
 	free(srcroot);
 	ll_pairset_release(&ref);
 	ll_pairset_release(&mine);
+	ll_contracts_release(&contracts);
+	ll_group_asserts_release(&asserts);
 	free(blocks);
 	sb_release(&out);
 	ll_rules_release(&rules);

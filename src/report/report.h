@@ -37,6 +37,10 @@ void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion 
 /* --binary: the "binaries" array of JSON and of SARIF's run properties (path, build_id). */
 struct json_writer;
 void ll_report_binaries_json(struct json_writer *w, const struct ll_run *run);
+/* report_images.c: run->contracts, the per-binary table and the group asserts' verdicts. */
+struct ll_contracts;
+void ll_report_contracts_text(const struct ll_contracts *c, struct strbuf *out);
+void ll_report_contracts_json(struct json_writer *w, const struct ll_contracts *c);
 /*
  * Gating (--baseline, --against): the "gating" object of JSON and of
  * SARIF's run properties, from what ll_gate() counted.

@@ -544,6 +544,10 @@ void ll_report_json(const struct ll_run *run, struct strbuf *out)
 	for (size_t i = 0; i < run->nr_structs; i++)
 		one_struct(&w, run, &run->structs[i]);
 	jw_end_array(&w);
+	if (run->contracts) {
+		jw_key(&w, "contracts");
+		ll_report_contracts_json(&w, run->contracts);
+	}
 	if (run->gating) {
 		jw_key(&w, "gating");
 		ll_report_gating_json(&w, run->gating);

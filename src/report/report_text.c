@@ -457,6 +457,10 @@ static void report_text(const struct ll_run *run, struct strbuf *out)
 		if (run->structs[i].diff)
 			layout_diff(run, &run->structs[i], out);
 	}
+	if (run->contracts && !run->quiet) {
+		sb_addc(out, '\n');
+		ll_report_contracts_text(run->contracts, out);
+	}
 	for (size_t i = 0; i < run->nr_structs; i++)
 		any |= run->structs[i].findings.n > 0;
 	if (any && !run->quiet)

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""group-assert and the per-binary table on compiled fixtures, the compiler as reference.
+
+usage: run_contracts.py --layoutlint PATH --workdir DIR
+
+tests/contracts/tree/net/grp_contract.c holds a struct with kernel
+cacheline group markers and its CACHELINE_ASSERT_GROUP_SIZE / _MEMBER
+lines (BUILD_BUG_ON as _Static_assert). The struct is compiled (asserts
+off) for three targets whose groups differ: x86-64 (gcc), 32-bit ARM and
+i386 (clang --target=). For the tree as it is and for edited copies
+(a constant lowered so that it fits on 32-bit only, lowered below every
+target, raised until stale, a member assert naming a member outside the
+group), one `layoutlint --srcdir COPY --binary ... --format=json` run must:
+  - list every assert of the copy (file, line, macro, group, constant) in
+    contracts.asserts, in the file's order;
+  - give each group's size per binary as the JSON members' marker offsets
+    say (recomputed here), and each SIZE verdict as that size against the
+    constant;
+  - say "fails" on exactly the targets where the compiler, building the
+    copy with the asserts on, rejects it, with one group-assert error
+    located at the assert's line naming them; exit 1 then;
+  - for the stale constant: a warning with "write N", N the largest size;
+and the text output must show the table with differing rows marked.
+Output is TAP.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TREE = os.path.join(HERE, "tree")
+FIXTURE_REL = os.path.join("net", "grp_contract.c")
+sys.path.insert(0, os.path.join(HERE, ".."))
+from lib import Failure, Tap, compile_c, have, run  # noqa: E402
+
+STRUCT = "grp_contract"
+TARGETS = [  # name, compiler, flags
+    ("x86_64", "gcc", []),
+    ("armhf", "clang", ["--target=arm-linux-gnueabihf"]),
+    ("i386", "clang", ["--target=i686-linux-gnu"]),
+]
+ASSERT_RE = re.compile(r"\b(CACHELINE_ASSERT_GROUP_(SIZE|MEMBER))\(struct (\w+), (\w+), ([^)]*)\);")
+
+# Each variant: name, [(line marker, old, new)], what it is about.
+VARIANTS = [
+    ("as-is", [], "every assert holds everywhere"),
+    ("tx-fits-32-only", [("EDIT tx", "read_tx, 16)", "read_tx, 12)")],
+     "read_tx lowered to 12: fails on x86_64 only"),
+    ("tx-fits-nowhere", [("EDIT tx", "read_tx, 16)", "read_tx, 8)")],
+     "read_tx lowered to 8: fails everywhere"),
+    ("rx-stale", [("EDIT rx", "20 + 4)", "20 + 12)")],
+     "write_rx raised to 32: stale, write 24"),
+    ("member-outside", [("EDIT member", "read_rx, rcvbuf)", "read_rx, outside)")],
+     "a member assert naming a member outside its group: fails everywhere"),
+]
+
+
+def source_asserts(path):
+    """(line, macro, group, argument) of each assert line of PATH outside comments."""
+    out = []
+    with open(path) as f:
+        for no, text in enumerate(f, 1):
+            code = text.split("/*")[0].split("//")[0]
+            m = ASSERT_RE.search(code)
+            if m and m.group(3) == STRUCT:
+                out.append((no, m.group(1), m.group(4), m.group(5).strip()))
+    return out
+
+
+def edit_copy(workdir, name, edits):
+    root = os.path.join(workdir, "tree-" + name)
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(TREE, root)
+    path = os.path.join(root, FIXTURE_REL)
+    with open(path) as f:
+        lines = f.read().split("\n")
+    for marker, old, new in edits:
+        hit = [i for i, line in enumerate(lines) if marker in line and old in line]
+        if len(hit) != 1:
+            raise Failure("%s: no single line with %r and %r" % (path, marker, old))
+        lines[hit[0]] = lines[hit[0]].replace(old, new)
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    return root, path
+
+
+def group_sizes(struct_json):
+    """{group: end marker offset - begin marker offset} from the members array."""
+    offsets = {}
+
+    def walk(members):
+        for m in members:
+            if m.get("name"):
+                offsets[m["name"]] = m["offset"]
+            walk(m.get("members") or [])
+    walk(struct_json["members"])
+    sizes = {}
+    for name, off in offsets.items():
+        if name.startswith("__cacheline_group_begin__"):
+            g = name[len("__cacheline_group_begin__"):]
+            end = offsets.get("__cacheline_group_end__" + g)
+            if end is not None:
+                sizes[g] = end - off
+    return sizes
+
+
+def member_extent(struct_json, name):
+    for m in struct_json["members"]:
+        if m.get("name") == name:
+            return m["offset"], m["offset"] + m["size"]
+    return None
+
+
+def eval_const(text):
+    if not re.fullmatch(r"[0-9+\-*/() ]+", text):
+        return None
+    return eval(text.replace("/", "//"))  # digits and operators only
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layoutlint", required=True)
+    ap.add_argument("--workdir", required=True)
+    args = ap.parse_args()
+    tap = Tap()
+    os.makedirs(args.workdir, exist_ok=True)
+    targets = [t for t in TARGETS if have(t[1])]
+    if len(targets) < 2:
+        tap.skip_all("needs gcc and clang")
+        return
+    objs = []
+    for name, cc, flags in targets:
+        out = os.path.join(args.workdir, "grp_contract-%s.o" % name)
+        compile_c(cc, os.path.join(TREE, FIXTURE_REL), out,
+                  flags=["-g", "-c", "-DCACHELINE_ASSERT_GROUP_SIZE(a,b,c)=",
+                         "-DCACHELINE_ASSERT_GROUP_MEMBER(a,b,c)=", *flags])
+        objs.append((name, out))
+    binary_args = [a for _, o in objs for a in ("--binary", o)]
+
+    for variant, edits, about in VARIANTS:
+        root, path = edit_copy(args.workdir, variant, edits)
+        # The reference: does each target build the copy with its asserts on?
+        builds = {}
+        for name, cc, flags in targets:
+            p = run([cc, "-c", "-o", os.devnull, *flags, path])
+            builds[name] = p.rc == 0
+        p = run([args.layoutlint, "--srcdir", root, *binary_args, "--format=json",
+                 "struct", STRUCT])
+        if p.rc not in (0, 1):
+            tap.ok(False, "%s: layoutlint runs" % variant, p.err)
+            continue
+        doc = json.loads(p.out)
+        by_binary = {s["binary"]: s for s in doc["structs"]}
+        c = doc.get("contracts")
+        tap.ok(c is not None and c["binaries"] == [o for _, o in objs],
+               "%s: the run has the per-binary table of the %d binaries" % (variant, len(objs)),
+               json.dumps(c)[:300] if c else "no contracts")
+        if not c:
+            continue
+        want = source_asserts(path)
+        got = [(a["line"], a["macro"], a["group"],
+                a["size_text"] if a["macro"].endswith("SIZE") else a["member"])
+               for a in c["asserts"]]
+        tap.ok(got == want and all(a["file"] == FIXTURE_REL for a in c["asserts"]),
+               "%s: every assert of the file, in order, not the commented one (%d)"
+               % (variant, len(want)), "want %s\ngot  %s" % (want, got))
+        # Sizes and verdicts recomputed from each binary's JSON members.
+        bad = []
+        for k, (name, obj) in enumerate(objs):
+            s = by_binary.get(obj)
+            if s is None:
+                # The run reports a layout once: a binary whose struct is the same as an
+                # earlier one's has none of its own (not the case for these targets).
+                bad.append("%s: no struct in the JSON" % name)
+                continue
+            sizes = group_sizes(s)
+            rows = [r for r in c["rows"] if r["group"] and r["struct"] == STRUCT]
+            for r in rows:
+                if r["per_binary"][k]["size"] != sizes.get(r["group"]):
+                    bad.append("%s %s: table %s, members %s" % (name, r["group"],
+                               r["per_binary"][k]["size"], sizes.get(r["group"])))
+            for a in c["asserts"]:
+                v = a["per_binary"][k]
+                if a["macro"].endswith("SIZE"):
+                    size = sizes[a["group"]]
+                    expect = "holds" if size <= eval_const(a["size_text"]) else "fails"
+                    if v.get("group_size") != size:
+                        bad.append("%s line %d: group_size %s, members %d" % (name, a["line"],
+                                   v.get("group_size"), size))
+                else:
+                    ext = member_extent(s, a["member"])
+                    g = [x for x in s["groups"] if x["name"] == a["group"]][0]
+                    expect = "holds" if ext[0] >= g["begin"] and ext[1] <= g["end"] else "fails"
+                if v["verdict"] != expect:
+                    bad.append("%s line %d: %s, recomputed %s" % (name, a["line"], v["verdict"],
+                                                                  expect))
+        tap.ok(not bad, "%s: group sizes and verdicts match the JSON members on every binary"
+               % variant, "\n".join(bad))
+        # The compiler's verdict per target against ours.
+        fails = {name: any(a["per_binary"][k]["verdict"] == "fails" for a in c["asserts"])
+                 for k, (name, _) in enumerate(objs)}
+        tap.ok(all(fails[n] == (not builds[n]) for n in fails),
+               "%s: fails exactly where the compiler rejects the asserts (%s)" % (variant, about),
+               "layoutlint fails %s; compiler builds %s" % (fails, builds))
+        errors = [f for s in doc["structs"] for f in s["findings"]
+                  if f["rule"] == "group-assert" and f["level"] == "error"]
+        failing = [n for n in fails if fails[n]]
+        named = all(any(obj in f["message"] for f in errors)
+                    for n, obj in objs if n in failing)
+        located = all(f["location"]["file"] == FIXTURE_REL and
+                      f["location"]["line"] in [w[0] for w in want] for f in errors)
+        tap.ok(bool(errors) == bool(failing) and named and located and
+               (p.rc == 1 or not errors),
+               "%s: an error located at the assert names each failing binary; exit %d"
+               % (variant, p.rc), json.dumps(errors, indent=1)[:1500])
+        stale = [f for s in doc["structs"] for f in s["findings"]
+                 if f["rule"] == "group-assert" and f["level"] == "warning"]
+        if variant == "rx-stale":
+            sizes = [group_sizes(by_binary[o])["grp_contract_write_rx"] for _, o in objs]
+            ok = (len(stale) == 1 and ("write %d" % max(sizes)) in stale[0]["message"] and
+                  stale[0]["location"]["line"] == [w[0] for w in want
+                                                   if w[2] == "grp_contract_write_rx"
+                                                   and w[1].endswith("SIZE")][0])
+            tap.ok(ok, "rx-stale: one stale warning, at the assert, writing %d" % max(sizes),
+                   json.dumps(stale, indent=1))
+        else:
+            tap.ok(not stale, "%s: no stale warning" % variant, json.dumps(stale, indent=1))
+
+    # The text table: rows that differ between the targets carry '*'.
+    p = run([args.layoutlint, "--srcdir", TREE, *binary_args, "struct", STRUCT])
+    table = p.out.split("layout on %d binaries" % len(objs))[-1]
+    marked = re.search(r"^\* +group grp_contract_read_tx ", table, re.M)
+    same = re.search(r"^  +group grp_contract_read_rx ", table, re.M)
+    tap.ok(p.rc in (0, 1) and marked and same and "SIZE grp_contract_read_tx <= 16" in table,
+           "text: the per-binary table marks read_tx (12 vs 16 bytes), not read_rx", p.out[-3000:])
+    # Without --srcdir: no scan, no assert, but still the table.
+    p = run([args.layoutlint, *binary_args, "--format=json", "struct", STRUCT])
+    c = json.loads(p.out).get("contracts") if p.rc in (0, 1) else None
+    tap.ok(c is not None and c["asserts"] == [] and c["rows"],
+           "without --srcdir: the table, no asserts", p.err)
+    tap.finish()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Failure as e:
+        print("Bail out! %s" % str(e).splitlines()[0])
+        print("\n".join("# " + line for line in str(e).splitlines()))
+        sys.exit(1)
