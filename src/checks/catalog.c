@@ -188,6 +188,17 @@ static const struct ll_check_def catalog[] = {
 		.help = "Lint every architecture the assert must hold on (--binary once per image), move "
 			"the member or shrink the group, or set N to the value given.",
 	},
+	{
+		.id = "doc-drift", .sarif_name = "DocDrift", .level = LL_LEVEL_WARNING,
+		.summary = "A net_cachelines table and its struct disagree on which members there are.",
+		.description = "With --net-cachelines or --srcdir: a member of the struct in this binary that "
+			"its Documentation/networking/net_cachelines table does not list (located at the "
+			"member's declaration), or a row of the table that names no member, even as a "
+			"macro for a member path the struct's header defines (located at the row). The "
+			"table is the third copy of the struct's layout intent and falls behind it.",
+		.help = "Add or remove the rows (--write-net-cachelines prints the table updated for the "
+			"binary), or fix the name.",
+	},
 };
 
 const struct ll_check_def *ll_catalog(size_t *n)

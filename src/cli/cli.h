@@ -56,6 +56,9 @@ struct options {
 	bool asserts;			/* --asserts */
 	bool groups_off;		/* --groups=off */
 	const char *import_net;		/* --import-net-cachelines FILE */
+	const char **net_cachelines;	/* --net-cachelines FILE... (doc-drift) */
+	size_t nr_net_cachelines;
+	bool write_net_cachelines;	/* --write-net-cachelines */
 	const char *list_glob;		/* --list[=GLOB] */
 	const char *list_word;		/* the word after a bare --list, maybe its GLOB */
 	const char *contains;		/* --contains TYPE */

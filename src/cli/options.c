@@ -59,6 +59,8 @@ enum {
 	OPT_ACCESS,
 	OPT_STATIC_READERS,
 	OPT_STATIC_WRITERS,
+	OPT_NET_CACHELINES,
+	OPT_WRITE_NET_CACHELINES,
 };
 
 static const struct argp_option argp_options[] = {
@@ -116,6 +118,12 @@ static const struct argp_option argp_options[] = {
 	{ "import-net-cachelines", OPT_IMPORT_NET, "FILE.rst", 0,
 	  "Write a rules file, to stdout, from one Documentation/networking/net_cachelines "
 	  "table; no BINARY", 2 },
+	{ "net-cachelines", OPT_NET_CACHELINES, "FILE.rst", 0,
+	  "A Documentation/networking/net_cachelines table to check against its struct "
+	  "(doc-drift; repeatable; default: every table under --srcdir)", 2 },
+	{ "write-net-cachelines", OPT_WRITE_NET_CACHELINES, NULL, 0,
+	  "Print each net_cachelines table of a struct linted, updated for the first binary "
+	  "(rows added and dropped), instead of the report", 2 },
 	{ "fail-level", OPT_FAIL_LEVEL, "LEVEL", 0,
 	  "Exit 1 for findings at or above LEVEL: note, warning or error (default)", 2 },
 	{ NULL, 0, NULL, 0, "Measurement (perf data-type profiles):", 3 },
@@ -515,6 +523,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_IMPORT_NET:
 		o->import_net = arg;
 		break;
+	case OPT_NET_CACHELINES:
+		o->net_cachelines = xrealloc(o->net_cachelines, (o->nr_net_cachelines + 1) *
+					     sizeof(*o->net_cachelines));
+		o->net_cachelines[o->nr_net_cachelines++] = arg;
+		break;
+	case OPT_WRITE_NET_CACHELINES:
+		o->write_net_cachelines = true;
+		break;
 	case OPT_LIST_CHECKS:
 		o->list_checks = true;
 		break;
@@ -723,4 +739,5 @@ void cli_options_release(struct options *o)
 	free(o->prefix_maps);
 	free(o->rules_paths);
 	free(o->profiles);
+	free(o->net_cachelines);
 }

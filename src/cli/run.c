@@ -21,6 +21,7 @@
 #include "report/report.h"
 #include "rules/rules.h"
 #include "source/asserts.h"
+#include "source/net_cachelines.h"
 #include "util/diag.h"
 #include "util/replace_file.h"
 #include "util/strbuf.h"
@@ -580,6 +581,49 @@ static int check_contracts(const struct options *o, struct linted_binary *cur, s
 	return 0;
 }
 
+/*
+ * doc-drift: the net_cachelines tables (--net-cachelines, else those under
+ * --srcdir) against every struct of every binary they are of, before the
+ * binaries are merged. With --write-net-cachelines, the first binary's
+ * plans into PLANS.
+ */
+static int check_doc_drift(const struct options *o, struct linted_binary *cur, size_t nb,
+			   struct ll_doc_tables *tables, struct ll_doc_plan **plans, size_t *nr_plans,
+			   struct ll_error *err)
+{
+	for (size_t i = 0; i < o->nr_net_cachelines; i++)
+		if (ll_doc_table_read(o->net_cachelines[i], o->net_cachelines[i], tables, err))
+			return -1;
+	if (!o->nr_net_cachelines && o->srcdir && !o->groups_off &&
+	    ll_doc_tables_find(o->srcdir, tables, err))
+		return -1;
+	for (size_t b = 0; b < nb; b++) {
+		for (size_t i = 0; i < cur[b].run.nr_structs; i++) {
+			struct ll_linted *l = &cur[b].run.structs[i];
+
+			if (l->layout->kind != LL_STRUCT || !l->layout->name)
+				continue;
+			/* With several line sizes, the first copy speaks for the struct. */
+			if (i && cur[b].run.structs[i - 1].layout->name &&
+			    strcmp(cur[b].run.structs[i - 1].layout->name, l->layout->name) == 0 &&
+			    cur[b].run.structs[i - 1].layout->kind == LL_STRUCT)
+				continue;
+			for (size_t t = 0; t < tables->n; t++) {
+				struct ll_doc_table *table = &tables->v[t];
+				bool plan = b == 0 && o->write_net_cachelines;
+
+				if (!table->struct_name || strcmp(table->struct_name, l->layout->name))
+					continue;
+				ll_doc_table_macros(table, o->srcdir, l->layout->decl.file);
+				if (plan)
+					*plans = xgrow(*plans, *nr_plans, sizeof(**plans));
+				ll_check_doc_drift(table, l, plan ? &(*plans)[(*nr_plans)++] : NULL);
+			}
+		}
+	}
+	return 0;
+}
+
 static int write_html(const char *path, const struct ll_run *run, struct ll_error *err)
 {
 	struct strbuf page = STRBUF_INIT;
@@ -632,6 +676,9 @@ int cli_lint(struct options *o)
 	struct ll_pending_file rules_pending = { 0 };
 	struct ll_group_asserts asserts = { 0 };
 	struct ll_contracts contracts = { 0 };
+	struct ll_doc_tables doc_tables = { 0 };
+	struct ll_doc_plan *plans = NULL;
+	size_t nr_plans = 0;
 	bool gate = o->baseline || o->against;
 	struct strbuf out = STRBUF_INIT;
 	char *srcroot = NULL;
@@ -675,6 +722,8 @@ int cli_lint(struct options *o)
 		binaries[b] = (struct ll_binary){ cur[b].path, cur[b].run.build_id };
 	}
 	if (cli_profiles_all_used(&profiles, o->binaries, nb, &err))
+		goto fail;
+	if (check_doc_drift(o, cur, nb, &doc_tables, &plans, &nr_plans, &err))
 		goto fail;
 	if (check_contracts(o, cur, nb, &asserts, &contracts, &err))
 		goto fail;
@@ -729,7 +778,13 @@ int cli_lint(struct options *o)
 		goto fail;
 	if (o->write_rules && write_rules(o, &all, &rules_pending, &err))
 		goto fail;
-	if (o->format == FORMAT_HTML)
+	if (o->write_net_cachelines) {
+		for (size_t i = 0; i < nr_plans; i++)
+			ll_report_net_cachelines(&plans[i], &out);
+		if (!nr_plans)
+			ll_notef("--write-net-cachelines: no net_cachelines table is of a struct "
+				 "linted");
+	} else if (o->format == FORMAT_HTML)
 		ll_report_html(&all, &out);
 	else if (o->format == FORMAT_JSON)
 		ll_report_json(&all, &out);
@@ -780,6 +835,10 @@ done:
 	ll_pairset_release(&mine);
 	ll_contracts_release(&contracts);
 	ll_group_asserts_release(&asserts);
+	for (size_t i = 0; i < nr_plans; i++)
+		ll_doc_plan_release(&plans[i]);
+	free(plans);
+	ll_doc_tables_release(&doc_tables);
 	free(blocks);
 	sb_release(&out);
 	ll_rules_release(&rules);

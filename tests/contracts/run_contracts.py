@@ -122,6 +122,102 @@ def eval_const(text):
     return eval(text.replace("/", "//"))  # digits and operators only
 
 
+RST_REL = "Documentation/networking/net_cachelines/grp_contract.rst"
+
+
+def doc_drift(tap, args, obj):
+    """doc-drift and --write-net-cachelines against the fixture's table."""
+    rst = os.path.join(TREE, RST_REL)
+    with open(rst) as f:
+        text = f.read()
+    lines = text.split("\n")
+    header = [i for i, l in enumerate(lines) if l.startswith("Type ")][0]
+    name_col = lines[header].index("Name")
+    rows = {}  # name -> line number
+    for i, l in enumerate(lines[header + 1:], header + 2):
+        w = l.split()
+        if len(w) >= 2 and not w[0].startswith(".."):
+            rows[w[1]] = i
+    with open(os.path.join(TREE, FIXTURE_REL)) as f:
+        macros = dict(re.findall(r"^#define (\w+) (\w+(?:\.\w+)+)$", f.read(), re.M))
+    p = run([args.layoutlint, "--srcdir", TREE, obj, "--format=json", "struct", STRUCT])
+    doc = json.loads(p.out) if p.rc in (0, 1) else None
+    if not doc:
+        tap.ok(False, "doc-drift: layoutlint runs", p.err)
+        return
+    s = doc["structs"][0]
+    top = [m for m in s["members"] if m["name"] and not m["name"].startswith("__cacheline_group")]
+    named = set(rows) | {macros[r].split(".")[0] for r in rows if r in macros}
+    want_missing = [m["name"] for m in top if m["name"] not in named]
+    want_extra = sorted(rows[r] for r in rows
+                        if r not in {m["name"] for m in top} and
+                        (r not in macros or macros[r].split(".")[0] not in
+                         {m["name"] for m in top}))
+    found = [f for f in s["findings"] if f["rule"] == "doc-drift"]
+    got_missing = [f["members"][0] for f in found if f["location"]["file"] != RST_REL]
+    got_extra = sorted(f["location"]["line"] for f in found if f["location"]["file"] == RST_REL)
+    by_name = {m["name"]: m for m in top}
+    at_decl = all(f["location"]["line"] == by_name[f["members"][0]]["decl"]["line"]
+                  for f in found if f["location"]["file"] != RST_REL)
+    tap.ok(got_missing == want_missing and got_extra == want_extra and at_decl and
+           all(f["level"] == "warning" for f in found),
+           "doc-drift: members the table lacks (%s) at their declarations, rows naming "
+           "nothing (lines %s) at the row" % (", ".join(want_missing), want_extra),
+           "got missing %s extra %s\n%s" % (got_missing, got_extra, json.dumps(found, indent=1)))
+
+    # --write-net-cachelines: the file minus those rows, plus a row per missing member
+    # after the row of the member declared before it.
+    want_lines = []
+    extra_lines = set(want_extra)
+    order = [m["name"] for m in top]
+    for i, l in enumerate(lines, 1):
+        if i in extra_lines:
+            continue
+        want_lines.append(l)
+        w = l.split()
+        listed = w[1] if len(w) >= 2 and i in rows.values() else None
+        if listed is None and not l.startswith("..struct"):
+            continue
+        for name in want_missing:
+            k = order.index(name)
+            before = [n for n in order[:k] if n in named]
+            prev = before[-1] if before else None
+            prev_row = None
+            if prev:
+                prev_row = [r for r in rows if r == prev or macros.get(r, "").split(".")[0] == prev]
+            if (prev is None and l.startswith("..struct")) or \
+               (prev_row and listed in prev_row):
+                t = by_name[name]["type"].replace(" *", "*").replace(" ", "_")
+                want_lines.append(t.ljust(name_col) + name)
+    p = run([args.layoutlint, "--srcdir", TREE, obj, "--write-net-cachelines", "struct", STRUCT])
+    tap.ok(p.rc in (0, 1) and p.out == "\n".join(want_lines),
+           "--write-net-cachelines: same rows in the same order, rows added and dropped",
+           "got:\n%s\nwant:\n%s" % (p.out, "\n".join(want_lines)))
+    # Re-imported, the table gives rules whose patterns all match (the macro rows aside:
+    # --import-net-cachelines on this branch does not resolve macros).
+    written = os.path.join(args.workdir, "grp_contract.rst")
+    with open(written, "w") as f:
+        f.write(p.out)
+    imp = run([args.layoutlint, "--import-net-cachelines", written])
+    rules = os.path.join(args.workdir, "grp_contract.rules")
+    with open(rules, "w") as f:
+        f.write(imp.out)
+    lint = run([args.layoutlint, "-r", rules, obj, "struct", STRUCT])
+    stale = re.findall(r"pattern '([^']+)' matches no member", lint.out + lint.err)
+    tap.ok(imp.rc == 0 and lint.rc in (0, 1) and sorted(stale) == sorted(
+        r for r in rows if r in macros),
+        "--write-net-cachelines re-imported: no stale-rule but the macro rows (%s)"
+        % ", ".join(r for r in rows if r in macros), imp.err + lint.out[-2000:] + lint.err)
+    # --net-cachelines FILE without --srcdir: the same rows, shown as given.
+    p = run([args.layoutlint, obj, "--net-cachelines", rst, "--format=json", "struct", STRUCT])
+    found = [f for f in json.loads(p.out)["structs"][0]["findings"]
+             if f["rule"] == "doc-drift"] if p.rc in (0, 1) else []
+    rows_given = [f for f in found if f["location"]["file"] == rst]
+    # Without the header, inner_a is no name: one row more names nothing.
+    tap.ok(len(rows_given) == len(want_extra) + len([r for r in rows if r in macros]),
+           "--net-cachelines FILE: rows located in FILE as given", json.dumps(found)[:1500])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -238,6 +334,7 @@ def main():
     same = re.search(r"^  +group grp_contract_read_rx ", table, re.M)
     tap.ok(p.rc in (0, 1) and marked and same and "SIZE grp_contract_read_tx <= 16" in table,
            "text: the per-binary table marks read_tx (12 vs 16 bytes), not read_rx", p.out[-3000:])
+    doc_drift(tap, args, objs[0][1])
     # Without --srcdir: no scan, no assert, but still the table.
     p = run([args.layoutlint, *binary_args, "--format=json", "struct", STRUCT])
     c = json.loads(p.out).get("contracts") if p.rc in (0, 1) else None

@@ -53,7 +53,14 @@ struct grp_contract {
 	__cacheline_group_begin(grp_contract_read_rx);
 	u32 rcvbuf;
 	__cacheline_group_end(grp_contract_read_rx);
+	struct grp_inner {
+		u32 a;
+		u32 b;
+	} inner;
 };
+
+/* A name for a member path, as inet_sock.h's inet_daddr (doc-drift resolves it). */
+#define inner_a inner.a
 
 struct grp_contract contract_instance;
 
