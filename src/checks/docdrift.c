@@ -4,7 +4,9 @@
  * the struct's members as offsetof() reaches them (anonymous aggregates
  * searched through), or when the struct's header defines the name as a
  * member path ("#define inet_daddr sk.__sk_common.skc_daddr") that
- * resolves. A member is listed when a row names it or a path below it.
+ * resolves, or when one member below the top level, and only one, has
+ * that name (the tables list a nested struct's members by their own
+ * names). A member is listed when a row names it or a member below it.
  * The members a table should list are those offsetof() reaches at the top:
  * named members of the struct and of its anonymous aggregates, the
  * __cacheline_group markers and padding aside.
@@ -109,13 +111,53 @@ static const struct ll_member *resolve(const struct ll_struct *s, const char *pa
 	}
 }
 
+/* Members named NAME at any depth below V: how many, the first and its top-level ancestor. */
+static size_t find_deep(const struct ll_member *v, size_t n, const char *name,
+			const struct ll_member *ancestor, const struct ll_member **found,
+			const struct ll_member **top)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *a = ancestor ? ancestor : (v[i].name ? &v[i] : NULL);
+
+		if (v[i].name && strcmp(v[i].name, name) == 0 && ancestor) {
+			if (!count++) {
+				*found = &v[i];
+				*top = ancestor;
+			}
+		}
+		if (v[i].is_aggregate) {
+			const struct ll_member *f2 = NULL, *t2 = NULL;
+			size_t c = find_deep(v[i].children, v[i].nr_children, name, a, &f2, &t2);
+
+			if (c && !count) {
+				*found = f2;
+				*top = t2;
+			}
+			count += c;
+		}
+	}
+	return count;
+}
+
+/*
+ * A row's member: by name, by the header's macro, or, as the tables list
+ * the members of a nested struct by their own names (inet_connection_sock's
+ * icsk_ack.pending is row "pending"), by a name that one member below a
+ * top-level member has, and only one.
+ */
 static const struct ll_member *row_member(const struct ll_struct *s, const struct ll_doc_row *r,
 					  const struct ll_member **top)
 {
-	const struct ll_member *m = resolve(s, r->name, top);
+	const struct ll_member *m = resolve(s, r->name, top), *found = NULL, *ancestor = NULL;
 
 	if (!m && r->macro_path)
 		m = resolve(s, r->macro_path, top);
+	if (!m && find_deep(s->members, s->nr_members, r->name, NULL, &found, &ancestor) == 1) {
+		m = found;
+		*top = ancestor;
+	}
 	return m;
 }
 
