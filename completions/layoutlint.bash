@@ -16,7 +16,7 @@ _layoutlint_binary()
         case $w in
             -r|--rules|--format|--cacheline|--decl-file|--cu|--size|--die|--srcdir|--prefix-map|--color|\
             --fail-level|--baseline|--write-baseline|--against|--groups|--contains|\
-            --audit|--btf-base|--import-net-cachelines|--net-cachelines|--html|--source-url|--binary|--in|\
+            --audit|--btf-base|--import-net-cachelines|--net-cachelines|--config|--html|--source-url|--binary|--in|\
             --profile|--measured-hot|--measured-writes|--write-rules|--static-readers|--static-writers) ((i++)) ;;
             -*) ;;
             *) echo "$w"; return ;;
@@ -44,7 +44,7 @@ _layoutlint()
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
     case $prev in
-        -r|--rules|--baseline|--write-baseline|--against|--btf-base|--srcdir|--import-net-cachelines|--net-cachelines|\
+        -r|--rules|--baseline|--write-baseline|--against|--btf-base|--srcdir|--import-net-cachelines|--net-cachelines|--config|\
         --html|--binary|--profile|--write-rules)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "text json sarif html" -- "$cur")); return ;;

@@ -199,6 +199,18 @@ static const struct ll_check_def catalog[] = {
 		.help = "Add or remove the rows (--write-net-cachelines prints the table updated for the "
 			"binary), or fix the name.",
 	},
+	{
+		.id = "randstruct", .sarif_name = "Randstruct", .level = LL_LEVEL_NOTE,
+		.summary = "The struct's layout may be randomized per build (randstruct).",
+		.description = "The source marks the struct __randomize_layout (or has members between "
+			"randomized_struct_fields_start and _end), or it holds only function pointers, "
+			"which CONFIG_RANDSTRUCT randomizes unmarked: the layout checked is this "
+			"binary's, and a build with another seed lays it out otherwise. With --config "
+			"naming RANDSTRUCT_PERFORMANCE, the notes give the runs of members the plugin "
+			"may reorder within a cacheline.",
+		.help = "Check the layout of the build that runs (its own vmlinux), or keep the hot "
+			"members outside the randomized part.",
+	},
 };
 
 const struct ll_check_def *ll_catalog(size_t *n)

@@ -518,3 +518,89 @@ void ll_contracts_release(struct ll_contracts *c)
 	free(c->images);
 	memset(c, 0, sizeof(*c));
 }
+
+/* ---- randstruct ---------------------------------------------------------- */
+
+/*
+ * RANDSTRUCT_PERFORMANCE (the gcc plugin's performance mode) shuffles the
+ * members only within groups of consecutive members that fit in a 64-byte
+ * line together; a group is closed when the next member would overflow it,
+ * and a bitfield is never moved (scripts/gcc-plugins/randomize_layout_plugin.c,
+ * partition_struct()). The groups, as this layout has them.
+ */
+static void performance_groups(struct ll_finding *f, const struct ll_struct *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t bytes = 0, start = 0, end = 0;
+	size_t in_group = 0;
+
+	for (size_t i = 0; i <= s->nr_members; i++) {
+		const struct ll_member *m = i < s->nr_members ? &s->members[i] : NULL;
+
+		if (in_group && (!m || bytes + m->size > 64 || m->is_bitfield)) {
+			ll_finding_note(f, &s->decl, "the plugin may reorder %s (bytes %" PRIu64 "-%"
+					PRIu64 ")", sb.buf, start, end ? end - 1 : start);
+			sb_release(&sb);
+			in_group = 0;
+			bytes = 0;
+		}
+		if (!m || m->is_bitfield)
+			continue;
+		if (!in_group)
+			start = m->offset;
+		sb_addf(&sb, "%s%s", in_group ? ", " : "", m->name ? m->name : "<anonymous>");
+		bytes += m->size;
+		end = m->offset + m->size;
+		in_group++;
+	}
+	sb_release(&sb);
+}
+
+static bool only_function_pointers(const struct ll_struct *s)
+{
+	if (!s->nr_members)
+		return false;
+	for (size_t i = 0; i < s->nr_members; i++)
+		if (!s->members[i].type || !strstr(s->members[i].type, "(*)"))
+			return false;
+	return true;
+}
+
+void ll_note_randstruct(struct ll_linted *l, enum ll_rand_mark mark, bool mark_known,
+			const struct ll_decl *mark_at, enum ll_rand_config config,
+			const char *config_file)
+{
+	const struct ll_struct *s = l->layout;
+	struct ll_finding *f;
+	struct strbuf msg = STRBUF_INIT;
+	bool randomized = config == LL_RAND_CONFIG_FULL || config == LL_RAND_CONFIG_PERFORMANCE;
+	bool automatic = mark == LL_RAND_NONE && only_function_pointers(s);
+
+	if (mark == LL_RAND_NONE && !automatic && (mark_known || !randomized))
+		return;
+	f = ll_check_finding_add(&l->findings, "randstruct", -1);
+	sb_addf(&msg, "%s %s ", ll_kind_name(s->kind), s->name);
+	if (mark == LL_RAND_LAYOUT)
+		sb_adds(&msg, "is __randomize_layout");
+	else if (mark == LL_RAND_FIELDS)
+		sb_adds(&msg, "has members between randomized_struct_fields_start and _end");
+	else if (automatic)
+		sb_adds(&msg, "holds only function pointers, which randstruct randomizes unmarked");
+	else
+		sb_adds(&msg, "may be __randomize_layout (give --srcdir to tell)");
+	if (config == LL_RAND_CONFIG_OFF)
+		sb_addf(&msg, ", but %s builds without randstruct: the layout checked is the "
+			"declared one", config_file);
+	else if (randomized)
+		sb_addf(&msg, " and %s builds with RANDSTRUCT_%s: the layout checked is this "
+			"build's; another seed gives another", config_file,
+			config == LL_RAND_CONFIG_FULL ? "FULL" : "PERFORMANCE");
+	else
+		sb_adds(&msg, ": with CONFIG_RANDSTRUCT its layout differs per build (the seed); "
+			"the layout checked is this binary's (--config .config says which build)");
+	f->message = sb_detach(&msg);
+	f->location = mark_at && mark_at->file ? *mark_at : s->decl;
+	ll_finding_seal(f, s);
+	if (config == LL_RAND_CONFIG_PERFORMANCE && mark != LL_RAND_FIELDS)
+		performance_groups(f, s);
+}

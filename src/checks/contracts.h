@@ -107,4 +107,21 @@ void ll_check_contracts(const struct ll_group_asserts *a, struct ll_contract_ima
 void ll_contracts_table(struct ll_contract_image *images, size_t n, struct ll_contracts *out);
 void ll_contracts_release(struct ll_contracts *c);
 
+/* randstruct: how the source marks a struct, and what the build's config says. */
+enum ll_rand_mark { LL_RAND_NONE, LL_RAND_LAYOUT, LL_RAND_FIELDS };
+enum ll_rand_config { LL_RAND_CONFIG_UNKNOWN, LL_RAND_CONFIG_OFF, LL_RAND_CONFIG_FULL,
+		      LL_RAND_CONFIG_PERFORMANCE };
+
+/*
+ * Note (check randstruct), once on L, that its layout may be randomized:
+ * MARK at MARK_AT (its header's line; MARK_KNOWN: the source was read), a
+ * struct of function pointers only (randomized unmarked), or, source
+ * unread, a build whose CONFIG (read from CONFIG_FILE) randomizes. With
+ * RANDSTRUCT_PERFORMANCE, the groups of members the plugin shuffles
+ * within (cacheline-sized runs of members).
+ */
+void ll_note_randstruct(struct ll_linted *l, enum ll_rand_mark mark, bool mark_known,
+			const struct ll_decl *mark_at, enum ll_rand_config config,
+			const char *config_file);
+
 #endif

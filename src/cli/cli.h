@@ -59,6 +59,7 @@ struct options {
 	const char **net_cachelines;	/* --net-cachelines FILE... (doc-drift) */
 	size_t nr_net_cachelines;
 	bool write_net_cachelines;	/* --write-net-cachelines */
+	const char *config;		/* --config .config (randstruct) */
 	const char *list_glob;		/* --list[=GLOB] */
 	const char *list_word;		/* the word after a bare --list, maybe its GLOB */
 	const char *contains;		/* --contains TYPE */

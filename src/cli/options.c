@@ -61,6 +61,7 @@ enum {
 	OPT_STATIC_WRITERS,
 	OPT_NET_CACHELINES,
 	OPT_WRITE_NET_CACHELINES,
+	OPT_CONFIG,
 };
 
 static const struct argp_option argp_options[] = {
@@ -124,6 +125,9 @@ static const struct argp_option argp_options[] = {
 	{ "write-net-cachelines", OPT_WRITE_NET_CACHELINES, NULL, 0,
 	  "Print each net_cachelines table of a struct linted, updated for the first binary "
 	  "(rows added and dropped), instead of the report", 2 },
+	{ "config", OPT_CONFIG, ".config", 0,
+	  "The kernel configuration the binaries were built with: its CONFIG_RANDSTRUCT_* "
+	  "says whether marked structs are randomized (randstruct)", 2 },
 	{ "fail-level", OPT_FAIL_LEVEL, "LEVEL", 0,
 	  "Exit 1 for findings at or above LEVEL: note, warning or error (default)", 2 },
 	{ NULL, 0, NULL, 0, "Measurement (perf data-type profiles):", 3 },
@@ -530,6 +534,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_WRITE_NET_CACHELINES:
 		o->write_net_cachelines = true;
+		break;
+	case OPT_CONFIG:
+		o->config = arg;
 		break;
 	case OPT_LIST_CHECKS:
 		o->list_checks = true;

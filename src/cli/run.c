@@ -22,6 +22,7 @@
 #include "rules/rules.h"
 #include "source/asserts.h"
 #include "source/net_cachelines.h"
+#include "source/randstruct.h"
 #include "util/diag.h"
 #include "util/replace_file.h"
 #include "util/strbuf.h"
@@ -624,6 +625,36 @@ static int check_doc_drift(const struct options *o, struct linted_binary *cur, s
 	return 0;
 }
 
+/*
+ * randstruct: once per struct (with several line sizes, on the first),
+ * what --srcdir's header and --config say.
+ */
+static int note_randstruct(const struct options *o, struct linted_binary *cur, size_t nb,
+			   struct ll_error *err)
+{
+	enum ll_rand_config config = LL_RAND_CONFIG_UNKNOWN;
+
+	if (o->config && ll_config_randstruct(o->config, &config, err))
+		return -1;
+	for (size_t b = 0; b < nb; b++) {
+		for (size_t i = 0; i < cur[b].run.nr_structs; i++) {
+			struct ll_linted *l = &cur[b].run.structs[i];
+			unsigned line = 0;
+			enum ll_rand_mark mark;
+			struct ll_decl at;
+
+			if (l->layout->kind != LL_STRUCT || !l->layout->name ||
+			    (i && cur[b].run.structs[i - 1].layout->name &&
+			     strcmp(cur[b].run.structs[i - 1].layout->name, l->layout->name) == 0))
+				continue;
+			mark = ll_source_randomized(o->srcdir, l->layout, &line);
+			at = (struct ll_decl){ l->layout->decl.file, line, 0 };
+			ll_note_randstruct(l, mark, o->srcdir != NULL, &at, config, o->config);
+		}
+	}
+	return 0;
+}
+
 static int write_html(const char *path, const struct ll_run *run, struct ll_error *err)
 {
 	struct strbuf page = STRBUF_INIT;
@@ -724,6 +755,8 @@ int cli_lint(struct options *o)
 	if (cli_profiles_all_used(&profiles, o->binaries, nb, &err))
 		goto fail;
 	if (check_doc_drift(o, cur, nb, &doc_tables, &plans, &nr_plans, &err))
+		goto fail;
+	if (note_randstruct(o, cur, nb, &err))
 		goto fail;
 	if (check_contracts(o, cur, nb, &asserts, &contracts, &err))
 		goto fail;

@@ -218,6 +218,37 @@ def doc_drift(tap, args, obj):
            "--net-cachelines FILE: rows located in FILE as given", json.dumps(found)[:1500])
 
 
+def randstruct(tap, args, obj):
+    """One randstruct note per marked struct, at the mark, saying what --config says."""
+    with open(os.path.join(TREE, FIXTURE_REL)) as f:
+        mark = [i for i, l in enumerate(f, 1) if l.startswith("} __randomize_layout;")][0]
+    cases = [(None, "--config .config says which"),
+             ("CONFIG_RANDSTRUCT_NONE=y\n", "builds without randstruct"),
+             ("CONFIG_RANDSTRUCT_FULL=y\nCONFIG_RANDSTRUCT=y\n", "RANDSTRUCT_FULL"),
+             ("CONFIG_RANDSTRUCT_PERFORMANCE=y\nCONFIG_RANDSTRUCT=y\n", "RANDSTRUCT_PERFORMANCE")]
+    for config, words in cases:
+        extra = []
+        if config:
+            path = os.path.join(args.workdir, "randstruct.config")
+            with open(path, "w") as f:
+                f.write(config)
+            extra = ["--config", path]
+        p = run([args.layoutlint, "--srcdir", TREE, obj, *extra, "--format=json",
+                 "struct", "grp_rand", "struct", STRUCT])
+        doc = json.loads(p.out) if p.rc in (0, 1) else {"structs": []}
+        notes = {s["name"]: [f for f in s["findings"] if f["rule"] == "randstruct"]
+                 for s in doc["structs"]}
+        mine = notes.get("grp_rand", [])
+        ok = (len(mine) == 1 and mine[0]["level"] == "note" and words in mine[0]["message"] and
+              mine[0]["location"]["line"] == mark and not notes.get(STRUCT))
+        if ok and "PERFORMANCE" in words:
+            # ops, refs, flags fit in one line: one group of three.
+            ok = p.rc in (0, 1) and "the plugin may reorder ops, refs, flags" in run(
+                [args.layoutlint, "--srcdir", TREE, obj, *extra, "struct", "grp_rand"]).out
+        tap.ok(ok, "randstruct: one note at the mark (%s), none for an unmarked struct" % words,
+               json.dumps(notes, indent=1)[:1500] + p.err)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -335,6 +366,7 @@ def main():
     tap.ok(p.rc in (0, 1) and marked and same and "SIZE grp_contract_read_tx <= 16" in table,
            "text: the per-binary table marks read_tx (12 vs 16 bytes), not read_rx", p.out[-3000:])
     doc_drift(tap, args, objs[0][1])
+    randstruct(tap, args, objs[0][1])
     # Without --srcdir: no scan, no assert, but still the table.
     p = run([args.layoutlint, *binary_args, "--format=json", "struct", STRUCT])
     c = json.loads(p.out).get("contracts") if p.rc in (0, 1) else None

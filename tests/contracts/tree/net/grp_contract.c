@@ -59,6 +59,17 @@ struct grp_contract {
 	} inner;
 };
 
+/* randstruct's mark (include/linux/compiler_types.h without the plugin). */
+#define __randomize_layout
+
+struct grp_rand {
+	void *ops;
+	long refs;
+	u32 flags;
+} __randomize_layout;
+
+struct grp_rand rand_instance;
+
 /* A name for a member path, as inet_sock.h's inet_daddr (doc-drift resolves it). */
 #define inner_a inner.a
 
