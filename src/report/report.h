@@ -41,6 +41,7 @@ void ll_report_binaries_json(struct json_writer *w, const struct ll_run *run);
 struct ll_contracts;
 void ll_report_contracts_text(const struct ll_contracts *c, struct strbuf *out);
 void ll_report_contracts_json(struct json_writer *w, const struct ll_contracts *c);
+void ll_report_contracts_html(const struct ll_contracts *c, struct strbuf *out);
 /* report_netcache.c: --write-net-cachelines, one table updated by doc-drift's plan. */
 struct ll_doc_plan;
 void ll_report_net_cachelines(const struct ll_doc_plan *p, struct strbuf *out);

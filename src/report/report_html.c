@@ -1130,6 +1130,8 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid var(--line);"
 	"padding:.1em .5em;text-align:left;vertical-align:top}\n"
 	"table.members td:first-child{font-family:ui-monospace,monospace}\n"
+	"table.contracts td,table.contracts th{font-family:ui-monospace,monospace}"
+	"table.contracts tr.differs th{color:var(--new)}\n"
 	".d1{padding-left:1.5em}.d2{padding-left:2.5em}.d3{padding-left:3.5em}"
 	".d4,.d5,.d6{padding-left:4.5em}\n"
 	"a{color:inherit}\n"
@@ -1187,6 +1189,8 @@ void ll_report_html(const struct ll_run *run, struct strbuf *out)
 		sb_adds(out, "</ul></nav>\n");
 	}
 	sb_adds(out, "</header>\n<main>\n");
+	if (run->contracts)
+		ll_report_contracts_html(run->contracts, out);
 	for (size_t i = 0; i < run->nr_structs; i++) {
 		struct html_ctx c = { .out = out, .run = run, .l = &run->structs[i], .index = i };
 

@@ -220,3 +220,84 @@ void ll_report_contracts_json(struct json_writer *w, const struct ll_contracts *
 	jw_end_array(w);
 	jw_end_object(w);
 }
+
+/* Text already safe for a terminal (sb_add_escaped), made safe for HTML too. */
+static void html_text(struct strbuf *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': sb_adds(out, "&amp;"); break;
+		case '<': sb_adds(out, "&lt;"); break;
+		case '>': sb_adds(out, "&gt;"); break;
+		case '"': sb_adds(out, "&quot;"); break;
+		default: sb_addc(out, *s);
+		}
+	}
+}
+
+static void html_row(struct strbuf *out, bool differs, const struct strbuf *label,
+		     const struct strbuf *cells, size_t n)
+{
+	sb_addf(out, "<tr%s><th scope=\"row\">", differs ? " class=\"differs\"" : "");
+	html_text(out, label->buf);
+	sb_adds(out, "</th>");
+	for (size_t k = 0; k < n; k++) {
+		sb_adds(out, "<td>");
+		html_text(out, cells[k].buf);
+		sb_adds(out, "</td>");
+	}
+	sb_adds(out, "</tr>\n");
+}
+
+void ll_report_contracts_html(const struct ll_contracts *c, struct strbuf *out)
+{
+	size_t n = c->nr_images;
+	struct strbuf label = STRBUF_INIT, *cells = xcalloc(n ? n : 1, sizeof(*cells));
+
+	sb_adds(out, "<section class=\"contracts\"><h2>Layout on each binary</h2>\n"
+		"<table class=\"contracts\"><caption>B bytes, L cachelines touched, F findings; "
+		"rows marked &#x2731; differ between the binaries</caption>\n<tr><th></th>");
+	for (size_t k = 0; k < n; k++) {
+		struct strbuf path = STRBUF_INIT;
+
+		sb_add_escaped(&path, c->images[k]);
+		sb_addf(out, "<th scope=\"col\">[%zu] ", k + 1);
+		html_text(out, path.buf);
+		sb_adds(out, "</th>");
+		sb_release(&path);
+	}
+	sb_adds(out, "</tr>\n");
+	for (size_t i = 0; i < c->nr_rows + c->nr_results; i++) {
+		bool differs;
+
+		if (i < c->nr_rows) {
+			row_label(&label, &c->rows[i]);
+			differs = c->rows[i].differs;
+			for (size_t k = 0; k < n; k++)
+				row_cell(&cells[k], &c->rows[i], k);
+		} else {
+			const struct ll_assert_result *r = &c->results[i - c->nr_rows];
+
+			assert_label(&label, r);
+			if (r->stale)
+				sb_addf(&label, " (stale: %" PRIu64 ")", r->max_size);
+			differs = assert_differs(r, n);
+			for (size_t k = 0; k < n; k++)
+				assert_cell(&cells[k], r, k);
+		}
+		if (differs) {
+			struct strbuf marked = STRBUF_INIT;
+
+			sb_addf(&marked, "* %s", label.buf ? label.buf : "");
+			html_row(out, true, &marked, cells, n);
+			sb_release(&marked);
+		} else {
+			html_row(out, false, &label, cells, n);
+		}
+		sb_release(&label);
+		for (size_t k = 0; k < n; k++)
+			sb_release(&cells[k]);
+	}
+	sb_adds(out, "</table></section>\n");
+	free(cells);
+}

@@ -365,6 +365,14 @@ def main():
     same = re.search(r"^  +group grp_contract_read_rx ", table, re.M)
     tap.ok(p.rc in (0, 1) and marked and same and "SIZE grp_contract_read_tx <= 16" in table,
            "text: the per-binary table marks read_tx (12 vs 16 bytes), not read_rx", p.out[-3000:])
+    p = run([args.layoutlint, "--srcdir", TREE, *binary_args, "--format=html", "struct", STRUCT])
+    section = p.out[p.out.find('<section class="contracts">'):]
+    tap.ok(p.rc in (0, 1) and '<section class="contracts">' in p.out and
+           re.search(r'<tr class="differs"><th scope="row">\* +group grp_contract_read_tx</th>',
+                     section) and
+           re.search(r'<tr><th scope="row"> +group grp_contract_read_rx</th>', section) and
+           "SIZE grp_contract_read_tx &lt;= 16" in section,
+           "html: the per-binary table, rows that differ marked", section[:2000])
     doc_drift(tap, args, objs[0][1])
     randstruct(tap, args, objs[0][1])
     # Without --srcdir: no scan, no assert, but still the table.
