@@ -255,8 +255,10 @@ static bool call_args(struct cursor *c, char *args[3])
 			args[n++] = tidy(start, c->s);
 			advance(c);
 			start = c->s;
+			if (ch == ')' && n == 3)
+				return true;
 			if (ch == ')')
-				return n == 3;
+				break;
 			continue;
 		} else if (ch == ')') {
 			depth--;
@@ -372,7 +374,7 @@ static bool source_name(const char *name)
 	return n > 2 && name[n - 2] == '.' && (name[n - 1] == 'c' || name[n - 1] == 'h');
 }
 
-/* DIR (REL below the root): its files in name order, then its directories'. */
+/* DIR (REL below the root): its entries in name order, directories walked where they sort. */
 static int walk(struct strbuf *path, size_t rel, struct ll_group_asserts *out, int depth,
 		struct ll_error *err)
 {
