@@ -119,6 +119,7 @@ int main(int argc, char **argv)
 {
 	struct options o = {
 		.fail_level = LL_LEVEL_ERROR,
+		.layout_change_level = LL_LEVEL_WARNING,
 		.thresholds = { LL_MEASURED_HOT_DEFAULT, LL_MEASURED_WRITES_DEFAULT },
 	};
 	const struct cmd *cmd;
