@@ -101,6 +101,7 @@ def snapshot(tree):
         "index": ["ls-files", "-s"],
         "stash": ["stash", "list"],
         "head": ["rev-parse", "HEAD"],
+        "refs": ["for-each-ref"],
     }.items()} | {"worktrees": worktree_list(tree)}
 
 
@@ -168,6 +169,7 @@ class Suite:
         self.paths_and_config()
         self.failures()
         self.picked()
+        self.embedded()
         self.two_objects()
         self.plain_hook()
         self.framework_hook()
@@ -317,6 +319,33 @@ class Suite:
             shutil.move(os.path.join(hidden, name), os.path.join(tree, "fs", name))
         self.restore("include/linux/conn.h")
 
+    # ---- a struct the rules name, changed through one it embeds ----------------------
+
+    def embedded(self):
+        """conn_stat_t (types.h) grows: struct conn, which embeds it and whose
+        header did not change, is linted and its layout change reported."""
+        tree = self.tree
+        types = os.path.join(tree, "include", "linux", "types.h")
+        run(["make", "fs/conn.o", "fs/conn_stats.o"], cwd=tree, timeout=300, env=ENV, check=True)
+        edit(types, "typedef struct { long v[1]; } conn_stat_t;",
+             "typedef struct { long v[6]; } conn_stat_t;")
+        r = self.script()
+        warn = [ln for ln in r.out.splitlines() if "[layout-change]" in ln]
+        self.ok(r.rc == 0 and re.search(r"struct conn embeds conn_stat_t, whose definition in "
+                                        r"include/linux/types\.h changed: linting fs/conn(_stats)?\.o",
+                                        r.err) and
+                len(warn) == 1 and "struct conn: 192 -> 256 bytes, cachelines 3 -> 4, "
+                "kmalloc-192 -> kmalloc-256; lock line 1 -> 2, refs line 1 -> 2, cfg line 1 -> 2, "
+                "count line 2 -> 3, bytes line 2 -> 3" in warn[0] and not errors_of(r.out),
+                "no OBJ, an embedded typedef grows in another header: the host struct is linted "
+                "and its layout-change warning names before and after", r)
+        self.restore("include/linux/types.h")
+        edit(types, "#endif", "/* a comment */\n#endif")
+        r = self.script()
+        self.ok(r.rc == 0 and "nothing to lint" in r.err,
+                "a comment outside every struct in that header: nothing to lint", r)
+        self.restore("include/linux/types.h")
+
     # ---- several objects, one document -------------------------------------------------
 
     def two_objects(self):
@@ -329,7 +358,8 @@ class Suite:
         except (ValueError, KeyError, IndexError):
             doc, results, ok = None, [], False
         fps = [res.get("partialFingerprints", {}).get("layoutlint/v1") for res in results]
-        new = [res for res in results if res.get("baselineState", "new") == "new"]
+        new = [res for res in results if res.get("baselineState", "new") == "new" and
+               res.get("ruleId") != "layout-change"]
         self.ok(r.rc == 1 and ok and len(new) == 1 and len(fps) == len(set(fps)),
                 "two objects, --format=sarif: one document, one run, the new finding once, no "
                 "duplicate results", r)
@@ -360,8 +390,20 @@ class Suite:
         """A commit that moves count must be refused with exactly one finding."""
         tree = self.tree
         line = move_count(self.header)
+        amended_bad = commit[0] == "committed-then-amend"
         if commit[0] == "add-then-commit":
             git(tree, "add", "include/linux/conn.h")
+            commit = commit[1:]
+        elif commit[0] == "stage-only":
+            # Staged, then the working tree back as HEAD has it: only the
+            # index, which is what gets committed, holds the move.
+            git(tree, "add", "include/linux/conn.h")
+            with open(self.header, "w") as f:
+                f.write(git(tree, "show", "HEAD:include/linux/conn.h").out + "\n")
+            commit = commit[1:]
+        elif commit[0] == "committed-then-amend":
+            # The bad move committed past the hook, then amended with nothing more.
+            git(tree, "commit", "-q", "--no-verify", "-am", "conn: move count")
             commit = commit[1:]
         before = snapshot(tree)
         r = git(tree, *commit, check=False)
@@ -371,9 +413,27 @@ class Suite:
                 f"include/linux/conn.h:{line}:" in errors[0] and "write-hot count" in errors[0],
                 f"{hook_desc}, {how}: moving count is refused with exactly one new finding at "
                 f"its new line {line}", r)
-        self.ok(before == after, f"{hook_desc}, {how}: index, working tree, stash, worktrees "
-                "and HEAD as they were", None, diff_snapshots(before, after))
-        git(tree, "reset", "-q", "--hard", "HEAD")
+        self.ok(before == after, f"{hook_desc}, {how}: index, working tree, stash, branches, "
+                "worktrees and HEAD as they were", None, diff_snapshots(before, after))
+        git(tree, "reset", "-q", "--hard", "HEAD~1" if amended_bad else "HEAD")
+
+    def worktree_only(self, hook_desc):
+        """The move in the working tree only, something else staged: what is
+        committed has no move, so the commit goes through and the move stays."""
+        tree = self.tree
+        move_count(self.header)
+        types = os.path.join(tree, "include", "linux", "types.h")
+        with open(types, "a") as f:
+            f.write("/* a staged comment */\n")
+        git(tree, "add", "include/linux/types.h")
+        head = git(tree, "rev-parse", "HEAD").out
+        r = git(tree, "commit", "-q", "-m", "types.h: a comment", check=False)
+        status = git(tree, "status", "--porcelain").out
+        self.ok(r.rc == 0 and git(tree, "rev-parse", "HEAD").out != head and
+                status.strip() == "M include/linux/conn.h" and not errors_of(r.out + r.err),
+                f"{hook_desc}: a move in the working tree only, not staged, is not refused "
+                "(what is committed has none); the move is still there, unstaged", r, status)
+        git(tree, "reset", "-q", "--hard", "HEAD~1")
 
     def worktrees(self):
         return [ln for ln in git(self.tree, "worktree", "list", "--porcelain").out.splitlines()
@@ -401,11 +461,19 @@ class Suite:
         with open(hook, "w") as f:
             f.write(f"#!/bin/sh\nexec '{SCRIPT}' --layoutlint '{self.tool}' -- -q\n")
         os.chmod(hook, 0o755)
+        # A commit of its own first, so that --amend has a parent to compare with.
+        self.passes(".git/hooks/pre-commit")
         self.blocked("git commit -a", ["commit", "-q", "-am", "conn: move count"],
                      ".git/hooks/pre-commit")
         self.blocked("git add; git commit", ["add-then-commit", "commit", "-q", "-m", "move"],
                      ".git/hooks/pre-commit")
+        self.blocked("staged only, working tree as HEAD", ["stage-only", "commit", "-q", "-m",
+                                                           "move"], ".git/hooks/pre-commit")
+        self.worktree_only(".git/hooks/pre-commit")
         self.blocked("git commit --amend -a", ["commit", "-q", "--amend", "-a", "--no-edit"],
+                     ".git/hooks/pre-commit")
+        self.blocked("git commit --amend of a commit made with --no-verify",
+                     ["committed-then-amend", "commit", "-q", "--amend", "--no-edit"],
                      ".git/hooks/pre-commit")
         self.passes(".git/hooks/pre-commit")
         wts = git(tree, "worktree", "list", "--porcelain").out
