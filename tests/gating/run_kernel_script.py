@@ -284,6 +284,31 @@ class Suite:
         r = self.script("--base", "no-such-rev", "fs/conn.o")
         self.ok(r.rc == 2 and "unknown revision 'no-such-rev'" in r.err,
                 "an unknown revision: exit 2", r)
+        # Out-of-tree builds: refused in one line that names the alternative.
+        r = self.script("--make-arg", "O=/tmp/out", "fs/conn.o")
+        self.ok(r.rc == 2 and len(r.err.splitlines()) == 1 and "O=" in r.err and
+                "build in the source tree" in r.err and "layoutlint --against" in r.err,
+                "--make-arg O=DIR: exit 2, one line naming the alternatives", r)
+        r = run([SCRIPT, "--layoutlint", self.tool, "fs/conn.o"], cwd=self.tree, timeout=300,
+                env=dict(ENV, KBUILD_OUTPUT="/tmp/out"))
+        self.ok(r.rc == 2 and len(r.err.splitlines()) == 1 and "KBUILD_OUTPUT" in r.err,
+                "KBUILD_OUTPUT set: exit 2, one line", r)
+        # kbuild's built-in.a is a thin archive: refused, naming what to give instead.
+        run(["make", "fs/conn.o"], cwd=self.tree, timeout=300, env=ENV, check=True)
+        run(["ar", "rcsT", "fs/built-in.a", "fs/conn.o"], cwd=self.tree, env=ENV, check=True)
+        run(["ar", "rcs", "fs/lib.a", "fs/conn.o"], cwd=self.tree, env=ENV, check=True)
+        r = self.script("fs/built-in.a")
+        self.ok(r.rc == 2 and len(r.err.splitlines()) == 1 and
+                "name one of its objects" in r.err, "layoutlint-kernel fs/built-in.a: exit 2, "
+                "one line saying to name an object", r)
+        for a, what in (("fs/built-in.a", "a thin archive, which only names its objects"),
+                        ("fs/lib.a", "an ar archive, not an object")):
+            r = run([self.tool, "-r", ".layoutlint", a], cwd=self.tree, env=ENV)
+            self.ok(r.rc == 2 and r.err == f"layoutlint: {a}: {what}: name one of its objects "
+                    f"instead (ar t {a} lists them)\n" and not r.out,
+                    f"layoutlint {a}: exit 2, one line saying to name an object", r)
+        for a in ("fs/built-in.a", "fs/lib.a"):
+            os.unlink(os.path.join(self.tree, a))
 
     # ---- no OBJ: picked from the change ---------------------------------------------
 
@@ -491,11 +516,23 @@ class Suite:
         if rev.rc != 0:
             self.tap.skip("the pre-commit framework", "the source is not a git clone")
             return
-        # The framework clones this repository at its HEAD and runs the
-        # hook .pre-commit-hooks.yaml offers: the committed script.
+        # The framework clones this repository and runs the hook
+        # .pre-commit-hooks.yaml offers: the committed script. The
+        # configuration is the README's, as written, but for where this
+        # repository is and, while it has no tag v0.1.0, its HEAD.
+        with open(os.path.join(TOP, "README.md")) as f:
+            readme = f.read()
+        m = re.search(r"^## pre-commit\n.*?^```yaml\n(.*?)^```", readme, re.M | re.S)
+        if not self.ok(m and "repos:" in m.group(1) and "/opt/layoutlint" in m.group(1),
+                       "README's pre-commit snippet: a whole .pre-commit-config.yaml",
+                       None, m.group(1) if m else "no ```yaml block under ## pre-commit"):
+            return
+        tagged = run(["git", "rev-parse", "-q", "--verify", "v0.1.0^{commit}"], cwd=TOP, env=ENV)
+        config = m.group(1).replace("/opt/layoutlint", TOP)
+        if tagged.rc != 0:
+            config = config.replace("rev: v0.1.0", f"rev: {rev.out.strip()}")
         with open(os.path.join(tree, ".pre-commit-config.yaml"), "w") as f:
-            f.write(f"repos:\n- repo: {TOP}\n  rev: {rev.out.strip()}\n  hooks:\n"
-                    f"  - id: layoutlint-kernel\n    args: [--layoutlint, '{self.tool}', --, -q]\n")
+            f.write(config)
         git(tree, "add", ".pre-commit-config.yaml")
         git(tree, "commit", "-q", "--no-verify", "-m", "pre-commit configuration")
         env = dict(ENV, PRE_COMMIT_HOME=os.path.join(self.work, "pre-commit-home"))
@@ -503,17 +540,37 @@ class Suite:
         if not self.ok(r.rc == 0, "pre-commit install", r):
             return
         saved = dict(ENV)
-        ENV.update(PRE_COMMIT_HOME=env["PRE_COMMIT_HOME"])
+        # As installed: layoutlint on PATH, no --layoutlint, no LAYOUTLINT.
+        ENV.update(PRE_COMMIT_HOME=env["PRE_COMMIT_HOME"],
+                   PATH=os.path.dirname(self.tool) + os.pathsep + ENV.get("PATH", ""))
+        ENV.pop("LAYOUTLINT", None)
         try:
             self.blocked("git commit -a", ["commit", "-q", "-am", "conn: move count"],
                          "pre-commit framework")
             self.blocked("git add; git commit", ["add-then-commit", "commit", "-q", "-m", "mv"],
                          "pre-commit framework")
             self.passes("pre-commit framework")
+            # Both mechanisms: a plain hook, then `pre-commit install` over
+            # it (kept as pre-commit.legacy and run too): the script says so.
+            run(["pre-commit", "uninstall"], cwd=tree, env=env, timeout=300)
+            hook = os.path.join(tree, ".git", "hooks", "pre-commit")
+            with open(hook, "w") as f:
+                f.write(f"#!/bin/sh\nexec '{SCRIPT}' --layoutlint '{self.tool}'\n")
+            os.chmod(hook, 0o755)
+            r = run(["pre-commit", "install"], cwd=tree, env=env, timeout=300)
+            edit(self.header, "\t/* line 0: read-mostly", "\t/* line 0: read-mostly (twice),")
+            r = git(tree, "commit", "-q", "-am", "conn: a comment, hooked twice", check=False)
+            self.ok(r.rc == 0 and "installed twice: .git/hooks/pre-commit.legacy" in r.err and
+                    ".pre-commit-config.yaml both run it" in r.err,
+                    "a plain hook and the pre-commit framework both installed: said, in one line "
+                    "per run", r)
         finally:
             ENV.clear()
             ENV.update(saved)
         run(["pre-commit", "uninstall"], cwd=tree, env=env, timeout=300)
+        hook = os.path.join(tree, ".git", "hooks", "pre-commit")
+        if os.path.exists(hook):
+            os.unlink(hook)
 
     # ---- SIGINT, a second run, --clean -----------------------------------------------------
 
