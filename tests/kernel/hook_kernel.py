@@ -144,11 +144,12 @@ def prepare(pristine, tree, rules, jobs, t):
 
 
 def worktree_list(tree):
-    """git worktree list, but our own worktrees only by path: they follow
-    HEAD by design (the reference is re-checked out when HEAD moves)."""
+    """git worktree list, the user's only: the script's own (.git/layoutlint-
+    kernel/base and new) follow HEAD and the index by design, and the first
+    commit whose index differs from the working tree makes 'new'."""
     blocks = git(tree, "worktree", "list", "--porcelain").out.split("\n\n")
-    return "\n\n".join(b.splitlines()[0] if "/.git/layoutlint-kernel/" in b.splitlines()[0]
-                       else b for b in blocks if b.strip())
+    return "\n\n".join(b for b in blocks
+                       if b.strip() and "/.git/layoutlint-kernel/" not in b.splitlines()[0])
 
 
 def snapshot(tree):
