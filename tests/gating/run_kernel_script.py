@@ -15,10 +15,16 @@ has, and checks the script:
     change rebuilding both sides, the first compiler error of a failed
     build, a missing object, objects picked by itself from the change;
   - inside real `git commit`s: as .git/hooks/pre-commit and through the
-    pre-commit framework, with `git commit`, `git commit -a` and
-    `--amend`; a blocking change is refused with exactly its one new
-    finding and leaves the index, the working tree, the stash and the
-    worktrees as they were; a comment-only change commits;
+    pre-commit framework (configured with the README's snippet as written),
+    with `git commit`, `git commit -a`, a move only staged, `--amend -a`,
+    `--amend` of a move committed with --no-verify and a commit concluding
+    a merge; a blocking change is refused with exactly its one new finding
+    and leaves the index, the working tree, the stash, the branches and the
+    worktrees as they were; a move only in the working tree does not block
+    a commit of another file; a comment-only change commits; both hook
+    mechanisms installed at once are reported;
+  - an embedded typedef growing in another header lints the host struct
+    and reports its layout-change; O= builds and archives are refused;
   - two objects with --format=sarif or json: one document, schema-valid,
     no duplicate results;
   - SIGINT in the middle (exit 130, nothing changed), two concurrent runs
@@ -446,6 +452,28 @@ class Suite:
                 "worktrees and HEAD as they were", None, diff_snapshots(before, after))
         git(tree, "reset", "-q", "--hard", "HEAD~1" if amended_bad else "HEAD")
 
+    def merge_refused(self, hook_desc):
+        """Concluding a merge (git merge --no-commit, then git commit): the
+        reference is the first parent, so the branch's move is what is new."""
+        tree = self.tree
+        git(tree, "checkout", "-q", "-b", "side")
+        line = move_count(self.header)
+        git(tree, "commit", "-q", "--no-verify", "-am", "side: move count")
+        git(tree, "checkout", "-q", "main")
+        git(tree, "merge", "-q", "--no-ff", "--no-commit", "side")
+        before = snapshot(tree)
+        r = git(tree, "commit", "-q", "--no-edit", check=False)
+        after = snapshot(tree)
+        errors = errors_of(r.out + r.err)
+        self.ok(r.rc != 0 and len(errors) == 1 and f"include/linux/conn.h:{line}:" in errors[0]
+                and "against HEAD (" in r.err,
+                f"{hook_desc}, git commit concluding a merge: compared with the first parent, "
+                "the merged move is refused with its one finding", r)
+        self.ok(before == after, f"{hook_desc}, merge: index, working tree, branches and HEAD "
+                "as they were", None, diff_snapshots(before, after))
+        git(tree, "merge", "--abort")
+        git(tree, "branch", "-q", "-D", "side")
+
     def worktree_only(self, hook_desc):
         """The move in the working tree only, something else staged: what is
         committed has no move, so the commit goes through and the move stays."""
@@ -504,6 +532,7 @@ class Suite:
         self.blocked("git commit --amend of a commit made with --no-verify",
                      ["committed-then-amend", "commit", "-q", "--amend", "--no-edit"],
                      ".git/hooks/pre-commit")
+        self.merge_refused(".git/hooks/pre-commit")
         self.passes(".git/hooks/pre-commit")
         wts = git(tree, "worktree", "list", "--porcelain").out
         self.ok(os.path.join(self.work, "userwt") in wts,
