@@ -451,6 +451,7 @@ class Suite:
         self.ok(before == after, f"{hook_desc}, {how}: index, working tree, stash, branches, "
                 "worktrees and HEAD as they were", None, diff_snapshots(before, after))
         git(tree, "reset", "-q", "--hard", "HEAD~1" if amended_bad else "HEAD")
+        return r
 
     def merge_refused(self, hook_desc):
         """Concluding a merge (git merge --no-commit, then git commit): the
@@ -578,8 +579,13 @@ class Suite:
                    PATH=os.path.dirname(self.tool) + os.pathsep + ENV.get("PATH", ""))
         ENV.pop("LAYOUTLINT", None)
         try:
-            self.blocked("git commit -a", ["commit", "-q", "-am", "conn: move count"],
-                         "pre-commit framework")
+            r = self.blocked("git commit -a", ["commit", "-q", "-am", "conn: move count"],
+                             "pre-commit framework")
+            both = r.out + r.err
+            self.ok("struct conn {" not in both and "moved:" not in both and
+                    both.count("layoutlint: against HEAD (") == 1,
+                    "pre-commit framework, the README's snippet (no args): quiet, the "
+                    "diagnostics and one summary line, no listing", r)
             self.blocked("git add; git commit", ["add-then-commit", "commit", "-q", "-m", "mv"],
                          "pre-commit framework")
             self.passes("pre-commit framework")
