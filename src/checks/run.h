@@ -53,6 +53,9 @@ struct ll_linted {
 	struct ll_groups groups;	/* kernel cacheline groups (found even with --groups=off).
 					   Members' group tags borrow from it: free it last. */
 	struct ll_profile_notes profile_notes;	/* --profile rows that fit no member */
+	struct ll_allow *allows;	/* the rules' allows (paths borrowed from the layout), kept
+					   for the checks that run after the lint: layout-change */
+	size_t nr_allows;
 };
 
 /* One binary of a run of several (--binary). */

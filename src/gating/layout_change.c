@@ -7,7 +7,8 @@
  * file, which embeds it, went from 184 to 192 bytes and f_security from
  * line 1 to line 2). The tags are those of the current side, whatever set
  * them (rules, kernel groups, or any other producer of member tags), so a
- * struct tagged by another analysis is checked the same way.
+ * struct tagged by another analysis is checked the same way. The rules'
+ * 'allow layout-change MEMBER' drops that member's moves.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -94,7 +95,8 @@ void ll_layout_change_check(struct ll_linted *l, enum ll_level level)
 		const struct ll_diff_member *m = &d->moved[i];
 		const struct ll_unit *u = find_unit(&l->units, m->path);
 
-		if (!u || u->tag == LL_UNTAGGED || !m->old_lines || !m->new_lines)
+		if (!u || u->tag == LL_UNTAGGED || !m->old_lines || !m->new_lines ||
+		    ll_allowed(l->allows, l->nr_allows, "layout-change", m->path))
 			continue;
 		sb_addf(&msg, "%s %s line ", first ? "," : ";", m->path);
 		add_lines(&msg, m->old_first, m->old_last);
@@ -116,7 +118,8 @@ void ll_layout_change_check(struct ll_linted *l, enum ll_level level)
 	for (size_t i = 0; i < d->nr_moved; i++) {
 		const struct ll_unit *u = find_unit(&l->units, d->moved[i].path);
 
-		if (u && u->tag != LL_UNTAGGED && d->moved[i].old_lines && d->moved[i].new_lines)
+		if (u && u->tag != LL_UNTAGGED && d->moved[i].old_lines && d->moved[i].new_lines &&
+		    !ll_allowed(l->allows, l->nr_allows, "layout-change", d->moved[i].path))
 			ll_finding_member(f, d->moved[i].path);
 	}
 	ll_finding_seal(f, s);

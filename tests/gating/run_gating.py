@@ -832,6 +832,17 @@ def layout_change_tests(tap, lint, work):
                         "embed1.o", "embed2.o")
     tap.ok(rc == 0 and "layout-change" not in out + err, "--layout-change=off: none",
            out + err)
+    with open(os.path.join(work, "embed-allow.rules"), "w") as f:
+        f.write(open(os.path.join(work, "embed.rules")).read().replace(
+            "\tcold         f_security\n",
+            "\tcold         f_security\n\tallow layout-change f_security\n"))
+    rc, out, err = lint("-q", "-r", "embed-allow.rules", "--against", "embed1.o", "embed2.o",
+                        "struct", "file", "struct", "big")
+    got = [ln.split(": warning: ", 1)[1] for ln in (out + err).splitlines() if ": warning: " in ln]
+    tap.ok(rc == 0 and got == ["struct big: 128 -> 136 bytes, cachelines 2 -> 3, kmalloc-128 -> "
+                               "kmalloc-192 [layout-change]"],
+           "allow layout-change f_security: struct file's only reason goes, and its finding; "
+           "struct big keeps its own", f"exit {rc}\n{got}\n{out}{err}")
     rc, out, err = lint("--layout-change=loud", "-r", "embed.rules", "embed1.o")
     tap.ok(rc == 2 and "unknown --layout-change 'loud'" in err.splitlines()[0],
            "--layout-change with an unknown level: exit 2, argp's usage error", f"exit {rc}\n{err}")
