@@ -398,6 +398,8 @@ static void diff_layouts(const struct options *o, struct linted_binary *cur,
 			ll_layout_diff(r >= 0 ? old->run.structs[r].layout : NULL,
 				       cur->run.structs[c].layout);
 		cur->run.structs[c].diff->reference = reference;
+		if (!o->layout_change_off)
+			ll_layout_change_check(&cur->run.structs[c], o->layout_change_level);
 	}
 }
 
