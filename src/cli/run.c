@@ -252,6 +252,7 @@ static int lint_found(const struct options *o, struct ll_block *block,
 			.nr_profiles = mine->n,
 			.thresholds = o->thresholds,
 			.static_thresholds = o->static_thresholds,
+			.static_tags = o->access,
 		};
 
 		if (ll_lint_struct(&lo, block, l, err))

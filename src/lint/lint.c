@@ -212,9 +212,10 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 	if (!o->groups_off)
 		ll_groups_apply_tags(s, &l->groups);
 	/* No rules: the code's own evidence tags what nothing else did. */
-	bool static_tags = l->access.e && !ci.has_rules && s->kind != LL_GLOBALS &&
+	bool static_tags = o->static_tags && l->access.e && !ci.has_rules &&
+			   s->kind != LL_GLOBALS &&
 			   ll_access_static_tags(&l->access, s->members, s->nr_members,
-						 			 &o->static_thresholds);
+						 &o->static_thresholds);
 	size_t before = l->findings.n;
 
 	ll_check(&ci, &l->findings);
