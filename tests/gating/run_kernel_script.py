@@ -177,6 +177,7 @@ class Suite:
         self.failures()
         self.picked()
         self.embedded()
+        self.access()
         self.two_objects()
         self.plain_hook()
         self.framework_hook()
@@ -380,6 +381,32 @@ class Suite:
         self.ok(r.rc == 0 and "nothing to lint" in r.err,
                 "a comment outside every struct in that header: nothing to lint", r)
         self.restore("include/linux/types.h")
+
+    # ---- --access: a struct no rules name, tagged from the code ------------------------
+
+    def access(self):
+        """struct conn_live (no rules) loses the _Alignas that kept hits off ops' line:
+        with --access it is linted with tags from fs/conn_live.o's code, and its new
+        mixed line is refused; without --access nothing names it."""
+        tree = self.tree
+        env = dict(ENV, XDG_CACHE_HOME=os.path.join(self.work, "access-cache"))
+        run(["make", "fs/conn_live.o"], cwd=tree, timeout=300, env=ENV, check=True)
+        edit(os.path.join(tree, "include", "linux", "conn_live.h"),
+             "\t_Alignas(64) long hits;", "\tlong hits;")
+        r = run([SCRIPT, "--layoutlint", self.tool, "--access"], cwd=tree, timeout=300, env=env)
+        errors = errors_of(r.out)
+        self.ok(r.rc == 1 and "struct conn_live: its definition in include/linux/conn_live.h "
+                "changed, no rules name it: linting fs/conn_live.o with tags from the code"
+                in r.err and len(errors) == 1 and
+                "cacheline 0 of struct conn_live mixes read-mostly ops with write-hot hits"
+                in errors[0],
+                "--access: a struct no rules name, whose definition changed, is linted with tags "
+                "from the code and its one new mixed line refused", r)
+        r = run([SCRIPT, "--layoutlint", self.tool], cwd=tree, timeout=300, env=env)
+        self.ok(r.rc == 0 and "nothing to lint" in r.err,
+                "without --access the same change names no struct the rules know: nothing to "
+                "lint", r)
+        self.restore("include/linux/conn_live.h")
 
     # ---- several objects, one document -------------------------------------------------
 
