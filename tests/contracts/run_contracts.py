@@ -194,7 +194,7 @@ def doc_drift(tap, args, obj):
            "--write-net-cachelines: same rows in the same order, rows added and dropped",
            "got:\n%s\nwant:\n%s" % (p.out, "\n".join(want_lines)))
     # Re-imported, the table gives rules whose patterns all match (the macro rows aside:
-    # --import-net-cachelines on this branch does not resolve macros).
+    # the table is written outside a kernel tree, where the importer cannot resolve them).
     written = os.path.join(args.workdir, "grp_contract.rst")
     with open(written, "w") as f:
         f.write(p.out)

@@ -12,8 +12,8 @@ against the 6.12 cloud-amd64 image, with --srcdir on the tree:
     one nested member has), each located at the member's declaration or at
     the row;
   * --write-net-cachelines re-imported with --import-net-cachelines gives
-    rules that lint with no stale-rule but for the macro rows (that
-    importer does not resolve macros), and doc-drift on the written table
+    rules that lint with no stale-rule but for the macro rows (the written
+    table lies outside the tree, whose headers the importer resolves them by), and doc-drift on the written table
     is silent.
 """
 
