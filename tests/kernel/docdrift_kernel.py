@@ -13,8 +13,8 @@ against the 6.12 cloud-amd64 image, with --srcdir on the tree:
     the row;
   * --write-net-cachelines re-imported with --import-net-cachelines gives
     rules that lint with no stale-rule but for the macro rows (the written
-    table lies outside the tree, whose headers the importer resolves them by), and doc-drift on the written table
-    is silent.
+    table lies outside the tree, from whose headers the importer resolves
+    them), and doc-drift on the written table is silent.
 """
 
 import argparse
