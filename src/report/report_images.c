@@ -90,6 +90,40 @@ static void table(struct strbuf *out, struct strbuf *labels, struct strbuf *cell
 	}
 }
 
+/*
+ * One binary: the listing already shows its groups, so only a count of the
+ * asserts' verdicts and the asserts that do not hold (or are stale).
+ */
+static void one_binary(const struct ll_contracts *c, struct strbuf *out)
+{
+	size_t count[LL_ASSERT_UNKNOWN + 1] = { 0 }, stale = 0;
+	size_t files = c->asserts ? c->asserts->files_scanned : 0;
+
+	for (size_t i = 0; i < c->nr_results; i++) {
+		count[c->results[i].verdict[0]]++;
+		stale += c->results[i].stale;
+	}
+	sb_addf(out, "group asserts: %zu evaluated (from a scan of %zu file%s under --srcdir): "
+		"%zu hold, %zu fail, %zu stale, %zu unknown, %zu name no group or member\n",
+		c->nr_results, files, files == 1 ? "" : "s", count[LL_ASSERT_HOLDS],
+		count[LL_ASSERT_FAILS], stale, count[LL_ASSERT_UNKNOWN], count[LL_ASSERT_NO_GROUP]);
+	for (size_t i = 0; i < c->nr_results; i++) {
+		const struct ll_assert_result *r = &c->results[i];
+		struct strbuf line = STRBUF_INIT;
+
+		if (r->verdict[0] == LL_ASSERT_HOLDS && !r->stale)
+			continue;
+		sb_adds(&line, "  ");
+		assert_label(&line, r);
+		sb_adds(&line, ": ");
+		assert_cell(&line, r, 0);
+		if (r->stale)
+			sb_addf(&line, " (stale: %" PRIu64 ")", r->max_size);
+		sb_addf(out, "%s\n", line.buf);
+		sb_release(&line);
+	}
+}
+
 void ll_report_contracts_text(const struct ll_contracts *c, struct strbuf *out)
 {
 	size_t n = c->nr_images, rows = c->nr_rows + c->nr_results;
@@ -97,6 +131,13 @@ void ll_report_contracts_text(const struct ll_contracts *c, struct strbuf *out)
 	struct strbuf *cells = xcalloc((rows ? rows : 1) * (n ? n : 1), sizeof(*cells));
 	bool *differs = xcalloc(rows ? rows : 1, sizeof(*differs));
 
+	if (n == 1) {
+		one_binary(c, out);
+		free(labels);
+		free(cells);
+		free(differs);
+		return;
+	}
 	sb_addf(out, "layout on %zu binar%s (B bytes, L cachelines touched, F findings; "
 		"* the binaries differ):\n", n, n == 1 ? "y" : "ies");
 	for (size_t k = 0; k < n; k++) {

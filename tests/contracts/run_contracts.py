@@ -373,6 +373,17 @@ def main():
            re.search(r'<tr><th scope="row"> +group grp_contract_read_rx</th>', section) and
            "SIZE grp_contract_read_tx &lt;= 16" in section,
            "html: the per-binary table, rows that differ marked", section[:2000])
+    # One binary: a count and the asserts that do not hold, no table.
+    root, path = edit_copy(args.workdir, "one-binary", VARIANTS[1][1])
+    want = source_asserts(path)
+    line = [w[0] for w in want if w[2] == "grp_contract_read_tx" and w[1].endswith("SIZE")][0]
+    p = run([args.layoutlint, "--srcdir", root, objs[0][1], "struct", STRUCT])
+    tap.ok(p.rc == 1 and "layout on" not in p.out and
+           ("group asserts: %d evaluated (from a scan of 1 file under --srcdir): %d hold, 1 fail, "
+            "0 stale, 0 unknown, 0 name no group or member\n"
+            "  net/grp_contract.c:%d SIZE grp_contract_read_tx <= 12: fails 16\n"
+            % (len(want), len(want) - 1, line)) in p.out,
+           "one binary: the verdicts counted, the failing assert listed, no table", p.out[-1500:])
     doc_drift(tap, args, objs[0][1])
     randstruct(tap, args, objs[0][1])
     # Without --srcdir: no scan, no assert, but still the table.
