@@ -436,9 +436,14 @@ static void resolve(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint32_t wi
 	});
 }
 
-/* The member of AGG exactly at OFF, WIDTH bytes wide, as a pointer to an aggregate. */
-static bool member_pointee(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint32_t width,
-			   struct reg_type *out, int depth)
+/*
+ * The member starting at OFF of AGG, at any depth, whose type WANT accepts
+ * (ARG is WANT's): true when there is one. The member walk that a load of
+ * a pointer member and a lock's address share.
+ */
+static bool member_at(struct analyzer *a, Dwarf_Die *agg, int64_t off,
+		      bool (*want)(struct analyzer *a, Dwarf_Die *type, void *arg), void *arg,
+		      int depth)
 {
 	Dwarf_Die m;
 
@@ -450,17 +455,32 @@ static bool member_pointee(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint
 
 		if (dwarf_tag(&m) != DW_TAG_member || !member_offset(&m, &moff) || !type_of(&m, &t))
 			continue;
-		if ((uint64_t)off == moff && width == 8 && pointee(a, &t, &out->agg)) {
-			out->valid = true;
-			out->bias = 0;
+		if ((uint64_t)off == moff && want(a, &t, arg))
 			return true;
-		}
 		if (aggregate_of(a, &t, &inner) && (uint64_t)off >= moff &&
 		    (uint64_t)off < moff + byte_size(&inner) &&
-		    member_pointee(a, &inner, off - (int64_t)moff, width, out, depth + 1))
+		    member_at(a, &inner, off - (int64_t)moff, want, arg, depth + 1))
 			return true;
 	} while (dwarf_siblingof(&m, &m) == 0);
 	return false;
+}
+
+static bool pointer_to_aggregate(struct analyzer *a, Dwarf_Die *type, void *arg)
+{
+	struct reg_type *out = arg;
+
+	if (!pointee(a, type, &out->agg))
+		return false;
+	out->valid = true;
+	out->bias = 0;
+	return true;
+}
+
+/* The member of AGG exactly at OFF, WIDTH bytes wide, as a pointer to an aggregate. */
+static bool member_pointee(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint32_t width,
+			   struct reg_type *out)
+{
+	return width == 8 && member_at(a, agg, off, pointer_to_aggregate, out, 0);
 }
 
 /* ---- registers ---- */
@@ -1093,7 +1113,7 @@ static struct reg_type moved(struct analyzer *a, const struct walk *w, const str
 			if ((t = slot_type(a, src->disp)))
 				next = *t;
 		} else if (b != REG_RSP && (t = reg_type_at(a, w, b, insn->addr, src->disp))) {
-			member_pointee(a, (Dwarf_Die *)&t->agg, src->disp + t->bias, 8, &next, 0);
+			member_pointee(a, (Dwarf_Die *)&t->agg, src->disp + t->bias, 8, &next);
 		}
 	} else if ((insn->id == X86_INS_ADD || insn->id == X86_INS_SUB) &&
 		   src->type == X86_OP_IMM && insn->ops[0].type == X86_OP_REG &&
@@ -1178,31 +1198,11 @@ static bool lock_type(Dwarf_Die *t)
 	return false;
 }
 
-/*
- * Whether a lock starts at OFF of AGG, at any depth: the first argument of
- * a function named for locking is a lock only when the member there is
- * one (vfs_lock_file() takes a struct file, whose first word is f_count).
- */
-static bool lock_at(struct analyzer *a, Dwarf_Die *agg, int64_t off, int depth)
+static bool is_lock(struct analyzer *a, Dwarf_Die *type, void *arg)
 {
-	Dwarf_Die m;
-
-	if (off < 0 || depth > 16 || dwarf_child(agg, &m) != 0)
-		return false;
-	do {
-		Dwarf_Die t, inner;
-		uint64_t moff;
-
-		if (dwarf_tag(&m) != DW_TAG_member || !member_offset(&m, &moff) || !type_of(&m, &t))
-			continue;
-		if ((uint64_t)off == moff && lock_type(&t))
-			return true;
-		if (aggregate_of(a, &t, &inner) && (uint64_t)off >= moff &&
-		    (uint64_t)off < moff + byte_size(&inner) &&
-		    lock_at(a, &inner, off - (int64_t)moff, depth + 1))
-			return true;
-	} while (dwarf_siblingof(&m, &m) == 0);
-	return false;
+	(void)a;
+	(void)arg;
+	return lock_type(type);
 }
 
 static bool calls_lock(const struct code *c, const struct insn *insn)
@@ -1221,7 +1221,11 @@ static void lock_call(struct analyzer *a, const struct walk *w, const struct ins
 {
 	const struct reg_type *t = reg_type_at(a, w, 5, insn->addr, 0);
 
-	if (t && lock_at(a, (Dwarf_Die *)&t->agg, t->bias, 0))
+	/*
+	 * Only when a lock starts there: vfs_lock_file() takes a struct
+	 * file, whose first word is f_count, not a lock.
+	 */
+	if (t && member_at(a, (Dwarf_Die *)&t->agg, t->bias, is_lock, NULL, 0))
 		resolve(a, (Dwarf_Die *)&t->agg, t->bias, 1, LL_ACCESS_KIND_ATOMIC, insn->addr, 0);
 }
 
