@@ -17,7 +17,7 @@ _layoutlint_binary()
             -r|--rules|--format|--cacheline|--decl-file|--cu|--size|--die|--srcdir|--prefix-map|--color|\
             --fail-level|--baseline|--write-baseline|--against|--groups|--contains|\
             --audit|--btf-base|--import-net-cachelines|--html|--source-url|--binary|--in|\
-            --profile|--measured-hot|--measured-writes|--write-rules) ((i++)) ;;
+            --profile|--measured-hot|--measured-writes|--write-rules|--static-readers|--static-writers) ((i++)) ;;
             -*) ;;
             *) echo "$w"; return ;;
         esac

@@ -138,6 +138,41 @@ static const struct ll_check_def catalog[] = {
 			"written ones to a line of their own; mixed-cacheline and --suggest then "
 			"apply. To accept one case, add 'allow measured-mixed MEMBER' to the rules.",
 	},
+	{
+		.id = "written-read-mostly", .sarif_name = "WrittenReadMostly", .level = LL_LEVEL_ERROR,
+		.summary = "The code stores a member the rules or the kernel's groups tag read-mostly.",
+		.description = "With --access: the image's machine code stores the member (or updates it "
+			"atomically) in a function that is not one of the struct's constructors. A "
+			"read-mostly member that is written at run time invalidates its line for every "
+			"reader, so the tag and the layout built on it are wrong (netdev kept tcp_sock's "
+			"rcv_tstamp in a read-mostly group while tcp_ack() wrote it). The notes name each "
+			"store's function and source line.",
+		.help = "Fix the tag (move the member to a write group, or tag it write-hot), or, if the "
+			"store is initialisation, name the function with 'constructors GLOB' in the rules. "
+			"To accept one case, add 'allow written-read-mostly MEMBER' to the rules.",
+	},
+	{
+		.id = "unwritten-write-hot", .sarif_name = "UnwrittenWriteHot", .level = LL_LEVEL_WARNING,
+		.summary = "Nothing in the code writes a member the rules tag write-hot.",
+		.description = "With --access: no function of the image stores the member or updates it "
+			"atomically outside the struct's constructors. A stale write-hot tag costs a "
+			"cacheline of its own for nothing. The analyzer types most but not all memory "
+			"operands (the message gives the coverage), so a write through an untyped pointer "
+			"may be missed.",
+		.help = "Drop the tag or tag the member read-mostly, after checking the source for a write "
+			"the analyzer could not type. To accept one case, add 'allow unwritten-write-hot "
+			"MEMBER' to the rules.",
+	},
+	{
+		.id = "static-write-domains", .sarif_name = "StaticWriteDomains", .level = LL_LEVEL_NOTE,
+		.summary = "Two members of one cacheline are written by disjoint sets of functions.",
+		.description = "With --access: the functions that write one member at run time and those "
+			"that write the other have none in common. They are candidate write domains: if "
+			"those functions run on different CPUs, the line bounces between them.",
+		.help = "If the writers do run apart, give each domain its own line (write-hot:DOMAIN in the "
+			"rules, and --suggest). To accept one case, add 'allow static-write-domains MEMBER' "
+			"to the rules.",
+	},
 };
 
 const struct ll_check_def *ll_catalog(size_t *n)

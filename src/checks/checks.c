@@ -727,6 +727,8 @@ void ll_check(const struct ll_check_input *in, struct ll_findings *out)
 	for (size_t i = 0; in->hot_sets && i < in->hot_sets->n; i++)
 		check_hot_set(in, &in->hot_sets->v[i], out);
 	ll_check_measured(in, &units, &lines, out);
+	if (in->access && in->access->e)
+		ll_check_access(in, &units, &lines, out);
 	ll_lines_release(&lines);
 	ll_units_release(&units);
 }

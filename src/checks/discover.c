@@ -133,14 +133,14 @@ static void audit_tag(struct ll_member *members, size_t n)
 	}
 }
 
-void ll_audit(struct ll_struct *s, struct ll_audit *out)
+/* The lines of S (tagged) that mix read-mostly and write-hot members, into OUT. */
+static void audit_lines(const struct ll_struct *s, struct ll_audit *out)
 {
 	struct ll_units units;
 	struct ll_lines lines;
 	struct strbuf detail = STRBUF_INIT;
 
 	memset(out, 0, sizeof(*out));
-	audit_tag(s->members, s->nr_members);
 	ll_collect_units(s, &units);
 	ll_map_lines(s, &units, &lines);
 	for (size_t l = 0; l < lines.n; l++) {
@@ -168,6 +168,24 @@ void ll_audit(struct ll_struct *s, struct ll_audit *out)
 	sb_release(&detail);
 	ll_lines_release(&lines);
 	ll_units_release(&units);
+}
+
+void ll_audit(struct ll_struct *s, struct ll_audit *out)
+{
+	audit_tag(s->members, s->nr_members);
+	audit_lines(s, out);
+}
+
+void ll_audit_static(struct ll_struct *s, const struct ll_access_evidence *e,
+		     const struct ll_static_thresholds *t, struct ll_audit *out)
+{
+	struct ll_access_view v;
+
+	ll_access_view_init(&v, e, s, NULL);
+	if (e)
+		ll_access_static_tags(&v, s->members, s->nr_members, t);
+	audit_lines(s, out);
+	ll_access_view_release(&v);
 }
 
 /* ---- --audit of global variables --------------------------------------- */

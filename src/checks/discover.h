@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/access.h"
 #include "model/layout.h"
 #include "util/strbuf.h"
 
@@ -43,6 +44,13 @@ struct ll_audit {
  * a fresh model for anything else.
  */
 void ll_audit(struct ll_struct *s, struct ll_audit *out);
+/*
+ * --audit --access: tag S from the code's evidence E (ll_static_tag, T)
+ * instead of by type names, and count the lines that mix read-mostly and
+ * write-hot members; E NULL (no function touches S) tags nothing.
+ */
+void ll_audit_static(struct ll_struct *s, const struct ll_access_evidence *e,
+		     const struct ll_static_thresholds *t, struct ll_audit *out);
 
 /*
  * Whether ll_audit() tags a member of spelled type TYPE read-mostly (ARG

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "checks/groups.h"
+#include "model/access.h"
 #include "model/finding.h"
 #include "model/layout.h"
 #include "model/profile.h"
@@ -53,6 +54,8 @@ struct ll_linted {
 	struct ll_groups groups;	/* kernel cacheline groups (found even with --groups=off).
 					   Members' group tags borrow from it: free it last. */
 	struct ll_profile_notes profile_notes;	/* --profile rows that fit no member */
+	/* --access: the layout's evidence with its constructors decided; e NULL: none. */
+	struct ll_access_view access;
 };
 
 /* One binary of a run of several (--binary). */
@@ -77,6 +80,7 @@ struct ll_run {
 	const struct ll_gating *gating;	/* NULL unless --baseline or --against (baseline.h) */
 	bool measured;		/* --profile: reporters show the measure of every struct */
 	struct ll_measure_thresholds thresholds;	/* what the measures were judged by */
+	struct ll_static_thresholds static_thresholds;	/* --access: static tags' */
 };
 
 #endif

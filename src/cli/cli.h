@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "input/reader.h"	/* struct ll_query */
+#include "model/access.h"
 #include "model/finding.h"	/* enum ll_level */
 #include "model/profile.h"
 #include "util/progress.h"
@@ -74,6 +75,9 @@ struct options {
 	const char *in_path;		/* ... and PATH */
 	const char *in_type;		/* the NAME --in lints (the query now names OUTER) */
 	struct ll_block *in_block;	/* NAME's rules block, or NULL */
+	bool access;			/* --access: static evidence from the machine code */
+	struct ll_static_thresholds static_thresholds;	/* --static-readers, --static-writers */
+	bool static_given;
 	const char **profiles;		/* --profile FILE... */
 	size_t nr_profiles;
 	struct ll_measure_thresholds thresholds;	/* --measured-hot, --measured-writes */

@@ -38,6 +38,9 @@ struct digest {
 	struct strbuf lines;	/* --contains: one per match */
 	size_t found;
 	struct ll_audit audit;	/* --audit */
+	/* --audit --access: every struct's evidence, and the thresholds of static tags */
+	const struct ll_access_image *access;
+	struct ll_static_thresholds thresholds;
 };
 
 static void digest_release(struct digest *d)
@@ -59,6 +62,10 @@ static void digest_layout(struct ll_struct *s, void *arg)
 		d->found = ll_contains(s, d->contains, &d->lines);
 	else if (s->kind == LL_GLOBALS)
 		ll_audit_globals(s, &d->audit);
+	else if (d->access)
+		ll_audit_static(s, ll_access_image_find(d->access, s->name, s->size,
+							s->kind == LL_UNION),
+				&d->thresholds, &d->audit);
 	else
 		ll_audit(s, &d->audit);
 }
@@ -234,10 +241,14 @@ int cli_discover(struct options *o)
 	size_t nr_audits = 0;
 	struct digest *digests = NULL;
 	struct strbuf out = STRBUF_INIT;
+	struct ll_access_image access = { 0 };
+	bool by_code = o->audit_glob && o->access;
 	int status = 0;
 
-	io.member_filter = o->audit_glob ? &audit_filter : NULL;
-	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, glob, &names, &n, &err)) {
+	/* The evidence tags every struct: each must be built whole. */
+	io.member_filter = o->audit_glob && !by_code ? &audit_filter : NULL;
+	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, glob, &names, &n, &err) ||
+	    (by_code && ll_input_access_all(in, &access, &err))) {
 		ll_report_error(&err);
 		status = 2;
 		goto done;
@@ -245,7 +256,9 @@ int cli_discover(struct options *o)
 	queries = xcalloc(n + 2, sizeof(*queries));
 	digests = xcalloc(n + 2, sizeof(*digests));
 	for (size_t i = 0; i < n + 2; i++)
-		digests[i] = (struct digest){ .contains = o->contains, .cacheline = o->cacheline };
+		digests[i] = (struct digest){ .contains = o->contains, .cacheline = o->cacheline,
+					      .access = by_code ? &access : NULL,
+					      .thresholds = o->static_thresholds };
 	for (size_t i = 0; i < n; i++) {
 		if (!ll_glob_component(glob, names[i], strlen(names[i])))
 			continue;
@@ -281,6 +294,7 @@ int cli_discover(struct options *o)
 			sb_addf(&out, "%-6s %-40s  (distinct definitions: %s)\n", "?", name.buf,
 				results[i].detail);
 			sb_release(&name);
+			hits++;		/* a row: the glob matched */
 			continue;
 		}
 		/* A row for a shape not laid out, with why: not a silent gap. */
@@ -291,6 +305,7 @@ int cli_discover(struct options *o)
 			sb_addf(&out, "%-6s %-40s  (not laid out: %s)\n", "?", name.buf,
 				results[i].detail);
 			sb_release(&name);
+			hits++;
 			continue;
 		}
 		if (results[i].status != LL_FOUND)
@@ -326,10 +341,18 @@ int cli_discover(struct options *o)
 
 		if (nr_audits)
 			qsort(audits, nr_audits, sizeof(*audits), cmp_audited);
-		sb_adds(&out, "# heuristic, no rules: lines mixing lock-like members (spinlock_t, "
-			"atomic_t, refcount_t, struct mutex...)\n# with pointers to const ops tables; "
-			"for global variables, lock-like ones sharing a line\n# with another file's "
-			"variables or in a read-mostly section; write rules for what matters\n");
+		if (by_code)
+			sb_adds(&out, "# static evidence (--access), no rules: lines mixing members the "
+				"code updates atomically\n# or stores in several functions with members "
+				"many functions load and only\n# constructors store; for global variables, "
+				"lock-like ones sharing a line\n# with another file's variables or in a "
+				"read-mostly section\n");
+		else
+			sb_adds(&out, "# heuristic, no rules: lines mixing lock-like members "
+				"(spinlock_t, atomic_t, refcount_t, struct mutex...)\n# with pointers to "
+				"const ops tables; for global variables, lock-like ones sharing a "
+				"line\n# with another file's variables or in a read-mostly section; "
+				"write rules for what matters\n");
 		for (size_t i = 0; i < nr_audits; i++) {
 			if (!audits[i].a.mixed_lines)
 				continue;
@@ -372,6 +395,7 @@ done:
 		free(names[i]);
 	free(names);
 	sb_release(&out);
+	ll_access_image_release(&access);
 	ll_input_close(in);
 	return status;
 }

@@ -121,6 +121,7 @@ int main(int argc, char **argv)
 	struct options o = {
 		.fail_level = LL_LEVEL_ERROR,
 		.thresholds = { LL_MEASURED_HOT_DEFAULT, LL_MEASURED_WRITES_DEFAULT },
+		.static_thresholds = { LL_STATIC_READERS_DEFAULT, LL_STATIC_WRITERS_DEFAULT },
 	};
 	const struct cmd *cmd;
 	int status = 2;

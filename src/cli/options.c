@@ -56,6 +56,9 @@ enum {
 	OPT_CU,
 	OPT_SIZE,
 	OPT_DIE,
+	OPT_ACCESS,
+	OPT_STATIC_READERS,
+	OPT_STATIC_WRITERS,
 };
 
 static const struct argp_option argp_options[] = {
@@ -126,6 +129,15 @@ static const struct argp_option argp_options[] = {
 	{ "measured-writes", OPT_MEASURED_WRITES, "PCT", 0,
 	  "A hot member with at least PCT percent of its samples writes is written (default 10)",
 	  3 },
+	{ "access", OPT_ACCESS, NULL, 0,
+	  "Read who loads, stores and atomically updates each member from BINARY's own machine "
+	  "code (x86-64), check the rules against it, and tag from it where no rules do", 3 },
+	{ "static-readers", OPT_STATIC_READERS, "N", 0,
+	  "--access without rules: read-mostly when loaded in at least N functions and stored only by "
+	  "constructors (default 3)", 3 },
+	{ "static-writers", OPT_STATIC_WRITERS, "N", 0,
+	  "--access without rules: write-hot when stored by at least N functions (and a quarter "
+	  "as many as load it), or updated atomically, outside constructors (default 2)", 3 },
 	{ "write-rules", OPT_WRITE_RULES, "FILE", 0,
 	  "Write a rules file of the tags the profiles imply (write-hot, read-mostly, cold) "
 	  "to FILE", 3 },
@@ -410,6 +422,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_SRCDIR:
 		o->srcdir = arg;
 		break;
+	case OPT_ACCESS:
+		o->access = true;
+		break;
+	case OPT_STATIC_READERS:
+	case OPT_STATIC_WRITERS:
+		if (parse_uint(arg, key == OPT_STATIC_READERS ? &o->static_thresholds.readers :
+							       &o->static_thresholds.writers) ||
+		    !(key == OPT_STATIC_READERS ? o->static_thresholds.readers :
+						  o->static_thresholds.writers))
+			argp_error(state, "--%s '%s': expected a number of functions, 1 or more",
+				   key == OPT_STATIC_READERS ? "static-readers" : "static-writers", arg);
+		o->static_given = true;
+		break;
 	case OPT_PROFILE:
 		if (!*arg)
 			argp_error(state, "--profile needs a FILE");
@@ -567,9 +592,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "no struct NAME, no --rules and no --profile given");
 		if (o->baseline && o->against)
 			argp_error(state, "--baseline and --against each set the reference; give one");
-		if ((o->write_rules || o->thresholds_given) && !o->nr_profiles)
-			argp_error(state, "--write-rules, --measured-hot and --measured-writes need "
-				   "--profile FILE");
+		if (o->thresholds_given && !o->nr_profiles)
+			argp_error(state, "--measured-hot and --measured-writes need --profile FILE");
+		if (o->write_rules && !o->nr_profiles && !o->access)
+			argp_error(state, "--write-rules needs --profile FILE (measured tags) or "
+				   "--access (tags from the code)");
+		if (o->static_given && !o->access)
+			argp_error(state, "--static-readers and --static-writers need --access");
+		if (o->access && (o->list_glob || o->contains))
+			argp_error(state, "--access is for linting and --audit: --list and --contains "
+				   "take none");
 		if (o->nr_profiles && (o->list_glob || o->contains || o->audit_glob))
 			argp_error(state, "--profile is for linting: --list, --contains and --audit "
 				   "take none");

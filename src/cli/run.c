@@ -16,6 +16,7 @@
 #include "gating/baseline.h"
 #include "input/reader.h"
 #include "lint/lint.h"
+#include "model/access.h"
 #include "report/report.h"
 #include "rules/rules.h"
 #include "util/diag.h"
@@ -162,6 +163,9 @@ struct linted_binary {
 	struct ll_input *in;
 	struct ll_run run;		/* run.structs: the structs found, in query order */
 	long *struct_of_query;		/* index into run.structs, -1 when not found */
+	/* --access: each found struct's evidence, which its layouts borrow. */
+	struct ll_access_evidence **evidence;
+	size_t nr_evidence;
 };
 
 /*
@@ -247,6 +251,7 @@ static int lint_found(const struct options *o, struct ll_block *block,
 			.profiles = (const struct ll_profile *const *)mine->v,
 			.nr_profiles = mine->n,
 			.thresholds = o->thresholds,
+			.static_thresholds = o->static_thresholds,
 		};
 
 		if (ll_lint_struct(&lo, block, l, err))
@@ -263,6 +268,29 @@ static int lint_found(const struct options *o, struct ll_block *block,
  * not define is decided by missing_struct() once every binary under test
  * has been read; for the reference it is just absent.
  */
+/*
+ * --access: the evidence of every struct the lookup found, from one pass
+ * over the machine code, borrowed by the layouts (lb owns it).
+ */
+static int read_access(struct linted_binary *lb, struct ll_lookup_result *results, size_t n,
+		       struct ll_error *err)
+{
+	const struct ll_struct **found = xcalloc(n ? n : 1, sizeof(*found));
+	size_t k = 0;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		if (results[i].status == LL_FOUND && results[i].layout->kind != LL_GLOBALS)
+			found[k++] = results[i].layout;
+	lb->evidence = xcalloc(k ? k : 1, sizeof(*lb->evidence));
+	rc = k ? ll_input_access(lb->in, found, k, lb->evidence, err) : 0;
+	lb->nr_evidence = k;
+	for (size_t i = 0; rc == 0 && i < k; i++)
+		((struct ll_struct *)found[i])->access = lb->evidence[i];
+	free(found);
+	return rc;
+}
+
 static int lint_binary(const struct options *o, const char *path, struct ll_block **blocks,
 		       bool from_rules, const struct lint_pass *pass, struct cli_profiles *profiles,
 		       struct linted_binary *lb, struct ll_error *err)
@@ -290,6 +318,8 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 	    ll_input_lookup(lb->in, o->queries, o->nr_queries, results, err))
 		goto done;
 	lb->run.build_id = ll_input_build_id(lb->in);
+	if (o->access && !pass->reference && read_access(lb, results, o->nr_queries, err))
+		goto done;
 	/* The reference of --against is another build: the profiles are not of it. */
 	if (!pass->reference &&
 	    cli_profiles_for_binary(profiles, path, lb->run.build_id, &mine, err))
@@ -345,6 +375,9 @@ static void release_structs(struct ll_run *run)
 static void linted_binary_release(struct linted_binary *lb)
 {
 	release_structs(&lb->run);
+	for (size_t i = 0; i < lb->nr_evidence; i++)
+		ll_access_evidence_free(lb->evidence[i]);
+	free(lb->evidence);
 	free(lb->struct_of_query);
 	ll_input_close(lb->in);
 }
@@ -646,6 +679,7 @@ int cli_lint(struct options *o)
 		ll_notef("no struct linted appears in the profiles (types are matched by name and, "
 			 "where the profile gives it, size)");
 	all.thresholds = o->thresholds;
+	all.static_thresholds = o->static_thresholds;
 	all.srcroot = srcroot = source_root(o);
 	/* Like the baseline: a page that cannot be written fails before any output. */
 	if (o->html && write_html(o->html, &all, &err))

@@ -124,7 +124,8 @@ enum ll_lookup_status {
 	LL_AMBIGUOUS,		/* distinct definitions and no glob picks one */
 	/*
 	 * A definition of a shape layoutlint does not lay out (a C++ class
-	 * with a virtual base, a Rust enum); detail says what and why.
+	 * with a virtual base, a Rust enum, a type only declared where it is
+	 * used, a layout beyond the size limit); detail says what and why.
 	 */
 	LL_UNSUPPORTED,
 };
@@ -151,6 +152,20 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 		    struct ll_lookup_result *results, struct ll_error *err);
 
 void ll_lookup_result_release(struct ll_lookup_result *r);
+
+struct ll_access_evidence;
+/*
+ * --access: who loads, stores and atomically updates each of STRUCTS (N
+ * structs this input's lookup built), read from the image's machine code.
+ * OUT[i] receives the evidence of STRUCTS[i] (model/access.h), owned by
+ * the caller. -1 with ERR when the input has no code the analyzer reads
+ * (BTF, another machine, no capstone).
+ */
+int ll_input_access(struct ll_input *in, const struct ll_struct *const *structs, size_t n,
+		    struct ll_access_evidence **out, struct ll_error *err);
+/* --audit --access: the evidence of every struct of the image, sorted (model/access.h). */
+struct ll_access_image;
+int ll_input_access_all(struct ll_input *in, struct ll_access_image *out, struct ll_error *err);
 
 /*
  * Every name the binary gives a struct, union or typedef, sorted, each

@@ -14,6 +14,7 @@
 
 #include "input/elf/globals.h"
 #include "input/reader.h"
+#include "model/access.h"
 
 /*
  * One debug format's reader, as git's ref_storage_be or pahole's
@@ -42,6 +43,15 @@ struct ll_input_ops {
 	 * aggregate (input/elf/globals.h).
 	 */
 	int (*variables)(void *state, struct ll_variables *out, struct ll_error *err);
+	/*
+	 * Optional (NULL: the format has no code to read): the static access
+	 * evidence of each of STRUCTS (N of them) from the image's machine
+	 * code, into OUT[i] (input/access/access.h).
+	 */
+	int (*access)(void *state, const struct ll_struct *const *structs, size_t n,
+		      struct ll_access_evidence **out, struct ll_error *err);
+	/* Optional: the evidence of every struct of the image at once. */
+	int (*access_all)(void *state, struct ll_access_image *out, struct ll_error *err);
 };
 
 /* DWARF, through libdw/libdwfl (dwarf/dwarf_reader.c). */

@@ -146,6 +146,19 @@ static int apply_embedded(const struct ll_lint_opts *o, struct ll_struct *s,
 	return ll_rules_apply(o->embed_block, &view, findings, allows, sets, err);
 }
 
+/* What the findings from FROM on rest on: the rules, the code, or a profile. */
+static void set_tiers(struct ll_findings *f, size_t from, bool static_tags)
+{
+	for (size_t i = from; i < f->n; i++) {
+		struct ll_finding *x = &f->v[i];
+
+		if (strcmp(x->rule, "rule-drift") == 0 || strcmp(x->rule, "measured-mixed") == 0)
+			x->tier = LL_TIER_MEASURED;
+		else if (static_tags)
+			x->tier = LL_TIER_STATIC;
+	}
+}
+
 int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct ll_linted *l,
 		   struct ll_error *err)
 {
@@ -158,6 +171,14 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 		       block && block->cacheline ? block->cacheline : o->arch_cacheline;
 	if (o->nr_profiles)
 		ll_profile_apply(o->profiles, o->nr_profiles, s, &l->profile_notes);
+	if (s->access) {
+		struct ll_constructors c = { 0 };
+
+		if (block && block->nr_constructors)
+			c = (struct ll_constructors){ (const char *const *)block->constructors,
+						      block->nr_constructors };
+		ll_access_view_init(&l->access, s->access, s, &c);
+	}
 	if (block) {
 		l->has_rules = true;
 		if (ll_rules_apply(block, s, &l->findings, &allows, &sets, err))
@@ -179,7 +200,8 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
 				     .nr_allows = allows.n, .adjacent_lines = o->adjacent_lines,
 				     .hot_sets = &sets, .thresholds = o->thresholds,
-				     .has_rules = block != NULL || o->embed_block != NULL };
+				     .has_rules = block != NULL || o->embed_block != NULL,
+				     .access = l->access.e ? &l->access : NULL };
 
 	/*
 	 * The groups are always found, since the listing and the JSON show the
@@ -189,7 +211,14 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 	ll_find_groups(s, &l->groups);
 	if (!o->groups_off)
 		ll_groups_apply_tags(s, &l->groups);
+	/* No rules: the code's own evidence tags what nothing else did. */
+	bool static_tags = l->access.e && !ci.has_rules && s->kind != LL_GLOBALS &&
+			   ll_access_static_tags(&l->access, s->members, s->nr_members,
+						 			 &o->static_thresholds);
+	size_t before = l->findings.n;
+
 	ll_check(&ci, &l->findings);
+	set_tiers(&l->findings, before, static_tags);
 	if (!o->groups_off)
 		ll_check_groups(&ci, &l->groups, &l->findings);
 	/* The linker places variables: no member order to propose for them. */
@@ -216,6 +245,7 @@ void ll_linted_release(struct ll_linted *l)
 	/* l->diff belongs to gating, which frees it (ll_layout_diff_free). */
 	ll_findings_release(&l->findings);
 	ll_profile_notes_release(&l->profile_notes);
+	ll_access_view_release(&l->access);
 	ll_lines_release(&l->lines);
 	ll_units_release(&l->units);
 	/* Before the groups: its members' group tags borrow their strings. */

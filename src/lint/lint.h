@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "checks/run.h"
+#include "model/access.h"
 #include "model/profile.h"
 #include "rules/rules.h"
 #include "util/diag.h"
@@ -32,6 +33,7 @@ struct ll_lint_opts {
 	const struct ll_profile *const *profiles;	/* --profile, for this binary */
 	size_t nr_profiles;
 	struct ll_measure_thresholds thresholds;	/* --measured-hot, --measured-writes */
+	struct ll_static_thresholds static_thresholds;	/* --static-readers, --static-writers */
 };
 
 /*

@@ -10,6 +10,13 @@
 #include "util/hash.h"
 #include "util/strbuf.h"
 
+const char *ll_tier_name(enum ll_tier tier)
+{
+	static const char *const names[] = { "declared", "static", "measured" };
+
+	return tier <= LL_TIER_MEASURED ? names[tier] : "?";
+}
+
 const char *ll_level_name(enum ll_level level)
 {
 	switch (level) {

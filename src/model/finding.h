@@ -25,9 +25,18 @@ struct ll_pair {
 	char *b;	/* NULL for single-member findings (split-hot, stale-rule) */
 };
 
+/*
+ * What a finding's tags rest on: the rules (and the kernel's group
+ * markers), the machine code (--access), or a profile (--profile).
+ */
+enum ll_tier { LL_TIER_DECLARED, LL_TIER_STATIC, LL_TIER_MEASURED };
+
+const char *ll_tier_name(enum ll_tier tier);
+
 struct ll_finding {
 	const char *rule;	/* static rule id */
 	enum ll_level level;
+	enum ll_tier tier;
 	char *message;
 	int64_t cacheline;	/* -1 when the finding is not about one line */
 	char **members;		/* member paths (or the pattern, for stale-rule) */

@@ -12,6 +12,8 @@
 #ifndef LAYOUTLINT_LAYOUT_H
 #define LAYOUTLINT_LAYOUT_H
 
+struct ll_access_evidence;
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -120,6 +122,12 @@ struct ll_struct {
 	bool measured;
 	bool measured_access;
 	double measured_samples;	/* every sample at the struct, members or not */
+	/*
+	 * --access: the static evidence of who loads and stores its members
+	 * (model/access.h), borrowed: its owner outlives every copy. NULL when
+	 * not asked for.
+	 */
+	const struct ll_access_evidence *access;
 
 	struct ll_member *members;
 	size_t nr_members;

@@ -18,6 +18,7 @@
 
 #include "gating/baseline.h"
 #include "checks/groups.h"
+#include "model/access.h"
 #include "report/describe.h"
 #include "model/profile.h"
 #include "report/report.h"
@@ -314,6 +315,8 @@ static void rule_text(const struct html_ctx *c, struct strbuf *out, const struct
 	}
 	if (t->tag_rule_line == LL_GROUP_TAG_LINE) {
 		esc(out, t->tag_rule_file);
+	} else if (t->tag_rule_line == LL_STATIC_TAG_LINE) {
+		sb_adds(out, "static evidence (--access)");
 	} else {
 		esc(out, t->tag_rule_file ? t->tag_rule_file : "rules");
 		sb_addf(out, ":%d", t->tag_rule_line);
@@ -760,11 +763,16 @@ static void findings_list(struct html_ctx *c)
 		const struct ll_finding *f = &l->findings.v[i];
 		bool is_new = l->marks && l->marks[i].nr_new;
 
-		sb_addf(out, "<li id=\"s%zu-f%zu\" class=\"finding %s%s\" data-rule=\"%s\">"
-			"<pre>", c->index, i + 1, ll_level_name(f->level), is_new ? " new" : "",
-			f->rule);
+		sb_addf(out, "<li id=\"s%zu-f%zu\" class=\"finding %s%s\" data-rule=\"%s\" "
+			"data-tier=\"%s\"><pre>", c->index, i + 1, ll_level_name(f->level),
+			is_new ? " new" : "", f->rule, ll_tier_name(f->tier));
 		if (is_new)
 			sb_adds(out, "<span class=\"badge\">NEW</span> ");
+		/* What the tags rest on, when it is not the rules: the code or a profile. */
+		if (f->tier != LL_TIER_DECLARED)
+			sb_addf(out, "<span class=\"badge tier\" title=\"%s\">%s</span> ",
+				f->tier == LL_TIER_STATIC ? "tags from the machine code (--access)" :
+				"tags from a perf profile (--profile)", ll_tier_name(f->tier));
 		location(c, &f->location);
 		sb_addf(out, " <span class=\"lvl\">%s:</span> ", ll_level_name(f->level));
 		esc(out, f->message);

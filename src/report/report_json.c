@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* --format=json: the document cli.md fixes; keys are never renamed. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "gating/baseline.h"
 #include "checks/groups.h"
 #include "util/json_writer.h"
@@ -53,8 +56,81 @@ void ll_report_measured_json(struct json_writer *w, const struct ll_struct *s,
 	jw_end_object(w);
 }
 
+/* --access: one kind's sites at M, as {function, inlined_into, file, line, count[, init]}. */
+static void access_sites(struct json_writer *w, const struct ll_access_view *v,
+			 const struct ll_member *m, enum ll_access_kind kind)
+{
+	struct ll_access_sites sites;
+
+	ll_access_member_sites(v, m, kind, &sites);
+	jw_key(w, ll_access_kind_name(kind));
+	jw_begin_array(w);
+	for (size_t i = 0; i < sites.n; i++) {
+		const struct ll_access_site *x = &sites.v[i];
+
+		jw_begin_object(w);
+		jw_kstring(w, "function", x->function);
+		jw_kstring(w, "inlined_into", x->inlined_into);
+		jw_kstring(w, "file", x->file);
+		jw_kuint(w, "line", x->line);
+		jw_kuint(w, "count", x->count);
+		if (kind != LL_ACCESS_KIND_LOAD)
+			jw_kbool(w, "init", x->init);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	ll_access_sites_release(&sites);
+}
+
+static void member_access(struct json_writer *w, const struct ll_access_view *v,
+			  const struct ll_member *m)
+{
+	jw_key(w, "access");
+	jw_begin_object(w);
+	for (int k = 0; k < LL_NR_ACCESS_KINDS; k++)
+		access_sites(w, v, m, (enum ll_access_kind)k);
+	jw_end_object(w);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* --access: the struct's coverage and the functions judged constructors. */
+static void struct_access(struct json_writer *w, const struct ll_access_view *v)
+{
+	const struct ll_access_evidence *e = v->e;
+
+	jw_key(w, "access");
+	jw_begin_object(w);
+	jw_key(w, "coverage");
+	jw_begin_object(w);
+	jw_kuint(w, "functions", e->functions);
+	jw_kuint(w, "operands", e->operands);
+	jw_kuint(w, "typed", e->typed);
+	jw_kdouble(w, "share", e->operands ? (double)e->typed / (double)e->operands : 0);
+	jw_kuint(w, "skipped_functions", e->skipped_functions);
+	jw_kuint(w, "undecoded_bytes", e->undecoded_bytes);
+	jw_end_object(w);
+	jw_key(w, "constructors");
+	jw_begin_array(w);
+	{
+		/* The view keeps them by address; a reader wants them by name. */
+		const char **names = xcalloc(v->nr_init_functions + 1, sizeof(*names));
+
+		memcpy(names, v->init_functions, v->nr_init_functions * sizeof(*names));
+		qsort(names, v->nr_init_functions, sizeof(*names), cmp_names);
+		for (size_t i = 0; i < v->nr_init_functions; i++)
+			jw_string(w, names[i]);
+		free(names);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
 static void member(struct json_writer *w, const struct ll_struct *s, const struct ll_member *m,
-		   unsigned cacheline)
+		   unsigned cacheline, const struct ll_access_view *av)
 {
 	struct ll_extent e = ll_member_extent(m);
 	uint64_t first, last;
@@ -92,10 +168,12 @@ static void member(struct json_writer *w, const struct ll_struct *s, const struc
 		jw_key(w, "measured");
 		ll_report_measured_json(w, s, m);
 	}
+	if (av->e)
+		member_access(w, av, m);
 	jw_key(w, "members");
 	jw_begin_array(w);
 	for (size_t i = 0; i < m->nr_children; i++)
-		member(w, s, &m->children[i], cacheline);
+		member(w, s, &m->children[i], cacheline, av);
 	jw_end_array(w);
 	jw_end_object(w);
 }
@@ -196,6 +274,7 @@ static void finding(struct json_writer *w, const struct ll_finding *f,
 	jw_begin_object(w);
 	jw_kstring(w, "rule", f->rule);
 	jw_kstring(w, "level", ll_level_name(f->level));
+	jw_kstring(w, "tier", ll_tier_name(f->tier));
 	jw_kstring(w, "message", f->message);
 	jw_key(w, "members");
 	jw_begin_array(w);
@@ -371,10 +450,12 @@ static void one_struct(struct json_writer *w, const struct ll_run *run, const st
 		jw_kdouble(w, "measured_samples", s->measured_samples);
 		jw_kbool(w, "measured_access", s->measured_access);
 	}
+	if (l->access.e)
+		struct_access(w, &l->access);
 	jw_key(w, "members");
 	jw_begin_array(w);
 	for (size_t i = 0; i < s->nr_members; i++)
-		member(w, s, &s->members[i], s->cacheline);
+		member(w, s, &s->members[i], s->cacheline, &l->access);
 	jw_end_array(w);
 	lines(w, &l->lines);
 	groups_json(w, &l->groups);

@@ -292,6 +292,7 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	sb_reset(&qname);
 	sb_addf(&qname, "%s %s", ll_kind_name(s->kind), s->name);
 	jw_kstring(w, "struct", qname.buf);
+	jw_kstring(w, "tier", ll_tier_name(f->tier));
 	jw_key(w, "cacheline");
 	if (f->cacheline >= 0)
 		jw_uint(w, (uint64_t)f->cacheline);

@@ -26,6 +26,7 @@ struct text_ctx {
 	uint64_t next_boundary;	/* offset of the next cacheline marker to print */
 	bool color;
 	const struct ll_groups *groups;	/* kernel cacheline groups of s */
+	const struct ll_access_view *access;	/* --access: the code's evidence; e NULL: none */
 };
 
 static const char *color(const struct text_ctx *c, const char *code)
@@ -76,6 +77,28 @@ static void measure_column(struct text_ctx *c, const struct ll_member *m)
 	}
 }
 
+/*
+ * --access: how many functions load, store (and, apart, how many
+ * constructors store) and atomically update the member.
+ */
+static void access_column(struct text_ctx *c, const struct ll_member *m)
+{
+	struct ll_access_summary sum;
+	struct ll_access_sites sites;
+	size_t init = 0;
+
+	if (!c->access || !c->access->e)
+		return;
+	ll_access_member_summary(c->access, m, &sum);
+	ll_access_member_sites(c->access, m, LL_ACCESS_KIND_STORE, &sites);
+	for (size_t i = 0; i < sites.n; i++)
+		init += sites.v[i].init && (i == 0 || sites.v[i - 1].function != sites.v[i].function);
+	ll_access_sites_release(&sites);
+	sb_addf(c->out, " code: %u load %u write", sum.load_functions, sum.writer_functions);
+	if (init)
+		sb_addf(c->out, " %zu init", init);
+}
+
 static void position(struct text_ctx *c, const struct ll_member *m)
 {
 	unsigned cl = c->s->cacheline;
@@ -115,6 +138,7 @@ static void position(struct text_ctx *c, const struct ll_member *m)
 	}
 	ll_groups_marker_note(c->groups, m, c->out);
 	measure_column(c, m);
+	access_column(c, m);
 	sb_adds(c->out, " */\n");
 }
 
@@ -186,6 +210,7 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 	struct ll_summary sum;
 
 	c.groups = &l->groups;
+	c.access = &l->access;
 	/* Several binaries: which one this struct, and any finding without a file, is from. */
 	if (run->binaries) {
 		sb_adds(out, "/* in ");
@@ -208,7 +233,18 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 		s->alignment, s->explicit_align ? " (explicit)" :
 		s->alignment_inferred ? " (inferred)" : "");
 	ll_groups_summary(&l->groups, out);
-	if (l->has_rules || ll_groups_tagged(s))
+	if (l->access.e) {
+		const struct ll_access_evidence *e = l->access.e;
+
+		sb_addf(out, "\t/* code: %zu function%s touch it; %" PRIu64 " of their %" PRIu64
+			" memory operands typed (", e->functions, e->functions == 1 ? "" : "s",
+			e->typed, e->operands);
+		ll_percent_describe(e->operands ? 100.0 * (double)e->typed / (double)e->operands : 0,
+				    out);
+		sb_addf(out, "); %zu constructor%s */\n", l->access.nr_init_functions,
+			l->access.nr_init_functions == 1 ? "" : "s");
+	}
+	if (l->has_rules || ll_groups_tagged(s) || l->access.e)
 		tag_summary(&c, l);
 	sb_adds(out, "};\n");
 }

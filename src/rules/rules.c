@@ -626,6 +626,27 @@ static int parse_group(struct parser *p, const struct word *w, size_t nr)
 	return add_patterns(p, st, w + 2, nr - 2, &w[1]);
 }
 
+/* "constructors GLOB...": function names whose stores initialise the struct (--access). */
+static int parse_constructors(struct parser *p, const struct word *w, size_t nr)
+{
+	struct ll_block *b = p->block;
+
+	if (nr < 2)
+		return fail_at(p, w[0].column + 12, "expected function name patterns after "
+			       "'constructors'");
+	for (size_t i = 1; i < nr; i++) {
+		for (size_t k = 0; k < w[i].n; k++)
+			if (!is_ident_char(w[i].s[k]) && !strchr("*?[]!", w[i].s[k]))
+				return fail_at(p, w[i].column + (unsigned)k, "expected a function "
+					       "name or a shell pattern of one, not '%.*s'",
+					       (int)w[i].n, w[i].s);
+		b->constructors = xgrow(b->constructors, b->nr_constructors,
+					sizeof(*b->constructors));
+		b->constructors[b->nr_constructors++] = word_dup(&w[i]);
+	}
+	return 0;
+}
+
 static int parse_statement(struct parser *p, const struct word *w, size_t nr)
 {
 	if (word_is(&w[0], "struct") || word_is(&w[0], "union"))
@@ -653,11 +674,12 @@ static int parse_statement(struct parser *p, const struct word *w, size_t nr)
 		      (w[0].n > 11 && memcmp(w[0].s, "read-mostly:", 12) == 0) ||
 		      (w[0].n > 4 && memcmp(w[0].s, "cold:", 5) == 0);
 	bool known = is_tag || word_is(&w[0], "align") || word_is(&w[0], "pin") ||
-		     word_is(&w[0], "allow") || word_is(&w[0], "group");
+		     word_is(&w[0], "allow") || word_is(&w[0], "group") ||
+		     word_is(&w[0], "constructors");
 
 	if (!known)
 		return fail_at(p, w[0].column, "unknown statement '%.*s' (expected struct, union, "
-			       "globals, percpu, cacheline, read-mostly, write-hot, cold, align, pin, allow or group)",
+			       "globals, percpu, cacheline, read-mostly, write-hot, cold, align, pin, allow, group or constructors)",
 			       (int)w[0].n, w[0].s);
 	if (!p->block)
 		return fail_at(p, w[0].column, "'%.*s' outside a block: open one with "
@@ -676,6 +698,8 @@ static int parse_statement(struct parser *p, const struct word *w, size_t nr)
 	}
 	if (word_is(&w[0], "group"))
 		return parse_group(p, w, nr);
+	if (word_is(&w[0], "constructors"))
+		return parse_constructors(p, w, nr);
 	return parse_allow(p, w, nr);
 }
 
@@ -792,6 +816,9 @@ void ll_rules_release(struct ll_rules *rules)
 		for (size_t j = 0; j < b->nr_stmts; j++)
 			stmt_release(&b->stmts[j]);
 		free(b->stmts);
+		for (size_t j = 0; j < b->nr_constructors; j++)
+			free(b->constructors[j]);
+		free(b->constructors);
 		free(b->name);
 		free(b->in_glob);
 	}

@@ -60,6 +60,9 @@ struct ll_block {
 	unsigned align_line;
 	struct ll_stmt *stmts;
 	size_t nr_stmts;
+	/* "constructors GLOB...": functions whose stores initialise (--access) */
+	char **constructors;
+	size_t nr_constructors;
 	const char *file;	/* where the first block for this aggregate opened */
 	unsigned line, column;
 };

@@ -87,7 +87,8 @@ static bool cache_file_name(const char *name)
 	size_t n = strlen(name);
 
 	return (n > 6 && strcmp(name + n - 6, ".index") == 0) ||
-	       (n > 6 && strcmp(name + n - 6, ".names") == 0);
+	       (n > 6 && strcmp(name + n - 6, ".names") == 0) ||
+	       (n > 7 && strcmp(name + n - 7, ".access") == 0);
 }
 
 /* Oldest first; the file to keep after every other. */

@@ -35,7 +35,7 @@ const char *ll_cache_file_distrust(const struct stat *st);
 uint64_t ll_cache_max_bytes(void);
 
 /*
- * Remove the least recently used *.index and *.names files of DIR (by
+ * Remove the least recently used *.index, *.names and *.access files of DIR (by
  * modification time: a loaded index is touched) until the rest fit in
  * MAX_BYTES; the file KEEP (a path, or NULL), just written, goes last.
  * Best effort: nothing else in DIR is touched, links are not followed.

@@ -50,7 +50,10 @@ BASE = ["-std=gnu11", "-w", "-O0"]
 
 CLANG_TARGETS = ["s390x-linux-gnu", "powerpc64-linux-gnu", "powerpc64le-linux-gnu",
                  "i386-linux-gnu", "armv7a-linux-gnueabihf", "aarch64-linux-gnu",
-                 "riscv64-linux-gnu"]
+                 "riscv64-linux-gnu",
+                 # MIPS: libdw 0.188 has no MIPS backend, the objects are relocated here
+                 # (ELF32 REL; MIPS64 r_info) and their debug sections are SHT_MIPS_DWARF.
+                 "mipsel-linux-gnu", "mips64el-linux-gnuabi64"]
 
 
 class Variant:

@@ -14,6 +14,8 @@ in each of these forms:
   - dwp, llvm-dwp: the binary with those .dwo files gone and packaged
     beside it as BINARY.dwp;
   - types: -fdebug-types-section (DWARF 4: .debug_types; 5: type units);
+  - types-object: the same as objects joined by ld -r, each type unit in a
+    COMDAT section of its own (libdw reads only the first of a name);
   - a .dwo or .dwp given alone: exact layouts, and a note that the
     declaring files are in the binary.
 
@@ -64,6 +66,25 @@ def cc_build(cc, dwarf, out, work, extra=()):
     p = run(cmd, cwd=work, timeout=TIMEOUT)
     if p.rc != 0:
         raise Failure("%s: %s" % (" ".join(cmd), p.err.strip()))
+    return os.path.join(work, out)
+
+
+def types_object(cc, dwarf, work):
+    """The sources' -fdebug-types-section objects, joined by ld -r (as a
+    module is): each type unit in a COMDAT .debug_types (DWARF 4) or
+    .debug_info (5) section of its own, beside the units' .debug_info."""
+    objs = []
+    for src in SOURCES:
+        obj = "%s-%d-types-%s.o" % (cc, dwarf, src[:-2])
+        cmd = [cc, *FLAGS, "-gdwarf-%d" % dwarf, "-fdebug-types-section", "-c", src, "-o", obj]
+        p = run(cmd, cwd=work, timeout=TIMEOUT)
+        if p.rc != 0:
+            raise Failure("%s: %s" % (" ".join(cmd), p.err.strip()))
+        objs.append(obj)
+    out = "%s-%d-types.o" % (cc, dwarf)
+    p = run(["ld", "-r", "-o", out, *objs], cwd=work, timeout=TIMEOUT)
+    if p.rc != 0:
+        raise Failure("ld -r: %s" % p.err.strip())
     return os.path.join(work, out)
 
 
@@ -201,6 +222,8 @@ def main():
                 check("split", cc_build(cc, dwarf, split, work, ["-gsplit-dwarf"]))
                 check("types", cc_build(cc, dwarf, "%s-%d-types" % (cc, dwarf), work,
                                         ["-fdebug-types-section"]))
+                # Objects before linking: every COMDAT debug section read.
+                check("types-object", types_object(cc, dwarf, work))
                 split_forms(tap, layoutlint, cc, dwarf, work, split, want, check)
                 if cc == "gcc" and dwarf == 4:
                     # Type units inside the .dwo files are not read: one line says so.

@@ -106,7 +106,34 @@ def main():
        "bash completion offers struct names from the index --list wrote",
        p.stderr + q.stdout + q.stderr)
     check_audit_members(ok, lint, a.workdir)
+    check_unlaid_rows(ok, lint, a.workdir)
     return tap.finish()
+
+
+def check_unlaid_rows(ok, lint, workdir):
+    """--list GLOB shows a name with distinct definitions as --list='*' does,
+    a 2 GiB struct of one array member is listed, and neither hides the
+    others."""
+    src = os.path.join(HERE, "rows.c")
+    for cc in ("gcc", "clang"):
+        wide = compile_c(cc, src, f"rows-wide-{cc}.o", workdir=workdir, defines=["WIDE"])
+        narrow = compile_c(cc, src, f"rows-narrow-{cc}.o", workdir=workdir)
+        exe = os.path.join(workdir, f"rows-{cc}")
+        run([cc, wide, narrow, "-o", exe], check=True)
+        rc, out, err = lint.run("--list=tw*", exe)
+        ok(rc == 0 and len(out.splitlines()) == 2 and
+           out.splitlines()[1].split()[:3] == ["?", "twice", "(distinct"],
+           f"{cc}: --list GLOB whose only match has two definitions shows its ? row, exit 0",
+           out + err)
+        rc, out, err = lint.run("--list=*", exe)
+        rows = {l.split()[1]: l.split() for l in out.splitlines()[1:]}
+        ok(rc == 0 and rows.get("huge_one", [])[2:4] == [str(1 << 31), str((1 << 31) // 64)]
+           and rows.get("plain_row", [])[2:3] == ["4"] and rows.get("twice", [""])[0] == "?",
+           f"{cc}: --list='*' lists the 2 GiB struct, the ambiguous name and the rest", out + err)
+        rc, out, err = lint.run(exe, "huge_one")
+        ok(rc == 2 and out == "" and err.count("\n") == 1 and "256 MiB" in err and
+           "--list shows it" in err,
+           f"{cc}: laying out the 2 GiB struct is one line, exit 2", out + err)
 
 
 def check_audit_members(ok, lint, workdir):

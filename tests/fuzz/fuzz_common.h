@@ -44,6 +44,15 @@ static inline bool fuzz_lint(struct ll_linted *l, struct ll_struct *s, struct ll
 	struct ll_check_input ci = { .s = s, .align = align, .allows = allows.v,
 				     .nr_allows = allows.n, .adjacent_lines = true,
 				     .hot_sets = &sets };
+	const struct ll_static_thresholds st = { 1, 1 };
+
+	/* --access: the evidence's checks, and static tags where no rules gave any. */
+	if (s->access) {
+		ll_access_view_init(&l->access, s->access, s, NULL);
+		ci.access = &l->access;
+		if (!block)
+			ll_access_static_tags(&l->access, s->members, s->nr_members, &st);
+	}
 
 	ll_find_groups(s, &l->groups);
 	ll_groups_apply_tags(s, &l->groups);
@@ -57,6 +66,7 @@ static inline bool fuzz_lint(struct ll_linted *l, struct ll_struct *s, struct ll
 static inline void fuzz_linted_release(struct ll_linted *l)
 {
 	ll_findings_release(&l->findings);
+	ll_access_view_release(&l->access);
 	ll_struct_free(l->layout);
 	ll_groups_release(&l->groups);	/* last: member tags borrow from it */
 	memset(l, 0, sizeof(*l));

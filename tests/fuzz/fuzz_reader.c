@@ -10,7 +10,8 @@
  *
  * Then a fixed set of queries (names from the fixtures and the corpus, a
  * typo that asks for a "did you mean", a union, a --decl-file glob) is
- * looked up, and each struct found is linted and rendered as main.c does.
+ * looked up, the access analyzer (--access) reads the image's code for the
+ * structs found, and each is linted and rendered as main.c does.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "../../src/input/reader.h"
+#include "../../src/model/access.h"
 #include "fuzz_common.h"
 
 static int memfd = -1;
@@ -82,7 +84,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (ll_input_open(fd_path, NULL, &in, &err) == 0 &&
 	    ll_input_lookup(in, queries, NR_QUERIES, results, &err) == 0) {
+		const struct ll_struct *found[NR_QUERIES];
+		struct ll_access_evidence *ev[NR_QUERIES] = { 0 };
+		size_t nf = 0;
+
 		run.build_id = ll_input_build_id(in);
+		for (size_t i = 0; i < NR_QUERIES; i++)
+			if (results[i].status == LL_FOUND && results[i].layout->kind != LL_GLOBALS)
+				found[nf++] = results[i].layout;
+		if (nf && ll_input_access(in, found, nf, ev, &err) == 0)
+			for (size_t i = 0; i < nf; i++)
+				((struct ll_struct *)found[i])->access = ev[i];
 		for (size_t i = 0; i < NR_QUERIES; i++) {
 			if (results[i].status == LL_FOUND) {
 				fuzz_lint(&linted[run.nr_structs++], results[i].layout, NULL);
@@ -93,6 +105,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_report(&run);
 		for (size_t i = 0; i < run.nr_structs; i++)
 			fuzz_linted_release(&linted[i]);
+		for (size_t i = 0; i < nf; i++)
+			ll_access_evidence_free(ev[i]);
 	}
 	ll_input_close(in);
 	return 0;

@@ -3,7 +3,7 @@
 """Real-kernel layout test: compare layoutlint's JSON against pahole.
 
 usage: pahole_compare.py --layoutlint PATH --series 6.12|6.1
-                         [--module fs/xfs/xfs.ko] [--count N]
+                         [--arch ARCH] [--module fs/xfs/xfs.ko] [--count N]
 
 pahole's answers come from ONE full dump per image (`pahole -F dwarf IMAGE`),
 cached next to the image as `<basename>.pahole.txt` (written atomically), so
@@ -35,7 +35,11 @@ pahole 1.24 notes (what the parser relies on, checked against 6.1/6.12):
 
 With --module, the module's debug sections are relocated by layoutlint
 itself; two more points run --list and the compared structs' JSON with
-LAYOUTLINT_RELOC=own and =libdwfl and require the same bytes.
+LAYOUTLINT_RELOC=own and =libdwfl and require the same bytes.  With --arch
+(scripts/fetch-kernel foreign ARCH), Debian's image for another
+architecture; for mipsel and mips64el, whose modules libdwfl cannot
+relocate (libdw 0.188 has no MIPS backend), those two points require
+layoutlint's own relocation alone to list and lay out the module.
 """
 
 import argparse
@@ -419,6 +423,25 @@ def check_relocation(tap, layoutlint, module, items, timeout):
                ["  own: %s" % got["own"][2][:300], "  libdwfl: %s" % got["libdwfl"][2][:300]])
 
 
+def check_own_relocation(tap, layoutlint, module, items, timeout):
+    """A MIPS module, which only layoutlint's relocation reads (no libdwfl
+    to compare with): --list of every struct and the compared structs'
+    JSON with LAYOUTLINT_RELOC=own (no fallback), cold."""
+    argv_json = ["--format=json", module] + [w for kind, nm in items for w in (kind, nm)]
+    p = run([layoutlint, "--no-cache", "--list=*", module], timeout=timeout,
+            extra_env={"LAYOUTLINT_RELOC": "own"})
+    rows = p.out.splitlines()[1:]
+    tap.ok(p.returncode == 0 and len(rows) > 100 and not any(r.startswith("?") and
+                                                             "not laid out" in r for r in rows),
+           "--list='*' of the MIPS module, relocated by layoutlint alone (%d rows)" % len(rows),
+           ["  " + p.err[:300]])
+    p = run([layoutlint, "--no-cache", *argv_json], timeout=timeout,
+            extra_env={"LAYOUTLINT_RELOC": "own"})
+    tap.ok(p.returncode in (0, 1) and p.out.startswith("{"),
+           "JSON of the compared structs, relocated by layoutlint alone (exit %d)"
+           % p.returncode, ["  " + p.err[:300]])
+
+
 def lint_all(layoutlint, image, items, timeout, stats):
     """Batches, splitting a failing batch in halves to isolate the name(s)
     layoutlint refuses.  Returns (results, errors name -> message)."""
@@ -592,6 +615,7 @@ def main():
     ap.add_argument("--layoutlint", required=True)
     ap.add_argument("--series", required=True, help="6.12 or 6.1")
     ap.add_argument("--module", help="module path in the tree, e.g. fs/xfs/xfs.ko")
+    ap.add_argument("--arch", help="another architecture's Debian image (fetch-kernel foreign)")
     ap.add_argument("--count", type=int,
                     help="structs to test (default 200; with --module %d)"
                     % MODULE_MAX)
@@ -619,11 +643,13 @@ def main():
     tool = find_fetch_tool(args.fetch_tool)
     if not tool:
         skip_all("no scripts/fetch-kernel")
-    fargv = [tool, "vmlinux", args.series] + ([args.module] if args.module else [])
+    fargv = ([tool, "foreign", args.arch, args.series] if args.arch else
+             [tool, "vmlinux", args.series]) + ([args.module] if args.module else [])
     p = subprocess.run(fargv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     paths = p.stdout.decode().split()
     if p.returncode != 0 or len(paths) < (2 if args.module else 1):
-        skip_all("cannot fetch kernel %s%s: %s" % (
+        skip_all("cannot fetch kernel %s%s%s: %s" % (
+            args.arch + " " if args.arch else "",
             args.series, " " + args.module if args.module else "",
             p.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]))
     vmlinux = paths[0]
@@ -654,6 +680,24 @@ def main():
         candidates = [nm for nm in structs if nm not in vstructs]
         count = args.count or MODULE_MAX
         always = ALWAYS_MODULE
+        if args.arch == "mips64el":
+            # pahole 1.24 reads a module through libdwfl, which cannot apply
+            # MIPS64's RELA records (no MIPS backend): it reads the section
+            # unrelocated, every string offset 0 plus nothing, and prints
+            # wrong names ("struct trace_raw_output_xfs_inode_corrupt_class"
+            # for all). mipsel's REL records hold their addends in place, so
+            # pahole reads those right. The module's copies of what vmlinux
+            # also defines (kernel headers, one config) are compared with
+            # vmlinux's dump instead.
+            p = run([args.layoutlint, "--no-cache", "--list=*", image], timeout=args.timeout)
+            mine = {ln.split()[1] for ln in p.out.splitlines()[1:]
+                    if ln.split() and ln.split()[0] in ("struct", "union")}
+            diag("pahole misreads %s (MIPS64 RELA, no libdw backend): of its %d structs, "
+                 "those vmlinux also defines are compared with vmlinux's dump"
+                 % (image, len(mine)))
+            structs, prob = vstructs, vprob
+            candidates = [nm for nm in mine if nm in vstructs]
+            always = []
     else:
         structs, prob = vstructs, vprob
         candidates = list(structs)
@@ -726,7 +770,9 @@ def main():
                 and fcount == FILE_612["f_count"])
         tap.ok(good, "struct file on 6.12: size 184, 3 cachelines, f_count at 0")
 
-    if args.module:
+    if args.module and args.arch and args.arch.startswith("mips"):
+        check_own_relocation(tap, args.layoutlint, image, items, args.timeout)
+    elif args.module:
         check_relocation(tap, args.layoutlint, image, items, args.timeout)
 
     diag("%d structs, %d failed, %d skipped; compared %d members (%d bitfields,"

@@ -48,6 +48,13 @@ from lib import Failure, Lint, Tap, have, run  # noqa: E402
 CLASSES = os.path.join(HERE, "classes.cc")
 SHAPES = os.path.join(HERE, "shapes.rs")
 SELECT = os.path.join(HERE, "select")
+STDLIB = os.path.join(HERE, "stdlib.cc")
+KEYFN = os.path.join(HERE, "keyfn.cc")
+KEYFN_KEY = os.path.join(HERE, "keyfn_key.cc")
+KEYFN_H = os.path.join(HERE, "keyfn.h")
+TWOPATHS = os.path.join(HERE, "twopaths")
+STDLIB_NAMES = ["Holder", "Owner", "TupleHolder", "NodeHolder", "Nested", "Deep", "WithUnion",
+                "KeepsByte", "MemberPointers"]
 
 # Every class of classes.cc laid out; Pair<geo::Base, short> is spelled by each
 # compiler its own way and found with --list.
@@ -90,9 +97,9 @@ def bases_of(s):
     return out
 
 
-def oracle_source(structs):
+def oracle_source(structs, header=CLASSES):
     """C++ that the compiler accepts only if every figure is its own."""
-    lines = ['#include "%s"' % CLASSES, "#include <cstddef>", "#include <cstdio>",
+    lines = ['#include "%s"' % header, "#include <cstddef>", "#include <cstdio>",
              "#include <type_traits>", ""]
     runtime = []
     for i, s in enumerate(structs):
@@ -105,9 +112,13 @@ def oracle_source(structs):
                 continue
             lines.append("static_assert(offsetof(%s, %s) == %d, \"offsetof %s.%s\");"
                          % (t, name, m["offset"], t, name))
+            # A union of one empty [[no_unique_address]] member takes no room
+            # either, though is_empty is never true of a union.
             lines.append("static_assert(sizeof(%s::%s) == %d || (%d == 0 && "
-                         "std::is_empty_v<decltype(%s::%s)>), \"sizeof %s.%s\");"
-                         % (t, name, m["size"], m["size"], t, name, t, name))
+                         "(std::is_empty_v<decltype(%s::%s)> || "
+                         "(std::is_union_v<decltype(%s::%s)> && sizeof(%s::%s) == 1))), "
+                         "\"sizeof %s.%s\");"
+                         % (t, name, m["size"], m["size"], t, name, t, name, t, name, t, name))
         for base, off in bases_of(s):
             runtime.append('\tbad |= check("%s", "%s", (char *)static_cast<%s *>((%s *)buf) - buf, %d);'
                            % (t, base, base, t, off))
@@ -261,6 +272,106 @@ def cxx_variant(tap, lint, work, cxx, dwarf):
            "exit %d: %s %s" % (rc, err, {k: v for k, v in tags.items() if v != "untagged"}))
 
 
+def cxx_stdlib(tap, lint, work, cxx, dwarf):
+    """Everyday C++ (stdlib.cc): what holds std::string, std::vector,
+    std::map, std::unique_ptr, a tuple with an empty deleter, a node handle,
+    empty bases nested in empty bases, [[no_unique_address]] members at any
+    depth, pointers to members and std::nullptr_t, at -O2 -std=c++17, each
+    laid out as the compiler says; and a whole-file listing with no row
+    refused."""
+    tag = "stdlib %s dwarf%s" % (cxx, dwarf)
+    obj = os.path.join(work, "stdlib-%s-%s.o" % (cxx, dwarf))
+    exe = os.path.join(work, "stdlib-%s-%s" % (cxx, dwarf))
+    flags = ["-std=c++17", "-O2", "-gdwarf-" + dwarf]
+    if not build([cxx, *flags, "-c", STDLIB, "-o", obj], tap, tag + ": compiles") or \
+       not build([cxx, *flags, "-DWITH_MAIN", STDLIB, "-o", exe], tap, tag + ": links"):
+        return
+    rc, out, err = lint("--list", "*", obj)
+    refused = [line for line in out.splitlines() if line.startswith("?")]
+    rows = [line.split()[1] for line in out.splitlines()[1:] if not line.startswith("?")]
+    tap.ok(rc == 0 and not refused and set(STDLIB_NAMES) <= set(rows) and
+           any(r.startswith("std::") for r in rows),
+           "%s: --list='*' lists every class, the library's too, none refused" % tag,
+           "exit %d: %s\n%s" % (rc, "\n".join(refused), err))
+    rc, doc, err = lint.json("--format=json", obj, *STDLIB_NAMES)
+    if not tap.ok(rc == 0 and len(doc.get("structs", [])) == len(STDLIB_NAMES),
+                  "%s: every class laid out" % tag, "exit %d: %s" % (rc, err)):
+        return
+    structs = doc["structs"]
+    bad = []
+    for s in structs:
+        total = sum(m["size"] for m in members_of(s)) + s["hole_bytes"] + s["padding"]
+        if total != s["size"]:
+            bad.append("%s: members + holes + padding = %d, size %d" % (s["name"], total, s["size"]))
+    tap.ok(not bad, "%s: every byte is a member, a hole or padding" % tag, "\n".join(bad))
+    by_name = {s["name"]: s for s in structs}
+    fm = [m for m in members_of(by_name["MemberPointers"]) if m["name"] == "fm"]
+    tap.ok(fm and fm[0]["type"].startswith("int (Target::*)"),
+           "%s: a pointer to member function is spelled as C++ does" % tag, str(fm))
+    src = os.path.join(work, "stdlib-oracle-%s-%s.cc" % (cxx, dwarf))
+    with open(src, "w") as f:
+        f.write(oracle_source(structs, STDLIB))
+    prog = src[:-3]
+    if build([cxx, "-std=c++17", "-Wno-invalid-offsetof", src, "-o", prog], tap,
+             "%s: the compiler agrees with every offset and size" % tag):
+        p = run([prog], timeout=TIMEOUT)
+        tap.ok(p.rc == 0, "%s: every base at the compiler's offset" % tag, p.out + p.err)
+        tap.ok(True, "%s: the compiler agrees with every offset and size" % tag)
+    raw = lint("--list", "*", exe)
+    libdw = lint("--list", "*", exe, extra_env={"LAYOUTLINT_SCAN": "libdw"})
+    tap.ok(raw.rc == 0 and raw.out == libdw.out and "\nstruct Holder " in raw.out,
+           "%s: --list of the executable is the same on both paths" % tag,
+           "exit %d/%d: %s %s" % (raw.rc, libdw.rc, raw.err, libdw.err))
+
+
+def refused_row(tap, lint, work, cxx):
+    """A class whose base or member is only declared in this object (its key
+    function is in another): its --list row says why and every other row is
+    listed; asked for by name, it is one line. Linked with the
+    unit that defines it, every class is laid out as the compiler says, on
+    both scan paths."""
+    tag = "keyfn %s" % cxx
+    obj = os.path.join(work, "keyfn-%s.o" % cxx)
+    exe = os.path.join(work, "keyfn-%s" % cxx)
+    if not build([cxx, "-std=c++17", "-O2", "-g", "-c", KEYFN, "-o", obj], tap,
+                 tag + ": compiles") or \
+       not build([cxx, "-std=c++17", "-O2", "-g", KEYFN, KEYFN_KEY, "-o", exe], tap,
+                 tag + ": links"):
+        return
+    rc, out, err = lint("--list", "*", obj)
+    tap.ok(rc == 0 and re.search(r"^\?\s+UsesKey\s+\(not laid out: type Key .* only declared",
+                                 out, re.M) and
+           re.search(r"^\?\s+HasKey\s+\(not laid out: ", out, re.M) and
+           re.search(r"^struct\s+Plain\s+16\s", out, re.M),
+           "%s: a class only declared in the file is a row saying why; the others are listed"
+           % tag, "exit %d: %s %s" % (rc, out, err))
+    rc, out, err = lint(obj, "HasKey")
+    tap.ok(rc == 2 and out == "" and err.count("\n") == 1 and "only declared" in err,
+           "%s: asked for, such a class is one line saying why, exit 2" % tag, out + err)
+    names = ["UsesKey", "HasKey", "Plain", "Key"]
+    for env in ({}, {"LAYOUTLINT_SCAN": "libdw"}):
+        path = " (libdw walk)" if env else ""
+        rc, out, err = lint("--list", "*", exe, extra_env=env)
+        tap.ok(rc == 0 and not re.search(r"^\?", out, re.M) and
+               all(re.search(r"^struct\s+%s\s" % n, out, re.M) for n in names),
+               "%s%s: in the program, a class only declared in its unit is listed as defined "
+               "in the other" % (tag, path), "exit %d: %s %s" % (rc, out, err))
+        rc, doc, err = lint.json("--format=json", exe, *names, extra_env=env)
+        if not tap.ok(rc == 0 and len(doc.get("structs", [])) == len(names),
+                      "%s%s: every class laid out" % (tag, path), "exit %d: %s" % (rc, err)):
+            continue
+        src = os.path.join(work, "keyfn-oracle-%s%s.cc" % (cxx, "-libdw" if env else ""))
+        with open(src, "w") as f:
+            f.write(oracle_source(doc["structs"], KEYFN_H))
+        prog = src[:-3]
+        if build([cxx, "-std=c++17", "-Wno-invalid-offsetof", src, "-o", prog], tap,
+                 "%s%s: the compiler agrees with every offset and size" % (tag, path)):
+            p = run([prog], timeout=TIMEOUT)
+            tap.ok(p.rc == 0, "%s%s: every base at the compiler's offset" % (tag, path),
+                   p.out + p.err)
+            tap.ok(True, "%s%s: the compiler agrees with every offset and size" % (tag, path))
+
+
 def rust(tap, lint, work):
     if not have("rustc"):
         tap.skip("rust", "rustc not installed")
@@ -282,7 +393,7 @@ def rust(tap, lint, work):
             truth.setdefault(w[0], {})["SIZE"] = int(w[2])
         else:
             truth.setdefault(w[0], {})[w[1]] = (int(w[2]), int(w[3]))
-    tap.ok(p.rc == 0 and len(truth) == 4, "rust: the program says where rustc put each field",
+    tap.ok(p.rc == 0 and len(truth) == 5, "rust: the program says where rustc put each field",
            p.out + p.err)
     for env in ({}, {"LAYOUTLINT_SCAN": "libdw"}):
         rc, doc, err = lint.json("--format=json", exe, *truth, extra_env=env)
@@ -356,6 +467,52 @@ def selector(tap, lint, work):
                    "%s: a selector that picks nothing says so and lists the definitions" % tag, err)
 
 
+def two_paths(tap, lint, work):
+    """One header reached by two relative paths, from units compiled in two
+    directories (lib/user.c from twopaths/, src/main.c from twopaths/src/):
+    one definition, not two, on both scan paths and with --prefix-map."""
+    tree = os.path.join(work, "twopaths")
+    shutil.rmtree(tree, ignore_errors=True)
+    shutil.copytree(TWOPATHS, tree)
+    # Relative: -fdebug-prefix-map=TREE=. makes every comp_dir relative
+    # ("." and "./src"), as Debian builds glibc.
+    for cc, dwarf, mapped in [(c, d, m) for c in ("gcc", "clang") if have(c)
+                              for d in ("4", "5") for m in (False, True)]:
+        if True:
+            tag = "two paths %s dwarf%s%s" % (cc, dwarf, " comp_dir relative" if mapped else "")
+            v = "%s-%s%s" % (cc, dwarf, "-rel" if mapped else "")
+            lib_o = os.path.join(tree, "user-%s.o" % v)
+            main_o = os.path.join(tree, "main-%s.o" % v)
+            exe = os.path.join(tree, "two-%s" % v)
+            flags = ["-g", "-gdwarf-" + dwarf, "-O0", "-c"]
+            if mapped:
+                flags.append("-fdebug-prefix-map=%s=." % tree)
+            p1 = run([cc, *flags, "lib/user.c", "-o", lib_o], cwd=tree, timeout=TIMEOUT)
+            p2 = run([cc, *flags, "main.c", "-o", main_o], cwd=os.path.join(tree, "src"),
+                     timeout=TIMEOUT)
+            if not tap.ok(p1.rc == 0 and p2.rc == 0 and
+                          build([cc, lib_o, main_o, "-o", exe], tap, tag + ": links"),
+                          tag + ": compiles in two directories", p1.err + p2.err):
+                continue
+            truth = [int(x) for x in run([exe], timeout=TIMEOUT).out.split()]
+            for env in ({}, {"LAYOUTLINT_SCAN": "libdw"}):
+                path = " (libdw walk)" if env else ""
+                for extra in ([], ["--prefix-map", tree + "=/build"]):
+                    rc, doc, err = lint.json("--format=json", *extra, exe, "shared",
+                                             extra_env=env)
+                    got = [(s["size"], [m["offset"] for m in s["members"]])
+                           for s in doc.get("structs", [])]
+                    tap.ok(rc == 0 and got == [(truth[0], truth[1:])],
+                           "%s%s%s: one definition, as the compiler lays it out" %
+                           (tag, path, " --prefix-map" if extra else ""),
+                           "exit %d, %s (want %s): %s" % (rc, got, truth, err))
+                rc, out, err = lint("--list", "*", exe, extra_env=env)
+                tap.ok(rc == 0 and re.search(r"^struct\s+shared\s+%d\s" % truth[0], out, re.M)
+                       and not re.search(r"^\?", out, re.M),
+                       "%s%s: --list shows it once, not as distinct definitions" % (tag, path),
+                       out + err)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -371,8 +528,12 @@ def main():
             # DWARF 2 writes a base's offset as DW_OP_plus_uconst N.
             for dwarf in ("2", "4", "5"):
                 cxx_variant(tap, lint, work, cxx, dwarf)
+            for dwarf in ("4", "5"):
+                cxx_stdlib(tap, lint, work, cxx, dwarf)
+            refused_row(tap, lint, work, cxx)
         rust(tap, lint, work)
         selector(tap, lint, work)
+        two_paths(tap, lint, work)
     except Failure as e:
         tap.ok(False, "runner", str(e))
     return tap.finish()

@@ -29,10 +29,18 @@ pub mod geo {
         Dot(u8),
         Line(u64, u64),
     }
+    // Enums as fields: the struct is laid out, each enum a member of its size.
+    pub struct Holder {
+        pub id: u32,
+        pub next: Option<Box<u64>>,
+        pub shape: Shape,
+        pub small: Option<u8>,
+        pub done: bool,
+    }
 }
 
 use geo::deep::Leaf;
-use geo::{CPoint, Point, Shape, Wrapper};
+use geo::{CPoint, Holder, Point, Shape, Wrapper};
 use std::mem::{offset_of, size_of, size_of_val};
 
 macro_rules! field {
@@ -63,6 +71,13 @@ fn main() {
     field!("shapes::geo::deep::Leaf", Leaf, a, l);
     field!("shapes::geo::deep::Leaf", Leaf, b, l);
     field!("shapes::geo::deep::Leaf", Leaf, c, l);
+    let h = Holder { id: 1, next: None, shape: Shape::Dot(2), small: Some(3), done: false };
+    println!("shapes::geo::Holder SIZE {}", size_of::<Holder>());
+    field!("shapes::geo::Holder", Holder, id, h);
+    field!("shapes::geo::Holder", Holder, next, h);
+    field!("shapes::geo::Holder", Holder, shape, h);
+    field!("shapes::geo::Holder", Holder, small, h);
+    field!("shapes::geo::Holder", Holder, done, h);
     if let Shape::Dot(_) = s {
         println!("unreachable");
     }

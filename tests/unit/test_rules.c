@@ -69,9 +69,9 @@ static const char *escaped(const char *s, char *buf, size_t size)
 #define E "t.rules:"
 #define PAT_CHARS "(expected a C member name, '.', or glob characters * ? [ ])"
 #define STATEMENTS "(expected struct, union, globals, percpu, cacheline, read-mostly, write-hot, cold, align, " \
-	"pin, allow or group)"
+	"pin, allow, group or constructors)"
 #define RULE_IDS "(expected mixed-cacheline, write-domains, split-hot, stale-rule, placement, " \
-	"group-span, group-member, array-neighbours, adjacent-lines, rule-drift or measured-mixed)"
+	"group-span, group-member, array-neighbours, adjacent-lines, rule-drift, measured-mixed, written-read-mostly, unwritten-write-hot or static-write-domains)"
 #define OUTSIDE "outside a block: open one with 'struct NAME' or 'union NAME' first"
 
 static const struct { const char *text; const char *err; } bad[] = {

@@ -65,9 +65,21 @@ static bool dw_prototyped(void *ctx, const struct ll_type_die *d)
 	return dwarf_attr((Dwarf_Die *)&d->u.dw, DW_AT_prototyped, &attr) != NULL;
 }
 
+static const char *dw_containing_name(void *ctx, const struct ll_type_die *d)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die cls;
+
+	(void)ctx;
+	if (!dwarf_attr_integrate((Dwarf_Die *)&d->u.dw, DW_AT_containing_type, &attr) ||
+	    !dwarf_formref_die(&attr, &cls))
+		return NULL;
+	return dwarf_diename(&cls);
+}
+
 static const struct ll_type_reader libdw_reader = {
 	dw_tag, dw_type, dw_name, dw_first_child, dw_next_sibling, dw_subrange_count,
-	dw_prototyped, NULL,
+	dw_prototyped, NULL, dw_containing_name,
 };
 
 /* ---- spelling --------------------------------------------------------- */
@@ -166,6 +178,25 @@ static void spell(const struct speller *sp, const struct ll_type_die *type, stru
 		}
 		spell(sp, &next, decl, out, depth + 1);
 		return;
+	case DW_TAG_ptr_to_member_type: {
+		/* C++: "int A::*dm", "int (A::*fm)()". */
+		const char *cls = sp->r->containing_name ?
+				  sp->r->containing_name(sp->r->ctx, type) : NULL;
+
+		sb_insert(decl, 0, "::*");
+		sb_insert(decl, 0, cls ? cls : "<class>");
+		if (!type_of(sp, type, &next)) {
+			spell(sp, NULL, decl, out, depth + 1);
+			return;
+		}
+		if (tag_of(sp, &next) == DW_TAG_array_type ||
+		    tag_of(sp, &next) == DW_TAG_subroutine_type) {
+			sb_insert(decl, 0, "(");
+			sb_addc(decl, ')');
+		}
+		spell(sp, &next, decl, out, depth + 1);
+		return;
+	}
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
 	case DW_TAG_restrict_type:

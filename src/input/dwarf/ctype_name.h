@@ -43,6 +43,8 @@ struct ll_type_reader {
 	bool (*subrange_count)(void *ctx, const struct ll_type_die *d, uint64_t *count);
 	bool (*prototyped)(void *ctx, const struct ll_type_die *d);
 	void *ctx;
+	/* A pointer to member's DW_AT_containing_type, by name (NULL: unknown). Optional. */
+	const char *(*containing_name)(void *ctx, const struct ll_type_die *d);
 };
 
 /* ll_c_declaration() of TYPE (NULL: void) as READER reads it. */

@@ -9,7 +9,7 @@
  *    the raw scan (finder.c, dwarf_scan.c) pread()s the units and libdw
  *    later sees only the units chosen definitions live in;
  *  - ET_REL (objects, kernel modules) with .debug_info in the file, on
- *    x86-64 and arm64: the .rela.debug_* relocations applied here
+ *    x86-64, arm64, mipsel and mips64el: the .rel(a).debug_* relocations applied here
  *    (elf_reloc.h; without them every string offset in a .o is wrong) to
  *    a private image of the file, then read as an executable's;
  *  - other ET_REL: libdwfl's offline reporting, which applies them;
@@ -45,6 +45,8 @@
 #endif
 
 #include "config.h"
+#include "input/access/access.h"
+#include "input/access/access_cache.h"
 #include "input/dwarf/altlink.h"
 #include "input/dwarf/byte_cursor.h"
 #include "input/dwarf/ctype_name.h"
@@ -126,6 +128,11 @@ struct ll_dwarf_input {
 	struct ll_sparse_image *image;	/* what elf reads, when .debug_info is read sparsely */
 	/* What elf reads for an ET_REL relocated here: every byte real. */
 	struct ll_sparse_image *relocated;
+	/* Definitions by qualified name, for types only declared where used (struct decl_defs). */
+	struct decl_defs *decl_defs;
+	/* That image with its COMDAT .debug_info/.debug_types joined (elf_reloc.h), or NULL. */
+	unsigned char *joined;
+	size_t joined_size;
 	struct ll_line_sections lines;	/* raw line tables, when held plainly in memory */
 	char *srcdir;			/* --srcdir, absolute and normalised */
 	struct ll_input_options opts;
@@ -149,6 +156,22 @@ struct ll_dwarf_input {
 	Elf *dwp_elf;
 	bool dwp_tried;
 };
+
+struct decl_defs {
+	bool tried;
+	Elf *elf;		/* owned, with DWARF, when a handle of its own */
+	Dwarf *dwarf;
+	struct decl_def {
+		char *name;
+		int tag;
+		uint64_t size;
+		Dwarf_Off die;
+		bool ambiguous;	/* another definition of the name has another size */
+	} *v;
+	size_t n;
+};
+
+static void decl_defs_free(struct decl_defs *d);
 
 static char *debuginfo_path = NULL;
 
@@ -493,7 +516,7 @@ static bool abbrev_has_skeleton(Elf *elf, int fd)
 		return false;
 	/* FD holds the section as it is (not compressed, nothing relocates it): read it there. */
 	if (fd >= 0 && ll_elf_section(elf, ".debug_abbrev", NULL, &shdr) &&
-	    shdr.sh_type == SHT_PROGBITS && !(shdr.sh_flags & SHF_COMPRESSED) &&
+	    ll_elf_progbits(shdr.sh_type) && !(shdr.sh_flags & SHF_COMPRESSED) &&
 	    !ll_elf_section_relocated(elf, ".debug_abbrev"))
 		v = skeleton_in_file(fd, shdr.sh_offset, (size_t)shdr.sh_size);
 	if (v == SURELY_NONE ||
@@ -803,7 +826,7 @@ static int find_parts(struct ll_dwarf_input *in, struct ll_error *err)
 static bool plain_section(Elf *elf, const char *name, size_t file_size, GElf_Shdr *shdr)
 {
 	return ll_elf_section(elf, name, NULL, shdr) &&
-	       shdr->sh_type == SHT_PROGBITS && !(shdr->sh_flags & SHF_COMPRESSED) &&
+	       ll_elf_progbits(shdr->sh_type) && !(shdr->sh_flags & SHF_COMPRESSED) &&
 	       shdr->sh_offset <= file_size && shdr->sh_size <= file_size - shdr->sh_offset;
 }
 
@@ -907,15 +930,23 @@ static int try_relocated(struct ll_dwarf_input *in, size_t file_size, struct ll_
 		ll_sparse_close(img);
 		return -1;
 	}
-	if (ll_elf_relocate_debug(in->elf, in->fd, ll_sparse_base(img), file_size)) {
+	if (ll_elf_relocate_debug(in->elf, in->fd, ll_sparse_base(img), file_size) ||
+	    ll_elf_join_comdat_debug(in->elf, ll_sparse_base(img), file_size, &in->joined,
+				     &in->joined_size)) {
 		ll_sparse_close(img);
+		free(in->joined);
+		in->joined = NULL;
 		return 1;
 	}
-	image_elf = elf_memory((char *)ll_sparse_base(img), file_size);
+	/* gcc -fdebug-types-section: the COMDAT copies joined, in an image of their own. */
+	image_elf = in->joined ? elf_memory((char *)in->joined, in->joined_size) :
+				 elf_memory((char *)ll_sparse_base(img), file_size);
 	if (!image_elf || elf_kind(image_elf) != ELF_K_ELF) {
 		if (image_elf)
 			elf_end(image_elf);
 		ll_sparse_close(img);
+		free(in->joined);
+		in->joined = NULL;
 		return 1;
 	}
 	elf_end(in->elf);
@@ -931,8 +962,8 @@ static int open_relocated(struct ll_dwarf_input *in, size_t file_size, struct ll
 
 	if (rc > 0 && mode == RELOC_OWN)
 		return ll_fail(err, "%s: LAYOUTLINT_RELOC=own: its debug sections are not ones "
-			       "layoutlint relocates (ELF64 little-endian RELA, x86-64 or arm64, "
-			       ".debug_info stored plainly)", in->path);
+			       "layoutlint relocates (little-endian: x86-64 or arm64 ELF64 RELA, "
+			       "mipsel REL, mips64el RELA; .debug_info stored plainly)", in->path);
 	return rc;
 }
 
@@ -945,6 +976,7 @@ static int ll_dwarf_input_open(const char *path, const struct ll_input_options *
 	struct stat st;
 
 	in->path = xstrdup(path);
+	in->decl_defs = xcalloc(1, sizeof(*in->decl_defs));
 	in->fd = -1;
 	in->alt.fd = -1;
 	in->dwp_fd = -1;
@@ -1018,6 +1050,7 @@ static void dwarf_close(void *state)
 
 	if (!in)
 		return;
+	decl_defs_free(in->decl_defs);
 	if (in->own_dwarf && in->dwarf)
 		dwarf_end(in->dwarf);
 	if (in->dwfl)
@@ -1029,6 +1062,7 @@ static void dwarf_close(void *state)
 	ll_finder_seed_release(&in->seed);
 	ll_sparse_close(in->image);
 	ll_sparse_close(in->relocated);
+	free(in->joined);
 	if (in->fd >= 0)
 		close(in->fd);
 	for (size_t i = 0; i < in->nr_parts; i++) {
@@ -1089,10 +1123,86 @@ static char *relative_to(char *norm, const char *root)
  * normalised, --prefix-map applied, then relative to --srcdir, or by
  * default to the unit's compilation directory, when inside it.
  */
+static char *mapped_path(const struct ll_dwarf_input *in, char *norm);
+
 static char *display_path(const struct ll_dwarf_input *in, const char *raw, const char *comp_dir)
 {
+	char *norm = mapped_path(in, ll_normalize_path(raw));
+
+	if (!norm)
+		return NULL;
+	if (in->srcdir)
+		return relative_to(norm, in->srcdir);
+	if (comp_dir && comp_dir[0] == '/') {
+		char *root = ll_normalize_path(comp_dir);
+
+		if (root)
+			norm = relative_to(norm, root);
+		free(root);
+	}
+	return norm;
+}
+
+/*
+ * The file one definition was declared in, for telling definitions apart:
+ * RAW resolved against its unit's COMP_DIR, normalised, then --prefix-map
+ * applied. One header reached by two relative paths ("h.h" from lib/,
+ * "../lib/h.h" from src/) is one file here, though each display path is
+ * relative to its own unit's directory.
+ */
+static char *canonical_path(const struct ll_dwarf_input *in, const char *raw,
+			    const char *comp_dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *norm, *root = comp_dir ? ll_normalize_path(comp_dir) : NULL;
+	const char *base = strrchr(raw, '/');
+	bool join = raw[0] != '/' && root;
+
+	/* Not a path: gcc's "<built-in>" (__va_list_tag) is one file in every unit's dir. */
+	if ((base ? base[1] : raw[0]) == '<') {
+		free(root);
+		return mapped_path(in, xstrdup(base ? base + 1 : raw));
+	}
+
+	/*
+	 * A relative comp_dir (-fdebug-prefix-map=DIR=., as Debian builds
+	 * glibc) is also DWARF 5's directory 0, which a path from it already
+	 * starts with: "./libio/libioP.h" beside "../libio/libioP.h" from
+	 * ./stdio-common.
+	 */
+	if (join && root[0] != '/') {
+		char *r = ll_normalize_path(raw);
+		size_t n = strlen(root);
+
+		join = !r || !(strncmp(r, root, n) == 0 && (r[n] == '/' || r[n] == '\0'));
+		free(r);
+	}
+	if (join) {
+		sb_adds(&sb, root);
+		sb_addc(&sb, '/');
+	}
+	sb_adds(&sb, raw);
+	norm = mapped_path(in, ll_normalize_path(sb.buf));
+	sb_release(&sb);
+	free(root);
+	return norm;
+}
+
+/* A signature's file hash: of RAW's canonical path (0: no declaring file). */
+static uint64_t canonical_file_hash(const struct ll_dwarf_input *in, const char *raw,
+				    const char *comp_dir)
+{
+	char *path = raw ? canonical_path(in, raw, comp_dir) : NULL;
+	uint64_t h = path ? ll_fnv1a(LL_FNV_INIT, path, strlen(path)) : 0;
+
+	free(path);
+	return h;
+}
+
+/* NORM (normalised, owned) with the first --prefix-map that matches applied. */
+static char *mapped_path(const struct ll_dwarf_input *in, char *norm)
+{
 	const struct ll_input_options *opts = &in->opts;
-	char *norm = ll_normalize_path(raw);
 
 	if (!norm)
 		return NULL;
@@ -1117,15 +1227,6 @@ static char *display_path(const struct ll_dwarf_input *in, const char *raw, cons
 				return NULL;
 			break;
 		}
-	}
-	if (in->srcdir)
-		return relative_to(norm, in->srcdir);
-	if (comp_dir && comp_dir[0] == '/') {
-		char *root = ll_normalize_path(comp_dir);
-
-		if (root)
-			norm = relative_to(norm, root);
-		free(root);
 	}
 	return norm;
 }
@@ -1602,14 +1703,151 @@ static unsigned address_size(Dwarf_Die *die)
 	return asize;
 }
 
-static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth);
+/* ---- types only declared, resolved to their definitions ------------------ */
+
+/*
+ * A C++ class is defined (DWARF: with its members and size) only in the
+ * unit that defines its key function, its first non-inline virtual one;
+ * elsewhere it is a DW_AT_declaration (libstdc++'s future_error_category,
+ * ninja's State). Such a type is looked up by qualified name among every
+ * unit's definitions, read once per input through a handle of its own (the
+ * lookup's handle sees only the units it makes real), and used when one
+ * size answers the name.
+ */
+
+static void decl_defs_free(struct decl_defs *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i].name);
+	free(d->v);
+	if (d->elf) {
+		dwarf_end(d->dwarf);
+		elf_end(d->elf);
+	}
+	free(d);
+}
+
+static int cmp_decl_def(const void *a, const void *b)
+{
+	const struct decl_def *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->tag - y->tag;
+}
+
+#define DECL_DEFS_DEPTH 32
+
+static void collect_defs(struct decl_defs *d, Dwarf_Die *parent, struct strbuf *name, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > DECL_DEFS_DEPTH || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *n = dwarf_diename(&child);
+		size_t keep = name->len;
+		Dwarf_Attribute attr;
+		Dwarf_Word size;
+
+		if (tag != DW_TAG_namespace && !is_aggregate_tag(tag))
+			continue;
+		if (!n)
+			continue;	/* anonymous: reached by no declaration's name */
+		if (name->len)
+			sb_adds(name, "::");
+		sb_adds(name, n);
+		if (is_aggregate_tag(tag) && !dwarf_attr(&child, DW_AT_declaration, &attr) &&
+		    dwarf_attr(&child, DW_AT_byte_size, &attr) && dwarf_formudata(&attr, &size) == 0) {
+			d->v = xgrow(d->v, d->n, sizeof(*d->v));
+			d->v[d->n++] = (struct decl_def){ xstrdup(name->buf),
+				tag == DW_TAG_union_type ? DW_TAG_union_type : DW_TAG_structure_type,
+				size, dwarf_dieoffset(&child), false };
+		}
+		collect_defs(d, &child, name, depth + 1);
+		name->len = keep;
+		if (name->buf)
+			name->buf[keep] = '\0';
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The definitions of IN's .debug_info by qualified name, read on first use. */
+static struct decl_defs *decl_defs_of(const struct ll_dwarf_input *in)
+{
+	struct decl_defs *d = in->decl_defs;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	uint8_t unit_type;
+	Dwarf_Half version;
+	struct strbuf name = STRBUF_INIT;
+
+	if (!d || d->tried)
+		return d;
+	d->tried = true;
+	if (in->image) {
+		/* The lookup's handle is on a sparse image: the file itself, mapped. */
+		d->elf = elf_begin(in->fd, ELF_C_READ_MMAP, NULL);
+		d->dwarf = d->elf ? dwarf_begin_elf(d->elf, DWARF_C_READ, NULL) : NULL;
+		if (!d->dwarf) {
+			if (d->elf)
+				elf_end(d->elf);
+			d->elf = NULL;
+			return d;
+		}
+	} else {
+		d->dwarf = in->dwarf;
+	}
+	while (d->dwarf && dwarf_get_units(d->dwarf, cu, &cu, &version, &unit_type, &cudie,
+					   NULL) == 0) {
+		if (unit_type == DW_UT_compile || unit_type == DW_UT_partial)
+			collect_defs(d, &cudie, &name, 0);
+	}
+	sb_release(&name);
+	if (d->n)
+		qsort(d->v, d->n, sizeof(*d->v), cmp_decl_def);
+	/* One size a name: the first stands for it; two sizes: none does. */
+	for (size_t i = 0, j; i < d->n; i = j) {
+		bool mixed = false;
+
+		for (j = i + 1; j < d->n && cmp_decl_def(&d->v[i], &d->v[j]) == 0; j++)
+			mixed |= d->v[j].size != d->v[i].size;
+		d->v[i].ambiguous = mixed;
+	}
+	return d;
+}
+
+struct type_memo;
+static bool resolve_decl(const struct type_memo *memo, Dwarf_Die *decl, Dwarf_Die *def);
+
+static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth,
+		     const struct type_memo *memo);
+
+/*
+ * The size the target's C++ ABI gives a pointer-like type that DWARF
+ * leaves unsized. Itanium (and its ARM, MIPS variants): a pointer to data
+ * member is one ptrdiff_t, a pointer to member function two words
+ * (function or vtable offset, and this-adjustment); std::nullptr_t
+ * (DW_TAG_unspecified_type "decltype(nullptr)") is a pointer.
+ */
+static uint64_t word_sized_size(Dwarf_Die *type)
+{
+	Dwarf_Die pointee, shaped;
+
+	if (dwarf_tag(type) == DW_TAG_ptr_to_member_type && die_type(type, &pointee) &&
+	    peel(&pointee, &shaped) && dwarf_tag(&shaped) == DW_TAG_subroutine_type)
+		return 2 * address_size(type);
+	return address_size(type);
+}
 
 /*
  * Element size times every dimension. A dimension without a count or
  * bound is a flexible array member: zero bytes, where dwarf_aggregate_size
  * gives up.
  */
-static int array_size(Dwarf_Die *array, uint64_t *size, struct ll_error *err, int depth)
+static int array_size(Dwarf_Die *array, uint64_t *size, struct ll_error *err, int depth,
+		      const struct type_memo *memo)
 {
 	Dwarf_Die elem, sub;
 	uint64_t total;
@@ -1617,8 +1855,10 @@ static int array_size(Dwarf_Die *array, uint64_t *size, struct ll_error *err, in
 	if (!die_type(array, &elem))
 		return ll_fail(err, "array at DIE 0x%llx has no element type",
 			       (unsigned long long)dwarf_dieoffset(array));
-	if (type_size(&elem, &total, err, depth + 1))
-		return -1;
+	int rc = type_size(&elem, &total, err, depth + 1, memo);
+
+	if (rc)
+		return rc;
 	if (dwarf_child(array, &sub) != 0) {
 		*size = 0;
 		return 0;
@@ -1639,7 +1879,8 @@ static int array_size(Dwarf_Die *array, uint64_t *size, struct ll_error *err, in
 	return 0;
 }
 
-static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth)
+static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int depth,
+		     const struct type_memo *memo)
 {
 	Dwarf_Word sz;
 	Dwarf_Die shaped;
@@ -1653,19 +1894,35 @@ static int type_size(Dwarf_Die *type, uint64_t *size, struct ll_error *err, int 
 	switch (dwarf_tag(&shaped)) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
 	case DW_TAG_ptr_to_member_type:
+	case DW_TAG_unspecified_type:
 		if (die_udata(&shaped, DW_AT_byte_size, &sz))
 			*size = sz;
 		else
-			*size = address_size(&shaped);
+			*size = word_sized_size(&shaped);
 		return 0;
 	case DW_TAG_subroutine_type:
 		*size = 0;
 		return 0;
 	case DW_TAG_array_type:
-		return array_size(&shaped, size, err, depth);
+		return array_size(&shaped, size, err, depth, memo);
 	default:
 		break;
+	}
+	Dwarf_Attribute decl;
+	Dwarf_Die def;
+
+	if (resolve_decl(memo, &shaped, &def))
+		shaped = def;
+	/* -2: a shape not laid out (the caller's ctx->unsupported), not damage. */
+	if (is_aggregate_tag(dwarf_tag(&shaped)) && dwarf_attr(&shaped, DW_AT_declaration, &decl)) {
+		ll_fail(err, "type %s at DIE 0x%llx is only declared in its unit (a C++ class is "
+			"defined only where its key function is, and no unit of this file "
+			"defines it): cannot size it",
+			dwarf_diename(&shaped) ? dwarf_diename(&shaped) : "<anonymous>",
+			(unsigned long long)dwarf_dieoffset(&shaped));
+		return -2;
 	}
 	if (dwarf_aggregate_size(&shaped, &sz) != 0)
 		return ll_fail(err, "cannot size the type at DIE 0x%llx (tag 0x%x)",
@@ -1705,12 +1962,43 @@ struct type_memo {
 	size_t mask, used;
 	struct ll_target target;
 	/*
+	 * Where a type only declared is looked up by name (resolve_decl());
+	 * NULL: not in this build (one on the second thread: it fails, and
+	 * is built again serially).
+	 */
+	const struct ll_dwarf_input *resolve_in;
+	/*
 	 * An alignment met a cycle or the nesting limit: what was remembered
 	 * since depends on the path the build took, so the memo must not
 	 * outlive the build (struct build_memo).
 	 */
 	bool path_dependent;
 };
+
+/*
+ * DECL (an aggregate only declared) resolved to its definition in *DEF,
+ * through MEMO's input; false when it is none, or cannot be.
+ */
+static bool resolve_decl(const struct type_memo *memo, Dwarf_Die *decl, Dwarf_Die *def)
+{
+	Dwarf_Attribute attr;
+	struct decl_defs *d;
+	struct decl_def key, *hit;
+	int tag = dwarf_tag(decl);
+
+	if (!memo || !memo->resolve_in || !is_aggregate_tag(tag) ||
+	    !dwarf_attr(decl, DW_AT_declaration, &attr) || !dwarf_diename(decl) ||
+	    !(d = decl_defs_of(memo->resolve_in)) || !d->n)
+		return false;
+	key.name = ll_scoped_die_name(decl);
+	key.tag = tag == DW_TAG_union_type ? DW_TAG_union_type : DW_TAG_structure_type;
+	hit = key.name ? bsearch(&key, d->v, d->n, sizeof(*d->v), cmp_decl_def) : NULL;
+	free(key.name);
+	/* bsearch may land on any copy: the group's first says whether it is ambiguous. */
+	while (hit && hit > d->v && cmp_decl_def(hit - 1, hit) == 0)
+		hit--;
+	return hit && !hit->ambiguous && dwarf_offdie(d->dwarf, hit->die, def) != NULL;
+}
 
 static struct type_facts *memo_slot(struct type_memo *memo, uint64_t die)
 {
@@ -1730,6 +2018,7 @@ static struct type_facts *memo_slot(struct type_memo *memo, uint64_t die)
 		}
 		bigger.used = memo->used;
 		bigger.target = memo->target;
+		bigger.resolve_in = memo->resolve_in;
 		bigger.path_dependent = memo->path_dependent;
 		free(memo->v);
 		*memo = bigger;
@@ -1828,6 +2117,10 @@ static alignment_fn aggregate_alignment_uncached;
 static uint64_t aggregate_alignment(Dwarf_Die *agg, bool *explicit_align, int depth,
 				    struct type_memo *memo)
 {
+	Dwarf_Die def;
+
+	if (resolve_decl(memo, agg, &def))
+		agg = &def;
 	return remembered_alignment(agg, 0, explicit_align, depth, memo,
 				    aggregate_alignment_uncached);
 }
@@ -1929,7 +2222,12 @@ static uint64_t type_alignment_uncached(Dwarf_Die *type, int tag, bool *explicit
 		return aggregate_alignment(type, explicit_align, depth + 1, memo);
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
 		return die_udata(type, DW_AT_byte_size, &sz) ? sz : address_size(type);
+	case DW_TAG_ptr_to_member_type:
+	case DW_TAG_unspecified_type:
+		/* As a pointer: a pointer to member function (2 words) is aligned as one. */
+		return address_size(type);
 	case DW_TAG_base_type:
 	case DW_TAG_enumeration_type:
 		if (!die_udata(type, DW_AT_byte_size, &sz) || sz == 0)
@@ -1977,7 +2275,11 @@ static int member_type_facts(struct build_ctx *ctx, Dwarf_Die *type, struct ll_m
 	if (!e->sized) {
 		uint64_t size;
 
-		if (type_size(type, &size, ctx->err, 0))
+		int rc = type_size(type, &size, ctx->err, 0, ctx->types);
+
+		if (rc == -2)
+			ctx->unsupported = true;
+		if (rc)
 			return -1;	/* not remembered: the next member fails the same way */
 		e = memo_slot(ctx->types, key);
 		e->size = size;
@@ -2126,6 +2428,19 @@ static int base_member(struct build_ctx *ctx, Dwarf_Die *die, Dwarf_Die *type,
 	return 0;
 }
 
+static bool has_variant_part(Dwarf_Die *agg)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(agg, &child) != 0)
+		return false;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_variant_part)
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
 static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t base,
 			const char *path_prefix, uint64_t parent_align, int depth,
 			struct ll_member *m)
@@ -2201,7 +2516,21 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 	if (m->name)
 		m->path = is_base ? xstrdup(m->name) : ll_member_path(path_prefix, m->name);
 
+	/*
+	 * A Rust enum held as a field (Option<T>, Result<T, E>, one's own) is
+	 * a member of the size and alignment DWARF gives it, not laid out
+	 * inside: only the struct asked for is refused for a variant part of
+	 * its own.
+	 */
+	if (ctx->rust && peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) &&
+	    has_variant_part(&shaped))
+		return 0;
 	if (peel(&type, &shaped) && is_aggregate_tag(dwarf_tag(&shaped)) && !m->is_bitfield) {
+		Dwarf_Die def;
+
+		/* Only declared here (a key function elsewhere): laid out as defined. */
+		if (resolve_decl(ctx->types, &shaped, &def))
+			shaped = def;
 		bool child_ex = false;
 		uint64_t child_align = aggregate_alignment(&shaped, &child_ex, 0, ctx->types);
 
@@ -2229,6 +2558,17 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
  * is size 0, so that it neither overlaps nor grows the class; elsewhere
  * its byte is its own, as sizeof says.
  */
+/*
+ * An empty member that takes no room: so do its bases and members, which
+ * are all empty too (ll_empty_class()), down to any depth.
+ */
+static void zero_empty(struct ll_member *m)
+{
+	m->size = 0;
+	for (size_t i = 0; i < m->nr_children; i++)
+		zero_empty(&m->children[i]);
+}
+
 static void shrink_empty(struct ll_member *v, size_t n, const size_t *empty, size_t nr_empty,
 			 uint64_t end)
 {
@@ -2242,7 +2582,7 @@ static void shrink_empty(struct ll_member *v, size_t n, const size_t *empty, siz
 			shared = &v[i] != m && v[i].size && x.begin <= m->offset && m->offset < x.end;
 		}
 		if (shared)
-			m->size = 0;
+			zero_empty(m);
 	}
 }
 
@@ -2285,7 +2625,8 @@ static void shrink_reused_padding(struct ll_member *v, size_t n)
 /*
  * rustc chooses the order of a struct's fields and DWARF lists them as
  * declared: the model's levels are in offset order, as every reader's
- * are (holes, overlaps, cachelines walk them so).
+ * are (holes, overlaps, cachelines walk them so). Stable: members at one
+ * offset keep their declared order.
  */
 static void sort_by_offset(struct ll_member *v, size_t n)
 {
@@ -2364,7 +2705,12 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 	free(empty);
 	if (ctx->cxx && dwarf_tag(agg) != DW_TAG_union_type)
 		shrink_reused_padding(v, n);
-	if (ctx->rust)
+	/*
+	 * C++ too: an empty [[no_unique_address]] member may lie inside a
+	 * later member's bytes (struct { [[no_unique_address]] E e; long v; }
+	 * after an empty base of E puts e at 1, v at 0).
+	 */
+	if (ctx->rust || ctx->cxx)
 		sort_by_offset(v, n);
 	*out = v;
 	*nr_out = n;
@@ -2384,6 +2730,8 @@ struct build_how {
 	 */
 	bool shape_only;
 	const char *file;
+	bool list_row;		/* a --list row: only ll_summarize() reads it */
+	bool resolve_decls;	/* types only declared may be resolved (resolve_decl()) */
 };
 
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
@@ -2400,6 +2748,7 @@ static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, cons
 	Dwarf_Word size;
 	bool ex = false;
 
+	memo->types.resolve_in = how->resolve_decls ? in : NULL;
 	*out = s;
 	s->kind = dwarf_tag(agg) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
 	s->name = xstrdup(name);
@@ -2407,9 +2756,14 @@ static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, cons
 		return ll_fail(err, "%s %s at DIE 0x%llx has no DW_AT_byte_size",
 			       ll_kind_name(s->kind), name,
 			       (unsigned long long)dwarf_dieoffset(agg));
-	if (size > LL_MAX_STRUCT_SIZE)
+	/*
+	 * A --list row costs its members, not its bytes: glibc's 2 GiB dtv
+	 * (one array member) is listed. A layout is drawn line by line, and
+	 * so is still refused beyond the limit.
+	 */
+	if (size > LL_MAX_STRUCT_SIZE && !how->list_row && (*unsupported = true))
 		return ll_fail(err, "%s %s at DIE 0x%llx claims %llu bytes, beyond the %u MiB "
-			       "layoutlint accepts", ll_kind_name(s->kind), name,
+			       "layoutlint lays out (--list shows it)", ll_kind_name(s->kind), name,
 			       (unsigned long long)dwarf_dieoffset(agg), (unsigned long long)size,
 			       LL_MAX_STRUCT_SIZE >> 20);
 	s->size = size;
@@ -2473,6 +2827,8 @@ static int build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 	int rc;
 
 	how.budget = in->member_budget - in->members_built;
+	/* Serial builds only: the definitions' handle is not the threads' to share. */
+	how.resolve_decls = true;
 	if (!in->build_memo)
 		in->build_memo = xcalloc(1, sizeof(*in->build_memo));
 	rc = build_struct_budget(in, agg, name, &how, in->build_memo, out, unsupported, &members,
@@ -2609,6 +2965,17 @@ static void capture_def(struct query_state *qs, Dwarf_Off die, const struct ll_f
  * the one kept, so that the layout read is the DIE asked for. RAW_FILE
  * and COMP_DIR (borrowed) are what FILE was made of, for the name index.
  */
+/*
+ * gcc -flto's ltrans units carry copies of a struct without
+ * DW_AT_decl_file: such a copy is the definition of the same kind, size
+ * and members that has one.
+ */
+static bool same_shape_no_file(const struct ll_finder_sig *a, const struct ll_finder_sig *b)
+{
+	return (!a->file_hash) != (!b->file_hash) && a->tag == b->tag && a->size == b->size &&
+	       a->members_hash == b->members_hash && a->nr_members == b->nr_members;
+}
+
 static void add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, const char *name,
 			  const struct ll_finder_sig *sig, char *file, bool selected, bool by_die,
 			  const char *raw_file, const char *comp_dir, bool nothing_needed)
@@ -2618,6 +2985,26 @@ static void add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, co
 	for (size_t i = 0; i < qs->nr_cands; i++) {
 		struct candidate *c = &qs->cands[i];
 
+		if (!ll_finder_sig_equal(&c->sig, sig) && same_shape_no_file(&c->sig, sig)) {
+			/* The copy with a declaring file stands for both. */
+			if (!c->sig.file_hash && !c->selected) {
+				free(c->file);
+				c->sig = *sig;
+				c->file = file;
+				c->line = sig->line;
+				c->die = die;
+				c->part = part;
+				c->nothing_needed = nothing_needed;
+				file = NULL;
+			} else if (selected && by_die) {
+				c->die = die;
+				c->nothing_needed = nothing_needed;
+			}
+			c->hits++;
+			c->selected |= selected;
+			free(file);
+			return;
+		}
 		if (ll_finder_sig_equal(&c->sig, sig)) {
 			c->hits++;
 			if (selected && by_die) {
@@ -2676,6 +3063,8 @@ static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 	char *file = decl_file_raw(in, agg, &raw, &comp_dir);
 
 	ll_finder_signature(agg, file, &sig);
+	if (raw)
+		sig.file_hash = canonical_file_hash(in, raw, comp_dir);
 	add_candidate(qs, dwarf_dieoffset(agg), part_of(in, agg), q->name, &sig, file,
 		      die_selected(in, q, agg), q->select && q->select->by_die, raw, comp_dir,
 		      false);
@@ -2812,6 +3201,8 @@ static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 	    !unit_file(in, part, uf, raw, &file, &raw_path, &root))
 		return false;
 	ll_finder_sig_from_scan(raw, file, &sig);
+	if (raw_path)
+		sig.file_hash = canonical_file_hash(in, raw_path, root);
 	add_candidate(qs, ll_scan_hit_aggregate(raw), part, q->name, &sig, file,
 		      !by_die || ll_scan_hit_aggregate(raw) == q->select->die, by_die, raw_path,
 		      root, raw->nothing_needed);
@@ -3224,7 +3615,8 @@ static struct build_how build_how_for(const struct ll_query *q, const struct can
 {
 	bool shape_only = q->summary_only || q->digest;
 
-	return (struct build_how){ .shape_only = shape_only, .file = pick->file };
+	return (struct build_how){ .shape_only = shape_only, .file = pick->file,
+				   .list_row = q->summary_only };
 }
 
 static int resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
@@ -3713,14 +4105,15 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 	if (!(ix->flags[k] & LL_INDEX_DEFS_KNOWN))
 		return false;
 	defs = ll_name_index_defs(ix, k, &nd);
-	/* The index's distinct definitions, joined as their display paths join. */
+	/* The index's distinct definitions, joined as their canonical paths join. */
 	for (size_t i = 0; i < nd; i++) {
 		const struct ll_index_def *d = &defs[i];
 		const char *raw = ll_name_index_string(ix, d->file);
-		char *file = raw ? display_path(in, raw, ll_name_index_string(ix, d->comp_dir)) : NULL;
+		const char *comp_dir = ll_name_index_string(ix, d->comp_dir);
+		char *file = raw ? display_path(in, raw, comp_dir) : NULL;
 		struct ll_finder_sig sig = {
 			.tag = (int)d->tag, .size = d->size, .line = d->line,
-			.file_hash = file ? ll_fnv1a(LL_FNV_INIT, file, strlen(file)) : 0,
+			.file_hash = file ? canonical_file_hash(in, raw, comp_dir) : 0,
 			.members_hash = d->members_hash, .nr_members = d->nr_members,
 		};
 		size_t before = qs->nr_cands;
@@ -4274,6 +4667,61 @@ static int dwarf_open(const char *path, bool raw, const struct ll_input_options 
 	return rc;
 }
 
+/*
+ * --access: the evidence the cache keeps for this build-id, and the
+ * analyzer's for the rest, which the cache then keeps too.
+ */
+static int dwarf_access(void *state, const struct ll_struct *const *structs, size_t n,
+			struct ll_access_evidence **out, struct ll_error *err)
+{
+	struct ll_dwarf_input *in = state;
+	struct ll_access_target *t = xcalloc(n ? n : 1, sizeof(*t)), *missing;
+	struct ll_access_evidence **fresh;
+	size_t hits, nr_missing = 0, k = 0;
+	char *note = NULL;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		t[i] = (struct ll_access_target){ structs[i]->name, structs[i]->kind == LL_UNION,
+						  structs[i]->size };
+	hits = ll_access_cache_load(in->opts.cache_dir, in->build_id, t, n, out, &note);
+	if (note)
+		ll_notef("%s", note);
+	free(note);
+	missing = xcalloc(n ? n : 1, sizeof(*missing));
+	fresh = xcalloc(n ? n : 1, sizeof(*fresh));
+	for (size_t i = 0; i < n; i++)
+		if (!out[i])
+			missing[nr_missing++] = t[i];
+	if (hits < n)
+		rc = ll_access_analyze(in->dwarf, in->path, missing, nr_missing, fresh, err);
+	for (size_t i = 0; i < n; i++)
+		if (!out[i])
+			out[i] = fresh[k++];
+	if (rc == 0 && nr_missing)
+		ll_access_cache_store(in->opts.cache_dir, in->build_id, fresh, nr_missing);
+	if (rc) {
+		for (size_t i = 0; i < n; i++) {
+			ll_access_evidence_free(out[i]);
+			out[i] = NULL;
+		}
+	}
+	free(fresh);
+	free(missing);
+	free(t);
+	return rc;
+}
+
+static int dwarf_access_all(void *state, struct ll_access_image *out, struct ll_error *err)
+{
+	struct ll_dwarf_input *in = state;
+
+	if (ll_access_analyze_all(in->dwarf, in->path, out, err))
+		return -1;
+	ll_access_image_sort(out);
+	return 0;
+}
+
 const struct ll_input_ops ll_dwarf_input_ops = {
 	.name = "DWARF",
 	.open = dwarf_open,
@@ -4283,4 +4731,6 @@ const struct ll_input_ops ll_dwarf_input_ops = {
 	.lookup = dwarf_lookup,
 	.list = dwarf_list,
 	.variables = dwarf_variables,
+	.access = dwarf_access,
+	.access_all = dwarf_access_all,
 };

@@ -2264,7 +2264,7 @@ static char *spell_type(struct worker *w, const struct ll_scan_unit *u,
 
 static const struct ll_type_reader raw_type_reader = {
 	raw_tag, raw_type, raw_name, raw_first_child, raw_next_sibling, raw_subrange_count,
-	raw_prototyped, NULL,
+	raw_prototyped, NULL, NULL,
 };
 
 /* Anonymous aggregates inside anonymous aggregates, deeper than C code nests them. */

@@ -479,7 +479,7 @@ static bool plain_file_offset(Elf *elf, const char *name, uint64_t *off)
 	/* libdw decompressed a compressed section into memory: not in the file. */
 	raw = elf_rawdata(scn, NULL);
 	d = elf_getdata(scn, NULL);
-	if (shdr.sh_type != SHT_PROGBITS || !raw || !d || raw->d_buf != d->d_buf ||
+	if (!ll_elf_progbits(shdr.sh_type) || !raw || !d || raw->d_buf != d->d_buf ||
 	    raw->d_size != d->d_size)
 		return false;
 	*off = shdr.sh_offset;

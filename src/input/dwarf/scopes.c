@@ -135,6 +135,17 @@ static bool peel_to_shape(Dwarf_Die *type, Dwarf_Die *out)
 	return false;
 }
 
+/*
+ * Whether TYPE may be an empty class in the Itanium ABI's sense: size 1,
+ * and every base and data member is itself of such a type. DWARF does not
+ * say whether a member is [[no_unique_address]] (std::tuple's
+ * _Head_base<…, true>, unique_ptr's deleter), which makes a class of one
+ * such member empty and a class of one plain member not: both read the
+ * same here. That is safe because the caller (shrink_empty()) gives the
+ * byte up only where the compiler put another member on it or past the
+ * end, which it does for an empty class only. A union of such members
+ * (std::set's node handle keeps its allocator so) counts the same way.
+ */
 static bool empty_class(Dwarf_Die *type, int depth)
 {
 	Dwarf_Die shaped, child;
@@ -142,7 +153,7 @@ static bool empty_class(Dwarf_Die *type, int depth)
 	Dwarf_Word size;
 
 	if (depth > MAX_SCOPE_DEPTH || !peel_to_shape(type, &shaped) ||
-	    !is_type_scope(dwarf_tag(&shaped)) || dwarf_tag(&shaped) == DW_TAG_union_type ||
+	    !is_type_scope(dwarf_tag(&shaped)) ||
 	    !dwarf_attr(&shaped, DW_AT_byte_size, &attr) || dwarf_formudata(&attr, &size) != 0 ||
 	    size != 1)
 		return false;
@@ -150,15 +161,17 @@ static bool empty_class(Dwarf_Die *type, int depth)
 		return true;
 	do {
 		int tag = dwarf_tag(&child);
-		Dwarf_Die base;
+		Dwarf_Die inner;
 
-		if (tag == DW_TAG_member && !ll_static_member(&child))
-			return false;
 		if (tag == DW_TAG_variant_part)
 			return false;
-		if (tag == DW_TAG_inheritance &&
+		if (tag == DW_TAG_member && ll_static_member(&child))
+			continue;
+		if (tag == DW_TAG_member && dwarf_attr(&child, DW_AT_bit_size, &attr))
+			return false;
+		if ((tag == DW_TAG_inheritance || tag == DW_TAG_member) &&
 		    (!dwarf_attr_integrate(&child, DW_AT_type, &attr) ||
-		     !dwarf_formref_die(&attr, &base) || !empty_class(&base, depth + 1)))
+		     !dwarf_formref_die(&attr, &inner) || !empty_class(&inner, depth + 1)))
 			return false;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return true;

@@ -25,7 +25,7 @@
 #include <stddef.h>
 
 /*
- * Apply the SHT_RELA sections of the .debug_* sections of ELF (an ET_REL
+ * Apply the SHT_RELA (MIPS: also SHT_REL) sections of the .debug_* sections of ELF (an ET_REL
  * file, SIZE bytes, opened read-only from FD) to IMAGE, a private writable copy of
  * the same SIZE bytes. 0: all applied. 1: not for this file (another
  * machine or byte order, SHT_REL, a compressed or out-of-range section, a
@@ -34,5 +34,17 @@
  * words whatever is wrong with the file.
  */
 int ll_elf_relocate_debug(Elf *elf, int fd, unsigned char *image, size_t size);
+
+/*
+ * An object's COMDAT copies of .debug_info (DWARF 5 type units of gcc
+ * -fdebug-types-section) or .debug_types (DWARF 4), each in a group of its
+ * own: libdw reads the first section of a name only. When ELF (little-
+ * endian, its SIZE bytes at IMAGE, relocated) has more than one of either,
+ * *OUT is a new image (malloc'd, *OUT_SIZE bytes) whose first section of
+ * that name holds them all end to end and whose others are SHT_NOBITS.
+ * 0: done, *OUT NULL when nothing needed joining. 1: not for this file.
+ */
+int ll_elf_join_comdat_debug(Elf *elf, const unsigned char *image, size_t size,
+			     unsigned char **out, size_t *out_size);
 
 #endif

@@ -33,6 +33,15 @@ bool ll_elf_section_bytes(Elf *elf, const char *name, const char *alt,
  */
 bool ll_elf_section_relocated(Elf *elf, const char *name);
 
+/*
+ * Whether a section of type SH_TYPE holds plain bytes as SHT_PROGBITS
+ * does: MIPS types its debug sections SHT_MIPS_DWARF.
+ */
+static inline bool ll_elf_progbits(uint32_t sh_type)
+{
+	return sh_type == SHT_PROGBITS || sh_type == SHT_MIPS_DWARF;
+}
+
 /* The cacheline size of an ELF machine (64; 128 ppc64; 256 s390x). */
 unsigned ll_elf_arch_cacheline(unsigned machine, unsigned char elfclass);
 

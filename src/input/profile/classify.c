@@ -2,7 +2,6 @@
 /* Loads and stores of sampled instructions, with capstone (classify.h). */
 #include "input/profile/classify.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -13,51 +12,7 @@
 #include "util/strbuf.h"
 
 #ifdef HAVE_CAPSTONE
-#include <capstone/capstone.h>
-
-/*
- * capstone is loaded when a profile needs it, not linked: its 77,000
- * relocations cost every run ~7 ms of start-up (an empty program linked
- * with our other libraries starts in 3.6 ms, with capstone too in 10.8),
- * which was a third of a warm lookup. Built against CAPSTONE_SONAME.
- */
-struct capstone {
-	void *handle;
-	cs_err (*open)(cs_arch arch, cs_mode mode, csh *handle);
-	cs_err (*option)(csh handle, cs_opt_type type, size_t value);
-	size_t (*disasm)(csh handle, const uint8_t *code, size_t size, uint64_t address,
-			 size_t count, cs_insn **insn);
-	void (*free)(cs_insn *insn, size_t count);
-	cs_err (*close)(csh *handle);
-};
-
-/* dlsym's object pointer as a function pointer (POSIX allows it; C does not say). */
-static void *symbol(void *handle, const char *name, bool *ok)
-{
-	void *f = dlsym(handle, name);
-
-	*ok &= f != NULL;
-	return f;
-}
-
-static bool capstone_load(struct capstone *cs)
-{
-	bool ok = true;
-
-	cs->handle = dlopen(CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!cs->handle)
-		return false;
-	*(void **)&cs->open = symbol(cs->handle, "cs_open", &ok);
-	*(void **)&cs->option = symbol(cs->handle, "cs_option", &ok);
-	*(void **)&cs->disasm = symbol(cs->handle, "cs_disasm", &ok);
-	*(void **)&cs->free = symbol(cs->handle, "cs_free", &ok);
-	*(void **)&cs->close = symbol(cs->handle, "cs_close", &ok);
-	if (!ok) {
-		dlclose(cs->handle);
-		cs->handle = NULL;
-	}
-	return ok;
-}
+#include "input/elf/capstone_api.h"
 
 /* "writer+0x10" -> ("writer", 0x10); false when it is not SYMBOL+HEX. */
 static bool split_symoff(const char *symoff, char **sym, uint64_t *off)
@@ -168,7 +123,7 @@ static enum ll_access access_of(const cs_insn *insn)
  * perf typed the sample from, as near as its choice can be told without
  * its instruction-fusion table.
  */
-static enum ll_access decode(const struct capstone *api, csh cs, Elf *elf, uint64_t base,
+static enum ll_access decode(const struct ll_capstone *api, csh cs, Elf *elf, uint64_t base,
 			     uint64_t size, uint64_t off)
 {
 	uint64_t n = size && size < off + 16 ? size : off + 16;
@@ -197,7 +152,7 @@ static enum ll_access decode(const struct capstone *api, csh cs, Elf *elf, uint6
 	return a;
 }
 
-static void classify_rows(struct ll_profile *p, Elf *elf, const struct capstone *api, csh cs)
+static void classify_rows(struct ll_profile *p, Elf *elf, const struct ll_capstone *api, csh cs)
 {
 	for (size_t i = 0; i < p->nr_rows; i++) {
 		struct ll_profile_row *r = &p->rows[i];
@@ -240,7 +195,7 @@ int ll_profile_classify(struct ll_profile *p, const char *binary, const char **w
 	int fd = open(binary, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
 	GElf_Ehdr eh;
-	struct capstone api = { 0 };
+	struct ll_capstone api = { 0 };
 	csh cs;
 
 	if (fd < 0)
@@ -257,7 +212,7 @@ int ll_profile_classify(struct ll_profile *p, const char *binary, const char **w
 	if (eh.e_machine != EM_X86_64) {
 		*why_not = "the sampled instructions are decoded for x86-64 only: samples only, "
 			   "no reads or writes";
-	} else if (!capstone_load(&api)) {
+	} else if (!ll_capstone_load(&api)) {
 		*why_not = "capstone (" CAPSTONE_SONAME ") could not be loaded: samples only, "
 			   "no reads or writes";
 	} else if (api.open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
@@ -267,8 +222,7 @@ int ll_profile_classify(struct ll_profile *p, const char *binary, const char **w
 		classify_rows(p, elf, &api, cs);
 		api.close(&cs);
 	}
-	if (api.handle)
-		dlclose(api.handle);
+	ll_capstone_unload(&api);
 	elf_end(elf);
 	close(fd);
 	return 0;

@@ -1,0 +1,6 @@
+#include "keyfn.h"
+Key::~Key() {}
+int main()
+{
+	return 0;
+}
