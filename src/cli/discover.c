@@ -308,20 +308,6 @@ int cli_discover(struct options *o)
 			hits++;
 			continue;
 		}
-		/*
-		 * Nor for --audit: a struct claiming more than a layout may span
-		 * (64 GiB) is named, never a silent gap nor "no struct matches".
-		 */
-		if (results[i].status == LL_UNSUPPORTED && o->audit_glob) {
-			struct strbuf name = STRBUF_INIT;
-
-			sb_add_escaped(&name, queries[i].name);
-			ll_notef("%s: not audited: %s", o->binary,
-				 results[i].detail ? results[i].detail : name.buf);
-			sb_release(&name);
-			hits++;
-			continue;
-		}
 		if (results[i].status != LL_FOUND)
 			continue;	/* typedefs of non-aggregates, declarations */
 		s->cacheline = o->cacheline ? o->cacheline : ll_input_arch_cacheline(in);
