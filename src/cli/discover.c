@@ -240,7 +240,7 @@ int cli_discover(struct options *o)
 	struct audited *audits = NULL;
 	size_t nr_audits = 0;
 	struct digest *digests = NULL;
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, refused = STRBUF_INIT;
 	struct ll_access_image access = { 0 };
 	bool by_code = o->audit_glob && o->access;
 	int status = 0;
@@ -308,6 +308,14 @@ int cli_discover(struct options *o)
 			hits++;
 			continue;
 		}
+		/* --audit: the same, after the audited rows (refused, below). */
+		if (results[i].status == LL_UNSUPPORTED && o->audit_glob) {
+			sb_adds(&refused, "   ?  ");
+			sb_add_escaped(&refused, queries[i].name);
+			sb_addf(&refused, ": not laid out: %s\n", results[i].detail);
+			hits++;
+			continue;
+		}
 		if (results[i].status != LL_FOUND)
 			continue;	/* typedefs of non-aggregates, declarations */
 		s->cacheline = o->cacheline ? o->cacheline : ll_input_arch_cacheline(in);
@@ -363,6 +371,8 @@ int cli_discover(struct options *o)
 		}
 		if (!shown)
 			sb_adds(&out, "# no struct matching the glob mixes them\n");
+		if (refused.len)
+			sb_add(&out, refused.buf, refused.len);
 	}
 	if (!hits) {
 		ll_fail(&err, "%s: no struct or union matches '%s'%s%s", o->binary,
@@ -395,6 +405,7 @@ done:
 		free(names[i]);
 	free(names);
 	sb_release(&out);
+	sb_release(&refused);
 	ll_access_image_release(&access);
 	ll_input_close(in);
 	return status;

@@ -270,10 +270,12 @@ static int lint_found(const struct options *o, struct ll_block *block,
  */
 /*
  * --access: the evidence of every struct the lookup found, from one pass
- * over the machine code, borrowed by the layouts (lb owns it).
+ * over the machine code, borrowed by the layouts (lb owns it). Without
+ * --access (CACHED_ONLY), what the access cache already holds: the code's
+ * word is checked whenever it is at hand.
  */
 static int read_access(struct linted_binary *lb, struct ll_lookup_result *results, size_t n,
-		       struct ll_error *err)
+		       bool cached_only, struct ll_error *err)
 {
 	const struct ll_struct **found = xcalloc(n ? n : 1, sizeof(*found));
 	size_t k = 0;
@@ -283,7 +285,7 @@ static int read_access(struct linted_binary *lb, struct ll_lookup_result *result
 		if (results[i].status == LL_FOUND && results[i].layout->kind != LL_GLOBALS)
 			found[k++] = results[i].layout;
 	lb->evidence = xcalloc(k ? k : 1, sizeof(*lb->evidence));
-	rc = k ? ll_input_access(lb->in, found, k, lb->evidence, err) : 0;
+	rc = k ? ll_input_access(lb->in, found, k, cached_only, lb->evidence, err) : 0;
 	lb->nr_evidence = k;
 	for (size_t i = 0; rc == 0 && i < k; i++)
 		((struct ll_struct *)found[i])->access = lb->evidence[i];
@@ -318,7 +320,8 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 	    ll_input_lookup(lb->in, o->queries, o->nr_queries, results, err))
 		goto done;
 	lb->run.build_id = ll_input_build_id(lb->in);
-	if (o->access && !pass->reference && read_access(lb, results, o->nr_queries, err))
+	if (!pass->reference && (o->access || o->cache_dir) &&
+	    read_access(lb, results, o->nr_queries, !o->access, err))
 		goto done;
 	/* The reference of --against is another build: the profiles are not of it. */
 	if (!pass->reference &&

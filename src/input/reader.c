@@ -304,12 +304,14 @@ int ll_input_list(struct ll_input *in, const char *lookup_glob, char ***names, s
 }
 
 int ll_input_access(struct ll_input *in, const struct ll_struct *const *structs, size_t n,
-		    struct ll_access_evidence **out, struct ll_error *err)
+		    bool cached_only, struct ll_access_evidence **out, struct ll_error *err)
 {
+	if (!in->ops->access && cached_only)
+		return 0;
 	if (!in->ops->access)
 		return ll_fail(err, "%s: --access reads machine code with its DWARF; %s has no code "
 			       "to read", in->path, in->ops->name);
-	return in->ops->access(in->state, structs, n, out, err);
+	return in->ops->access(in->state, structs, n, cached_only, out, err);
 }
 
 int ll_input_access_all(struct ll_input *in, struct ll_access_image *out, struct ll_error *err)

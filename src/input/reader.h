@@ -159,10 +159,11 @@ struct ll_access_evidence;
  * structs this input's lookup built), read from the image's machine code.
  * OUT[i] receives the evidence of STRUCTS[i] (model/access.h), owned by
  * the caller. -1 with ERR when the input has no code the analyzer reads
- * (BTF, another machine, no capstone).
+ * (BTF, another machine, no capstone). CACHED_ONLY: only what the access
+ * cache keeps (OUT[i] NULL for the rest), never an analysis or an error.
  */
 int ll_input_access(struct ll_input *in, const struct ll_struct *const *structs, size_t n,
-		    struct ll_access_evidence **out, struct ll_error *err);
+		    bool cached_only, struct ll_access_evidence **out, struct ll_error *err);
 /* --audit --access: the evidence of every struct of the image, sorted (model/access.h). */
 struct ll_access_image;
 int ll_input_access_all(struct ll_input *in, struct ll_access_image *out, struct ll_error *err);

@@ -49,7 +49,7 @@ struct ll_input_ops {
 	 * code, into OUT[i] (input/access/access.h).
 	 */
 	int (*access)(void *state, const struct ll_struct *const *structs, size_t n,
-		      struct ll_access_evidence **out, struct ll_error *err);
+		      bool cached_only, struct ll_access_evidence **out, struct ll_error *err);
 	/* Optional: the evidence of every struct of the image at once. */
 	int (*access_all)(void *state, struct ll_access_image *out, struct ll_error *err);
 };

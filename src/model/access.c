@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/hash.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 /*
@@ -63,7 +64,7 @@ static int cmp_evidence(const void *a, const void *b)
 
 void ll_access_image_sort(struct ll_access_image *img)
 {
-	qsort(img->v, img->n, sizeof(*img->v), cmp_evidence);
+	ll_qsort(img->v, img->n, sizeof(*img->v), cmp_evidence);
 }
 
 const struct ll_access_evidence *ll_access_image_find(const struct ll_access_image *img,
@@ -162,7 +163,7 @@ static int cmp_ptr(const void *a, const void *b)
 
 static bool is_init_function(const struct ll_access_view *v, const char *f)
 {
-	return f && bsearch(&f, v->init_functions, v->nr_init_functions,
+	return f && ll_bsearch(&f, v->init_functions, v->nr_init_functions,
 			    sizeof(*v->init_functions), cmp_ptr) != NULL;
 }
 
@@ -211,7 +212,7 @@ static void find_fillers(struct ll_access_view *v)
 		funcs = xgrow(funcs, nf, sizeof(*funcs));
 		funcs[nf++] = outermost(&e->v[i]);
 	}
-	qsort(funcs, nf, sizeof(*funcs), cmp_ptr);
+	ll_qsort(funcs, nf, sizeof(*funcs), cmp_ptr);
 	seen = xcalloc(s->nr_members, 1);
 	for (size_t i = 0; i < nf; i++) {
 		size_t count = 0;
@@ -261,7 +262,7 @@ void ll_access_view_init(struct ll_access_view *v, const struct ll_access_eviden
 			add_init(v, r->inlined_into);
 	}
 	find_fillers(v);
-	qsort(v->init_functions, v->nr_init_functions, sizeof(*v->init_functions), cmp_ptr);
+	ll_qsort(v->init_functions, v->nr_init_functions, sizeof(*v->init_functions), cmp_ptr);
 }
 
 void ll_access_view_release(struct ll_access_view *v)
@@ -321,7 +322,7 @@ void ll_access_member_sites(const struct ll_access_view *v, const struct ll_memb
 			.init = kind != LL_ACCESS_KIND_LOAD && ll_access_record_is_init(v, r),
 		};
 	}
-	qsort(out->v, out->n, sizeof(*out->v), cmp_site);
+	ll_qsort(out->v, out->n, sizeof(*out->v), cmp_site);
 	for (size_t i = 0; i < out->n; i++) {
 		if (n && cmp_site(&out->v[n - 1], &out->v[i]) == 0) {
 			out->v[n - 1].count++;
@@ -337,7 +338,7 @@ static unsigned distinct(const char **names, size_t n)
 {
 	unsigned d = 0;
 
-	qsort(names, n, sizeof(*names), cmp_ptr);
+	ll_qsort(names, n, sizeof(*names), cmp_ptr);
 	for (size_t i = 0; i < n; i++)
 		d += !i || names[i] != names[i - 1];
 	return d;
@@ -414,7 +415,7 @@ size_t ll_access_writers(const struct ll_access_view *v, const struct ll_member 
 		w[n++] = outermost(r);
 	}
 	if (n)
-		qsort(w, n, sizeof(*w), cmp_name);
+		ll_qsort(w, n, sizeof(*w), cmp_name);
 	for (size_t i = 0; i < n; i++)
 		if (!k || strcmp(w[k - 1], w[i]) != 0)
 			w[k++] = w[i];

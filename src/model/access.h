@@ -93,7 +93,8 @@ const char *ll_access_intern(struct ll_access_evidence *e, const char *s);
  * none atomically: one that fills a struct it has just allocated.
  */
 #define LL_DEFAULT_CONSTRUCTORS \
-	"alloc_*", "*_alloc", "*_alloc_*", "*_init", "init_*", "*_ctor", "*_free", "*_destroy", "*_dtor"
+	"alloc_*", "*_alloc", "*_alloc_*", "*_init", "*_init_*", "init_*", "*_setup", "*_create*", \
+	"*_ctor", "*_free", "*_destroy", "*_dtor"
 #define LL_CONSTRUCTOR_MIN_MEMBERS 3
 
 struct ll_constructors {

@@ -119,8 +119,10 @@ static void struct_access(struct json_writer *w, const struct ll_access_view *v)
 		/* The view keeps them by address; a reader wants them by name. */
 		const char **names = xcalloc(v->nr_init_functions + 1, sizeof(*names));
 
-		memcpy(names, v->init_functions, v->nr_init_functions * sizeof(*names));
-		qsort(names, v->nr_init_functions, sizeof(*names), cmp_names);
+		for (size_t i = 0; i < v->nr_init_functions; i++)
+			names[i] = v->init_functions[i];
+		if (v->nr_init_functions)
+			qsort(names, v->nr_init_functions, sizeof(*names), cmp_names);
 		for (size_t i = 0; i < v->nr_init_functions; i++)
 			jw_string(w, names[i]);
 		free(names);

@@ -241,8 +241,14 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 			e->typed, e->operands);
 		ll_percent_describe(e->operands ? 100.0 * (double)e->typed / (double)e->operands : 0,
 				    out);
-		sb_addf(out, "); %zu constructor%s */\n", l->access.nr_init_functions,
+		sb_addf(out, "); %zu constructor%s", l->access.nr_init_functions,
 			l->access.nr_init_functions == 1 ? "" : "s");
+		/* What could not be read is said, never passed over. */
+		if (e->skipped_functions || e->undecoded_bytes)
+			sb_addf(out, "; the image's %" PRIu64 " function ranges without code and %"
+				PRIu64 " bytes that did not decode were skipped", e->skipped_functions,
+				e->undecoded_bytes);
+		sb_adds(out, " */\n");
 	}
 	if (l->has_rules || ll_groups_tagged(s) || l->access.e)
 		tag_summary(&c, l);

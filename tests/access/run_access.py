@@ -344,6 +344,15 @@ def check_cache(tap, a, work, binary):
         kept = f.read()
     tap.ok(m1 == m2 and kept.count("\nE ") == 2 and not again.err,
            "a second struct joins the cache beside the first", again.err)
+    rules = os.path.join(work, "cached.rules")
+    with open(rules, "w") as f:
+        f.write(RULES)
+    plain = run([a.layoutlint, "-q", "-r", rules, binary, "struct", "stats"], env=env)
+    nocache = run([a.layoutlint, "-q", "--no-cache", "-r", rules, binary, "struct", "stats"],
+                  env=env)
+    tap.ok("[written-read-mostly]" in plain.out and "[written-read-mostly]" not in nocache.out,
+           "without --access, the evidence the cache holds is checked all the same",
+           plain.out + nocache.out)
 
 
 GOLDEN = os.path.join(HERE, "..", "profile", "golden")

@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < NR_QUERIES; i++)
 			if (results[i].status == LL_FOUND && results[i].layout->kind != LL_GLOBALS)
 				found[nf++] = results[i].layout;
-		if (nf && ll_input_access(in, found, nf, ev, &err) == 0)
+		if (nf && ll_input_access(in, found, nf, false, ev, &err) == 0)
 			for (size_t i = 0; i < nf; i++)
 				((struct ll_struct *)found[i])->access = ev[i];
 		for (size_t i = 0; i < NR_QUERIES; i++) {

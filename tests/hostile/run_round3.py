@@ -4,7 +4,8 @@
     type has) is one error line naming the unit and its offset, exit 2, in
     both scan paths (raw, LAYOUTLINT_SCAN=libdw), never a silent drop;
   - a struct claiming 64 GiB is refused before anything is allocated for
-    it, with the line --list gives, whatever the output (--audit='*');
+    it: one line, exit 2, whatever the output; --list and --audit show it
+    as a row (issue 41: one refusal never hides the others);
   - SIGPIPE: a closed reader is an output error, its temporaries removed;
   - 'struct stats' as one word: keyword and name are separate words;
   - JSON and SARIF sample counts are exact integers;
@@ -104,17 +105,26 @@ def check_claimed_size(tap, tool, workdir, env):
                                "struct big *gp;\n"
                                "struct small { int a; }; struct small gs;\n"
                                "int main(void) { return 0; }\n"])
-    ref = run([tool, "--no-cache", "--list", exe], env=env)
+    ref = run([tool, "--no-cache", exe, "big"], env=env)
     want = ref.stderr.decode(errors="replace")
-    tap.ok(ref.returncode == 2 and "claims 68719476736 bytes" in want,
-           "--list refuses a struct claiming 64 GiB", want)
-    for args in (["--audit=*", exe], ["--audit=big", exe], [exe, "big"],
-                 ["--format=patch", exe, "big"], ["--suggest", exe, "big"],
+    tap.ok(ref.returncode == 2 and "claims 68719476736 bytes" in want and
+           want.count("\n") == 1, "a lookup refuses a struct claiming 64 GiB in one line", want)
+    listed = run([tool, "--no-cache", "--list", exe], env=env)
+    out = listed.stdout.decode(errors="replace")
+    tap.ok(listed.returncode == 0 and "68719476736" in out and "small" in out,
+           "--list shows it as a row (its members cost, not its bytes), beside the others", out)
+    for glob in ("*", "big"):
+        p = run([tool, "--no-cache", "--audit=" + glob, exe], env=env)
+        out = p.stdout.decode(errors="replace")
+        tap.ok(p.returncode == 0 and "claims 68719476736 bytes" in out and "?  big: not laid out"
+               in out, "--audit=%s: a row saying it is not laid out, exit 0" % glob,
+               "exit %d: %s%s" % (p.returncode, out, p.stderr.decode(errors="replace")))
+    for args in (["--format=patch", exe, "big"], ["--suggest", exe, "big"],
                  ["--format=json", exe, "big"], ["--format=html", exe, "big"]):
         p = run([tool, "--no-cache"] + args, env=env)
         err = p.stderr.decode(errors="replace")
         tap.ok(p.returncode == 2 and err == want,
-               "%s on a struct claiming 64 GiB: the line --list gives, exit 2"
+               "%s on a struct claiming 64 GiB: the lookup's line, exit 2"
                % " ".join(a for a in args if a != exe), "exit %d: %s" % (p.returncode, err))
 
 

@@ -12,6 +12,7 @@
 
 #include "input/elf/capstone_api.h"
 #include "util/hash.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #ifndef HAVE_CAPSTONE
@@ -200,7 +201,7 @@ static bool aggregate_of(struct analyzer *a, Dwarf_Die *t, Dwarf_Die *out)
 	if (dwarf_hasattr(&s, DW_AT_declaration)) {
 		struct definition key = { .name = dwarf_diename(&s) }, *d;
 
-		if (!key.name || !(d = bsearch(&key, a->defs, a->nr_defs, sizeof(key), cmp_def)))
+		if (!key.name || !(d = ll_bsearch(&key, a->defs, a->nr_defs, sizeof(key), cmp_def)))
 			return false;
 		s = d->die;
 	}
@@ -723,7 +724,7 @@ static void read_lock_calls(struct code *c)
 			c->lock_calls[c->nr_lock_calls++] = s.st_value;
 		}
 	}
-	qsort(c->lock_calls, c->nr_lock_calls, sizeof(*c->lock_calls), cmp_addr);
+	ll_qsort(c->lock_calls, c->nr_lock_calls, sizeof(*c->lock_calls), cmp_addr);
 }
 
 static int code_open(struct code *c, const char *path, struct ll_error *err)
@@ -899,7 +900,7 @@ static struct join *join_at(const struct analyzer *a, uint64_t pc)
 {
 	struct join key = { .pc = pc };
 
-	return bsearch(&key, a->joins, a->nr_joins, sizeof(key), cmp_join);
+	return ll_bsearch(&key, a->joins, a->nr_joins, sizeof(key), cmp_join);
 }
 
 /* The types DWARF gives register R at PC: up to MAX of them, into OUT. */
@@ -1207,7 +1208,7 @@ static bool lock_at(struct analyzer *a, Dwarf_Die *agg, int64_t off, int depth)
 static bool calls_lock(const struct code *c, const struct insn *insn)
 {
 	return insn->imm_target &&
-	       bsearch(&insn->imm_target, c->lock_calls, c->nr_lock_calls, sizeof(uint64_t),
+	       ll_bsearch(&insn->imm_target, c->lock_calls, c->nr_lock_calls, sizeof(uint64_t),
 		       cmp_addr);
 }
 
@@ -1281,7 +1282,7 @@ static uint64_t decode(struct analyzer *a, const struct code_section *sec, uint6
 		a->joins = xgrow(a->joins, a->nr_joins, sizeof(*a->joins));
 		a->joins[a->nr_joins++] = (struct join){ .pc = a->insns[i].target };
 	}
-	qsort(a->joins, a->nr_joins, sizeof(*a->joins), cmp_join);
+	ll_qsort(a->joins, a->nr_joins, sizeof(*a->joins), cmp_join);
 	size_t n = 0;
 
 	for (size_t i = 0; i < a->nr_joins; i++)
@@ -1445,7 +1446,7 @@ static bool read_definitions(struct analyzer *a)
 		a->defs[a->nr_defs++] = (struct definition){ name, c };
 		any |= target_of(a, &c) >= 0;
 	} while (dwarf_siblingof(&c, &c) == 0);
-	qsort(a->defs, a->nr_defs, sizeof(*a->defs), cmp_def);
+	ll_qsort(a->defs, a->nr_defs, sizeof(*a->defs), cmp_def);
 	return any;
 }
 

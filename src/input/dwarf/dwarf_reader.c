@@ -4672,7 +4672,7 @@ static int dwarf_open(const char *path, bool raw, const struct ll_input_options 
  * analyzer's for the rest, which the cache then keeps too.
  */
 static int dwarf_access(void *state, const struct ll_struct *const *structs, size_t n,
-			struct ll_access_evidence **out, struct ll_error *err)
+			bool cached_only, struct ll_access_evidence **out, struct ll_error *err)
 {
 	struct ll_dwarf_input *in = state;
 	struct ll_access_target *t = xcalloc(n ? n : 1, sizeof(*t)), *missing;
@@ -4693,12 +4693,12 @@ static int dwarf_access(void *state, const struct ll_struct *const *structs, siz
 	for (size_t i = 0; i < n; i++)
 		if (!out[i])
 			missing[nr_missing++] = t[i];
-	if (hits < n)
+	if (hits < n && !cached_only)
 		rc = ll_access_analyze(in->dwarf, in->path, missing, nr_missing, fresh, err);
 	for (size_t i = 0; i < n; i++)
 		if (!out[i])
 			out[i] = fresh[k++];
-	if (rc == 0 && nr_missing)
+	if (rc == 0 && nr_missing && !cached_only)
 		ll_access_cache_store(in->opts.cache_dir, in->build_id, fresh, nr_missing);
 	if (rc) {
 		for (size_t i = 0; i < n; i++) {
