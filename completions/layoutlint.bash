@@ -15,7 +15,7 @@ _layoutlint_binary()
         w=${COMP_WORDS[i]}
         case $w in
             -r|--rules|--format|--cacheline|--decl-file|--cu|--size|--die|--srcdir|--prefix-map|--color|\
-            --fail-level|--baseline|--write-baseline|--against|--groups|--contains|\
+            --fail-level|--layout-change|--baseline|--write-baseline|--against|--groups|--contains|\
             --audit|--btf-base|--import-net-cachelines|--html|--source-url|--binary|--in|\
             --profile|--measured-hot|--measured-writes|--write-rules|--static-readers|--static-writers) ((i++)) ;;
             -*) ;;
@@ -50,6 +50,7 @@ _layoutlint()
         --format) COMPREPLY=($(compgen -W "text json sarif html" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --fail-level) COMPREPLY=($(compgen -W "note warning error" -- "$cur")); return ;;
+        --layout-change) COMPREPLY=($(compgen -W "off note warning error" -- "$cur")); return ;;
         --groups) COMPREPLY=($(compgen -W "auto off" -- "$cur")); return ;;
         struct|union)
             bin=$(_layoutlint_binary)

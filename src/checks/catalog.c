@@ -173,6 +173,20 @@ static const struct ll_check_def catalog[] = {
 			"rules, and --suggest). To accept one case, add 'allow static-write-domains MEMBER' "
 			"to the rules.",
 	},
+	{
+		.id = "layout-change", .sarif_name = "LayoutChange", .level = LL_LEVEL_WARNING,
+		.summary = "Under --against, a struct's layout changed in a way a gate should show.",
+		.description = "Compared with the reference (--against), the struct's size crossed a "
+			"kmalloc size class (8, 16, 32, 64, 96, 128, 192, 256, 512 ... 8192 bytes, then "
+			"page orders: Linux's kmalloc_info[] on x86_64), it takes more cachelines, or a "
+			"member the rules tag moved to another cacheline. Such a change can come from a "
+			"struct it embeds by value, in another header, and make no new pair of tags "
+			"meet, so no other check sees it. The message names the sizes and lines before "
+			"and after.",
+		.help = "Check that the growth or the move is meant (pahole -C shows the new layout); "
+			"move the tagged members back to their lines or accept it. --layout-change=error "
+			"makes it fail a gate, --layout-change=off drops it.",
+	},
 };
 
 const struct ll_check_def *ll_catalog(size_t *n)

@@ -56,6 +56,9 @@ struct ll_linted {
 	struct ll_profile_notes profile_notes;	/* --profile rows that fit no member */
 	/* --access: the layout's evidence with its constructors decided; e NULL: none. */
 	struct ll_access_view access;
+	struct ll_allow *allows;	/* the rules' allows (paths borrowed from the layout), kept
+					   for the checks that run after the lint: layout-change */
+	size_t nr_allows;
 };
 
 /* One binary of a run of several (--binary). */

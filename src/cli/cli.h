@@ -50,6 +50,8 @@ struct options {
 	const char **rules_paths;
 	size_t nr_rules_paths;
 	enum ll_level fail_level;
+	enum ll_level layout_change_level;	/* --layout-change (default: the catalog's) */
+	bool layout_change_off;			/* --layout-change=off */
 	bool require_all;
 	bool quiet;
 	bool suggest;			/* --suggest */

@@ -120,6 +120,7 @@ int main(int argc, char **argv)
 {
 	struct options o = {
 		.fail_level = LL_LEVEL_ERROR,
+		.layout_change_level = LL_LEVEL_WARNING,
 		.thresholds = { LL_MEASURED_HOT_DEFAULT, LL_MEASURED_WRITES_DEFAULT },
 		.static_thresholds = { LL_STATIC_READERS_DEFAULT, LL_STATIC_WRITERS_DEFAULT },
 	};

@@ -27,6 +27,7 @@ enum {
 	OPT_PREFIX_MAP,
 	OPT_COLOR,
 	OPT_FAIL_LEVEL,
+	OPT_LAYOUT_CHANGE,
 	OPT_GROUPS,
 	OPT_IMPORT_NET,
 	OPT_LIST,
@@ -151,6 +152,10 @@ static const struct argp_option argp_options[] = {
 	{ "against", OPT_AGAINST, "OLD-BINARY", 0,
 	  "Lint OLD-BINARY with the same rules as the reference; report new findings and "
 	  "each struct's layout changes. A directory REF: each binary B is compared with REF/B", 3 },
+	{ "layout-change", OPT_LAYOUT_CHANGE, "LEVEL", 0,
+	  "With --against: the level of layout-change findings (a struct crossing a kmalloc "
+	  "size class, taking more cachelines, or a tagged member moving to another line): "
+	  "off, note, warning (default) or error", 3 },
 	{ NULL, 0, NULL, 0, "Paths:", 4 },
 	{ "srcdir", OPT_SRCDIR, "DIR", 0,
 	  "Show declaring files relative to DIR (default: the compilation directory)", 4 },
@@ -542,6 +547,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		else
 			argp_error(state, "unknown --fail-level '%s' (expected note, warning or error)",
 				   arg);
+		break;
+	case OPT_LAYOUT_CHANGE:
+		o->layout_change_off = strcmp(arg, "off") == 0;
+		if (strcmp(arg, "note") == 0)
+			o->layout_change_level = LL_LEVEL_NOTE;
+		else if (strcmp(arg, "warning") == 0)
+			o->layout_change_level = LL_LEVEL_WARNING;
+		else if (strcmp(arg, "error") == 0)
+			o->layout_change_level = LL_LEVEL_ERROR;
+		else if (!o->layout_change_off)
+			argp_error(state, "unknown --layout-change '%s' (expected off, note, warning "
+				   "or error)", arg);
 		break;
 	case ARGP_KEY_ARG:
 		o->args = xgrow(o->args, o->nr_args, sizeof(*o->args));

@@ -252,6 +252,7 @@ static int lint_found(const struct options *o, struct ll_block *block,
 			.nr_profiles = mine->n,
 			.thresholds = o->thresholds,
 			.static_thresholds = o->static_thresholds,
+			.static_tags = o->access,
 		};
 
 		if (ll_lint_struct(&lo, block, l, err))
@@ -398,6 +399,8 @@ static void diff_layouts(const struct options *o, struct linted_binary *cur,
 			ll_layout_diff(r >= 0 ? old->run.structs[r].layout : NULL,
 				       cur->run.structs[c].layout);
 		cur->run.structs[c].diff->reference = reference;
+		if (!o->layout_change_off)
+			ll_layout_change_check(&cur->run.structs[c], o->layout_change_level);
 	}
 }
 

@@ -127,4 +127,11 @@ struct ll_layout_diff {
 struct ll_layout_diff *ll_layout_diff(const struct ll_struct *old_s, const struct ll_struct *new_s);
 void ll_layout_diff_free(struct ll_layout_diff *d);
 
+/*
+ * layout-change (layout_change.c): a finding of LEVEL on L when its diff
+ * (L->diff, from ll_layout_diff) shows its size crossing a kmalloc size
+ * class, more cachelines, or a member L's units tag on other lines.
+ */
+void ll_layout_change_check(struct ll_linted *l, enum ll_level level);
+
 #endif

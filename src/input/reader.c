@@ -78,7 +78,7 @@ static int detect(const char *path, const struct ll_input_options *opts,
 		  const struct ll_input_ops **format, bool *raw, struct ll_error *err)
 {
 	bool want_btf = opts && (opts->prefer_btf || opts->btf_base);
-	unsigned char magic[4];
+	unsigned char magic[8];
 	bool has_btf, has_dwarf;
 	ssize_t got;
 	int fd, why;
@@ -91,10 +91,19 @@ static int detect(const char *path, const struct ll_input_options *opts,
 	if (fd < 0)
 		return 0;	/* the reader says why, as it opens it */
 	got = read(fd, magic, sizeof(magic));
+	/* kbuild's built-in.a is a thin archive: it names objects, holds none. */
+	if (got == 8 && (memcmp(magic, "!<thin>\n", 8) == 0 || memcmp(magic, "!<arch>\n", 8) == 0)) {
+		bool thin = magic[2] == 't';
+
+		close(fd);
+		return ll_fail(err, "%s: %s: name one of its objects instead (ar t %s lists them)",
+			       path, thin ? "a thin archive, which only names its objects"
+					  : "an ar archive, not an object", path);
+	}
 	if (got >= 2 && ll_btf_magic(magic)) {
 		*format = &ll_btf_input_ops;
 		*raw = true;
-	} else if (got == 4 && memcmp(magic, ELFMAG, SELFMAG) == 0) {
+	} else if (got >= 4 && memcmp(magic, ELFMAG, SELFMAG) == 0) {
 		elf_sections(fd, &has_btf, &has_dwarf);
 		if (want_btf && !has_btf) {
 			close(fd);

@@ -212,9 +212,10 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 	if (!o->groups_off)
 		ll_groups_apply_tags(s, &l->groups);
 	/* No rules: the code's own evidence tags what nothing else did. */
-	bool static_tags = l->access.e && !ci.has_rules && s->kind != LL_GLOBALS &&
+	bool static_tags = o->static_tags && l->access.e && !ci.has_rules &&
+			   s->kind != LL_GLOBALS &&
 			   ll_access_static_tags(&l->access, s->members, s->nr_members,
-						 			 &o->static_thresholds);
+						 &o->static_thresholds);
 	size_t before = l->findings.n;
 
 	ll_check(&ci, &l->findings);
@@ -224,7 +225,10 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 	/* The linker places variables: no member order to propose for them. */
 	int rc = o->suggest && s->kind != LL_GLOBALS ? suggest_one(o, l, &allows, err) : 0;
 
-	free(allows.v);
+	/* Kept: --against's layout-change runs after the lint and honours them. */
+	free(l->allows);
+	l->allows = allows.v;
+	l->nr_allows = allows.n;
 	ll_hot_sets_release(&sets);
 	if (rc == 0) {
 		/* The final tags are known: the map every reporter draws from. */
@@ -244,6 +248,9 @@ void ll_linted_release(struct ll_linted *l)
 {
 	/* l->diff belongs to gating, which frees it (ll_layout_diff_free). */
 	ll_findings_release(&l->findings);
+	free(l->allows);
+	l->allows = NULL;
+	l->nr_allows = 0;
 	ll_profile_notes_release(&l->profile_notes);
 	ll_access_view_release(&l->access);
 	ll_lines_release(&l->lines);

@@ -34,6 +34,11 @@ struct ll_lint_opts {
 	size_t nr_profiles;
 	struct ll_measure_thresholds thresholds;	/* --measured-hot, --measured-writes */
 	struct ll_static_thresholds static_thresholds;	/* --static-readers, --static-writers */
+	/*
+	 * --access: a struct no rules name is tagged from its evidence. Without
+	 * it, evidence the cache held checks the tags there are, and tags none.
+	 */
+	bool static_tags;
 };
 
 /*

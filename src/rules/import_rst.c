@@ -50,6 +50,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
+#include <sys/stat.h>
 
 #include "util/hash.h"
 #include "util/read_file.h"
@@ -87,6 +89,7 @@ struct row_out {
 	char *tag;		/* "read-mostly", "write-hot:tx", ...; NULL: skipped */
 	char *comment;		/* the table's comment, or the reason it was skipped */
 	bool on_tx, on_rx;	/* the path reads or writes it */
+	bool optional;		/* written '?NAME': config-dependent or not in the source */
 };
 
 struct import {
@@ -103,6 +106,7 @@ struct import {
 	 */
 	size_t *by_name;
 	size_t by_name_mask, by_name_used;
+	const char *header;	/* the struct's header, when the source tree resolved names */
 };
 
 static void warn(struct import *im, unsigned line, struct row_out *skipped, const char *fmt, ...)
@@ -703,11 +707,17 @@ static void emit(const struct import *im, const struct aggregate *agg, const cha
 		"# group fastpath_tx / fastpath_rx: every member the path reads or writes.\n");
 	if (im->nested)
 		sb_adds(out, "# Type struct_X_T (a T member of the nested struct X) -> pattern X.NAME.\n");
+	if (im->header)
+		sb_addf(out, "# Names checked against the struct's definition in %s:\n"
+			"# a macro for a member path is that path, a nested struct's type its\n"
+			"# member; a member only under #if, or not a member there (a flag bit),\n"
+			"# is optional ('?'). Each says so in its comment.\n", im->header);
 	sb_addc(out, '\n');
 	sb_addf(out, "%s %s\n", agg->kind, agg->name);
 	for (size_t i = 0; i < im->nr_rows; i++) {
 		const struct row_out *r = &im->rows[i];
-		size_t tl = r->tag ? strlen(r->tag) : 0, nl = r->name ? strlen(r->name) : 0;
+		size_t tl = r->tag ? strlen(r->tag) : 0;
+		size_t nl = (r->name ? strlen(r->name) : 0) + r->optional;
 
 		if (!r->tag)
 			continue;
@@ -722,10 +732,12 @@ static void emit(const struct import *im, const struct aggregate *agg, const cha
 			continue;
 		}
 		if (r->comment)
-			sb_addf(out, "\t%-*s %-*s  # %s\n", (int)tag_w, r->tag, (int)name_w, r->name,
+			sb_addf(out, "\t%-*s %s%-*s  # %s\n", (int)tag_w, r->tag,
+				r->optional ? "?" : "", (int)(name_w - r->optional), r->name,
 				r->comment);
 		else
-			sb_addf(out, "\t%-*s %s\n", (int)tag_w, r->tag, r->name);
+			sb_addf(out, "\t%-*s %s%s\n", (int)tag_w, r->tag, r->optional ? "?" : "",
+				r->name);
 	}
 	emit_path_group(im, "fastpath_tx", true, out);
 	emit_path_group(im, "fastpath_rx", false, out);
@@ -756,10 +768,375 @@ static int emit_checked(struct import *im, const struct aggregate *agg, const ch
 	return rc;
 }
 
+/* ---- names checked against the struct's source ---------------------------- */
+
+/*
+ * The header that defines the struct, when the table lies in a kernel tree:
+ * the tables name some members by macros for member paths (inet_sock.rst's
+ * inet_daddr is "#define inet_daddr sk.__sk_common.skc_daddr"), by the type
+ * of a nested struct (tcp_sock.rst's tcp_rack, the type of member rack), and
+ * list flags that became bits of one word (inet_sock's recverr, in
+ * inet_flags since 6.6) or members that exist only under #if. A rules
+ * pattern for any of those matches no member and is a stale-rule error.
+ */
+struct source {
+	char *header;		/* relative to the tree: include/net/inet_sock.h */
+	char *text;
+};
+
+struct body_ident {
+	char *name;
+	bool conditional;	/* only seen under #if (relative to the struct) */
+};
+
+struct body {
+	struct body_ident *idents;
+	size_t nr_idents;
+	char **nested_type, **nested_member;	/* "struct tcp_rack { ... } rack;" */
+	size_t nr_nested;
+};
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Offset of "KIND NAME {" at the start of a line of TEXT, or -1. */
+static long find_definition_in(const char *text, const char *kind, const char *name)
+{
+	size_t kl = strlen(kind), nl = strlen(name);
+
+	for (const char *p = text; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *q = p;
+
+		if (strncmp(q, kind, kl) != 0 || (q[kl] != ' ' && q[kl] != '\t'))
+			continue;
+		q += kl;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, name, nl) != 0 || ident_char(q[nl]))
+			continue;
+		q += nl;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q == '{')
+			return (long)(p - text);
+	}
+	return -1;
+}
+
+/* Depth-first under DIR (relative REL), *.h files, in name order. */
+static bool find_header(const char *root, const char *rel, const char *kind, const char *name,
+			struct source *src, unsigned depth)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct dirent **ents = NULL;
+	bool found = false;
+	int n;
+
+	if (depth > 12)
+		return false;
+	sb_addf(&dir, "%s/%s", root, rel);
+	n = scandir(dir.buf, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		const char *e = ents[i]->d_name;
+		size_t el = strlen(e);
+		struct strbuf path = STRBUF_INIT, sub = STRBUF_INIT, text = STRBUF_INIT;
+		struct stat st;
+		int why;
+
+		if (!found && e[0] != '.') {
+			sb_addf(&sub, "%s/%s", rel, e);
+			sb_addf(&path, "%s/%s", root, sub.buf);
+			if (lstat(path.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+				found = find_header(root, sub.buf, kind, name, src, depth + 1);
+			} else if (el > 2 && strcmp(e + el - 2, ".h") == 0 && S_ISREG(st.st_mode) &&
+				   ll_read_regular(path.buf, (size_t)4 << 20, &text, &why) == 0 &&
+				   text.buf && memchr(text.buf, '\0', text.len) == NULL &&
+				   find_definition_in(text.buf, kind, name) >= 0) {
+				src->header = sb_detach(&sub);
+				src->text = sb_detach(&text);
+				found = true;
+			}
+		}
+		sb_release(&path);
+		sb_release(&sub);
+		sb_release(&text);
+		free(ents[i]);
+	}
+	free(ents);
+	sb_release(&dir);
+	return found;
+}
+
+/* "#define NAME a.b.c" in TEXT -> "a.b.c" (a dotted member path only), else NULL. */
+static char *macro_path(const char *text, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (const char *p = text; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *q = p, *v;
+		size_t len;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, "#define", 7) != 0 || (q[7] != ' ' && q[7] != '\t'))
+			continue;
+		q += 7;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, name, nl) != 0 || ident_char(q[nl]) || q[nl] == '(')
+			continue;
+		q += nl;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		v = q;
+		len = strcspn(v, " \t\r\n");
+		for (const char *e = v + len; *e == ' ' || *e == '\t' || *e == '\r'; e++)
+			if (e[1] == '\n' || e[1] == '\0')
+				break;
+		if (!len || !memchr(v, '.', len) || !(isalpha((unsigned char)*v) || *v == '_'))
+			return NULL;
+		for (size_t k = 0; k < len; k++)
+			if (!ident_char(v[k]) && !(v[k] == '.' && k + 1 < len && v[k + 1] != '.'))
+				return NULL;
+		return strndup(v, len);
+	}
+	return NULL;
+}
+
+static void add_ident(struct body *b, const char *s, size_t len, bool conditional)
+{
+	for (size_t i = 0; i < b->nr_idents; i++)
+		if (strlen(b->idents[i].name) == len && strncmp(b->idents[i].name, s, len) == 0) {
+			b->idents[i].conditional &= conditional;
+			return;
+		}
+	b->idents = xgrow(b->idents, b->nr_idents, sizeof(*b->idents));
+	b->idents[b->nr_idents++] = (struct body_ident){ strndup(s, len), conditional };
+}
+
+/*
+ * The identifiers of the definition at OFF in TEXT (comments and
+ * preprocessor lines left out), each with whether it occurs only under an
+ * #if opened inside the definition; and each nested named struct or union
+ * type with the member it declares.
+ */
+static void scan_body(const char *text, long off, struct body *b)
+{
+	const char *p = text + off;
+	int braces = 0, ifs = 0;
+	bool comment = false, started = false;
+	char *open_type[16];
+	int open_at[16], nr_open = 0;
+
+	while (*p && !(started && braces == 0)) {
+		size_t len = strcspn(p, "\n");
+		char *line = strndup(p, len), *c = line;
+		const char *pp = line;
+		int before = braces;
+
+		p += len + (p[len] == '\n');
+		/* Comments out, across lines. */
+		for (char *r = line; *r;) {
+			if (comment) {
+				char *end = strstr(r, "*/");
+
+				memset(r, ' ', end ? (size_t)(end + 2 - r) : strlen(r));
+				if (!end)
+					break;
+				r = end + 2;
+				comment = false;
+			} else if (r[0] == '/' && r[1] == '*') {
+				comment = true;
+			} else if (r[0] == '/' && r[1] == '/') {
+				*r = '\0';
+			} else {
+				r++;
+			}
+		}
+		while (*pp == ' ' || *pp == '\t')
+			pp++;
+		if (*pp == '#') {
+			pp++;
+			while (*pp == ' ' || *pp == '\t')
+				pp++;
+			if (strncmp(pp, "if", 2) == 0)
+				ifs++;
+			else if (strncmp(pp, "endif", 5) == 0 && ifs > 0)
+				ifs--;
+			free(line);
+			continue;
+		}
+		for (c = line; *c; c++) {
+			if (*c == '{') {
+				braces++;
+				started = true;
+			} else if (*c == '}') {
+				braces--;
+			}
+		}
+		/* A nested "struct NAME {": remember NAME until its closing brace. */
+		if (started && before >= 1 && nr_open < 16) {
+			const char *k = line;
+
+			while (*k == ' ' || *k == '\t')
+				k++;
+			if ((strncmp(k, "struct", 6) == 0 || strncmp(k, "union", 5) == 0) &&
+			    strchr(k, '{')) {
+				k += k[0] == 's' ? 6 : 5;
+				while (*k == ' ' || *k == '\t')
+					k++;
+				size_t il = 0;
+
+				while (ident_char(k[il]))
+					il++;
+				if (il) {
+					open_type[nr_open] = strndup(k, il);
+					open_at[nr_open++] = before;
+				}
+			}
+		}
+		for (c = line; *c;) {
+			if (isalpha((unsigned char)*c) || *c == '_') {
+				size_t il = 0;
+
+				while (ident_char(c[il]))
+					il++;
+				if (before >= 1 || braces >= 1)
+					add_ident(b, c, il, ifs > 0);
+				c += il;
+			} else {
+				c++;
+			}
+		}
+		while (nr_open > 0 && braces <= open_at[nr_open - 1]) {
+			const char *close = strrchr(line, '}');
+			size_t il = 0;
+
+			nr_open--;
+			if (close) {
+				close++;
+				while (*close == ' ' || *close == '\t')
+					close++;
+				while (ident_char(close[il]))
+					il++;
+			}
+			if (il) {
+				b->nested_type = xgrow(b->nested_type, b->nr_nested,
+						       sizeof(*b->nested_type));
+				b->nested_member = xgrow(b->nested_member, b->nr_nested,
+							 sizeof(*b->nested_member));
+				b->nested_type[b->nr_nested] = open_type[nr_open];
+				b->nested_member[b->nr_nested++] = strndup(close, il);
+			} else {
+				free(open_type[nr_open]);
+			}
+		}
+		free(line);
+	}
+	while (nr_open > 0)
+		free(open_type[--nr_open]);
+}
+
+static void body_release(struct body *b)
+{
+	for (size_t i = 0; i < b->nr_idents; i++)
+		free(b->idents[i].name);
+	free(b->idents);
+	for (size_t i = 0; i < b->nr_nested; i++) {
+		free(b->nested_type[i]);
+		free(b->nested_member[i]);
+	}
+	free(b->nested_type);
+	free(b->nested_member);
+}
+
+static void prepend_comment(struct row_out *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void prepend_comment(struct row_out *r, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (r->comment)
+		sb_addf(&sb, "; %s", r->comment);
+	free(r->comment);
+	r->comment = sb_detach(&sb);
+}
+
+static void resolve_names(struct import *im, const struct aggregate *agg,
+			  const struct source *src)
+{
+	long off = find_definition_in(src->text, agg->kind, agg->name);
+	struct body b = { 0 };
+
+	if (off < 0)
+		return;
+	scan_body(src->text, off, &b);
+	im->header = src->header;
+	for (size_t i = 0; i < im->nr_rows; i++) {
+		struct row_out *r = &im->rows[i];
+		const struct body_ident *id = NULL;
+		char *path;
+
+		if (!r->tag || !r->name || strchr(r->name, '.'))
+			continue;
+		for (size_t k = 0; k < b.nr_idents && !id; k++)
+			if (strcmp(b.idents[k].name, r->name) == 0)
+				id = &b.idents[k];
+		for (size_t k = 0; k < b.nr_nested; k++) {
+			if (strcmp(b.nested_type[k], r->name) != 0)
+				continue;
+			prepend_comment(r, "%s: the type of member %s", r->name, b.nested_member[k]);
+			free(r->name);
+			r->name = xstrdup(b.nested_member[k]);
+			id = NULL;
+			for (size_t j = 0; j < b.nr_idents && !id; j++)
+				if (strcmp(b.idents[j].name, r->name) == 0)
+					id = &b.idents[j];
+			break;
+		}
+		if (id && !id->conditional)
+			continue;
+		if (id) {
+			r->optional = true;
+			prepend_comment(r, "only under #if in %s", src->header);
+			continue;
+		}
+		path = macro_path(src->text, r->name);
+		if (path) {
+			prepend_comment(r, "%s: a macro for %s", r->name, path);
+			free(r->name);
+			r->name = path;
+			continue;
+		}
+		r->optional = true;
+		prepend_comment(r, "not a member of %s %s in %s", agg->kind, agg->name, src->header);
+	}
+	body_release(&b);
+}
+
+static int import_text(const char *name, const char *display, const char *text, size_t len,
+		       const char *release, const struct source *src, struct strbuf *out,
+		       struct strbuf *warnings, size_t *nr_warnings, struct ll_error *err);
+
 int ll_import_net_cachelines_text(const char *name, const char *display, const char *text,
 				  size_t len, const char *release, struct strbuf *out,
 				  struct strbuf *warnings, size_t *nr_warnings,
 				  struct ll_error *err)
+{
+	return import_text(name, display, text, len, release, NULL, out, warnings, nr_warnings,
+			   err);
+}
+
+static int import_text(const char *name, const char *display, const char *text, size_t len,
+		       const char *release, const struct source *src, struct strbuf *out,
+		       struct strbuf *warnings, size_t *nr_warnings, struct ll_error *err)
 {
 	struct import im = { .name = name, .display = display ? display : name,
 			     .warnings = warnings };
@@ -800,6 +1177,8 @@ int ll_import_net_cachelines_text(const char *name, const char *display, const c
 			"..NAME\" row and no \"NAME struct ...\" title)", name);
 		goto done;
 	}
+	if (src && strcmp(agg.kind, "struct") == 0)
+		resolve_names(&im, &agg, src);
 	rc = emit_checked(&im, &agg, release, out, err);
 done:
 	if (nr_warnings)
@@ -904,8 +1283,11 @@ int ll_import_net_cachelines(const char *path, struct strbuf *out, struct ll_err
 {
 	size_t len;
 	char *text = read_file(path, &len, err);
-	char *real, *release = NULL;
+	char *real, *release = NULL, *root = NULL;
 	const char *display = path, *doc;
+	struct source src = { 0 };
+	struct strbuf probe_warnings = STRBUF_INIT;
+	bool have_src = false;
 	int rc;
 
 	if (!text)
@@ -914,17 +1296,36 @@ int ll_import_net_cachelines(const char *path, struct strbuf *out, struct ll_err
 	real = realpath(path, NULL);
 	doc = real ? strstr(real, "/Documentation/") : NULL;
 	if (doc) {
-		char *root = strndup(real, (size_t)(doc - real));
-
+		root = strndup(real, (size_t)(doc - real));
 		display = doc + 1;
 		release = kernel_release(root);
-		free(root);
 	} else {
 		const char *slash = strrchr(path, '/');
 
 		display = slash ? slash + 1 : path;
 	}
-	rc = ll_import_net_cachelines_text(path, display, text, len, release, out, NULL, NULL, err);
+	if (root) {
+		/* The table's struct, from its name: "..struct ..NAME", or the title. */
+		struct strbuf probe = STRBUF_INIT;
+		struct ll_error probe_err;
+		size_t nw = 0;
+
+		if (ll_import_net_cachelines_text(path, display, text, len, release, &probe,
+						  &probe_warnings, &nw, &probe_err) == 0 && probe.buf) {
+			const char *q = strstr(probe.buf, "\nstruct ");
+			char sname[256];
+
+			if (q && sscanf(q + 8, "%255s", sname) == 1)
+				have_src = find_header(root, "include", "struct", sname, &src, 0);
+		}
+		sb_release(&probe);
+	}
+	rc = import_text(path, display, text, len, release, have_src ? &src : NULL, out, NULL,
+			 NULL, err);
+	free(src.header);
+	free(src.text);
+	free(root);
+	sb_release(&probe_warnings);
 	free(release);
 	free(real);
 	free(text);

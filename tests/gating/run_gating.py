@@ -795,6 +795,70 @@ def fingerprint_tests(tap, lint, objs):
     tap.ok(g and g <= p, "fingerprints: the same under --baseline", f"{g} {p}")
 
 
+def layout_change_tests(tap, lint, work):
+    """layout-change: embed.c as it is and with -DGROW (a struct embedded by
+    value grew; members added), compiled by gcc."""
+    shutil.copy(os.path.join(HERE, "embed.c"), os.path.join(work, "embed.c"))
+    shutil.copy(os.path.join(HERE, "embed.rules"), os.path.join(work, "embed.rules"))
+    try:
+        compile_c("gcc", "embed.c", "embed1.o", cwd=work, flags=["-g", "-c"])
+        compile_c("gcc", "embed.c", "embed2.o", cwd=work, flags=["-g", "-c", "-DGROW"])
+    except Failure as e:
+        tap.ok(False, "compile embed.c with and without -DGROW", str(e))
+        return
+    rc, out, err = lint("-q", "-r", "embed.rules", "--against", "embed1.o", "embed2.o")
+    got = sorted(ln.split(": warning: ", 1)[1] for ln in err.splitlines() + out.splitlines()
+                 if ": warning: " in ln)
+    want = sorted(["struct file: 184 -> 192 bytes; f_security line 1 -> 2 [layout-change]",
+                   "struct req: 96 -> 104 bytes, kmalloc-96 -> kmalloc-128 [layout-change]",
+                   "struct big: 128 -> 136 bytes, cachelines 2 -> 3, kmalloc-128 -> kmalloc-192 "
+                   "[layout-change]"])
+    tap.ok(rc == 0 and got == want,
+           "layout-change: an embedded struct's growth moves a tagged member (struct file "
+           "184 -> 192, f_security line 1 -> 2), a kmalloc class and a cacheline crossed; an "
+           "untagged member's move is no finding; a warning: exit 0",
+           f"exit {rc}\ngot {got}\nwant {want}\n{out}\n{err}")
+    loc = [ln for ln in out.splitlines() + err.splitlines() if "struct file: 184" in ln]
+    tap.ok(loc and loc[0].startswith("embed.c:22:"),
+           "layout-change: located at the first tagged member that moved (f_security)", loc)
+    rc, out, err = lint("-q", "-r", "embed.rules", "--against", "embed1.o", "embed1.o")
+    tap.ok(rc == 0 and "layout-change" not in out + err,
+           "layout-change: the same build has none", out + err)
+    rc, out, err = lint("-q", "--layout-change=error", "-r", "embed.rules", "--against",
+                        "embed1.o", "embed2.o", "struct", "file")
+    tap.ok(rc == 1 and ": error: struct file: 184 -> 192 bytes" in out + err,
+           "--layout-change=error: an error, exit 1", f"exit {rc}\n{out}{err}")
+    rc, out, err = lint("-q", "--layout-change=off", "-r", "embed.rules", "--against",
+                        "embed1.o", "embed2.o")
+    tap.ok(rc == 0 and "layout-change" not in out + err, "--layout-change=off: none",
+           out + err)
+    with open(os.path.join(work, "embed-allow.rules"), "w") as f:
+        f.write(open(os.path.join(work, "embed.rules")).read().replace(
+            "\tcold         f_security\n",
+            "\tcold         f_security\n\tallow layout-change f_security\n"))
+    rc, out, err = lint("-q", "-r", "embed-allow.rules", "--against", "embed1.o", "embed2.o",
+                        "struct", "file", "struct", "big")
+    got = [ln.split(": warning: ", 1)[1] for ln in (out + err).splitlines() if ": warning: " in ln]
+    tap.ok(rc == 0 and got == ["struct big: 128 -> 136 bytes, cachelines 2 -> 3, kmalloc-128 -> "
+                               "kmalloc-192 [layout-change]"],
+           "allow layout-change f_security: struct file's only reason goes, and its finding; "
+           "struct big keeps its own", f"exit {rc}\n{got}\n{out}{err}")
+    rc, out, err = lint("--layout-change=loud", "-r", "embed.rules", "embed1.o")
+    tap.ok(rc == 2 and "unknown --layout-change 'loud'" in err.splitlines()[0],
+           "--layout-change with an unknown level: exit 2, argp's usage error", f"exit {rc}\n{err}")
+    rc, doc, err = lint.json("--format=sarif", "-r", "embed.rules", "--against", "embed1.o",
+                             "embed2.o", "struct", "file")
+    try:
+        res = [r for r in doc["runs"][0]["results"] if r["ruleId"] == "layout-change"]
+        rules = [r["id"] for r in doc["runs"][0]["tool"]["driver"]["rules"]]
+    except (TypeError, KeyError, IndexError):
+        res, rules = [], []
+    tap.ok(len(res) == 1 and res[0]["level"] == "warning" and "layout-change" in rules and
+           res[0].get("baselineState", "new") == "new",
+           "layout-change in SARIF: one new warning result, the rule in the table",
+           json.dumps(res)[:2000])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--layoutlint", required=True)
@@ -813,7 +877,9 @@ def main():
     else:
         work = tmp = tempfile.mkdtemp(prefix="layoutlint-gating-")
     try:
-        lint = Lint(tool, work, args=["--color=never"])
+        # The pair-gating cases count findings exactly: layout-change, which
+        # --against also raises, is off there and tested on its own below.
+        lint = Lint(tool, work, args=["--color=never", "--layout-change=off"])
         objs = compile_variants(tap, work)
         sarif_tests(tap, lint, objs, work)
         baseline_tests(tap, lint, objs, work)
@@ -822,6 +888,7 @@ def main():
         several_binaries_tests(tap, lint, objs, work)
         location_tests(tap, lint, work)
         sarif_gating_tests(tap, lint, objs, work)
+        layout_change_tests(tap, Lint(tool, work, args=["--color=never"]), work)
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

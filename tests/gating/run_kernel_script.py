@@ -15,10 +15,16 @@ has, and checks the script:
     change rebuilding both sides, the first compiler error of a failed
     build, a missing object, objects picked by itself from the change;
   - inside real `git commit`s: as .git/hooks/pre-commit and through the
-    pre-commit framework, with `git commit`, `git commit -a` and
-    `--amend`; a blocking change is refused with exactly its one new
-    finding and leaves the index, the working tree, the stash and the
-    worktrees as they were; a comment-only change commits;
+    pre-commit framework (configured with the README's snippet as written),
+    with `git commit`, `git commit -a`, a move only staged, `--amend -a`,
+    `--amend` of a move committed with --no-verify and a commit concluding
+    a merge; a blocking change is refused with exactly its one new finding
+    and leaves the index, the working tree, the stash, the branches and the
+    worktrees as they were; a move only in the working tree does not block
+    a commit of another file; a comment-only change commits; both hook
+    mechanisms installed at once are reported;
+  - an embedded typedef growing in another header lints the host struct
+    and reports its layout-change; O= builds and archives are refused;
   - two objects with --format=sarif or json: one document, schema-valid,
     no duplicate results;
   - SIGINT in the middle (exit 130, nothing changed), two concurrent runs
@@ -87,11 +93,12 @@ def errors_of(text):
 
 
 def worktree_list(tree):
-    """git worktree list, but our own worktrees only by path: they follow
-    HEAD by design (the reference is re-checked out when HEAD moves)."""
+    """git worktree list, the user's only: the script's own (.git/layoutlint-
+    kernel/base and new) follow HEAD and the index by design, and the first
+    commit whose index differs from the working tree makes 'new'."""
     blocks = git(tree, "worktree", "list", "--porcelain").out.split("\n\n")
-    return "\n\n".join(b.splitlines()[0] if "/.git/layoutlint-kernel/" in b.splitlines()[0]
-                       else b for b in blocks if b.strip())
+    return "\n\n".join(b for b in blocks
+                       if b.strip() and "/.git/layoutlint-kernel/" not in b.splitlines()[0])
 
 
 def snapshot(tree):
@@ -101,6 +108,7 @@ def snapshot(tree):
         "index": ["ls-files", "-s"],
         "stash": ["stash", "list"],
         "head": ["rev-parse", "HEAD"],
+        "refs": ["for-each-ref"],
     }.items()} | {"worktrees": worktree_list(tree)}
 
 
@@ -168,6 +176,8 @@ class Suite:
         self.paths_and_config()
         self.failures()
         self.picked()
+        self.embedded()
+        self.access()
         self.two_objects()
         self.plain_hook()
         self.framework_hook()
@@ -257,8 +267,11 @@ class Suite:
             self.ok(r.rc == 0 and "\tno member added, removed or moved to another cacheline"
                     in r.out.splitlines() and
                     "working tree: fs/conn.o is older than .config: rebuilding" in r.err and
-                    "configuration changed: rebuilding fs/conn.o" in r.err,
-                    f"{what}: both sides rebuilt, no false 'added/removed: debug_flags'", r)
+                    ("configuration changed: rebuilding fs/conn.o" in r.err if what ==
+                     ".config change" else
+                     "reusing the objects built for its tree in an earlier run" in r.err),
+                    f"{what}: both sides rebuilt (back: the reference's objects for that "
+                    f".config reused), no false 'added/removed: debug_flags'", r)
             with open(cfg, "w") as f:
                 f.write(saved)
 
@@ -282,6 +295,31 @@ class Suite:
         r = self.script("--base", "no-such-rev", "fs/conn.o")
         self.ok(r.rc == 2 and "unknown revision 'no-such-rev'" in r.err,
                 "an unknown revision: exit 2", r)
+        # Out-of-tree builds: refused in one line that names the alternative.
+        r = self.script("--make-arg", "O=/tmp/out", "fs/conn.o")
+        self.ok(r.rc == 2 and len(r.err.splitlines()) == 1 and "O=" in r.err and
+                "build in the source tree" in r.err and "layoutlint --against" in r.err,
+                "--make-arg O=DIR: exit 2, one line naming the alternatives", r)
+        r = run([SCRIPT, "--layoutlint", self.tool, "fs/conn.o"], cwd=self.tree, timeout=300,
+                env=dict(ENV, KBUILD_OUTPUT="/tmp/out"))
+        self.ok(r.rc == 2 and len(r.err.splitlines()) == 1 and "KBUILD_OUTPUT" in r.err,
+                "KBUILD_OUTPUT set: exit 2, one line", r)
+        # kbuild's built-in.a is a thin archive: refused, naming what to give instead.
+        run(["make", "fs/conn.o"], cwd=self.tree, timeout=300, env=ENV, check=True)
+        run(["ar", "rcsT", "fs/built-in.a", "fs/conn.o"], cwd=self.tree, env=ENV, check=True)
+        run(["ar", "rcs", "fs/lib.a", "fs/conn.o"], cwd=self.tree, env=ENV, check=True)
+        r = self.script("fs/built-in.a")
+        self.ok(r.rc == 2 and len(r.err.splitlines()) == 1 and
+                "name one of its objects" in r.err, "layoutlint-kernel fs/built-in.a: exit 2, "
+                "one line saying to name an object", r)
+        for a, what in (("fs/built-in.a", "a thin archive, which only names its objects"),
+                        ("fs/lib.a", "an ar archive, not an object")):
+            r = run([self.tool, "-r", ".layoutlint", a], cwd=self.tree, env=ENV)
+            self.ok(r.rc == 2 and r.err == f"layoutlint: {a}: {what}: name one of its objects "
+                    f"instead (ar t {a} lists them)\n" and not r.out,
+                    f"layoutlint {a}: exit 2, one line saying to name an object", r)
+        for a in ("fs/built-in.a", "fs/lib.a"):
+            os.unlink(os.path.join(self.tree, a))
 
     # ---- no OBJ: picked from the change ---------------------------------------------
 
@@ -317,6 +355,59 @@ class Suite:
             shutil.move(os.path.join(hidden, name), os.path.join(tree, "fs", name))
         self.restore("include/linux/conn.h")
 
+    # ---- a struct the rules name, changed through one it embeds ----------------------
+
+    def embedded(self):
+        """conn_stat_t (types.h) grows: struct conn, which embeds it and whose
+        header did not change, is linted and its layout change reported."""
+        tree = self.tree
+        types = os.path.join(tree, "include", "linux", "types.h")
+        run(["make", "fs/conn.o", "fs/conn_stats.o"], cwd=tree, timeout=300, env=ENV, check=True)
+        edit(types, "typedef struct { long v[1]; } conn_stat_t;",
+             "typedef struct { long v[6]; } conn_stat_t;")
+        r = self.script()
+        warn = [ln for ln in r.out.splitlines() if "[layout-change]" in ln]
+        self.ok(r.rc == 0 and re.search(r"struct conn embeds conn_stat_t, whose definition in "
+                                        r"include/linux/types\.h changed: linting fs/conn(_stats)?\.o",
+                                        r.err) and
+                len(warn) == 1 and "struct conn: 192 -> 256 bytes, cachelines 3 -> 4, "
+                "kmalloc-192 -> kmalloc-256; lock line 1 -> 2, refs line 1 -> 2, cfg line 1 -> 2, "
+                "count line 2 -> 3, bytes line 2 -> 3" in warn[0] and not errors_of(r.out),
+                "no OBJ, an embedded typedef grows in another header: the host struct is linted "
+                "and its layout-change warning names before and after", r)
+        self.restore("include/linux/types.h")
+        edit(types, "#endif", "/* a comment */\n#endif")
+        r = self.script()
+        self.ok(r.rc == 0 and "nothing to lint" in r.err,
+                "a comment outside every struct in that header: nothing to lint", r)
+        self.restore("include/linux/types.h")
+
+    # ---- --access: a struct no rules name, tagged from the code ------------------------
+
+    def access(self):
+        """struct conn_live (no rules) loses the _Alignas that kept hits off ops' line:
+        with --access it is linted with tags from fs/conn_live.o's code, and its new
+        mixed line is refused; without --access nothing names it."""
+        tree = self.tree
+        env = dict(ENV, XDG_CACHE_HOME=os.path.join(self.work, "access-cache"))
+        run(["make", "fs/conn_live.o"], cwd=tree, timeout=300, env=ENV, check=True)
+        edit(os.path.join(tree, "include", "linux", "conn_live.h"),
+             "\t_Alignas(64) long hits;", "\tlong hits;")
+        r = run([SCRIPT, "--layoutlint", self.tool, "--access"], cwd=tree, timeout=300, env=env)
+        errors = errors_of(r.out)
+        self.ok(r.rc == 1 and "struct conn_live: its definition in include/linux/conn_live.h "
+                "changed, no rules name it: linting fs/conn_live.o with tags from the code"
+                in r.err and len(errors) == 1 and
+                "cacheline 0 of struct conn_live mixes read-mostly ops with write-hot hits"
+                in errors[0],
+                "--access: a struct no rules name, whose definition changed, is linted with tags "
+                "from the code and its one new mixed line refused", r)
+        r = run([SCRIPT, "--layoutlint", self.tool], cwd=tree, timeout=300, env=env)
+        self.ok(r.rc == 0 and "nothing to lint" in r.err,
+                "without --access the same change names no struct the rules know: nothing to "
+                "lint", r)
+        self.restore("include/linux/conn_live.h")
+
     # ---- several objects, one document -------------------------------------------------
 
     def two_objects(self):
@@ -329,7 +420,8 @@ class Suite:
         except (ValueError, KeyError, IndexError):
             doc, results, ok = None, [], False
         fps = [res.get("partialFingerprints", {}).get("layoutlint/v1") for res in results]
-        new = [res for res in results if res.get("baselineState", "new") == "new"]
+        new = [res for res in results if res.get("baselineState", "new") == "new" and
+               res.get("ruleId") != "layout-change"]
         self.ok(r.rc == 1 and ok and len(new) == 1 and len(fps) == len(set(fps)),
                 "two objects, --format=sarif: one document, one run, the new finding once, no "
                 "duplicate results", r)
@@ -360,8 +452,20 @@ class Suite:
         """A commit that moves count must be refused with exactly one finding."""
         tree = self.tree
         line = move_count(self.header)
+        amended_bad = commit[0] == "committed-then-amend"
         if commit[0] == "add-then-commit":
             git(tree, "add", "include/linux/conn.h")
+            commit = commit[1:]
+        elif commit[0] == "stage-only":
+            # Staged, then the working tree back as HEAD has it: only the
+            # index, which is what gets committed, holds the move.
+            git(tree, "add", "include/linux/conn.h")
+            with open(self.header, "w") as f:
+                f.write(git(tree, "show", "HEAD:include/linux/conn.h").out + "\n")
+            commit = commit[1:]
+        elif commit[0] == "committed-then-amend":
+            # The bad move committed past the hook, then amended with nothing more.
+            git(tree, "commit", "-q", "--no-verify", "-am", "conn: move count")
             commit = commit[1:]
         before = snapshot(tree)
         r = git(tree, *commit, check=False)
@@ -371,9 +475,50 @@ class Suite:
                 f"include/linux/conn.h:{line}:" in errors[0] and "write-hot count" in errors[0],
                 f"{hook_desc}, {how}: moving count is refused with exactly one new finding at "
                 f"its new line {line}", r)
-        self.ok(before == after, f"{hook_desc}, {how}: index, working tree, stash, worktrees "
-                "and HEAD as they were", None, diff_snapshots(before, after))
-        git(tree, "reset", "-q", "--hard", "HEAD")
+        self.ok(before == after, f"{hook_desc}, {how}: index, working tree, stash, branches, "
+                "worktrees and HEAD as they were", None, diff_snapshots(before, after))
+        git(tree, "reset", "-q", "--hard", "HEAD~1" if amended_bad else "HEAD")
+        return r
+
+    def merge_refused(self, hook_desc):
+        """Concluding a merge (git merge --no-commit, then git commit): the
+        reference is the first parent, so the branch's move is what is new."""
+        tree = self.tree
+        git(tree, "checkout", "-q", "-b", "side")
+        line = move_count(self.header)
+        git(tree, "commit", "-q", "--no-verify", "-am", "side: move count")
+        git(tree, "checkout", "-q", "main")
+        git(tree, "merge", "-q", "--no-ff", "--no-commit", "side")
+        before = snapshot(tree)
+        r = git(tree, "commit", "-q", "--no-edit", check=False)
+        after = snapshot(tree)
+        errors = errors_of(r.out + r.err)
+        self.ok(r.rc != 0 and len(errors) == 1 and f"include/linux/conn.h:{line}:" in errors[0]
+                and "against HEAD (" in r.err,
+                f"{hook_desc}, git commit concluding a merge: compared with the first parent, "
+                "the merged move is refused with its one finding", r)
+        self.ok(before == after, f"{hook_desc}, merge: index, working tree, branches and HEAD "
+                "as they were", None, diff_snapshots(before, after))
+        git(tree, "merge", "--abort")
+        git(tree, "branch", "-q", "-D", "side")
+
+    def worktree_only(self, hook_desc):
+        """The move in the working tree only, something else staged: what is
+        committed has no move, so the commit goes through and the move stays."""
+        tree = self.tree
+        move_count(self.header)
+        types = os.path.join(tree, "include", "linux", "types.h")
+        with open(types, "a") as f:
+            f.write("/* a staged comment */\n")
+        git(tree, "add", "include/linux/types.h")
+        head = git(tree, "rev-parse", "HEAD").out
+        r = git(tree, "commit", "-q", "-m", "types.h: a comment", check=False)
+        status = git(tree, "status", "--porcelain").out
+        self.ok(r.rc == 0 and git(tree, "rev-parse", "HEAD").out != head and
+                status.strip() == "M include/linux/conn.h" and not errors_of(r.out + r.err),
+                f"{hook_desc}: a move in the working tree only, not staged, is not refused "
+                "(what is committed has none); the move is still there, unstaged", r, status)
+        git(tree, "reset", "-q", "--hard", "HEAD~1")
 
     def worktrees(self):
         return [ln for ln in git(self.tree, "worktree", "list", "--porcelain").out.splitlines()
@@ -401,12 +546,21 @@ class Suite:
         with open(hook, "w") as f:
             f.write(f"#!/bin/sh\nexec '{SCRIPT}' --layoutlint '{self.tool}' -- -q\n")
         os.chmod(hook, 0o755)
+        # A commit of its own first, so that --amend has a parent to compare with.
+        self.passes(".git/hooks/pre-commit")
         self.blocked("git commit -a", ["commit", "-q", "-am", "conn: move count"],
                      ".git/hooks/pre-commit")
         self.blocked("git add; git commit", ["add-then-commit", "commit", "-q", "-m", "move"],
                      ".git/hooks/pre-commit")
+        self.blocked("staged only, working tree as HEAD", ["stage-only", "commit", "-q", "-m",
+                                                           "move"], ".git/hooks/pre-commit")
+        self.worktree_only(".git/hooks/pre-commit")
         self.blocked("git commit --amend -a", ["commit", "-q", "--amend", "-a", "--no-edit"],
                      ".git/hooks/pre-commit")
+        self.blocked("git commit --amend of a commit made with --no-verify",
+                     ["committed-then-amend", "commit", "-q", "--amend", "--no-edit"],
+                     ".git/hooks/pre-commit")
+        self.merge_refused(".git/hooks/pre-commit")
         self.passes(".git/hooks/pre-commit")
         wts = git(tree, "worktree", "list", "--porcelain").out
         self.ok(os.path.join(self.work, "userwt") in wts,
@@ -423,11 +577,23 @@ class Suite:
         if rev.rc != 0:
             self.tap.skip("the pre-commit framework", "the source is not a git clone")
             return
-        # The framework clones this repository at its HEAD and runs the
-        # hook .pre-commit-hooks.yaml offers: the committed script.
+        # The framework clones this repository and runs the hook
+        # .pre-commit-hooks.yaml offers: the committed script. The
+        # configuration is the README's, as written, but for where this
+        # repository is and, while it has no tag v0.1.0, its HEAD.
+        with open(os.path.join(TOP, "README.md")) as f:
+            readme = f.read()
+        m = re.search(r"^## pre-commit\n.*?^```yaml\n(.*?)^```", readme, re.M | re.S)
+        if not self.ok(m and "repos:" in m.group(1) and "/opt/layoutlint" in m.group(1),
+                       "README's pre-commit snippet: a whole .pre-commit-config.yaml",
+                       None, m.group(1) if m else "no ```yaml block under ## pre-commit"):
+            return
+        tagged = run(["git", "rev-parse", "-q", "--verify", "v0.1.0^{commit}"], cwd=TOP, env=ENV)
+        config = m.group(1).replace("/opt/layoutlint", TOP)
+        if tagged.rc != 0:
+            config = config.replace("rev: v0.1.0", f"rev: {rev.out.strip()}")
         with open(os.path.join(tree, ".pre-commit-config.yaml"), "w") as f:
-            f.write(f"repos:\n- repo: {TOP}\n  rev: {rev.out.strip()}\n  hooks:\n"
-                    f"  - id: layoutlint-kernel\n    args: [--layoutlint, '{self.tool}', --, -q]\n")
+            f.write(config)
         git(tree, "add", ".pre-commit-config.yaml")
         git(tree, "commit", "-q", "--no-verify", "-m", "pre-commit configuration")
         env = dict(ENV, PRE_COMMIT_HOME=os.path.join(self.work, "pre-commit-home"))
@@ -435,17 +601,42 @@ class Suite:
         if not self.ok(r.rc == 0, "pre-commit install", r):
             return
         saved = dict(ENV)
-        ENV.update(PRE_COMMIT_HOME=env["PRE_COMMIT_HOME"])
+        # As installed: layoutlint on PATH, no --layoutlint, no LAYOUTLINT.
+        ENV.update(PRE_COMMIT_HOME=env["PRE_COMMIT_HOME"],
+                   PATH=os.path.dirname(self.tool) + os.pathsep + ENV.get("PATH", ""))
+        ENV.pop("LAYOUTLINT", None)
         try:
-            self.blocked("git commit -a", ["commit", "-q", "-am", "conn: move count"],
-                         "pre-commit framework")
+            r = self.blocked("git commit -a", ["commit", "-q", "-am", "conn: move count"],
+                             "pre-commit framework")
+            both = r.out + r.err
+            self.ok("struct conn {" not in both and "moved:" not in both and
+                    both.count("layoutlint: against HEAD (") == 1,
+                    "pre-commit framework, the README's snippet (no args): quiet, the "
+                    "diagnostics and one summary line, no listing", r)
             self.blocked("git add; git commit", ["add-then-commit", "commit", "-q", "-m", "mv"],
                          "pre-commit framework")
             self.passes("pre-commit framework")
+            # Both mechanisms: a plain hook, then `pre-commit install` over
+            # it (kept as pre-commit.legacy and run too): the script says so.
+            run(["pre-commit", "uninstall"], cwd=tree, env=env, timeout=300)
+            hook = os.path.join(tree, ".git", "hooks", "pre-commit")
+            with open(hook, "w") as f:
+                f.write(f"#!/bin/sh\nexec '{SCRIPT}' --layoutlint '{self.tool}'\n")
+            os.chmod(hook, 0o755)
+            r = run(["pre-commit", "install"], cwd=tree, env=env, timeout=300)
+            edit(self.header, "\t/* line 0: read-mostly", "\t/* line 0: read-mostly (twice),")
+            r = git(tree, "commit", "-q", "-am", "conn: a comment, hooked twice", check=False)
+            self.ok(r.rc == 0 and "installed twice: .git/hooks/pre-commit.legacy" in r.err and
+                    ".pre-commit-config.yaml both run it" in r.err,
+                    "a plain hook and the pre-commit framework both installed: said, in one line "
+                    "per run", r)
         finally:
             ENV.clear()
             ENV.update(saved)
         run(["pre-commit", "uninstall"], cwd=tree, env=env, timeout=300)
+        hook = os.path.join(tree, ".git", "hooks", "pre-commit")
+        if os.path.exists(hook):
+            os.unlink(hook)
 
     # ---- SIGINT, a second run, --clean -----------------------------------------------------
 

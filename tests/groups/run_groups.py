@@ -247,6 +247,75 @@ def check_text(tap, label, layoutlint, obj):
            f"{label}: the listing shows the markers and the groups summary", out + err)
 
 
+TREE_RST = """\
+===========================================
+demo_sock struct fast path usage breakdown
+===========================================
+
+Type          Name            fastpath_tx_access  fastpath_rx_access  Comments
+..struct      ..demo_sock
+struct_sock   sk              read_mostly         read_mostly         demo_xmit
+__be32        demo_daddr      read_mostly         -                   a macro
+u8            recverr         -                   -                   a bit of demo_flags
+struct        demo_rack       read_write          -                   a nested struct's type
+u32           debug_count     -                   read_write          only with CONFIG_DEMO_DEBUG
+u32           plain           read_mostly         -
+"""
+
+TREE_HEADER = """\
+#ifndef _DEMO_SOCK_H
+#define _DEMO_SOCK_H
+struct demo_common { unsigned int daddr; };
+struct sock { struct demo_common __sk_common; };
+/* demo_daddr is sk.__sk_common.daddr, as inet_sock's inet_daddr */
+struct demo_sock {
+	struct sock sk;		/* recverr: see demo_flags */
+	unsigned long demo_flags;
+	struct demo_rack {
+		unsigned long mstamp;
+	} rack;
+#ifdef CONFIG_DEMO_DEBUG
+	unsigned int debug_count;
+#endif
+	unsigned int plain;
+};
+#define demo_daddr sk.__sk_common.daddr
+#endif
+"""
+
+
+def check_import_tree(tap, layoutlint, work):
+    """A table inside a kernel-like tree: names checked against the struct's
+    definition in the tree's include/ (macro -> member path, nested type ->
+    member, #if-only -> optional, not a member -> optional)."""
+    root = os.path.join(work, "tree")
+    doc = os.path.join(root, "Documentation", "networking", "net_cachelines")
+    inc = os.path.join(root, "include", "net")
+    os.makedirs(doc, exist_ok=True)
+    os.makedirs(inc, exist_ok=True)
+    with open(os.path.join(doc, "demo_sock.rst"), "w") as f:
+        f.write(TREE_RST)
+    with open(os.path.join(inc, "demo_sock.h"), "w") as f:
+        f.write(TREE_HEADER)
+    rc, out, err = run([layoutlint, "--import-net-cachelines", os.path.join(doc, "demo_sock.rst")])
+    body = [ln for ln in out.splitlines() if ln.startswith("\t")]
+    want = ["\tread-mostly  sk                   # demo_xmit",
+            "\tread-mostly  sk.__sk_common.daddr  # demo_daddr: a macro for "
+            "sk.__sk_common.daddr; a macro",
+            "\tcold         ?recverr             # not a member of struct demo_sock in "
+            "include/net/demo_sock.h; a bit of demo_flags",
+            "\twrite-hot:tx rack                 # demo_rack: the type of member rack; a "
+            "nested struct's type",
+            "\twrite-hot:rx ?debug_count         # only under #if in include/net/demo_sock.h; "
+            "only with CONFIG_DEMO_DEBUG",
+            "\tread-mostly  plain"]
+    tap.ok(rc == 0 and [re.sub(r"\s+#", "  #", re.sub(r"  +", " ", b)) for b in body[:6]] ==
+           [re.sub(r"\s+#", "  #", re.sub(r"  +", " ", w)) for w in want] and
+           "# Names checked against the struct's definition in include/net/demo_sock.h:" in out,
+           "import inside a tree: names checked against include/net/demo_sock.h",
+           f"rc={rc}\n{out}\n{err}")
+
+
 def check_import(tap, layoutlint, objs, work, has_import):
     for fmt in ("old_format", "new_format"):
         label = f"import {fmt}.rst"
@@ -338,6 +407,8 @@ def main():
                 for what in ("group-span and group tags", "group-member", "--groups=off"):
                     tap.skip(f"{label}: {what}", "no --groups in this layoutlint yet")
     check_import(tap, a.layoutlint, objs, a.workdir, has_import)
+    if has_import:
+        check_import_tree(tap, a.layoutlint, a.workdir)
     return tap.finish()
 
 

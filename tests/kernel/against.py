@@ -75,7 +75,19 @@ def main():
         return tap.skip_all("cannot fetch the 6.1 and 6.12 kernels")
     old, new = old[0], new[0]
     rules = os.path.join(a.rules_dir, "file.rules")
-    args = ["--against", old, "-r", rules, new, "struct", "file"]
+    # The pair gating is checked with layout-change off (it adds a finding
+    # without pairs); layout-change itself on the default run below.
+    args = ["--layout-change=off", "--against", old, "-r", rules, new, "struct", "file"]
+
+    rc, out, err = lint("-q", *args[1:])
+    warn = [ln for ln in out.splitlines() + err.splitlines() if "[layout-change]" in ln]
+    tagged = ["f_mode line 1 -> 0", "f_mapping line 3 -> 0", "f_flags line 1 -> 0",
+              "f_cred line 2 -> 0", "f_path line 0 -> 1", "f_security line 3 -> 1",
+              "f_ep line 3 -> 2"]
+    tap.ok(len(warn) == 1 and ": warning: struct file: 232 -> 184 bytes, kmalloc-256 -> "
+           "kmalloc-192; " + ", ".join(tagged) + " [layout-change]" in warn[0],
+           "layout-change: 232 -> 184 bytes, the kmalloc class, and exactly the tagged members "
+           "of the moves below (pahole's lines)", "\n".join(warn) or out[-2000:])
 
     rc, out, err = lint(*args)
     tap.ok(rc == 1, "--against 6.1 on 6.12 struct file: exit 1 (new findings)",

@@ -13,9 +13,16 @@ kernel/fork.o are built. Then, with the hook installed as
 .git/hooks/pre-commit (no OBJ: the script picks the object) and through
 the pre-commit framework:
   - moving f_pos next to f_op in include/linux/fs.h blocks `git commit -a`,
-    `git add; git commit` and `git commit --amend` with exactly one new
-    finding, located at f_pos's new line; the index, the working tree, the
-    stash and the worktrees are as before (compared);
+    `git add; git commit`, a commit of the move staged while the working
+    tree is as HEAD, `git commit --amend -a`, and `git commit --amend` of
+    the move committed with --no-verify, with exactly one new finding,
+    located at f_pos's new line; the index, the working tree, the stash,
+    the branches and the worktrees are as before (compared);
+  - the move in the working tree only, unstaged, does not block a commit
+    of another file;
+  - one more member in struct path (include/linux/path.h) commits with
+    the layout-change warning "struct file: 184 -> 192 bytes; f_security
+    line 1 -> 2", and is refused with the hook's --layout-change=error;
   - a comment-only change commits;
 and by hand: ./fs/file_table.o and an absolute path are rebuilt, not
 linted stale; a .config change (CONFIG_SECURITY off, which removes
@@ -137,11 +144,12 @@ def prepare(pristine, tree, rules, jobs, t):
 
 
 def worktree_list(tree):
-    """git worktree list, but our own worktrees only by path: they follow
-    HEAD by design (the reference is re-checked out when HEAD moves)."""
+    """git worktree list, the user's only: the script's own (.git/layoutlint-
+    kernel/base and new) follow HEAD and the index by design, and the first
+    commit whose index differs from the working tree makes 'new'."""
     blocks = git(tree, "worktree", "list", "--porcelain").out.split("\n\n")
-    return "\n\n".join(b.splitlines()[0] if "/.git/layoutlint-kernel/" in b.splitlines()[0]
-                       else b for b in blocks if b.strip())
+    return "\n\n".join(b for b in blocks
+                       if b.strip() and "/.git/layoutlint-kernel/" not in b.splitlines()[0])
 
 
 def snapshot(tree):
@@ -150,6 +158,7 @@ def snapshot(tree):
         "index": ["ls-files", "-s", "--", "include", "fs"],
         "stash": ["stash", "list"],
         "head": ["rev-parse", "HEAD"],
+        "refs": ["for-each-ref"],
     }.items()} | {"worktrees": worktree_list(tree)}
 
 
@@ -211,8 +220,17 @@ class Suite:
     def blocked(self, how, commit, env=None):
         tree = self.tree
         line = self.move_f_pos()
+        amended_bad = commit[0] == "committed-then-amend"
         if commit[0] == "add":
             git(tree, "add", FS_H)
+            commit = commit[1:]
+        elif commit[0] == "stage-only":
+            # Staged, then the working tree back as HEAD has it: only the index holds the move.
+            git(tree, "add", FS_H)
+            replace_file(self.fs_h, git(tree, "show", f"HEAD:{FS_H}").out + "\n")
+            commit = commit[1:]
+        elif commit[0] == "committed-then-amend":
+            git(tree, "commit", "-q", "--no-verify", "-am", "fs: f_pos next to f_op")
             commit = commit[1:]
         before = snapshot(tree)
         t0 = time.monotonic()
@@ -224,10 +242,63 @@ class Suite:
                 "f_pos" in errors[0],
                 f"{how}: moving f_pos next to f_op is refused with exactly one new finding, at "
                 f"f_pos's new line {line} ({took:.1f} s)", r)
-        self.ok(before == after, f"{how}: index, working tree, stash, worktrees and HEAD as "
-                "they were", None, changed(before, after))
-        git(tree, "reset", "-q", "--hard", "HEAD")
+        self.ok(before == after, f"{how}: index, working tree, stash, branches, worktrees and "
+                "HEAD as they were", None, changed(before, after))
+        git(tree, "reset", "-q", "--hard", "HEAD~1" if amended_bad else "HEAD")
         return took
+
+    def worktree_only(self, how):
+        """The move in the working tree only, a comment in another header
+        staged: what is committed has no move, so the commit goes through."""
+        tree = self.tree
+        self.move_f_pos()
+        path_h = os.path.join(tree, "include", "linux", "path.h")
+        edit(path_h, "#ifndef _LINUX_PATH_H", "/* a staged comment */\n#ifndef _LINUX_PATH_H")
+        git(tree, "add", "include/linux/path.h")
+        head = git(tree, "rev-parse", "HEAD").out
+        t0 = time.monotonic()
+        r = git(tree, "commit", "-q", "-m", "path.h: a comment", check=False)
+        took = time.monotonic() - t0
+        status = git(tree, "status", "--porcelain", "--", "include").out
+        self.ok(r.rc == 0 and git(tree, "rev-parse", "HEAD").out != head and
+                status.strip() == f"M {FS_H}" and not errors_of(r.out + r.err),
+                f"{how}: a move in the working tree only, not staged, is not refused; it stays "
+                f"unstaged ({took:.1f} s)", r, status)
+        git(tree, "reset", "-q", "--hard", "HEAD~1")
+
+    def path_grows(self, how):
+        """One more member in struct path, which struct file embeds: fs.h
+        does not change, yet struct file grows and f_security moves."""
+        tree = self.tree
+        path_h = os.path.join(tree, "include", "linux", "path.h")
+        edit(path_h, "\tstruct dentry *dentry;\n", "\tstruct dentry *dentry;\n\tvoid *grown;\n")
+        head = git(tree, "rev-parse", "HEAD").out
+        t0 = time.monotonic()
+        r = git(tree, "commit", "-q", "-am", "path: one more member", check=False)
+        took = time.monotonic() - t0
+        warn = [ln for ln in (r.out + r.err).splitlines() if "[layout-change]" in ln]
+        self.ok(r.rc == 0 and "struct file embeds struct path, whose definition in "
+                "include/linux/path.h changed: linting " in r.err and len(warn) == 1 and
+                "warning: struct file: 184 -> 192 bytes; f_security line 1 -> 2" in warn[0] and
+                warn[0].startswith(f"{FS_H}:") and not errors_of(r.out + r.err) and
+                git(tree, "rev-parse", "HEAD").out != head,
+                f"{how}: struct path grows: struct file is linted and warned about with its "
+                f"before/after (184 -> 192 bytes, f_security line 1 -> 2) ({took:.1f} s)", r)
+        git(tree, "reset", "-q", "--hard", "HEAD~1")
+        # The same with the hook's `-- --layout-change=error`: refused.
+        hook = os.path.join(tree, ".git", "hooks", "pre-commit")
+        with open(hook) as f:
+            saved = f.read()
+        with open(hook, "w") as f:
+            f.write(saved.replace(" -- -q\n", " -- -q --layout-change=error\n"))
+        edit(path_h, "\tstruct dentry *dentry;\n", "\tstruct dentry *dentry;\n\tvoid *grown;\n")
+        r = git(tree, "commit", "-q", "-am", "path: one more member", check=False)
+        self.ok(r.rc != 0 and git(tree, "rev-parse", "HEAD").out == head and
+                ": error: struct file: 184 -> 192 bytes; f_security line 1 -> 2" in r.out + r.err,
+                f"{how}, -- --layout-change=error: the same change is refused", r)
+        with open(hook, "w") as f:
+            f.write(saved)
+        git(tree, "reset", "-q", "--hard", "HEAD")
 
     def passes(self, how, env=None):
         tree = self.tree
@@ -253,12 +324,19 @@ class Suite:
         self.ok(r.rc == 0 and not errors_of(r.out),
                 f"{'first' if fresh else 'a warm'} run on the committed tree: nothing new "
                 f"({took:.0f} s{', worktree, kbuild prepare, base build' if fresh else ''})", r)
+        # A commit of its own first, so that --amend has a parent to compare with.
+        self.passes(".git/hooks/pre-commit")
         self.blocked(".git/hooks/pre-commit, git commit -a", ["commit", "-q", "-am", "move"])
         self.blocked(".git/hooks/pre-commit, git add; git commit",
                      ["add", "commit", "-q", "-m", "move"])
+        self.blocked(".git/hooks/pre-commit, staged only (working tree as HEAD)",
+                     ["stage-only", "commit", "-q", "-m", "move"])
+        self.worktree_only(".git/hooks/pre-commit, working tree only")
         self.blocked(".git/hooks/pre-commit, git commit --amend -a",
                      ["commit", "-q", "--amend", "-a", "--no-edit"])
-        self.passes(".git/hooks/pre-commit")
+        self.blocked(".git/hooks/pre-commit, git commit --amend of a commit made with --no-verify",
+                     ["committed-then-amend", "commit", "-q", "--amend", "--no-edit"])
+        self.path_grows(".git/hooks/pre-commit")
         os.unlink(hook)
 
     def framework_hook(self, workdir):
@@ -310,9 +388,12 @@ class Suite:
             self.ok(r.rc == 0 and
                     "no member added, removed or moved to another cacheline" in r.out and
                     not re.search(r"^\t(added|removed):", r.out, re.M) and
-                    "configuration changed: rebuilding fs/file_table.o" in r.err and
+                    ("configuration changed: rebuilding fs/file_table.o" in r.err
+                     if what.startswith(".config change") else
+                     "reusing the objects built for its tree in an earlier run" in r.err) and
                     "working tree: fs/file_table.o is older than " in r.err,
-                    f"{what}: both sides rebuilt, no false diff ({took:.0f} s)", r)
+                    f"{what}: both sides rebuilt (restored: the reference's objects for that "
+                    f".config reused), no false diff ({took:.0f} s)", r)
             replace_file(cfg, saved)
 
     def build_error(self):
@@ -382,7 +463,8 @@ class Suite:
         except (ValueError, KeyError, IndexError):
             doc, results, ok = None, [], False
         fps = [x.get("partialFingerprints", {}).get("layoutlint/v1") for x in results]
-        new = [x for x in results if x.get("baselineState", "new") == "new"]
+        new = [x for x in results if x.get("baselineState", "new") == "new" and
+               x.get("ruleId") != "layout-change"]
         self.ok(r.rc == 1 and ok and len(new) == 1 and len(fps) == len(set(fps)) and
                 new[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == line,
                 f"fs/file_table.o and kernel/fork.o, --format=sarif: one document, the new "

@@ -61,10 +61,10 @@ def main():
         ("ET_REL module through libdwfl", ["--format=json", xfs] + structs("xfs_buf"),
          (0, 1)),
         # The access analyzer: every unit's top-level DIEs, osq_lock.c's code.
-        ("--access on the image", ["--access", "--format=json", vmlinux] +
+        ("--access on the image", ["--access", "--no-cache", "--format=json", vmlinux] +
          structs("optimistic_spin_node"), (0, 1)),
-        ("--access on a module, laid out by libdwfl", ["--access", "--format=json", xfs] +
-         structs("xfs_buf"), (0, 1)),
+        ("--access on a module, laid out by libdwfl",
+         ["--access", "--no-cache", "--format=json", xfs] + structs("xfs_buf"), (0, 1)),
     ]
     env = {"ASAN_OPTIONS": "detect_leaks=1", "LAYOUTLINT_THREADS": "2"}
     for what, args, answers in cases:

@@ -71,7 +71,7 @@ static const char *escaped(const char *s, char *buf, size_t size)
 #define STATEMENTS "(expected struct, union, globals, percpu, cacheline, read-mostly, write-hot, cold, align, " \
 	"pin, allow, group or constructors)"
 #define RULE_IDS "(expected mixed-cacheline, write-domains, split-hot, stale-rule, placement, " \
-	"group-span, group-member, array-neighbours, adjacent-lines, rule-drift, measured-mixed, written-read-mostly, unwritten-write-hot or static-write-domains)"
+	"group-span, group-member, array-neighbours, adjacent-lines, rule-drift, measured-mixed, written-read-mostly, unwritten-write-hot, static-write-domains or layout-change)"
 #define OUTSIDE "outside a block: open one with 'struct NAME' or 'union NAME' first"
 
 static const struct { const char *text; const char *err; } bad[] = {
