@@ -42,7 +42,7 @@ EXPECT = {
     "via_helper": {"loads": set(), "stores": {"helper_store"}, "atomics": set()},
     "via_container": {"loads": set(), "stores": {"stats_from_ops"}, "atomics": set()},
     "global_only": {"loads": set(), "stores": {"stats_global", "stats_percpu"}, "atomics": set()},
-    "cpu": {"loads": set(), "stores": {"stats_alloc"}, "atomics": set()},
+    "cpu": {"loads": {"stats_cpu_flag"}, "stores": {"stats_alloc"}, "atomics": set()},
     "own_ops.run": {"loads": set(), "stores": set(), "atomics": set()},
     "lock": {"loads": set(), "stores": set(), "atomics": {"stats_locked"}},
 }

@@ -1012,27 +1012,6 @@ static bool touches_no_memory(unsigned id)
 	}
 }
 
-/*
- * These only read their memory operand; capstone 4 marks it written too
- * for an immediate second operand (test dword [rax+0xc], 0x400000).
- */
-static bool reads_only(unsigned id)
-{
-	switch (id) {
-	case X86_INS_TEST:
-	case X86_INS_CMP:
-	case X86_INS_BT:
-	case X86_INS_COMISS:
-	case X86_INS_COMISD:
-	case X86_INS_UCOMISS:
-	case X86_INS_UCOMISD:
-	case X86_INS_PTEST:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static const struct global *global_at(const struct analyzer *a, uint64_t addr)
 {
 	for (size_t i = 0; i < a->nr_globals; i++)
@@ -1089,9 +1068,9 @@ static void access_operand(struct analyzer *a, const struct walk *w, const struc
 		resolve(a, &agg, off, width, LL_ACCESS_KIND_ATOMIC, pc, 0);
 		return;
 	}
-	if ((op->access & CS_AC_READ) || reads_only(insn->id))
+	if ((op->access & CS_AC_READ) || ll_capstone_reads_only(insn->id))
 		resolve(a, &agg, off, width, LL_ACCESS_KIND_LOAD, pc, 0);
-	if ((op->access & CS_AC_WRITE) && !reads_only(insn->id))
+	if ((op->access & CS_AC_WRITE) && !ll_capstone_reads_only(insn->id))
 		resolve(a, &agg, off, width, LL_ACCESS_KIND_STORE, pc, 0);
 }
 
