@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "input/elf/capstone_api.h"
+#include "input/elf/elf_section.h"
 #include "util/hash.h"
 #include "util/sort.h"
 #include "util/strbuf.h"
@@ -760,8 +761,10 @@ static int code_open(struct code *c, const char *path, struct ll_error *err)
 	if (!c->elf || !gelf_getehdr(c->elf, &eh))
 		return ll_fail(err, "%s: not an ELF file: no machine code to analyze", path);
 	if (eh.e_machine != EM_X86_64)
-		return ll_fail(err, "%s: --access reads x86-64 machine code only; this is ELF machine %u",
-			       path, (unsigned)eh.e_machine);
+		return ll_fail(err, "%s: --access reads x86-64 machine code only; this is %s (ELF "
+			       "machine %u)", path, ll_elf_machine_name(eh.e_machine) ?
+			       ll_elf_machine_name(eh.e_machine) : "another machine",
+			       (unsigned)eh.e_machine);
 	c->relocatable = eh.e_type == ET_REL;
 	read_code_sections(c, c->elf);
 	if (!c->relocatable)
