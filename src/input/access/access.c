@@ -1358,7 +1358,8 @@ static void analyze_function(struct analyzer *a, Dwarf_Die *fn)
 	ptrdiff_t off = 0;
 	bool first = true;
 
-	a->func_name = die_name(fn);
+	/* A function DWARF gives no name (damaged input): still one, never NULL. */
+	a->func_name = die_name(fn) ? die_name(fn) : "(unnamed function)";
 	collect_scope(a, fn, 0);
 	if (!a->nr_vars && !a->nr_globals) {
 		finish_function(a);
