@@ -106,6 +106,23 @@ static void not_written(const char *what, const char *name, struct strbuf *out)
 	sb_adds(out, " is no C identifier a rules pattern can name\n");
 }
 
+/* The block's first line; false (and a comment why) when a rules file cannot spell S's name. */
+static bool open_block(const struct ll_struct *s, struct strbuf *out)
+{
+	if (!name_writable(s->name)) {
+		sb_adds(out, "\n# not written: ");
+		sb_adds(out, ll_kind_name(s->kind));
+		sb_addc(out, ' ');
+		sb_add_escaped(out, s->name);
+		sb_adds(out, ": a rules file cannot spell its name\n");
+		return false;
+	}
+	/* A name with blanks (a C++ template) is quoted, as rules files take it. */
+	sb_addf(out, strpbrk(s->name, " \t") ? "\n%s '%s'\n" : "\n%s %s\n", ll_kind_name(s->kind),
+		s->name);
+	return true;
+}
+
 /* One statement per hot member, with its measure; the cold ones on one line. */
 static void block(const struct ll_linted *l, const struct ll_measure_thresholds *t,
 		  struct strbuf *out)
@@ -114,17 +131,8 @@ static void block(const struct ll_linted *l, const struct ll_measure_thresholds 
 	const struct ll_units *units = &l->units;
 	bool cold = false;
 
-	if (!name_writable(s->name)) {
-		sb_adds(out, "\n# not written: ");
-		sb_adds(out, ll_kind_name(s->kind));
-		sb_addc(out, ' ');
-		sb_add_escaped(out, s->name);
-		sb_adds(out, ": a rules file cannot spell its name\n");
+	if (!open_block(s, out))
 		return;
-	}
-	/* A name with blanks (a C++ template) is quoted, as rules files take it. */
-	sb_addf(out, strpbrk(s->name, " \t") ? "\n%s '%s'\n" : "\n%s %s\n", ll_kind_name(s->kind),
-		s->name);
 	if (!s->measured_access)
 		sb_adds(out, "\t# the profile does not say loads from stores: hot members are "
 			"listed untagged\n");
@@ -190,16 +198,8 @@ static void static_block(const struct ll_linted *l, const struct ll_static_thres
 	const struct ll_struct *s = l->layout;
 	const struct ll_units *units = &l->units;
 
-	if (!name_writable(s->name)) {
-		sb_adds(out, "\n# not written: ");
-		sb_adds(out, ll_kind_name(s->kind));
-		sb_addc(out, ' ');
-		sb_add_escaped(out, s->name);
-		sb_adds(out, ": a rules file cannot spell its name\n");
+	if (!open_block(s, out))
 		return;
-	}
-	sb_addf(out, strpbrk(s->name, " \t") ? "\n%s '%s'\n" : "\n%s %s\n", ll_kind_name(s->kind),
-		s->name);
 	sb_addf(out, "\t# %zu functions touch it; %.0f%% of their memory operands typed\n",
 		l->access.e->functions, l->access.e->operands ?
 		100.0 * (double)l->access.e->typed / (double)l->access.e->operands : 0.0);
@@ -240,39 +240,45 @@ static void static_header(const struct ll_run *run, struct strbuf *out)
 	sb_adds(out, "rules-version 1\n");
 }
 
+static bool by_code(const struct ll_linted *l)
+{
+	return l->access.e != NULL;
+}
+
+static bool by_profile(const struct ll_linted *l)
+{
+	return l->layout->measured;
+}
+
+/*
+ * One block per name: rules merge blocks of one name, and would conflict.
+ * Whether a struct before I of the same kind and name had one (WRITES says
+ * which structs get one).
+ */
+static bool written_before(const struct ll_run *run, size_t i,
+			   bool (*writes)(const struct ll_linted *l))
+{
+	const struct ll_struct *s = run->structs[i].layout;
+
+	for (size_t k = 0; k < i; k++)
+		if (writes(&run->structs[k]) && run->structs[k].layout->kind == s->kind &&
+		    strcmp(run->structs[k].layout->name, s->name) == 0)
+			return true;
+	return false;
+}
+
 void ll_report_rules(const struct ll_run *run, const char *const *profiles, size_t n,
 		     struct strbuf *out)
 {
 	if (!n) {
 		static_header(run, out);
-		for (size_t i = 0; i < run->nr_structs; i++) {
-			const struct ll_linted *l = &run->structs[i];
-			bool seen = false;
-
-			if (!l->access.e)
-				continue;
-			for (size_t k = 0; k < i && !seen; k++)
-				seen = run->structs[k].access.e && run->structs[k].layout->kind ==
-				       l->layout->kind && strcmp(run->structs[k].layout->name,
-								 l->layout->name) == 0;
-			if (!seen)
-				static_block(l, &run->static_thresholds, out);
-		}
+		for (size_t i = 0; i < run->nr_structs; i++)
+			if (run->structs[i].access.e && !written_before(run, i, by_code))
+				static_block(&run->structs[i], &run->static_thresholds, out);
 		return;
 	}
 	header(run, profiles, n, out);
-	for (size_t i = 0; i < run->nr_structs; i++) {
-		const struct ll_linted *l = &run->structs[i];
-		bool seen = false;
-
-		if (!l->layout->measured)
-			continue;
-		/* One block per name: rules merge blocks of one name, and would conflict. */
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = run->structs[k].layout->measured && run->structs[k].layout->kind ==
-			       l->layout->kind && strcmp(run->structs[k].layout->name,
-							 l->layout->name) == 0;
-		if (!seen)
-			block(l, &run->thresholds, out);
-	}
+	for (size_t i = 0; i < run->nr_structs; i++)
+		if (run->structs[i].layout->measured && !written_before(run, i, by_profile))
+			block(&run->structs[i], &run->thresholds, out);
 }

@@ -142,6 +142,19 @@ NOINLINE void stats_percpu(long v)
 	p->global_only = v;
 }
 
+/* test dword [mem], imm: capstone 4 calls the operand written; it is only read. */
+NOINLINE void stats_slow_path(void)
+{
+	__asm__ volatile("");
+}
+
+NOINLINE void stats_cpu_flag(const struct stats *s)
+{
+	/* A branch to a call: compilers test the memory operand itself. */
+	if (s->cpu & 0x400000)
+		stats_slow_path();
+}
+
 NOINLINE int stats_read(struct stats *s, int x)
 {
 	return s->ops->run(x);
@@ -171,5 +184,6 @@ int main(int argc, char **argv)
 	stats_locked(s);
 	if (argc > 99)
 		stats_percpu(argc);	/* never: %gs means nothing in a program */
+	stats_cpu_flag(s);
 	return stats_read(s, argc) + stats_read_again(s, argc) - 4;
 }

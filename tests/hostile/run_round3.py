@@ -470,6 +470,10 @@ def check_hook(tap, tool, workdir, env):
         tap.ok(rc == 2 and "no-such-rev" in err and ("fatal" in err or "Needed" in err),
                "%s, no OBJ: exit 2 with git's message, never 'nothing to lint'" % what,
                "exit %d: %s" % (rc, err))
+    rc, out, err = script("--base", "no-such-rev", "fs/conn.o")
+    tap.ok(rc == 2 and len(err.splitlines()) == 1 and "no-such-rev" in err,
+           "a misspelt --base with an OBJ: one line with git's message, exit 2",
+           "exit %d: %s" % (rc, err))
     unborn = os.path.join(parent, "unborn")
     shutil.copytree(KTREE, unborn)
     git("init", "-q", cwd=unborn)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "input/elf/capstone_api.h"
+#include "input/elf/elf_section.h"
 #include "util/hash.h"
 #include "util/sort.h"
 #include "util/strbuf.h"
@@ -436,9 +437,14 @@ static void resolve(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint32_t wi
 	});
 }
 
-/* The member of AGG exactly at OFF, WIDTH bytes wide, as a pointer to an aggregate. */
-static bool member_pointee(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint32_t width,
-			   struct reg_type *out, int depth)
+/*
+ * The member starting at OFF of AGG, at any depth, whose type WANT accepts
+ * (ARG is WANT's): true when there is one. The member walk that a load of
+ * a pointer member and a lock's address share.
+ */
+static bool member_at(struct analyzer *a, Dwarf_Die *agg, int64_t off,
+		      bool (*want)(struct analyzer *a, Dwarf_Die *type, void *arg), void *arg,
+		      int depth)
 {
 	Dwarf_Die m;
 
@@ -450,17 +456,32 @@ static bool member_pointee(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint
 
 		if (dwarf_tag(&m) != DW_TAG_member || !member_offset(&m, &moff) || !type_of(&m, &t))
 			continue;
-		if ((uint64_t)off == moff && width == 8 && pointee(a, &t, &out->agg)) {
-			out->valid = true;
-			out->bias = 0;
+		if ((uint64_t)off == moff && want(a, &t, arg))
 			return true;
-		}
 		if (aggregate_of(a, &t, &inner) && (uint64_t)off >= moff &&
 		    (uint64_t)off < moff + byte_size(&inner) &&
-		    member_pointee(a, &inner, off - (int64_t)moff, width, out, depth + 1))
+		    member_at(a, &inner, off - (int64_t)moff, want, arg, depth + 1))
 			return true;
 	} while (dwarf_siblingof(&m, &m) == 0);
 	return false;
+}
+
+static bool pointer_to_aggregate(struct analyzer *a, Dwarf_Die *type, void *arg)
+{
+	struct reg_type *out = arg;
+
+	if (!pointee(a, type, &out->agg))
+		return false;
+	out->valid = true;
+	out->bias = 0;
+	return true;
+}
+
+/* The member of AGG exactly at OFF, WIDTH bytes wide, as a pointer to an aggregate. */
+static bool member_pointee(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint32_t width,
+			   struct reg_type *out)
+{
+	return width == 8 && member_at(a, agg, off, pointer_to_aggregate, out, 0);
 }
 
 /* ---- registers ---- */
@@ -740,8 +761,10 @@ static int code_open(struct code *c, const char *path, struct ll_error *err)
 	if (!c->elf || !gelf_getehdr(c->elf, &eh))
 		return ll_fail(err, "%s: not an ELF file: no machine code to analyze", path);
 	if (eh.e_machine != EM_X86_64)
-		return ll_fail(err, "%s: --access reads x86-64 machine code only; this is ELF machine %u",
-			       path, (unsigned)eh.e_machine);
+		return ll_fail(err, "%s: --access reads x86-64 machine code only; this is %s (ELF "
+			       "machine %u)", path, ll_elf_machine_name(eh.e_machine) ?
+			       ll_elf_machine_name(eh.e_machine) : "another machine",
+			       (unsigned)eh.e_machine);
 	c->relocatable = eh.e_type == ET_REL;
 	read_code_sections(c, c->elf);
 	if (!c->relocatable)
@@ -992,27 +1015,6 @@ static bool touches_no_memory(unsigned id)
 	}
 }
 
-/*
- * These only read their memory operand; capstone 4 marks it written too
- * for an immediate second operand (test dword [rax+0xc], 0x400000).
- */
-static bool reads_only(unsigned id)
-{
-	switch (id) {
-	case X86_INS_TEST:
-	case X86_INS_CMP:
-	case X86_INS_BT:
-	case X86_INS_COMISS:
-	case X86_INS_COMISD:
-	case X86_INS_UCOMISS:
-	case X86_INS_UCOMISD:
-	case X86_INS_PTEST:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static const struct global *global_at(const struct analyzer *a, uint64_t addr)
 {
 	for (size_t i = 0; i < a->nr_globals; i++)
@@ -1069,9 +1071,9 @@ static void access_operand(struct analyzer *a, const struct walk *w, const struc
 		resolve(a, &agg, off, width, LL_ACCESS_KIND_ATOMIC, pc, 0);
 		return;
 	}
-	if ((op->access & CS_AC_READ) || reads_only(insn->id))
+	if ((op->access & CS_AC_READ) || ll_capstone_reads_only(insn->id))
 		resolve(a, &agg, off, width, LL_ACCESS_KIND_LOAD, pc, 0);
-	if ((op->access & CS_AC_WRITE) && !reads_only(insn->id))
+	if ((op->access & CS_AC_WRITE) && !ll_capstone_reads_only(insn->id))
 		resolve(a, &agg, off, width, LL_ACCESS_KIND_STORE, pc, 0);
 }
 
@@ -1093,7 +1095,7 @@ static struct reg_type moved(struct analyzer *a, const struct walk *w, const str
 			if ((t = slot_type(a, src->disp)))
 				next = *t;
 		} else if (b != REG_RSP && (t = reg_type_at(a, w, b, insn->addr, src->disp))) {
-			member_pointee(a, (Dwarf_Die *)&t->agg, src->disp + t->bias, 8, &next, 0);
+			member_pointee(a, (Dwarf_Die *)&t->agg, src->disp + t->bias, 8, &next);
 		}
 	} else if ((insn->id == X86_INS_ADD || insn->id == X86_INS_SUB) &&
 		   src->type == X86_OP_IMM && insn->ops[0].type == X86_OP_REG &&
@@ -1178,31 +1180,11 @@ static bool lock_type(Dwarf_Die *t)
 	return false;
 }
 
-/*
- * Whether a lock starts at OFF of AGG, at any depth: the first argument of
- * a function named for locking is a lock only when the member there is
- * one (vfs_lock_file() takes a struct file, whose first word is f_count).
- */
-static bool lock_at(struct analyzer *a, Dwarf_Die *agg, int64_t off, int depth)
+static bool is_lock(struct analyzer *a, Dwarf_Die *type, void *arg)
 {
-	Dwarf_Die m;
-
-	if (off < 0 || depth > 16 || dwarf_child(agg, &m) != 0)
-		return false;
-	do {
-		Dwarf_Die t, inner;
-		uint64_t moff;
-
-		if (dwarf_tag(&m) != DW_TAG_member || !member_offset(&m, &moff) || !type_of(&m, &t))
-			continue;
-		if ((uint64_t)off == moff && lock_type(&t))
-			return true;
-		if (aggregate_of(a, &t, &inner) && (uint64_t)off >= moff &&
-		    (uint64_t)off < moff + byte_size(&inner) &&
-		    lock_at(a, &inner, off - (int64_t)moff, depth + 1))
-			return true;
-	} while (dwarf_siblingof(&m, &m) == 0);
-	return false;
+	(void)a;
+	(void)arg;
+	return lock_type(type);
 }
 
 static bool calls_lock(const struct code *c, const struct insn *insn)
@@ -1221,7 +1203,11 @@ static void lock_call(struct analyzer *a, const struct walk *w, const struct ins
 {
 	const struct reg_type *t = reg_type_at(a, w, 5, insn->addr, 0);
 
-	if (t && lock_at(a, (Dwarf_Die *)&t->agg, t->bias, 0))
+	/*
+	 * Only when a lock starts there: vfs_lock_file() takes a struct
+	 * file, whose first word is f_count, not a lock.
+	 */
+	if (t && member_at(a, (Dwarf_Die *)&t->agg, t->bias, is_lock, NULL, 0))
 		resolve(a, (Dwarf_Die *)&t->agg, t->bias, 1, LL_ACCESS_KIND_ATOMIC, insn->addr, 0);
 }
 
@@ -1372,7 +1358,8 @@ static void analyze_function(struct analyzer *a, Dwarf_Die *fn)
 	ptrdiff_t off = 0;
 	bool first = true;
 
-	a->func_name = die_name(fn);
+	/* A function DWARF gives no name (damaged input): still one, never NULL. */
+	a->func_name = die_name(fn) ? die_name(fn) : "(unnamed function)";
 	collect_scope(a, fn, 0);
 	if (!a->nr_vars && !a->nr_globals) {
 		finish_function(a);

@@ -15,6 +15,23 @@ static void *symbol(void *handle, const char *name, bool *ok)
 	return f;
 }
 
+bool ll_capstone_reads_only(unsigned id)
+{
+	switch (id) {
+	case X86_INS_TEST:
+	case X86_INS_CMP:
+	case X86_INS_BT:
+	case X86_INS_COMISS:
+	case X86_INS_COMISD:
+	case X86_INS_UCOMISS:
+	case X86_INS_UCOMISD:
+	case X86_INS_PTEST:
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool ll_capstone_load(struct ll_capstone *cs)
 {
 	bool ok = true;

@@ -29,6 +29,13 @@ struct ll_capstone {
 	cs_err (*close)(csh *handle);
 };
 
+/*
+ * x86 instructions that only read their memory operand, whatever capstone
+ * says: capstone 4 marks it written too when the second operand is an
+ * immediate (test dword [rax+0xc], 0x400000).
+ */
+bool ll_capstone_reads_only(unsigned id);
+
 /* Load the library into *CS; false (and *CS empty) when it cannot be had. */
 bool ll_capstone_load(struct ll_capstone *cs);
 void ll_capstone_unload(struct ll_capstone *cs);

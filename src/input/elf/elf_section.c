@@ -39,6 +39,26 @@ bool ll_elf_section_bytes(Elf *elf, const char *name, const char *alt,
 	return true;
 }
 
+const char *ll_elf_machine_name(unsigned machine)
+{
+	switch (machine) {
+	case EM_X86_64: return "x86-64";
+	case EM_386: return "i386";
+	case EM_AARCH64: return "arm64";
+	case EM_ARM: return "arm";
+	case EM_PPC64: return "powerpc64";
+	case EM_PPC: return "powerpc";
+	case EM_S390: return "s390";
+	case EM_MIPS: return "mips";
+	case EM_RISCV: return "riscv";
+	case EM_SPARCV9: return "sparc64";
+	case EM_SPARC: return "sparc";
+	case EM_68K: return "m68k";
+	case EM_LOONGARCH: return "loongarch";
+	default: return NULL;
+	}
+}
+
 unsigned ll_elf_arch_cacheline(unsigned machine, unsigned char elfclass)
 {
 	switch (machine) {

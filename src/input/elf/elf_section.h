@@ -42,6 +42,9 @@ static inline bool ll_elf_progbits(uint32_t sh_type)
 	return sh_type == SHT_PROGBITS || sh_type == SHT_MIPS_DWARF;
 }
 
+/* The name of an ELF machine as the kernel's ARCH= spells it ("arm64"), or NULL. */
+const char *ll_elf_machine_name(unsigned machine);
+
 /* The cacheline size of an ELF machine (64; 128 ppc64; 256 s390x). */
 unsigned ll_elf_arch_cacheline(unsigned machine, unsigned char elfclass);
 

@@ -99,6 +99,8 @@ static enum ll_access access_of(const cs_insn *insn)
 
 		if (op->type != X86_OP_MEM)
 			continue;
+		if (ll_capstone_reads_only(insn->id) && !lock)
+			return LL_ACCESS_LOAD;
 		return lock || (rd && wr) ? LL_ACCESS_RMW : wr ? LL_ACCESS_STORE :
 		       rd ? LL_ACCESS_LOAD : LL_ACCESS_UNKNOWN;
 	}
