@@ -92,13 +92,20 @@ static void check_written_read_mostly(const struct ll_check_input *in, const str
 	struct ll_finding *f;
 
 	ll_access_member_summary(v, u->m, &sum);
-	if (!sum.runtime_stores)
+	if (!sum.runtime_writes)
 		return;
 	nw = ll_access_writers(v, u->m, &writers);
 	f = new_finding(in, u, "written-read-mostly", out);
-	sb_addf(&msg, "read-mostly %s is written outside constructors: %u store%s in %zu "
-		"function%s (", u->m->path, sum.runtime_stores, sum.runtime_stores == 1 ? "" : "s",
-		nw, nw == 1 ? "" : "s");
+	unsigned stores = sum.runtime_writes - sum.runtime_atomics;
+
+	/* "1 store", "20 atomic updates", "20 atomic updates and 2 stores". */
+	sb_addf(&msg, "read-mostly %s is written outside constructors: ", u->m->path);
+	if (sum.runtime_atomics)
+		sb_addf(&msg, "%u atomic update%s%s", sum.runtime_atomics,
+			sum.runtime_atomics == 1 ? "" : "s", stores ? " and " : "");
+	if (stores)
+		sb_addf(&msg, "%u store%s", stores, stores == 1 ? "" : "s");
+	sb_addf(&msg, " in %zu function%s (", nw, nw == 1 ? "" : "s");
 	for (size_t i = 0; i < nw && i < 3; i++)
 		sb_addf(&msg, "%s%s", i ? ", " : "", writers[i]);
 	sb_addf(&msg, "%s)", nw > 3 ? ", ..." : "");
@@ -120,7 +127,7 @@ static void check_unwritten_write_hot(const struct ll_check_input *in, const str
 	if (!v->e->functions)
 		return;
 	ll_access_member_summary(v, u->m, &sum);
-	if (sum.runtime_stores)
+	if (sum.runtime_writes)
 		return;
 	f = new_finding(in, u, "unwritten-write-hot", out);
 	sb_addf(&msg, "write-hot %s is never written outside constructors by this image's code "

@@ -362,7 +362,8 @@ void ll_access_member_summary(const struct ll_access_view *v, const struct ll_me
 			loaders = xgrow(loaders, nl, sizeof(*loaders));
 			loaders[nl++] = outermost(r);
 		} else if (!ll_access_record_is_init(v, r)) {
-			out->runtime_stores++;
+			out->runtime_writes++;
+			out->runtime_atomics += r->kind == LL_ACCESS_KIND_ATOMIC;
 			writers = xgrow(writers, nw, sizeof(*writers));
 			writers[nw++] = outermost(r);
 		}
@@ -390,7 +391,7 @@ enum ll_tag ll_static_tag(const struct ll_access_view *v, const struct ll_member
 	if (atomic_at_runtime || (sum.writer_functions >= t->writers &&
 				  LL_STATIC_WRITER_SHARE * sum.writer_functions >= sum.load_functions))
 		return LL_WRITE_HOT;
-	if (!sum.runtime_stores && sum.load_functions >= t->readers)
+	if (!sum.runtime_writes && sum.load_functions >= t->readers)
 		return LL_READ_MOSTLY;
 	return LL_UNTAGGED;
 }

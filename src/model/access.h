@@ -148,7 +148,8 @@ void ll_access_member_sites(const struct ll_access_view *v, const struct ll_memb
 /* Counts for M: instructions of each kind, stores outside constructors, writer functions. */
 struct ll_access_summary {
 	unsigned count[LL_NR_ACCESS_KINDS];
-	unsigned runtime_stores;	/* stores and atomics outside constructors */
+	unsigned runtime_writes;	/* stores and atomics outside constructors */
+	unsigned runtime_atomics;	/* of those, atomics */
 	unsigned load_functions;	/* distinct functions loading it */
 	unsigned writer_functions;	/* distinct functions storing (outside constructors) or atomically updating it */
 };

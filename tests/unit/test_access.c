@@ -123,7 +123,7 @@ START_TEST(test_sites_and_constructors)
 	ck_assert_str_eq(sites.v[0].inlined_into, "osq_lock");
 	ll_access_sites_release(&sites);
 	ll_access_member_summary(&v, &s->members[3], &sum);
-	ck_assert_uint_eq(sum.runtime_stores, 0);
+	ck_assert_uint_eq(sum.runtime_writes, 0);
 	ck_assert_uint_eq(sum.load_functions, 3);	/* osq_lock, osq_unlock, vcpu_is_... */
 	ck_assert_uint_eq(sum.count[LL_ACCESS_KIND_LOAD], 3);
 	ll_access_view_release(&v);
@@ -135,14 +135,14 @@ START_TEST(test_sites_and_constructors)
 	ll_access_view_init(&v, e, s, &c);
 	ck_assert_uint_eq(v.nr_init_functions, 0);
 	ll_access_member_summary(&v, &s->members[3], &sum);
-	ck_assert_uint_eq(sum.runtime_stores, 1);
+	ck_assert_uint_eq(sum.runtime_writes, 1);
 	ll_access_view_release(&v);
 	/* Init text is initialisation whatever the patterns say. */
 	for (size_t i = 0; i < e->n; i++)
 		e->v[i].init_text = e->v[i].offset == 20;
 	ll_access_view_init(&v, e, s, &c);
 	ll_access_member_summary(&v, &s->members[3], &sum);
-	ck_assert_uint_eq(sum.runtime_stores, 0);
+	ck_assert_uint_eq(sum.runtime_writes, 0);
 	ll_access_view_release(&v);
 	ll_access_evidence_free(e);
 	ll_struct_free(s);
