@@ -293,6 +293,18 @@ static void stale(const struct ll_assert_result *r, struct ll_linted *l,
 	ll_finding_seal(f, l->layout);
 }
 
+/*
+ * 'allow group-assert PATTERN' matches members, as every allow does: the group's begin marker
+ * (__cacheline_group_begin__GROUP) accepts all of the group's asserts, the asserted member its
+ * _MEMBER assert. The verdicts stay in the table; only the findings go.
+ */
+static bool assert_allowed(const struct ll_linted *l, const struct ll_group *g,
+			   const struct ll_member *m)
+{
+	return ll_allowed(l->allows, l->nr_allows, "group-assert", g->begin->path) ||
+	       (m && ll_allowed(l->allows, l->nr_allows, "group-assert", m->path));
+}
+
 static void evaluate(struct ll_assert_result *r, struct ll_contract_image *images, size_t n)
 {
 	const struct ll_group_assert *a = r->a;
@@ -351,7 +363,8 @@ static void evaluate(struct ll_assert_result *r, struct ll_contract_image *image
 			if (r->group_size[k] > a->size) {
 				r->verdict[k] = LL_ASSERT_FAILS;
 				failed = true;
-				if (first_of_layout(a, images, k, l->layout))
+				if (first_of_layout(a, images, k, l->layout) &&
+				    !assert_allowed(l, g, NULL))
 					size_failure(r, g, l, images, n, k);
 			}
 			continue;
@@ -368,15 +381,17 @@ static void evaluate(struct ll_assert_result *r, struct ll_contract_image *image
 		if (e.begin < g->begin_offset || e.end > g->end_offset) {
 			r->verdict[k] = LL_ASSERT_FAILS;
 			failed = true;
-			if (first_of_layout(a, images, k, l->layout))
+			if (first_of_layout(a, images, k, l->layout) && !assert_allowed(l, g, m))
 				member_failure(r, g, m, l, images, n, k);
 		}
 	}
 	if (a->kind == LL_ASSERT_SIZE && a->size_known && any && !failed &&
 	    a->size >= r->max_size + r->unit) {
+		struct ll_linted *l = find_struct(&images[first], a->struct_kind, a->struct_name);
+
 		r->stale = true;
-		stale(r, find_struct(&images[first], a->struct_kind, a->struct_name), first_group,
-		      images, n);
+		if (!assert_allowed(l, first_group, NULL))
+			stale(r, l, first_group, images, n);
 	}
 }
 

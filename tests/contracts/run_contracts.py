@@ -218,6 +218,66 @@ def doc_drift(tap, args, obj):
            "--net-cachelines FILE: rows located in FILE as given", json.dumps(found)[:1500])
 
 
+def allows(tap, args, objs, binary_args):
+    """'allow group-assert' at the group's begin marker or the member drops the findings and
+    keeps the verdicts; 'allow doc-drift MEMBER' drops that member's finding and its new row."""
+    cases = [("tx-fits-nowhere", "__cacheline_group_begin__grp_contract_read_tx", "SIZE"),
+             ("rx-stale", "__cacheline_group_begin__grp_contract_write_rx", "SIZE"),
+             ("member-outside", "outside", "MEMBER")]
+    for variant, member, macro in cases:
+        edits = [v[1] for v in VARIANTS if v[0] == variant][0]
+        root, _ = edit_copy(args.workdir, variant + "-allowed", edits)
+        rules = os.path.join(args.workdir, variant + ".rules")
+        with open(rules, "w") as f:
+            f.write("struct %s\n\tallow group-assert %s\t# accepted\n" % (STRUCT, member))
+        base = [args.layoutlint, "--srcdir", root, *binary_args, "--format=json"]
+        before = run([*base, "struct", STRUCT])
+        after = run([*base, "-r", rules, "struct", STRUCT])
+        if before.rc not in (0, 1) or after.rc not in (0, 1):
+            tap.ok(False, "allow group-assert %s: layoutlint runs" % member,
+                   before.err + after.err)
+            continue
+        b, a = json.loads(before.out), json.loads(after.out)
+
+        def found(doc):
+            return [f for s in doc["structs"] for f in s["findings"]
+                    if f["rule"] == "group-assert"]
+
+        def verdicts(doc):
+            return [[v["verdict"] for v in x["per_binary"]] for x in doc["contracts"]["asserts"]]
+        others = [f for s in a["structs"] for f in s["findings"] if f["level"] == "error"]
+        tap.ok(found(b) and not found(a) and verdicts(a) == verdicts(b) and
+               after.rc == (1 if others else 0),
+               "allow group-assert %s (%s, %s): %d finding(s) dropped, verdicts kept, "
+               "exit by the other findings"
+               % (member, macro, variant, len(found(b))),
+               "exit %d; %s\n%s" % (after.rc, json.dumps(found(a))[:1500], after.err[-1500:] +
+                                     json.dumps([f for s in a["structs"] for f in s["findings"]
+                                                 if f["level"] == "error"])[:1500]))
+    # doc-drift: the fixture's table lacks some members; allow the first of them.
+    obj = objs[0][1]
+    p = run([args.layoutlint, "--srcdir", TREE, obj, "--format=json", "struct", STRUCT])
+    missing = [f["members"][0] for f in json.loads(p.out)["structs"][0]["findings"]
+               if f["rule"] == "doc-drift" and f["location"]["file"] != RST_REL]
+    if not missing:
+        tap.ok(False, "allow doc-drift: the fixture's table lacks a member", p.out[-1500:])
+        return
+    rules = os.path.join(args.workdir, "docdrift.rules")
+    with open(rules, "w") as f:
+        f.write("struct %s\n\tallow doc-drift %s\n" % (STRUCT, missing[0]))
+    p = run([args.layoutlint, "--srcdir", TREE, obj, "-r", rules, "--format=json",
+             "struct", STRUCT])
+    left = [f["members"][0] for f in json.loads(p.out)["structs"][0]["findings"]
+            if f["rule"] == "doc-drift" and f["location"]["file"] != RST_REL] \
+        if p.rc in (0, 1) else None
+    w = run([args.layoutlint, "--srcdir", TREE, obj, "-r", rules, "--write-net-cachelines",
+             "struct", STRUCT])
+    tap.ok(left == missing[1:] and w.rc in (0, 1) and
+           not re.search(r"\s%s$" % re.escape(missing[0]), w.out, re.M),
+           "allow doc-drift %s: its finding and its new row go, the others stay" % missing[0],
+           "left %s\n%s" % (left, w.out[-1500:] + p.err))
+
+
 def randstruct(tap, args, obj):
     """One randstruct note per marked struct, at the mark, saying what --config says."""
     with open(os.path.join(TREE, FIXTURE_REL)) as f:
@@ -384,6 +444,7 @@ def main():
             "  net/grp_contract.c:%d SIZE grp_contract_read_tx <= 12: fails 16\n"
             % (len(want), len(want) - 1, line)) in p.out,
            "one binary: the verdicts counted, the failing assert listed, no table", p.out[-1500:])
+    allows(tap, args, objs, binary_args)
     doc_drift(tap, args, objs[0][1])
     randstruct(tap, args, objs[0][1])
     # Without --srcdir: no scan, no assert, but still the table.
