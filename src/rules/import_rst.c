@@ -53,6 +53,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include "util/c_macro.h"
 #include "util/hash.h"
 #include "util/read_file.h"
 #include "rules.h"
@@ -869,41 +870,6 @@ static bool find_header(const char *root, const char *rel, const char *kind, con
 	return found;
 }
 
-/* "#define NAME a.b.c" in TEXT -> "a.b.c" (a dotted member path only), else NULL. */
-static char *macro_path(const char *text, const char *name)
-{
-	size_t nl = strlen(name);
-
-	for (const char *p = text; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		const char *q = p, *v;
-		size_t len;
-
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (strncmp(q, "#define", 7) != 0 || (q[7] != ' ' && q[7] != '\t'))
-			continue;
-		q += 7;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (strncmp(q, name, nl) != 0 || ident_char(q[nl]) || q[nl] == '(')
-			continue;
-		q += nl;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		v = q;
-		len = strcspn(v, " \t\r\n");
-		for (const char *e = v + len; *e == ' ' || *e == '\t' || *e == '\r'; e++)
-			if (e[1] == '\n' || e[1] == '\0')
-				break;
-		if (!len || !memchr(v, '.', len) || !(isalpha((unsigned char)*v) || *v == '_'))
-			return NULL;
-		for (size_t k = 0; k < len; k++)
-			if (!ident_char(v[k]) && !(v[k] == '.' && k + 1 < len && v[k + 1] != '.'))
-				return NULL;
-		return strndup(v, len);
-	}
-	return NULL;
-}
 
 static void add_ident(struct body *b, const char *s, size_t len, bool conditional)
 {
@@ -1108,7 +1074,7 @@ static void resolve_names(struct import *im, const struct aggregate *agg,
 			prepend_comment(r, "only under #if in %s", src->header);
 			continue;
 		}
-		path = macro_path(src->text, r->name);
+		path = ll_macro_member_path(src->text, r->name);
 		if (path) {
 			prepend_comment(r, "%s: a macro for %s", r->name, path);
 			free(r->name);

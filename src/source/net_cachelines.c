@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/c_macro.h"
 #include "util/read_file.h"
 #include "util/strbuf.h"
 
@@ -53,16 +54,6 @@ static char *clean_name(const char *w, size_t n)
 	while (k < n && w[k] != '[' && w[k] != ':')
 		k++;
 	return strndup(w, k);
-}
-
-static bool identifier_path(const char *s)
-{
-	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.')
-			return false;
-	return true;
 }
 
 void ll_doc_table_parse(const char *file, char *text, size_t len, struct ll_doc_tables *out)
@@ -190,37 +181,6 @@ int ll_doc_tables_find(const char *srcdir, struct ll_doc_tables *out, struct ll_
 	return rc;
 }
 
-/* "#define NAME a.b.c" in TEXT -> "a.b.c" (a dotted member path only), else NULL. */
-static char *macro_path(const char *text, const char *name)
-{
-	size_t nl = strlen(name);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		const char *q = p;
-		size_t len;
-		char *v;
-
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (strncmp(q, "#define", 7) != 0 || (q[7] != ' ' && q[7] != '\t'))
-			continue;
-		q += 7;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (strncmp(q, name, nl) != 0 || (q[nl] != ' ' && q[nl] != '\t'))
-			continue;
-		q += nl;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		len = strcspn(q, " \t\r\n");
-		v = strndup(q, len);
-		if (strchr(v, '.') && identifier_path(v))
-			return v;
-		free(v);
-		return NULL;
-	}
-	return NULL;
-}
 
 void ll_doc_table_macros(struct ll_doc_table *t, const char *srcdir, const char *header)
 {
@@ -237,7 +197,7 @@ void ll_doc_table_macros(struct ll_doc_table *t, const char *srcdir, const char 
 	    !memchr(text.buf, '\0', text.len)) {
 		for (size_t r = 0; r < t->nr_rows; r++) {
 			free(t->rows[r].macro_path);
-			t->rows[r].macro_path = macro_path(text.buf, t->rows[r].name);
+			t->rows[r].macro_path = ll_macro_member_path(text.buf, t->rows[r].name);
 		}
 	}
 	sb_release(&path);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../src/util/c_macro.h"
 #include "../../src/util/huge_page.h"
 #include "../../src/util/strbuf.h"
 
@@ -202,9 +203,47 @@ START_TEST(test_advise_small_block)
 }
 END_TEST
 
+START_TEST(test_macro_member_path)
+{
+	const char *h = "#define inet_dport\tsk.__sk_common.skc_dport\n"
+			"  #  define x y.z\n"
+			"\t#define  inet_daddr   sk.__sk_common.skc_daddr  \n";
+	char *v = ll_macro_member_path(h, "inet_daddr");
+
+	ck_assert_str_eq(v, "sk.__sk_common.skc_daddr");
+	free(v);
+	v = ll_macro_member_path(h, "inet_dport");
+	ck_assert_str_eq(v, "sk.__sk_common.skc_dport");
+	free(v);
+	/* '#  define' is not '#define': the kernel never spells it so, nor do we read it. */
+	ck_assert_ptr_null(ll_macro_member_path(h, "x"));
+}
+END_TEST
+
+START_TEST(test_macro_not_a_path)
+{
+	const char *h = "#define a(x) b.c\n#define ab b.c\n#define d e\n#define f g..h\n"
+			"#define i j.\n#define k .l\n#define m n.o+1\n#define";
+
+	ck_assert_ptr_null(ll_macro_member_path(h, "a"));	/* function-like */
+	ck_assert_ptr_null(ll_macro_member_path(h, "d"));	/* no dot */
+	ck_assert_ptr_null(ll_macro_member_path(h, "f"));
+	ck_assert_ptr_null(ll_macro_member_path(h, "i"));
+	ck_assert_ptr_null(ll_macro_member_path(h, "k"));
+	ck_assert_ptr_null(ll_macro_member_path(h, "m"));
+	ck_assert_ptr_null(ll_macro_member_path(h, "missing"));
+	ck_assert_ptr_null(ll_macro_member_path("", "a"));
+}
+END_TEST
+
 static Suite *strbuf_suite(void)
 {
 	Suite *s = suite_create("strbuf");
+	TCase *m = tcase_create("c_macro");
+
+	tcase_add_test(m, test_macro_member_path);
+	tcase_add_test(m, test_macro_not_a_path);
+	suite_add_tcase(s, m);
 	TCase *t = tcase_create("format");
 
 	tcase_add_test(t, test_add_u64_matches_printf);
