@@ -33,27 +33,6 @@
 
 /* ---- escaping -------------------------------------------------------- */
 
-/* Bytes of a well-formed UTF-8 sequence at P (at most N bytes), 0 if none. */
-static size_t utf8_len(const unsigned char *p, size_t n, uint32_t *cp)
-{
-	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
-	uint32_t v;
-
-	if (p[0] < 0xc2 || p[0] > 0xf4 || len > n)
-		return 0;
-	v = p[0] & (0x3f >> (len - 1));
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		v = v << 6 | (p[i] & 0x3f);
-	}
-	if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10ffff)) ||
-	    (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
-}
-
 /* Code points that would reorder or hide the text around them. */
 static bool invisible(uint32_t cp)
 {
@@ -93,7 +72,7 @@ static void esc(struct strbuf *out, const char *s)
 			i++;
 			continue;
 		}
-		len = utf8_len(p + i, n - i, &cp);
+		len = ll_utf8_decode(p + i, n - i, &cp);
 		if (!len) {
 			sb_addf(out, "\\x%02x", c);
 			i++;

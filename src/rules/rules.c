@@ -75,37 +75,6 @@ static int fail_at(struct parser *p, unsigned column, const char *fmt, ...)
 	return -1;
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s, size_t avail)
-{
-	size_t n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (n > avail)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (n == 3 && s[0] == 0xe0 && s[1] < 0xa0)
-		return 0;
-	if (n == 3 && s[0] == 0xed && s[1] >= 0xa0)
-		return 0;	/* surrogates */
-	if (n == 4 && s[0] == 0xf0 && s[1] < 0x90)
-		return 0;
-	if (n == 4 && s[0] == 0xf4 && s[1] >= 0x90)
-		return 0;
-	return n;
-}
-
 /* Check one line's bytes and cut it into words, dropping the comment. */
 static int split_words(struct parser *p, const char *line, size_t len,
 		       struct word **words, size_t *nr)
@@ -115,7 +84,7 @@ static int split_words(struct parser *p, const char *line, size_t len,
 	*words = NULL;
 	*nr = 0;
 	for (size_t k = 0; k < len;) {
-		size_t u = utf8_len((const unsigned char *)line + k, len - k);
+		size_t u = ll_utf8_len((const unsigned char *)line + k, len - k);
 
 		if (line[k] == '\0')
 			return fail_at(p, (unsigned)k + 1, "NUL byte in rules text");
@@ -260,7 +229,7 @@ static int parse_pattern(struct parser *p, const struct word *w, struct ll_patte
 		if (!is_ident_char(c) && c != '.' && c != '*' && c != '?' && c != '[' &&
 		    c != ']' && c != '!' && c != '-' && c != '^')
 		{
-			size_t clen = utf8_len((const unsigned char *)s + i, n - i);
+			size_t clen = ll_utf8_len((const unsigned char *)s + i, n - i);
 
 			return fail_at(p, col + (unsigned)i,
 				       "unexpected '%.*s' in member pattern (expected a C member name, "

@@ -65,30 +65,6 @@ void jw_end_object(struct json_writer *w) { close_scope(w, '}'); }
 void jw_begin_array(struct json_writer *w) { open_scope(w, '['); }
 void jw_end_array(struct json_writer *w) { close_scope(w, ']'); }
 
-/* Length of a valid UTF-8 sequence at P (1 for ASCII), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *p)
-{
-	size_t n;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;	/* also stops at the NUL */
-	if ((n == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (n == 3 && p[0] == 0xed && p[1] >= 0xa0) ||
-	    (n == 4 && p[0] == 0xf0 && p[1] < 0x90) || (n == 4 && p[0] == 0xf4 && p[1] >= 0x90))
-		return 0;
-	return n;
-}
-
 /*
  * Names come from binaries anyone can build: a byte that is not valid
  * UTF-8 becomes U+FFFD, so the document stays valid JSON.
@@ -98,7 +74,7 @@ static void add_escaped(struct strbuf *sb, const char *s)
 	sb_addc(sb, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p >= 0x80) {
-			size_t n = utf8_seq(p);
+			size_t n = ll_utf8_len(p, strnlen((const char *)p, 4));
 
 			if (!n) {
 				sb_adds(sb, "\\ufffd");

@@ -210,41 +210,45 @@ static bool is_control(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
-static size_t utf8_length(const unsigned char *p);
+size_t ll_utf8_decode(const unsigned char *s, size_t avail, uint32_t *cp)
+{
+	size_t len;
+	uint32_t v;
+
+	if (!avail)
+		return 0;
+	if (s[0] < 0x80) {
+		len = 1;
+		v = s[0];
+	} else {
+		len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+		if (s[0] < 0xc2 || s[0] > 0xf4 || len > avail)
+			return 0;
+		v = s[0] & (0x3f >> (len - 1));
+		for (size_t i = 1; i < len; i++) {
+			if ((s[i] & 0xc0) != 0x80)
+				return 0;	/* also stops at a NUL */
+			v = v << 6 | (s[i] & 0x3f);
+		}
+		/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8 (RFC 3629). */
+		if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10ffff)) ||
+		    (v >= 0xd800 && v <= 0xdfff))
+			return 0;
+	}
+	if (cp)
+		*cp = v;
+	return len;
+}
 
 size_t ll_utf8_len(const unsigned char *s, size_t avail)
 {
-	unsigned char seq[4] = { 0 };
-
-	memcpy(seq, s, avail < 4 ? avail : 4);
-	return avail ? utf8_length(seq) : 0;
-}
-
-/* Length of the well-formed UTF-8 sequence at P (RFC 3629), 0 if there is none. */
-static size_t utf8_length(const unsigned char *p)
-{
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		unsigned char lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
-
-		return p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		unsigned char lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
-
-		return p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 &&
-		       (p[3] & 0xc0) == 0x80 ? 4 : 0;
-	}
-	return 0;
+	return ll_utf8_decode(s, avail, NULL);
 }
 
 /* Bytes at P that print as they are: a well-formed, non-control character. */
 static size_t plain_length(const unsigned char *p)
 {
-	return is_control(*p) ? 0 : utf8_length(p);
+	return is_control(*p) ? 0 : ll_utf8_len(p, strnlen((const char *)p, 4));
 }
 
 void sb_add_escaped(struct strbuf *sb, const char *s)

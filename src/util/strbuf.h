@@ -44,7 +44,12 @@ void sb_release(struct strbuf *sb);
  */
 void sb_add_escaped(struct strbuf *sb, const char *s);
 void ll_escape_in_place(char **s);
-/* Bytes of the well-formed UTF-8 character at S (AVAIL bytes there), 0 if none. */
+/*
+ * The one UTF-8 validator: bytes of the well-formed character at S (AVAIL
+ * bytes there; 1 for ASCII), 0 if none (RFC 3629: no overlong form, no
+ * surrogate, nothing past U+10FFFF); its code point in *CP unless CP is NULL.
+ */
+size_t ll_utf8_decode(const unsigned char *s, size_t avail, uint32_t *cp);
 size_t ll_utf8_len(const unsigned char *s, size_t avail);
 /* xmalloc-style helpers: out of memory is not an input error, so abort. */
 void *xmalloc(size_t n);
