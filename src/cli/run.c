@@ -181,7 +181,49 @@ struct lint_pass {
 	bool from_profile;	/* the queries are the profiles' types: many are not BINARY's */
 	bool last;		/* the last binary under test: missing ones are decided here */
 	const bool *found;	/* per query: some earlier binary defines it */
+	struct refusals *refused;	/* NULL: a struct that cannot be linted fails the run */
 };
+
+/*
+ * Several names asked for and one of them cannot be linted (not found,
+ * only declared, ambiguous, of a shape layoutlint does not lay out): the
+ * others are still reported, as pahole -C a,b and a compiler's errors do,
+ * and each refusal is its own error line after the report; exit 2.
+ */
+struct refusals {
+	char **lines;
+	size_t n;
+};
+
+static void refusals_release(struct refusals *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->lines[i]);
+	free(r->lines);
+}
+
+/* Each refusal as ll_report_error prints an error: one line. */
+static void refusals_print(const struct refusals *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct ll_error e = { .located = false };
+
+		snprintf(e.msg, sizeof(e.msg), "%s", r->lines[i]);
+		ll_report_error(&e);
+	}
+}
+
+/* A lookup that failed: kept for after the report when PASS allows, else the run's error. */
+static int refuse(const struct lint_pass *pass, struct ll_error *err)
+{
+	struct refusals *r = pass->refused;
+
+	if (!r)
+		return -1;
+	r->lines = xgrow(r->lines, r->n, sizeof(*r->lines));
+	r->lines[r->n++] = xstrdup(err->msg);
+	return 0;
+}
 
 /*
  * A struct no binary under test defines: an error, or a note for
@@ -349,14 +391,17 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 		}
 		if (results[i].status == LL_AMBIGUOUS) {
 			lookup_error(path, &o->queries[i], &results[i], err);
-			goto done;
+			if (refuse(pass, err))
+				goto done;
+			continue;
 		}
 		/* A profile's types include libc's and other binaries': absent is normal. */
 		if (pass->reference || pass->from_profile)
 			continue;	/* the diff says "not defined there" */
 		if (!pass->last || pass->found[i])
 			continue;	/* another binary of the run may define it, or does */
-		if (missing_struct(o, path, i, &results[i], blocks, from_rules, err))
+		if (missing_struct(o, path, i, &results[i], blocks, from_rules, err) &&
+		    refuse(pass, err))
 			goto done;
 	}
 	rc = 0;
@@ -720,6 +765,10 @@ int cli_lint(struct options *o)
 	struct strbuf out = STRBUF_INIT;
 	char *srcroot = NULL;
 	bool from_rules, from_profile;
+	struct refusals refused = { 0 };
+	/* What a partial run would write (a baseline, rules, a page) it must not: all or nothing. */
+	bool partial = o->nr_queries > 1 && !o->write_baseline && !o->write_rules && !o->html &&
+		       !o->write_net_cachelines;
 	int status = 0;
 
 	/* Rules and baseline errors stop the run before any binary is read. */
@@ -749,7 +798,8 @@ int cli_lint(struct options *o)
 	found = xcalloc(o->nr_queries ? o->nr_queries : 1, sizeof(*found));
 	for (size_t b = 0; b < nb; b++) {
 		struct lint_pass pass = { .last = b + 1 == nb, .found = found,
-					  .from_profile = from_profile };
+					  .from_profile = from_profile,
+					  .refused = partial ? &refused : NULL };
 
 		if (lint_binary(o, o->binaries[b], blocks, from_rules, &pass, &profiles, &cur[b],
 				&err))
@@ -757,6 +807,12 @@ int cli_lint(struct options *o)
 		for (size_t q = 0; q < o->nr_queries; q++)
 			found[q] |= cur[b].struct_of_query[q] >= 0;
 		binaries[b] = (struct ll_binary){ cur[b].path, cur[b].run.build_id };
+	}
+	if (refused.n && refused.n == o->nr_queries) {
+		/* Nothing to report: the refusals are the whole answer. */
+		refusals_print(&refused);
+		status = 2;
+		goto done;
 	}
 	if (cli_profiles_all_used(&profiles, o->binaries, nb, &err))
 		goto fail;
@@ -850,11 +906,16 @@ int cli_lint(struct options *o)
 	}
 	if (gating.strict && gating.nr_vanished)
 		status = 1;
+	if (refused.n) {
+		refusals_print(&refused);
+		status = 2;
+	}
 	goto done;
 fail:
 	ll_report_error(&err);
 	status = 2;
 done:
+	refusals_release(&refused);
 	ll_baseline_abandon(&pending);
 	ll_file_abandon(&rules_pending);
 	ll_gate_release(&all, &gating);

@@ -426,6 +426,42 @@ def rust(tap, lint, work):
            "exit %d: %s" % (rc, err))
 
 
+def several_names(tap, lint, work):
+    """Several names, some of which cannot be linted (one of a shape layoutlint refuses,
+    one missing): the others are reported, each refusal is one error line after the
+    report, in the order asked, and the exit status is 2. A run that would write a file
+    stays all or nothing."""
+    src = os.path.join(work, "several.c")
+    with open(src, "w") as f:
+        f.write("struct big { char a[300 << 20]; int x; };\n"
+                "struct small { int a; long b; };\n"
+                "struct big *pb; struct small *ps;\n")
+    obj = os.path.join(work, "several.o")
+    if not build(["gcc", "-g", "-c", src, "-o", obj], tap, "several names: compiles"):
+        return
+    rc, out, err = lint(obj, "struct", "big", "struct", "small", "struct", "nosuch")
+    lines = err.splitlines()
+    tap.ok(rc == 2 and re.search(r"^struct small \{", out, re.M) and "struct big" not in out and
+           len(lines) == 2 and "struct big" in lines[0] and "256 MiB" in lines[0] and
+           "struct nosuch not found" in lines[1],
+           "several names: the one laid out is reported, then one line per refusal, exit 2",
+           "exit %d\n%s\n%s" % (rc, out, err))
+    rc, out, err = lint("--format=json", obj, "struct", "nosuch", "struct", "small")
+    doc = json.loads(out) if rc == 2 and out else {}
+    tap.ok([s["name"] for s in doc.get("structs", [])] == ["small"] and
+           err.count("\n") == 1,
+           "several names, JSON: a valid document of the structs laid out, the refusal on "
+           "stderr", "exit %d\n%s\n%s" % (rc, out[:500], err))
+    baseline = os.path.join(work, "several.baseline")
+    rc, out, err = lint("--write-baseline", baseline, obj, "struct", "small", "struct", "nosuch")
+    tap.ok(rc == 2 and out == "" and err.count("\n") == 1 and not os.path.exists(baseline),
+           "several names with --write-baseline: nothing written, nothing reported, one line",
+           "exit %d\n%s\n%s" % (rc, out, err))
+    rc, out, err = lint(obj, "struct", "nosuch", "struct", "big")
+    tap.ok(rc == 2 and out == "" and err.count("\n") == 2,
+           "several names, none laid out: only the two lines", "exit %d\n%s\n%s" % (rc, out, err))
+
+
 def selector(tap, lint, work):
     srcs = [os.path.join(SELECT, "native.c"), os.path.join(SELECT, "compat.c")]
     for cc in [c for c in ("gcc", "clang") if have(c)]:
@@ -533,6 +569,7 @@ def main():
             refused_row(tap, lint, work, cxx)
         rust(tap, lint, work)
         selector(tap, lint, work)
+        several_names(tap, lint, work)
         two_paths(tap, lint, work)
     except Failure as e:
         tap.ok(False, "runner", str(e))
