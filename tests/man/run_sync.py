@@ -9,11 +9,14 @@ man pages, docs/rules.md, the shell completion and --help.
 - the error for an unknown 'allow' id in a rules file names every check;
 - every option --help shows is described under OPTIONS in layoutlint(1);
 - every option that takes a separate argument is skipped by the
-  completion's search for BINARY, and no option it skips is unknown.
+  completion's search for BINARY, and no option it skips is unknown;
+- scripts/check-ids (run by the build) passes on src/ and fails, naming
+  the file and line, on a copy with one check id misspelt.
 """
 import argparse
 import os
 import re
+import shutil
 import sys
 import tempfile
 
@@ -114,6 +117,24 @@ def main():
     unknown = {s for s in skip if not s.startswith("-") and s not in opts}
     unknown |= {s for s in skip if s.startswith("-") and s[1:] not in short}
     ok(not unknown, "the completion skips no option --help does not know", f"{sorted(unknown)}")
+
+    check_ids = os.path.join(TOP, "scripts", "check-ids")
+    with tempfile.TemporaryDirectory() as tmp:
+        p = run([check_ids, os.path.join(TOP, "src"), os.path.join(tmp, "stamp")])
+        ok(p.rc == 0 and os.path.exists(os.path.join(tmp, "stamp")),
+           "check-ids: every check id src/ spells is in the catalog", p.err)
+        copy = os.path.join(tmp, "src")
+        shutil.copytree(os.path.join(TOP, "src"), copy)
+        victim = os.path.join(copy, "checks", "checks.c")
+        with open(victim) as f:
+            text = f.read()
+        line = text[:text.index('rule = "split-hot"')].count("\n") + 1
+        with open(victim, "w") as f:
+            f.write(text.replace('rule = "split-hot"', 'rule = "split-hto"', 1))
+        p = run([check_ids, copy, os.path.join(tmp, "stamp2")])
+        ok(p.rc == 1 and f"checks.c:{line}: error: check id 'split-hto'" in p.err and
+           not os.path.exists(os.path.join(tmp, "stamp2")),
+           "check-ids: a misspelt id fails, at its file and line", p.err)
     return tap.finish()
 
 
