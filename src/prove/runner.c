@@ -165,7 +165,7 @@ struct samples {
 	size_t n[2];
 };
 
-/* Lines "S LAYOUT PAIR CLASS OPS NS" into S (one array per class). */
+/* Lines "S LAYOUT PAIR CLASS OPS_PER_CPU_SECOND WALL_NS" into S (one array per class). */
 static size_t parse_samples(const struct strbuf *out, struct samples *s, size_t nr_classes)
 {
 	const char *p = out->buf ? out->buf : "";
@@ -184,7 +184,7 @@ static size_t parse_samples(const struct strbuf *out, struct samples *s, size_t 
 			struct samples *c = &s[cls];
 
 			c->v[l] = xgrow(c->v[l], c->n[l], sizeof(double));
-			c->v[l][c->n[l]++] = ops * 1e9 / ns;
+			c->v[l][c->n[l]++] = ops;	/* per second of the threads' CPU time */
 			runs += cls == 0;
 		}
 		p += strcspn(p, "\n");
