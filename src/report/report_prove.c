@@ -184,7 +184,7 @@ static void commit_paragraph(const struct ll_prove_result *r, struct strbuf *sb)
 		sb_adds(sb, c ? "," : " ");
 		cpus_of(&p->classes[c], sb);
 	}
-	sb_addf(sb, " (%s); %zu alternating runs of %u ms per layout, load average ",
+	sb_addf(sb, " (%s); %zu pairs of alternating %u ms runs (ABAB), load average ",
 		r->placement.how ? r->placement.how : "", r->pairs, r->sample_ms);
 	load_text(r->load_before, sb);
 	ll_prove_verdict(r, &v);
