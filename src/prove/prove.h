@@ -173,6 +173,13 @@ struct ll_prove_result {
 	double seconds;		/* wall time of the measurement */
 	double load_before[3], load_after[3];	/* /proc/loadavg; negative when unknown */
 	bool converged;		/* every interval got tight before the budget ended */
+	/*
+	 * The mean over runs of the least share of a run's wall time that a
+	 * thread had its CPU; -1 unknown. Well below 1, other processes ran in
+	 * between, the threads contended less, and the ratios understate what
+	 * an idle machine would show.
+	 */
+	double cpu_share;
 	/* perf stat: cache misses per layout when the PMU has the event. */
 	bool pmu;
 	char *pmu_note;		/* why there are no counters, or NULL */

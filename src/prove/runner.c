@@ -165,8 +165,18 @@ struct samples {
 	size_t n[2];
 };
 
-/* Lines "S LAYOUT PAIR CLASS OPS_PER_CPU_SECOND WALL_NS" into S (one array per class). */
-static size_t parse_samples(const struct strbuf *out, struct samples *s, size_t nr_classes)
+/* The runs' CPU shares, summed, for the mean the report shows. */
+struct shares {
+	double sum;
+	size_t n;
+};
+
+/*
+ * Lines "S LAYOUT PAIR CLASS OPS_PER_CPU_SECOND WALL_NS CPU_SHARE" into S (one
+ * array per class) and SH.
+ */
+static size_t parse_samples(const struct strbuf *out, struct samples *s, size_t nr_classes,
+			    struct shares *sh)
 {
 	const char *p = out->buf ? out->buf : "";
 	size_t runs = 0;
@@ -175,9 +185,9 @@ static size_t parse_samples(const struct strbuf *out, struct samples *s, size_t 
 		char layout;
 		unsigned pair;
 		int cls;
-		double ops, ns;
+		double ops, ns, share = -1;
 
-		if (sscanf(p, "S %c %u %d %lf %lf", &layout, &pair, &cls, &ops, &ns) == 5 &&
+		if (sscanf(p, "S %c %u %d %lf %lf %lf", &layout, &pair, &cls, &ops, &ns, &share) >= 5 &&
 		    (layout == 'A' || layout == 'B') && cls >= 0 && (size_t)cls < nr_classes &&
 		    ns > 0) {
 			int l = layout == 'B';
@@ -186,6 +196,10 @@ static size_t parse_samples(const struct strbuf *out, struct samples *s, size_t 
 			c->v[l] = xgrow(c->v[l], c->n[l], sizeof(double));
 			c->v[l][c->n[l]++] = ops;	/* per second of the threads' CPU time */
 			runs += cls == 0;
+			if (cls == 0 && share >= 0 && share <= 1.5) {
+				sh->sum += share;
+				sh->n++;
+			}
 		}
 		p += strcspn(p, "\n");
 		p += *p == '\n';
@@ -326,6 +340,7 @@ int ll_prove_run(const struct ll_prove_opts *o, const char *source, struct ll_pr
 	char dir[4096], src[4200], prog[4200], cpus[4096], msbuf[16], batch[16];
 	char *cc = NULL;
 	struct samples *s = xcalloc(p->nr_classes, sizeof(*s));
+	struct shares sh = { 0 };
 	struct strbuf out = STRBUF_INIT, errs = STRBUF_INIT;
 	double start, per_pair;
 	int status = -1, st;
@@ -435,7 +450,7 @@ int ll_prove_run(const struct ll_prove_opts *o, const char *source, struct ll_pr
 			sb_release(&why);
 			goto out;
 		}
-		r->pairs += parse_samples(&out, s, p->nr_classes) / 2;
+		r->pairs += parse_samples(&out, s, p->nr_classes, &sh) / 2;
 		per_pair = (now_s() - t0) / pairs;
 		conclude(p, s);
 		if (r->pairs >= 5 && all_tight(p, o->tight)) {
@@ -444,6 +459,7 @@ int ll_prove_run(const struct ll_prove_opts *o, const char *source, struct ll_pr
 		}
 	}
 	r->seconds = now_s() - start;
+	r->cpu_share = sh.n ? sh.sum / (double)sh.n : -1;
 	load_average(r->load_after);
 	conclude(p, s);
 	perf_stat(prog, cpus, o->sample_ms, r);

@@ -188,6 +188,8 @@ static void commit_paragraph(const struct ll_prove_result *r, struct strbuf *sb)
 		r->placement.how ? r->placement.how : "", r->pairs, r->sample_ms);
 	load_text(r->load_before, sb);
 	ll_prove_verdict(r, &v);
+	if (r->cpu_share >= 0 && r->cpu_share < 0.9)
+		sb_addf(sb, " (the threads had their CPUs %.0f%% of the time)", r->cpu_share * 100);
 	sb_addf(sb, ". Result, 95%% Welch intervals of after/before throughput: %s.", v.buf);
 	sb_release(&v);
 }
@@ -259,6 +261,13 @@ void ll_report_prove_text(const struct ll_prove_result *r, struct strbuf *out)
 		r->pairs, r->sample_ms, r->seconds,
 		r->converged ? ", every interval within the target" : ", the budget ended first",
 		r->compiler ? r->compiler : "?");
+	if (r->cpu_share >= 0) {
+		sb_addf(out, "CPU share: the threads had their CPUs %.0f%% of the time", r->cpu_share * 100);
+		if (r->cpu_share < 0.9)
+			sb_adds(out, " (other load): they contended less than on an idle machine, so "
+				"the ratios understate the effect and vary with the load");
+		sb_adds(out, "\n");
+	}
 	sb_addf(out, "%-16s %14s %14s %8s  %s\n", "class", "before (ops/s)", "after (ops/s)",
 		"ratio", "95% interval");
 	for (size_t c = 0; c < p->nr_classes; c++) {
@@ -402,6 +411,10 @@ void ll_report_prove_json(const struct ll_prove_result *r, struct strbuf *out)
 	jw_kuint(&w, "sample_ms", r->sample_ms);
 	jw_kdouble(&w, "seconds", r->seconds);
 	jw_kbool(&w, "converged", r->converged);
+	if (r->cpu_share >= 0)
+		jw_kdouble(&w, "cpu_share", r->cpu_share);
+	else
+		jw_knull(&w, "cpu_share");
 	jw_kstring(&w, "compiler", r->compiler);
 	jw_key(&w, "perf_stat");
 	jw_begin_object(&w);
