@@ -297,6 +297,31 @@ static void perf_stat(const char *prog, const char *cpus, unsigned ms, struct ll
 	free(perf);
 }
 
+/* PAIRS pairs of runs (ABAB) of PROG into OUT; -1 with ERR when it fails or overruns. */
+static int run_pairs(char *prog, unsigned pairs, char *ms, char *cpus, double timeout,
+		     struct strbuf *out, struct ll_error *err)
+{
+	char count[16];
+	char *argv[] = { prog, count, ms, cpus, "AB", NULL };
+	struct strbuf errs = STRBUF_INIT, why = STRBUF_INIT;
+	int st;
+
+	snprintf(count, sizeof(count), "%u", pairs);
+	sb_reset(out);
+	st = run_capture(argv, out, &errs, timeout);
+	if (st != 0) {
+		first_line(&errs, &why);
+		if (st < 0)
+			ll_fail(err, "--prove: the benchmark could not run, or ran past %.0f s", timeout);
+		else
+			ll_fail(err, "--prove: the benchmark failed (exit %d): %s", st,
+				why.len ? why.buf : "no message");
+	}
+	sb_release(&errs);
+	sb_release(&why);
+	return st != 0 ? -1 : 0;
+}
+
 static bool all_tight(const struct ll_prove_plan *p, double tight)
 {
 	for (size_t c = 0; c < p->nr_classes; c++) {
@@ -337,7 +362,7 @@ int ll_prove_run(const struct ll_prove_opts *o, const char *source, struct ll_pr
 {
 	struct ll_prove_plan *p = &r->plan;
 	const char *tmp = getenv("TMPDIR");
-	char dir[4096], src[4200], prog[4200], cpus[4096], msbuf[16], batch[16];
+	char dir[4096], src[4200], prog[4200], cpus[4096], msbuf[16];
 	char *cc = NULL;
 	struct samples *s = xcalloc(p->nr_classes, sizeof(*s));
 	struct shares sh = { 0 };
@@ -407,28 +432,13 @@ int ll_prove_run(const struct ll_prove_opts *o, const char *source, struct ll_pr
 	load_average(r->load_before);
 	start = now_s();
 	/* The warm-up pair, thrown away; it also times a pair. */
-	{
-		char *argv[] = { prog, "1", msbuf, cpus, "AB", NULL };
-
-		sb_reset(&out);
-		sb_reset(&errs);
-		st = run_capture(argv, &out, &errs, 30 + 4.0 * o->sample_ms / 1000);
-		if (st != 0) {
-			struct strbuf why = STRBUF_INIT;
-
-			first_line(&errs, &why);
-			ll_fail(err, "--prove: the benchmark failed (exit %d): %s", st,
-				why.len ? why.buf : "no message");
-			sb_release(&why);
-			goto out;
-		}
-		per_pair = now_s() - start;
-	}
+	if (run_pairs(prog, 1, msbuf, cpus, 30 + 4.0 * o->sample_ms / 1000, &out, err))
+		goto out;
+	per_pair = now_s() - start;
 	for (;;) {
 		/* Batches of about half a second, whole pairs, ABAB. */
 		unsigned pairs = (unsigned)(0.5 / per_pair);
 		double t0;
-		char *argv[] = { prog, batch, msbuf, cpus, "AB", NULL };
 
 		if (pairs < 1)
 			pairs = 1;
@@ -436,20 +446,9 @@ int ll_prove_run(const struct ll_prove_opts *o, const char *source, struct ll_pr
 			pairs = (unsigned)((o->budget - (now_s() - start)) / per_pair);
 		if (!pairs)
 			break;
-		snprintf(batch, sizeof(batch), "%u", pairs);
-		sb_reset(&out);
-		sb_reset(&errs);
 		t0 = now_s();
-		st = run_capture(argv, &out, &errs, 30 + 4.0 * pairs * per_pair);
-		if (st != 0) {
-			struct strbuf why = STRBUF_INIT;
-
-			first_line(&errs, &why);
-			ll_fail(err, "--prove: the benchmark failed (exit %d): %s", st,
-				why.len ? why.buf : "no message");
-			sb_release(&why);
+		if (run_pairs(prog, pairs, msbuf, cpus, 30 + 4.0 * pairs * per_pair, &out, err))
 			goto out;
-		}
 		r->pairs += parse_samples(&out, s, p->nr_classes, &sh) / 2;
 		per_pair = (now_s() - t0) / pairs;
 		conclude(p, s);

@@ -23,33 +23,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kernel_common import fetch  # noqa: E402
 from lib import Tap, run  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "prove"))
+from run_prove import members_of as layout  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SEEDS = [("6.12", "osq_lock.rules", "optimistic_spin_node"),
          ("6.1", "file.rules", "file")]
 ATTEMPTS = 3
-
-
-def layout(tool, binary, name, rules=None):
-    """{path: (offset, size)}, size, alignment, the suggestion's {path: offset}."""
-    args = [tool, "--format=json", binary, "struct", name]
-    if rules:
-        args[1:1] = ["-r", rules, "--suggest"]
-    p = run(args, timeout=600)
-    if p.rc not in (0, 1):
-        raise RuntimeError(f"{' '.join(args)} exited {p.rc}: {p.err}")
-    s = json.loads(p.out)["structs"][0]
-    found = {}
-
-    def walk(ms):
-        for m in ms:
-            if m.get("path"):
-                found[m["path"]] = (m["offset"], m["size"])
-            walk(m.get("members") or [])
-    walk(s["members"])
-    sug = {m["path"]: m["offset"] for m in (s.get("suggestion") or {}).get("members", [])
-           if m.get("path")}
-    return found, s["size"], s["alignment"], sug
 
 
 def main():

@@ -38,7 +38,7 @@ def members_of(tool, binary, name, rules=None):
     args = [tool, "--format=json", binary, "struct", name]
     if rules:
         args[1:1] = ["-r", rules, "--suggest"]
-    p = run(args)
+    p = run(args, timeout=600)
     if p.rc not in (0, 1):
         raise RuntimeError(f"{' '.join(args)} exited {p.rc}: {p.err}")
     s = json.loads(p.out)["structs"][0]
