@@ -9,7 +9,8 @@ interval of their ratio above 1; taken again, at most ATTEMPTS times, when
 the shared machine makes it inconclusive; no speed is asserted), and the
 generated source, compiled with -g and read back by layoutlint, must put
 every tagged member at the vmlinux's offset and size (before) and at the
-suggestion's (after). The text output of the last run of each goes to
+suggestion's (after). With --access, the members the code updates with
+locked instructions get atomic RMWs, the others plain stores. The text output of the last run of each goes to
 WORKDIR/results.md for bench/RESULTS.md. TAP; skips when the kernels
 cannot be fetched.
 """
@@ -94,6 +95,20 @@ def main():
                gen["before"][2] == align,
                f"{series} struct {name}: {len(doc['members'])} tagged members read back from -g "
                "at the vmlinux's offsets and sizes, and the suggestion's", bad)
+    # --access: the machine code says osq_lock() cmpxchg()es node->next and
+    # only stores prev and locked (WRITE_ONCE): the benchmark must do the same.
+    paths = fetch("6.12")
+    if paths:
+        p = run([tool, "--no-cache", "--access", "-r", os.path.join(TOP, "rules", "osq_lock.rules"),
+                 paths[0], "struct", "optimistic_spin_node", "--prove", "--format=json",
+                 "--prove-budget=2"], timeout=600)
+        ops = {m["path"]: m["access"] for m in json.loads(p.out)["members"]} if p.rc == 0 else {}
+        tap.ok(ops.get("next") == "atomic RMW" and ops.get("locked") == "plain stores" and
+               ops.get("cpu") == "loads",
+               "6.12 struct optimistic_spin_node --access: next updated atomically, locked "
+               "stored, cpu loaded, as the code does", p.err + json.dumps(ops))
+    else:
+        tap.skip("6.12 optimistic_spin_node --access", "the kernel could not be fetched")
     with open(os.path.join(a.workdir, "results.md"), "w") as f:
         f.write("\n".join(results))
     return tap.finish()
