@@ -223,8 +223,11 @@ static void c2c_lines(const struct ll_prove_plan *p, struct strbuf *sb)
 
 			if (m->offset[0] / line > ln || (m->offset[0] + m->size - 1) / line < ln)
 				continue;
-			sb_addf(sb, "%s %s@0x%llx %s", any ? "," : "", m->path,
-				(unsigned long long)m->offset[0],
+			/* perf c2c's Pareto table gives the offset within the line. */
+			sb_addf(sb, "%s %s at 0x%llx (+0x%llx in the line) %s", any ? "," : "",
+				m->path, (unsigned long long)m->offset[0],
+				(unsigned long long)(m->offset[0] > ln * line ? m->offset[0] - ln * line
+									       : 0),
 				m->op == LL_PROVE_LOAD ? "read" : "written");
 			any = true;
 		}
@@ -293,7 +296,7 @@ void ll_report_prove_text(const struct ll_prove_result *r, struct strbuf *out)
 		sb_addf(out, "perf stat: %s\n", r->pmu_note ? r->pmu_note : "not run");
 	sb_adds(out, "perf c2c, to confirm on the real workload (x86 HITM, arm64 SPE peer "
 		"events):\n  perf c2c record -a -- WORKLOAD\n"
-		"  perf c2c report --stdio --stats -d lcl,rmt --full-symbols\n");
+		"  perf c2c report --stdio --display tot --full-symbols\n");
 	{
 		size_t before = out->len;
 
@@ -430,7 +433,7 @@ void ll_report_prove_json(const struct ll_prove_result *r, struct strbuf *out)
 	jw_key(&w, "perf_c2c");
 	jw_begin_object(&w);
 	jw_kstring(&w, "record", "perf c2c record -a -- WORKLOAD");
-	jw_kstring(&w, "report", "perf c2c report --stdio --stats -d lcl,rmt --full-symbols");
+	jw_kstring(&w, "report", "perf c2c report --stdio --display tot --full-symbols");
 	c2c_lines(p, &c2c);
 	jw_kstring(&w, "expected_lines", c2c.buf ? c2c.buf : "");
 	jw_end_object(&w);
