@@ -17,7 +17,8 @@ _layoutlint_binary()
             -r|--rules|--format|--cacheline|--decl-file|--cu|--size|--die|--srcdir|--prefix-map|--color|\
             --fail-level|--layout-change|--baseline|--write-baseline|--against|--groups|--contains|\
             --audit|--btf-base|--import-net-cachelines|--net-cachelines|--config|--html|--source-url|--binary|--in|\
-            --profile|--measured-hot|--measured-writes|--write-rules|--static-readers|--static-writers) ((i++)) ;;
+            --profile|--measured-hot|--measured-writes|--write-rules|--static-readers|--static-writers|\
+            --prove-budget|--prove-source) ((i++)) ;;
             -*) ;;
             *) echo "$w"; return ;;
         esac
@@ -45,7 +46,7 @@ _layoutlint()
 
     case $prev in
         -r|--rules|--baseline|--write-baseline|--against|--btf-base|--srcdir|--import-net-cachelines|--net-cachelines|--config|\
-        --html|--binary|--profile|--write-rules)
+        --html|--binary|--profile|--write-rules|--prove-source)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "text json sarif html" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;

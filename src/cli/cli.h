@@ -91,6 +91,10 @@ struct options {
 	const char *write_rules;	/* --write-rules FILE */
 	bool no_cache;			/* --no-cache */
 	char *cache_dir;		/* the name indexes' directory, owned; NULL: none */
+	bool prove;			/* --prove */
+	const char *prove_source;	/* --prove-source FILE */
+	double prove_budget;		/* --prove-budget SECS */
+	bool prove_smt;			/* --prove-smt */
 	const char *command;		/* the cmds[] entry to run (main.c), set once parsing is done */
 };
 
@@ -132,6 +136,12 @@ void cli_print_notes(const struct ll_profile_notes *notes);
 /* The commands of cmds[] that read binaries; each returns the exit status. */
 int cli_lint(struct options *o);	/* run.c: lint, and gate with --baseline/--against */
 int cli_discover(struct options *o);	/* discover.c: --list, --contains, --audit */
+/*
+ * prove.c, --prove: ALL's one struct measured against its suggestion, or
+ * with --against against REFERENCE's struct of that name; the exit status.
+ */
+struct ll_run;
+int cli_prove(const struct options *o, const struct ll_run *all, const struct ll_run *reference);
 
 /*
  * tty.c: one updating line on stderr during long scans: only on a

@@ -63,6 +63,10 @@ enum {
 	OPT_NET_CACHELINES,
 	OPT_WRITE_NET_CACHELINES,
 	OPT_CONFIG,
+	OPT_PROVE,
+	OPT_PROVE_BUDGET,
+	OPT_PROVE_SOURCE,
+	OPT_PROVE_SMT,
 };
 
 static const struct argp_option argp_options[] = {
@@ -193,6 +197,19 @@ static const struct argp_option argp_options[] = {
 	{ "asserts", OPT_ASSERTS, NULL, 0,
 	  "With --format=patch: also add static_asserts of the cacheline each hot member "
 	  "lands on", 5 },
+	{ NULL, 0, NULL, 0, "Proving (one struct, tagged):", 6 },
+	{ "prove", OPT_PROVE, NULL, 0,
+	  "Measure the layout against the suggestion (or, with --against, the old build's "
+	  "against this one's): a generated C11 benchmark, one thread per write domain and "
+	  "readers, pinned to separate cores, run ABAB; per-class throughput ratios with "
+	  "95% intervals and a verdict", 6 },
+	{ "prove-budget", OPT_PROVE_BUDGET, "SECS", 0,
+	  "--prove: stop measuring after SECS seconds (default 20) if the intervals are not "
+	  "within +-10% before", 6 },
+	{ "prove-source", OPT_PROVE_SOURCE, "FILE", 0,
+	  "--prove: also write the benchmark's C source to FILE (replaced whole)", 6 },
+	{ "prove-smt", OPT_PROVE_SMT, NULL, 0,
+	  "--prove: let threads run on SMT siblings of one core", 6 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -521,6 +538,24 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_AGAINST:
 		o->against = arg;
 		break;
+	case OPT_PROVE:
+		o->prove = true;
+		break;
+	case OPT_PROVE_SOURCE:
+		o->prove_source = arg;
+		break;
+	case OPT_PROVE_SMT:
+		o->prove_smt = true;
+		break;
+	case OPT_PROVE_BUDGET: {
+		char *end;
+		double v = strtod(arg, &end);
+
+		if (end == arg || *end || !(v >= 1 && v <= 3600))
+			argp_error(state, "--prove-budget '%s': expected seconds, 1 to 3600", arg);
+		o->prove_budget = v;
+		break;
+	}
 	case OPT_GROUPS:
 		if (strcmp(arg, "auto") == 0)
 			o->groups_off = false;
@@ -648,6 +683,24 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   "take none");
 		if (o->strict_baseline && !o->baseline)
 			argp_error(state, "--strict-baseline needs --baseline FILE");
+		if ((o->prove_source || o->prove_budget > 0 || o->prove_smt) && !o->prove)
+			argp_error(state, "--prove-source, --prove-budget and --prove-smt need --prove");
+		if (o->prove && (o->nr_queries != 1 || o->queries[0].kind == LL_QUERY_GLOBALS ||
+				 o->nr_binaries != 1 || o->in_outer))
+			argp_error(state, "--prove measures one struct of one BINARY: give exactly one "
+				   "NAME");
+		if (o->prove && (o->baseline || o->write_baseline || o->html || o->write_rules ||
+				 o->nr_more_cachelines || o->write_net_cachelines ||
+				 (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)))
+			argp_error(state, "--prove prints its measurement as text or JSON: no "
+				   "--baseline, --write-baseline, --html, --write-rules, "
+				   "--write-net-cachelines, several --cacheline sizes or other --format");
+		if (o->prove) {
+			if (!o->against)
+				o->suggest = true;
+			if (!(o->prove_budget > 0))
+				o->prove_budget = 20;
+		}
 		refuse_output_onto_input(state, o);
 		o->command = o->list_glob || o->contains || o->audit_glob ? "discover" : "lint";
 		break;
@@ -676,7 +729,7 @@ static void refuse_output_onto_input(struct argp_state *state, const struct opti
 {
 	const struct named_path { const char *opt, *path; } outs[] = {
 		{ "--write-baseline", o->write_baseline }, { "--html", o->html },
-		{ "--write-rules", o->write_rules },
+		{ "--write-rules", o->write_rules }, { "--prove-source", o->prove_source },
 	}, ins[] = {
 		{ "--baseline", o->baseline }, { "--against", o->against },
 		{ "--btf-base", o->btf_base },

@@ -840,6 +840,11 @@ int cli_lint(struct options *o)
 	if (nb > 1 || contracts.nr_results)
 		all.contracts = &contracts;
 	merge_binaries(cur, nb, &all);
+	if (o->prove) {
+		/* --prove: the measurement is the output, not the lint. */
+		status = cli_prove(o, &all, o->against ? &old[0].run : NULL);
+		goto done;
+	}
 	/*
 	 * Before any output: a baseline that cannot be written fails the run
 	 * whole. It replaces the old one only once the output is out, too.

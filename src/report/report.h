@@ -60,5 +60,15 @@ void ll_report_measured_json(struct json_writer *w, const struct ll_struct *s,
 			     const struct ll_member *m);
 /* --list-checks: one line per check of the catalog, in its order. */
 void ll_report_checks(struct strbuf *out);
+/*
+ * report_prove.c, --prove: the measurement as text (table, verdict, perf
+ * stat and perf c2c lines, a commit-message paragraph) or JSON; the
+ * verdict in words alone ("reader throughput x2.31 (2.12-2.50) with the
+ * fix; writer unchanged", "no measurable difference", "inconclusive: noise").
+ */
+struct ll_prove_result;
+void ll_report_prove_text(const struct ll_prove_result *r, struct strbuf *out);
+void ll_report_prove_json(const struct ll_prove_result *r, struct strbuf *out);
+void ll_prove_verdict(const struct ll_prove_result *r, struct strbuf *out);
 
 #endif
