@@ -972,6 +972,23 @@ static bool find_function(const char *root, const char *rel, const char *name,
 	return hit;
 }
 
+/*
+ * Where line LINE (0-based) of F's original is in its edited text: the
+ * same line nearest to where the edits' balance puts it; -1 if none.
+ */
+static long now_at(const struct tfile *f, size_t line)
+{
+	long guess = (long)line + (long)f->cur.n - (long)f->orig.n, best = -1;
+
+	if (line >= f->orig.n)
+		return -1;
+	for (size_t i = 0; i < f->cur.n; i++)
+		if (strcmp(f->cur.v[i], f->orig.v[line]) == 0 &&
+		    (best < 0 || labs((long)i - guess) < labs(best - guess)))
+			best = (long)i;
+	return best;
+}
+
 /* LINES, each indented with the first INDENT bytes of LIKE. */
 static void indented(struct strbuf *out, const char *lines, const char *like, size_t indent)
 {
@@ -1010,10 +1027,16 @@ int ll_group_asserts_add(struct ll_textset *set, const char *header, const struc
 		f = file_of(set, last->decl.file, why);
 		if (!f)
 			goto out;
-		size_t at = statement_end(&f->cur, last->decl.line - 1);
+		long line = now_at(f, last->decl.line - 1);
 
-		indented(&text, lines, f->cur.v[last->decl.line - 1],
-			 indent_of(f->cur.v[last->decl.line - 1]));
+		if (line < 0) {
+			sb_addf(why, "%s:%u: the assert's line is gone from the patched file",
+				f->path, last->decl.line);
+			goto out;
+		}
+		size_t at = statement_end(&f->cur, (size_t)line);
+
+		indented(&text, lines, f->cur.v[line], indent_of(f->cur.v[line]));
 		lines_insert(&f->cur, at + 1, text.buf);
 		sb_addf(where, "%s:%zu", f->path, at + 2);
 	} else if (find_function(set->srcdir, "", fn.buf, &file, 0)) {
