@@ -110,6 +110,53 @@ def one_line_exit2(p):
     return p.rc == 2 and len(lines) == 1 and not p.out, "exit %d, stderr %r" % (p.rc, p.err)
 
 
+def existing_asserts(tap, args, targets):
+    """A struct whose asserts the tree has already (tests/contracts's fixture, markers and a
+    grp_contract_check()): the new ones go right after its last assert, and build."""
+    tree = os.path.join(HERE, "..", "contracts", "tree")
+    src = "net/grp_contract.c"
+    root = os.path.join(args.workdir, "existing")
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(tree, root)
+    objs = []
+    for name, cc, flags in targets:
+        o = os.path.join(root, "grp-%s.o" % name)
+        p = run([cc, "-g", "-c", *flags, "-DCACHELINE_ASSERT_GROUP_SIZE(a,b,c)=",
+                 "-DCACHELINE_ASSERT_GROUP_MEMBER(a,b,c)=", src, "-o", o], cwd=root)
+        if p.rc:
+            tap.ok(False, "the contracts fixture builds for %s" % name, p.err)
+            return
+        objs.append(o)
+    rules = os.path.join(args.workdir, "existing.rules")
+    with open(rules, "w") as f:
+        f.write("struct grp_contract\n\tgroup grp_contract_mid outside\n"
+                "\tgroup grp_contract_inner inner.a\n")
+    p = run([args.layoutlint, "--srcdir", root, "-r", rules, "--format=patch", "--group-markers",
+             # One binary: --format=patch's reorder of this struct differs per target,
+             # and several of them give one hunk each for the same lines.
+             objs[0], "struct", "grp_contract"])
+    copy = os.path.join(args.workdir, "existing-patched")
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(tree, copy)
+    ok, why = git_apply(copy, p.out) if p.rc in (0, 1) else (False, p.err)
+    if not ok:
+        tap.ok(False, "existing asserts: the patch applies", why + p.out[-1500:])
+        return
+    with open(os.path.join(copy, src)) as f:
+        lines = f.read().split("\n")
+    code = [i for i, l in enumerate(lines)
+            if "CACHELINE_ASSERT_GROUP_" in l.split("/*")[0] and "struct grp_contract," in l]
+    new = [i for i in code if "grp_contract_mid" in lines[i] or "grp_contract_inner" in lines[i]]
+    old = [i for i in code if i not in new]
+    builds = {name: run([cc, "-c", *flags, src, "-o", os.devnull], cwd=copy)
+              for name, cc, flags in targets}
+    tap.ok(len(new) == 4 and old and new == list(range(max(old) + 1, max(old) + 5)) and
+           all(b.rc == 0 for b in builds.values()),
+           "existing asserts: the new ones follow the tree's last one for the struct, and the "
+           "tree builds with them on every target",
+           "\n".join(lines[min(code):max(code) + 2]) + "".join(b.err for b in builds.values()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -260,6 +307,8 @@ def main():
              if f["rule"] == "doc-drift" and set(f.get("members", [])) & members]
     tap.ok(not drift, "doc-drift finds no missing row for a group member",
            json.dumps(drift, indent=1)[:2000])
+
+    existing_asserts(tap, args, targets)
 
     # Members that are not contiguous: a note, no markers, and what is written still applies.
     split_rules = os.path.join(args.workdir, "split.rules")
