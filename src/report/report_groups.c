@@ -173,7 +173,8 @@ static void one_struct(const struct ll_run *run, size_t first, const char *srcdi
 		for (size_t k = 0; k < n; k++) {
 			sb_addf(&lines, "CACHELINE_ASSERT_GROUP_MEMBER(%s %s, %s, %s);\n",
 				ll_kind_name(s->kind), s->name, hs->name, names[k]);
-			marked[nmarked++] = names[k];
+			if (!listed(names[k], marked, nmarked))	/* nested groups share */
+				marked[nmarked++] = names[k];
 		}
 		if (sized)
 			sb_addf(&lines, "CACHELINE_ASSERT_GROUP_SIZE(%s %s, %s, %" PRIu64 ");\n",

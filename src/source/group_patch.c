@@ -218,7 +218,9 @@ static int apply_hunks(struct tfile *f, char **p, size_t n, struct strbuf *why)
 	return 0;
 bad:
 	lines_release(&out);
-	sb_addf(why, "%s: the patch's hunks do not apply to the file under the tree", f->path);
+	sb_addf(why, "%s: the reorder hunks --format=patch wrote do not apply to the file in "
+		"sequence (the tree changed, or several binaries propose different orders for "
+		"it: give one --binary)", f->path);
 	return -1;
 }
 
@@ -643,6 +645,8 @@ static int scan_body(const struct lines *t, long open, const struct ll_struct *s
 			b->v[b->n - 1].last = (unsigned)(e + 1 < t->n ? e + 1 : e);
 		}
 	}
+	if (started)
+		free(cur.synth);	/* a declaration not pushed yet */
 	sb_addf(why, "the body of %s %s does not close", ll_kind_name(s->kind), s->name);
 	return -1;
 }
@@ -650,8 +654,7 @@ static int scan_body(const struct lines *t, long open, const struct ll_struct *s
 void ll_group_site_release(struct ll_group_site *site)
 {
 	for (size_t i = 0; i < site->n; i++)
-		if (site->order[i] && strncmp(site->order[i], "__cacheline_group_", 18) == 0)
-			free((char *)site->order[i]);
+		free((char *)site->order[i]);
 	free(site->order);
 	memset(site, 0, sizeof(*site));
 }
@@ -733,7 +736,7 @@ int ll_group_mark(struct ll_textset *set, const char *header, const struct ll_st
 		if (i == hi)
 			site->hi = site->n;
 		site->order = xgrow(site->order, site->n, sizeof(*site->order));
-		site->order[site->n++] = b.v[i].synth ? xstrdup(b.v[i].synth) : b.v[i].name;
+		site->order[site->n++] = b.v[i].name ? xstrdup(b.v[i].name) : NULL;
 	}
 	/* End first: the begin marker's insertion moves the lines after it. */
 	struct strbuf m = STRBUF_INIT;

@@ -57,7 +57,7 @@ void ll_textset_diffs(const struct ll_textset *set, struct strbuf *out);
 
 /* Where a group's markers went in a header. */
 struct ll_group_site {
-	/* The top-level member names of the struct in the text's order (NULL:
+	/* The top-level member names of the struct in the text's order (owned; NULL:
 	   a declaration naming none) and the group's first and last of them. */
 	const char **order;
 	size_t n, lo, hi;
