@@ -274,6 +274,23 @@ def main():
                                                              a["size_text"], by_bin))
     tap.ok(not bad, "each SIZE constant is the largest group size over the binaries",
            "\n".join(bad))
+    # The summary's size on each binary (computed before the rebuild, in the patched
+    # order) is what the rebuilt binary has.
+    bad, seen = [], 0
+    for m in re.finditer(r"^layoutlint: struct (\w+): group (\w+): .* size (\d+) \(([^)]*)\)$",
+                         patch, re.M):
+        rebuilt = {os.path.basename(b): v for b, v in sizes.get((m.group(1), m.group(2)),
+                                                              {}).items()}
+        for part in m.group(4).split(", "):
+            size, _, path = part.partition(" on ")
+            if os.path.basename(path) in rebuilt:
+                seen += 1
+                if int(size) != rebuilt[os.path.basename(path)]:
+                    bad.append("%s on %s: said %s, rebuilt %d" % (m.group(2), path, size,
+                                                                  rebuilt[os.path.basename(path)]))
+    tap.ok(not bad and seen >= len(groups["gp_sock"]) + len(groups["gp_net"]),
+           "the summary's size of each group on each binary is the rebuilt binary's (%d)" % seen,
+           "\n".join(bad) + patch[:1500])
     # The compiler agrees: one less breaks exactly the targets where the group is that large.
     a = [x for x in ours if x["macro"].endswith("SIZE") and x["group"] == "gp_sock_rx"][0]
     lowered = copy_tree(args.workdir, "lowered")
