@@ -275,6 +275,18 @@ int ll_textset_replace(struct ll_textset *set, const char *path, const char *tex
 	return 0;
 }
 
+int ll_textset_text(struct ll_textset *set, const char *path, struct strbuf *out,
+		    struct strbuf *why)
+{
+	struct tfile *f = file_of(set, path, why);
+
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < f->cur.n; i++)
+		sb_adds(out, f->cur.v[i]);
+	return 0;
+}
+
 /* ---- unified diff of two line arrays ---- */
 
 static bool same(const struct lines *a, size_t i, const struct lines *b, size_t j)

@@ -47,6 +47,10 @@ int ll_textset_take_patch(struct ll_textset *set, const char *patch, size_t len,
 int ll_textset_replace(struct ll_textset *set, const char *path, const char *text, size_t len,
 		       struct strbuf *why);
 
+/* PATH's text as edited so far, appended to OUT: 0, or -1 with WHY. */
+int ll_textset_text(struct ll_textset *set, const char *path, struct strbuf *out,
+		    struct strbuf *why);
+
 /*
  * The patch: the text before the first diff of PATCH (as given to
  * ll_textset_take_patch) is not included; every file, in the order first
