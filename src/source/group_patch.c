@@ -427,7 +427,9 @@ void ll_textset_diffs(const struct ll_textset *set, struct strbuf *out)
 struct item {
 	unsigned first, last;	/* lines (0-based) the declaration spans, comments above it too */
 	unsigned start;		/* its first code line */
-	const char *name;	/* the member it declares (borrowed), or NULL */
+	const char *name;	/* the (last) member it declares (borrowed), or NULL */
+	const char **more;	/* every member it declares, in order (owned array) */
+	size_t nmore;
 	bool pp;		/* a preprocessor line */
 	char *synth;		/* an owned name: a marker's "__cacheline_group_begin__X" */
 };
@@ -440,8 +442,10 @@ struct body {
 
 static void body_release(struct body *b)
 {
-	for (size_t i = 0; i < b->n; i++)
+	for (size_t i = 0; i < b->n; i++) {
 		free(b->v[i].synth);
+		free(b->v[i].more);
+	}
 	free(b->v);
 }
 
@@ -518,7 +522,7 @@ static int scan_body(const struct lines *t, long open, const struct ll_struct *s
 {
 	int depth = 0, paren = 0, bracket = 0;
 	bool comment = false, started = false, stop_names = false, marker = false;
-	bool opened = false;
+	bool opened = false, new_declarator = true;
 	struct item cur = { 0 };
 	const char *marker_kind = NULL;
 
@@ -588,6 +592,7 @@ static int scan_body(const struct lines *t, long open, const struct ll_struct *s
 				}
 				started = true;
 				stop_names = marker = false;
+				new_declarator = true;
 				marker_kind = NULL;
 				cur = (struct item){ .first = (unsigned)ln, .start = (unsigned)ln };
 			}
@@ -605,6 +610,8 @@ static int scan_body(const struct lines *t, long open, const struct ll_struct *s
 				bracket--;
 			else if (depth == 1 && paren == 0 && bracket == 0 && (c == ':' || c == '='))
 				stop_names = true;
+			else if (depth == 1 && paren == 0 && bracket == 0 && c == ',')
+				stop_names = false, new_declarator = true;
 			else if (c == ';' && depth == 1 && paren == 0) {
 				cur.last = (unsigned)ln;
 				/* Comment lines just above belong to it. */
@@ -632,8 +639,19 @@ static int scan_body(const struct lines *t, long open, const struct ll_struct *s
 					   (paren == 0 || (paren == 1 && k && l[k - 1] == '*'))) {
 					const char *m = member_name(s, l + k, e - k);
 
-					if (m && !cur.synth)
+					if (m && !cur.synth) {
+						/* "u8 a, b:1": each declarator names one. */
+						if (cur.nmore && cur.more[cur.nmore - 1] == cur.name &&
+						    !new_declarator)
+							cur.more[cur.nmore - 1] = m;
+						else {
+							cur.more = xgrow(cur.more, cur.nmore,
+									 sizeof(*cur.more));
+							cur.more[cur.nmore++] = m;
+						}
 						cur.name = m;
+						new_declarator = false;
+					}
 					bool begin = strncmp(l + k, "__cacheline_group_begin", 23) == 0;
 
 					if (paren == 0 && (begin || strncmp(l + k, "__cacheline_group_end",
@@ -657,8 +675,10 @@ static int scan_body(const struct lines *t, long open, const struct ll_struct *s
 			b->v[b->n - 1].last = (unsigned)(e + 1 < t->n ? e + 1 : e);
 		}
 	}
-	if (started)
+	if (started) {
 		free(cur.synth);	/* a declaration not pushed yet */
+		free(cur.more);
+	}
 	sb_addf(why, "the body of %s %s does not close", ll_kind_name(s->kind), s->name);
 	return -1;
 }
@@ -677,6 +697,22 @@ static bool in_list(const char *name, const char *const *v, size_t n)
 		if (strcmp(v[i], name) == 0)
 			return true;
 	return false;
+}
+
+static bool any_in(const struct item *it, const char *const *v, size_t n)
+{
+	for (size_t k = 0; k < it->nmore; k++)
+		if (in_list(it->more[k], v, n))
+			return true;
+	return false;
+}
+
+static bool all_in(const struct item *it, const char *const *v, size_t n)
+{
+	for (size_t k = 0; k < it->nmore; k++)
+		if (!in_list(it->more[k], v, n))
+			return false;
+	return true;
 }
 
 static size_t indent_of(const char *l)
@@ -711,7 +747,7 @@ int ll_group_mark(struct ll_textset *set, const char *header, const struct ll_st
 				b.v[i].start + 1, group);
 			goto out;
 		}
-		if (!b.v[i].pp && in_list(b.v[i].name, members, n)) {
+		if (!b.v[i].pp && any_in(&b.v[i], members, n)) {
 			if (lo == SIZE_MAX)
 				lo = i;
 			hi = i;
@@ -721,7 +757,7 @@ int ll_group_mark(struct ll_textset *set, const char *header, const struct ll_st
 		bool found = false;
 
 		for (size_t i = 0; i < b.n && !found; i++)
-			found = !b.v[i].pp && b.v[i].name && strcmp(b.v[i].name, members[k]) == 0;
+			found = !b.v[i].pp && in_list(members[k], b.v[i].more, b.v[i].nmore);
 		if (!found) {
 			sb_addf(why, "%s: no declaration of member %s in %s %s", header, members[k],
 				ll_kind_name(s->kind), s->name);
@@ -731,7 +767,13 @@ int ll_group_mark(struct ll_textset *set, const char *header, const struct ll_st
 	for (size_t i = lo; i <= hi; i++) {
 		const struct item *it = &b.v[i];
 
-		if (it->pp || !in_list(it->name, members, n)) {
+		if (!it->pp && any_in(it, members, n) && !all_in(it, members, n)) {
+			sb_addf(why, "%s:%u: the group's members are declared together with others "
+				"in one declaration: no markers without splitting it", header,
+				it->start + 1);
+			goto out;
+		}
+		if (it->pp || !any_in(it, members, n)) {
 			sb_addf(why, "%s:%u: the members are not contiguous in the header as the patch "
 				"leaves it (%s between %s and %s): no markers without a reorder", header, it->start + 1,
 				it->pp ? "a preprocessor line" : it->name ? it->name : "a declaration",
@@ -745,10 +787,16 @@ int ll_group_mark(struct ll_textset *set, const char *header, const struct ll_st
 			continue;
 		if (i == lo)
 			site->lo = site->n;
+		/* Each member the declaration names, or one NULL for none (unnamed). */
+		for (size_t k = 0; k < (b.v[i].nmore ? b.v[i].nmore : 1); k++) {
+			const char *name = b.v[i].synth ? b.v[i].synth :
+					   b.v[i].nmore ? b.v[i].more[k] : NULL;
+
+			site->order = xgrow(site->order, site->n, sizeof(*site->order));
+			site->order[site->n++] = name ? xstrdup(name) : NULL;
+		}
 		if (i == hi)
-			site->hi = site->n;
-		site->order = xgrow(site->order, site->n, sizeof(*site->order));
-		site->order[site->n++] = b.v[i].name ? xstrdup(b.v[i].name) : NULL;
+			site->hi = site->n - 1;
 	}
 	/* End first: the begin marker's insertion moves the lines after it. */
 	struct strbuf m = STRBUF_INIT;

@@ -331,16 +331,20 @@ def main():
     split_rules = os.path.join(args.workdir, "split.rules")
     with open(split_rules, "w") as f:
         f.write("struct gp_sock\n\tgroup gp_sock_split refcnt flags\n"
+                "\tgroup gp_sock_half mode\n"
                 "struct gp_net\n\tgroup gp_net_hot hits misses\n")
     p = run([args.layoutlint, "--srcdir", orig, "-r", split_rules, "--format=patch",
              "--group-markers", *binary_args, *STRUCTS])
     note = [l for l in p.err.split("\n") if "gp_sock_split" in l]
+    half = [l for l in p.err.split("\n") if "gp_sock_half" in l]
     split_copy = copy_tree(args.workdir, "split")
     ok, why = git_apply(split_copy, p.out) if "diff --git" in p.out else (False, "no diff")
     tap.ok(p.rc in (0, 1) and len(note) == 1 and "not contiguous" in note[0] and
-           "gp_sock_split" not in p.out and "gp_net_hot" in p.out and ok,
-           "a group whose members are not contiguous: one note, no markers, the rest "
-           "applies", "exit %d\n%s\n%s\n%s" % (p.rc, p.err, p.out[-1500:], why))
+           "gp_sock_split" not in p.out and "gp_net_hot" in p.out and ok and
+           len(half) == 1 and "declared together with others" in half[0] and
+           "gp_sock_half" not in p.out,
+           "a group whose members are not contiguous, or share a declaration with others "
+           "(u32 mode, kind:4): one note each, no markers, the rest applies", "exit %d\n%s\n%s\n%s" % (p.rc, p.err, p.out[-1500:], why))
 
     # Bad and missing inputs: one line, exit 2.
     no_groups = os.path.join(args.workdir, "nogroups.rules")

@@ -11,6 +11,7 @@
 struct gp_sock {
 	long refcnt;
 	void *ops;		/* set once */
+	u32 mode, kind:4;	/* two members, one declaration, before the groups */
 	u64 tx_seq;
 	u64 tx_bytes;
 	/* the receive path's sequence */
