@@ -60,6 +60,9 @@ struct ll_linted {
 	struct ll_allow *allows;	/* the rules' allows (paths borrowed from the layout), kept
 					   for the checks that run after the lint: layout-change */
 	size_t nr_allows;
+	/* The rules' 'group' hot sets (members borrowed from the layout), kept for
+	   --group-markers, which writes them into the source as kernel groups. */
+	struct ll_hot_sets hot_sets;
 };
 
 /* One binary of a run of several (--binary). */

@@ -56,6 +56,7 @@ struct options {
 	bool quiet;
 	bool suggest;			/* --suggest */
 	bool asserts;			/* --asserts */
+	bool group_markers;		/* --group-markers */
 	bool groups_off;		/* --groups=off */
 	const char *import_net;		/* --import-net-cachelines FILE */
 	const char **net_cachelines;	/* --net-cachelines FILE... (doc-drift) */

@@ -33,6 +33,7 @@ enum {
 	OPT_LIST,
 	OPT_SUGGEST,
 	OPT_ASSERTS,
+	OPT_GROUP_MARKERS,
 	OPT_CONTAINS,
 	OPT_AUDIT,
 	OPT_REQUIRE_ALL,
@@ -197,6 +198,10 @@ static const struct argp_option argp_options[] = {
 	{ "asserts", OPT_ASSERTS, NULL, 0,
 	  "With --format=patch: also add static_asserts of the cacheline each hot member "
 	  "lands on", 5 },
+	{ "group-markers", OPT_GROUP_MARKERS, NULL, 0,
+	  "With --format=patch and --srcdir: write each rules 'group' into the tree as the "
+	  "kernel writes its groups: __cacheline_group_begin/end markers, "
+	  "CACHELINE_ASSERT_GROUP_MEMBER/_SIZE lines, net_cachelines rows", 5 },
 	{ NULL, 0, NULL, 0, "Proving (one struct, tagged):", 6 },
 	{ "prove", OPT_PROVE, NULL, 0,
 	  "Measure the layout against the suggestion (or, with --against, the old build's "
@@ -523,6 +528,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_ASSERTS:
 		o->asserts = true;
 		break;
+	case OPT_GROUP_MARKERS:
+		o->group_markers = true;
+		break;
 	case 'q':
 		o->quiet = true;
 		break;
@@ -653,6 +661,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->nr_more_cachelines && (o->format == FORMAT_PATCH || o->write_rules))
 			argp_error(state, "--cacheline with several sizes lints each struct once per "
 				   "size: --format=patch and --write-rules need one");
+		if (o->group_markers && (o->format != FORMAT_PATCH || !o->srcdir ||
+					 o->write_net_cachelines))
+			argp_error(state, "--group-markers writes the rules' groups into the tree's "
+				   "patch: it needs --format=patch and --srcdir DIR, and no "
+				   "--write-net-cachelines");
 		if (o->pending_kind)
 			argp_error(state, "'%s' must be followed by a NAME", o->pending_kind);
 		if (o->in_outer && (o->nr_queries != 1 || o->queries[0].kind == LL_QUERY_GLOBALS))

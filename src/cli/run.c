@@ -19,6 +19,7 @@
 #include "lint/lint.h"
 #include "model/access.h"
 #include "report/report.h"
+#include "report/report_groups.h"
 #include "rules/rules.h"
 #include "source/asserts.h"
 #include "source/net_cachelines.h"
@@ -662,7 +663,7 @@ static int check_doc_drift(const struct options *o, struct linted_binary *cur, s
 				continue;
 			for (size_t t = 0; t < tables->n; t++) {
 				struct ll_doc_table *table = &tables->v[t];
-				bool plan = b == 0 && o->write_net_cachelines;
+				bool plan = b == 0 && (o->write_net_cachelines || o->group_markers);
 
 				if (!table->struct_name || strcmp(table->struct_name, l->layout->name))
 					continue;
@@ -890,8 +891,12 @@ int cli_lint(struct options *o)
 		ll_report_json(&all, &out);
 	else if (o->format == FORMAT_SARIF)
 		ll_report_sarif(&all, &out);
-	else if (o->format == FORMAT_PATCH)
+	else if (o->format == FORMAT_PATCH) {
 		ll_report_patch(&all, o->asserts, &out);
+		if (o->group_markers &&
+		    ll_report_group_patch(&all, o->srcdir, plans, nr_plans, &out, &err))
+			goto fail;
+	}
 	else
 		ll_report_text(&all, &out);
 	if (cli_write_stdout(&out)) {

@@ -229,7 +229,8 @@ int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct 
 	free(l->allows);
 	l->allows = allows.v;
 	l->nr_allows = allows.n;
-	ll_hot_sets_release(&sets);
+	ll_hot_sets_release(&l->hot_sets);
+	l->hot_sets = sets;
 	if (rc == 0) {
 		/* The final tags are known: the map every reporter draws from. */
 		ll_collect_units(s, &l->units);
@@ -251,6 +252,7 @@ void ll_linted_release(struct ll_linted *l)
 	free(l->allows);
 	l->allows = NULL;
 	l->nr_allows = 0;
+	ll_hot_sets_release(&l->hot_sets);
 	ll_profile_notes_release(&l->profile_notes);
 	ll_access_view_release(&l->access);
 	ll_lines_release(&l->lines);
