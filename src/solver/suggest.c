@@ -47,6 +47,7 @@
 
 #include "checks/catalog.h"
 #include "checks/checks.h"
+#include "model/profile.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -2276,6 +2277,7 @@ struct fix {
 	bool *keep;
 	size_t evals, budget;
 	bool truncated;
+	bool *involved;		/* per unit: holds a member of a new finding of the base */
 	/* The best candidate so far. */
 	uint32_t *best;
 	bool have;
@@ -2293,7 +2295,7 @@ struct fix_score {
  * findings that are not new. False if ORD is no valid layout.
  */
 static bool fix_eval(struct fix *F, const uint32_t *ord, struct fix_score *sc, char ***left,
-		     size_t *nr_left)
+		     size_t *nr_left, bool *involved)
 {
 	struct ctx *x = F->x;
 	struct ll_suggestion tmp = { 0 };
@@ -2321,6 +2323,15 @@ static bool fix_eval(struct fix *F, const uint32_t *ord, struct fix_score *sc, c
 		sc->findings++;
 		if (F->r->is_new(d, &f.v[i], F->r->arg)) {
 			sc->nnew++;
+			/* The units holding its members: what step 2 tries to move first. */
+			for (size_t k = 0; involved && k < f.v[i].nr_members; k++) {
+				const struct ll_member *m = ll_member_at_path(d, f.v[i].members[k]);
+
+				for (size_t p = 0; m && p < x->nu; p++)
+					if (F->pos[p] <= m->offset &&
+					    m->offset < F->pos[p] + x->u[ord[p]].size)
+						involved[ord[p]] = true;
+			}
 		} else if (left) {
 			*left = xgrow(*left, *nr_left, sizeof(**left));
 			(*left)[(*nr_left)++] = xstrdup(f.v[i].message);
@@ -2357,7 +2368,7 @@ static void fix_offer(struct fix *F, const uint32_t *ord)
 		F->truncated = true;
 		return;
 	}
-	if (!fix_eval(F, ord, &sc, NULL, NULL) || sc.nnew || !fix_better(F, &sc))
+	if (!fix_eval(F, ord, &sc, NULL, NULL, NULL) || sc.nnew || !fix_better(F, &sc))
 		return;
 	memcpy(F->best, ord, F->x->nu * sizeof(*ord));
 	F->have = true;
@@ -2449,25 +2460,46 @@ static void seq_move_only(uint32_t *ord, size_t from, size_t to)
 	ord[to] = u;
 }
 
-/* From BASE, every way of moving DEPTH more units; each leaf offered. */
-static void try_moves(struct fix *F, const uint32_t *base, size_t depth, uint32_t *scratch)
+/*
+ * From BASE, every way of moving DEPTH more units; each leaf offered.
+ * ONLY_INVOLVED: only units holding members of the new findings move; else
+ * the leaves where one such unit moved are skipped (tried already).
+ */
+static void try_moves(struct fix *F, const uint32_t *base, size_t depth, uint32_t *scratch,
+		      bool only_involved, bool other_moved)
 {
 	size_t n = F->x->nu;
 
 	for (size_t from = 0; from < n && !F->truncated; from++) {
+		bool inv = F->involved[base[from]];
+
+		if (only_involved && !inv)
+			continue;
 		for (size_t to = 0; to < n && !F->truncated; to++) {
-			if (to == from || to + 1 == from)	/* to + 1 == from: same as from - 1 */
+			/* to + 1 == from is from - 1 moved after it: tried from there. */
+			if (to == from || to + 1 == from)
 				continue;
 			uint32_t *ord = scratch + (depth - 1) * n;
 
 			memcpy(ord, base, n * sizeof(*ord));
 			seq_move_only(ord, from, to);
-			if (depth == 1)
+			if (depth > 1)
+				try_moves(F, ord, depth - 1, scratch, only_involved,
+					  other_moved || !inv);
+			else if (only_involved || other_moved || !inv)
 				fix_offer(F, ord);
-			else
-				try_moves(F, ord, depth - 1, scratch);
 		}
 	}
+}
+
+/* Members in V, at every depth: what one candidate's copy and checks cost. */
+static size_t count_members(const struct ll_member *v, size_t n)
+{
+	size_t c = n;
+
+	for (size_t i = 0; i < n; i++)
+		c += count_members(v[i].children, v[i].nr_children);
+	return c;
 }
 
 int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts,
@@ -2485,7 +2517,18 @@ int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts
 	sg->smallest_fix = true;
 	size_t n = x.nu ? x.nu : 1;
 
-	F.budget = r->budget ? r->budget : 200000;
+	/*
+	 * Each candidate costs a copy of the struct and the checks on it:
+	 * about 20 million member visits in all, at most 200,000 layouts.
+	 */
+	size_t total = count_members(s->members, s->nr_members);
+
+	F.budget = r->budget ? r->budget : 20000000 / (total ? total : 1);
+	if (!r->budget && F.budget > 200000)
+		F.budget = 200000;
+	if (!r->budget && F.budget < 2000)
+		F.budget = 2000;
+	F.involved = xcalloc(n, sizeof(*F.involved));
 	F.rank = xmalloc(n * sizeof(*F.rank));
 	F.ref_off = xmalloc(n * sizeof(*F.ref_off));
 	F.brk = xcalloc(n, sizeof(*F.brk));
@@ -2552,7 +2595,7 @@ int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts
 	for (size_t i = 0; i < x.nu; i++)
 		ord[i] = (uint32_t)i;
 	if (x.nu)
-		valid = fix_eval(&F, ord, &now, NULL, NULL);
+		valid = fix_eval(&F, ord, &now, NULL, NULL, NULL);
 	sg->new_before = valid ? now.nnew : 0;
 	if (valid && now.nnew == 0) {
 		memcpy(F.best, ord, x.nu * sizeof(*ord));
@@ -2563,9 +2606,16 @@ int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts
 			try_put_back(&F, D, nd, k, ord);
 		/* 2. From the reference order, move 1, 2, ... units anywhere. */
 		if (!F.have && !F.truncated) {
+			struct fix_score rs;
+
 			put_back(&F, D, nd, ord);
-			for (size_t depth = 1; depth <= max_moves && !F.have && !F.truncated; depth++)
-				try_moves(&F, ord, depth, scratch);
+			fix_eval(&F, ord, &rs, NULL, NULL, F.involved);
+			/* The units of the new findings first: the likely fixes within the budget. */
+			for (size_t depth = 1; depth <= max_moves && !F.have && !F.truncated; depth++) {
+				try_moves(&F, ord, depth, scratch, true, false);
+				if (!F.have)
+					try_moves(&F, ord, depth, scratch, false, false);
+			}
 		}
 	}
 	sg->fix_found = F.have;
@@ -2579,6 +2629,7 @@ int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts
 		free(F.pos);
 		free(F.keep);
 		free(F.best);
+		free(F.involved);
 		free(ord);
 		free(scratch);
 		free(D);
@@ -2602,7 +2653,7 @@ int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts
 	struct fix_score fin;
 	uint64_t cursor = 0;
 
-	fix_eval(&F, F.best, &fin, &sg->left, &sg->nr_left);
+	fix_eval(&F, F.best, &fin, &sg->left, &sg->nr_left, NULL);
 	sg->new_after = fin.nnew;
 	sg->restored = fin.restored;
 	sg->moved = order_moved(&x, F.best, x.nu, F.keep);
@@ -2617,6 +2668,7 @@ int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts
 	free(F.pos);
 	free(F.keep);
 	free(F.best);
+	free(F.involved);
 	free(ord);
 	free(scratch);
 	free(D);
