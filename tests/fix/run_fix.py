@@ -17,6 +17,10 @@ in struct file). Checked:
   - --baseline (no reference layout): one member moved, the old finding left;
   - nothing new: no patch, and a note saying why;
   - --relayout without --against/--baseline is a usage error (exit 2);
+  - the kernel hook (scripts/layoutlint-kernel, --against its base build)
+    on tests/gating/ktree with the README's change (count moved onto the
+    read-mostly line): `-- --format=patch` gives the smallest fix, one
+    member moved, which git apply takes and after which the hook passes;
   - --asserts on struct fy, which holds a spinlock_t (bigger under
     -DDEBUG_LOCKS, as lock debugging grows the kernel's) and a member under
     #ifdef CONFIG_X: the patch holds asserts, leaves out every one the lock
@@ -295,6 +299,40 @@ def asserts_case(t, lint, work):
         t.ok(r.rc != 0, "control: struct fz's left-out asserts break CONFIG_X", extra)
 
 
+def hook_case(t, lint, work):
+    top = os.path.abspath(os.path.join(HERE, "..", ".."))
+    k = os.path.join(work, "ktree")
+    shutil.rmtree(k, ignore_errors=True)
+    shutil.copytree(os.path.join(top, "tests", "gating", "ktree"), k)
+    env = {kk: v for kk, v in os.environ.items() if not kk.startswith("GIT_")}
+    env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
+    for cmd in (["init", "-q"], ["add", "-A"], ["-c", "commit.gpgsign=false", "commit", "-qm",
+                                                "base"]):
+        run(["git", *cmd], cwd=k, env=env, check=True)
+    h = os.path.join(k, "include", "linux", "conn.h")
+    with open(h) as f:
+        text = f.read()
+    text = text.replace("_Alignas(64) long count;", "_Alignas(64) long spare;")
+    text = re.sub(r"^\tconn_stat_t stat;$", "\tconn_stat_t stat;\n\tlong count;", text, flags=re.M)
+    with open(h, "w") as f:
+        f.write(text)
+    hook = [os.path.join(top, "scripts", "layoutlint-kernel"), "--layoutlint", lint.tool,
+            "fs/conn.o"]
+    r = run([*hook, "--", "--format=patch"], cwd=k, env=env, timeout=300)
+    minus, plus = moved_decls(r.out)
+    t.ok(r.rc == 1 and "smallest fix: 1 member moved (count)" in r.out and
+         minus == ["long count;"] and plus == ["long count;"],
+         "hook -- --format=patch: the smallest fix moves count alone", r.out + r.err)
+    with open(os.path.join(k, "fix.patch"), "w") as f:
+        f.write(r.out)
+    a = run(["git", "apply", "fix.patch"], cwd=k, env=env)
+    os.unlink(os.path.join(k, "fix.patch"))
+    r = run(hook, cwd=k, env=env, timeout=300)
+    t.ok(a.rc == 0 and r.rc == 0, "hook: after git apply of the fix, the change passes",
+         a.err + r.out + r.err)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -310,6 +348,7 @@ def main():
         baseline_case(t, lint, work)
         nothing_new(t, lint, work)
         asserts_case(t, lint, work)
+        hook_case(t, lint, work)
     except Failure as e:
         t.ok(False, "could not run a step", str(e))
     return t.finish()
