@@ -2601,14 +2601,30 @@ int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts
 		memcpy(F.best, ord, x.nu * sizeof(*ord));
 		F.have = true;
 	} else if (valid && (s->kind == LL_STRUCT || x.nlv > 1) && x.nu > 1) {
-		/* 1. Put back what the change moved: fewest first. */
-		for (size_t k = 1; k <= nd && !F.have && !F.truncated; k++)
-			try_put_back(&F, D, nd, k, ord);
-		/* 2. From the reference order, move 1, 2, ... units anywhere. */
-		if (!F.have && !F.truncated) {
-			struct fix_score rs;
+		uint32_t *cur = xmalloc(n * sizeof(*cur));
+		struct fix_score rs;
 
+		/*
+		 * 1. Fewest moved first: K members the change moved put back, and,
+		 * when no K put back do it (K up to max_moves), K members moved
+		 * anywhere from the current order, those of the new findings first.
+		 */
+		for (size_t i = 0; i < x.nu; i++)
+			cur[i] = (uint32_t)i;
+		fix_eval(&F, cur, &rs, NULL, NULL, F.involved);
+		for (size_t k = 1; (k <= nd || k <= max_moves) && !F.have && !F.truncated; k++) {
+			if (k <= nd)
+				try_put_back(&F, D, nd, k, ord);
+			if (!F.have && !F.truncated && k <= max_moves)
+				try_moves(&F, cur, k, scratch, true, false);
+			if (!F.have && !F.truncated && k <= max_moves)
+				try_moves(&F, cur, k, scratch, false, false);
+		}
+		free(cur);
+		/* 2. From the reference order, move 1, 2, ... units anywhere. */
+		if (!F.have && !F.truncated && nd) {
 			put_back(&F, D, nd, ord);
+			memset(F.involved, 0, n * sizeof(*F.involved));
 			fix_eval(&F, ord, &rs, NULL, NULL, F.involved);
 			/* The units of the new findings first: the likely fixes within the budget. */
 			for (size_t depth = 1; depth <= max_moves && !F.have && !F.truncated; depth++) {

@@ -124,9 +124,11 @@ void ll_suggestion_free(struct ll_suggestion *sg);
  * calls new (those the reference lacks) with the fewest units moved from
  * the input order, keeping the reference's placements. The search, in
  * order, stopping at the first size that works:
- *   1. put back units the change moved: the units outside the longest run
- *      kept in the reference's relative order, 0, 1, 2, ... of them, each
- *      reinserted after the unit the reference has before it;
+ *   1. for K = 1, 2, ...: put back K units the change moved (the units
+ *      outside the longest run kept in the reference's relative order),
+ *      each reinserted after the unit the reference has before it; if none
+ *      of those works and K <= max_moves, move K units of the input order
+ *      anywhere (the units holding members of the new findings first);
  *   2. from the reference order (those all put back), move 1, then 2 units
  *      anywhere, the units holding members of the new findings first,
  *      within a budget of candidate layouts (each a copy of S and its
