@@ -57,6 +57,7 @@ struct options {
 	bool suggest;			/* --suggest */
 	bool asserts;			/* --asserts */
 	bool group_markers;		/* --group-markers */
+	bool relayout;			/* --relayout: no smallest fix under gating */
 	bool groups_off;		/* --groups=off */
 	const char *import_net;		/* --import-net-cachelines FILE */
 	const char **net_cachelines;	/* --net-cachelines FILE... (doc-drift) */

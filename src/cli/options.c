@@ -34,6 +34,7 @@ enum {
 	OPT_SUGGEST,
 	OPT_ASSERTS,
 	OPT_GROUP_MARKERS,
+	OPT_RELAYOUT,
 	OPT_CONTAINS,
 	OPT_AUDIT,
 	OPT_REQUIRE_ALL,
@@ -197,7 +198,11 @@ static const struct argp_option argp_options[] = {
 	  "findings (without rules: the tightest packing C allows)", 5 },
 	{ "asserts", OPT_ASSERTS, NULL, 0,
 	  "With --format=patch: also add static_asserts of the cacheline each hot member "
-	  "lands on", 5 },
+	  "lands on, only those no config-dependent size before it can break (a note for "
+	  "each left out)", 5 },
+	{ "relayout", OPT_RELAYOUT, NULL, 0,
+	  "With --against or --baseline: --suggest and --format=patch propose the whole "
+	  "re-layout instead of the smallest fix of the new findings", 5 },
 	{ "group-markers", OPT_GROUP_MARKERS, NULL, 0,
 	  "With --format=patch and --srcdir: write each rules 'group' into the tree as the "
 	  "kernel writes its groups: __cacheline_group_begin/end markers, "
@@ -531,6 +536,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_GROUP_MARKERS:
 		o->group_markers = true;
 		break;
+	case OPT_RELAYOUT:
+		o->relayout = true;
+		break;
 	case 'q':
 		o->quiet = true;
 		break;
@@ -714,6 +722,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			if (!(o->prove_budget > 0))
 				o->prove_budget = 20;
 		}
+		if (o->relayout && !o->baseline && !o->against)
+			argp_error(state, "--relayout needs --against or --baseline (without them "
+				   "--suggest is the whole re-layout already)");
 		refuse_output_onto_input(state, o);
 		o->command = o->list_glob || o->contains || o->audit_glob ? "discover" : "lint";
 		break;

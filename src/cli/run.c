@@ -454,6 +454,41 @@ static void diff_layouts(const struct options *o, struct linted_binary *cur,
 	}
 }
 
+/*
+ * Under gating, each suggestion becomes the smallest fix of the findings
+ * the reference lacks: from OLD's layout of the struct with --against (its
+ * namesake in the same binary's reference), from the current order with
+ * --baseline.
+ */
+static int smallest_fixes(const struct options *o, struct linted_binary *cur,
+			  const struct linted_binary *old, size_t nb, struct ll_pairset *ref,
+			  struct ll_error *err)
+{
+	for (size_t b = 0; b < nb; b++) {
+		for (size_t q = 0; q < o->nr_queries; q++) {
+			long c = cur[b].struct_of_query[q];
+			long r = o->against && old[b].struct_of_query ? old[b].struct_of_query[q] : -1;
+			size_t sizes = 1 + o->nr_more_cachelines;
+
+			for (size_t k = 0; c >= 0 && k < sizes; k++) {
+				struct ll_linted *l = &cur[b].run.structs[c + (long)k];
+				struct ll_fix_ref fr = {
+					.ref = r >= 0 ? old[b].run.structs[r + (long)k].layout : NULL,
+					.is_new = ll_pairset_finding_new,
+					.arg = ref,
+				};
+
+				/* --against a build without the struct: everything in it is new. */
+				if (o->against && r < 0)
+					continue;
+				if (ll_lint_smallest_fix(l, &fr, err))
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 static bool has_dotdot(const char *path)
 {
 	for (const char *p = path; *p; p += strcspn(p, "/"), p += *p == '/') {
@@ -832,6 +867,8 @@ int cli_lint(struct options *o)
 		ll_pairset_add_run(&old[b].run, &ref);
 		diff_layouts(o, &cur[b], &old[b], in_dir ? refs[b] : NULL);
 	}
+	if (gate && !o->relayout && smallest_fixes(o, cur, old, nb, &ref, &err))
+		goto fail;
 	all.binary_path = cur[0].path;
 	all.build_id = cur[0].run.build_id;
 	if (o->binary_option) {

@@ -425,6 +425,19 @@ static struct ll_pairkey *lookup(struct ll_pairset *ref, const char *rule, enum 
 	return NULL;
 }
 
+bool ll_pairset_finding_new(const struct ll_struct *s, const struct ll_finding *f, void *set)
+{
+	const char *a = NULL, *b = NULL;
+	size_t n = ll_finding_gate_pairs(f, 0, &a, &b);
+
+	for (size_t p = 0; p < n; p++) {
+		ll_finding_gate_pairs(f, p, &a, &b);
+		if (!lookup(set, f->rule, s->kind, s->name, a, b))
+			return true;
+	}
+	return false;
+}
+
 static bool struct_linted(const struct ll_run *run, enum ll_kind kind, const char *name)
 {
 	for (size_t i = 0; i < run->nr_structs; i++)

@@ -100,6 +100,12 @@ size_t ll_finding_gate_pairs(const struct ll_finding *f, size_t i, const char **
  * g->against, by ll_linted.diff) and count both; reference pairs of
  * structs RUN linted that no current finding has are the vanished ones.
  */
+/*
+ * Whether finding F of S has a pair the reference SET (a struct
+ * ll_pairset, sorted) lacks: ll_fix_ref.is_new for the smallest fix.
+ */
+bool ll_pairset_finding_new(const struct ll_struct *s, const struct ll_finding *f, void *set);
+
 void ll_gate(struct ll_run *run, struct ll_pairset *ref, struct ll_gating *g);
 void ll_gate_release(struct ll_run *run, struct ll_gating *g);
 

@@ -245,6 +245,28 @@ fail:
 	return -1;
 }
 
+int ll_lint_smallest_fix(struct ll_linted *l, const struct ll_fix_ref *ref, struct ll_error *err)
+{
+	struct ll_suggest_opts opts = { .allows = l->allows, .nr_allows = l->nr_allows };
+	struct ll_suggestion *fix;
+
+	if (!l->suggestion)
+		return 0;
+	/* The same pieces as the re-layout: whole declarations, weighed by their lines. */
+	if (l->source) {
+		opts.glued = ll_source_glued;
+		opts.weight = ll_source_weight;
+		opts.glue_arg = l->source;
+	}
+	if (ll_suggest_fix(l->layout, &opts, ref, &fix, err))
+		return -1;
+	proposal_release(&l->proposal);
+	ll_suggestion_free(l->suggestion);
+	l->suggestion = fix;
+	map_proposal(l);
+	return 0;
+}
+
 void ll_linted_release(struct ll_linted *l)
 {
 	/* l->diff belongs to gating, which frees it (ll_layout_diff_free). */

@@ -12,6 +12,7 @@
 #include "model/access.h"
 #include "model/profile.h"
 #include "rules/rules.h"
+#include "solver/suggest.h"
 #include "util/diag.h"
 
 struct ll_lint_opts {
@@ -51,6 +52,12 @@ struct ll_lint_opts {
  */
 int ll_lint_struct(const struct ll_lint_opts *o, struct ll_block *block, struct ll_linted *l,
 		   struct ll_error *err);
+/*
+ * --against/--baseline without --relayout: replace L's suggestion (if it
+ * has one) by the smallest fix of the findings REF calls new
+ * (ll_suggest_fix), with the same allows and source pieces.
+ */
+int ll_lint_smallest_fix(struct ll_linted *l, const struct ll_fix_ref *ref, struct ll_error *err);
 /* Free what ll_lint_struct() and the reader put in L (not L->diff). */
 void ll_linted_release(struct ll_linted *l);
 

@@ -372,6 +372,25 @@ static void suggestion(struct json_writer *w, const struct ll_linted *l)
 	jw_kuint(w, "lower_bound_lines", sg->lower_bound_lines);
 	jw_kuint(w, "moved", sg->moved);
 	jw_kbool(w, "impossible", sg->impossible);
+	/* --against/--baseline without --relayout: what the smallest fix does and leaves. */
+	jw_key(w, "smallest_fix");
+	if (sg->smallest_fix) {
+		jw_begin_object(w);
+		jw_kbool(w, "found", sg->fix_found);
+		jw_kuint(w, "new_before", sg->new_before);
+		if (sg->fix_found) {
+			jw_kuint(w, "new_after", sg->new_after);
+			jw_kuint(w, "restored", sg->restored);
+		}
+		jw_key(w, "leaves");
+		jw_begin_array(w);
+		for (size_t i = 0; i < sg->nr_left; i++)
+			jw_string(w, sg->left[i]);
+		jw_end_array(w);
+		jw_end_object(w);
+	} else {
+		jw_null(w);
+	}
 	jw_key(w, "notes");
 	jw_begin_array(w);
 	for (size_t i = 0; i < sg->nr_notes; i++)

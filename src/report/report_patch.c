@@ -55,6 +55,54 @@ static void no_patch(const struct ll_linted *l, const char *why)
 	sb_release(&self);
 }
 
+/* The summary's line for an assert left out: what makes the member's offset config-dependent. */
+static void skipped_assert(const struct ll_source *src, const struct ll_assert_skip *sk,
+			   struct strbuf *out)
+{
+	const char *name = ll_member_label(sk->member);
+
+	sb_addf(out, "layoutlint:   no static_assert for %s: ", name);
+	switch (sk->why) {
+	case LL_ASSERT_SIZE_VARIES:
+		sb_addf(out, "%s before it has a %s, whose size depends on the configuration "
+			"(lock debugging, lockdep, PREEMPT_RT)\n", ll_member_label(sk->cause),
+			sk->cause_type);
+		break;
+	case LL_ASSERT_AFTER_IF:
+		if (sk->cause)
+			sb_addf(out, "%s before it is declared under #if (%s:%u), absent in other "
+				"configurations\n", ll_member_label(sk->cause), ll_source_path(src),
+				sk->line);
+		else
+			sb_addf(out, "the #if run before it (%s:%u) declares members in other "
+				"configurations\n", ll_source_path(src), sk->line);
+		break;
+	case LL_ASSERT_UNDER_IF:
+		sb_addf(out, "it is declared under #if (%s:%u), absent in other configurations\n",
+			ll_source_path(src), sk->line);
+		break;
+	}
+}
+
+/* What the smallest fix moved, and the findings it leaves (the reference had them). */
+static void smallest_fix_summary(const struct ll_suggestion *sg, struct strbuf *out)
+{
+	const char *sep = "";
+
+	sb_addf(out, "layoutlint:   smallest fix: %zu member%s moved (", sg->moved,
+		sg->moved == 1 ? "" : "s");
+	for (size_t m = 0; m < sg->n; m++) {
+		if (sg->members[m].moved) {
+			sb_addf(out, "%s%s", sep, ll_member_label(sg->members[m].m));
+			sep = " ";
+		}
+	}
+	sb_addf(out, "), %zu new finding%s -> %zu; --relayout proposes the whole re-layout\n",
+		sg->new_before, sg->new_before == 1 ? "" : "s", sg->new_after);
+	for (size_t k = 0; k < sg->nr_left; k++)
+		sb_addf(out, "layoutlint:   leaves (already in the reference): %s\n", sg->left[k]);
+}
+
 /*
  * --format=patch: a summary line per struct (git apply skips text before
  * the first diff), then one diff per file, its hunks in line order.
@@ -75,7 +123,9 @@ void ll_report_patch(const struct ll_run *run, bool asserts, struct strbuf *out)
 			continue;
 		}
 		if (!l->suggestion->changed) {
-			no_patch(l, "the proposal is the current order");
+			no_patch(l, l->suggestion->smallest_fix && !l->suggestion->new_before ?
+				 "no finding the reference lacks: nothing to fix (--relayout proposes "
+				 "the whole re-layout)" : "the proposal is the current order");
 			continue;
 		}
 		/* Every struct of this file, in line order: one diff, hunks in sequence. */
@@ -101,16 +151,21 @@ void ll_report_patch(const struct ll_run *run, bool asserts, struct strbuf *out)
 			done[pick] = true;
 			const struct ll_linted *c = &run->structs[pick];
 			const struct ll_suggestion *sg = c->suggestion;
+			struct ll_assert_skips skips = { 0 };
 			unsigned start;
 			long nd = delta;
-			int rc = ll_source_hunk(c->source, sg, &po, delta, &hunks, &start, &nd, &why);
+			int rc;
 
+			po.skipped = &skips;
+			rc = ll_source_hunk(c->source, sg, &po, delta, &hunks, &start, &nd, &why);
 			if (rc < 0) {
 				no_patch(c, why.buf);
+				ll_assert_skips_release(&skips);
 				continue;
 			}
 			if (rc > 0) {
 				no_patch(c, "the proposal is the current order");
+				ll_assert_skips_release(&skips);
 				continue;
 			}
 			delta = nd;
@@ -130,6 +185,19 @@ void ll_report_patch(const struct ll_run *run, bool asserts, struct strbuf *out)
 					sb_addf(out, " %s@%" PRIu64, sm->m->path, sm->offset);
 			}
 			sb_addc(out, '\n');
+			if (sg->smallest_fix && sg->fix_found)
+				smallest_fix_summary(sg, out);
+			else if (sg->smallest_fix)
+				sb_addf(out, "layoutlint:   no smallest fix: %s\n",
+					sg->nr_notes ? sg->notes[sg->nr_notes - 1] : "the whole re-layout");
+			if (asserts && skips.randomized_line)
+				sb_addf(out, "layoutlint:   %s %s is __randomize_layout (%s:%u): its "
+					"asserts are under #ifndef CONFIG_RANDSTRUCT\n",
+					ll_kind_name(c->layout->kind), c->layout->name, path,
+					skips.randomized_line);
+			for (size_t k = 0; asserts && k < skips.n; k++)
+				skipped_assert(c->source, &skips.v[k], out);
+			ll_assert_skips_release(&skips);
 		}
 		if (hunks.len)
 			sb_addf(&diffs, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n%s", path, path,

@@ -143,7 +143,12 @@ void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion 
 	struct ll_summary sum;
 	uint64_t lb = sg->lower_bound_lines;
 
-	if (sg->changed)
+	if (sg->smallest_fix && sg->fix_found && sg->changed)
+		sb_addf(out, "/* smallest fix: %zu of %zu units moved (--relayout: the whole "
+			"re-layout) */\n", sg->moved, sg->units);
+	else if (sg->smallest_fix && sg->fix_found)
+		sb_adds(out, "/* smallest fix: keep the current layout (no new finding) */\n");
+	else if (sg->changed)
 		sb_addf(out, "/* suggested layout: %zu of %zu units moved%s */\n", sg->moved,
 			sg->units, sg->optimal ? " (exhaustive search)" : "");
 	else
@@ -173,6 +178,13 @@ void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion 
 		sb_adds(out, "; the proposal meets it\n");
 	else
 		sb_addf(out, "; the proposal is %" PRIu64 " above it\n", sg->cachelines - lb);
+	if (sg->smallest_fix && sg->fix_found) {
+		sb_addf(out, "smallest fix: %zu new finding%s -> %zu; %zu unit%s at the reference's "
+			"offsets\n", sg->new_before, sg->new_before == 1 ? "" : "s", sg->new_after,
+			sg->restored, sg->restored == 1 ? "" : "s");
+		for (size_t i = 0; i < sg->nr_left; i++)
+			sb_addf(out, "leaves (already in the reference): %s\n", sg->left[i]);
+	}
 	if (sg->impossible)
 		sb_adds(out, "some findings cannot be removed by any order:\n");
 	for (size_t i = 0; i < sg->nr_notes; i++)

@@ -77,6 +77,19 @@ struct ll_suggestion {
 	size_t nr_notes;
 
 	size_t model_findings;	/* what the solver's own evaluator predicted */
+
+	/*
+	 * ll_suggest_fix() only: the smallest fix of what a change broke
+	 * against a reference (--against, --baseline), not a whole re-layout.
+	 */
+	bool smallest_fix;
+	bool fix_found;		/* every new finding removed within the bound */
+	size_t new_before;	/* findings the reference lacks, in the input layout */
+	size_t new_after;	/* ... in the proposal */
+	size_t restored;	/* units back at their reference offsets, moved ones */
+	char **left;		/* messages of the findings the reference already had
+				   that the proposal keeps */
+	size_t nr_left;
 };
 
 struct ll_suggest_opts {
@@ -105,6 +118,40 @@ int ll_suggest(const struct ll_struct *s, struct ll_suggestion **out, struct ll_
 int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opts,
 		    struct ll_suggestion **out, struct ll_error *err);
 void ll_suggestion_free(struct ll_suggestion *sg);
+
+/*
+ * The smallest fix: a member order that removes every finding REF->is_new
+ * calls new (those the reference lacks) with the fewest units moved from
+ * the input order, keeping the reference's placements. The search, in
+ * order, stopping at the first size that works:
+ *   1. for K = 1, 2, ...: put back K units the change moved (the units
+ *      outside the longest run kept in the reference's relative order),
+ *      each reinserted after the unit the reference has before it; if none
+ *      of those works and K <= max_moves, move K units of the input order
+ *      anywhere (the units holding members of the new findings first);
+ *   2. from the reference order (those all put back), move 1, then 2 units
+ *      anywhere, the units holding members of the new findings first,
+ *      within a budget of candidate layouts (each a copy of S and its
+ *      checks: 20 million member visits, 2,000 to 200,000 layouts);
+ * ties broken by units moved (weighted like ll_suggest_opts), then units
+ * whose head lands at its reference offset, then fewest findings, then the
+ * first in enumeration order: deterministic. Members the reference does not
+ * have stay where the change added them. A layout with no new finding is
+ * its own answer (nothing moves); none found within the bound gives the
+ * input order with fix_found false. REF->ref NULL (a baseline): the input
+ * order is the reference.
+ */
+struct ll_fix_ref {
+	const struct ll_struct *ref;	/* the reference's layout of the same struct, or NULL */
+	/* Whether finding F of the struct S is new (some pair the reference lacks). */
+	bool (*is_new)(const struct ll_struct *s, const struct ll_finding *f, void *arg);
+	void *arg;
+	size_t max_moves;	/* step 2's bound; 0: 2 */
+	size_t budget;		/* candidate layouts evaluated at most; 0: by S's size */
+};
+
+int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts,
+		   const struct ll_fix_ref *ref, struct ll_suggestion **out, struct ll_error *err);
 
 /*
  * The proposed layout as a model of its own (a deep copy of S, members

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "solver/suggest.h"
+#include "source/randstruct.h"
 
 #define MAX_SOURCE (64u << 20)	/* larger than any header; beyond it, refuse */
 #define CONTEXT 3		/* lines of context around a hunk, as diff -u */
@@ -75,6 +76,7 @@ struct ll_source {
 	size_t *decl_of;
 	enum { IDIOM_KERNEL, IDIOM_ALIGNAS, IDIOM_C11 } idiom;
 	bool has_offsetof;		/* offsetof is known where the struct is */
+	unsigned randomized_line;	/* __randomize_layout (or randomized fields) there */
 };
 
 static int refuse(struct strbuf *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -979,6 +981,10 @@ struct ll_source *ll_source_read(const struct ll_struct *s, const char *srcdir,
 	}
 	src = xcalloc(1, sizeof(*src));
 	src->s = s;
+	if (ll_source_randomized(srcdir, s, &src->randomized_line) == LL_RAND_NONE)
+		src->randomized_line = 0;
+	else if (!src->randomized_line)
+		src->randomized_line = s->decl.line ? s->decl.line : 1;
 	src->path = xstrdup(s->decl.file);
 	sb_addf(&fs, "%s/%s", srcdir ? srcdir : ".", s->decl.file);
 	if (read_text(fs.buf, &src->text, &src->len, why))
@@ -1214,53 +1220,159 @@ static bool subtree_hot(const struct ll_member *m)
 }
 
 /*
+ * Kernel types whose size the configuration sets: locks that grow under
+ * lock debugging (DEBUG_SPINLOCK, DEBUG_MUTEXES, DEBUG_LOCK_ALLOC, PREEMPT_RT),
+ * what embeds a lockdep map (work, timers, wait queues) and what is empty
+ * without SMP or LOCKDEP. Matched on the type as C spells it, typedef or tag.
+ */
+static const char *const config_sized[] = {
+	"spinlock_t", "struct spinlock", "raw_spinlock_t", "struct raw_spinlock",
+	"arch_spinlock_t", "rwlock_t", "arch_rwlock_t", "struct mutex", "struct rw_semaphore",
+	"struct semaphore", "struct rt_mutex", "struct rt_mutex_base", "struct ww_mutex",
+	"struct percpu_rw_semaphore", "struct lockdep_map", "struct lock_class_key",
+	"local_lock_t", "local_trylock_t", "wait_queue_head_t", "struct wait_queue_head",
+	"struct swait_queue_head", "struct completion", "seqlock_t", "seqcount_t",
+	"struct seqcount", "struct work_struct", "struct delayed_work", "struct rcu_work",
+	"struct timer_list", "struct kthread_work", "struct kthread_delayed_work",
+	"struct lockref", "struct optimistic_spin_queue",
+};
+
+static bool type_is(const char *type, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (strncmp(type, "const ", 6) == 0 || strncmp(type, "volatile ", 9) == 0)
+		type += type[0] == 'c' ? 6 : 9;
+	/* An array of it: "spinlock_t[4]". */
+	return strncmp(type, name, n) == 0 && (type[n] == '\0' || type[n] == '[');
+}
+
+const char *ll_config_sized_type(const struct ll_member *m)
+{
+	/* A pointer's size is the pointer's. */
+	if (m->type && !strchr(m->type, '*')) {
+		for (size_t i = 0; i < sizeof(config_sized) / sizeof(config_sized[0]); i++)
+			if (type_is(m->type, config_sized[i]))
+				return config_sized[i];
+		/* seqcount_spinlock_t, seqcount_mutex_t, ...: each embeds a lockdep map. */
+		if (strncmp(m->type, "seqcount_", 9) == 0)
+			return m->type;
+	}
+	for (size_t i = 0; i < m->nr_children; i++) {
+		const char *t = ll_config_sized_type(&m->children[i]);
+
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+void ll_assert_skips_release(struct ll_assert_skips *s)
+{
+	free(s->v);
+	*s = (struct ll_assert_skips){ 0 };
+}
+
+static void skip_assert(struct ll_assert_skips *out, struct ll_assert_skip sk)
+{
+	if (!out)
+		return;
+	out->v = xgrow(out->v, out->n, sizeof(*out->v));
+	out->v[out->n++] = sk;
+}
+
+/*
  * static_asserts of the line each hot or line-starting member lands on, in
- * the new order EMIT of pieces, up to the first #if run: past it, another
- * configuration moves the members, and the assert would be false there.
+ * the new order EMIT of pieces, as long as nothing before the member can
+ * change size with the configuration: a lock type that lock debugging
+ * grows, or a declaration under #if (another configuration drops it). The
+ * others are left out, each in OUT with what makes it config-dependent.
  * SM_OF maps a top-level member to its entry in the suggestion.
  */
 static void push_asserts(struct lines *l, const struct ll_source *src,
 			 const struct ll_suggestion *sg, const size_t *emit, size_t nemit,
-			 const size_t *sm_of)
+			 const size_t *sm_of, struct ll_assert_skips *out)
 {
 	const struct ll_struct *s = src->s;
 	const char *kw = ll_kind_name(s->kind);
 	unsigned cl = s->cacheline;
 	bool any = false, smp = false;
 	struct strbuf sb = STRBUF_INIT;
+	/* The first thing so far whose size or presence the configuration sets. */
+	struct ll_assert_skip cause = { .cause = NULL };
+	bool have_cause = false;
 
 	/* ____cacheline_aligned_in_smp aligns nothing without CONFIG_SMP. */
 	for (size_t i = 0; i < sg->n && src->idiom == IDIOM_KERNEL; i++)
 		smp |= sg->members[i].line_start;
-	for (size_t k = 0; k < nemit && !src->pieces[emit[k]].conditional; k++) {
+	if (out)
+		out->randomized_line = src->randomized_line;
+	for (size_t k = 0; k < nemit; k++) {
+		const struct piece *p = &src->pieces[emit[k]];
+		const struct ll_member *first_in_piece = NULL;
+
 		for (size_t idx = 0; idx < src->n; idx++) {
 			const struct ll_suggested_member *sm;
 
 			if (src->piece_of[idx] != emit[k] || sm_of[idx] == SIZE_MAX)
 				continue;
 			sm = &sg->members[sm_of[idx]];
-			if (!sm->m->name || sm->m->is_bitfield ||
-			    (!subtree_hot(sm->m) && !sm->line_start))
-				continue;
-			if (!any && smp)
-				lines_push(l, "#ifdef CONFIG_SMP", 17, NULL);
-			any = true;
-			sb_reset(&sb);
-			if (src->idiom == IDIOM_KERNEL)
-				sb_addf(&sb, "static_assert(offsetof(%s %s, %s) / %u == %" PRIu64 ");",
-					kw, s->name, sm->m->name, cl, sm->offset / cl);
-			else
-				sb_addf(&sb, "_Static_assert(%s(%s %s, %s) / %u == %" PRIu64 ", \"%s %s: "
-					"%s on cacheline %" PRIu64 "\");", src->has_offsetof ?
-					"offsetof" : "__builtin_offsetof", kw, s->name, sm->m->name, cl,
-					sm->offset / cl, kw, s->name, sm->m->name, sm->offset / cl);
-			size_t n = sb.len;
-			char *own = sb_detach(&sb);
+			if (!first_in_piece)
+				first_in_piece = sm->m;
+			bool wanted = sm->m->name && !sm->m->is_bitfield &&
+				      (subtree_hot(sm->m) || sm->line_start);
 
-			lines_push(l, own, n, own);
+			if (wanted && have_cause) {
+				struct ll_assert_skip sk = cause;
+
+				sk.member = sm->m;
+				skip_assert(out, sk);
+			} else if (wanted && p->conditional) {
+				skip_assert(out, (struct ll_assert_skip){ .member = sm->m, .cause = sm->m,
+					    .line = p->first, .why = LL_ASSERT_UNDER_IF });
+			} else if (wanted) {
+				if (!any && src->randomized_line && src->idiom == IDIOM_KERNEL)
+					lines_push(l, "#ifndef CONFIG_RANDSTRUCT", 25, NULL);
+				if (!any && smp)
+					lines_push(l, "#ifdef CONFIG_SMP", 17, NULL);
+				any = true;
+				if (out)
+					out->emitted++;
+				sb_reset(&sb);
+				if (src->idiom == IDIOM_KERNEL)
+					sb_addf(&sb, "static_assert(offsetof(%s %s, %s) / %u == %" PRIu64
+						");", kw, s->name, sm->m->name, cl, sm->offset / cl);
+				else
+					sb_addf(&sb, "_Static_assert(%s(%s %s, %s) / %u == %" PRIu64
+						", \"%s %s: %s on cacheline %" PRIu64 "\");",
+						src->has_offsetof ? "offsetof" : "__builtin_offsetof", kw,
+						s->name, sm->m->name, cl, sm->offset / cl, kw, s->name,
+						sm->m->name, sm->offset / cl);
+				size_t n = sb.len;
+				char *own = sb_detach(&sb);
+
+				lines_push(l, own, n, own);
+			}
+			/* What follows this member moves when its size does. */
+			const char *t = have_cause || p->conditional ? NULL :
+					ll_config_sized_type(sm->m);
+
+			if (t) {
+				cause = (struct ll_assert_skip){ .cause = sm->m, .cause_type = t,
+								 .why = LL_ASSERT_SIZE_VARIES };
+				have_cause = true;
+			}
+		}
+		/* Compiled out here, maybe not elsewhere: CAUSE NULL then, the #if line says. */
+		if (!have_cause && p->conditional) {
+			cause = (struct ll_assert_skip){ .cause = first_in_piece, .line = p->first,
+							 .why = LL_ASSERT_AFTER_IF };
+			have_cause = true;
 		}
 	}
 	if (any && smp)
+		lines_push(l, "#endif", 6, NULL);
+	if (any && src->randomized_line && src->idiom == IDIOM_KERNEL)
 		lines_push(l, "#endif", 6, NULL);
 	sb_release(&sb);
 }
@@ -1369,7 +1481,7 @@ static int new_region(const struct ll_source *src, const struct ll_suggestion *s
 	for (unsigned line = tail; line <= src->end_line; line++)
 		push_file_line(out, src, line);
 	if (opts->asserts)
-		push_asserts(out, src, sg, emit, nemit, sm_of);
+		push_asserts(out, src, sg, emit, nemit, sm_of, opts->skipped);
 	rc = 0;
 out:
 	free(seq);

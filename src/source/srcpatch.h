@@ -42,9 +42,49 @@ bool ll_source_glued(const struct ll_member *m, void *src);
 /* For ll_suggest_opts.weight: the lines of source the members' pieces span. */
 size_t ll_source_weight(const struct ll_member *first, size_t count, void *src);
 
+/*
+ * Why an assert was left out: the member's offset depends on the
+ * configuration, so that the assert would break the build in some.
+ */
+enum ll_assert_skip_why {
+	LL_ASSERT_SIZE_VARIES,	/* CAUSE, before it, has a type whose size the config sets */
+	LL_ASSERT_AFTER_IF,	/* CAUSE, before it, is declared under #if (LINE) */
+	LL_ASSERT_UNDER_IF,	/* the member itself is declared under #if (LINE) */
+};
+
+struct ll_assert_skip {
+	const struct ll_member *member;	/* the member whose assert was left out */
+	const struct ll_member *cause;	/* what makes its offset config-dependent; NULL
+					   for an #if run with no member in this build */
+	const char *cause_type;		/* SIZE_VARIES: the type found in CAUSE (borrowed) */
+	unsigned line;			/* *_IF: the #if line */
+	enum ll_assert_skip_why why;
+};
+
+struct ll_assert_skips {
+	struct ll_assert_skip *v;
+	size_t n;
+	size_t emitted;		/* asserts written */
+	unsigned randomized_line;	/* > 0: __randomize_layout there; the asserts are
+					   under #ifndef CONFIG_RANDSTRUCT */
+};
+
 struct ll_patch_opts {
 	bool asserts;		/* add static_assert()s of the lines the proposal promises */
+	/*
+	 * With asserts: the ones left out and why, appended here (may be
+	 * NULL). An assert is written only when nothing before the member in
+	 * the new order has a config-dependent size (locks that grow under
+	 * lock debugging, lockdep maps, wait queues, work and timers, their
+	 * containers) or is declared under #if; a __randomize_layout struct's
+	 * asserts are under #ifndef CONFIG_RANDSTRUCT.
+	 */
+	struct ll_assert_skips *skipped;
 };
+
+/* Whether TYPE's size depends on the kernel configuration: the name of the lock type found. */
+const char *ll_config_sized_type(const struct ll_member *m);
+void ll_assert_skips_release(struct ll_assert_skips *s);
 
 /*
  * The hunk (without file headers) that turns the source into the

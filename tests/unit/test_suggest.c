@@ -1879,6 +1879,262 @@ START_TEST(test_compile_proof)
 }
 END_TEST
 
+/* ---- the smallest fix (ll_suggest_fix) ------------------------------------ */
+
+/*
+ * Gating's rule, restated for the tests: a finding is new when it has a
+ * (rule, pair) none of the reference's findings has. Pairs match unordered.
+ */
+struct ref_pairs {
+	struct ll_findings f;
+};
+
+static bool same(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+static bool pair_in(const struct ll_findings *ref, const char *rule, const char *a, const char *b)
+{
+	for (size_t i = 0; i < ref->n; i++) {
+		if (strcmp(ref->v[i].rule, rule))
+			continue;
+		for (size_t p = 0; p < ref->v[i].nr_pairs; p++) {
+			const struct ll_pair *q = &ref->v[i].pairs[p];
+
+			if ((same(q->a, a) && same(q->b, b)) || (same(q->a, b) && same(q->b, a)))
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool new_vs_ref(const struct ll_struct *s, const struct ll_finding *f, void *arg)
+{
+	const struct ref_pairs *r = arg;
+
+	(void)s;
+	if (!f->nr_pairs)
+		return true;
+	for (size_t p = 0; p < f->nr_pairs; p++)
+		if (!pair_in(&r->f, f->rule, f->pairs[p].a, f->pairs[p].b))
+			return true;
+	return false;
+}
+
+static struct ll_suggestion *fix_of(const struct ll_struct *cur, const struct ll_struct *ref,
+				    struct ref_pairs *rp)
+{
+	struct ll_check_input in = { .s = ref };
+	struct ll_suggest_opts o = { 0 };
+	struct ll_fix_ref fr = { .ref = ref, .is_new = new_vs_ref, .arg = rp };
+	struct ll_suggestion *sg = NULL;
+	struct ll_error err;
+
+	memset(&err, 0, sizeof(err));
+	memset(rp, 0, sizeof(*rp));
+	ll_check(&in, &rp->f);
+	ck_assert_msg(ll_suggest_fix(cur, &o, &fr, &sg, &err) == 0, "ll_suggest_fix: %s", err.msg);
+	ck_assert(sg->smallest_fix);
+	return sg;
+}
+
+/*
+ * Line 0: three read-mostly pointers and five cold longs; line 1: two
+ * write-hot counters. MOVE_HITS: hits declared after name instead (the
+ * f_pos move). LOCK: a write-hot lock on line 0 in every version, a finding
+ * the reference already has. EXTRA: an untagged member added after table.
+ */
+static struct ll_struct *fixture(bool move_hits, bool lock, bool extra)
+{
+	struct ll_member v[16];
+	size_t n = 0;
+
+	v[n++] = leaf("ops", "const void *", 8, 8);
+	v[n++] = leaf("name", "const char *", 8, 8);
+	if (move_hits)
+		v[n++] = leaf("hits", "long", 8, 8);
+	v[n++] = leaf("table", "const void *", 8, 8);
+	if (extra)
+		v[n++] = leaf("extra", "long", 8, 8);
+	v[n++] = leaf(lock ? "lock" : "c0", "long", 8, 8);
+	v[n++] = leaf("c1", "long", 8, 8);
+	v[n++] = leaf("c2", "long", 8, 8);
+	v[n++] = leaf("c3", "long", 8, 8);
+	v[n++] = leaf("c4", "long", 8, 8);
+	if (!move_hits)
+		v[n++] = leaf("hits", "long", 8, 8);
+	v[n++] = leaf("refs", "long", 8, 8);
+	v[n++] = leaf("c5", "long", 8, 8);
+
+	struct ll_struct *s = new_struct("fx", 64, v, n);
+
+	tag(M(s, "ops"), LL_READ_MOSTLY, NULL);
+	tag(M(s, "name"), LL_READ_MOSTLY, NULL);
+	tag(M(s, "table"), LL_READ_MOSTLY, NULL);
+	tag(M(s, "hits"), LL_WRITE_HOT, NULL);
+	tag(M(s, "refs"), LL_WRITE_HOT, NULL);
+	if (lock)
+		tag(M(s, "lock"), LL_WRITE_HOT, NULL);
+	return s;
+}
+
+static size_t moved_members(const struct ll_suggestion *sg, const char **which)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sg->n; i++)
+		if (sg->members[i].moved) {
+			*which = sg->members[i].m->path;
+			n++;
+		}
+	return n;
+}
+
+START_TEST(test_fix_puts_back_one)
+{
+	struct ll_struct *ref = fixture(false, false, false), *cur = fixture(true, false, false);
+	struct ref_pairs rp;
+	struct ll_suggestion *sg = fix_of(cur, ref, &rp), *whole = suggest(cur);
+	const char *which = NULL;
+
+	ck_assert(sg->fix_found);
+	ck_assert_uint_ge(sg->new_before, 1);
+	ck_assert_uint_eq(sg->new_after, 0);
+	ck_assert_uint_eq(sg->findings, 0);
+	ck_assert_uint_eq(sg->moved, 1);
+	ck_assert_uint_eq(moved_members(sg, &which), 1);
+	ck_assert_str_eq(which, "hits");
+	/* Every member back at its reference offset. */
+	for (size_t i = 0; i < ref->nr_members; i++)
+		ck_assert_uint_eq(E(sg, ref->members[i].path)->offset, ref->members[i].offset);
+	ck_assert_uint_eq(sg->nr_left, 0);
+	check_common(cur, sg, "fix: puts back one");
+	/* The re-layout is another answer: the smallest fix is not it by accident. */
+	ck_assert(whole->changed);
+	ll_suggestion_free(whole);
+	ll_findings_release(&rp.f);
+	ll_suggestion_free(sg);
+	ll_struct_free(cur);
+	ll_struct_free(ref);
+}
+END_TEST
+
+START_TEST(test_fix_leaves_reference_finding)
+{
+	struct ll_struct *ref = fixture(false, true, false), *cur = fixture(true, true, false);
+	struct ref_pairs rp;
+	struct ll_suggestion *sg = fix_of(cur, ref, &rp);
+	const char *which = NULL;
+
+	ck_assert_uint_eq(findings_of(ref), 1);	/* lock with ops, name, table on line 0 */
+	ck_assert(sg->fix_found);
+	ck_assert_uint_eq(sg->new_after, 0);
+	ck_assert_uint_eq(moved_members(sg, &which), 1);
+	ck_assert_str_eq(which, "hits");
+	/* What the fix leaves: the reference's own finding, named. */
+	ck_assert_uint_eq(sg->findings, 1);
+	ck_assert_uint_eq(sg->nr_left, 1);
+	ck_assert_msg(strstr(sg->left[0], "lock"), "left: %s", sg->left[0]);
+	ll_findings_release(&rp.f);
+	ll_suggestion_free(sg);
+	ll_struct_free(cur);
+	ll_struct_free(ref);
+}
+END_TEST
+
+START_TEST(test_fix_nothing_new)
+{
+	struct ll_struct *ref = fixture(false, true, false), *cur = fixture(false, true, false);
+	struct ref_pairs rp;
+	struct ll_suggestion *sg = fix_of(cur, ref, &rp);
+
+	ck_assert(sg->fix_found);
+	ck_assert_uint_eq(sg->new_before, 0);
+	ck_assert(!sg->changed);
+	ck_assert_uint_eq(sg->moved, 0);
+	ck_assert_uint_eq(sg->nr_left, 1);
+	ll_findings_release(&rp.f);
+	ll_suggestion_free(sg);
+	ll_struct_free(cur);
+	ll_struct_free(ref);
+}
+END_TEST
+
+START_TEST(test_fix_added_member_stays)
+{
+	struct ll_struct *ref = fixture(false, false, false), *cur = fixture(true, false, true);
+	struct ref_pairs rp;
+	struct ll_suggestion *sg = fix_of(cur, ref, &rp);
+	const char *which = NULL;
+
+	ck_assert(sg->fix_found);
+	ck_assert_uint_eq(sg->new_after, 0);
+	ck_assert_uint_eq(moved_members(sg, &which), 1);
+	ck_assert_str_eq(which, "hits");
+	/* extra stays where the change added it: right after table. */
+	ck_assert_uint_eq(E(sg, "extra")->offset, E(sg, "table")->offset + 8);
+	ll_findings_release(&rp.f);
+	ll_suggestion_free(sg);
+	ll_struct_free(cur);
+	ll_struct_free(ref);
+}
+END_TEST
+
+START_TEST(test_fix_moves_added_member)
+{
+	/*
+	 * The new finding comes from a member the change added (hot2 after
+	 * name, write-hot): nothing to put back, so one member moves, the
+	 * same one every time.
+	 */
+	struct ll_struct *ref = fixture(false, false, false);
+	struct ll_member v[16];
+	size_t n = 0;
+
+	v[n++] = leaf("ops", "const void *", 8, 8);
+	v[n++] = leaf("name", "const char *", 8, 8);
+	v[n++] = leaf("hot2", "long", 8, 8);
+	v[n++] = leaf("table", "const void *", 8, 8);
+	v[n++] = leaf("c0", "long", 8, 8);
+	v[n++] = leaf("c1", "long", 8, 8);
+	v[n++] = leaf("c2", "long", 8, 8);
+	v[n++] = leaf("c3", "long", 8, 8);
+	v[n++] = leaf("c4", "long", 8, 8);
+	v[n++] = leaf("hits", "long", 8, 8);
+	v[n++] = leaf("refs", "long", 8, 8);
+	v[n++] = leaf("c5", "long", 8, 8);
+	struct ll_struct *cur = new_struct("fx", 64, v, n);
+
+	tag(M(cur, "ops"), LL_READ_MOSTLY, NULL);
+	tag(M(cur, "name"), LL_READ_MOSTLY, NULL);
+	tag(M(cur, "table"), LL_READ_MOSTLY, NULL);
+	tag(M(cur, "hits"), LL_WRITE_HOT, NULL);
+	tag(M(cur, "refs"), LL_WRITE_HOT, NULL);
+	tag(M(cur, "hot2"), LL_WRITE_HOT, NULL);
+
+	struct ref_pairs rp, rp2;
+	struct ll_suggestion *sg = fix_of(cur, ref, &rp), *again = fix_of(cur, ref, &rp2);
+	const char *which = NULL, *which2 = NULL;
+
+	ck_assert(sg->fix_found);
+	ck_assert_uint_ge(sg->new_before, 1);
+	ck_assert_uint_eq(sg->new_after, 0);
+	ck_assert_uint_eq(sg->findings, 0);
+	ck_assert_uint_eq(moved_members(sg, &which), 1);
+	ck_assert_uint_eq(moved_members(again, &which2), 1);
+	ck_assert_str_eq(which, which2);
+	ck_assert_uint_eq(E(sg, which)->offset, E(again, which2)->offset);
+	check_common(cur, sg, "fix: moves an added member");
+	ll_findings_release(&rp.f);
+	ll_findings_release(&rp2.f);
+	ll_suggestion_free(sg);
+	ll_suggestion_free(again);
+	ll_struct_free(cur);
+	ll_struct_free(ref);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("suggest");
@@ -1901,6 +2157,11 @@ static Suite *suite(void)
 	tcase_add_test(fixed, test_allow_honoured);
 	tcase_add_test(fixed, test_domains_split);
 	tcase_add_test(fixed, test_split_hot_fixed);
+	tcase_add_test(fixed, test_fix_puts_back_one);
+	tcase_add_test(fixed, test_fix_leaves_reference_finding);
+	tcase_add_test(fixed, test_fix_nothing_new);
+	tcase_add_test(fixed, test_fix_added_member_stays);
+	tcase_add_test(fixed, test_fix_moves_added_member);
 	tcase_set_timeout(random, 300);
 	tcase_add_test(random, test_random_small_oracle);
 	tcase_add_test(random, test_random_large);
