@@ -103,6 +103,54 @@ static void smallest_fix_summary(const struct ll_suggestion *sg, struct strbuf *
 		sb_addf(out, "layoutlint:   leaves (already in the reference): %s\n", sg->left[k]);
 }
 
+/* Whether A and B put the members in the same order (paths compared, pads aside). */
+static bool same_order(const struct ll_suggestion *a, const struct ll_suggestion *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t m = 0; m < a->n; m++) {
+		const char *x = a->members[m].m->path, *y = b->members[m].m->path;
+
+		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y) != 0) ||
+		    a->members[m].line_start != b->members[m].line_start)
+			return false;
+	}
+	return true;
+}
+
+static const char *binary_of(const struct ll_run *run, const struct ll_linted *l)
+{
+	return l->binary ? l->binary : run->binary_path;
+}
+
+/*
+ * --binary: the other binaries' copies of the declaration C just patched
+ * (same header and line) are the same source; one hunk serves them all. Where
+ * one of them would order the members otherwise, say so: the patch is C's.
+ */
+static void same_declaration(const struct ll_run *run, const struct ll_linted *c, bool *done,
+			     struct strbuf *out)
+{
+	for (size_t k = 0; k < run->nr_structs; k++) {
+		const struct ll_linted *o = &run->structs[k];
+
+		if (done[k] || o == c || !o->source || !o->suggestion ||
+		    o->layout->kind != c->layout->kind ||
+		    strcmp(o->layout->name ? o->layout->name : "",
+			   c->layout->name ? c->layout->name : "") != 0 ||
+		    strcmp(ll_source_path(o->source), ll_source_path(c->source)) != 0 ||
+		    ll_source_line(o->source) != ll_source_line(c->source))
+			continue;
+		done[k] = true;
+		if (o->suggestion->changed && same_order(o->suggestion, c->suggestion))
+			continue;
+		sb_addf(out, "layoutlint:   %s would order it otherwise%s; this patch is %s's "
+			"(one source: lint each binary alone to see its own)\n", binary_of(run, o),
+			o->suggestion->changed ? "" : " (it keeps the current order)",
+			binary_of(run, c));
+	}
+}
+
 /*
  * --format=patch: a summary line per struct (git apply skips text before
  * the first diff), then one diff per file, its hunks in line order.
@@ -198,6 +246,7 @@ void ll_report_patch(const struct ll_run *run, bool asserts, struct strbuf *out)
 			for (size_t k = 0; asserts && k < skips.n; k++)
 				skipped_assert(c->source, &skips.v[k], out);
 			ll_assert_skips_release(&skips);
+			same_declaration(run, c, done, out);
 		}
 		if (hunks.len)
 			sb_addf(&diffs, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n%s", path, path,

@@ -278,6 +278,29 @@ def allows(tap, args, objs, binary_args):
            "left %s\n%s" % (left, w.out[-1500:] + p.err))
 
 
+def one_patch(tap, args, binary_args):
+    """--format=patch over several binaries: one source, so one hunk per declaration, whichever
+    binaries' copies of the struct the run holds; the patch applies."""
+    rules = os.path.join(args.workdir, "one-patch.rules")
+    with open(rules, "w") as f:
+        f.write("struct %s\n\tread-mostly ops mss\n\twrite-hot drops bytes seq\n" % STRUCT)
+    p = run([args.layoutlint, "--srcdir", TREE, *binary_args, "-r", rules, "--format=patch",
+             "struct", STRUCT])
+    hunks = re.findall(r"^@@ ", p.out, re.M)
+    copy = os.path.join(args.workdir, "one-patch-tree")
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(TREE, copy)
+    patch = os.path.join(args.workdir, "one-patch.diff")
+    with open(patch, "w") as f:
+        f.write(p.out)
+    applied = run(["git", "apply", "--check", "--directory=", patch], cwd=copy) \
+        if hunks else None
+    tap.ok(p.rc in (0, 1) and len(hunks) == 1 and p.out.count("diff --git") == 1 and
+           applied is not None and applied.rc == 0,
+           "--format=patch over %d binaries: one hunk for the one declaration, and it applies"
+           % (len(binary_args) // 2), p.out[-2000:] + p.err + (applied.err if applied else ""))
+
+
 def randstruct(tap, args, obj):
     """One randstruct note per marked struct, at the mark, saying what --config says."""
     with open(os.path.join(TREE, FIXTURE_REL)) as f:
@@ -445,6 +468,7 @@ def main():
             % (len(want), len(want) - 1, line)) in p.out,
            "one binary: the verdicts counted, the failing assert listed, no table", p.out[-1500:])
     allows(tap, args, objs, binary_args)
+    one_patch(tap, args, binary_args)
     doc_drift(tap, args, objs[0][1])
     randstruct(tap, args, objs[0][1])
     # Without --srcdir: no scan, no assert, but still the table.
