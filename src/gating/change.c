@@ -79,6 +79,13 @@ static bool hunk_header(const char *s, size_t len, unsigned *old_count, unsigned
 	return true;
 }
 
+static int cmp_line(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* [FROM, TO) and a final newline, '\r's of CRLF mail dropped. */
 static char *copy_lines(const char *from, const char *to)
 {
@@ -152,10 +159,19 @@ int ll_change_load(const char *path, struct ll_change *out, struct ll_error *err
 			hunk = NULL;
 			file = NULL;
 			if (np) {
-				out->files = xgrow(out->files, out->nr_files, sizeof(*out->files));
-				file = &out->files[out->nr_files++];
-				memset(file, 0, sizeof(*file));
-				file->path = np;
+				/* A file diffed twice (a series in one mail): one entry. */
+				for (size_t i = 0; i < out->nr_files && !file; i++)
+					if (strcmp(out->files[i].path, np) == 0)
+						file = &out->files[i];
+				if (file) {
+					free(np);
+				} else {
+					out->files = xgrow(out->files, out->nr_files,
+							   sizeof(*out->files));
+					file = &out->files[out->nr_files++];
+					memset(file, 0, sizeof(*file));
+					file->path = np;
+				}
 			}
 		} else if (starts(p, len, "@@ ")) {
 			unsigned start, count;
@@ -191,6 +207,18 @@ int ll_change_load(const char *path, struct ll_change *out, struct ll_error *err
 	if (hunk && (old_left || new_left)) {
 		ll_change_release(out);
 		return ll_fail(err, "%s:%u: the diff ends inside a hunk", path, lineno);
+	}
+	/* Hunks out of order, or a file diffed twice: ascending, once each. */
+	for (size_t i = 0; i < out->nr_files; i++) {
+		struct ll_change_file *f = &out->files[i];
+		size_t kept = 0;
+
+		if (f->nr_added > 1)
+			qsort(f->added, f->nr_added, sizeof(*f->added), cmp_line);
+		for (size_t k = 0; k < f->nr_added; k++)
+			if (!kept || f->added[kept - 1] != f->added[k])
+				f->added[kept++] = f->added[k];
+		f->nr_added = kept;
 	}
 	return 0;
 }
