@@ -147,7 +147,8 @@ void ll_report_mail(const struct ll_run *run, bool asserts, struct strbuf *out)
 			sb_addf(&sb, " (%zu already there, not shown)",
 				run->gating->suppressed_findings);
 	}
-	sb_adds(&sb, " in");
+	if (run->nr_structs)
+		sb_adds(&sb, " in");
 	for (size_t i = 0; i < run->nr_structs; i++)
 		sb_addf(&sb, "%s %s %s", i ? "," : "", ll_kind_name(run->structs[i].layout->kind),
 			run->structs[i].layout->name);
