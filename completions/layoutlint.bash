@@ -15,7 +15,8 @@ _layoutlint_binary()
         w=${COMP_WORDS[i]}
         case $w in
             -r|--rules|--format|--cacheline|--decl-file|--cu|--size|--die|--srcdir|--prefix-map|--color|\
-            --fail-level|--layout-change|--baseline|--write-baseline|--against|--groups|--contains|\
+            --fail-level|--layout-change|--baseline|--write-baseline|--against|--diff|--reference-name|\
+            --base-revision|--repository|--groups|--contains|\
             --audit|--btf-base|--import-net-cachelines|--net-cachelines|--config|--html|--source-url|--binary|--in|\
             --profile|--measured-hot|--measured-writes|--write-rules|--static-readers|--static-writers|\
             --prove-budget|--prove-source) ((i++)) ;;
@@ -45,10 +46,10 @@ _layoutlint()
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
     case $prev in
-        -r|--rules|--baseline|--write-baseline|--against|--btf-base|--srcdir|--import-net-cachelines|--net-cachelines|--config|\
+        -r|--rules|--baseline|--write-baseline|--against|--diff|--btf-base|--srcdir|--import-net-cachelines|--net-cachelines|--config|\
         --html|--binary|--profile|--write-rules|--prove-source)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W "text json sarif html" -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W "text json sarif html patch mail" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --fail-level) COMPREPLY=($(compgen -W "note warning error" -- "$cur")); return ;;
         --layout-change) COMPREPLY=($(compgen -W "off note warning error" -- "$cur")); return ;;

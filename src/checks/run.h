@@ -71,6 +71,8 @@ struct ll_binary {
 	const char *build_id;
 };
 
+struct ll_change;
+
 struct ll_run {
 	const char *binary_path;	/* the first binary */
 	const char *build_id;
@@ -90,6 +92,7 @@ struct ll_run {
 	struct ll_static_thresholds static_thresholds;	/* --access: static tags' */
 	/* Several --binary, or --srcdir asserts: the per-image table (checks/contracts.h). */
 	const struct ll_contracts *contracts;
+	const struct ll_change *change;	/* --diff: the change under review (gating/change.h) */
 };
 
 #endif

@@ -20,7 +20,7 @@
 #include "util/progress.h"
 #include "util/strbuf.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_HTML, FORMAT_PATCH };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_HTML, FORMAT_PATCH, FORMAT_MAIL };
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct options {
@@ -72,6 +72,10 @@ struct options {
 	const char *write_baseline;	/* --write-baseline FILE */
 	bool strict_baseline;
 	const char *against;		/* --against OLD-BINARY */
+	const char *diff;		/* --diff FILE */
+	const char *reference_name;	/* --reference-name NAME */
+	const char *base_revision;	/* --base-revision REV */
+	const char *repository;		/* --repository URI */
 	bool list_checks;		/* --list-checks */
 	bool btf;			/* --btf */
 	const char *btf_base;		/* --btf-base FILE */

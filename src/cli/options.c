@@ -42,6 +42,10 @@ enum {
 	OPT_WRITE_BASELINE,
 	OPT_STRICT_BASELINE,
 	OPT_AGAINST,
+	OPT_DIFF,
+	OPT_REFERENCE_NAME,
+	OPT_BASE_REVISION,
+	OPT_REPOSITORY,
 	OPT_BTF,
 	OPT_BTF_BASE,
 	OPT_LIST_CHECKS,
@@ -170,6 +174,17 @@ static const struct argp_option argp_options[] = {
 	{ "against", OPT_AGAINST, "OLD-BINARY", 0,
 	  "Lint OLD-BINARY with the same rules as the reference; report new findings and "
 	  "each struct's layout changes. A directory REF: each binary B is compared with REF/B", 3 },
+	{ "diff", OPT_DIFF, "FILE", 0,
+	  "With --against or --baseline: the change under review (git diff, git format-patch "
+	  "mail): a new finding is located at the member whose line it changed, the members "
+	  "it shifted as notes; --format=mail quotes its hunk", 3 },
+	{ "reference-name", OPT_REFERENCE_NAME, "NAME", 0,
+	  "Name the reference NAME in every output (e.g. 'HEAD (1a2b3c4)') instead of its path", 3 },
+	{ "base-revision", OPT_BASE_REVISION, "REV", 0,
+	  "The commit the reference was built from: SARIF's versionControlProvenance, JSON's "
+	  "gating.revision", 3 },
+	{ "repository", OPT_REPOSITORY, "URI", 0,
+	  "With --base-revision: the repository's URI (default: file:// of the source root)", 3 },
 	{ "layout-change", OPT_LAYOUT_CHANGE, "LEVEL", 0,
 	  "With --against: the level of layout-change findings (a struct crossing a kmalloc "
 	  "size class, taking more cachelines, or a tagged member moving to another line): "
@@ -181,8 +196,10 @@ static const struct argp_option argp_options[] = {
 	{ "prefix-map", OPT_PREFIX_MAP, "OLD=NEW", 0,
 	  "Rewrite declaring files starting with OLD to start with NEW (repeatable)", 4 },
 	{ NULL, 0, NULL, 0, "Output:", 5 },
-	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json, sarif, html, or patch: --suggest "
-	  "as a unified diff of the declaring header (under --srcdir) that git apply takes", 5 },
+	{ "format", OPT_FORMAT, "FMT", 0, "text (default), json, sarif, html, patch (--suggest "
+	  "as a unified diff of the declaring header, under --srcdir, that git apply takes), or "
+	  "mail (plain text for a reply on a list: the quoted hunk, the findings, the fix as a "
+	  "patch; 72 columns)", 5 },
 	{ "html", OPT_HTML, "FILE", 0,
 	  "Also write the HTML cacheline map to FILE (replaced whole), whatever --format says", 5 },
 	{ "source-url", OPT_SOURCE_URL, "TEMPLATE", 0,
@@ -390,9 +407,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		else if (strcmp(arg, "patch") == 0) {
 			o->format = FORMAT_PATCH;
 			o->suggest = true;	/* a patch is a suggestion, written as a diff */
+		} else if (strcmp(arg, "mail") == 0) {
+			o->format = FORMAT_MAIL;
+			o->suggest = true;	/* the mail carries the fix as a patch */
 		} else
-			argp_error(state, "unknown --format '%s' (expected text, json, sarif, html or "
-				   "patch)", arg);
+			argp_error(state, "unknown --format '%s' (expected text, json, sarif, html, "
+				   "patch or mail)", arg);
 		break;
 	case OPT_HTML:
 		if (!*arg)
@@ -572,6 +592,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->prove_budget = v;
 		break;
 	}
+	case OPT_DIFF:
+		if (!*arg)
+			argp_error(state, "--diff needs a FILE");
+		o->diff = arg;
+		break;
+	case OPT_REFERENCE_NAME:
+		if (!*arg)
+			argp_error(state, "--reference-name needs a NAME");
+		o->reference_name = arg;
+		break;
+	case OPT_BASE_REVISION:
+		if (!*arg)
+			argp_error(state, "--base-revision needs a REV");
+		o->base_revision = arg;
+		break;
+	case OPT_REPOSITORY:
+		if (!*arg)
+			argp_error(state, "--repository needs a URI");
+		o->repository = arg;
+		break;
 	case OPT_GROUPS:
 		if (strcmp(arg, "auto") == 0)
 			o->groups_off = false;
@@ -666,9 +706,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		if (!o->binary)
 			argp_error(state, "no BINARY given");
-		if (o->nr_more_cachelines && (o->format == FORMAT_PATCH || o->write_rules))
+		if (o->nr_more_cachelines &&
+		    (o->format == FORMAT_PATCH || o->format == FORMAT_MAIL || o->write_rules))
 			argp_error(state, "--cacheline with several sizes lints each struct once per "
-				   "size: --format=patch and --write-rules need one");
+				   "size: --format=patch, --format=mail and --write-rules need one");
 		if (o->group_markers && (o->format != FORMAT_PATCH || !o->srcdir ||
 					 o->write_net_cachelines))
 			argp_error(state, "--group-markers writes the rules' groups into the tree's "
@@ -725,6 +766,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->relayout && !o->baseline && !o->against)
 			argp_error(state, "--relayout needs --against or --baseline (without them "
 				   "--suggest is the whole re-layout already)");
+		if ((o->diff || o->reference_name || o->base_revision) && !o->baseline && !o->against)
+			argp_error(state, "--diff, --reference-name and --base-revision describe the "
+				   "reference: they need --against or --baseline");
+		if (o->repository && !o->base_revision)
+			argp_error(state, "--repository needs --base-revision REV");
 		refuse_output_onto_input(state, o);
 		o->command = o->list_glob || o->contains || o->audit_glob ? "discover" : "lint";
 		break;

@@ -15,6 +15,7 @@
 #include "checks/contracts.h"
 #include "cli/cli.h"
 #include "gating/baseline.h"
+#include "gating/change.h"
 #include "input/reader.h"
 #include "lint/lint.h"
 #include "model/access.h"
@@ -293,7 +294,7 @@ static int lint_found(const struct options *o, struct ll_block *block,
 			.embed_type = o->in_type,
 			.embed_block = o->in_block,
 			.suggest = o->suggest,
-			.patch = o->format == FORMAT_PATCH,
+			.patch = o->format == FORMAT_PATCH || o->format == FORMAT_MAIL,
 			.srcdir = o->srcdir,
 			.profiles = (const struct ll_profile *const *)mine->v,
 			.nr_profiles = mine->n,
@@ -798,6 +799,8 @@ int cli_lint(struct options *o)
 	struct ll_doc_plan *plans = NULL;
 	size_t nr_plans = 0;
 	bool gate = o->baseline || o->against;
+	struct ll_change change = { 0 };
+	char **ref_names = xcalloc(nb, sizeof(*ref_names));
 	struct strbuf out = STRBUF_INIT;
 	char *srcroot = NULL;
 	bool from_rules, from_profile;
@@ -813,6 +816,8 @@ int cli_lint(struct options *o)
 			goto fail;
 	}
 	if (o->baseline && ll_baseline_load(o->baseline, &ref, &err))
+		goto fail;
+	if (o->diff && ll_change_load(o->diff, &change, &err))
 		goto fail;
 	if (cli_profiles_load(o, &profiles, &err))
 		goto fail;
@@ -865,7 +870,15 @@ int cli_lint(struct options *o)
 			goto fail;
 		/* Several references gate as one: the union of their pairs. */
 		ll_pairset_add_run(&old[b].run, &ref);
-		diff_layouts(o, &cur[b], &old[b], in_dir ? refs[b] : NULL);
+		/* --reference-name: REF/B is NAME:B, as the hook's text says. */
+		if (in_dir && o->reference_name) {
+			struct strbuf name = STRBUF_INIT;
+
+			sb_addf(&name, "%s:%s", o->reference_name, o->binaries[b]);
+			ref_names[b] = sb_detach(&name);
+		}
+		diff_layouts(o, &cur[b], &old[b],
+			     !in_dir ? NULL : ref_names[b] ? ref_names[b] : refs[b]);
 	}
 	if (gate && !o->relayout && smallest_fixes(o, cur, old, nb, &ref, &err))
 		goto fail;
@@ -894,7 +907,11 @@ int cli_lint(struct options *o)
 	}
 	if (gate) {
 		gating.against = o->against != NULL;
-		gating.reference = o->against ? o->against : o->baseline;
+		gating.reference = o->reference_name ? o->reference_name :
+				   o->against ? o->against : o->baseline;
+		gating.change = o->diff ? &change : NULL;
+		gating.revision = o->base_revision;
+		gating.repository = o->repository;
 		gating.reference_build_id = o->against ? old[0].run.build_id : NULL;
 		ll_gate(&all, &ref, &gating);
 		all.gating = &gating;
@@ -911,6 +928,7 @@ int cli_lint(struct options *o)
 	all.thresholds = o->thresholds;
 	all.static_thresholds = o->static_thresholds;
 	all.srcroot = srcroot = source_root(o);
+	all.change = o->diff ? &change : NULL;
 	/* Like the baseline: a page that cannot be written fails before any output. */
 	if (o->html && write_html(o->html, &all, &err))
 		goto fail;
@@ -934,6 +952,8 @@ int cli_lint(struct options *o)
 		    ll_report_group_patch(&all, o->srcdir, plans, nr_plans, &out, &err))
 			goto fail;
 	}
+	else if (o->format == FORMAT_MAIL)
+		ll_report_mail(&all, o->asserts, &out);
 	else
 		ll_report_text(&all, &out);
 	if (cli_write_stdout(&out)) {
@@ -971,7 +991,10 @@ done:
 		linted_binary_release(&cur[b]);
 		linted_binary_release(&old[b]);
 		free(refs[b]);
+		free(ref_names[b]);
 	}
+	free(ref_names);
+	ll_change_release(&change);
 	free(cur);
 	free(old);
 	free(refs);

@@ -16,6 +16,7 @@
  * pair is written read-mostly member first; other pairs in name order.
  */
 #include "gating/baseline.h"
+#include "gating/change.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -503,9 +504,86 @@ static bool member_changed(const struct ll_linted *l, const struct ll_pairset *r
  * change made one, when it can move (ll_finding_relocate); otherwise it
  * stays where the check put it.
  */
-static void locate_at_change(struct ll_finding *f, const struct ll_gate_mark *m,
-			     const struct ll_linted *l, const struct ll_pairset *ref, bool against)
+/* Did the change (--diff) rewrite the line PATH of L is declared on? */
+static bool line_changed(const struct ll_linted *l, const struct ll_change *c, const char *path)
 {
+	const struct ll_member *mb = path ? ll_member_at_path(l->layout, path) : NULL;
+
+	return mb && ll_change_touches(c, mb->decl.file, mb->decl.line);
+}
+
+/* The first member of MEMBERS (depth first) whose line the change rewrote and that moved. */
+static const struct ll_member *changed_cause(const struct ll_member *members, size_t n,
+					     const struct ll_linted *l, const struct ll_change *c,
+					     const struct ll_pairset *ref, bool against)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *mb = &members[i];
+		const struct ll_member *in;
+
+		if (mb->path && ll_change_touches(c, mb->decl.file, mb->decl.line) &&
+		    member_changed(l, ref, against, mb->path))
+			return mb;
+		in = changed_cause(mb->children, mb->nr_children, l, c, ref, against);
+		if (in)
+			return in;
+	}
+	return NULL;
+}
+
+/*
+ * With the change at hand (--diff): the finding goes to the first member
+ * of its new pairs whose line the change rewrote; else, when none of its
+ * members' lines changed (they shifted), to the member of the struct the
+ * change inserted or moved, its own location kept as a note. True when
+ * the change decided it.
+ */
+static bool locate_in_diff(struct ll_finding *f, struct ll_gate_mark *m,
+			   const struct ll_linted *l, const struct ll_pairset *ref, bool against,
+			   const struct ll_change *c)
+{
+	const struct ll_member *cause;
+	struct strbuf why = STRBUF_INIT;
+
+	for (size_t p = 0; p < m->nr_pairs; p++) {
+		const char *ab[2] = { NULL, NULL };
+
+		if (!m->pair_new[p])
+			continue;
+		ll_finding_gate_pairs(f, p, &ab[0], &ab[1]);
+		for (size_t k = 0; k < 2; k++) {
+			if (ab[k] && line_changed(l, c, ab[k])) {
+				ll_finding_relocate(f, ab[k]);
+				return true;
+			}
+		}
+	}
+	for (size_t i = 0; i < f->nr_members; i++) {
+		if (line_changed(l, c, f->members[i])) {
+			ll_finding_relocate(f, f->members[i]);
+			return true;
+		}
+	}
+	cause = changed_cause(l->layout->members, l->layout->nr_members, l, c, ref, against);
+	if (!cause)
+		return false;
+	sb_addf(&why, "%s, which the change %s, shifted the members of this line", cause->path,
+		against && l->diff && diff_lists(l->diff->added, l->diff->nr_added, cause->path) ?
+		"added" : "moved");
+	bool moved = ll_finding_locate_at_cause(f, &cause->decl, cause->path, why.buf);
+
+	sb_release(&why);
+	if (moved)
+		m->cause = cause->path;
+	return moved;
+}
+
+static void locate_at_change(struct ll_finding *f, struct ll_gate_mark *m,
+			     const struct ll_linted *l, const struct ll_pairset *ref, bool against,
+			     const struct ll_change *c)
+{
+	if (c && locate_in_diff(f, m, l, ref, against, c))
+		return;
 	for (size_t p = 0; p < m->nr_pairs; p++) {
 		const char *ab[2] = { NULL, NULL };
 
@@ -519,6 +597,53 @@ static void locate_at_change(struct ll_finding *f, const struct ll_gate_mark *m,
 			}
 		}
 	}
+}
+
+/*
+ * --diff: a finding the change made only by shifting members (located at
+ * the cause, which is none of its members) becomes notes of the new
+ * finding located at that same member, if there is one: one result per
+ * changed line, the shifted members as its related locations.
+ */
+static void fold_shifted(struct ll_linted *l, struct ll_gating *g)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < l->findings.n; k++) {
+		struct ll_finding *f = &l->findings.v[k];
+		struct ll_gate_mark *m = &l->marks[k];
+		struct ll_finding *into = NULL;
+
+		for (size_t j = 0; m->cause && j < l->findings.n && !into; j++) {
+			struct ll_finding *o = &l->findings.v[j];
+
+			if (j != k && !l->marks[j].cause && o->located &&
+			    strcmp(o->located, m->cause) == 0)
+				into = o;
+		}
+		if (!into) {
+			l->marks[kept] = *m;
+			l->findings.v[kept++] = *f;
+			continue;
+		}
+		/* Its first note is where it was: the shifted member. */
+		for (size_t n = 0; n < f->nr_notes; n++) {
+			const struct ll_note *note = &f->notes[n];
+
+			if (n == 0)
+				ll_finding_member_note(into, &note->decl, note->member,
+						       "shifted: %s [%s]; %s", f->message, f->rule,
+						       note->message);
+			else
+				ll_finding_member_note(into, &note->decl, note->member, "%s",
+						       note->message);
+		}
+		ll_finding_release(f);
+		free(m->pair_new);
+		g->reported_findings--;
+		g->folded_findings++;
+	}
+	l->findings.n = kept;
 }
 
 static void keep_unchanged(struct ll_linted *l, const struct ll_finding *f)
@@ -563,11 +688,13 @@ void ll_gate(struct ll_run *run, struct ll_pairset *ref, struct ll_gating *g)
 			}
 			g->reported_findings++;
 			g->new_pairs += m.nr_new;
-			locate_at_change(f, &m, l, ref, g->against);
+			locate_at_change(f, &m, l, ref, g->against, g->change);
 			l->marks[kept] = m;
 			l->findings.v[kept++] = *f;
 		}
 		l->findings.n = kept;
+		if (g->change)
+			fold_shifted(l, g);
 	}
 	for (size_t i = 0; i < ref->n; i++) {
 		struct ll_pairkey *k = &ref->v[i];

@@ -70,6 +70,12 @@ struct ll_gate_mark {
 	bool *pair_new;		/* one per gating pair (see ll_finding_gate_pairs) */
 	size_t nr_pairs;
 	size_t nr_new;
+	/*
+	 * --diff: the member whose line the change rewrote and that shifted
+	 * this finding's members onto their line (borrowed path); NULL when
+	 * the finding is located at one of its own members.
+	 */
+	const char *cause;
 };
 
 struct ll_gating {
@@ -77,10 +83,14 @@ struct ll_gating {
 	const char *reference_build_id;	/* --against: OLD-BINARY's, may be NULL */
 	bool against;
 	bool strict;
+	const struct ll_change *change;	/* --diff: locate new findings in it; NULL: none */
+	const char *revision;		/* --base-revision: the reference's commit, or NULL */
+	const char *repository;		/* --repository URI, or NULL */
 	size_t reported_findings;	/* findings with at least one new pair */
 	size_t new_pairs;
 	size_t suppressed_findings;	/* findings whose pairs are all in the reference */
 	size_t suppressed_pairs;
+	size_t folded_findings;		/* --diff: shifted findings made notes of their cause's */
 	struct ll_pairkey *vanished;	/* reference pairs of linted structs that no longer
 					   occur; borrowed from the reference set */
 	size_t nr_vanished;

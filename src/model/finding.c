@@ -132,6 +132,24 @@ bool ll_finding_relocate(struct ll_finding *f, const char *path)
 	return false;
 }
 
+bool ll_finding_locate_at_cause(struct ll_finding *f, const struct ll_decl *decl,
+				const char *path, const char *why)
+{
+	struct ll_note was;
+
+	if (!f->located || !f->located_note || !decl->file || strcmp(f->located, path) == 0)
+		return false;
+	was = (struct ll_note){ f->located_note, f->location, f->located };
+	f->notes = xgrow(f->notes, f->nr_notes, sizeof(*f->notes));
+	memmove(f->notes + 1, f->notes, f->nr_notes * sizeof(*f->notes));
+	f->notes[0] = was;
+	f->nr_notes++;
+	f->location = *decl;
+	f->located = path;
+	f->located_note = xstrdup(why);
+	return true;
+}
+
 /* One field of a fingerprint: its bytes, then 0xff, which no name holds. */
 static uint64_t fnv1a(uint64_t h, const char *s)
 {

@@ -83,6 +83,15 @@ void ll_finding_member_note(struct ll_finding *f, const struct ll_decl *decl, co
  * F cannot move or PATH has no note.
  */
 bool ll_finding_relocate(struct ll_finding *f, const char *path);
+/*
+ * Gating with the change at hand (--diff): locate F at DECL, the line of
+ * member PATH that is none of its own (the member whose insertion or move
+ * shifted F's members onto their line); where F was becomes its first
+ * note. WHY is the note the cause gets if F moves on. False when F cannot
+ * move.
+ */
+bool ll_finding_locate_at_cause(struct ll_finding *f, const struct ll_decl *decl,
+				const char *path, const char *why);
 /* Fingerprint from rule, struct and the member paths, order-independent. */
 void ll_finding_seal(struct ll_finding *f, const struct ll_struct *s);
 

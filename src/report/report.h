@@ -26,6 +26,12 @@ void ll_report_html(const struct ll_run *run, struct strbuf *out);
 /* Suggestions as a patch of the real headers (ASSERTS: --asserts). */
 void ll_report_patch(const struct ll_run *run, bool asserts, struct strbuf *out);
 /*
+ * --format=mail: plain text for a reply on a list, 72 columns: per new
+ * finding the hunk of --diff it sits in (quoted), the finding and its
+ * notes; then the fix, ll_report_patch's, unwrapped.
+ */
+void ll_report_mail(const struct ll_run *run, bool asserts, struct strbuf *out);
+/*
  * One suggestion as a C listing of PROPOSED (ll_linted.proposal.layout,
  * which ll_lint_struct() built) with cacheline markers and pads, then
  * notes, the before/after line (size, cachelines, holes, findings) and the

@@ -30,6 +30,9 @@
 #define LANE_H 30		/* one lane of boxes; overlapping union members stack */
 #define ROW_GAP 6
 #define TOP 8
+#define RULER_H 16		/* the offset ruler above the rows */
+#define CHAR_EM 0.62		/* a monospace glyph's advance, in ems (a little over most fonts') */
+#define FONT_PX 11		/* box names; .sub text is 10 */
 
 /* ---- escaping -------------------------------------------------------- */
 
@@ -358,7 +361,7 @@ static void fmt_num(struct strbuf *out, double v)
 static void place_rows(const struct ll_struct *s, const struct ll_lines *lines, struct row *rows)
 {
 	unsigned cl = s->cacheline;
-	double y = TOP;
+	double y = TOP + RULER_H;
 
 	for (size_t i = 0; i < lines->n; i++) {
 		struct row *r = &rows[i];
@@ -459,6 +462,59 @@ static void member_title(struct html_ctx *c, const struct ll_struct *s, const st
 	sb_adds(out, "</title>");
 }
 
+/* Code points of S: the characters a label takes room for. */
+static size_t text_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * A label that does not fit AVAIL pixels at PX is set smaller and
+ * squeezed to exactly AVAIL (textLength): shrunk, never cut. N: its
+ * characters.
+ */
+static void fit_attrs(struct strbuf *out, size_t n, double px, double avail)
+{
+	double est = CHAR_EM * px * (double)n;
+
+	if (!n || est <= avail || avail <= 0)
+		return;
+	px = avail / (CHAR_EM * (double)n);
+	if (px < 4)
+		px = 4;
+	sb_adds(out, " style=\"font-size:");
+	fmt_num(out, px);
+	sb_adds(out, "px\" textLength=\"");
+	fmt_num(out, avail);
+	sb_adds(out, "\" lengthAdjust=\"spacingAndGlyphs\"");
+}
+
+/* Byte offsets within a line along the top of a map, every eighth of a line. */
+static void draw_ruler(struct html_ctx *c, const struct ll_struct *s)
+{
+	struct strbuf *out = c->out;
+	unsigned cl = s->cacheline, step = cl >= 8 ? cl / 8 : 1;
+
+	sb_adds(out, "<g class=\"ruler\" aria-hidden=\"true\"><text class=\"sub\" x=\"4\" y=\"");
+	fmt_num(out, TOP + 9);
+	sb_adds(out, "\">offset</text>");
+	for (unsigned b = 0; b <= cl; b += step) {
+		double x = LABEL_W + (double)b * ROW_W / cl;
+
+		sb_adds(out, "<path d=\"M");
+		fmt_num(out, x);
+		sb_addf(out, " %d v4\"/><text class=\"sub\" x=\"", TOP + RULER_H - 5);
+		fmt_num(out, x);
+		sb_addf(out, "\" y=\"%d\" text-anchor=\"%s\">+%u</text>", TOP + 9,
+			b == 0 ? "start" : b == cl ? "end" : "middle", b);
+	}
+	sb_adds(out, "</g>\n");
+}
+
 static void draw_seg(struct html_ctx *c, const struct ll_struct *s, const struct row *r,
 		     const struct seg *g)
 {
@@ -488,19 +544,29 @@ static void draw_seg(struct html_ctx *c, const struct ll_struct *s, const struct
 	/* A nested svg clips its text to the box. */
 	sb_adds(out, "<svg");
 	rect(out, x, y + 1, w, LANE_H - 2);
-	sb_adds(out, "><text x=\"3\" y=\"12\">");
+	/* Whole names, shrunk to the box when they are wider: never cut off. */
+	const char *name = m->name ? m->name : m->path;
+	struct strbuf sub = STRBUF_INIT;
+
+	sb_adds(out, "><text class=\"name\" x=\"3\" y=\"12\"");
+	fit_attrs(out, text_chars(name) + (moved ? 2 : 0), FONT_PX, w - 5);
+	sb_adds(out, ">");
 	if (moved)
 		sb_adds(out, "\xe2\x86\x94 ");	/* ↔: moved, in text too */
-	esc(out, m->name ? m->name : m->path);
-	sb_adds(out, "</text><text class=\"sub\" x=\"3\" y=\"24\">");
-	sb_addf(out, "%" PRIu64 "B %s", m->size, tag_letter(u->tag));
+	esc(out, name);
+	sb_addf(&sub, "%" PRIu64 "B %s", m->size, tag_letter(u->tag));
 	if (u->tag == LL_WRITE_HOT && u->domain) {
-		sb_adds(out, ":");
-		esc(out, u->domain);
+		sb_adds(&sub, ":");
+		sb_adds(&sub, u->domain);
 	}
 	if (e.begin < g->begin)
-		sb_adds(out, " (cont.)");
+		sb_adds(&sub, " (cont.)");
+	sb_adds(out, "</text><text class=\"sub\" x=\"3\" y=\"24\"");
+	fit_attrs(out, text_chars(sub.buf), FONT_PX - 1, w - 5);
+	sb_adds(out, ">");
+	esc(out, sub.buf);
 	sb_adds(out, "</text></svg></g>\n");
+	sb_release(&sub);
 }
 
 /* Bytes of line I no unit covers: holes, padding, and past the struct's end. */
@@ -648,6 +714,7 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 	fmt_num(out, (double)ROW_W / s->cacheline);
 	sb_addf(out, "\" data-x0=\"%d\" data-cacheline=\"%u\" data-size=\"%" PRIu64 "\">\n",
 		LABEL_W, s->cacheline, s->size);
+	draw_ruler(c, s);
 	for (size_t i = 0; i < lines->n; i++) {
 		struct strbuf fl = STRBUF_INIT;
 		bool any_new = false;
@@ -1075,7 +1142,9 @@ static const char style[] =
 	"h1{font-size:1.4em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid var(--line)}"
 	"\n.meta,figcaption{color:var(--mut)}\n"
 	".maps{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}\n"
-	"figure{margin:0}svg.lines{max-width:100%;height:auto;font:11px ui-monospace,monospace}\n"
+	"figure{margin:0;flex:1 1 720px;min-width:0}"
+	"svg.lines{width:100%;height:auto;font:11px ui-monospace,monospace}\n"
+	".ruler path{stroke:var(--mut)}\n"
 	"svg text{fill:var(--fg)}svg text.sub{fill:var(--mut);font-size:10px}\n"
 	".row .bg{fill:var(--row)}.row.flagged .bg{stroke:var(--bad);stroke-width:2}\n"
 	".row.flagged text.sub{fill:var(--bad);font-weight:bold}\n"

@@ -510,6 +510,8 @@ void ll_report_gating_json(struct json_writer *w, const struct ll_gating *g)
 	jw_kstring(w, "path", g->reference);
 	if (g->against)
 		jw_kstring(w, "build_id", g->reference_build_id);
+	if (g->revision)
+		jw_kstring(w, "revision", g->revision);
 	jw_kbool(w, "strict", g->strict);
 	jw_kuint(w, "reported_findings", g->reported_findings);
 	jw_kuint(w, "new_pairs", g->new_pairs);

@@ -208,6 +208,15 @@ static void measured_members(struct json_writer *w, const struct ll_struct *s,
 	jw_end_object(w);
 }
 
+static size_t located_notes(const struct ll_finding *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nr_notes; i++)
+		n += f->notes[i].decl.file && f->notes[i].decl.line;
+	return n;
+}
+
 /*
  * One finding of L: a reported one (M its new pairs under gating, else
  * NULL), or, with UNCHANGED, one gating suppressed.
@@ -265,10 +274,17 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	jw_end_array(w);
 	jw_end_object(w);
 	jw_end_array(w);
-	if (f->nr_notes) {
+	if (located_notes(f)) {
 		jw_key(w, "relatedLocations");
 		jw_begin_array(w);
 		for (size_t i = 0; i < f->nr_notes; i++) {
+			/*
+			 * A note with no source line would point at the whole
+			 * binary: review tools show it nowhere useful. The
+			 * text output keeps it.
+			 */
+			if (!f->notes[i].decl.file || !f->notes[i].decl.line)
+				continue;
 			jw_begin_object(w);
 			jw_kuint(w, "id", i + 1);
 			physical(w, binary, &f->notes[i].decl);
@@ -329,16 +345,32 @@ static void pair_fingerprint(const struct ll_pairkey *k, char hex[17])
 	snprintf(hex, 17, "%016llx", (unsigned long long)h);
 }
 
-/* The binary that gave struct K of the run (the first, as a struct is listed once). */
-static const char *binary_of_pair(const struct ll_run *run, const struct ll_pairkey *k)
+/* The struct K is of, as the run linted it (the first: a struct is listed once). */
+static const struct ll_linted *linted_of_pair(const struct ll_run *run, const struct ll_pairkey *k)
 {
 	for (size_t i = 0; i < run->nr_structs; i++) {
 		const struct ll_struct *s = run->structs[i].layout;
 
 		if (s->kind == k->kind && strcmp(s->name, k->name) == 0)
-			return binary_of(run, &run->structs[i]);
+			return &run->structs[i];
 	}
-	return run->binary_path;
+	return NULL;
+}
+
+/*
+ * Where a vanished pair can be shown: its line of the baseline file, or
+ * (--against) the struct's declaration. One with neither (BTF) is left
+ * out: a result on the whole binary shows nowhere in a review, and the
+ * run's gating properties count it.
+ */
+static bool absent_located(const struct ll_run *run, const struct ll_pairkey *k)
+{
+	const struct ll_linted *l;
+
+	if (k->line)
+		return true;
+	l = linted_of_pair(run, k);
+	return l && l->layout->decl.file && l->layout->decl.line;
 }
 
 /*
@@ -370,7 +402,8 @@ static void absent_result(struct json_writer *w, const struct ll_run *run,
 
 		physical(w, NULL, &at);
 	} else {
-		physical(w, binary_of_pair(run, k), &(struct ll_decl){ 0 });
+		/* --against: at the struct's declaration (absent_located() said it has one). */
+		physical(w, NULL, &linted_of_pair(run, k)->layout->decl);
 	}
 	sb_addf(&qname, "%s %s", ll_kind_name(k->kind), k->name);
 	jw_key(w, "logicalLocations");
@@ -427,6 +460,47 @@ static void uri_base_ids(struct json_writer *w, const struct ll_run *run)
 	sb_release(&uri);
 }
 
+/*
+ * --base-revision: the commit the reference was built from, where code
+ * scanning looks for it; the files under %SRCROOT% are that commit plus
+ * the change under review.
+ */
+static void provenance(struct json_writer *w, const struct ll_run *run)
+{
+	const struct ll_gating *g = run->gating;
+	struct strbuf uri = STRBUF_INIT;
+
+	if (!g || !g->revision)
+		return;
+	if (g->repository) {
+		sb_adds(&uri, g->repository);
+	} else if (run->srcroot && run->srcroot[0] == '/') {
+		sb_adds(&uri, "file://");
+		add_uri_path(&uri, run->srcroot);
+	} else {
+		return;	/* repositoryUri is required */
+	}
+	jw_key(w, "versionControlProvenance");
+	jw_begin_array(w);
+	jw_begin_object(w);
+	jw_kstring(w, "repositoryUri", uri.buf);
+	jw_kstring(w, "revisionId", g->revision);
+	if (run->srcroot && run->srcroot[0] == '/') {
+		jw_key(w, "mappedTo");
+		jw_begin_object(w);
+		jw_kstring(w, "uriBaseId", "%SRCROOT%");
+		jw_end_object(w);
+	}
+	jw_key(w, "properties");
+	jw_begin_object(w);
+	jw_kstring(w, "role", "reference");
+	jw_kstring(w, "reference", g->reference);
+	jw_end_object(w);
+	jw_end_object(w);
+	jw_end_array(w);
+	sb_release(&uri);
+}
+
 static void run_properties(struct json_writer *w, const struct ll_run *run)
 {
 	const struct ll_gating *g = run->gating;
@@ -462,6 +536,7 @@ void ll_report_sarif(const struct ll_run *run, struct strbuf *out)
 	jw_begin_object(&w);
 	driver(&w);
 	uri_base_ids(&w, run);
+	provenance(&w, run);
 	jw_key(&w, "results");
 	jw_begin_array(&w);
 	for (size_t i = 0; i < run->nr_structs; i++) {
@@ -473,7 +548,8 @@ void ll_report_sarif(const struct ll_run *run, struct strbuf *out)
 			result(&w, run, l, &l->unchanged.v[k], NULL, true);
 	}
 	for (size_t i = 0; run->gating && i < run->gating->nr_vanished; i++)
-		absent_result(&w, run, &run->gating->vanished[i]);
+		if (absent_located(run, &run->gating->vanished[i]))
+			absent_result(&w, run, &run->gating->vanished[i]);
 	jw_end_array(&w);
 	jw_key(&w, "invocations");
 	jw_begin_array(&w);

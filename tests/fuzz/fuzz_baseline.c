@@ -4,12 +4,17 @@
  * either fails with one message or loads; a loaded baseline, written back
  * (ll_baseline_render) and loaded again, gives the same document, so what
  * --write-baseline writes is always what --baseline reads.
+ *
+ * The same input is also read as --diff's unified diff (gating/change.c):
+ * it fails with one message or loads, and every line it says the change
+ * added lies in a hunk of its file, which ll_change_hunk_at finds.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../src/gating/baseline.h"
+#include "../../src/gating/change.h"
 #include "fuzz_memfd.h"
 
 static struct fuzz_file input, again;
@@ -42,6 +47,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fprintf(stderr, "baseline round trip differs:\n%s\n---\n%s\n", doc.buf, doc2.buf);
 			abort();
 		}
+	}
+	struct ll_change change;
+
+	if (ll_change_load(input.path, &change, &err) == 0) {
+		for (size_t i = 0; i < change.nr_files; i++) {
+			const struct ll_change_file *f = &change.files[i];
+
+			for (size_t k = 0; k < f->nr_added; k++) {
+				if ((k && f->added[k] <= f->added[k - 1]) ||
+				    !ll_change_touches(&change, f->path, f->added[k]) ||
+				    !ll_change_hunk_at(&change, f->path, f->added[k])) {
+					fprintf(stderr, "%s: added line %u is in no hunk\n", f->path,
+						f->added[k]);
+					abort();
+				}
+			}
+		}
+		ll_change_release(&change);
 	}
 	ll_pairset_release(&set);
 	ll_pairset_release(&set2);

@@ -41,6 +41,50 @@ def not_blank(png):
         f"background {bg} {counts[bg] / total:.1%}"
 
 
+# Test-only: measured in Chromium, each member box's name against its box,
+# and where the maps sit (the page itself carries no script).
+NAMES_JS = """
+<script>
+(function () {
+  var out = {names: [], maps: [], body: document.body.getBoundingClientRect().width};
+  document.querySelectorAll('svg.lines').forEach(function (svg, i) {
+    var r = svg.getBoundingClientRect();
+    out.maps.push({x: r.left, y: r.top, w: r.width});
+    svg.querySelectorAll('g.m').forEach(function (g) {
+      var box = g.querySelector('rect').getBoundingClientRect();
+      var t = g.querySelector('text.name');
+      var tb = t ? t.getBoundingClientRect() : box;
+      out.names.push({map: i, path: g.getAttribute('data-path'),
+                      text: t ? t.textContent : null,
+                      over: Math.max(box.left - tb.left, tb.right - box.right),
+                      tw: tb.width, bw: box.width});
+    });
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'layoutlint-names';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>
+"""
+
+
+def measure_names(work, page, size):
+    """NAMES_JS's measures of PAGE at window SIZE, or None."""
+    import html
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    copy = page + ".names.html"
+    with open(copy, "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", NAMES_JS + "</body>"))
+    _, dom = browser.dump_dom(work, copy, size=size)
+    start = dom.find('<pre id="layoutlint-names">')
+    if start < 0:
+        return None
+    start = dom.index(">", start) + 1
+    return json.loads(html.unescape(dom[start:dom.index("</pre>", start)]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layoutlint", required=True)
@@ -119,6 +163,28 @@ def main():
     t.ok(ok, f"struct file screenshot is not blank ({why})")
     if a.readme_screenshot and ok:
         shutil.copy(png, a.readme_screenshot)
+
+    # Every name whole: the name text of each box is the member's name and
+    # lies inside its box as Chromium draws it (4-byte members were f_mod,
+    # f_fla); the maps take the page's width, side by side at 1900 px.
+    m = measure_names(work, file_html, (1900, 1000))
+    names = (m or {}).get("names", [])
+    cut = [f"{n['path']}: {n['text']!r} overflows by {n['over']:.1f}px ({n['tw']:.0f} in "
+           f"{n['bw']:.0f})" for n in names
+           if n["text"] is None or n["over"] > 0.75 or
+           n["text"].replace("\u2194 ", "") != n["path"].rsplit(".", 1)[-1]]
+    four = [n["text"] for n in names if n["path"] in ("f_mode", "f_flags")]
+    t.ok(names and not cut and len(four) >= 2,
+         f"struct file in Chromium: all {len(names)} member names whole, inside their boxes "
+         f"({', '.join(sorted(set(four)))} included)", cut[:20])
+    maps = (m or {}).get("maps", [])
+    t.ok(len(maps) == 2 and abs(maps[0]["y"] - maps[1]["y"]) < 1 and
+         maps[1]["x"] > maps[0]["x"] + maps[0]["w"] - 1 and
+         maps[0]["w"] + maps[1]["w"] > 0.85 * m["body"],
+         "struct file in Chromium at 1900 px: current and suggested maps side by side, "
+         "filling the page's width", m and {k: m[k] for k in ("maps", "body")})
+    t.ok(raw.count('class="ruler"') == 2 and ">+32</text>" in raw,
+         "struct file: an offset ruler above each map")
 
     # task_struct, no rules: its own packing suggestion.
     r, task_html = page("task_struct-6.12", "--suggest", vmlinux, "struct", "task_struct")
