@@ -350,18 +350,67 @@ struct row {
 	size_t lanes;
 	double y;
 	double h;
+	/*
+	 * Inside a run of lines one member fills whole, without findings: only
+	 * the run's first and last are drawn, the others are one short row
+	 * (a 255 MiB array is 4M lines, 2.9 GB of page otherwise).
+	 */
+	bool elided;
+	size_t elided_to;	/* the first elided row of a run: the run's last elided line */
 };
+
+#define ELIDE_MIN 4		/* lines in a run before its middle is elided */
+#define ELIDED_H 18
 
 static void fmt_num(struct strbuf *out, double v)
 {
 	sb_addf(out, "%.10g", v);
 }
 
+static void line_findings(struct html_ctx *c, uint64_t line, struct strbuf *out, bool *any_new);
+
+/* Line I is one member's bytes from end to end, and no finding sits on it. */
+static bool filled_by_one(struct html_ctx *c, const struct ll_struct *s, const struct row *r,
+			  size_t i, bool findings)
+{
+	uint64_t lb = (uint64_t)i * s->cacheline;
+	struct strbuf fl = STRBUF_INIT;
+	bool any_new = false, quiet;
+
+	if (r->n != 1 || r->segs[0].begin != lb || r->segs[0].end != lb + s->cacheline)
+		return false;
+	if (findings)
+		line_findings(c, i, &fl, &any_new);
+	quiet = fl.len == 0;
+	sb_release(&fl);
+	return quiet;
+}
+
+/* Mark the middles of long runs of lines one member fills (struct row's elided). */
+static void elide_runs(struct html_ctx *c, const struct ll_struct *s, size_t n, struct row *rows,
+		       bool findings)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j < n && filled_by_one(c, s, &rows[j], j, findings) &&
+		       rows[j].segs[0].u == rows[i].segs[0].u)
+			j++;
+		if (j - i >= ELIDE_MIN) {
+			for (size_t k = i + 1; k + 1 < j; k++)
+				rows[k].elided = true;
+			rows[i + 1].elided_to = j - 2;
+		}
+		i = j > i ? j : i + 1;
+	}
+}
+
 /* Place every unit's part on each line in lanes: union members overlap. */
-static void place_rows(const struct ll_struct *s, const struct ll_lines *lines, struct row *rows)
+static void place_rows(struct html_ctx *c, const struct ll_struct *s, const struct ll_lines *lines,
+		       struct row *rows, bool findings)
 {
 	unsigned cl = s->cacheline;
-	double y = TOP + RULER_H;
+	double y = TOP + RULER_H, elided_y = 0;
 
 	for (size_t i = 0; i < lines->n; i++) {
 		struct row *r = &rows[i];
@@ -388,10 +437,39 @@ static void place_rows(const struct ll_struct *s, const struct ll_lines *lines, 
 		free(lane_end);
 		if (!r->lanes)
 			r->lanes = 1;
+	}
+	elide_runs(c, s, lines->n, rows, findings);
+	for (size_t i = 0; i < lines->n; i++) {
+		struct row *r = &rows[i];
+
+		if (r->elided) {
+			/* Every elided line of a run stands at its one short row. */
+			if (r->elided_to) {
+				elided_y = y;
+				y += ELIDED_H + ROW_GAP;
+			}
+			r->y = elided_y;
+			r->h = ELIDED_H;
+			continue;
+		}
 		r->y = y;
 		r->h = (double)r->lanes * LANE_H;
 		y += r->h + ROW_GAP;
 	}
+}
+
+/* The one short row of an elided run: which lines, inside which member. */
+static void draw_elided(struct html_ctx *c, const struct row *r, size_t first)
+{
+	const struct ll_member *m = r->segs[0].u->m;
+
+	sb_addf(c->out, "<g class=\"row elided\" data-line=\"%zu\" data-last=\"%zu\"><text "
+		"class=\"sub\" x=\"4\" y=\"", first, r->elided_to);
+	fmt_num(c->out, r->y + 13);
+	sb_addf(c->out, "\">\xe2\x8b\xae lines %zu-%zu (%zu): inside ", first, r->elided_to,
+		r->elided_to - first + 1);
+	esc(c->out, ll_member_label(m));
+	sb_adds(c->out, "</text></g>\n");
 }
 
 static double xof(const struct ll_struct *s, uint64_t byte)
@@ -646,6 +724,9 @@ static void draw_groups(struct html_ctx *c, const struct ll_struct *s, const str
 			uint64_t b = line * cl > g->begin_offset ? line * cl : g->begin_offset;
 			uint64_t e = (line + 1) * cl < g->end_offset ? (line + 1) * cl : g->end_offset;
 
+			if (rows[line].elided)
+				continue;
+
 			sb_adds(c->out, "<rect");
 			rect(c->out, xof(s, b), rows[line].y - 2, (double)(e - b) * ROW_W / cl,
 			     rows[line].h + 4);
@@ -696,7 +777,7 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 	double height;
 
 	rows = xcalloc(lines->n ? lines->n : 1, sizeof(*rows));
-	place_rows(s, lines, rows);
+	place_rows(c, s, lines, rows, findings);
 	height = lines->n ? rows[lines->n - 1].y + rows[lines->n - 1].h + TOP : 2 * TOP;
 	sb_adds(out, "<figure class=\"map\"><figcaption>");
 	sb_adds(out, caption);
@@ -720,6 +801,11 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 		bool any_new = false;
 		const char *v = ll_verdict_name(lines->v[i].verdict);
 
+		if (rows[i].elided) {
+			if (rows[i].elided_to)
+				draw_elided(c, &rows[i], i);
+			continue;
+		}
 		if (findings)
 			line_findings(c, i, &fl, &any_new);
 		sb_addf(out, "<g class=\"row v-%s%s%s\" data-line=\"%zu\">", v, fl.len ? " flagged" : "",
@@ -744,6 +830,8 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 			members_end = e.end;
 	}
 	for (size_t i = 0; i < lines->n; i++) {
+		if (rows[i].elided)
+			continue;
 		draw_gaps(c, s, &rows[i], i, members_end);
 		for (size_t k = 0; k < rows[i].n; k++)
 			draw_seg(c, s, &rows[i], &rows[i].segs[k]);
@@ -751,6 +839,8 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 	draw_groups(c, s, rows, lines->n, groups);
 	if (c->run->line_pairs && s->cacheline <= 64) {
 		for (size_t i = 0; i + 1 < lines->n; i += 2) {
+			if (rows[i].elided || rows[i + 1].elided)
+				continue;
 			sb_addf(out, "<g class=\"pair\" data-pair=\"%zu\"><title>lines %zu-%zu: one "
 				"128-byte pair</title><path d=\"M%d ", i / 2, i, i + 1, LABEL_W - 4);
 			fmt_num(out, rows[i].y + 2);

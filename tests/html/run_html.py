@@ -350,6 +350,34 @@ def main():
          "NEW" in p10.text(), f"--baseline: the same {len(new_li)} new finding(s) highlighted",
          rb.stderr + r10.stderr)
 
+    # --- a member many lines long: the middle of its run is one short row ------
+    big_src = os.path.join(work, "big.c")
+    with open(big_src, "w") as f:
+        f.write("struct big_demo { long hot; char blob[64 * 1000]; const void *ops; };\n"
+                "struct big_demo *big_p;\n")
+    big = os.path.join(work, "big.o")
+    subprocess.run(["gcc", "-g", "-c", "-o", big, big_src], check=True)
+    big_rules = os.path.join(work, "big.rules")
+    with open(big_rules, "w") as f:
+        f.write("struct big_demo\n\twrite-hot hot\n\tread-mostly ops blob\n")
+    r11 = lint(ll, "--format=html", "-r", big_rules, big, "struct", "big_demo")
+    p11 = pagecheck.Page(r11.stdout.decode())
+    j11 = json.loads(lint(ll, "--format=json", "-r", big_rules, big, "struct",
+                          "big_demo").stdout)["structs"][0]
+    nlines = j11["cachelines"]
+    drawn = sorted(int(a["data-line"]) for a, _ in p11.by_class("g", "row")
+                   if "elided" not in a["class"].split())
+    elided = [(int(a["data-line"]), int(a["data-last"])) for a, _ in p11.by_class("g", "elided")]
+    # blob fills lines 1..999 whole (bytes 64..64063); line 0 (hot, blob's start: a finding)
+    # and the last lines stay.
+    want = [(2, 998)]
+    t.ok(r11.returncode == 1 and not p11.errors and elided == want and
+         drawn == [0, 1, 999, 1000, 1001][:nlines - 997] and
+         "lines 2-998 (997): inside blob" in p11.text() and len(r11.stdout) < 200000,
+         "a member 1000 lines long: lines 2-998 one short row, the others drawn "
+         "(%d bytes of page)" % len(r11.stdout),
+         "elided %s drawn %s of %d lines\n%s" % (elided, drawn, nlines, "\n".join(p11.errors)))
+
     # --- in Chromium ---------------------------------------------------------
     if not browser.chromium():
         t.ok(False, "chromium is installed (scripts/deps test installs it)")
