@@ -1019,6 +1019,9 @@ struct worker {
 	} *spelled;
 	size_t nr_tables_read;		/* units whose abbreviations were read */
 	bool scopes;			/* ... and any of them had a scope tag */
+	bool defined_every_name;	/* scan_unit() stopped at the last definition */
+	/* Bytes of the unit at ub_off that buf already holds (scan_prefix()). */
+	size_t loaded_head;
 };
 
 static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c);
@@ -2526,6 +2529,8 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 	const struct targets *t = w->targets;
 	uint64_t defined = 0, defined_all = 0;
 
+	w->defined_every_name = false;
+
 	if (t->stop_when_defined && !t->collect_all && !variables)
 		defined_all = t->n == 64 ? UINT64_MAX : ((uint64_t)1 << t->n) - 1;
 
@@ -2560,8 +2565,10 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 			if (defined_all && h->has_sig && !h->via_typedef && !h->declaration &&
 			    is_aggregate(h->tag) && idx < 64) {
 				defined |= (uint64_t)1 << idx;
-				if (defined == defined_all)
+				if (defined == defined_all) {
+					w->defined_every_name = true;
 					break;
+				}
 			}
 		}
 		if (variables && a->located) {
@@ -3222,13 +3229,20 @@ static bool load_unit(struct worker *w, const struct ll_scan_unit *u)
 	}
 	if (size > SIZE_MAX / 2)
 		return false;
+	size_t head = w->loaded_head;
+
+	w->loaded_head = 0;
 	if (w->buf_size < size) {
 		free(w->buf);
 		w->buf = unit_buffer(size > w->largest_unit ? (size_t)size : w->largest_unit,
 				     &w->buf_size);
+		head = 0;
 	}
-	if (ll_pread_all(w->in->fd, w->buf, (size_t)size, w->in->info_file_offset + u->offset) !=
-	    size)
+	/* The first bytes of this very unit may be there already (scan_prefix()). */
+	if (w->ub != w->buf || w->ub_off != u->offset || head > size)
+		head = 0;
+	if (ll_pread_all(w->in->fd, w->buf + head, (size_t)size - head,
+			 w->in->info_file_offset + u->offset + head) != size - head)
 		return false;
 	w->ub = w->buf;
 	w->ub_off = u->offset;
@@ -3264,6 +3278,65 @@ static bool defines_first_name(const struct worker *w, size_t first)
 	return false;
 }
 
+/*
+ * Bytes of a unit read before the rest, when a walk may stop early
+ * (targets' stop_when_defined), in units of at least UNIT_PREFIX_MIN.
+ */
+#define UNIT_PREFIX ((size_t)48 << 10)
+#define UNIT_PREFIX_MIN ((size_t)64 << 10)
+
+/*
+ * Scan unit I (U) from its first UNIT_PREFIX bytes only: true when that
+ * was enough, its walk having met a definition of every name there (then
+ * its hits are kept as a whole unit's walk keeps them). False, with
+ * nothing kept, when the caller must read and walk the whole unit: the
+ * copy of the rest of the unit was most of a lookup of struct file,
+ * which ~1,800 units define well before their end.
+ */
+static bool scan_prefix(struct worker *w, size_t i, const struct ll_scan_unit *u)
+{
+	const struct targets *t = w->targets;
+	struct ll_scan_unit head = *u;
+	size_t inline_max = SIZE_MAX, end, before = w->nr_hits;
+	struct unit_lines ul = { 0 };
+	bool done;
+
+	if (!t->stop_when_defined || t->collect_all || w->in->variables || !w->in->use_pread ||
+	    w->guessed || u->end - u->offset < (uint64_t)UNIT_PREFIX_MIN ||
+	    u->first_die - u->offset >= UNIT_PREFIX ||
+	    (u->addr_size != 2 && u->addr_size != 4 && u->addr_size != 8))
+		return false;
+	head.end = u->offset + UNIT_PREFIX;
+	if (!load_unit(w, &head))
+		return false;
+	w->loaded_head = UNIT_PREFIX;
+	const unsigned char *p = w->ub + (u->first_die - w->ub_off);
+	size_t n = (size_t)(head.end - u->first_die);
+	enum filter_verdict v = filter_unit(w, i, p, n, &inline_max, &end);
+
+	if (v == UNIT_SKIP || !load_abbrevs(w->in, u, &w->abbrevs))
+		return false;
+	if (v == UNIT_ASK_ABBREVS && !(end = may_contain(w, p, n, inline_max)))
+		return false;
+	if (w->in->str_size > UINT32_MAX || w->abbrevs.names_hidden)
+		end = SIZE_MAX;
+	done = scan_unit(w, &head, end) && w->defined_every_name;
+	/* What unit_info() remembered is keyed by HEAD, which is gone. */
+	w->info = (struct unit_info){ 0 };
+	if (!done) {
+		w->nr_hits = before;
+		return false;
+	}
+	w->nr_tables_read++;
+	w->scopes |= w->abbrevs.scopes;
+	if (w->in->distinct)
+		keep_distinct(w, u, &ul, before);
+	else if (w->in->stop_at_first_definition && defines_first_name(w, before))
+		atomic_store_explicit(w->stop, true, memory_order_relaxed);
+	unit_lines_release(&ul);
+	return true;
+}
+
 /* The work [first, last): units, or with w->only indexes into it. */
 static void scan_units(struct worker *w, size_t first, size_t last)
 {
@@ -3283,6 +3356,8 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 
 		if (!w->targets->collect_all && w->targets->nr_list == 0 &&
 		    !unit_may_hold_inline(w, i))
+			continue;
+		if (scan_prefix(w, i, u))
 			continue;
 		/*
 		 * An address size DWARF does not define: the forms sized by it
