@@ -56,6 +56,7 @@
 #include "input/dwarf/finder.h"
 #include "input/dwarf/line_table.h"
 #include "input/dwarf/scopes.h"
+#include "util/edit_distance.h"
 #include "util/pathglob.h"
 #include "input/dwarf/sparse_image.h"
 #include "input/dwarf/variables.h"
@@ -2916,6 +2917,8 @@ struct query_state {
 	struct candidate *cands;
 	size_t nr_cands;
 	bool declared;
+	/* Missing, and the name index holds no name close enough to propose. */
+	bool nothing_near;
 	uint32_t declared_flags;	/* LL_INDEX_DECLARED_*, by the declarations' kinds */
 	struct interned *capture;	/* set: collect raw_defs for the name index */
 	struct raw_def *raw_defs;	/* strings in *capture */
@@ -3481,7 +3484,7 @@ static int resolve_unbuilt(struct ll_dwarf_input *in, const struct ll_query *q,
 			return 0;
 		}
 		r->status = qs->declared ? LL_DECLARED_ONLY : LL_MISSING;
-		r->detail = qs->declared || q->no_suggestion ? NULL :
+		r->detail = qs->declared || q->no_suggestion || qs->nothing_near ? NULL :
 			    suggest(in, finders, q->name);
 		return 0;
 	}
@@ -4100,8 +4103,18 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 	if (q->kind != LL_QUERY_ANY && q->kind != LL_QUERY_STRUCT && q->kind != LL_QUERY_UNION)
 		return false;
 	k = ll_name_index_find(ix, q->name);
-	if (k < 0)	/* no struct, union or typedef of that name anywhere */
-		return q->no_suggestion;
+	if (k < 0) {	/* no struct, union or typedef of that name anywhere */
+		if (q->no_suggestion)
+			return true;
+		/*
+		 * Nothing to propose either: answered without the scan of
+		 * .debug_str and the candidates' units (~20 ms of the 6.12
+		 * image, against ~2 ms for a warm found name).
+		 */
+		qs->nothing_near = !ll_name_index_has_near(ix, q->name,
+							   ll_suggest_limit(strlen(q->name)));
+		return qs->nothing_near;
+	}
 	if (!(ix->flags[k] & LL_INDEX_DEFS_KNOWN))
 		return false;
 	defs = ll_name_index_defs(ix, k, &nd);

@@ -16,6 +16,7 @@
 #include <dwarf.h>
 
 #include "util/cache_dir.h"
+#include "util/edit_distance.h"
 #include "util/hash.h"
 #include "util/read_file.h"
 #include "util/strbuf.h"
@@ -659,6 +660,23 @@ long ll_name_index_find(const struct ll_name_index *ix, const char *name)
 			hi = mid;
 	}
 	return -1;
+}
+
+bool ll_name_index_has_near(const struct ll_name_index *ix, const char *name, size_t limit)
+{
+	size_t len = strlen(name);
+
+	for (uint64_t i = 0; i < ix->nr_names; i++) {
+		const char *s = ix->names + ix->name_off[i];
+		size_t l = strlen(s);
+
+		/* Each edit changes the length by one at most. */
+		if (l + limit < len || l > len + limit)
+			continue;
+		if (ll_edit_distance_n(name, len, s, l, limit) <= limit)
+			return true;
+	}
+	return false;
 }
 
 /* Read and check the postings section: 0, or -1 with *NOTE. */
