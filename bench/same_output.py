@@ -93,13 +93,33 @@ def fixtures(cmp, work):
                 cmp.same("fixture json", args)
 
 
+def typos(names, n):
+    """N misspelt names: a character dropped, two swapped, one changed or added."""
+    rnd = random.Random(4242)
+    out = []
+    for _, name in rnd.sample(names, min(n, len(names))):
+        i = rnd.randrange(len(name))
+        kind = rnd.randrange(4)
+        if kind == 0 and len(name) > 1:
+            t = name[:i] + name[i + 1:]
+        elif kind == 1 and i + 1 < len(name):
+            t = name[:i] + name[i + 1] + name[i] + name[i + 2:]
+        elif kind == 2:
+            t = name[:i] + rnd.choice("abcdefghijklmnopqrstuvwxyz_") + name[i + 1:]
+        else:
+            t = name + rnd.choice("sx_")
+        if t != name:
+            out.append(t)
+    return out
+
+
 def image(cmp, img, count):
     _, out, _ = cmp.same("list", ["--no-cache", "--list=*", img])
     names = list_names(out)
     cmp.same("audit", ["--no-cache", "--audit=*", img])
     cmp.same("contains", ["--no-cache", "--contains=address_space", img])
     cmp.same("list glob", ["--no-cache", "--list=tcp_*", img])
-    missing = ["no_such_struct_x", "fil", "task_strct", "zqx"]
+    missing = ["no_such_struct_x", "fil", "task_strct", "zqx"] + typos(names, 60)
     for m in missing:
         cmp.same("missing cold", ["--no-cache", img, "struct", m])
     known = [n for n in names if n[1] in WELL_KNOWN]

@@ -3376,8 +3376,12 @@ static char *suggest(struct ll_dwarf_input *in, struct ll_finder **finders, cons
 {
 	char *s = NULL;
 
-	for (size_t p = 0; p < in->nr_parts && !s; p++)
+	for (size_t p = 0; p < in->nr_parts && !s; p++) {
+		/* The index covers the one part of an input it is written for. */
+		if (p == 0 && in->nr_parts == 1 && in->index_state == 1)
+			ll_finder_use_index(finders[p], &in->index);
 		s = ll_finder_suggest(finders[p], name);
+	}
 	return s;
 }
 
