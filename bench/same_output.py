@@ -128,12 +128,16 @@ def image(cmp, img, count):
     for kind, name in chosen:
         cmp.same("struct cold", ["--no-cache", img, kind, name])
     cmp.same("json cold", ["--no-cache", "--format=json", img, "struct", "file"])
+    mixed = [img, "struct", "task_strct", "struct", "file", "struct", "no_such_struct_x",
+             "union", "inode"]
+    cmp.same("mixed cold", ["--no-cache"] + mixed)
     # Warm: each binary writes its own index, then answers from it.
     cmp.same("list (writes the index)", ["--list=*", img])
     for m in missing:
         cmp.same("missing warm", [img, "struct", m])
     for kind, name in chosen:
         cmp.same("struct warm", [img, kind, name])
+    cmp.same("mixed warm", mixed)
     cmp.same("audit warm", ["--audit=*", img])
     cmp.same("contains warm", ["--contains=address_space", img])
     cmp.same("list warm", ["--list=*", img])

@@ -1105,6 +1105,62 @@ static int cmp_index_near(const void *a, const void *b)
 	return strcmp(x->s, y->s);
 }
 
+static int cmp_unit(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * When the index recorded every definition of each name FOUND[0..*NR)
+ * (what --list, --audit and --contains leave): the ascending units holding
+ * one, and the names, in order, that have any (NAMES, FOUND and *NR
+ * become those). The first copy of each distinct definition is recorded,
+ * so the first definition of a name in .debug_info order is in these
+ * units. NULL when some name's definitions are unknown: then its units
+ * come from the postings (most of the index file, read and checked).
+ */
+static uint32_t *def_units(const struct ll_name_index *ix, struct index_near *found, size_t *nr,
+			   const char **names, size_t *nr_units)
+{
+	uint32_t *units = NULL;
+	size_t n = 0, kept = 0;
+
+	for (size_t i = 0; i < *nr; i++) {
+		long k = ll_name_index_find(ix, found[i].s);
+
+		if (k < 0 || !(ix->flags[k] & LL_INDEX_DEFS_KNOWN)) {
+			free(units);
+			return NULL;
+		}
+	}
+	for (size_t i = 0; i < *nr; i++) {
+		size_t nd;
+		const struct ll_index_def *defs = ll_name_index_defs(ix, ll_name_index_find(ix,
+									 found[i].s), &nd);
+
+		if (!nd)
+			continue;
+		for (size_t d = 0; d < nd; d++) {
+			units = xgrow(units, n, sizeof(*units));
+			units[n++] = defs[d].unit;
+		}
+		found[kept] = found[i];
+		names[kept++] = found[i].s;
+	}
+	*nr = kept;
+	if (n)
+		qsort(units, n, sizeof(*units), cmp_unit);
+	size_t u = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!u || units[u - 1] != units[i])
+			units[u++] = units[i];
+	*nr_units = u;
+	return units ? units : xcalloc(1, sizeof(*units));
+}
+
 /*
  * suggest_raw()'s answer, with the name index's help. Its candidates are
  * the SUGGEST_CANDIDATES strings of .debug_str closest to NAME, and its
@@ -1149,10 +1205,16 @@ static char *suggest_indexed(struct ll_finder *finder, const char *name, size_t 
 	qsort(found, nr, sizeof(*found), cmp_index_near);
 	for (size_t i = 0; i < nr; i++)
 		names[i] = found[i].s;
-	units = ll_name_index_units(ix, names, nr, &nr_units, &note);
+	units = def_units(ix, found, &nr, names, &nr_units);
+	if (!units)
+		units = ll_name_index_units(ix, names, nr, &nr_units, &note);
 	free(note);
 	if (!units) {
 		*fallback = true;
+		return NULL;
+	}
+	if (!nr) {
+		free(units);
 		return NULL;
 	}
 	size_t which = 0;
