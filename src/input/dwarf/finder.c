@@ -1208,6 +1208,8 @@ static char *suggest_indexed(struct ll_finder *finder, const char *name, size_t 
 	units = def_units(ix, found, &nr, names, &nr_units);
 	if (!units)
 		units = ll_name_index_units(ix, names, nr, &nr_units, &note);
+	if (note)
+		ll_notef("%s", note);
 	free(note);
 	if (!units) {
 		*fallback = true;
