@@ -13,12 +13,33 @@ import sys
 import drgn
 
 
+def load(prog, path):
+    """IMAGE's DWARF into PROG, as this drgn takes a file it is told of.
+
+    drgn 0.0.22 (Debian 12) loads the paths given to load_debug_info();
+    from 0.1 on, modules: load_debug_info([path]) on a program with no core
+    and no main module finds nothing (every lookup fails), and a file is
+    given to a module made for it (extra_module(path).try_file(path,
+    force=True)). The two are told apart by what the module has, not by
+    version strings. Only 0.0.22 could be run here (Debian 12's; PyPI is
+    out of reach): the 0.1+ branch follows drgn's documented API, untried.
+    """
+    if hasattr(prog, "extra_module"):
+        try:
+            module = prog.extra_module(path, create=True)
+        except TypeError:  # a drgn whose extra_module() always creates
+            module = prog.extra_module(path)
+        module.try_file(path, force=True)
+        return
+    prog.load_debug_info([path])
+
+
 def main():
     if len(sys.argv) < 3:
         print("usage: drgn_lookup.py IMAGE NAME...", file=sys.stderr)
         return 2
     prog = drgn.Program()
-    prog.load_debug_info([sys.argv[1]])
+    load(prog, sys.argv[1])
     status = 0
     for name in sys.argv[2:]:
         try:

@@ -17,6 +17,7 @@ from lib import Tap  # noqa: E402
 COMPLETE = os.path.join(TOP, "bench", "complete.py")
 ROW = os.path.join(TOP, "bench", "row.py")
 ALTERNATE = os.path.join(TOP, "bench", "alternate.py")
+INTERLEAVE = os.path.join(TOP, "bench", "interleave.py")
 REVISION = os.path.join(TOP, "bench", "revision")
 
 
@@ -101,6 +102,33 @@ def check_alternate(tap, workdir):
            "a command that fails stops it, named", p.stderr)
 
 
+def check_interleave(tap, workdir):
+    """bench/interleave.py rotates who goes first each round, runs a
+    LABEL@K command K times only, and reports each command's own median."""
+    log = os.path.join(workdir, "rotation")
+    if os.path.exists(log):
+        os.remove(log)
+    cmds = [f"{x}{'@2' if x == 'C' else ''}=sh -c 'echo {x} >> {log}'" for x in "ABC"]
+    cmds[0] = f"A=sh -c 'echo A >> {log}; sleep 0.05'"
+    p = run([sys.executable, INTERLEAVE, "--runs", "3", "--tsv"] + cmds)
+    with open(log) as f:
+        turns = f.read().split()
+    # Warmups A B C (C twice more: its RSS run comes after), then rounds
+    # starting at A, then B, then C; C skipped in round 3; one RSS run each.
+    want = ["A", "B", "C", "A", "B", "C", "B", "C", "A", "A", "B", "A", "B", "C"]
+    tap.ok(p.returncode == 0 and turns == want,
+           "a warmup of each, rounds in rotation, C only in its 2 rounds, one RSS run each",
+           " ".join(turns) + p.stderr)
+    rows = {l.split()[0]: l.split() for l in p.stdout.splitlines()} if p.returncode == 0 else {}
+    tap.ok(set(rows) == {"A", "B", "C", "load"} and float(rows["A"][1]) >= 0.05 >
+           float(rows["B"][1]) and rows["C"][4] == "2" and rows["A"][4] == "3" and
+           int(rows["A"][3]) > 0,
+           "each command's median, its runs and its peak RSS; the load last", p.stdout)
+    p = run([sys.executable, INTERLEAVE, "--runs", "2", "a=true", "b=false"])
+    tap.ok(p.returncode != 0 and "false" in p.stderr,
+           "a command that fails stops it, named", p.stderr)
+
+
 def check_revision(tap, workdir):
     """bench/revision: -dirty for a changed source, not for the results
     file bench/run has just written."""
@@ -149,6 +177,7 @@ def main():
     check_complete(tap)
     check_row(tap)
     check_alternate(tap, a.workdir)
+    check_interleave(tap, a.workdir)
     check_revision(tap, a.workdir)
     return tap.finish()
 

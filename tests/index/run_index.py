@@ -243,9 +243,25 @@ def main():
     flipped = bytearray(good)
     flipped[HEADER.size + 3] ^= 0x55
     refused(bytes(flipped), "checksum", "a flipped byte in the unit headers")
-    # The postings are read only by lookups the definitions cannot answer
-    # (a miss that wants a "did you mean"): those note the damage.
+    # The postings are read only by lookups of names whose definitions the
+    # index has not recorded (a missing name, and a "did you mean", are
+    # answered from the names and the definitions): with every name's
+    # definitions recorded, a damaged postings section changes nothing
+    # and is never read; with none recorded (an index of units only),
+    # the lookups that read it note the damage.
     flipped = bytearray(good)
+    flipped[-6] ^= 0x55
+    got = []
+    for q in QUERIES:
+        plant(bytes(flipped))
+        got.append(lint.run(exe, *q, extra_env=env))
+    ok(all(g.returncode == c.returncode and g.stdout == c.stdout for g, c in zip(got, cold)),
+       "a flipped byte in the postings, every definition recorded: the answers unchanged",
+       [g.stderr for g in got if g.stderr][:3])
+    units_only = decode(good)
+    for e in units_only["entries"]:
+        e["flags"], e["defs"] = 0, []
+    flipped = bytearray(encode(units_only))
     flipped[-6] ^= 0x55
     got = []
     for q in QUERIES:
@@ -253,8 +269,8 @@ def main():
         got.append(lint.run(exe, *q, extra_env=env))
     ok(all(g.returncode == c.returncode and g.stdout == c.stdout for g, c in zip(got, cold)) and
        any("checksum" in g.stderr for g in got),
-       "a flipped byte in the postings: noted where they are read, the answers unchanged",
-       [g.stderr for g in got if g.stderr][:3])
+       "a flipped byte in the postings of a units-only index: noted where they are read, "
+       "the answers unchanged", [g.stderr for g in got if g.stderr][:3])
     flipped = bytearray(good)
     flipped[0] ^= 1
     refused(bytes(flipped), "not a layoutlint name index", "a wrong magic")

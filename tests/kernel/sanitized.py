@@ -14,6 +14,7 @@ runs it in build-asan, suite kernel-sanitized).
 import argparse
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -81,6 +82,30 @@ def main():
                (walk.returncode, walk.stdout, walk.stderr),
                f"{what}: the scan and the libdw walk agree byte for byte",
                f"scan: {scan.stderr[-1000:]}\nwalk: {walk.stderr[-1000:]}")
+    # Warm: the name index a --list='*' leaves in a cache of this run's own,
+    # then lookups it answers alone or helps with (a missing name, one
+    # with close names, the struct with ~1,800 copies), each against the
+    # same lookup without the index (LAYOUTLINT_CACHE=off), byte for byte.
+    with tempfile.TemporaryDirectory() as cache:
+        warm_env = dict(env, XDG_CACHE_HOME=cache)
+        p = lint.run("--list=*", vmlinux, extra_env=warm_env)
+        tap.ok(p.returncode in (0, 1) and not any(w in p.stderr for w in SANITIZER_WORDS) and
+               any(f.endswith(".index") for f in os.listdir(os.path.join(cache, "layoutlint"))
+                   if os.path.isdir(os.path.join(cache, "layoutlint"))),
+               "--list='*' leaves a name index, no sanitizer report", p.stderr[-3000:])
+        for what, args in (("warm missing name, nothing near", structs("no_such_struct_x")),
+                           ("warm misspelt name: did-you-mean", structs("task_strct")),
+                           ("warm short misspelt name", structs("fil")),
+                           ("warm mixed: found, missing, misspelt",
+                            structs("file", "no_such_struct_x", "task_strct"))):
+            warm = lint.run(vmlinux, *args, extra_env=warm_env)
+            cold = lint.run(vmlinux, *args, extra_env=dict(env, LAYOUTLINT_CACHE="off"))
+            tap.ok(warm.returncode == 2 and
+                   not any(w in warm.stderr for w in SANITIZER_WORDS) and
+                   (warm.returncode, warm.stdout, warm.stderr) ==
+                   (cold.returncode, cold.stdout, cold.stderr),
+                   f"{what}: exit 2, no sanitizer report, as without the index",
+                   f"warm: {warm.stderr[-1500:]}\ncold: {cold.stderr[-1500:]}")
     return tap.finish()
 
 

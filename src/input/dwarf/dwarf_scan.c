@@ -45,6 +45,13 @@ struct abbrev {
 	int32_t name_strp_at;	/* the first DW_AT_name, when a DW_FORM_strp */
 	bool located;		/* a DW_TAG_variable with a DW_AT_location */
 	/*
+	 * The fields from fixed_size on are planned at the first DIE that
+	 * uses the abbreviation (planned_abbrev()): a top-level walk meets a
+	 * fraction of a unit's ~140 codes, and planning all of them was a
+	 * third of loading the ~1,800 tables a lookup of struct file reads.
+	 */
+	bool planned;
+	/*
 	 * For hash_members(), which reads every member of every definition
 	 * (most of a --list='*' scan): a DIE of fixed size with each of what
 	 * it reads at most once and at a fixed place, read there at once.
@@ -306,12 +313,12 @@ static void precompute_quick(const struct abbrev_table *t, struct abbrev *a,
 	a->quick_child = names <= 1 && siblings <= 1;
 }
 
-static void precompute(struct abbrev_table *t, struct abbrev *a, const struct ll_scan_unit *u)
+static void precompute(const struct abbrev_table *t, struct abbrev *a,
+		       const struct ll_scan_unit *u)
 {
 	int32_t at = 0;
 	bool fixed_so_far = true, named = false;
 
-	a->wanted = wanted_tag(a->tag);
 	a->sibling_at = -1;
 	a->name_strp_at = -1;
 	a->located = false;
@@ -336,6 +343,24 @@ static void precompute(struct abbrev_table *t, struct abbrev *a, const struct ll
 	}
 	a->fixed_size = fixed_so_far ? at : -1;
 	precompute_quick(t, a, u);
+	a->planned = true;
+}
+
+/* The abbreviation CODE of table T, planned; NULL when T has none. */
+static inline const struct abbrev *planned_abbrev(const struct abbrev_table *t, uint64_t code)
+{
+	if (code >= t->nr_codes || !t->by_code[code].present)
+		return NULL;
+	struct abbrev *a = &t->by_code[code];
+
+	if (!a->planned) {
+		const struct ll_scan_unit u = { .addr_size = t->addr_size,
+						.offset_size = t->offset_size,
+						.version = t->version };
+
+		precompute(t, a, &u);
+	}
+	return a;
 }
 
 static void abbrev_table_release(struct abbrev_table *t)
@@ -360,6 +385,9 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 	t->codes_used = 0;
 	t->nr_specs = 0;
 	t->valid = false;
+	t->addr_size = u->addr_size;
+	t->offset_size = u->offset_size;
+	t->version = u->version;
 	t->names_inline = t->names_hidden = t->scopes = false;
 	for (;;) {
 		uint64_t code = ll_uleb(&c);
@@ -436,7 +464,7 @@ static bool load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_un
 		for (unsigned i = 0; !a->children && i < a->nr_attrs; i++)
 			if (t->attr[a->first + i] == DW_AT_sibling)
 				return false;
-		precompute(t, a, u);
+		a->wanted = wanted_tag(a->tag);
 		for (unsigned i = 0; a->wanted && i < a->nr_attrs; i++) {
 			if (t->attr[a->first + i] != DW_AT_name)
 				continue;
@@ -527,6 +555,11 @@ struct targets {
 	size_t name_mask;
 	size_t shortest;	/* length of the shortest name */
 	bool collect_all;	/* every named struct/union/typedef, not NAMES */
+	/*
+	 * NAMES are distinct and at most 64: a unit's walk may stop once it
+	 * has met a definition of each (scan_unit()).
+	 */
+	bool stop_when_defined;
 };
 
 static size_t hash64(uint64_t v)
@@ -737,6 +770,9 @@ static void build_targets(const struct ll_scan_input *in, const char *const *nam
 		if (strlen(names[i]) < t->shortest)
 			t->shortest = strlen(names[i]);
 	name_index_init(t);
+	t->stop_when_defined = n > 0 && n <= 64;
+	for (size_t i = 0; i < n && t->stop_when_defined; i++)
+		t->stop_when_defined = name_index(t, names[i], strlen(names[i])) == (long)i;
 	if (n > FEW_NAMES) {
 		/*
 		 * Every suffix of every string whose length and first byte are
@@ -983,6 +1019,9 @@ struct worker {
 	} *spelled;
 	size_t nr_tables_read;		/* units whose abbreviations were read */
 	bool scopes;			/* ... and any of them had a scope tag */
+	bool defined_every_name;	/* scan_unit() stopped at the last definition */
+	/* Bytes of the unit at ub_off that buf already holds (scan_prefix()). */
+	size_t loaded_head;
 };
 
 static bool skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c);
@@ -1080,7 +1119,7 @@ static bool read_unit_info(struct worker *w, const struct ll_scan_unit *u)
 
 	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
 		return false;
-	const struct abbrev *a = &t->by_code[code];
+	const struct abbrev *a = planned_abbrev(t, code);
 
 	for (unsigned i = 0; i < a->nr_attrs; i++) {
 		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
@@ -1283,7 +1322,7 @@ static enum members_read hash_members(struct worker *w, const struct ll_scan_uni
 			return MEMBERS_READ;
 		if (code >= t->nr_codes || !t->by_code[code].present)
 			return MEMBERS_BAD;
-		const struct abbrev *a = &t->by_code[code];
+		const struct abbrev *a = planned_abbrev(t, code);
 		bool member = a->tag == DW_TAG_member;
 		uint64_t name = raw ? 0 : ll_sig_name(NULL), loc = 0, bits = 0;
 		uint64_t sibling = 0;
@@ -1420,7 +1459,7 @@ static bool names_nothing_wanted(const struct worker *w, const struct ll_scan_un
 
 	if (c.bad || code == 0 || code >= t->nr_codes || !t->by_code[code].present)
 		return false;
-	const struct abbrev *a = &t->by_code[code];
+	const struct abbrev *a = planned_abbrev(t, code);
 
 	if (!is_aggregate(a->tag))
 		return true;
@@ -1474,7 +1513,7 @@ static void capture_aggregate(struct worker *w, const struct ll_scan_unit *u,
 
 	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
 		return;
-	const struct abbrev *a = &t->by_code[code];
+	const struct abbrev *a = planned_abbrev(t, code);
 
 	if (!is_aggregate(a->tag))
 		return;
@@ -1535,7 +1574,7 @@ static void capture(struct worker *w, const struct ll_scan_unit *u, const unsign
 
 	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
 		return;
-	const struct abbrev *a = &t->by_code[code];
+	const struct abbrev *a = planned_abbrev(t, code);
 
 	h->tag = a->tag;
 	if (a->tag != DW_TAG_typedef) {
@@ -1692,7 +1731,7 @@ static enum die_status read_die(struct worker *w, const struct ll_scan_unit *u, 
 		return DIE_END;
 	if (code >= t->nr_codes || !t->by_code[code].present)
 		return DIE_UNSURE;
-	const struct abbrev *a = &t->by_code[code];
+	const struct abbrev *a = planned_abbrev(t, code);
 	bool check_name = want && a->wanted;
 
 	*out = a;
@@ -1919,7 +1958,7 @@ static const struct abbrev *raw_abbrev(struct raw_unit *ru, struct ll_cursor *c)
 		ru->failed = true;
 		return NULL;
 	}
-	return code ? &t->by_code[code] : NULL;
+	return code ? planned_abbrev(t, code) : NULL;
 }
 
 /* The DIE at OFF into RU->last; false (FAILED set) when OFF is no DIE of the unit. */
@@ -2487,6 +2526,13 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 		return true;
 	size_t start_hits = w->nr_hits, start_vars = w->nr_vars;
 	const bool variables = w->in->variables;
+	const struct targets *t = w->targets;
+	uint64_t defined = 0, defined_all = 0;
+
+	w->defined_every_name = false;
+
+	if (t->stop_when_defined && !t->collect_all && !variables)
+		defined_all = t->n == 64 ? UINT64_MAX : ((uint64_t)1 << t->n) - 1;
 
 	for (;;) {
 		uint64_t die = w->ub_off + (uint64_t)(c.p - w->ub);
@@ -2503,8 +2549,28 @@ static bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t nam
 			break;
 		if (st == DIE_UNSURE)
 			goto unsure;
-		if (match)
-			capture(w, u, w->ub + (die - w->ub_off), push_hit(w, die, idx));
+		if (match) {
+			struct ll_scan_hit *h = push_hit(w, die, idx);
+
+			capture(w, u, w->ub + (die - w->ub_off), h);
+			/*
+			 * C gives a tag one definition per file scope, so
+			 * once this unit has defined every name asked for, the
+			 * rest of it holds no other definition of them: ~1,800
+			 * units of a vmlinux define struct file, most of them
+			 * well before their end. (A typedef of an anonymous
+			 * struct under the same name after the definition is
+			 * not looked for; no compiler output we read has one.)
+			 */
+			if (defined_all && h->has_sig && !h->via_typedef && !h->declaration &&
+			    is_aggregate(h->tag) && idx < 64) {
+				defined |= (uint64_t)1 << idx;
+				if (defined == defined_all) {
+					w->defined_every_name = true;
+					break;
+				}
+			}
+		}
 		if (variables && a->located) {
 			w->vars = xgrow(w->vars, w->nr_vars, sizeof(*w->vars));
 			w->vars[w->nr_vars] = (struct ll_scan_variable){ .die = die, .unit = u->offset,
@@ -3163,13 +3229,20 @@ static bool load_unit(struct worker *w, const struct ll_scan_unit *u)
 	}
 	if (size > SIZE_MAX / 2)
 		return false;
+	size_t head = w->loaded_head;
+
+	w->loaded_head = 0;
 	if (w->buf_size < size) {
 		free(w->buf);
 		w->buf = unit_buffer(size > w->largest_unit ? (size_t)size : w->largest_unit,
 				     &w->buf_size);
+		head = 0;
 	}
-	if (ll_pread_all(w->in->fd, w->buf, (size_t)size, w->in->info_file_offset + u->offset) !=
-	    size)
+	/* The first bytes of this very unit may be there already (scan_prefix()). */
+	if (w->ub != w->buf || w->ub_off != u->offset || head > size)
+		head = 0;
+	if (ll_pread_all(w->in->fd, w->buf + head, (size_t)size - head,
+			 w->in->info_file_offset + u->offset + head) != size - head)
 		return false;
 	w->ub = w->buf;
 	w->ub_off = u->offset;
@@ -3205,6 +3278,65 @@ static bool defines_first_name(const struct worker *w, size_t first)
 	return false;
 }
 
+/*
+ * Bytes of a unit read before the rest, when a walk may stop early
+ * (targets' stop_when_defined), in units of at least UNIT_PREFIX_MIN.
+ */
+#define UNIT_PREFIX ((size_t)48 << 10)
+#define UNIT_PREFIX_MIN ((size_t)64 << 10)
+
+/*
+ * Scan unit I (U) from its first UNIT_PREFIX bytes only: true when that
+ * was enough, its walk having met a definition of every name there (then
+ * its hits are kept as a whole unit's walk keeps them). False, with
+ * nothing kept, when the caller must read and walk the whole unit: the
+ * copy of the rest of the unit was most of a lookup of struct file,
+ * which ~1,800 units define well before their end.
+ */
+static bool scan_prefix(struct worker *w, size_t i, const struct ll_scan_unit *u)
+{
+	const struct targets *t = w->targets;
+	struct ll_scan_unit head = *u;
+	size_t inline_max = SIZE_MAX, end, before = w->nr_hits;
+	struct unit_lines ul = { 0 };
+	bool done;
+
+	if (!t->stop_when_defined || t->collect_all || w->in->variables || !w->in->use_pread ||
+	    w->guessed || u->end - u->offset < (uint64_t)UNIT_PREFIX_MIN ||
+	    u->first_die - u->offset >= UNIT_PREFIX ||
+	    (u->addr_size != 2 && u->addr_size != 4 && u->addr_size != 8))
+		return false;
+	head.end = u->offset + UNIT_PREFIX;
+	if (!load_unit(w, &head))
+		return false;
+	w->loaded_head = UNIT_PREFIX;
+	const unsigned char *p = w->ub + (u->first_die - w->ub_off);
+	size_t n = (size_t)(head.end - u->first_die);
+	enum filter_verdict v = filter_unit(w, i, p, n, &inline_max, &end);
+
+	if (v == UNIT_SKIP || !load_abbrevs(w->in, u, &w->abbrevs))
+		return false;
+	if (v == UNIT_ASK_ABBREVS && !(end = may_contain(w, p, n, inline_max)))
+		return false;
+	if (w->in->str_size > UINT32_MAX || w->abbrevs.names_hidden)
+		end = SIZE_MAX;
+	done = scan_unit(w, &head, end) && w->defined_every_name;
+	/* What unit_info() remembered is keyed by HEAD, which is gone. */
+	w->info = (struct unit_info){ 0 };
+	if (!done) {
+		w->nr_hits = before;
+		return false;
+	}
+	w->nr_tables_read++;
+	w->scopes |= w->abbrevs.scopes;
+	if (w->in->distinct)
+		keep_distinct(w, u, &ul, before);
+	else if (w->in->stop_at_first_definition && defines_first_name(w, before))
+		atomic_store_explicit(w->stop, true, memory_order_relaxed);
+	unit_lines_release(&ul);
+	return true;
+}
+
 /* The work [first, last): units, or with w->only indexes into it. */
 static void scan_units(struct worker *w, size_t first, size_t last)
 {
@@ -3224,6 +3356,8 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 
 		if (!w->targets->collect_all && w->targets->nr_list == 0 &&
 		    !unit_may_hold_inline(w, i))
+			continue;
+		if (scan_prefix(w, i, u))
 			continue;
 		/*
 		 * An address size DWARF does not define: the forms sized by it

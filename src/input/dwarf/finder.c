@@ -36,7 +36,15 @@ struct ll_finder {
 	/* ll_finder_skip_headers(): one made-up header may span many units. */
 	bool skip_headers;
 	bool *faked;			/* by unit: inside a made-up one; NULL: none yet */
+	/* ll_finder_use_index(): the name index of this input, borrowed; NULL: none. */
+	struct ll_name_index *index;
 };
+
+void ll_finder_use_index(struct ll_finder *finder, struct ll_name_index *index)
+{
+	if (finder)
+		finder->index = index;
+}
 
 
 static bool wanted_tag(int tag)
@@ -975,14 +983,11 @@ static void *near_pass_run(void *arg)
  * *INCOMPLETE: some unit the confirming scan could not read (clang's strx
  * names) may hold a candidate: the libdw walk must answer instead.
  */
-static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limit,
-			 bool *incomplete)
+static void near_strings(const struct ll_finder *finder, const char *name, size_t limit,
+			 struct near_list *out)
 {
 	const struct ll_scan_input *in = &finder->in;
-	const char *names[SUGGEST_CANDIDATES];	/* point into .debug_str */
 	struct near_pass pass[2];
-	struct ll_scan_result r;
-	char *answer = NULL;
 	uint64_t name_set = 0, bits[256];
 	const char *str = (const char *)in->str, *end = str + in->str_size;
 	const char *cut = str + in->str_size / 2;
@@ -1011,20 +1016,32 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 		for (size_t i = 0; i < pass[1].found.n; i++)
 			near_add(&pass[0].found, pass[1].found.v[i].s, pass[1].found.v[i].dist);
 	}
-	const struct near_list *near = &pass[0].found;
-	size_t nr = near->n;
+	*out = pass[0].found;
+}
 
-	if (!nr)
-		return NULL;
-	for (size_t i = 0; i < nr; i++)
-		names[i] = near->v[i].s;
+/*
+ * The first of NAMES (NR, closest first) that a scan finds a struct or
+ * union definition of, as "did you mean" text; NULL when none. ONLY (or
+ * NULL): the units to scan, NR_ONLY of them. *INCOMPLETE: the scan could
+ * not read some unit.
+ */
+static char *confirm_near(struct ll_finder *finder, const char *const *names, size_t nr,
+			  const uint32_t *only, size_t nr_only, size_t *which, bool *incomplete)
+{
+	struct ll_scan_result r;
+	char *answer = NULL;
 	/* Found, the closest candidate is the answer: no need to scan on. */
-	struct ll_scan_input first_wins = *in;
+	struct ll_scan_input first_wins = finder->in;
 
 	first_wins.stop_at_first_definition = true;
 	first_wins.units = finder->units;
 	first_wins.nr_units = finder->nr_units;
 	first_wins.verdicts = finder->verdicts;
+	if (only) {
+		first_wins.only = only;
+		first_wins.nr_only = nr_only;
+		first_wins.only_nr_units = finder->nr_units;
+	}
 	if (ll_scan(&first_wins, names, nr, ll_threads(), &r) != 0) {
 		*incomplete = true;
 		return NULL;
@@ -1043,6 +1060,7 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 			sb_addf(&sb, "did you mean %s %s?",
 				hit->tag == DW_TAG_union_type ? "union" : "struct", names[i]);
 			answer = sb_detach(&sb);
+			*which = i;
 			break;
 		}
 	}
@@ -1054,6 +1072,168 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 	}
 	ll_scan_result_release(&r);
 	return answer;
+}
+
+static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limit,
+			 bool *incomplete)
+{
+	const char *names[SUGGEST_CANDIDATES];	/* point into .debug_str */
+	struct near_list near;
+
+	near_strings(finder, name, limit, &near);
+	if (!near.n)
+		return NULL;
+	for (size_t i = 0; i < near.n; i++)
+		names[i] = near.v[i].s;
+	size_t which;
+
+	return confirm_near(finder, names, near.n, NULL, 0, &which, incomplete);
+}
+
+/* An index name within the limit, and its distance. */
+struct index_near {
+	const char *s;
+	size_t dist;
+};
+
+static int cmp_index_near(const void *a, const void *b)
+{
+	const struct index_near *x = a, *y = b;
+
+	if (x->dist != y->dist)
+		return x->dist < y->dist ? -1 : 1;
+	return strcmp(x->s, y->s);
+}
+
+static int cmp_unit(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * When the index recorded every definition of each name FOUND[0..*NR)
+ * (what --list, --audit and --contains leave): the ascending units holding
+ * one, and the names, in order, that have any (NAMES, FOUND and *NR
+ * become those). The first copy of each distinct definition is recorded,
+ * so the first definition of a name in .debug_info order is in these
+ * units. NULL when some name's definitions are unknown: then its units
+ * come from the postings (most of the index file, read and checked).
+ */
+static uint32_t *def_units(const struct ll_name_index *ix, struct index_near *found, size_t *nr,
+			   const char **names, size_t *nr_units)
+{
+	uint32_t *units = NULL;
+	size_t n = 0, kept = 0;
+
+	for (size_t i = 0; i < *nr; i++) {
+		long k = ll_name_index_find(ix, found[i].s);
+
+		if (k < 0 || !(ix->flags[k] & LL_INDEX_DEFS_KNOWN)) {
+			free(units);
+			return NULL;
+		}
+	}
+	for (size_t i = 0; i < *nr; i++) {
+		size_t nd;
+		const struct ll_index_def *defs = ll_name_index_defs(ix, ll_name_index_find(ix,
+									 found[i].s), &nd);
+
+		if (!nd)
+			continue;
+		for (size_t d = 0; d < nd; d++) {
+			units = xgrow(units, n, sizeof(*units));
+			units[n++] = defs[d].unit;
+		}
+		found[kept] = found[i];
+		names[kept++] = found[i].s;
+	}
+	*nr = kept;
+	if (n)
+		qsort(units, n, sizeof(*units), cmp_unit);
+	size_t u = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!u || units[u - 1] != units[i])
+			units[u++] = units[i];
+	*nr_units = u;
+	return units ? units : xcalloc(1, sizeof(*units));
+}
+
+/*
+ * suggest_raw()'s answer, with the name index's help. Its candidates are
+ * the SUGGEST_CANDIDATES strings of .debug_str closest to NAME, and its
+ * answer the first of them that names a struct or union definition: a
+ * name of the index. So the index's names within LIMIT, closest first,
+ * are scanned for in their own units only, and the first one defined, X
+ * at distance D, is the answer when suggest_raw() would have counted it
+ * among its candidates: when the pass over .debug_str, run with limit D
+ * (far cheaper than LIMIT: most strings fail its first filter), keeps X
+ * among the SUGGEST_CANDIDATES closest. No index name within LIMIT: no
+ * answer, and no pass at all. *FALLBACK: the index cannot answer alone
+ * (too many near names, or postings it refused): suggest_raw() must.
+ */
+static char *suggest_indexed(struct ll_finder *finder, const char *name, size_t limit,
+			     bool *incomplete, bool *fallback)
+{
+	struct ll_name_index *ix = finder->index;
+	struct index_near found[SUGGEST_CANDIDATES];
+	const char *names[SUGGEST_CANDIDATES];
+	size_t nr = 0, len = strlen(name), nr_units = 0;
+	char *answer, *note = NULL;
+	uint32_t *units;
+
+	*fallback = true;
+	if (finder->nr_units != ix->nr_units)
+		return NULL;
+	for (uint64_t i = 0; i < ix->nr_names; i++) {
+		const char *s = ix->names + ix->name_off[i];
+		size_t l = strlen(s), d;
+
+		/* Each edit changes the length by one at most. */
+		if (l + limit < len || l > len + limit ||
+		    (d = ll_edit_distance_n(name, len, s, l, limit)) > limit)
+			continue;
+		if (nr == SUGGEST_CANDIDATES)
+			return NULL;
+		found[nr++] = (struct index_near){ s, d };
+	}
+	*fallback = false;
+	if (!nr)
+		return NULL;
+	qsort(found, nr, sizeof(*found), cmp_index_near);
+	for (size_t i = 0; i < nr; i++)
+		names[i] = found[i].s;
+	units = def_units(ix, found, &nr, names, &nr_units);
+	if (!units)
+		units = ll_name_index_units(ix, names, nr, &nr_units, &note);
+	if (note)
+		ll_notef("%s", note);
+	free(note);
+	if (!units) {
+		*fallback = true;
+		return NULL;
+	}
+	if (!nr) {
+		free(units);
+		return NULL;
+	}
+	size_t which = 0;
+
+	answer = confirm_near(finder, names, nr, units, nr_units, &which, incomplete);
+	free(units);
+	if (!answer || *incomplete)
+		return answer;
+	const struct index_near *x = &found[which];
+	struct near_list near;
+
+	near_strings(finder, name, x->dist, &near);
+	for (size_t i = 0; i < near.n; i++)
+		if (strcmp(near.v[i].s, x->s) == 0)
+			return answer;
+	free(answer);
+	return NULL;
 }
 
 struct in_scope {
@@ -1118,8 +1298,18 @@ char *ll_finder_suggest(struct ll_finder *finder, const char *name)
 
 	if (!finder)
 		return NULL;
-	if ((scoped = suggest_scoped(finder, name)))
+	/* An index is written only for an image without qualified names. */
+	if (!finder->index && (scoped = suggest_scoped(finder, name)))
 		return scoped;
+	if (finder->raw && finder->index) {
+		bool incomplete = false, fallback = false;
+		char *answer = suggest_indexed(finder, name, ll_suggest_limit(strlen(name)),
+					       &incomplete, &fallback);
+
+		if (!incomplete && !fallback)
+			return answer;
+		free(answer);
+	}
 	if (finder->raw) {
 		bool incomplete = false;
 		char *answer = suggest_raw(finder, name, ll_suggest_limit(strlen(name)),

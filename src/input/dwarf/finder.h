@@ -188,6 +188,13 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 char *ll_finder_suggest(struct ll_finder *finder, const char *name);
 
 /*
+ * INDEX (borrowed, or NULL): the loaded name index of the finder's
+ * .debug_info, which ll_finder_suggest() may use to find the same answer
+ * with less reading.
+ */
+void ll_finder_use_index(struct ll_finder *finder, struct ll_name_index *index);
+
+/*
  * What makes two same-named definitions "the same": kind, size, the
  * normalised declaring file and line, and the top-level members' names and
  * offsets.

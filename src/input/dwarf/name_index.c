@@ -16,6 +16,7 @@
 #include <dwarf.h>
 
 #include "util/cache_dir.h"
+#include "util/edit_distance.h"
 #include "util/hash.h"
 #include "util/read_file.h"
 #include "util/strbuf.h"
@@ -659,6 +660,50 @@ long ll_name_index_find(const struct ll_name_index *ix, const char *name)
 			hi = mid;
 	}
 	return -1;
+}
+
+/* Which of 64 classes of bytes S[0..N) holds, as bits. */
+static uint64_t byte_classes(const char *s, size_t n)
+{
+	uint64_t set = 0;
+
+	for (size_t i = 0; i < n; i++)
+		set |= 1ULL << ((unsigned char)s[i] & 63);
+	return set;
+}
+
+/* Whether X has more than N bits set. */
+static bool more_bits(uint64_t x, size_t n)
+{
+	for (size_t i = 0; i < n && x; i++)
+		x &= x - 1;
+	return x != 0;
+}
+
+bool ll_name_index_has_near(const struct ll_name_index *ix, const char *name, size_t limit)
+{
+	size_t len = strlen(name);
+	uint64_t name_set = byte_classes(name, len);
+
+	for (uint64_t i = 0; i < ix->nr_names; i++) {
+		const char *s = ix->names + ix->name_off[i];
+		size_t l = strlen(s);
+
+		/* Each edit changes the length by one at most. */
+		if (l + limit < len || l > len + limit)
+			continue;
+		/*
+		 * And brings in at most one class of bytes the other side
+		 * lacks: a lower bound that spares most names the distance.
+		 */
+		uint64_t set = byte_classes(s, l);
+
+		if (more_bits(set & ~name_set, limit) || more_bits(name_set & ~set, limit))
+			continue;
+		if (ll_edit_distance_n(name, len, s, l, limit) <= limit)
+			return true;
+	}
+	return false;
 }
 
 /* Read and check the postings section: 0, or -1 with *NOTE. */

@@ -147,6 +147,16 @@ void ll_name_index_release(struct ll_name_index *ix);
 /* Index of NAME among the index's names, or -1. */
 long ll_name_index_find(const struct ll_name_index *ix, const char *name);
 
+/*
+ * Whether some name of the index is within LIMIT edits of NAME
+ * (ll_edit_distance_n()). Every struct or union a "did you mean" may
+ * propose is a name of the index, so without one there is nothing to
+ * propose, known without reading .debug_str. (An index is written only
+ * for an image without qualified names, which it could not list: no
+ * "ns::NAME" to propose either.)
+ */
+bool ll_name_index_has_near(const struct ll_name_index *ix, const char *name, size_t limit);
+
 /* Name K's definitions, in the order a lookup meets them. */
 static inline const struct ll_index_def *ll_name_index_defs(const struct ll_name_index *ix,
 							    long k, size_t *n)
