@@ -463,8 +463,10 @@ static void draw_elided(struct html_ctx *c, const struct row *r, size_t first)
 {
 	const struct ll_member *m = r->segs[0].u->m;
 
-	sb_addf(c->out, "<g class=\"row elided\" data-line=\"%zu\" data-last=\"%zu\"><text "
-		"class=\"sub\" x=\"4\" y=\"", first, r->elided_to);
+	sb_addf(c->out, "<g class=\"row elided\" data-line=\"%zu\" data-last=\"%zu\" "
+		"data-path=\"", first, r->elided_to);
+	esc(c->out, m->path ? m->path : "");
+	sb_adds(c->out, "\"><text class=\"sub\" x=\"4\" y=\"");
 	fmt_num(c->out, r->y + 13);
 	sb_addf(c->out, "\">\xe2\x8b\xae lines %zu-%zu (%zu): inside ", first, r->elided_to,
 		r->elided_to - first + 1);

@@ -166,6 +166,18 @@ def maps(page):
     return out
 
 
+def elided_rows(page, map_index=0):
+    """The elided rows of map MAP_INDEX: [(member path, first line, last line)]."""
+    out, k = [], -1
+    for tag, attrs, _ in page.elements:
+        if tag == "svg" and "lines" in attrs.get("class", "").split():
+            k += 1
+        elif k == map_index and tag == "g" and "elided" in attrs.get("class", "").split():
+            out.append((attrs.get("data-path", ""), int(attrs["data-line"]),
+                        int(attrs["data-last"])))
+    return out
+
+
 def geometry_problems(page, struct_json, map_index=0):
     """Each box of map MAP_INDEX at its offset and size at the declared scale,
     and every sized leaf member of STRUCT_JSON covered exactly by its boxes."""
@@ -186,6 +198,9 @@ def geometry_problems(page, struct_json, map_index=0):
         if b // cl != (e - 1) // cl:
             bad.append(f"{g['data-path']}: one box crosses a line ({b}-{e})")
         segs.setdefault(g["data-path"], []).append((b, e))
+    # A run of lines one member fills, drawn as one short row: those lines are its bytes.
+    for path, first, last in elided_rows(page, map_index):
+        segs.setdefault(path, []).append((first * cl, (last + 1) * cl))
     members = {m["path"]: m for m in walk(struct_json["members"]) if m["path"]}
     for path, ss in segs.items():
         m = members.get(path)

@@ -371,6 +371,9 @@ def main():
     # blob fills lines 1..999 whole (bytes 64..64063); line 0 (hot, blob's start: a finding)
     # and the last lines stay.
     want = [(2, 998)]
+    geo11 = pagecheck.geometry_problems(p11, j11)
+    t.ok(not geo11, "the big member's boxes and elided row cover its bytes exactly",
+         "\n".join(geo11))
     t.ok(r11.returncode == 1 and not p11.errors and elided == want and
          drawn == [0, 1, 999, 1000, 1001][:nlines - 997] and
          "lines 2-998 (997): inside blob" in p11.text() and len(r11.stdout) < 200000,
