@@ -165,7 +165,7 @@ static const struct argp_option argp_options[] = {
 	  "Lint OLD-BINARY with the same rules as the reference; report new findings and "
 	  "each struct's layout changes. A directory REF: each binary B is compared with REF/B", 3 },
 	{ "layout-change", OPT_LAYOUT_CHANGE, "LEVEL", 0,
-	  "With --against: the level of layout-change findings (a struct crossing a kmalloc "
+	  "With --against or --baseline: the level of layout-change findings (a struct crossing a kmalloc "
 	  "size class, taking more cachelines, or a tagged member moving to another line): "
 	  "off, note, warning (default) or error", 3 },
 	{ NULL, 0, NULL, 0, "Paths:", 4 },

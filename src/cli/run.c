@@ -836,6 +836,19 @@ static int lint_binaries(struct options *o)
 	 * Before any output: a baseline that cannot be written fails the run
 	 * whole. It replaces the old one only once the output is out, too.
 	 */
+	/*
+	 * --baseline: layout-change against the layouts the baseline recorded
+	 * (--write-baseline writes them), as --against does against a binary.
+	 */
+	if (o->baseline && !o->layout_change_off) {
+		for (size_t i = 0; i < all.nr_structs; i++)
+			ll_layout_change_recorded(&all.structs[i], &ref, o->baseline,
+						  o->layout_change_level);
+		if (!ref.nr_layouts && all.nr_structs)
+			ll_notef("%s records no layouts (written before layoutlint recorded them): "
+				 "no layout-change findings; --write-baseline writes them",
+				 o->baseline);
+	}
 	if (o->write_baseline) {
 		ll_pairset_from_run(&all, &mine);
 		if (ll_baseline_prepare(o->write_baseline, &mine, &pending, &err))
