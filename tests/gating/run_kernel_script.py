@@ -177,6 +177,7 @@ class Suite:
         self.failures()
         self.picked()
         self.embedded()
+        self.embedding()
         self.access()
         self.two_objects()
         self.plain_hook()
@@ -391,6 +392,37 @@ class Suite:
         self.ok(r.rc == 0 and "nothing to lint" in r.err,
                 "a comment outside every struct in that header: nothing to lint", r)
         self.restore("include/linux/types.h")
+
+    # ---- the other direction: a rules struct embedded in one no rules name -----------
+
+    def embedding(self):
+        """struct conn (rules) grows; struct conn_pool (no rules) embeds it in an
+        anonymous struct inside an anonymous union: conn_pool is linted with
+        struct conn's rules in place and its layout change reported."""
+        tree = self.tree
+        run(["make", "fs/conn.o", "fs/conn_pool.o"], cwd=tree, timeout=300, env=ENV,
+            check=True)
+        edit(self.header, "\tvoid *priv;\n", "\tvoid *priv;\n\tlong spare[8];\n")
+        r = self.script()
+        warn = [ln for ln in r.out.splitlines() if "[layout-change]" in ln]
+        pool = [ln for ln in warn if "struct conn_pool: " in ln]
+        self.ok(r.rc in (0, 1) and
+                "struct conn_pool embeds struct conn (at primary), whose definition in "
+                "include/linux/conn.h changed: linting struct conn_pool in fs/conn_pool.o" in r.err
+                and len(pool) == 1 and "struct conn_pool: 320 -> 384 bytes, cachelines 5 -> 6; "
+                "primary.lock line 2 -> 3, primary.refs line 2 -> 3, primary.cfg line 2 -> 3, "
+                "primary.count line 3 -> 4, primary.bytes line 3 -> 4 [layout-change]" in pool[0],
+                "no OBJ, a rules struct grows: the struct no rules name that embeds it (through "
+                "an anonymous struct and union) is linted with its rules, and its layout-change "
+                "names before and after", r)
+        self.restore("include/linux/conn.h")
+        edit(self.header, "};\n\n#endif", "};\n/* a comment */\n\n#endif")
+        r = self.script()
+        self.ok(r.rc == 0 and "conn_pool" not in r.err + r.out,
+                "a change to that header outside struct conn: the outer struct is not linted", r)
+        self.restore("include/linux/conn.h")
+        for f in ("fs/conn_pool.o", "fs/.conn_pool.o.cmd"):
+            os.unlink(os.path.join(tree, f))
 
     # ---- --access: a struct no rules name, tagged from the code ------------------------
 
