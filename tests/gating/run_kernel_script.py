@@ -156,7 +156,7 @@ class Suite:
         self.tap, self.tool, self.tree, self.work = tap, tool, tree, work
         self.header = os.path.join(tree, "include", "linux", "conn.h")
         self.state = os.path.join(tree, ".git", "layoutlint-kernel")
-        self.base_obj = os.path.join(self.state, "base", "fs", "conn.o")
+        self.base_obj = os.path.join(self.state, "light-base", "fs", "conn.o")
 
     def script(self, *args, cwd=None, timeout=300):
         return run([SCRIPT, "--layoutlint", self.tool, *args], cwd=cwd or self.tree,
@@ -192,10 +192,13 @@ class Suite:
         r = self.script("fs/conn.o")
         self.ok(r.rc == 0 and not errors_of(r.out),
                 "clean working tree against HEAD: nothing new, exit 0", r)
-        self.ok(os.path.isfile(self.base_obj) and
-                os.path.isfile(os.path.join(self.state, "base", ".config")),
-                "the reference is built in a worktree under .git/layoutlint-kernel, with .config",
-                r)
+        light = os.path.join(self.state, "light-base")
+        self.ok(os.path.isfile(self.base_obj) and not os.path.exists(os.path.join(self.state, "base"))
+                and sorted(os.listdir(os.path.join(light, "include", "linux"))) ==
+                ["conn.h", "types.h"] and "no worktree" in r.err and
+                "layoutlint-kernel" not in git(tree, "worktree", "list").out,
+                "the reference is compiled with the tree's own command under "
+                ".git/layoutlint-kernel/light-base from the files it reads (no worktree)", r)
         self.ok("\tno member added, removed or moved to another cacheline" in r.out.splitlines(),
                 "same .config on both sides: no member added (debug_flags exists in both)", r)
         self.ok(re.search(r"1 finding \(2 pairs\) already in OLD-BINARY suppressed", r.err),
@@ -224,7 +227,7 @@ class Suite:
         git(tree, "commit", "-q", "--no-verify", "-am", "conn: move count next to ops")
         r = self.script("--base", "HEAD~1", "--new", "HEAD", "fs/conn.o")
         self.ok(r.rc == 1 and len(errors_of(r.out)) == 1 and "write-hot count" in r.out and
-                os.path.isfile(os.path.join(self.state, "new", "fs", "conn.o")),
+                os.path.isfile(os.path.join(self.state, "light-new", "fs", "conn.o")),
                 "--base HEAD~1 --new HEAD: the commit's one new finding", r)
         r = self.script("fs/conn.o")
         self.ok(r.rc == 0 and not errors_of(r.out), "after the commit, against HEAD: nothing new",
@@ -268,7 +271,7 @@ class Suite:
             self.ok(r.rc == 0 and "\tno member added, removed or moved to another cacheline"
                     in r.out.splitlines() and
                     "working tree: fs/conn.o is older than .config: rebuilding" in r.err and
-                    ("configuration changed: rebuilding fs/conn.o" in r.err if what ==
+                    ("compiling fs/conn.o from 3 files of its revision" in r.err if what ==
                      ".config change" else
                      "reusing the objects built for its tree in an earlier run" in r.err),
                     f"{what}: both sides rebuilt (back: the reference's objects for that "
@@ -728,6 +731,15 @@ class Suite:
 
     def clean(self):
         tree = self.tree
+        r = self.script("--clean")
+        # --full-reference: the reference checked out in a kept worktree and built by make.
+        r = self.script("--full-reference", "fs/conn.o")
+        wts = git(tree, "worktree", "list", "--porcelain").out
+        self.ok(r.rc == 0 and os.path.isfile(os.path.join(self.state, "base", "fs", "conn.o")) and
+                os.path.isfile(os.path.join(self.state, "base", ".config")) and
+                os.path.join(self.state, "base") in wts and "no worktree" not in r.err,
+                "--full-reference: the reference is built by make in a kept worktree under "
+                ".git/layoutlint-kernel, with .config", r, wts)
         r = self.script("--clean")
         wts = git(tree, "worktree", "list", "--porcelain").out
         self.ok(r.rc == 0 and not os.path.exists(self.state) and
