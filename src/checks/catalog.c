@@ -175,8 +175,9 @@ static const struct ll_check_def catalog[] = {
 	},
 	{
 		.id = "layout-change", .sarif_name = "LayoutChange", .level = LL_LEVEL_WARNING,
-		.summary = "Under --against, a struct's layout changed in a way a gate should show.",
-		.description = "Compared with the reference (--against), the struct's size crossed a "
+		.summary = "Under --against or --baseline, a struct's layout changed in a way a gate should show.",
+		.description = "Compared with the reference (--against's binary, or the layouts a "
+			"--baseline file records), the struct's size crossed a "
 			"kmalloc size class (8, 16, 32, 64, 96, 128, 192, 256, 512 ... 8192 bytes, then "
 			"page orders: Linux's kmalloc_info[] on x86_64), it takes more cachelines, or a "
 			"member the rules tag moved to another cacheline. Such a change can come from a "

@@ -42,6 +42,8 @@ struct options {
 	const char **binaries;		/* --binary FILE..., or the positional BINARY */
 	size_t nr_binaries;
 	bool binary_option;		/* --binary given: every positional argument is a NAME */
+	char **archive_members;		/* the binaries thin archives were replaced by (owned) */
+	size_t nr_archive_members;
 	const char **args;		/* positional arguments, sorted out at the end */
 	size_t nr_args;
 	struct ll_query *queries;

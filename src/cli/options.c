@@ -186,7 +186,7 @@ static const struct argp_option argp_options[] = {
 	{ "repository", OPT_REPOSITORY, "URI", 0,
 	  "With --base-revision: the repository's URI (default: file:// of the source root)", 3 },
 	{ "layout-change", OPT_LAYOUT_CHANGE, "LEVEL", 0,
-	  "With --against: the level of layout-change findings (a struct crossing a kmalloc "
+	  "With --against or --baseline: the level of layout-change findings (a struct crossing a kmalloc "
 	  "size class, taking more cachelines, or a tagged member moving to another line): "
 	  "off, note, warning (default) or error", 3 },
 	{ NULL, 0, NULL, 0, "Paths:", 4 },
@@ -882,6 +882,9 @@ void cli_options_release(struct options *o)
 	free(o->queries);
 	free(o->in_outer);
 	free(o->binaries);
+	for (size_t i = 0; i < o->nr_archive_members; i++)
+		free(o->archive_members[i]);
+	free(o->archive_members);
 	free(o->args);
 	free(o->prefix_maps);
 	free(o->rules_paths);

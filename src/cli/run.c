@@ -777,7 +777,55 @@ static int write_rules(const struct options *o, const struct ll_run *run,
 	return rc;
 }
 
-int cli_lint(struct options *o)
+/*
+ * A thin archive among the binaries (kbuild's built-in.a) is its member
+ * objects, in its order, as if each were given with --binary: one report
+ * for all of them, each struct once, and under --against DIR each member
+ * M compared with DIR/M.
+ */
+static int expand_archives(struct options *o, struct ll_error *err)
+{
+	const char **out = NULL;
+	size_t n = 0;
+	bool any = false;
+
+	for (size_t b = 0; b < o->nr_binaries; b++) {
+		char **members;
+		size_t nm;
+		int rc = ll_input_archive_members(o->binaries[b], &members, &nm, err);
+
+		if (rc < 0) {
+			free(out);
+			return -1;
+		}
+		if (rc == 0) {
+			out = xgrow(out, n, sizeof(*out));
+			out[n++] = o->binaries[b];
+			continue;
+		}
+		any = true;
+		for (size_t m = 0; m < nm; m++) {
+			out = xgrow(out, n, sizeof(*out));
+			out[n++] = members[m];
+			o->archive_members = xgrow(o->archive_members, o->nr_archive_members,
+						   sizeof(*o->archive_members));
+			o->archive_members[o->nr_archive_members++] = members[m];
+		}
+		free(members);
+	}
+	if (!any) {
+		free(out);
+		return 0;
+	}
+	free(o->binaries);
+	o->binaries = out;
+	o->nr_binaries = n;
+	o->binary = out[0];
+	o->binary_option = true;	/* the report names each object, as with --binary */
+	return 0;
+}
+
+static int lint_binaries(struct options *o)
 {
 	struct ll_error err;
 	struct ll_rules rules = { 0 };
@@ -900,6 +948,19 @@ int cli_lint(struct options *o)
 	 * Before any output: a baseline that cannot be written fails the run
 	 * whole. It replaces the old one only once the output is out, too.
 	 */
+	/*
+	 * --baseline: layout-change against the layouts the baseline recorded
+	 * (--write-baseline writes them), as --against does against a binary.
+	 */
+	if (o->baseline && !o->layout_change_off) {
+		for (size_t i = 0; i < all.nr_structs; i++)
+			ll_layout_change_recorded(&all.structs[i], &ref, o->baseline,
+						  o->layout_change_level);
+		if (!ref.nr_layouts && all.nr_structs)
+			ll_notef("%s records no layouts (written before layoutlint recorded them): "
+				 "no layout-change findings; --write-baseline writes them",
+				 o->baseline);
+	}
 	if (o->write_baseline) {
 		ll_pairset_from_run(&all, &mine);
 		if (ll_baseline_prepare(o->write_baseline, &mine, &pending, &err))
@@ -1014,4 +1075,15 @@ done:
 	ll_rules_release(&rules);
 	cli_profiles_release(&profiles);
 	return status;
+}
+
+int cli_lint(struct options *o)
+{
+	struct ll_error err;
+
+	if (expand_archives(o, &err)) {
+		ll_report_error(&err);
+		return 2;
+	}
+	return lint_binaries(o);
 }

@@ -9,11 +9,14 @@
  *     "pairs": [
  *       {"rule":"mixed-cacheline","struct":"struct file","pair":["f_op","f_lock"]},
  *       {"rule":"split-hot","struct":"struct foo","pair":["lock"]}
- *     ]
+ *     ],
+ *     "layouts": [ ... ]
  *   }
  *
  * Entries are sorted by struct, rule and pair, and unique. A mixed-cacheline
  * pair is written read-mostly member first; other pairs in name order.
+ * "layouts" (optional; layout_record.c) records each struct's layout for
+ * layout-change.
  */
 #include "gating/baseline.h"
 #include "gating/change.h"
@@ -187,8 +190,12 @@ void ll_pairset_add_run(const struct ll_run *run, struct ll_pairset *out)
 		for (size_t k = 0; k < l->findings.n; k++) {
 			const struct ll_finding *f = &l->findings.v[k];
 			const char *a = NULL, *b = NULL, *x, *y;
-			size_t n = ll_finding_gate_pairs(f, 0, &a, &b);
+			size_t n;
 
+			/* Gated by the recorded layouts: a moved member's name is no pair. */
+			if (strcmp(f->rule, "layout-change") == 0)
+				continue;
+			n = ll_finding_gate_pairs(f, 0, &a, &b);
 			for (size_t p = 0; p < n; p++) {
 				ll_finding_gate_pairs(f, p, &a, &b);
 				oriented(f->rule, a, b, &x, &y);
@@ -197,10 +204,12 @@ void ll_pairset_add_run(const struct ll_run *run, struct ll_pairset *out)
 		}
 	}
 	sort_unique(out);
+	ll_layouts_add_run(run, out);
 }
 
 void ll_pairset_release(struct ll_pairset *set)
 {
+	ll_layouts_release(set);
 	for (size_t i = 0; i < set->n; i++)
 		key_release(&set->v[i]);
 	free(set->v);
@@ -256,7 +265,9 @@ void ll_baseline_render(const struct ll_pairset *set, struct strbuf *out)
 		sb_addf(out, "%s\n    %s", i ? "," : "", w.out.buf);
 		jw_release(&w);
 	}
-	sb_adds(out, set->n ? "\n  ]\n}\n" : "]\n}\n");
+	sb_adds(out, set->n ? "\n  ]" : "]");
+	ll_layouts_render(set, out);
+	sb_adds(out, "\n}\n");
 	free(order);
 }
 
@@ -365,6 +376,9 @@ static int read_document(const char *file, const struct json_value *doc, struct 
 	for (size_t i = 0; i < pairs->n; i++)
 		if (read_entry(file, &pairs->items[i], out, err))
 			return -1;
+	/* Optional: what layout-change compares with (layout_record.c). */
+	if (json_member(doc, "layouts"))
+		return ll_layouts_read(file, json_member(doc, "layouts"), out, err);
 	return 0;
 }
 

@@ -22,6 +22,8 @@
 #include "util/replace_file.h"
 #include "model/layout.h"
 #include "checks/run.h"
+#include "util/json_reader.h"
+#include "util/strbuf.h"
 
 /* One (rule, struct, pair). Pairs match unordered: {a, b} == {b, a}. */
 struct ll_pairkey {
@@ -34,12 +36,39 @@ struct ll_pairkey {
 	bool seen;		/* gating: some current finding has it */
 };
 
+/* A member of a recorded layout: its cachelines, none for a zero-size one. */
+struct ll_layout_member_rec {
+	char *path;
+	bool lines;
+	uint64_t first, last;
+};
+
+/*
+ * A struct's layout as a baseline records it (layout_record.c): what
+ * layout-change compares when the reference is a baseline, which holds
+ * pairs, not binaries. One per struct and line size.
+ */
+struct ll_layout_record {
+	enum ll_kind kind;
+	char *name;
+	unsigned cacheline;
+	uint64_t size, cachelines;
+	struct ll_layout_member_rec *members;	/* the struct's units, in offset order */
+	size_t nr_members;
+};
+
 struct ll_pairset {
 	struct ll_pairkey *v;	/* sorted and unique once built */
 	size_t n;
+	struct ll_layout_record *layouts;	/* sorted by kind, name, line size; unique */
+	size_t nr_layouts;
 };
 
-/* The pairs of every finding of RUN, sorted, one entry per pair. */
+/*
+ * The pairs of every finding of RUN, sorted, one entry per pair, and the
+ * layout of every struct RUN linted. layout-change findings add no pair:
+ * a baseline gates them by its layouts, not by member names.
+ */
 void ll_pairset_from_run(const struct ll_run *run, struct ll_pairset *out);
 /* OUT and the pairs of RUN (several references make one set). */
 void ll_pairset_add_run(const struct ll_run *run, struct ll_pairset *out);
@@ -149,5 +178,22 @@ void ll_layout_diff_free(struct ll_layout_diff *d);
  * class, more cachelines, or a member L's units tag on other lines.
  */
 void ll_layout_change_check(struct ll_linted *l, enum ll_level level);
+
+/* ---- layouts in a baseline (layout_record.c) ------------------------- */
+
+void ll_layouts_add_run(const struct ll_run *run, struct ll_pairset *set);
+void ll_layouts_release(struct ll_pairset *set);
+/* The "layouts" array of the baseline document, one struct a line; nothing without any. */
+void ll_layouts_render(const struct ll_pairset *set, struct strbuf *out);
+/* Read the optional "layouts" array V of FILE into SET; malformed: FILE:LINE:COLUMN. */
+int ll_layouts_read(const char *file, const struct json_value *v, struct ll_pairset *set,
+		    struct ll_error *err);
+/*
+ * --baseline: layout-change for L against the layout SET recorded for its
+ * struct at its line size (none recorded: nothing); REFERENCE (the
+ * baseline's path) names it in the diff. Returns whether one was recorded.
+ */
+bool ll_layout_change_recorded(struct ll_linted *l, const struct ll_pairset *set,
+			       const char *reference, enum ll_level level);
 
 #endif

@@ -64,9 +64,8 @@ static void add_lines(struct strbuf *sb, uint64_t first, uint64_t last)
 		sb_addf(sb, "%" PRIu64 "-%" PRIu64, first, last);
 }
 
-void ll_layout_change_check(struct ll_linted *l, enum ll_level level)
+static void check_diff(struct ll_linted *l, const struct ll_layout_diff *d, enum ll_level level)
 {
-	const struct ll_layout_diff *d = l->diff;
 	const struct ll_struct *s = l->layout;
 	struct strbuf msg = STRBUF_INIT;
 	char old_class[32], new_class[32];
@@ -123,4 +122,63 @@ void ll_layout_change_check(struct ll_linted *l, enum ll_level level)
 			ll_finding_member(f, d->moved[i].path);
 	}
 	ll_finding_seal(f, s);
+}
+
+void ll_layout_change_check(struct ll_linted *l, enum ll_level level)
+{
+	check_diff(l, l->diff, level);
+}
+
+/*
+ * The diff of L's layout against a recorded one: sizes, cachelines and the
+ * units whose lines differ. Lines compare only at one line size: a record
+ * made at another gives sizes alone.
+ */
+bool ll_layout_change_recorded(struct ll_linted *l, const struct ll_pairset *set,
+			       const char *reference, enum ll_level level)
+{
+	const struct ll_struct *s = l->layout;
+	const struct ll_layout_record *rec = NULL;
+	struct ll_layout_diff d = { .reference = reference, .in_reference = true };
+
+	for (size_t i = 0; i < set->nr_layouts && !rec; i++) {
+		const struct ll_layout_record *r = &set->layouts[i];
+
+		if (r->kind == s->kind && r->cacheline == s->cacheline && strcmp(r->name, s->name) == 0)
+			rec = r;
+	}
+	if (!rec)
+		return false;
+	d.old_size = rec->size;
+	d.old_cachelines = rec->cachelines;
+	d.old_cacheline = rec->cacheline;
+	d.new_size = s->size;
+	d.new_cachelines = ll_struct_lines(s);
+	d.new_cacheline = s->cacheline;
+	for (size_t i = 0; i < l->units.n; i++) {
+		const struct ll_member *m = l->units.v[i].m;
+		struct ll_diff_member dm = { 0 };
+
+		for (size_t k = 0; k < rec->nr_members && !dm.path; k++) {
+			const struct ll_layout_member_rec *o = &rec->members[k];
+
+			if (!m->path || strcmp(o->path, m->path) != 0)
+				continue;
+			dm.path = o->path;
+			dm.old_lines = o->lines;
+			dm.old_first = o->first;
+			dm.old_last = o->last;
+		}
+		if (!dm.path)
+			continue;
+		dm.new_lines = ll_member_lines(m, s->cacheline, &dm.new_first, &dm.new_last);
+		if (dm.old_lines == dm.new_lines && dm.old_first == dm.new_first &&
+		    dm.old_last == dm.new_last)
+			continue;
+		d.moved = xgrow(d.moved, d.nr_moved, sizeof(*d.moved));
+		d.moved[d.nr_moved++] = dm;	/* path borrowed from the record */
+	}
+	check_diff(l, &d, level);
+	free(d.moved);
+	return true;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "input/elf/globals.h"
+#include "input/elf/thin_archive.h"
 #include "util/read_file.h"
 #include "util/strbuf.h"
 
@@ -96,9 +97,12 @@ static int detect(const char *path, const struct ll_input_options *opts,
 		bool thin = magic[2] == 't';
 
 		close(fd);
-		return ll_fail(err, "%s: %s: name one of its objects instead (ar t %s lists them)",
-			       path, thin ? "a thin archive, which only names its objects"
-					  : "an ar archive, not an object", path);
+		if (thin)
+			return ll_fail(err, "%s: a thin archive, which only names its objects: "
+				       "lint it (layoutlint reads each member) or name one of its "
+				       "objects here (ar t %s lists them)", path, path);
+		return ll_fail(err, "%s: an ar archive, not an object: name one of its objects "
+			       "instead (ar t %s lists them; ar x extracts them)", path, path);
 	}
 	if (got >= 2 && ll_btf_magic(magic)) {
 		*format = &ll_btf_input_ops;
@@ -337,4 +341,10 @@ void ll_lookup_result_release(struct ll_lookup_result *r)
 	free(r->detail);
 	r->layout = NULL;
 	r->detail = NULL;
+}
+
+int ll_input_archive_members(const char *path, char ***members, size_t *n,
+			     struct ll_error *err)
+{
+	return ll_thin_archive_members(path, members, n, err);
 }

@@ -59,6 +59,15 @@ int ll_input_open(const char *path, const struct ll_input_options *opts,
 		  struct ll_input **out, struct ll_error *err);
 void ll_input_close(struct ll_input *in);
 
+/*
+ * A thin archive (kbuild's built-in.a) holds no object, only the paths of
+ * its members: 1 with those paths (input/elf/thin_archive.h says how they
+ * resolve; the caller frees each and the array) when PATH is one, 0 when
+ * it is not (open it), -1 with ERR when it is one but malformed.
+ */
+int ll_input_archive_members(const char *path, char ***members, size_t *n,
+			     struct ll_error *err);
+
 /* Hex build-id, or NULL when the binary has none. */
 const char *ll_input_build_id(const struct ll_input *in);
 /* Cacheline size of the binary's architecture (not the host's). */

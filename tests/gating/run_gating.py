@@ -856,6 +856,7 @@ def layout_change_tests(tap, lint, work):
     rc, out, err = lint("--layout-change=loud", "-r", "embed.rules", "embed1.o")
     tap.ok(rc == 2 and "unknown --layout-change 'loud'" in err.splitlines()[0],
            "--layout-change with an unknown level: exit 2, argp's usage error", f"exit {rc}\n{err}")
+    baseline_layout_tests(tap, lint, work, want)
     rc, doc, err = lint.json("--format=sarif", "-r", "embed.rules", "--against", "embed1.o",
                              "embed2.o", "struct", "file")
     try:
@@ -867,6 +868,97 @@ def layout_change_tests(tap, lint, work):
            res[0].get("baselineState", "new") == "new",
            "layout-change in SARIF: one new warning result, the rule in the table",
            json.dumps(res)[:2000])
+
+
+def baseline_layout_tests(tap, lint, work, want):
+    """layout-change under --baseline: the baseline records each struct's
+    layout, and a later build is compared with it as --against compares
+    with a binary (WANT: --against's three warnings for embed1 -> embed2)."""
+    base = os.path.join(work, "embed-base.json")
+    rc, out, err = lint("-q", "-r", "embed.rules", "--write-baseline", base, "embed1.o")
+    try:
+        with open(base) as f:
+            doc = json.load(f)
+        layouts = {x["struct"]: x for x in doc.get("layouts", [])}
+    except (OSError, ValueError) as e:
+        doc, layouts = {}, {}
+        err += str(e)
+    f = layouts.get("struct file", {})
+    members = {m[0]: m[1:] for m in f.get("members", [])}
+    tap.ok(f.get("size") == 184 and f.get("cachelines") == 3 and f.get("cacheline") == 64 and
+           members.get("f_security") == [1, 1] and members.get("f_op") == [0, 0] and
+           set(layouts) == {"struct file", "struct req", "struct big", "struct quiet"},
+           "--write-baseline records each linted struct's size, cachelines and members' lines "
+           "(struct file: 184 bytes, 3 lines, f_security on line 1)",
+           f"exit {rc}\n{json.dumps(layouts)[:2000]}\n{err}")
+    with open(base) as fh:
+        text = fh.read()
+    tap.ok(all(ln.startswith('    {"struct":') for ln in text.splitlines()
+               if '"cachelines"' in ln) and text.count('"cachelines"') == 4,
+           "the baseline lists one layout a line (it diffs well)", text[-1500:])
+    rc, out, err = lint("-q", "-r", "embed.rules", "--baseline", base, "embed2.o")
+    got = sorted(ln.split(": warning: ", 1)[1] for ln in err.splitlines() + out.splitlines()
+                 if ": warning: " in ln)
+    tap.ok(rc == 0 and got == want,
+           "--baseline: the layout changes --against reports (struct file 184 -> 192, "
+           "f_security line 1 -> 2; a kmalloc class; a cacheline), from the baseline alone",
+           f"exit {rc}\ngot {got}\nwant {want}\n{out}\n{err}")
+    loc = [ln for ln in out.splitlines() + err.splitlines() if "struct file: 184" in ln]
+    tap.ok(loc and loc[0].startswith("embed.c:22:"),
+           "--baseline layout-change: located at f_security, as under --against", loc)
+    rc, out, err = lint("-q", "-r", "embed.rules", "--baseline", base, "embed1.o")
+    tap.ok(rc == 0 and "layout-change" not in out + err,
+           "--baseline: the build the baseline was written from has no layout-change", out + err)
+    rc, out, err = lint("-q", "--layout-change=error", "-r", "embed.rules", "--baseline", base,
+                        "embed2.o", "struct", "file")
+    tap.ok(rc == 1 and ": error: struct file: 184 -> 192 bytes" in out + err,
+           "--baseline --layout-change=error: an error, exit 1", f"exit {rc}\n{out}{err}")
+    rc, out, err = lint("-q", "--layout-change=off", "-r", "embed.rules", "--baseline", base,
+                        "embed2.o")
+    tap.ok(rc == 0 and "layout-change" not in out + err,
+           "--baseline --layout-change=off: none", out + err)
+    # Refreshing the baseline from the grown build: its layouts are the new ones, and a
+    # layout-change adds no pair (a later move of f_security is news again).
+    fresh = os.path.join(work, "embed-fresh.json")
+    shutil.copy(base, fresh)
+    rc, out, err = lint("-q", "-r", "embed.rules", "--baseline", fresh, "--write-baseline",
+                        fresh, "embed2.o")
+    with open(fresh) as fh:
+        doc = json.load(fh)
+    sizes = {x["struct"]: x["size"] for x in doc.get("layouts", [])}
+    tap.ok(sizes.get("struct file") == 192 and
+           not [p for p in doc["pairs"] if p["rule"] == "layout-change"],
+           "a refreshed baseline records the new layouts (struct file 192) and no "
+           "layout-change pair", json.dumps(doc)[:2000])
+    rc, out, err = lint("-q", "-r", "embed.rules", "--baseline", fresh, "embed2.o")
+    tap.ok(rc == 0 and "layout-change" not in out + err,
+           "--baseline with the refreshed baseline: no layout-change", out + err)
+    # A baseline of pairs only (written before layouts were): a note, no layout-change.
+    old = os.path.join(work, "embed-pairs-only.json")
+    with open(base) as fh:
+        doc = json.load(fh)
+    doc.pop("layouts")
+    with open(old, "w") as fh:
+        json.dump(doc, fh)
+    rc, out, err = lint("-q", "-r", "embed.rules", "--baseline", old, "embed2.o")
+    tap.ok(rc == 0 and "layout-change" not in out and "records no layouts" in err,
+           "a baseline without layouts: no layout-change, one note saying why", err)
+    # Malformed layouts: FILE:LINE:COLUMN, exit 2.
+    for bad, words in (('"layouts": {}', "\"layouts\" must be an array"),
+                       ('"layouts": [{"struct":"struct file","cacheline":48,"size":1,'
+                        '"cachelines":1,"members":[]}]', "\"cacheline\" must be a power of two"),
+                       ('"layouts": [{"struct":"struct file","cacheline":64,"size":1,'
+                        '"cachelines":1,"members":[["a",2,1]]}]', "the first not after the last"),
+                       ('"layouts": [{"struct":"file","cacheline":64,"size":1,'
+                        '"cachelines":1,"members":[]}]', "\"struct\" must be")):
+        path = os.path.join(work, "embed-bad.json")
+        with open(path, "w") as fh:
+            fh.write('{"layoutlint-baseline": 1, "pairs": [],\n ' + bad + '}\n')
+        rc, out, err = lint("-q", "-r", "embed.rules", "--baseline", path, "embed2.o")
+        tap.ok(rc == 2 and not out and err.startswith(f"layoutlint: {path}:2:") and
+               words in err and len(err.splitlines()) == 1,
+               f"a malformed layout ({words}): exit 2, one line at FILE:LINE:COLUMN",
+               f"exit {rc}\n{err}")
 
 
 def main():

@@ -156,7 +156,7 @@ class Suite:
         self.tap, self.tool, self.tree, self.work = tap, tool, tree, work
         self.header = os.path.join(tree, "include", "linux", "conn.h")
         self.state = os.path.join(tree, ".git", "layoutlint-kernel")
-        self.base_obj = os.path.join(self.state, "base", "fs", "conn.o")
+        self.base_obj = os.path.join(self.state, "light-base", "fs", "conn.o")
 
     def script(self, *args, cwd=None, timeout=300):
         return run([SCRIPT, "--layoutlint", self.tool, *args], cwd=cwd or self.tree,
@@ -177,6 +177,7 @@ class Suite:
         self.failures()
         self.picked()
         self.embedded()
+        self.embedding()
         self.access()
         self.two_objects()
         self.plain_hook()
@@ -191,10 +192,13 @@ class Suite:
         r = self.script("fs/conn.o")
         self.ok(r.rc == 0 and not errors_of(r.out),
                 "clean working tree against HEAD: nothing new, exit 0", r)
-        self.ok(os.path.isfile(self.base_obj) and
-                os.path.isfile(os.path.join(self.state, "base", ".config")),
-                "the reference is built in a worktree under .git/layoutlint-kernel, with .config",
-                r)
+        light = os.path.join(self.state, "light-base")
+        self.ok(os.path.isfile(self.base_obj) and not os.path.exists(os.path.join(self.state, "base"))
+                and sorted(os.listdir(os.path.join(light, "include", "linux"))) ==
+                ["conn.h", "types.h"] and "no worktree" in r.err and
+                "layoutlint-kernel" not in git(tree, "worktree", "list").out,
+                "the reference is compiled with the tree's own command under "
+                ".git/layoutlint-kernel/light-base from the files it reads (no worktree)", r)
         self.ok("\tno member added, removed or moved to another cacheline" in r.out.splitlines(),
                 "same .config on both sides: no member added (debug_flags exists in both)", r)
         self.ok(re.search(r"1 finding \(2 pairs\) already in OLD-BINARY suppressed", r.err),
@@ -223,7 +227,7 @@ class Suite:
         git(tree, "commit", "-q", "--no-verify", "-am", "conn: move count next to ops")
         r = self.script("--base", "HEAD~1", "--new", "HEAD", "fs/conn.o")
         self.ok(r.rc == 1 and len(errors_of(r.out)) == 1 and "write-hot count" in r.out and
-                os.path.isfile(os.path.join(self.state, "new", "fs", "conn.o")),
+                os.path.isfile(os.path.join(self.state, "light-new", "fs", "conn.o")),
                 "--base HEAD~1 --new HEAD: the commit's one new finding", r)
         r = self.script("fs/conn.o")
         self.ok(r.rc == 0 and not errors_of(r.out), "after the commit, against HEAD: nothing new",
@@ -267,7 +271,7 @@ class Suite:
             self.ok(r.rc == 0 and "\tno member added, removed or moved to another cacheline"
                     in r.out.splitlines() and
                     "working tree: fs/conn.o is older than .config: rebuilding" in r.err and
-                    ("configuration changed: rebuilding fs/conn.o" in r.err if what ==
+                    ("compiling fs/conn.o from 3 files of its revision" in r.err if what ==
                      ".config change" else
                      "reusing the objects built for its tree in an earlier run" in r.err),
                     f"{what}: both sides rebuilt (back: the reference's objects for that "
@@ -304,20 +308,30 @@ class Suite:
                 env=dict(ENV, KBUILD_OUTPUT="/tmp/out"))
         self.ok(r.rc == 2 and len(r.err.splitlines()) == 1 and "KBUILD_OUTPUT" in r.err,
                 "KBUILD_OUTPUT set: exit 2, one line", r)
-        # kbuild's built-in.a is a thin archive: refused, naming what to give instead.
+        # kbuild's built-in.a is a thin archive: its member objects are linted;
+        # a regular archive is refused, naming what to give instead.
         run(["make", "fs/conn.o"], cwd=self.tree, timeout=300, env=ENV, check=True)
         run(["ar", "rcsT", "fs/built-in.a", "fs/conn.o"], cwd=self.tree, env=ENV, check=True)
         run(["ar", "rcs", "fs/lib.a", "fs/conn.o"], cwd=self.tree, env=ENV, check=True)
         r = self.script("fs/built-in.a")
+        r_obj = self.script("fs/conn.o")
+        self.ok(r.rc == r_obj.rc and r.rc in (0, 1) and r.out == r_obj.out,
+                "layoutlint-kernel fs/built-in.a: its member fs/conn.o linted, the same "
+                "report as naming it", r, f"--- fs/conn.o: exit {r_obj.rc}\n{r_obj.out}\n{r_obj.err}")
+        r = self.script("fs/lib.a")
         self.ok(r.rc == 2 and len(r.err.splitlines()) == 1 and
-                "name one of its objects" in r.err, "layoutlint-kernel fs/built-in.a: exit 2, "
-                "one line saying to name an object", r)
-        for a, what in (("fs/built-in.a", "a thin archive, which only names its objects"),
-                        ("fs/lib.a", "an ar archive, not an object")):
-            r = run([self.tool, "-r", ".layoutlint", a], cwd=self.tree, env=ENV)
-            self.ok(r.rc == 2 and r.err == f"layoutlint: {a}: {what}: name one of its objects "
-                    f"instead (ar t {a} lists them)\n" and not r.out,
-                    f"layoutlint {a}: exit 2, one line saying to name an object", r)
+                "name one of its objects" in r.err, "layoutlint-kernel fs/lib.a (not thin): "
+                "exit 2, one line saying to name an object", r)
+        r = run([self.tool, "-r", ".layoutlint", "fs/lib.a"], cwd=self.tree, env=ENV)
+        self.ok(r.rc == 2 and r.err == "layoutlint: fs/lib.a: an ar archive, not an object: "
+                "name one of its objects instead (ar t fs/lib.a lists them; ar x extracts "
+                "them)\n" and not r.out,
+                "layoutlint fs/lib.a: exit 2, one line saying to name an object", r)
+        r = run([self.tool, "-r", ".layoutlint", "fs/built-in.a"], cwd=self.tree, env=ENV)
+        r_obj = run([self.tool, "-r", ".layoutlint", "--binary", "fs/conn.o"], cwd=self.tree,
+                    env=ENV)
+        self.ok(r.rc == r_obj.rc and r.out == r_obj.out,
+                "layoutlint fs/built-in.a: the report of its member, as with --binary", r)
         for a in ("fs/built-in.a", "fs/lib.a"):
             os.unlink(os.path.join(self.tree, a))
 
@@ -381,6 +395,40 @@ class Suite:
         self.ok(r.rc == 0 and "nothing to lint" in r.err,
                 "a comment outside every struct in that header: nothing to lint", r)
         self.restore("include/linux/types.h")
+
+    # ---- the other direction: a rules struct embedded in one no rules name -----------
+
+    def embedding(self):
+        """struct conn (rules) grows; struct conn_pool (no rules) embeds it in an
+        anonymous struct inside an anonymous union: conn_pool is linted with
+        struct conn's rules in place and its layout change reported."""
+        tree = self.tree
+        run(["make", "fs/conn.o", "fs/conn_pool.o"], cwd=tree, timeout=300, env=ENV,
+            check=True)
+        edit(self.header, "\tvoid *priv;\n", "\tvoid *priv;\n\tlong spare[8];\n")
+        r = self.script()
+        warn = [ln for ln in r.out.splitlines() if "[layout-change]" in ln]
+        pool = [ln for ln in warn if "struct conn_pool: " in ln]
+        self.ok(r.rc in (0, 1) and
+                "struct conn_pool embeds struct conn (at primary), whose definition in "
+                "include/linux/conn.h changed: linting struct conn_pool in fs/conn_pool.o" in r.err
+                and len(pool) == 1 and "struct conn_pool: 320 -> 384 bytes, cachelines 5 -> 6; "
+                "primary.lock line 2 -> 3, primary.refs line 2 -> 3, primary.cfg line 2 -> 3, "
+                "primary.count line 3 -> 4, primary.bytes line 3 -> 4 [layout-change]" in pool[0]
+                # struct conn's own findings once, not again as conn_pool's
+                and "conn_pool" not in "".join(errors_of(r.out)) and
+                len(re.findall(r"^layoutlint: ", r.err, re.M)) == 1,
+                "no OBJ, a rules struct grows: the struct no rules name that embeds it (through "
+                "an anonymous struct and union) is linted with its rules, and its layout-change "
+                "names before and after", r)
+        self.restore("include/linux/conn.h")
+        edit(self.header, "};\n\n#endif", "};\n/* a comment */\n\n#endif")
+        r = self.script()
+        self.ok(r.rc == 0 and "conn_pool" not in r.err + r.out,
+                "a change to that header outside struct conn: the outer struct is not linted", r)
+        self.restore("include/linux/conn.h")
+        for f in ("fs/conn_pool.o", "fs/.conn_pool.o.cmd"):
+            os.unlink(os.path.join(tree, f))
 
     # ---- --access: a struct no rules name, tagged from the code ------------------------
 
@@ -686,6 +734,15 @@ class Suite:
 
     def clean(self):
         tree = self.tree
+        r = self.script("--clean")
+        # --full-reference: the reference checked out in a kept worktree and built by make.
+        r = self.script("--full-reference", "fs/conn.o")
+        wts = git(tree, "worktree", "list", "--porcelain").out
+        self.ok(r.rc == 0 and os.path.isfile(os.path.join(self.state, "base", "fs", "conn.o")) and
+                os.path.isfile(os.path.join(self.state, "base", ".config")) and
+                os.path.join(self.state, "base") in wts and "no worktree" not in r.err,
+                "--full-reference: the reference is built by make in a kept worktree under "
+                ".git/layoutlint-kernel, with .config", r, wts)
         r = self.script("--clean")
         wts = git(tree, "worktree", "list", "--porcelain").out
         self.ok(r.rc == 0 and not os.path.exists(self.state) and

@@ -484,7 +484,7 @@ def check_hook(tap, tool, workdir, env):
     # Our worktree locked, so git worktree remove --force refuses it: --clean must
     # not then take git's 'base' (the user's) for ours.
     state = os.path.join(tree, ".git", "layoutlint-kernel")
-    script("fs/conn.o")
+    script("--full-reference", "fs/conn.o")	# a worktree, not the files the object reads
     lock = git("worktree", "lock", os.path.join(state, "base"))
     tap.ok(lock.returncode == 0 and not os.path.isdir(os.path.join(tree, ".git", "worktrees",
                                                                  "base", "locked")),

@@ -326,9 +326,9 @@ def main():
             badp.append(f"{g['data-path']}: bytes {b}-{e} at x={rect['x']} w={rect['width']}")
     t.ok(not badp and len(offs) >= 10, "--suggest: proposal boxes at the suggested offsets",
          "\n".join(badp))
-    # layout-change off: its new findings are compared with --baseline's
-    # below, and a baseline has no layouts to compare.
-    r9 = lint(ll, "--format=html", "--layout-change=off", "--against", objs["old.o"], "-r",
+    # Its new findings are compared with --baseline's below: layout-change's
+    # included, as a baseline records the layouts it compares.
+    r9 = lint(ll, "--format=html", "--against", objs["old.o"], "-r",
               rules, objs["html.o"], "struct", "html_demo")
     p9 = pagecheck.Page(r9.stdout.decode())
     new_li = [a for a, _ in p9.by_class("li", "new")]
@@ -339,7 +339,7 @@ def main():
                    if "moved" in a["class"].split()}
     t.ok(moved_rows and "lock" in moved_boxes, "--against: members that moved between lines "
          "listed and marked", moved_boxes)
-    # --baseline: the old object's pairs as a baseline file, the same new findings.
+    # --baseline: the old object's pairs and layouts as a baseline file, the same new findings.
     base = os.path.join(work, "old.baseline")
     rb = lint(ll, "-q", "--write-baseline", base, "-r", rules, objs["old.o"], "struct", "html_demo")
     r10 = lint(ll, "--format=html", "--baseline", base, "-r", rules, objs["html.o"],
