@@ -581,6 +581,11 @@ static bool only_function_pointers(const struct ll_struct *s)
 	return true;
 }
 
+bool ll_randstruct_candidate(const struct ll_struct *s, enum ll_rand_mark mark)
+{
+	return mark != LL_RAND_NONE || only_function_pointers(s);
+}
+
 void ll_note_randstruct(struct ll_linted *l, enum ll_rand_mark mark, bool mark_known,
 			const struct ll_decl *mark_at, enum ll_rand_config config,
 			const char *config_file)

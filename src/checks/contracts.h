@@ -113,6 +113,13 @@ enum ll_rand_config { LL_RAND_CONFIG_UNKNOWN, LL_RAND_CONFIG_OFF, LL_RAND_CONFIG
 		      LL_RAND_CONFIG_PERFORMANCE };
 
 /*
+ * Whether S gets a randstruct note whatever the build's config: marked
+ * (MARK) or of function pointers only. Others are noted only for a config
+ * that randomizes, when the source was not read.
+ */
+bool ll_randstruct_candidate(const struct ll_struct *s, enum ll_rand_mark mark);
+
+/*
  * Note (check randstruct), once on L, that its layout may be randomized:
  * MARK at MARK_AT (its header's line; MARK_KNOWN: the source was read), a
  * struct of function pointers only (randomized unmarked), or, source

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "gating/baseline.h"
 #include "gating/change.h"
+#include "input/elf/ikconfig.h"
 #include "input/reader.h"
 #include "lint/lint.h"
 #include "model/access.h"
@@ -714,17 +715,45 @@ static int check_doc_drift(const struct options *o, struct linted_binary *cur, s
 }
 
 /*
+ * Without --config, the build BINARY says it is when it embeds its .config
+ * (CONFIG_IKCONFIG): UNKNOWN when it does not. *LABEL: how the note names it.
+ */
+static int embedded_randstruct(const char *binary, enum ll_rand_config *config,
+			       const char **label, struct ll_error *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	bool found;
+
+	*config = LL_RAND_CONFIG_UNKNOWN;
+	if (ll_elf_ikconfig(binary, &text, &found, err)) {
+		sb_release(&text);
+		return -1;
+	}
+	if (found) {
+		ll_config_text_randstruct(text.buf ? text.buf : "", config);
+		*label = "the image's embedded .config (CONFIG_IKCONFIG)";
+	}
+	sb_release(&text);
+	return 0;
+}
+
+/*
  * randstruct: once per struct (with several line sizes, on the first),
- * what --srcdir's header and --config say.
+ * what --srcdir's header and --config (or the image's own) say.
  */
 static int note_randstruct(const struct options *o, struct linted_binary *cur, size_t nb,
 			   struct ll_error *err)
 {
-	enum ll_rand_config config = LL_RAND_CONFIG_UNKNOWN;
+	enum ll_rand_config given = LL_RAND_CONFIG_UNKNOWN;
 
-	if (o->config && ll_config_randstruct(o->config, &config, err))
+	if (o->config && ll_config_randstruct(o->config, &given, err))
 		return -1;
 	for (size_t b = 0; b < nb; b++) {
+		enum ll_rand_config config = given;
+		const char *label = o->config;
+		/* Read once per binary, and only for a struct noted anyway: it costs a scan. */
+		bool read = o->config != NULL;
+
 		for (size_t i = 0; i < cur[b].run.nr_structs; i++) {
 			struct ll_linted *l = &cur[b].run.structs[i];
 			unsigned line = 0;
@@ -736,8 +765,13 @@ static int note_randstruct(const struct options *o, struct linted_binary *cur, s
 			     strcmp(cur[b].run.structs[i - 1].layout->name, l->layout->name) == 0))
 				continue;
 			mark = ll_source_randomized(o->srcdir, l->layout, &line);
+			if (!read && ll_randstruct_candidate(l->layout, mark)) {
+				read = true;
+				if (embedded_randstruct(cur[b].path, &config, &label, err))
+					return -1;
+			}
 			at = (struct ll_decl){ l->layout->decl.file, line, 0 };
-			ll_note_randstruct(l, mark, o->srcdir != NULL, &at, config, o->config);
+			ll_note_randstruct(l, mark, o->srcdir != NULL, &at, config, label);
 		}
 	}
 	return 0;

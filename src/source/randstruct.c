@@ -66,15 +66,10 @@ done:
 	return mark;
 }
 
-int ll_config_randstruct(const char *path, enum ll_rand_config *mode, struct ll_error *err)
+void ll_config_text_randstruct(const char *text, enum ll_rand_config *mode)
 {
-	struct strbuf text = STRBUF_INIT;
-	int why;
-
 	*mode = LL_RAND_CONFIG_OFF;
-	if (ll_read_regular(path, MAX_CONFIG, &text, &why))
-		return ll_fail(err, "--config %s: %s", path, ll_read_error_text(why, MAX_CONFIG));
-	for (const char *p = text.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
 		if (strncmp(p, "CONFIG_RANDSTRUCT_FULL=y", 24) == 0)
 			*mode = LL_RAND_CONFIG_FULL;
 		else if (strncmp(p, "CONFIG_RANDSTRUCT_PERFORMANCE=y", 31) == 0)
@@ -86,6 +81,17 @@ int ll_config_randstruct(const char *path, enum ll_rand_config *mode, struct ll_
 		else if (strncmp(p, "CONFIG_GCC_PLUGIN_RANDSTRUCT_PERFORMANCE=y", 42) == 0)
 			*mode = LL_RAND_CONFIG_PERFORMANCE;
 	}
+}
+
+int ll_config_randstruct(const char *path, enum ll_rand_config *mode, struct ll_error *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int why;
+
+	*mode = LL_RAND_CONFIG_OFF;
+	if (ll_read_regular(path, MAX_CONFIG, &text, &why))
+		return ll_fail(err, "--config %s: %s", path, ll_read_error_text(why, MAX_CONFIG));
+	ll_config_text_randstruct(text.buf, mode);
 	sb_release(&text);
 	return 0;
 }

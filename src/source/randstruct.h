@@ -21,6 +21,9 @@
 enum ll_rand_mark ll_source_randomized(const char *srcdir, const struct ll_struct *s,
 				       unsigned *line);
 
+/* The randstruct mode of a .config's TEXT (NUL-terminated): OFF when it sets none. */
+void ll_config_text_randstruct(const char *text, enum ll_rand_config *mode);
+
 /* --config FILE: its randstruct mode; 0, or -1 with ERR when unreadable. */
 int ll_config_randstruct(const char *path, enum ll_rand_config *mode, struct ll_error *err);
 

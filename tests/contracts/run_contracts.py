@@ -278,6 +278,55 @@ def allows(tap, args, objs, binary_args):
            "left %s\n%s" % (left, w.out[-1500:] + p.err))
 
 
+def embedded_config(tap, args):
+    """A program that embeds its .config as CONFIG_IKCONFIG kernels do (IKCFG_ST, gzip,
+    IKCFG_ED in .rodata): without --config the randstruct note says what it builds with;
+    a broken stream between the markers is one line, exit 2."""
+    import gzip
+    cases = [("CONFIG_RANDSTRUCT_FULL=y\nCONFIG_RANDSTRUCT=y\n",
+              "embedded .config (CONFIG_IKCONFIG) builds with RANDSTRUCT_FULL"),
+             ("CONFIG_RANDSTRUCT_NONE=y\n",
+              "embedded .config (CONFIG_IKCONFIG) builds without randstruct"),
+             (None, "--config .config says which")]
+    for config, words in cases:
+        work = os.path.join(args.workdir, "ikconfig")
+        os.makedirs(work, exist_ok=True)
+        gz = os.path.join(work, "config.gz")
+        with open(gz, "wb") as f:
+            f.write(gzip.compress(("# generated\n" + config).encode()) if config
+                    else b"not gzip at all")
+        main_c = os.path.join(work, "prog.c")
+        with open(main_c, "w") as f:
+            f.write('#include "%s"\n' % os.path.join(TREE, FIXTURE_REL) +
+                    '__asm__(".pushsection .rodata, \\"a\\"\\n.ascii \\"IKCFG_ST\\"\\n'
+                    '.incbin \\"%s\\"\\n.ascii \\"IKCFG_ED\\"\\n.popsection");\n' % gz +
+                    "int main(void) { return rand_instance.flags; }\n")
+        prog = os.path.join(work, "prog")
+        compile_c("gcc", main_c, prog, flags=["-g", "-O0", "-DCACHELINE_ASSERT_GROUP_SIZE(a,b,c)=",
+                                              "-DCACHELINE_ASSERT_GROUP_MEMBER(a,b,c)="])
+        p = run([args.layoutlint, "--srcdir", TREE, prog, "--format=json", "struct", "grp_rand"])
+        if config is None:
+            tap.ok(p.rc == 2 and p.out == "" and p.err.count("\n") == 1 and prog in p.err and
+                   "not a whole gzip stream" in p.err,
+                   "embedded config: a broken stream is one line naming the image, exit 2",
+                   "exit %d\n%s%s" % (p.rc, p.out[:500], p.err))
+            continue
+        doc = json.loads(p.out) if p.rc in (0, 1) else {"structs": []}
+        notes = [f for st in doc["structs"] for f in st["findings"] if f["rule"] == "randstruct"]
+        tap.ok(len(notes) == 1 and words in notes[0]["message"],
+               "embedded config: without --config the note reads the image's (%s)"
+               % words.split()[-1], json.dumps(notes) + p.err)
+        if "FULL" in config:
+            off = os.path.join(work, "off.config")
+            with open(off, "w") as f:
+                f.write("CONFIG_RANDSTRUCT_NONE=y\n")
+            g = run([args.layoutlint, "--srcdir", TREE, prog, "--config", off, "struct",
+                     "grp_rand"])
+            tap.ok(g.rc in (0, 1) and ("%s builds without randstruct" % off) in g.out and
+                   "IKCONFIG" not in g.out,
+                   "embedded config: --config FILE wins over the image's", g.out[-800:] + g.err)
+
+
 def one_patch(tap, args, binary_args):
     """--format=patch over several binaries: one source, so one hunk per declaration, whichever
     binaries' copies of the struct the run holds; the patch applies."""
@@ -468,6 +517,7 @@ def main():
             % (len(want), len(want) - 1, line)) in p.out,
            "one binary: the verdicts counted, the failing assert listed, no table", p.out[-1500:])
     allows(tap, args, objs, binary_args)
+    embedded_config(tap, args)
     one_patch(tap, args, binary_args)
     doc_drift(tap, args, objs[0][1])
     randstruct(tap, args, objs[0][1])
