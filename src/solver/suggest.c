@@ -2501,6 +2501,22 @@ static size_t count_members(const struct ll_member *v, size_t n)
 		c += count_members(v[i].children, v[i].nr_children);
 	return c;
 }
+/* What the smallest fix's search holds, freed on either way out. */
+static void fix_release(struct fix *F, uint32_t *ord, void *scratch, void *D)
+{
+	free(F->rank);
+	free(F->ref_off);
+	free(F->brk);
+	free(F->pos);
+	free(F->keep);
+	free(F->best);
+	free(F->involved);
+	free(ord);
+	free(scratch);
+	free(D);
+	free_units(F->x);
+}
+
 
 int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts,
 		   const struct ll_fix_ref *r, struct ll_suggestion **out, struct ll_error *err)
@@ -2639,17 +2655,7 @@ int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts
 		/* Nothing within the bound: the whole re-layout, said to be that. */
 		struct ll_suggestion *whole;
 
-		free(F.rank);
-		free(F.ref_off);
-		free(F.brk);
-		free(F.pos);
-		free(F.keep);
-		free(F.best);
-		free(F.involved);
-		free(ord);
-		free(scratch);
-		free(D);
-		free_units(&x);
+		fix_release(&F, ord, scratch, D);
 		if (ll_suggest_opts(s, opts, &whole, err)) {
 			ll_suggestion_free(sg);
 			return -1;
@@ -2678,17 +2684,7 @@ int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts
 	sg->model_findings = fin.findings;
 	measure(&x, s, sg);
 	layout_notes(&x, sg);
-	free(F.rank);
-	free(F.ref_off);
-	free(F.brk);
-	free(F.pos);
-	free(F.keep);
-	free(F.best);
-	free(F.involved);
-	free(ord);
-	free(scratch);
-	free(D);
-	free_units(&x);
+	fix_release(&F, ord, scratch, D);
 	*out = sg;
 	return 0;
 }
