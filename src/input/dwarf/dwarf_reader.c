@@ -144,6 +144,12 @@ struct ll_dwarf_input {
 	/* The name index (name_index.h): loaded on first use. */
 	struct ll_name_index index;
 	int index_state;		/* 0: not tried yet; 1: loaded; -1: none */
+	/*
+	 * An entity the index named was not what it said (a forged or stale
+	 * record its checksums cannot see): the lookup is done again without
+	 * the index, with one note. Set from the build threads.
+	 */
+	atomic_bool index_forged;
 	/* What a listing leaves for the index the lookup after it writes. */
 	struct ll_finder_seed seed;
 	char *debug_path;		/* the file libdwfl found the DWARF in, if another */
@@ -3508,11 +3514,12 @@ static int resolve_unbuilt(struct ll_dwarf_input *in, const struct ll_query *q,
 	return 1;
 }
 
-static int index_entity_wrong(const struct ll_dwarf_input *in, const struct candidate *pick,
+static int index_entity_wrong(struct ll_dwarf_input *in, const struct candidate *pick,
 			      const char *what, struct ll_error *err)
 {
-	return ll_fail(err, "%s: the name index %s names DIE 0x%llx for %s, but it is %s; remove "
-		       "the index or run with --no-cache", in->parts[pick->part].src.path,
+	atomic_store(&in->index_forged, true);
+	return ll_fail(err, "%s: the name index %s names DIE 0x%llx for %s, but it is %s",
+		       in->parts[pick->part].src.path,
 		       in->index.path ? in->index.path : "", (unsigned long long)pick->die,
 		       pick->name, what);
 }
@@ -3522,7 +3529,7 @@ static int index_entity_wrong(const struct ll_dwarf_input *in, const struct cand
  * damage, not a stale or forged record): a definition of the tag recorded,
  * of the name asked for, or nameless (a typedef's) of the size recorded.
  */
-static int check_index_entity(const struct ll_dwarf_input *in, const struct candidate *pick,
+static int check_index_entity(struct ll_dwarf_input *in, const struct candidate *pick,
 			      Dwarf_Die *die, struct ll_error *err)
 {
 	Dwarf_Attribute attr;
@@ -4340,8 +4347,8 @@ static bool wants_every_copy(const struct ll_query *queries, size_t n)
 	return false;
 }
 
-static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
-			struct ll_lookup_result *results, struct ll_error *err)
+static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
+		       struct ll_lookup_result *results, struct ll_error *err)
 {
 	struct ll_dwarf_input *in = reader;
 	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
@@ -4439,6 +4446,31 @@ static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
 	free(lc.first);
 	free(lc.next);
 	unit_files_release(&lc.files);
+	return rc;
+}
+
+/*
+ * An index whose entity check failed is ignored, not obeyed and not fatal:
+ * the lookup runs again as without one, after one note.
+ */
+static int dwarf_lookup(void *reader, const struct ll_query *queries, size_t n,
+			struct ll_lookup_result *results, struct ll_error *err)
+{
+	struct ll_dwarf_input *in = reader;
+	int rc = lookup_once(reader, queries, n, results, err);
+
+	if (rc && atomic_load(&in->index_forged) && in->index_state == 1) {
+		ll_notef("%s; ignoring the name index (remove it, or run with --no-cache)",
+			 err->msg);
+		for (size_t i = 0; i < n; i++) {
+			ll_struct_free(results[i].layout);
+			free(results[i].detail);
+		}
+		atomic_store(&in->index_forged, false);
+		ll_name_index_release(&in->index);
+		in->index_state = -1;
+		rc = lookup_once(reader, queries, n, results, err);
+	}
 	return rc;
 }
 
