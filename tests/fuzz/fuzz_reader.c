@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../../src/input/elf/ikconfig.h"
 #include "../../src/input/reader.h"
 #include "../../src/model/access.h"
 #include "fuzz_common.h"
@@ -109,5 +110,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ll_access_evidence_free(ev[i]);
 	}
 	ll_input_close(in);
+	/* The .config a CONFIG_IKCONFIG image embeds: markers and gzip from the input. */
+	struct strbuf config = STRBUF_INIT;
+	bool found;
+
+	(void)ll_elf_ikconfig(fd_path, &config, &found, &err);
+	sb_release(&config);
 	return 0;
 }
