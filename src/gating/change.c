@@ -73,6 +73,9 @@ static bool hunk_header(const char *s, size_t len, unsigned *old_count, unsigned
 	if (strncmp(e, " @@", 3) != 0 || errno || a > 1u << 30 || b > 1u << 30 ||
 	    c > 1u << 30 || d > 1u << 30)
 		return false;
+	/* Lines count from 1: start 0 only says "before the first line", with no lines. */
+	if ((!a && b) || (!c && d))
+		return false;
 	*old_count = (unsigned)b;
 	*new_start = (unsigned)c;
 	*new_count = (unsigned)d;
@@ -239,8 +242,17 @@ void ll_change_release(struct ll_change *c)
 	c->nr_files = 0;
 }
 
+/*
+ * FILE as the change names it: the same path, else the longest path of the
+ * change that FILE ends with at a '/' (a declaring file is often absolute,
+ * a diff's path relative to the tree). Never a shorter one when a longer
+ * one matches: "fs.h" and "include/linux/fs.h" can both be in one change.
+ */
 const struct ll_change_file *ll_change_find(const struct ll_change *c, const char *file)
 {
+	const struct ll_change_file *best = NULL;
+	size_t best_len = 0;
+
 	if (!c || !file)
 		return NULL;
 	while (file[0] == '.' && file[1] == '/')
@@ -254,11 +266,15 @@ const struct ll_change_file *ll_change_find(const struct ll_change *c, const cha
 		while (p[0] == '.' && p[1] == '/')
 			p += 2;
 		pl = strlen(p);
-		if (strcmp(p, file) == 0 ||
-		    (fl > pl && file[fl - pl - 1] == '/' && strcmp(file + fl - pl, p) == 0))
+		if (strcmp(p, file) == 0)
 			return &c->files[i];
+		if (fl > pl && pl > best_len && file[fl - pl - 1] == '/' &&
+		    strcmp(file + fl - pl, p) == 0) {
+			best = &c->files[i];
+			best_len = pl;
+		}
 	}
-	return NULL;
+	return best;
 }
 
 bool ll_change_touches(const struct ll_change *c, const char *file, unsigned line)

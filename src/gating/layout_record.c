@@ -80,6 +80,7 @@ void ll_layouts_add_run(const struct ll_run *run, struct ll_pairset *set)
 			if (!m->path)
 				continue;
 			mr.path = xstrdup(m->path);
+			ll_escape_in_place(&mr.path);
 			mr.lines = ll_member_lines(m, s->cacheline, &mr.first, &mr.last);
 			r.members = xgrow(r.members, r.nr_members, sizeof(*r.members));
 			r.members[r.nr_members++] = mr;
@@ -178,6 +179,7 @@ static int read_record(const char *file, const struct json_value *e, struct ll_l
 		return vfail(file, st, err, "\"struct\" must be \"struct NAME\", \"union NAME\", "
 			     "\"global variables\" or \"global percpu\"");
 	}
+	ll_escape_in_place(&r->name);
 	if (!whole(json_member(e, "cacheline"), 4096, &cl) || cl < 16 || (cl & (cl - 1)))
 		return vfail(file, json_member(e, "cacheline") ? json_member(e, "cacheline") : e,
 			     err, "\"cacheline\" must be a power of two from 16 to 4096");
@@ -208,6 +210,8 @@ static int read_record(const char *file, const struct json_value *e, struct ll_l
 			mr.lines = true;
 		}
 		mr.path = xstrdup(m->items[0].str);
+		/* As push_key() escapes the pairs' names: what the readers make of raw bytes. */
+		ll_escape_in_place(&mr.path);
 		r->members = xgrow(r->members, r->nr_members, sizeof(*r->members));
 		r->members[r->nr_members++] = mr;
 	}
