@@ -1398,9 +1398,20 @@ void ll_finder_sig_from_scan(const struct ll_scan_hit *h, const char *display_fi
 	sig->nr_members = h->nr_members;
 }
 
+/*
+ * C++ `class` and `struct` declare the same kind of type: g++ writes
+ * DW_TAG_class_type for std::_Setfill<char> in one unit of libstdc++ and
+ * DW_TAG_structure_type in another, from one line of <iomanip>.
+ */
+static int aggregate_kind(int tag)
+{
+	return tag == DW_TAG_class_type ? DW_TAG_structure_type : tag;
+}
+
 bool ll_finder_sig_equal(const struct ll_finder_sig *a, const struct ll_finder_sig *b)
 {
-	return a->tag == b->tag && a->size == b->size && a->line == b->line &&
+	return aggregate_kind(a->tag) == aggregate_kind(b->tag) && a->size == b->size &&
+	       a->line == b->line &&
 	       a->file_hash == b->file_hash && a->members_hash == b->members_hash &&
 	       a->nr_members == b->nr_members;
 }
