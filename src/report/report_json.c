@@ -305,6 +305,8 @@ static void finding(struct json_writer *w, const struct ll_finding *f,
 	jw_end_object(w);
 }
 
+#define JSON_RUN_MIN 64
+
 static void lines(struct json_writer *w, const struct ll_lines *map)
 {
 	jw_key(w, "lines");
@@ -316,12 +318,13 @@ static void lines(struct json_writer *w, const struct ll_lines *map)
 		if (!line->nr_units)
 			continue;
 		/*
-		 * A run of LL_LINE_RUN_MIN or more lines alike (every member on
-		 * them fills them whole) is one object whose extra key "through"
-		 * is its last line: a 2 GiB array member is one object, not 33
-		 * million. Shorter runs keep an object per line.
+		 * A run of JSON_RUN_MIN or more lines alike (every member on them
+		 * fills them whole) is one object whose extra key "through" is
+		 * its last line: a 2 GiB array member is one object, not 33
+		 * million. Shorter runs keep an object per line, so that the
+		 * lines of every struct without a 4 KiB member read as before.
 		 */
-		bool run = line->count >= LL_LINE_RUN_MIN;
+		bool run = line->count >= JSON_RUN_MIN;
 
 		for (uint64_t k = line->index; k <= ll_line_last(line); k++) {
 			jw_begin_object(w);
