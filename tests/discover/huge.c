@@ -42,6 +42,20 @@ struct too_big {
 	char b[1UL << 33];
 };
 
+/* Two 2 GiB alternatives on every line: one mixed run, one finding. */
+union huge_union {
+	char r[1UL << 31];
+	long w[(1UL << 31) / sizeof(long)];
+};
+
+/* A 256 MiB hole (gcc's largest alignment) between two bytes. */
+struct huge_hole {
+	char a;
+	_Alignas(1 << 28) char b;
+};
+
+union huge_union *huge_union_p;
+struct huge_hole *huge_hole_p;
 struct huge_arr *huge_arr_p;
 struct dtv *dtv_p;
 struct too_big *too_big_p;
@@ -54,6 +68,8 @@ int main(void)
 	       offsetof(struct huge_arr, before), offsetof(struct huge_arr, a),
 	       offsetof(struct huge_arr, after), offsetof(struct huge_arr, tail));
 	printf("dtv %zu slot %zu\n", sizeof(struct dtv), offsetof(struct dtv, slot));
+	printf("huge_hole %zu a %zu b %zu\n", sizeof(struct huge_hole),
+	       offsetof(struct huge_hole, a), offsetof(struct huge_hole, b));
 	return 0;
 }
 #else

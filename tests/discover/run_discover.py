@@ -183,6 +183,36 @@ def check_huge(ok, lint, workdir):
                 ok(rc == 0 and json.loads(out).get("version") == "2.1.0" and
                    0 < rss < HUGE_RSS_KB,
                    f"{cc}: {kind} {name} as {fmt} ({rss} KiB)", f"rc={rc}\n{err}")
+        # A union of two 2 GiB arrays, one read-mostly, one write-hot: every
+        # line mixes them, and that is one finding naming the run.
+        rules = os.path.join(workdir, "huge.rules")
+        with open(rules, "w") as f:
+            f.write("union huge_union\n\tread-mostly r\n\twrite-hot w\n")
+        rc, out, err, rss = peak_rss_kb([lint.tool, *lint.args, "--format=json", "--rules",
+                                         rules, exe, "union", "huge_union"])
+        doc = json.loads(out) if out else {}
+        s = (doc.get("structs") or [{}])[0]
+        found = [f["message"] for f in s.get("findings", [])]
+        ok(rc == 1 and len(found) == 1 and "cachelines 0-33554431 of union huge_union" in
+           found[0] and len(s.get("lines", [])) == 1 and
+           s["lines"][0].get("through") == 33554431 and 0 < rss < HUGE_RSS_KB,
+           f"{cc}: a union of two 2 GiB arrays mixed on every line: one finding, one "
+           f"object ({rss} KiB)", f"rc={rc} {found} {s.get('lines')}\n{err}")
+        # A 256 MiB hole is one entry: laid out and drawn as the compiler says.
+        want = facts["huge_hole"]
+        rc, out, err, rss = peak_rss_kb([lint.tool, *lint.args, "--format=json", exe,
+                                         "huge_hole"])
+        s = ((json.loads(out) if rc == 0 and out else {}).get("structs") or [{}])[0]
+        got = {"size": s.get("size"), **{m["name"]: m["offset"] for m in s.get("members", [])}}
+        html = os.path.join(workdir, f"huge-{cc}-hole.html")
+        rc2, _, err2, rss2 = peak_rss_kb([lint.tool, *lint.args, "--html", html, exe,
+                                          "huge_hole"])
+        page = open(html, encoding="utf-8").read() if os.path.exists(html) else ""
+        ok(rc == 0 and got == want and s.get("holes") == 1 and rc2 == 0 and
+           "no member</text>" in page and len(page) < HUGE_OUT_BYTES and
+           0 < max(rss, rss2) < HUGE_RSS_KB,
+           f"{cc}: a 256 MiB hole: the compiler's offsets, one elided row in HTML "
+           f"({rss}/{rss2} KiB)", f"rc={rc}/{rc2} want {want} got {got}\n{err}{err2}")
         rc, out, err = lint.run("--list=dtv", exe)
         ok(rc == 0 and "2147483648" in out, f"{cc}: --list=dtv lists the 2 GiB struct dtv",
            out + err)
