@@ -436,7 +436,8 @@ static void entry_rows(struct html_ctx *c, struct rows *rs, const struct ll_line
 			at[nat++] = (uint64_t)fl;
 		}
 	}
-	qsort(at, nat, sizeof(*at), cmp_line);
+	if (nat)
+		qsort(at, nat, sizeof(*at), cmp_line);
 	for (size_t i = 0; i < nat; i++) {
 		if (i && at[i] == at[i - 1])
 			continue;
