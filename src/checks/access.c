@@ -191,10 +191,11 @@ static void check_line_domains(const struct ll_check_input *in, const struct ll_
 				{
 					struct strbuf msg = STRBUF_INIT;
 
-					sb_addf(&msg, "cacheline %llu: %s (written by %s%s) and %s "
+					ll_line_words(&msg, line);
+					sb_addf(&msg, ": %s (written by %s%s) and %s "
 						"(written by %s%s) have no writer in common: "
 						"candidate write domains",
-						(unsigned long long)line->index, a->m->path, w[0][0],
+						a->m->path, w[0][0],
 						n[0] > 1 ? ", ..." : "", b->m->path, w[1][0],
 						n[1] > 1 ? ", ..." : "");
 					f->message = sb_detach(&msg);

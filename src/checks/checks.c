@@ -154,8 +154,8 @@ static void check_mixed(const struct ll_check_input *in, const struct ll_line *l
 
 	struct strbuf msg = STRBUF_INIT;
 
-	sb_addf(&msg, "cacheline %llu of %s %s mixes read-mostly ",
-		(unsigned long long)line->index, ll_kind_name(s->kind), s->name);
+	ll_line_words(&msg, line);
+	sb_addf(&msg, " of %s %s mixes read-mostly ", ll_kind_name(s->kind), s->name);
 	list_names(&msg, line, LL_READ_MOSTLY, f, NULL);
 	sb_adds(&msg, " with write-hot ");
 	list_names(&msg, line, LL_WRITE_HOT, f, NULL);
@@ -199,8 +199,8 @@ static void check_domains(const struct ll_check_input *in, const struct ll_line 
 	const struct ll_unit *seen[64];
 	size_t nseen = 0;
 
-	sb_addf(&msg, "cacheline %llu of %s %s mixes write-hot domains",
-		(unsigned long long)line->index, ll_kind_name(s->kind), s->name);
+	ll_line_words(&msg, line);
+	sb_addf(&msg, " of %s %s mixes write-hot domains", ll_kind_name(s->kind), s->name);
 	for (size_t i = 0; i < line->nr_units; i++) {
 		const struct ll_unit *u = line->units[i];
 		bool dup = false;
@@ -545,11 +545,23 @@ static void check_adjacent_pair(const struct ll_check_input *in, const struct ll
 	ll_finding_seal(f, s);
 }
 
+/*
+ * Each pair (2k, 2k+1) whose lines are in two entries of the map: the
+ * last line of one entry, even, and the first of the next. A pair inside
+ * one entry has every unit on both its lines, which is no finding.
+ */
 static void check_adjacent(const struct ll_check_input *in, const struct ll_lines *lines,
 			   struct ll_findings *out)
 {
-	for (size_t k = 0; k + 1 < lines->n; k += 2)
-		check_adjacent_pair(in, &lines->v[k], &lines->v[k + 1], out);
+	for (size_t k = 0; k + 1 < lines->n; k++) {
+		struct ll_line a = lines->v[k];
+
+		if (ll_line_last(&a) % 2)
+			continue;
+		a.index = ll_line_last(&a);
+		a.count = 1;
+		check_adjacent_pair(in, &a, &lines->v[k + 1], out);
+	}
 }
 
 /*

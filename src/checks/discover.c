@@ -148,8 +148,12 @@ static void audit_lines(const struct ll_struct *s, struct ll_audit *out)
 
 		if (line->verdict != LL_VERDICT_MIXED)
 			continue;
-		out->mixed_lines++;
-		sb_addf(&detail, "%sline %" PRIu64 ":", detail.len ? "; " : "", line->index);
+		out->mixed_lines += (size_t)line->count;
+		if (line->count > 1)
+			sb_addf(&detail, "%slines %" PRIu64 "-%" PRIu64 ":", detail.len ? "; " : "",
+				line->index, ll_line_last(line));
+		else
+			sb_addf(&detail, "%sline %" PRIu64 ":", detail.len ? "; " : "", line->index);
 		for (int pass = 0; pass < 2; pass++) {
 			enum ll_tag want = pass ? LL_WRITE_HOT : LL_READ_MOSTLY;
 			bool first = true;

@@ -156,8 +156,8 @@ static void check_measured_mixed(const struct ll_check_input *in, const struct l
 	struct strbuf msg = STRBUF_INIT;
 	const char *sep = "";
 
-	sb_addf(&msg, "cacheline %llu of %s %s: measured reads of ",
-		(unsigned long long)line->index, ll_kind_name(s->kind), s->name);
+	ll_line_words(&msg, line);
+	sb_addf(&msg, " of %s %s: measured reads of ", ll_kind_name(s->kind), s->name);
 	for (size_t i = 0; i < line->nr_units; i++) {
 		const struct ll_unit *u = line->units[i];
 

@@ -27,10 +27,13 @@ enum ll_kind { LL_STRUCT, LL_UNION, LL_GLOBALS };
 #define LL_PERCPU_NAME "percpu"
 
 /*
- * Larger than any real struct; beyond it a cacheline map would cost
- * minutes, so readers refuse such sizes as malformed input.
+ * The largest size readers accept. The cacheline map costs per member, not
+ * per line (a run of lines one member fills is one entry: units.h), so
+ * this bounds no work: glibc's 2 GiB dtv (one array member) is laid out.
+ * It is the largest whole number of MiB an unsigned int carries, because
+ * readers print it as "%u MiB"; beyond it a size is refused as malformed.
  */
-#define LL_MAX_STRUCT_SIZE (256u << 20)
+#define LL_MAX_STRUCT_SIZE (4095u << 20)
 
 enum ll_tag { LL_UNTAGGED, LL_COLD, LL_READ_MOSTLY, LL_WRITE_HOT };
 

@@ -2,6 +2,7 @@
 /* Units, cacheline maps and verdicts: the geometry every check shares. */
 #include "model/units.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,28 +150,98 @@ static enum ll_verdict verdict_of(const struct ll_line *line)
 	return tagged ? LL_VERDICT_CLEAN : LL_VERDICT_UNTAGGED_ONLY;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static size_t add_break(uint64_t *v, size_t n, uint64_t line, uint64_t nlines)
+{
+	if (line < nlines)
+		v[n++] = line;
+	return n;
+}
+
+void ll_line_words(struct strbuf *out, const struct ll_line *line)
+{
+	if (line->count > 1)
+		sb_addf(out, "cachelines %" PRIu64 "-%" PRIu64, line->index, ll_line_last(line));
+	else
+		sb_addf(out, "cacheline %" PRIu64, line->index);
+}
+
+const struct ll_line *ll_lines_find(const struct ll_lines *lines, uint64_t line)
+{
+	size_t lo = 0, hi = lines->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ll_line_last(&lines->v[mid]) < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < lines->n && lines->v[lo].index <= line ? &lines->v[lo] : NULL;
+}
+
+/*
+ * The entries start where the set of units changes, and around every line
+ * a unit only partly fills (its first and last line, when it starts or
+ * ends inside them). Between two such breaks each unit present fills every
+ * line, so the lines between are one entry: the map costs per unit, never
+ * per byte (a struct of one 2 GiB array member was 33 million entries).
+ */
 void ll_map_lines(const struct ll_struct *s, const struct ll_units *units, struct ll_lines *out)
 {
-	uint64_t nlines = ll_struct_lines(s);
+	uint64_t nlines = ll_struct_lines(s), *breaks;
+	unsigned cl = s->cacheline;
+	size_t nb = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->v = xcalloc(nlines ? nlines : 1, sizeof(*out->v));
-	out->n = nlines;
-	for (uint64_t i = 0; i < nlines; i++)
-		out->v[i].index = i;
+	out->nr_lines = nlines;
+	breaks = xcalloc(4 * units->n + 1, sizeof(*breaks));
+	nb = add_break(breaks, nb, 0, nlines);
 	for (size_t i = 0; i < units->n; i++) {
+		struct ll_extent e = ll_member_extent(units->v[i].m);
 		uint64_t first, last;
 
-		if (!ll_member_lines(units->v[i].m, s->cacheline, &first, &last))
+		if (!ll_member_lines(units->v[i].m, cl, &first, &last))
 			continue;
-		for (uint64_t l = first; l <= last && l < nlines; l++) {
-			struct ll_line *line = &out->v[l];
+		nb = add_break(breaks, nb, first, nlines);
+		if (e.begin % cl)
+			nb = add_break(breaks, nb, first + 1, nlines);
+		if (e.end % cl)
+			nb = add_break(breaks, nb, last, nlines);
+		nb = add_break(breaks, nb, last + 1, nlines);
+	}
+	qsort(breaks, nb, sizeof(*breaks), cmp_u64);
+	out->v = xcalloc(nb ? nb : 1, sizeof(*out->v));
+	for (size_t i = 0; i < nb; i++) {
+		if (i && breaks[i] == breaks[i - 1])
+			continue;
+		out->v[out->n++].index = breaks[i];
+	}
+	for (size_t i = 0; i < out->n; i++)
+		out->v[i].count = (i + 1 < out->n ? out->v[i + 1].index : nlines) - out->v[i].index;
+	free(breaks);
+	for (size_t i = 0; i < units->n; i++) {
+		uint64_t first, last;
+		size_t k;
+
+		if (!ll_member_lines(units->v[i].m, cl, &first, &last) || first >= nlines)
+			continue;
+		k = (size_t)(ll_lines_find(out, first) - out->v);
+		for (; k < out->n && out->v[k].index <= last; k++) {
+			struct ll_line *line = &out->v[k];
 
 			line->units = xgrow(line->units, line->nr_units, sizeof(*line->units));
 			line->units[line->nr_units++] = &units->v[i];
 		}
 	}
-	for (uint64_t i = 0; i < nlines; i++)
+	for (size_t i = 0; i < out->n; i++)
 		out->v[i].verdict = verdict_of(&out->v[i]);
 }
 
@@ -181,4 +252,5 @@ void ll_lines_release(struct ll_lines *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
+	l->nr_lines = 0;
 }

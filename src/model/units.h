@@ -30,19 +30,48 @@ void ll_units_release(struct ll_units *u);
 enum ll_verdict { LL_VERDICT_CLEAN, LL_VERDICT_MIXED, LL_VERDICT_WRITE_DOMAINS,
 		  LL_VERDICT_UNTAGGED_ONLY };
 
+/*
+ * One entry of the map: COUNT consecutive lines from INDEX, each touched
+ * by the same units with the same verdict. COUNT is 1 for a line a member
+ * starts or ends inside; it is more only for a run of lines every unit of
+ * the entry fills from end to end (a 2 GiB array member is one entry, not
+ * 33 million), or that no unit touches (a hole or tail padding).
+ */
 struct ll_line {
-	uint64_t index;
-	const struct ll_unit **units;	/* units touching this line, in offset order */
+	uint64_t index;			/* its first line */
+	uint64_t count;			/* lines it stands for, at least 1 */
+	const struct ll_unit **units;	/* units touching these lines, in offset order */
 	size_t nr_units;
 	enum ll_verdict verdict;
 };
 
+/* Entries in line order, covering every line of the struct once. */
 struct ll_lines {
 	struct ll_line *v;
-	size_t n;
+	size_t n;		/* entries */
+	uint64_t nr_lines;	/* lines of the struct: the sum of the entries' counts */
 };
 
-/* Map units to the cachelines of S at its line-aligned placement. */
+/* Runs of at least this many lines are drawn and listed compactly (text, JSON, HTML). */
+#define LL_LINE_RUN_MIN 4
+
+/* The last line entry L stands for. */
+static inline uint64_t ll_line_last(const struct ll_line *l)
+{
+	return l->index + l->count - 1;
+}
+
+struct strbuf;
+/* "cacheline N", or "cachelines N-M" for an entry standing for several lines. */
+void ll_line_words(struct strbuf *out, const struct ll_line *line);
+
+/* The entry of LINES holding line LINE, or NULL past the end: a binary search. */
+const struct ll_line *ll_lines_find(const struct ll_lines *lines, uint64_t line);
+
+/*
+ * Map units to the cachelines of S at its line-aligned placement. The map
+ * costs per unit: it holds at most four entries per unit, plus one.
+ */
 void ll_map_lines(const struct ll_struct *s, const struct ll_units *units, struct ll_lines *out);
 void ll_lines_release(struct ll_lines *l);
 const char *ll_verdict_name(enum ll_verdict v);

@@ -3,6 +3,8 @@
 
 #include <inttypes.h>
 
+#include "model/units.h"
+
 void ll_listing_indent(struct strbuf *out, int depth)
 {
 	for (int i = 0; i <= depth; i++)
@@ -29,18 +31,45 @@ void ll_listing_pad_to(struct strbuf *out, size_t line_start, size_t column)
 	} while (w < column);
 }
 
+static void boundary(struct strbuf *out, uint64_t *next, unsigned cl, uint64_t begin,
+		     int depth, const char *on, const char *off)
+{
+	ll_listing_indent(out, depth);
+	if (begin == *next)
+		sb_addf(out, "%s/* --- cacheline %" PRIu64 " boundary (%" PRIu64
+			" bytes) --- */%s\n", on, *next / cl, *next, off);
+	else
+		sb_addf(out, "%s/* --- cacheline %" PRIu64 " boundary (%" PRIu64
+			" bytes) was %" PRIu64 " bytes ago --- */%s\n", on, *next / cl, *next,
+			begin - *next, off);
+	*next += cl;
+}
+
 void ll_listing_boundaries(struct strbuf *out, uint64_t *next, uint64_t size, unsigned cl,
 			   uint64_t begin, int depth, const char *on, const char *off)
 {
-	while (*next < size && begin >= *next) {
+	uint64_t last, n;
+
+	if (*next >= size || begin < *next)
+		return;
+	last = begin < size ? begin : size - 1;
+	last -= last % cl;	/* the last boundary to mark */
+	n = (last - *next) / cl + 1;
+	if (n >= LL_LINE_RUN_MIN) {
+		/*
+		 * Inside one member or hole: its first and last boundary, the
+		 * others one line, as the HTML map elides the run (a 2 GiB
+		 * array member has 33 million boundaries).
+		 */
+		uint64_t from = *next + cl, to = last - cl;
+
+		boundary(out, next, cl, begin, depth, on, off);
 		ll_listing_indent(out, depth);
-		if (begin == *next)
-			sb_addf(out, "%s/* --- cacheline %" PRIu64 " boundary (%" PRIu64
-				" bytes) --- */%s\n", on, *next / cl, *next, off);
-		else
-			sb_addf(out, "%s/* --- cacheline %" PRIu64 " boundary (%" PRIu64
-				" bytes) was %" PRIu64 " bytes ago --- */%s\n", on, *next / cl, *next,
-				begin - *next, off);
-		*next += cl;
+		sb_addf(out, "%s/* --- %" PRIu64 " cacheline boundaries elided: lines %" PRIu64 "-%"
+			PRIu64 " (%" PRIu64 "-%" PRIu64 " bytes) --- */%s\n", on, n - 2, from / cl,
+			to / cl, from, to, off);
+		*next = last;
 	}
+	while (*next <= last)
+		boundary(out, next, cl, begin, depth, on, off);
 }

@@ -20,6 +20,8 @@ void ll_listing_pad_to(struct strbuf *out, size_t line_start, size_t column);
  * The "--- cacheline N boundary ---" markers for every boundary up to
  * BEGIN (a member's first byte) in a SIZE-byte struct of CL-byte lines;
  * *NEXT is the next boundary to mark. ON/OFF wrap each marker (colour).
+ * LL_LINE_RUN_MIN or more boundaries at once (inside one member or hole):
+ * the first and the last, the ones between as one "elided" line.
  */
 void ll_listing_boundaries(struct strbuf *out, uint64_t *next, uint64_t size, unsigned cl,
 			   uint64_t begin, int depth, const char *on, const char *off);

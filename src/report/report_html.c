@@ -345,21 +345,29 @@ struct seg {
 };
 
 struct row {
+	uint64_t line;		/* the line drawn; an elided row: the first line it stands for */
+	const struct ll_line *entry;	/* the map's entry holding the line */
 	struct seg *segs;
 	size_t n;
 	size_t lanes;
 	double y;
 	double h;
 	/*
-	 * Inside a run of lines one member fills whole, without findings: only
-	 * the run's first and last are drawn, the others are one short row
-	 * (a 255 MiB array is 4M lines, 2.9 GB of page otherwise).
+	 * Inside a run of lines alike (one member fills them whole, or none
+	 * touches them), without findings: only the run's first and last are
+	 * drawn, the others are this one short row, lines LINE to ELIDED_TO
+	 * (a 2 GiB array is 33 million lines, one entry of the map).
 	 */
 	bool elided;
-	size_t elided_to;	/* the first elided row of a run: the run's last elided line */
+	uint64_t elided_to;
 };
 
-#define ELIDE_MIN 4		/* lines in a run before its middle is elided */
+struct rows {
+	struct row *v;
+	size_t n;
+};
+
+#define ELIDE_MIN LL_LINE_RUN_MIN	/* lines in a run before its middle is elided */
 #define ELIDED_H 18
 
 static void fmt_num(struct strbuf *out, double v)
@@ -369,64 +377,105 @@ static void fmt_num(struct strbuf *out, double v)
 
 static void line_findings(struct html_ctx *c, uint64_t line, struct strbuf *out, bool *any_new);
 
-/* Line I is one member's bytes from end to end, and no finding sits on it. */
-static bool filled_by_one(struct html_ctx *c, const struct ll_struct *s, const struct row *r,
-			  size_t i, bool findings)
+static struct row *push_row(struct rows *rs, uint64_t line, const struct ll_line *entry)
 {
-	uint64_t lb = (uint64_t)i * s->cacheline;
-	struct strbuf fl = STRBUF_INIT;
-	bool any_new = false, quiet;
+	struct row *r;
 
-	if (r->n != 1 || r->segs[0].begin != lb || r->segs[0].end != lb + s->cacheline)
-		return false;
-	if (findings)
-		line_findings(c, i, &fl, &any_new);
-	quiet = fl.len == 0;
-	sb_release(&fl);
-	return quiet;
+	rs->v = xgrow(rs->v, rs->n, sizeof(*rs->v));
+	r = &rs->v[rs->n++];
+	memset(r, 0, sizeof(*r));
+	r->line = line;
+	r->entry = entry;
+	return r;
 }
 
-/* Mark the middles of long runs of lines one member fills (struct row's elided). */
-static void elide_runs(struct html_ctx *c, const struct ll_struct *s, size_t n, struct row *rows,
-		       bool findings)
+/* Lines FROM to TO of ENTRY, none with a finding: the middle of a long run elided. */
+static void push_quiet(struct rows *rs, const struct ll_line *entry, uint64_t from, uint64_t to)
 {
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
+	if (to - from + 1 >= ELIDE_MIN) {
+		struct row *r;
 
-		while (j < n && filled_by_one(c, s, &rows[j], j, findings) &&
-		       rows[j].segs[0].u == rows[i].segs[0].u)
-			j++;
-		if (j - i >= ELIDE_MIN) {
-			for (size_t k = i + 1; k + 1 < j; k++)
-				rows[k].elided = true;
-			rows[i + 1].elided_to = j - 2;
-		}
-		i = j > i ? j : i + 1;
+		push_row(rs, from, entry);
+		r = push_row(rs, from + 1, entry);
+		r->elided = true;
+		r->elided_to = to - 1;
+		push_row(rs, to, entry);
+		return;
 	}
+	for (uint64_t k = from; k <= to; k++)
+		push_row(rs, k, entry);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The rows of the map: a line of ENTRY each, but a run of lines alike
+ * (an entry of LL_LINE_RUN_MIN lines or more) broken only at the lines a
+ * finding sits on and elided between.
+ */
+static void entry_rows(struct html_ctx *c, struct rows *rs, const struct ll_line *e, bool findings)
+{
+	const struct ll_linted *l = c->l;
+	uint64_t *at = NULL, from = e->index;
+	size_t nat = 0;
+
+	if (e->count < ELIDE_MIN) {
+		push_quiet(rs, e, e->index, ll_line_last(e));
+		return;
+	}
+	for (size_t i = 0; findings && i < l->findings.n; i++) {
+		int64_t fl = l->findings.v[i].cacheline;
+
+		if (fl >= 0 && (uint64_t)fl >= e->index && (uint64_t)fl <= ll_line_last(e)) {
+			at = xgrow(at, nat, sizeof(*at));
+			at[nat++] = (uint64_t)fl;
+		}
+	}
+	if (nat)
+		qsort(at, nat, sizeof(*at), cmp_line);
+	for (size_t i = 0; i < nat; i++) {
+		if (i && at[i] == at[i - 1])
+			continue;
+		if (at[i] > from)
+			push_quiet(rs, e, from, at[i] - 1);
+		push_row(rs, at[i], e);
+		from = at[i] + 1;
+	}
+	if (from <= ll_line_last(e))
+		push_quiet(rs, e, from, ll_line_last(e));
+	free(at);
 }
 
 /* Place every unit's part on each line in lanes: union members overlap. */
 static void place_rows(struct html_ctx *c, const struct ll_struct *s, const struct ll_lines *lines,
-		       struct row *rows, bool findings)
+		       struct rows *rs, bool findings)
 {
 	unsigned cl = s->cacheline;
-	double y = TOP + RULER_H, elided_y = 0;
+	double y = TOP + RULER_H;
 
-	for (size_t i = 0; i < lines->n; i++) {
-		struct row *r = &rows[i];
-		uint64_t *lane_end = xcalloc(lines->v[i].nr_units + 1, sizeof(*lane_end));
-		uint64_t lb = (uint64_t)i * cl, le = lb + cl;
+	for (size_t i = 0; i < lines->n; i++)
+		entry_rows(c, rs, &lines->v[i], findings);
+	for (size_t i = 0; i < rs->n; i++) {
+		struct row *r = &rs->v[i];
+		const struct ll_line *e = r->entry;
+		uint64_t *lane_end = xcalloc(e->nr_units + 1, sizeof(*lane_end));
+		uint64_t lb = r->line * cl, le = lb + cl;
 
-		r->segs = xcalloc(lines->v[i].nr_units + 1, sizeof(*r->segs));
-		for (size_t k = 0; k < lines->v[i].nr_units; k++) {
-			const struct ll_unit *u = lines->v[i].units[k];
-			struct ll_extent e = ll_member_extent(u->m);
+		r->segs = xcalloc(e->nr_units + 1, sizeof(*r->segs));
+		for (size_t k = 0; k < e->nr_units; k++) {
+			const struct ll_unit *u = e->units[k];
+			struct ll_extent x = ll_member_extent(u->m);
 			struct seg *g = &r->segs[r->n++];
 			size_t lane = 0;
 
 			g->u = u;
-			g->begin = e.begin > lb ? e.begin : lb;
-			g->end = e.end < le ? e.end : le;
+			g->begin = x.begin > lb ? x.begin : lb;
+			g->end = x.end < le ? x.end : le;
 			while (lane < r->lanes && lane_end[lane] > g->begin)
 				lane++;
 			if (lane == r->lanes)
@@ -437,40 +486,52 @@ static void place_rows(struct html_ctx *c, const struct ll_struct *s, const stru
 		free(lane_end);
 		if (!r->lanes)
 			r->lanes = 1;
-	}
-	elide_runs(c, s, lines->n, rows, findings);
-	for (size_t i = 0; i < lines->n; i++) {
-		struct row *r = &rows[i];
-
-		if (r->elided) {
-			/* Every elided line of a run stands at its one short row. */
-			if (r->elided_to) {
-				elided_y = y;
-				y += ELIDED_H + ROW_GAP;
-			}
-			r->y = elided_y;
-			r->h = ELIDED_H;
-			continue;
-		}
 		r->y = y;
-		r->h = (double)r->lanes * LANE_H;
+		r->h = r->elided ? ELIDED_H : (double)r->lanes * LANE_H;
 		y += r->h + ROW_GAP;
 	}
 }
 
-/* The one short row of an elided run: which lines, inside which member. */
-static void draw_elided(struct html_ctx *c, const struct row *r, size_t first)
+/* The first row drawing LINE or after it (rows are in line order). */
+static size_t row_at(const struct rows *rs, uint64_t line)
 {
-	const struct ll_member *m = r->segs[0].u->m;
+	size_t lo = 0, hi = rs->n;
 
-	sb_addf(c->out, "<g class=\"row elided\" data-line=\"%zu\" data-last=\"%zu\" "
-		"data-path=\"", first, r->elided_to);
-	esc(c->out, m->path ? m->path : "");
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t last = rs->v[mid].elided ? rs->v[mid].elided_to : rs->v[mid].line;
+
+		if (last < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The one short row of an elided run: which lines, inside which member. */
+static void draw_elided(struct html_ctx *c, const struct row *r)
+{
+	const struct ll_member *m = r->n ? r->segs[0].u->m : NULL;
+	uint64_t first = r->line;
+
+	sb_addf(c->out, "<g class=\"row elided\" data-line=\"%" PRIu64 "\" data-last=\"%" PRIu64
+		"\" data-path=\"", first, r->elided_to);
+	if (r->n == 1)
+		esc(c->out, m->path ? m->path : "");
 	sb_adds(c->out, "\"><text class=\"sub\" x=\"4\" y=\"");
 	fmt_num(c->out, r->y + 13);
-	sb_addf(c->out, "\">\xe2\x8b\xae lines %zu-%zu (%zu): inside ", first, r->elided_to,
-		r->elided_to - first + 1);
-	esc(c->out, ll_member_label(m));
+	sb_addf(c->out, "\">\xe2\x8b\xae lines %" PRIu64 "-%" PRIu64 " (%" PRIu64 "): ", first,
+		r->elided_to, r->elided_to - first + 1);
+	if (!r->n)
+		sb_adds(c->out, "no member");
+	else
+		sb_adds(c->out, "inside ");
+	for (size_t k = 0; k < r->n; k++) {
+		if (k)
+			sb_adds(c->out, ", ");
+		esc(c->out, ll_member_label(r->segs[k].u->m));
+	}
 	sb_adds(c->out, "</text></g>\n");
 }
 
@@ -651,7 +712,7 @@ static void draw_seg(struct html_ctx *c, const struct ll_struct *s, const struct
 
 /* Bytes of line I no unit covers: holes, padding, and past the struct's end. */
 static void draw_gaps(struct html_ctx *c, const struct ll_struct *s, const struct row *r,
-		      size_t i, uint64_t members_end)
+		      uint64_t i, uint64_t members_end)
 {
 	unsigned cl = s->cacheline;
 	uint64_t lb = (uint64_t)i * cl, le = lb + cl, at = lb;
@@ -703,8 +764,8 @@ static void draw_gaps(struct html_ctx *c, const struct ll_struct *s, const struc
 	}
 }
 
-static void draw_groups(struct html_ctx *c, const struct ll_struct *s, const struct row *rows,
-			size_t nrows, const struct ll_groups *groups)
+static void draw_groups(struct html_ctx *c, const struct ll_struct *s, const struct rows *rs,
+			const struct ll_groups *groups)
 {
 	unsigned cl = s->cacheline;
 
@@ -721,23 +782,25 @@ static void draw_groups(struct html_ctx *c, const struct ll_struct *s, const str
 		sb_addf(c->out, ": bytes %" PRIu64 "-%" PRIu64 ", %" PRIu64 " line%s (min %" PRIu64
 			")</title>", g->begin_offset, g->end_offset - 1, g->nr_lines,
 			g->nr_lines == 1 ? "" : "s", g->min_lines);
-		for (uint64_t line = g->begin_offset / cl;
-		     line <= (g->end_offset - 1) / cl && line < nrows; line++) {
+		for (size_t ri = row_at(rs, g->begin_offset / cl);
+		     ri < rs->n && rs->v[ri].line <= (g->end_offset - 1) / cl; ri++) {
+			const struct row *r = &rs->v[ri];
+			uint64_t line = r->line;
 			uint64_t b = line * cl > g->begin_offset ? line * cl : g->begin_offset;
 			uint64_t e = (line + 1) * cl < g->end_offset ? (line + 1) * cl : g->end_offset;
 
-			if (rows[line].elided)
+			if (r->elided)
 				continue;
 
 			sb_adds(c->out, "<rect");
-			rect(c->out, xof(s, b), rows[line].y - 2, (double)(e - b) * ROW_W / cl,
-			     rows[line].h + 4);
+			rect(c->out, xof(s, b), r->y - 2, (double)(e - b) * ROW_W / cl,
+			     r->h + 4);
 			sb_adds(c->out, "/>");
 			if (b == g->begin_offset) {
 				sb_adds(c->out, "<text class=\"grpname\" x=\"");
 				fmt_num(c->out, xof(s, b) + 2);
 				sb_adds(c->out, "\" y=\"");
-				fmt_num(c->out, rows[line].y + rows[line].h - 3);
+				fmt_num(c->out, r->y + r->h - 3);
 				sb_adds(c->out, "\">");
 				esc(c->out, g->name);
 				sb_adds(c->out, "</text>");
@@ -773,14 +836,13 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 		     const char *caption)
 {
 	c->current = findings;
-	struct row *rows;
+	struct rows rs = { 0 };
 	struct strbuf *out = c->out;
 	uint64_t members_end = 0;	/* tail padding starts here */
 	double height;
 
-	rows = xcalloc(lines->n ? lines->n : 1, sizeof(*rows));
-	place_rows(c, s, lines, rows, findings);
-	height = lines->n ? rows[lines->n - 1].y + rows[lines->n - 1].h + TOP : 2 * TOP;
+	place_rows(c, s, lines, &rs, findings);
+	height = rs.n ? rs.v[rs.n - 1].y + rs.v[rs.n - 1].h + TOP : 2 * TOP;
 	sb_adds(out, "<figure class=\"map\"><figcaption>");
 	sb_adds(out, caption);
 	sb_addf(out, " &middot; %u-byte lines, 1 byte = ", s->cacheline);
@@ -789,7 +851,8 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 		"class=\"lines\" aria-label=\"");
 	sb_addf(out, "%s ", ll_kind_name(s->kind));
 	esc(out, s->name);
-	sb_addf(out, ": %zu cachelines\" width=\"%d\" height=\"", lines->n, LABEL_W + ROW_W + 4);
+	sb_addf(out, ": %" PRIu64 " cachelines\" width=\"%d\" height=\"", lines->nr_lines,
+		LABEL_W + ROW_W + 4);
 	fmt_num(out, height);
 	sb_addf(out, "\" viewBox=\"0 0 %d ", LABEL_W + ROW_W + 4);
 	fmt_num(out, height);
@@ -798,26 +861,26 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 	sb_addf(out, "\" data-x0=\"%d\" data-cacheline=\"%u\" data-size=\"%" PRIu64 "\">\n",
 		LABEL_W, s->cacheline, s->size);
 	draw_ruler(c, s);
-	for (size_t i = 0; i < lines->n; i++) {
+	for (size_t i = 0; i < rs.n; i++) {
+		const struct row *r = &rs.v[i];
 		struct strbuf fl = STRBUF_INIT;
 		bool any_new = false;
-		const char *v = ll_verdict_name(lines->v[i].verdict);
+		const char *v = ll_verdict_name(r->entry->verdict);
 
-		if (rows[i].elided) {
-			if (rows[i].elided_to)
-				draw_elided(c, &rows[i], i);
+		if (r->elided) {
+			draw_elided(c, r);
 			continue;
 		}
 		if (findings)
-			line_findings(c, i, &fl, &any_new);
-		sb_addf(out, "<g class=\"row v-%s%s%s\" data-line=\"%zu\">", v, fl.len ? " flagged" : "",
-			any_new ? " new" : "", i);
+			line_findings(c, r->line, &fl, &any_new);
+		sb_addf(out, "<g class=\"row v-%s%s%s\" data-line=\"%" PRIu64 "\">", v,
+			fl.len ? " flagged" : "", any_new ? " new" : "", r->line);
 		sb_adds(out, "<rect class=\"bg\"");
-		rect(out, LABEL_W, rows[i].y, ROW_W, rows[i].h);
+		rect(out, LABEL_W, r->y, ROW_W, r->h);
 		sb_adds(out, "/><text class=\"ln\" x=\"4\" y=\"");
-		fmt_num(out, rows[i].y + 12);
-		sb_addf(out, "\">line %zu</text><text class=\"sub\" x=\"4\" y=\"", i);
-		fmt_num(out, rows[i].y + 24);
+		fmt_num(out, r->y + 12);
+		sb_addf(out, "\">line %" PRIu64 "</text><text class=\"sub\" x=\"4\" y=\"", r->line);
+		fmt_num(out, r->y + 24);
 		sb_addf(out, "\">%s%s", fl.len ? "\xe2\x9a\xa0 " : "", fl.len ? fl.buf : v);
 		if (any_new)
 			sb_adds(out, " new");
@@ -831,30 +894,35 @@ static void draw_map(struct html_ctx *c, const struct ll_struct *s, const struct
 		if (e.end > members_end)
 			members_end = e.end;
 	}
-	for (size_t i = 0; i < lines->n; i++) {
-		if (rows[i].elided)
+	for (size_t i = 0; i < rs.n; i++) {
+		const struct row *r = &rs.v[i];
+
+		if (r->elided)
 			continue;
-		draw_gaps(c, s, &rows[i], i, members_end);
-		for (size_t k = 0; k < rows[i].n; k++)
-			draw_seg(c, s, &rows[i], &rows[i].segs[k]);
+		draw_gaps(c, s, r, r->line, members_end);
+		for (size_t k = 0; k < r->n; k++)
+			draw_seg(c, s, r, &r->segs[k]);
 	}
-	draw_groups(c, s, rows, lines->n, groups);
+	draw_groups(c, s, &rs, groups);
 	if (c->run->line_pairs && s->cacheline <= 64) {
-		for (size_t i = 0; i + 1 < lines->n; i += 2) {
-			if (rows[i].elided || rows[i + 1].elided)
+		for (size_t i = 0; i + 1 < rs.n; i++) {
+			const struct row *a = &rs.v[i], *b = &rs.v[i + 1];
+
+			if (a->elided || b->elided || a->line % 2 || b->line != a->line + 1)
 				continue;
-			sb_addf(out, "<g class=\"pair\" data-pair=\"%zu\"><title>lines %zu-%zu: one "
-				"128-byte pair</title><path d=\"M%d ", i / 2, i, i + 1, LABEL_W - 4);
-			fmt_num(out, rows[i].y + 2);
+			sb_addf(out, "<g class=\"pair\" data-pair=\"%" PRIu64 "\"><title>lines %" PRIu64
+				"-%" PRIu64 ": one 128-byte pair</title><path d=\"M%d ", a->line / 2,
+				a->line, b->line, LABEL_W - 4);
+			fmt_num(out, a->y + 2);
 			sb_adds(out, " h-6 V");
-			fmt_num(out, rows[i + 1].y + rows[i + 1].h - 2);
+			fmt_num(out, b->y + b->h - 2);
 			sb_adds(out, " h6\"/></g>\n");
 		}
 	}
 	sb_adds(out, "</svg></figure>\n");
-	for (size_t i = 0; i < lines->n; i++)
-		free(rows[i].segs);
-	free(rows);
+	for (size_t i = 0; i < rs.n; i++)
+		free(rs.v[i].segs);
+	free(rs.v);
 }
 
 /* ---- text parts ------------------------------------------------------ */

@@ -305,6 +305,8 @@ static void finding(struct json_writer *w, const struct ll_finding *f,
 	jw_end_object(w);
 }
 
+#define JSON_RUN_MIN 64
+
 static void lines(struct json_writer *w, const struct ll_lines *map)
 {
 	jw_key(w, "lines");
@@ -315,15 +317,30 @@ static void lines(struct json_writer *w, const struct ll_lines *map)
 		/* Lines no member touches (padding) say nothing: a 64 MB struct has a million. */
 		if (!line->nr_units)
 			continue;
-		jw_begin_object(w);
-		jw_kuint(w, "index", line->index);
-		jw_key(w, "members");
-		jw_begin_array(w);
-		for (size_t u = 0; u < line->nr_units; u++)
-			jw_string(w, line->units[u]->m->path);
-		jw_end_array(w);
-		jw_kstring(w, "verdict", ll_verdict_name(line->verdict));
-		jw_end_object(w);
+		/*
+		 * A run of JSON_RUN_MIN or more lines alike (every member on them
+		 * fills them whole) is one object whose extra key "through" is
+		 * its last line: a 2 GiB array member is one object, not 33
+		 * million. Shorter runs keep an object per line, so that the
+		 * lines of every struct without a 4 KiB member read as before.
+		 */
+		bool run = line->count >= JSON_RUN_MIN;
+
+		for (uint64_t k = line->index; k <= ll_line_last(line); k++) {
+			jw_begin_object(w);
+			jw_kuint(w, "index", k);
+			if (run)
+				jw_kuint(w, "through", ll_line_last(line));
+			jw_key(w, "members");
+			jw_begin_array(w);
+			for (size_t u = 0; u < line->nr_units; u++)
+				jw_string(w, line->units[u]->m->path);
+			jw_end_array(w);
+			jw_kstring(w, "verdict", ll_verdict_name(line->verdict));
+			jw_end_object(w);
+			if (run)
+				break;
+		}
 	}
 	jw_end_array(w);
 }

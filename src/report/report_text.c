@@ -283,12 +283,21 @@ static void tag_summary(struct text_ctx *c, const struct ll_linted *l)
 	}
 	sb_adds(c->out, " */\n\t/* verdicts:");
 	for (size_t i = 0; i < lines->n; i++) {
-		enum ll_verdict v = lines->v[i].verdict;
+		const struct ll_line *line = &lines->v[i];
+		enum ll_verdict v = line->verdict;
 		const char *col = v == LL_VERDICT_CLEAN ? C_DIM :
 				  v == LL_VERDICT_UNTAGGED_ONLY ? "" : C_RED;
 
-		sb_addf(c->out, "%s line %zu %s%s%s", i ? "," : "", i, color(c, col),
-			ll_verdict_name(v), color(c, C_RESET));
+		/* A run of lines alike is one item ("lines 1-14 clean"), as the listing elides it. */
+		if (line->count >= LL_LINE_RUN_MIN) {
+			sb_addf(c->out, "%s lines %" PRIu64 "-%" PRIu64 " %s%s%s", i ? "," : "",
+				line->index, ll_line_last(line), color(c, col), ll_verdict_name(v),
+				color(c, C_RESET));
+			continue;
+		}
+		for (uint64_t k = line->index; k <= ll_line_last(line); k++)
+			sb_addf(c->out, "%s line %" PRIu64 " %s%s%s", k ? "," : "", k, color(c, col),
+				ll_verdict_name(v), color(c, C_RESET));
 	}
 	sb_adds(c->out, " */\n");
 }

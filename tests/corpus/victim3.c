@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A third unit: struct huge_arr, 8 GiB intact, is refused by every run
- * that builds it (256 MiB at most), so it lives apart from victim.c's
+ * that builds it (4095 MiB at most), so it lives apart from victim.c's
  * structs, which --list, --audit and --contains reach with
  * --decl-file='*' '/victim.c' (see run_corpus.py).
  */

@@ -2,7 +2,7 @@
  * --list rows for names that are not laid out (tests/discover/run_discover.py):
  * built twice, with and without WIDE, into one executable. struct twice has
  * two distinct definitions; struct huge_one is 2 GiB of one array member,
- * listed though too big to draw.
+ * listed and laid out (its map costs per member).
  */
 #ifdef WIDE
 struct twice {

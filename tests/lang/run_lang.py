@@ -433,7 +433,7 @@ def several_names(tap, lint, work):
     stays all or nothing."""
     src = os.path.join(work, "several.c")
     with open(src, "w") as f:
-        f.write("struct big { char a[300 << 20]; int x; };\n"
+        f.write("struct big { char a[1UL << 33]; int x; };\n"
                 "struct small { int a; long b; };\n"
                 "struct big *pb; struct small *ps;\n")
     obj = os.path.join(work, "several.o")
@@ -442,7 +442,7 @@ def several_names(tap, lint, work):
     rc, out, err = lint(obj, "struct", "big", "struct", "small", "struct", "nosuch")
     lines = err.splitlines()
     tap.ok(rc == 2 and re.search(r"^struct small \{", out, re.M) and "struct big" not in out and
-           len(lines) == 2 and "struct big" in lines[0] and "256 MiB" in lines[0] and
+           len(lines) == 2 and "struct big" in lines[0] and "4095 MiB" in lines[0] and
            "struct nosuch not found" in lines[1],
            "several names: the one laid out is reported, then one line per refusal, exit 2",
            "exit %d\n%s\n%s" % (rc, out, err))

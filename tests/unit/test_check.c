@@ -542,6 +542,111 @@ START_TEST(test_units_and_verdicts)
 }
 END_TEST
 
+/*
+ * The map costs per unit: a 2 GiB array member between two scalars is three
+ * entries (its first line shared with "before", the lines it fills, its
+ * last line shared with "after"), each line of the struct in exactly one.
+ */
+START_TEST(test_map_runs)
+{
+	const uint64_t big = 1ull << 31;
+	struct ll_struct *s = mb_struct(LL_STRUCT, "huge", big + 16, 8, 64);
+	struct ll_units u;
+	struct ll_lines l;
+	uint64_t sum = 0;
+
+	mb_add(s, "before", "long", 0, 8);
+	mb_add(s, "a", "char[2147483648]", 8, big);
+	mb_add(s, "after", "int", big + 8, 4);
+	ll_collect_units(s, &u);
+	ll_map_lines(s, &u, &l);
+	ck_assert_uint_eq(l.nr_lines, (big + 16 + 63) / 64);
+	ck_assert_uint_eq(l.n, 3);
+	ck_assert_uint_eq(l.v[0].count, 1);
+	ck_assert_uint_eq(l.v[0].nr_units, 2);
+	ck_assert_uint_eq(l.v[1].index, 1);
+	ck_assert_uint_eq(ll_line_last(&l.v[1]), big / 64 - 1);
+	ck_assert_uint_eq(l.v[1].nr_units, 1);
+	ck_assert_str_eq(l.v[1].units[0]->m->path, "a");
+	ck_assert_uint_eq(l.v[2].index, big / 64);
+	ck_assert_uint_eq(l.v[2].nr_units, 2);
+	for (size_t i = 0; i < l.n; i++) {
+		ck_assert_uint_eq(l.v[i].index, sum);
+		sum += l.v[i].count;
+	}
+	ck_assert_uint_eq(sum, l.nr_lines);
+	ck_assert_ptr_eq(ll_lines_find(&l, 12345), &l.v[1]);
+	ck_assert_ptr_eq(ll_lines_find(&l, big / 64), &l.v[2]);
+	ck_assert_ptr_null(ll_lines_find(&l, l.nr_lines));
+	ll_lines_release(&l);
+	ll_units_release(&u);
+	ll_struct_free(s);
+}
+END_TEST
+
+/*
+ * A union of a read-mostly and a write-hot array, both 1 MiB: every one of
+ * its 16384 lines mixes them, and that is one finding naming the run, not
+ * one per line; a hole of many lines is one entry with no unit.
+ */
+START_TEST(test_map_union_run_and_hole)
+{
+	struct ll_struct *s = mb_struct(LL_UNION, "both", 1 << 20, 8, 64);
+	struct ll_struct *h = mb_struct(LL_STRUCT, "holey", (1 << 20) + 64, 64, 64);
+	struct ll_findings f;
+	struct ll_units u;
+	struct ll_lines l;
+
+	mb_tag(mb_add(s, "r", "char[1048576]", 0, 1 << 20), RM, NULL);
+	mb_tag(mb_add(s, "w", "char[1048576]", 0, 1 << 20), WH, NULL);
+	ll_collect_units(s, &u);
+	ll_map_lines(s, &u, &l);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_uint_eq(l.v[0].count, 16384);
+	ck_assert_int_eq(l.v[0].verdict, LL_VERDICT_MIXED);
+	ll_lines_release(&l);
+	ll_units_release(&u);
+	run(s, 0, NULL, 0, &f);
+	ck_assert_ptr_nonnull(strstr(only_finding(&f, "mixed-cacheline")->message,
+				     "cachelines 0-16383 of union both"));
+	ll_findings_release(&f);
+
+	mb_add(h, "a", "long", 0, 8);
+	mb_add(h, "b", "long", 1 << 20, 8);
+	ll_collect_units(h, &u);
+	ll_map_lines(h, &u, &l);
+	ck_assert_uint_eq(l.n, 3);
+	ck_assert_uint_eq(l.v[1].index, 1);
+	ck_assert_uint_eq(l.v[1].count, 16383);
+	ck_assert_uint_eq(l.v[1].nr_units, 0);
+	ll_lines_release(&l);
+	ll_units_release(&u);
+	ll_struct_free(s);
+	ll_struct_free(h);
+}
+END_TEST
+
+/*
+ * adjacent-lines across a run: the pair (8, 9) is the last line of one
+ * entry (r's run, lines 0-8) and the first of the next (w's line 9).
+ */
+START_TEST(test_adjacent_after_run)
+{
+	struct ll_struct *s = mb_struct(LL_STRUCT, "adj", 1024, 8, 64);
+	struct ll_check_input in = { .s = s, .adjacent_lines = true };
+	struct ll_findings f = { 0 };
+
+	/* r fills lines 0-8 (a run), w sits alone on line 9: pair (8, 9). */
+	mb_tag(mb_add(s, "r", "char[576]", 0, 576), RM, NULL);
+	mb_tag(mb_add(s, "w", "long", 576, 8), WH, NULL);
+	ll_check(&in, &f);
+	ck_assert_ptr_nonnull(strstr(only_finding(&f, "adjacent-lines")->message,
+				     "cachelines 8 and 9"));
+	ll_findings_release(&f);
+	ll_struct_free(s);
+}
+END_TEST
+
 /* ---- placement ---------------------------------------------------------------- */
 
 /*
@@ -971,6 +1076,9 @@ static Suite *check_suite(void)
 	tcase_add_test(tc, test_fingerprint);
 	tcase_add_test(tc, test_fingerprint_seal);
 	tcase_add_test(tc, test_max_level);
+	tcase_add_test(tc, test_map_runs);
+	tcase_add_test(tc, test_map_union_run_and_hole);
+	tcase_add_test(tc, test_adjacent_after_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -187,17 +187,17 @@ START_TEST(test_cacheline_order)
 	lint(&t, one_line(), rules, (struct ll_lint_opts){ .arch_cacheline = 128 });
 	ck_assert_int_eq(t.rc, 0);
 	ck_assert_uint_eq(t.l.layout->cacheline, 32);
-	ck_assert_uint_eq(t.l.lines.n, 2);
+	ck_assert_uint_eq(t.l.lines.nr_lines, 2);
 	release(&t);
 
 	lint(&t, one_line(), rules, (struct ll_lint_opts){ .cacheline = 16, .arch_cacheline = 128 });
 	ck_assert_uint_eq(t.l.layout->cacheline, 16);
-	ck_assert_uint_eq(t.l.lines.n, 4);
+	ck_assert_uint_eq(t.l.lines.nr_lines, 4);
 	release(&t);
 
 	lint(&t, one_line(), NULL, (struct ll_lint_opts){ .arch_cacheline = 128 });
 	ck_assert_uint_eq(t.l.layout->cacheline, 128);
-	ck_assert_uint_eq(t.l.lines.n, 1);
+	ck_assert_uint_eq(t.l.lines.nr_lines, 1);
 	release(&t);
 }
 END_TEST
@@ -244,7 +244,7 @@ START_TEST(test_suggest_clears_mixed)
 	p = &t.l.proposal;
 	ck_assert_ptr_nonnull(p->layout);
 	ck_assert_ptr_ne(p->layout, t.l.layout);
-	ck_assert_uint_eq(p->lines.n, 2);
+	ck_assert_uint_eq(p->lines.nr_lines, 2);
 	ck_assert_uint_eq(p->units.n, 4);
 	for (size_t i = 0; i < p->lines.n; i++)
 		ck_assert_int_ne(p->lines.v[i].verdict, LL_VERDICT_MIXED);
