@@ -94,8 +94,8 @@ static inline uint64_t member_align(const struct ll_member *m)
 {
 	return m->alignment ? m->alignment : 1;
 }
-void sg_add_note(struct ll_suggestion *sg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* Add NOTE to SG's notes unless one that reads the same is there. */
+void sg_add_note(struct ll_suggestion *sg, struct ll_suggest_note note);
 
 /* ---- the solve level ----------------------------------------------------- */
 struct level {

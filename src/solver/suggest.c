@@ -45,28 +45,43 @@
  */
 #include "solver/solver_private.h"
 
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void sg_add_note(struct ll_suggestion *sg, const char *fmt, ...)
+static bool same_text(const char *a, const char *b)
 {
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
 
-	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	for (size_t i = 0; i < sg->nr_notes; i++) {
-		if (strcmp(sg->notes[i], sb.buf) == 0) {
-			sb_release(&sb);
+/* Members said the same way: by their label (the same path is the same member). */
+static bool same_member(const struct ll_member *a, const struct ll_member *b)
+{
+	return a == b || (a && b && strcmp(ll_member_label(a), ll_member_label(b)) == 0);
+}
+
+static bool same_class(const struct ll_suggest_class *a, const struct ll_suggest_class *b)
+{
+	return a->write_hot == b->write_hot && (!a->write_hot || same_text(a->domain, b->domain));
+}
+
+/* Notes that would read the same are one note. */
+static bool same_note(const struct ll_suggest_note *a, const struct ll_suggest_note *b)
+{
+	return a->kind == b->kind && same_member(a->a, b->a) && same_member(a->b, b->b) &&
+	       same_member(a->unit, b->unit) && same_class(&a->class_a, &b->class_a) &&
+	       same_class(&a->class_b, &b->class_b) && a->shared == b->shared &&
+	       a->offset == b->offset && a->pad == b->pad && a->line == b->line &&
+	       a->cacheline == b->cacheline && a->size == b->size && a->units == b->units &&
+	       a->bounded == b->bounded;
+}
+
+void sg_add_note(struct ll_suggestion *sg, struct ll_suggest_note note)
+{
+	for (size_t i = 0; i < sg->nr_notes; i++)
+		if (same_note(&sg->notes[i], &note))
 			return;
-		}
-	}
 	sg->notes = xgrow(sg->notes, sg->nr_notes, sizeof(*sg->notes));
-	sg->notes[sg->nr_notes++] = sb_detach(&sb);
+	sg->notes[sg->nr_notes++] = note;
 }
 
 /* ---- building the result ------------------------------------------------- */
@@ -344,14 +359,11 @@ static bool classes_conflict(const struct atom *a, const struct atom *b)
 	return a->cls != b->cls && !(a->allow & AL_DOM) && !(b->allow & AL_DOM);
 }
 
-static const char *class_name(const struct ctx *x, int cls, char *buf, size_t n)
+static struct ll_suggest_class class_of_atom(const struct ctx *x, int cls)
 {
 	if (cls == 0)
-		return "read-mostly";
-	const char *d = x->domains[cls - 1];
-
-	snprintf(buf, n, "write-hot%s%s", d ? ":" : "", d ? d : "");
-	return buf;
+		return (struct ll_suggest_class){ false, NULL };
+	return (struct ll_suggest_class){ true, x->domains[cls - 1] };
 }
 
 /* Fewest findings U has on its own, over every offset it may take. */
@@ -386,7 +398,6 @@ static unsigned unit_alone(struct ctx *x, const struct unit *u, uint64_t *best_p
 static void explain_unit(struct ctx *x, struct ll_suggestion *sg, const struct unit *u, uint64_t p)
 {
 	const struct ll_member *h = u->head;
-	char b1[96], b2[96];
 
 	for (size_t i = 0; i < u->nr_atoms; i++) {
 		for (size_t j = i + 1; j < u->nr_atoms; j++) {
@@ -399,24 +410,22 @@ static void explain_unit(struct ctx *x, struct ll_suggestion *sg, const struct u
 
 			if (al > bh || bl > ah)
 				continue;
-			const char *what;
+			enum ll_suggest_shared shared;
 
 			if (u->bitfield)
-				what = "are bitfields of one storage unit, which moves whole";
+				shared = LL_SUGGEST_SHARED_BITFIELDS;
 			else if (h->is_aggregate && h->agg_kind == LL_UNION && a->b < b->e && b->b < a->e)
-				what = h->name ? "are alternatives of one union and share its bytes" :
-				       "are alternatives of one anonymous union and share its bytes";
+				shared = h->name ? LL_SUGGEST_SHARED_UNION : LL_SUGGEST_SHARED_ANON_UNION;
 			else if (h->is_aggregate && h->name)
-				what = "are inside one member that moves whole";
+				shared = LL_SUGGEST_SHARED_AGGREGATE;
 			else if (h->is_aggregate)
-				what = "are inside one anonymous aggregate that moves whole";
+				shared = LL_SUGGEST_SHARED_ANON_AGGREGATE;
 			else
-				what = "share one member";
-			sg_add_note(sg, "cannot be removed: %s %s and %s %s %s (%s), so they share a "
-				 "cacheline at every offset it may take",
-				 class_name(x, a->cls, b1, sizeof(b1)), ll_member_label(a->m),
-				 class_name(x, b->cls, b2, sizeof(b2)), ll_member_label(b->m), what,
-				 ll_member_label(h));
+				shared = LL_SUGGEST_SHARED_MEMBER;
+			sg_add_note(sg, (struct ll_suggest_note){
+				.kind = LL_SUGGEST_NOTE_UNIT_MIXES, .a = a->m, .b = b->m, .unit = h,
+				.class_a = class_of_atom(x, a->cls), .class_b = class_of_atom(x, b->cls),
+				.shared = shared });
 			return;
 		}
 	}
@@ -424,9 +433,9 @@ static void explain_unit(struct ctx *x, struct ll_suggestion *sg, const struct u
 		const struct atom *a = &u->atoms[i];
 
 		if (a->split && (p + a->b) / x->cl != (p + a->e - 1) / x->cl) {
-			sg_add_note(sg, "cannot be removed: %s %s straddles a cacheline boundary at every "
-				 "offset %s may take", class_name(x, a->cls, b1, sizeof(b1)),
-				 ll_member_label(a->m), ll_member_label(h));
+			sg_add_note(sg, (struct ll_suggest_note){
+				.kind = LL_SUGGEST_NOTE_UNIT_STRADDLES, .a = a->m, .unit = h,
+				.class_a = class_of_atom(x, a->cls) });
 			return;
 		}
 	}
@@ -464,8 +473,7 @@ static bool explain_impossible(struct ctx *x, struct ll_suggestion *sg)
 		cursor = u->orig + u->size;
 	}
 	if (f) {
-		sg_add_note(sg, "cannot be removed: pinned members alone already share cachelines "
-			 "between classes that must be apart");
+		sg_add_note(sg, (struct ll_suggest_note){ .kind = LL_SUGGEST_NOTE_PINNED_MIX });
 		proven = true;
 	}
 	return proven;
@@ -478,8 +486,6 @@ void ll_suggestion_free(struct ll_suggestion *sg)
 	if (!sg)
 		return;
 	free(sg->members);
-	for (size_t i = 0; i < sg->nr_notes; i++)
-		free(sg->notes[i]);
 	free(sg->notes);
 	for (size_t i = 0; i < sg->nr_left; i++)
 		free(sg->left[i]);
@@ -515,30 +521,29 @@ void sg_layout_notes(struct ctx *x, struct ll_suggestion *sg)
 
 		if (!sm->pad_before)
 			continue;
+		struct ll_suggest_note note = { .a = sm->m, .offset = sm->offset,
+						.pad = sm->pad_before };
+
 		if (sm->line_start) {
 			any_line_start = true;
-			sg_add_note(sg, "%s: starts cacheline %" PRIu64 "; needs ____cacheline_aligned_in_smp "
-				 "(or an explicit %" PRIu64 "-byte pad before it)", ll_member_label(sm->m),
-				 sm->offset / x->cl, sm->pad_before);
+			note.kind = LL_SUGGEST_NOTE_PAD_LINE_START;
+			note.line = sm->offset / x->cl;
 		} else if (sm->m->pinned || subtree_pinned(sm->m)) {
-			sg_add_note(sg, "%s: pinned at offset %" PRIu64 "; needs an explicit %" PRIu64
-				 "-byte pad before it", ll_member_label(sm->m), sm->offset, sm->pad_before);
+			note.kind = LL_SUGGEST_NOTE_PAD_PINNED;
 		} else if (sm->m->is_bitfield) {
-			sg_add_note(sg, "%s: its bitfield run must start at offset %" PRIu64 " to keep its "
-				 "storage-unit layout; needs an explicit %" PRIu64 "-byte pad before it",
-				 ll_member_label(sm->m), sm->offset, sm->pad_before);
+			note.kind = LL_SUGGEST_NOTE_PAD_BITFIELD;
 		} else {
-			sg_add_note(sg, "%s: needs an explicit %" PRIu64 "-byte pad before it",
-				 ll_member_label(sm->m), sm->pad_before);
+			note.kind = LL_SUGGEST_NOTE_PAD;
 		}
+		sg_add_note(sg, note);
 	}
 	if (any_line_start && sg->size % x->cl)
-		sg_add_note(sg, "with ____cacheline_aligned_in_smp instead of pads the struct becomes "
-			 "%" PRIu64 "-byte aligned and its size rounds up to %" PRIu64, x->cl,
-			 round_up(sg->size, x->cl));
+		sg_add_note(sg, (struct ll_suggest_note){ .kind = LL_SUGGEST_NOTE_ALIGNED_SIZE,
+							  .cacheline = x->cl,
+							  .size = round_up(sg->size, x->cl) });
 	if (x->nlv > 1)
-		sg_add_note(sg, "members are reordered inside the anonymous struct at offset %" PRIu64,
-			 x->L->base);
+		sg_add_note(sg, (struct ll_suggest_note){ .kind = LL_SUGGEST_NOTE_INNER_LEVEL,
+							  .offset = x->L->base });
 }
 
 int ll_suggest(const struct ll_struct *s, struct ll_suggestion **out, struct ll_error *err)
@@ -694,8 +699,7 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 			sg->optimal = true;
 		sg_measure(&x, s, sg);
 		if (s->kind == LL_UNION && x.nlv == 1 && sg->findings)
-			sg_add_note(sg, "members of a union all start at offset 0: no order changes "
-				 "where they land");
+			sg_add_note(sg, (struct ll_suggest_note){ .kind = LL_SUGGEST_NOTE_UNION });
 	}
 	if (sg->findings) {
 		bool proven = explain_impossible(&x, sg);
@@ -703,12 +707,11 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 
 		sg->impossible = proven || sg->optimal || fixed;
 		if (!sg->impossible)
-			sg_add_note(sg, "no finding-free order was found, but the search was not "
-				 "exhaustive (%zu units); the findings left may be avoidable", x.nu);
+			sg_add_note(sg, (struct ll_suggest_note){ .kind = LL_SUGGEST_NOTE_NOT_EXHAUSTIVE,
+								  .units = x.nu });
 		else if (!proven && !fixed)
-			sg_add_note(sg, "cannot be removed: no order of the %zu units (searched "
-				 "exhaustively) separates every class; pinned members or alignment "
-				 "leave no room", x.nu);
+			sg_add_note(sg, (struct ll_suggest_note){ .kind = LL_SUGGEST_NOTE_NO_ROOM,
+								  .units = x.nu });
 	}
 	sg_layout_notes(&x, sg);
 	free(ord);

@@ -4,9 +4,6 @@
  */
 #include "solver/solver_private.h"
 
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -423,9 +420,9 @@ int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts
 		whole->fix_found = false;
 		whole->new_before = sg->new_before;
 		whole->new_after = SIZE_MAX;	/* not counted: the caller's checks say */
-		sg_add_note(whole, "no order moving at most %zu member%s from the reference's removes "
-			 "every new finding%s: this is the whole re-layout", max_moves,
-			 max_moves == 1 ? "" : "s", F.truncated ? " (search bounded)" : "");
+		sg_add_note(whole, (struct ll_suggest_note){ .kind = LL_SUGGEST_NOTE_NO_SMALL_FIX,
+							     .units = max_moves,
+							     .bounded = F.truncated });
 		ll_suggestion_free(sg);
 		*out = whole;
 		return 0;

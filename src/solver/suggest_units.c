@@ -5,9 +5,6 @@
  */
 #include "solver/solver_private.h"
 
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
