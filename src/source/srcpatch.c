@@ -470,18 +470,28 @@ static bool decl_has_brace(const struct ll_source *src, const struct decl *d)
 }
 
 /*
+ * The body of D: OB its first '{', CB the '}' that closes it. False when D
+ * has no body whose braces balance inside it.
+ */
+static bool decl_body(const struct ll_source *src, const struct decl *d, size_t *ob, size_t *cb)
+{
+	*ob = SIZE_MAX;
+	for (size_t t = d->t0; t <= d->t1 && *ob == SIZE_MAX; t++)
+		if (punct_is(src, t, '{'))
+			*ob = t;
+	*cb = *ob == SIZE_MAX ? SIZE_MAX : match_brace(src, *ob);
+	return *cb != SIZE_MAX && *cb <= d->t1;
+}
+
+/*
  * A declaration of an anonymous struct or union: a body, then nothing but
  * attributes ("} __randomize_layout;"), no declarator naming a member.
  */
 static bool decl_is_anonymous(const struct ll_source *src, const struct decl *d)
 {
-	size_t ob = SIZE_MAX, cb;
+	size_t ob, cb;
 
-	for (size_t t = d->t0; t <= d->t1 && ob == SIZE_MAX; t++)
-		if (punct_is(src, t, '{'))
-			ob = t;
-	cb = ob == SIZE_MAX ? SIZE_MAX : match_brace(src, ob);
-	if (cb == SIZE_MAX || cb > d->t1)
+	if (!decl_body(src, d, &ob, &cb))
 		return false;
 	for (size_t t = cb + 1; t < d->t1; t++) {
 		if (src->toks[t].kind != TK_IDENT)
@@ -852,13 +862,9 @@ static int descend(struct ll_source *src, struct strbuf *why)
 		    !x->nr_children || x->pinned)
 			return 0;
 		const struct decl *d = &src->decls[src->decl_of[which]];
-		size_t ob = SIZE_MAX, cb;
+		size_t ob, cb;
 
-		for (size_t t = d->t0; t <= d->t1 && ob == SIZE_MAX; t++)
-			if (punct_is(src, t, '{'))
-				ob = t;
-		cb = ob == SIZE_MAX ? SIZE_MAX : match_brace(src, ob);
-		if (cb == SIZE_MAX || cb > d->t1)
+		if (!decl_body(src, d, &ob, &cb))
 			return sp_refuse(why, "%s:%u: the anonymous struct's braces do not balance",
 					 src->path, d->first_line);
 		src->ndecls = 0;
