@@ -273,7 +273,6 @@ static void fix_release(struct fix *F, uint32_t *ord, void *scratch, void *D)
 	sg_free_units(F->x);
 }
 
-
 int ll_suggest_fix(const struct ll_struct *s, const struct ll_suggest_opts *opts,
 		   const struct ll_fix_ref *r, struct ll_suggestion **out, struct ll_error *err)
 {

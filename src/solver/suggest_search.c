@@ -21,7 +21,6 @@ uint64_t sg_next_pos(const struct unit *u, uint64_t c)
 	return c + (u->phase0 + u->pmod - c % u->pmod) % u->pmod;
 }
 
-
 /* Where U goes after CURSOR, with or without a break; pinned: its own offset. */
 static uint64_t place_at(const struct ctx *x, const struct unit *u, uint64_t cursor, bool brk)
 {
@@ -129,7 +128,6 @@ uint64_t sg_final_size(const struct ctx *x, uint64_t cursor)
 	}
 	return c;
 }
-
 
 static int cost_cmp3(const struct cost *a, const struct cost *b)
 {

@@ -10,7 +10,6 @@
 
 /* ---- the solve level ----------------------------------------------------- */
 
-
 /*
  * Descend while a level is one non-empty anonymous struct among zero-size
  * members: its members may be reordered inside it, and nothing else moves.

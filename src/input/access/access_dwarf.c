@@ -169,7 +169,6 @@ long ac_target_of(struct analyzer *a, Dwarf_Die *agg)
 	return (long)ac_add_target(a, name, size, is_union);
 }
 
-
 /* Calls F(member's aggregate type, its offset) for each aggregate-typed member of AGG. */
 #define FOR_EACH_AGGREGATE_MEMBER(a, agg, mt, moff, body)                                     \
 	do {                                                                                  \
