@@ -546,6 +546,42 @@ static const struct ll_member *changed_cause(const struct ll_member *members, si
 }
 
 /*
+ * What counts as changed: with a change (C set), a member whose line C
+ * rewrote; without, a member the reference places differently.
+ */
+struct what_changed {
+	const struct ll_linted *l;
+	const struct ll_pairset *ref;
+	bool against;
+	const struct ll_change *c;
+};
+
+static bool is_changed(const struct what_changed *w, const char *path)
+{
+	return w->c ? line_changed(w->l, w->c, path) : member_changed(w->l, w->ref, w->against, path);
+}
+
+/* Locate F at the first member of its new pairs that changed; true when one did. */
+static bool relocate_to_new_pair(struct ll_finding *f, const struct ll_gate_mark *m,
+				 const struct what_changed *w)
+{
+	for (size_t p = 0; p < m->nr_pairs; p++) {
+		const char *ab[2] = { NULL, NULL };
+
+		if (!m->pair_new[p])
+			continue;
+		ll_finding_gate_pairs(f, p, &ab[0], &ab[1]);
+		for (size_t k = 0; k < 2; k++) {
+			if (ab[k] && is_changed(w, ab[k])) {
+				ll_finding_relocate(f, ab[k]);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
  * With the change at hand (--diff): the finding goes to the first member
  * of its new pairs whose line the change rewrote; else, when none of its
  * members' lines changed (they shifted), to the member of the struct the
@@ -558,20 +594,10 @@ static bool locate_in_diff(struct ll_finding *f, struct ll_gate_mark *m,
 {
 	const struct ll_member *cause;
 	struct strbuf why = STRBUF_INIT;
+	const struct what_changed rewritten = { l, ref, against, c };
 
-	for (size_t p = 0; p < m->nr_pairs; p++) {
-		const char *ab[2] = { NULL, NULL };
-
-		if (!m->pair_new[p])
-			continue;
-		ll_finding_gate_pairs(f, p, &ab[0], &ab[1]);
-		for (size_t k = 0; k < 2; k++) {
-			if (ab[k] && line_changed(l, c, ab[k])) {
-				ll_finding_relocate(f, ab[k]);
-				return true;
-			}
-		}
-	}
+	if (relocate_to_new_pair(f, m, &rewritten))
+		return true;
 	for (size_t i = 0; i < f->nr_members; i++) {
 		if (line_changed(l, c, f->members[i])) {
 			ll_finding_relocate(f, f->members[i]);
@@ -596,21 +622,11 @@ static void locate_at_change(struct ll_finding *f, struct ll_gate_mark *m,
 			     const struct ll_linted *l, const struct ll_pairset *ref, bool against,
 			     const struct ll_change *c)
 {
+	const struct what_changed against_reference = { l, ref, against, NULL };
+
 	if (c && locate_in_diff(f, m, l, ref, against, c))
 		return;
-	for (size_t p = 0; p < m->nr_pairs; p++) {
-		const char *ab[2] = { NULL, NULL };
-
-		if (!m->pair_new[p])
-			continue;
-		ll_finding_gate_pairs(f, p, &ab[0], &ab[1]);
-		for (size_t k = 0; k < 2; k++) {
-			if (ab[k] && member_changed(l, ref, against, ab[k])) {
-				ll_finding_relocate(f, ab[k]);
-				return;
-			}
-		}
-	}
+	relocate_to_new_pair(f, m, &against_reference);
 }
 
 /*

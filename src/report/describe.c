@@ -204,3 +204,104 @@ void ll_percent_describe(double percent, struct strbuf *out)
 	drop_trailing_zeros(num);
 	sb_addf(out, "%s%%", num);
 }
+
+static void describe_class(const struct ll_suggest_class *c, struct strbuf *out)
+{
+	/* At most 95 bytes, as the solver's notes have always been cut. */
+	char buf[96];
+
+	if (!c->write_hot) {
+		sb_addf(out, "read-mostly");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "write-hot%s%s", c->domain ? ":" : "",
+		 c->domain ? c->domain : "");
+	sb_addf(out, "%s", buf);
+}
+
+static const char *shared_reason(enum ll_suggest_shared shared)
+{
+	switch (shared) {
+	case LL_SUGGEST_SHARED_BITFIELDS:
+		return "are bitfields of one storage unit, which moves whole";
+	case LL_SUGGEST_SHARED_UNION:
+		return "are alternatives of one union and share its bytes";
+	case LL_SUGGEST_SHARED_ANON_UNION:
+		return "are alternatives of one anonymous union and share its bytes";
+	case LL_SUGGEST_SHARED_AGGREGATE:
+		return "are inside one member that moves whole";
+	case LL_SUGGEST_SHARED_ANON_AGGREGATE:
+		return "are inside one anonymous aggregate that moves whole";
+	case LL_SUGGEST_SHARED_MEMBER:
+		break;
+	}
+	return "share one member";
+}
+
+void ll_suggest_note_describe(const struct ll_suggest_note *n, struct strbuf *out)
+{
+	switch (n->kind) {
+	case LL_SUGGEST_NOTE_UNIT_MIXES:
+		sb_addf(out, "cannot be removed: ");
+		describe_class(&n->class_a, out);
+		sb_addf(out, " %s and ", ll_member_label(n->a));
+		describe_class(&n->class_b, out);
+		sb_addf(out, " %s %s (%s), so they share a cacheline at every offset it may take",
+			ll_member_label(n->b), shared_reason(n->shared), ll_member_label(n->unit));
+		break;
+	case LL_SUGGEST_NOTE_UNIT_STRADDLES:
+		sb_addf(out, "cannot be removed: ");
+		describe_class(&n->class_a, out);
+		sb_addf(out, " %s straddles a cacheline boundary at every offset %s may take",
+			ll_member_label(n->a), ll_member_label(n->unit));
+		break;
+	case LL_SUGGEST_NOTE_PINNED_MIX:
+		sb_addf(out, "cannot be removed: pinned members alone already share cachelines "
+			"between classes that must be apart");
+		break;
+	case LL_SUGGEST_NOTE_UNION:
+		sb_addf(out, "members of a union all start at offset 0: no order changes where they "
+			"land");
+		break;
+	case LL_SUGGEST_NOTE_NOT_EXHAUSTIVE:
+		sb_addf(out, "no finding-free order was found, but the search was not exhaustive "
+			"(%zu units); the findings left may be avoidable", n->units);
+		break;
+	case LL_SUGGEST_NOTE_NO_ROOM:
+		sb_addf(out, "cannot be removed: no order of the %zu units (searched exhaustively) "
+			"separates every class; pinned members or alignment leave no room", n->units);
+		break;
+	case LL_SUGGEST_NOTE_PAD_LINE_START:
+		sb_addf(out, "%s: starts cacheline %" PRIu64 "; needs ____cacheline_aligned_in_smp "
+			"(or an explicit %" PRIu64 "-byte pad before it)", ll_member_label(n->a),
+			n->line, n->pad);
+		break;
+	case LL_SUGGEST_NOTE_PAD_PINNED:
+		sb_addf(out, "%s: pinned at offset %" PRIu64 "; needs an explicit %" PRIu64
+			"-byte pad before it", ll_member_label(n->a), n->offset, n->pad);
+		break;
+	case LL_SUGGEST_NOTE_PAD_BITFIELD:
+		sb_addf(out, "%s: its bitfield run must start at offset %" PRIu64 " to keep its "
+			"storage-unit layout; needs an explicit %" PRIu64 "-byte pad before it",
+			ll_member_label(n->a), n->offset, n->pad);
+		break;
+	case LL_SUGGEST_NOTE_PAD:
+		sb_addf(out, "%s: needs an explicit %" PRIu64 "-byte pad before it",
+			ll_member_label(n->a), n->pad);
+		break;
+	case LL_SUGGEST_NOTE_ALIGNED_SIZE:
+		sb_addf(out, "with ____cacheline_aligned_in_smp instead of pads the struct becomes "
+			"%" PRIu64 "-byte aligned and its size rounds up to %" PRIu64, n->cacheline,
+			n->size);
+		break;
+	case LL_SUGGEST_NOTE_INNER_LEVEL:
+		sb_addf(out, "members are reordered inside the anonymous struct at offset %" PRIu64,
+			n->offset);
+		break;
+	case LL_SUGGEST_NOTE_NO_SMALL_FIX:
+		sb_addf(out, "no order moving at most %zu member%s from the reference's removes "
+			"every new finding%s: this is the whole re-layout", n->units,
+			n->units == 1 ? "" : "s", n->bounded ? " (search bounded)" : "");
+		break;
+	}
+}

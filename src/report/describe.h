@@ -4,9 +4,10 @@
  * kernel group's marker note and summary in the text listing, gating's new
  * pairs and reference pairs (text, SARIF, HTML), and which lines a member
  * of an --against diff sits on (text, HTML), and a measured share (text,
- * HTML, rules). The layers below keep the data (struct ll_groups,
- * ll_gate_mark, ll_pairkey, ll_layout_diff) and write no text a reporter
- * shows, except the findings' own messages.
+ * HTML, rules), and the solver's notes about its proposal (text, JSON,
+ * HTML, patch). The layers below keep the data (struct ll_groups,
+ * ll_gate_mark, ll_pairkey, ll_layout_diff, ll_suggest_note) and write
+ * no text a reporter shows, except the findings' own messages.
  */
 #ifndef LAYOUTLINT_DESCRIBE_H
 #define LAYOUTLINT_DESCRIBE_H
@@ -17,6 +18,7 @@
 
 #include "checks/groups.h"
 #include "gating/baseline.h"
+#include "solver/suggest.h"
 #include "util/strbuf.h"
 
 /*
@@ -45,5 +47,8 @@ void ll_percent_describe(double percent, struct strbuf *out);
 
 /* "line 3", "lines 1-2" or "no line" (zero-size) into BUF. */
 const char *ll_diff_lines(bool has, uint64_t first, uint64_t last, char *buf, size_t n);
+
+/* A note of the solver's (struct ll_suggestion's notes) as one line, without a newline. */
+void ll_suggest_note_describe(const struct ll_suggest_note *n, struct strbuf *out);
 
 #endif

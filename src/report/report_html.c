@@ -1024,8 +1024,12 @@ static void suggestion_summary(struct html_ctx *c, const struct ll_suggestion *s
 	sb_addf(out, "<p>lower bound: %" PRIu64 " cacheline%s</p>\n", sg->lower_bound_lines,
 		sg->lower_bound_lines == 1 ? "" : "s");
 	for (size_t i = 0; i < sg->nr_notes; i++) {
+		struct strbuf note = STRBUF_INIT;
+
+		ll_suggest_note_describe(&sg->notes[i], &note);
 		sb_adds(out, "<p class=\"note\">note: ");
-		esc(out, sg->notes[i]);
+		esc(out, note.buf);
+		sb_release(&note);
 		sb_adds(out, "</p>\n");
 	}
 }

@@ -7,6 +7,7 @@
 #include "checks/groups.h"
 #include "util/json_writer.h"
 #include "model/profile.h"
+#include "report/describe.h"
 #include "report/report.h"
 #include "solver/suggest.h"
 
@@ -410,8 +411,13 @@ static void suggestion(struct json_writer *w, const struct ll_linted *l)
 	}
 	jw_key(w, "notes");
 	jw_begin_array(w);
-	for (size_t i = 0; i < sg->nr_notes; i++)
-		jw_string(w, sg->notes[i]);
+	for (size_t i = 0; i < sg->nr_notes; i++) {
+		struct strbuf note = STRBUF_INIT;
+
+		ll_suggest_note_describe(&sg->notes[i], &note);
+		jw_string(w, note.buf);
+		sb_release(&note);
+	}
 	jw_end_array(w);
 	jw_end_object(w);
 }

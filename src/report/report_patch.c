@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/describe.h"
 #include "solver/suggest.h"
 #include "source/srcpatch.h"
 
@@ -85,6 +86,17 @@ static void skipped_assert(const struct ll_source *src, const struct ll_assert_s
 }
 
 /* What the smallest fix moved, and the findings it leaves (the reference had them). */
+/* A smallest fix that found none: why, as the solver's last note says it. */
+static void no_smallest_fix(const struct ll_suggestion *sg, struct strbuf *out)
+{
+	sb_adds(out, "layoutlint:   no smallest fix: ");
+	if (sg->nr_notes)
+		ll_suggest_note_describe(&sg->notes[sg->nr_notes - 1], out);
+	else
+		sb_adds(out, "the whole re-layout");
+	sb_addc(out, '\n');
+}
+
 static void smallest_fix_summary(const struct ll_suggestion *sg, struct strbuf *out)
 {
 	const char *sep = "";
@@ -236,8 +248,7 @@ void ll_report_patch(const struct ll_run *run, bool asserts, struct strbuf *out)
 			if (sg->smallest_fix && sg->fix_found)
 				smallest_fix_summary(sg, out);
 			else if (sg->smallest_fix)
-				sb_addf(out, "layoutlint:   no smallest fix: %s\n",
-					sg->nr_notes ? sg->notes[sg->nr_notes - 1] : "the whole re-layout");
+				no_smallest_fix(sg, out);
 			if (asserts && skips.randomized_line)
 				sb_addf(out, "layoutlint:   %s %s is __randomize_layout (%s:%u): its "
 					"asserts are under #ifndef CONFIG_RANDSTRUCT\n",

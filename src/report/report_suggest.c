@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/describe.h"
 #include "report/listing.h"
 #include "solver/suggest.h"
 
@@ -187,6 +188,9 @@ void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion 
 	}
 	if (sg->impossible)
 		sb_adds(out, "some findings cannot be removed by any order:\n");
-	for (size_t i = 0; i < sg->nr_notes; i++)
-		sb_addf(out, "note: %s\n", sg->notes[i]);
+	for (size_t i = 0; i < sg->nr_notes; i++) {
+		sb_adds(out, "note: ");
+		ll_suggest_note_describe(&sg->notes[i], out);
+		sb_addc(out, '\n');
+	}
 }

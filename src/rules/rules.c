@@ -3,7 +3,6 @@
 #include "rules/rules.h"
 #include "util/read_file.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "checks/catalog.h"
+#include "util/dir_names.h"
 #include "util/hash.h"
 #include "util/pathglob.h"
 #include "util/strbuf.h"
@@ -718,34 +718,17 @@ static int load_file(struct ll_rules *rules, const char *path, struct ll_error *
 	return rc;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int load_dir(struct ll_rules *rules, const char *dir, int depth, struct ll_error *err)
 {
-	DIR *d;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0;
+	char **names;
+	size_t n;
 	int rc = 0;
 
 	if (depth > MAX_DIR_DEPTH)
 		return ll_fail(err, "%s: rules directories nested deeper than %d", dir,
 			       MAX_DIR_DEPTH);
-	d = opendir(dir);
-	if (!d)
+	if (ll_dir_names(dir, &names, &n))
 		return ll_fail(err, "%s: %s", dir, strerror(errno));
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		names = xgrow(names, n, sizeof(*names));
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct strbuf path = STRBUF_INIT;
 		struct stat st;

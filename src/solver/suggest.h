@@ -49,6 +49,67 @@ struct ll_suggested_member {
 	bool moved;		/* not part of the longest run kept in original order */
 };
 
+/*
+ * What the solver notes about its proposal, as data; report/describe.c
+ * says it in words. Members are borrowed from the struct the suggestion
+ * was computed from; only the fields a kind names are set.
+ */
+enum ll_suggest_note_kind {
+	/* A and B, of classes CLASS_A and CLASS_B, share a line wherever UNIT goes (SHARED says why). */
+	LL_SUGGEST_NOTE_UNIT_MIXES,
+	/* A, of CLASS_A, straddles a line boundary wherever UNIT goes. */
+	LL_SUGGEST_NOTE_UNIT_STRADDLES,
+	/* The pinned members on their own already put classes on one line. */
+	LL_SUGGEST_NOTE_PINNED_MIX,
+	/* A union's members all start at 0: no order helps. */
+	LL_SUGGEST_NOTE_UNION,
+	/* Findings stay, but the search over UNITS units was not exhaustive. */
+	LL_SUGGEST_NOTE_NOT_EXHAUSTIVE,
+	/* Findings stay, and the exhaustive search over UNITS units proves no order removes them. */
+	LL_SUGGEST_NOTE_NO_ROOM,
+	/* A starts line LINE: ____cacheline_aligned_in_smp, or a PAD-byte pad. */
+	LL_SUGGEST_NOTE_PAD_LINE_START,
+	/* A is pinned at OFFSET: a PAD-byte pad before it. */
+	LL_SUGGEST_NOTE_PAD_PINNED,
+	/* A's bitfield run must start at OFFSET: a PAD-byte pad before it. */
+	LL_SUGGEST_NOTE_PAD_BITFIELD,
+	/* A PAD-byte pad before A. */
+	LL_SUGGEST_NOTE_PAD,
+	/* With ____cacheline_aligned_in_smp the struct is CACHELINE-aligned, SIZE bytes. */
+	LL_SUGGEST_NOTE_ALIGNED_SIZE,
+	/* The members moved are those of the anonymous struct at OFFSET. */
+	LL_SUGGEST_NOTE_INNER_LEVEL,
+	/* ll_suggest_fix(): no fix moving at most UNITS members (BOUNDED: the search was cut). */
+	LL_SUGGEST_NOTE_NO_SMALL_FIX,
+};
+
+/* Why two members of one unit share a line wherever it goes. */
+enum ll_suggest_shared {
+	LL_SUGGEST_SHARED_BITFIELDS,	/* bitfields of one storage unit */
+	LL_SUGGEST_SHARED_UNION,	/* alternatives of one union, sharing bytes */
+	LL_SUGGEST_SHARED_ANON_UNION,	/* ... of one anonymous union */
+	LL_SUGGEST_SHARED_AGGREGATE,	/* inside one named member that moves whole */
+	LL_SUGGEST_SHARED_ANON_AGGREGATE, /* inside one anonymous aggregate */
+	LL_SUGGEST_SHARED_MEMBER,	/* parts of one member */
+};
+
+/* A class the checks keep apart: read-mostly, or write-hot of one domain. */
+struct ll_suggest_class {
+	bool write_hot;
+	const char *domain;	/* write-hot only; NULL: the default domain (borrowed) */
+};
+
+struct ll_suggest_note {
+	enum ll_suggest_note_kind kind;
+	const struct ll_member *a, *b;	/* the members it is about */
+	const struct ll_member *unit;	/* the member naming the unit that moves whole */
+	struct ll_suggest_class class_a, class_b;
+	enum ll_suggest_shared shared;
+	uint64_t offset, pad, line, cacheline, size;
+	size_t units;
+	bool bounded;
+};
+
 struct ll_suggestion {
 	/*
 	 * Listing order: top-level members, each container followed by its
@@ -73,7 +134,8 @@ struct ll_suggestion {
 	bool optimal;		/* the search was exhaustive: nothing better exists */
 	bool impossible;	/* some finding cannot be removed by any order */
 
-	char **notes;		/* pads needed, reasons a finding stays, ... */
+	struct ll_suggest_note *notes;	/* pads needed, reasons a finding stays, ...;
+					   report/ says them (ll_suggest_note_describe) */
 	size_t nr_notes;
 
 	size_t model_findings;	/* what the solver's own evaluator predicted */

@@ -6,12 +6,12 @@
 #include "source/asserts.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/dir_names.h"
 #include "util/read_file.h"
 #include "util/strbuf.h"
 
@@ -362,11 +362,6 @@ void ll_group_asserts_parse(const char *file, const char *text, size_t len,
 	}
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static bool source_name(const char *name)
 {
 	size_t n = strlen(name);
@@ -378,26 +373,14 @@ static bool source_name(const char *name)
 static int walk(struct strbuf *path, size_t rel, struct ll_group_asserts *out, int depth,
 		struct ll_error *err)
 {
-	DIR *d;
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0;
+	char **names;
+	size_t n;
 	int rc = 0;
 
 	if (depth > 64)
 		return 0;
-	d = opendir(path->buf);
-	if (!d)
+	if (ll_dir_names(path->buf, &names, &n))
 		return depth ? 0 : ll_fail(err, "--srcdir %s: %s", path->buf, strerror(errno));
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;	/* ., .., .git and the like */
-		names = xgrow(names, n, sizeof(*names));
-		names[n++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
 		size_t len = path->len;
 		struct stat st;

@@ -5,12 +5,12 @@
 #include "source/group_patch.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/dir_names.h"
 #include "util/read_file.h"
 
 #define MAX_TEXT (64u << 20)
@@ -965,11 +965,6 @@ static long function_close(const struct lines *t, const char *name)
 	return -1;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * The first C file under DIR (relative REL), in name order, defining
  * NAME(void): its path into FOUND. Symbolic links and dot-names skipped.
@@ -978,28 +973,17 @@ static bool find_function(const char *root, const char *rel, const char *name,
 			  struct strbuf *found, int depth)
 {
 	struct strbuf dir = STRBUF_INIT;
-	DIR *d;
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0;
+	char **names;
+	size_t n;
 	bool hit = false;
 
 	if (depth > 64)
 		return false;
 	sb_addf(&dir, "%s%s%s", root, *rel ? "/" : "", rel);
-	d = opendir(dir.buf);
-	if (!d) {
+	if (ll_dir_names(dir.buf, &names, &n)) {
 		sb_release(&dir);
 		return false;
 	}
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		names = xgrow(names, n, sizeof(*names));
-		names[n++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && !hit; i++) {
 		struct strbuf path = STRBUF_INIT, sub = STRBUF_INIT, text = STRBUF_INIT;
 		struct stat st;

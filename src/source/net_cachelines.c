@@ -5,12 +5,12 @@
 #include "source/net_cachelines.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/c_macro.h"
+#include "util/dir_names.h"
 #include "util/read_file.h"
 #include "util/strbuf.h"
 
@@ -134,40 +134,26 @@ int ll_doc_table_read(const char *path, const char *file, struct ll_doc_tables *
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int ll_doc_tables_find(const char *srcdir, struct ll_doc_tables *out, struct ll_error *err)
 {
 	struct strbuf dir = STRBUF_INIT;
-	DIR *d;
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0;
+	char **names;
+	size_t n;
 	int rc = 0;
 
 	sb_addf(&dir, "%s/%s", srcdir, TABLES_DIR);
-	d = opendir(dir.buf);
-	if (!d) {
+	if (ll_dir_names(dir.buf, &names, &n)) {
 		sb_release(&dir);
 		return 0;
 	}
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-
-		if (e->d_name[0] != '.' && len > 4 && strcmp(e->d_name + len - 4, ".rst") == 0) {
-			names = xgrow(names, n, sizeof(*names));
-			names[n++] = xstrdup(e->d_name);
-		}
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf path = STRBUF_INIT, file = STRBUF_INIT;
+		size_t len = strlen(names[i]);
 
+		if (len <= 4 || strcmp(names[i] + len - 4, ".rst") != 0) {
+			free(names[i]);
+			continue;
+		}
 		sb_addf(&path, "%s/%s", dir.buf, names[i]);
 		sb_addf(&file, "%s/%s", TABLES_DIR, names[i]);
 		if (!rc)

@@ -22,6 +22,7 @@
 #include "../../src/model/layout.h"
 #include "../../src/util/strbuf.h"
 #include "../../src/solver/suggest.h"
+#include "../../src/report/describe.h"
 #include "../../src/report/report.h"
 
 #define SEED 0x1a7011a7c0ffee5ULL
@@ -227,12 +228,19 @@ static size_t findings_of(const struct ll_struct *s)
 	return n;
 }
 
+/* Whether some note, as report/ says it, contains NEEDLE. */
 static bool has_note(const struct ll_suggestion *sg, const char *needle)
 {
-	for (size_t i = 0; i < sg->nr_notes; i++)
-		if (strstr(sg->notes[i], needle))
-			return true;
-	return false;
+	bool found = false;
+
+	for (size_t i = 0; i < sg->nr_notes && !found; i++) {
+		struct strbuf text = STRBUF_INIT;
+
+		ll_suggest_note_describe(&sg->notes[i], &text);
+		found = strstr(text.buf, needle) != NULL;
+		sb_release(&text);
+	}
+	return found;
 }
 
 static struct ll_suggestion *suggest_with(const struct ll_struct *s,

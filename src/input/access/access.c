@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The access analyzer: x86-64 machine code typed from DWARF (access.h). */
-#include "input/access/access.h"
+#include "input/access/access_private.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -12,7 +12,6 @@
 
 #include "input/elf/capstone_api.h"
 #include "input/elf/elf_section.h"
-#include "util/hash.h"
 #include "util/sort.h"
 #include "util/strbuf.h"
 
@@ -37,595 +36,6 @@ int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_t
 		       code_path);
 }
 #else
-
-/* The sixteen general registers, in DWARF's x86-64 numbering. */
-enum { NR_GPR = 16, REG_RBP = 6, REG_RSP = 7 };
-
-/* A register holding a pointer BIAS bytes before the start of an aggregate. */
-struct reg_type {
-	bool valid;
-	Dwarf_Die agg;
-	int64_t bias;		/* [reg + d] is at offset d + bias of AGG */
-};
-
-/* Where DWARF puts a pointer-to-aggregate variable over [lo, hi). */
-struct var_loc {
-	uint64_t lo, hi;
-	int reg;		/* 0-15, or -1 for a frame slot */
-	int64_t slot;		/* frame-base offset, when reg is -1 */
-	struct reg_type type;
-};
-
-struct inline_range {
-	uint64_t lo, hi;
-	unsigned depth;
-	const char *name;	/* interned per target as needed: borrowed from libdw */
-};
-
-/* A top-level aggregate definition of the unit, by name. */
-struct definition {
-	const char *name;
-	Dwarf_Die die;
-};
-
-/* A global at a fixed address whose type is an aggregate. */
-struct global {
-	uint64_t addr, size;
-	Dwarf_Die agg;
-};
-
-/* An executable section of the code file. */
-struct code_section {
-	uint64_t addr, size;
-	const unsigned char *bytes;
-	bool init;		/* .init.text and the like */
-};
-
-struct code {
-	int fd;
-	Elf *elf;
-	bool relocatable;	/* ET_REL, until libdwfl has laid it out */
-	Dwfl *dwfl;		/* the layout of an ET_REL, and the DWARF read with it */
-	Dwarf *own_dwarf;	/* the DWARF of a file that holds its own */
-	struct code_section *sections;
-	size_t nr_sections;
-	uint64_t *lock_calls;	/* addresses of the functions that take or drop a lock, sorted */
-	size_t nr_lock_calls;
-};
-
-/*
- * What an aggregate type contains, memoised by DIE offset for one unit:
- * an entry of another unit's generation is empty.
- */
-struct contains_memo {
-	Dwarf_Off off;
-	uint32_t generation;
-	bool contains;
-};
-
-struct analyzer {
-	Dwarf *dw;
-	/*
-	 * The structs asked about, each with its evidence (out[i]); with
-	 * EVERY_STRUCT, each named definition met becomes one. TARGET_SLOT:
-	 * open addressing by name, size and kind (index + 1; 0 empty).
-	 */
-	bool every_struct;
-	struct ll_access_target *targets;
-	size_t nr_targets;
-	struct ll_access_evidence **out;
-	size_t *target_slot;
-	size_t target_mask;
-	uint64_t skipped_functions, undecoded_bytes;	/* image-wide */
-	struct code code;
-	struct ll_capstone api;
-	csh cs;
-	cs_insn *insn;
-
-	/* Per unit. */
-	Dwarf_Die cu;
-	const char *comp_dir;
-	struct definition *defs;
-	size_t nr_defs;
-	struct global *globals;
-	size_t nr_globals;
-	struct contains_memo *memo;	/* MEMO_SIZE of them */
-	uint32_t generation;
-
-	/* Per function. */
-	const char *func_name;
-	bool func_init;
-	struct var_loc *vars;
-	size_t nr_vars;
-	struct inline_range *inlines;
-	size_t nr_inlines;
-	struct insn *insns;	/* the range being walked, decoded */
-	size_t nr_insns;
-	struct join *joins;	/* its direct jumps' targets, sorted */
-	size_t nr_joins;
-	bool *is_touched;	/* per target: this function touched it */
-	size_t *touched;	/* those targets, each once */
-	size_t nr_touched;
-	uint64_t operands, typed;
-	int64_t frame_adjust;	/* rbp = frame base + this, when known */
-	bool frame_known;
-};
-
-/* ---- types ---- */
-
-static bool type_of(Dwarf_Die *die, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, out);
-}
-
-/* Through typedefs and qualifiers; false for void. */
-static bool strip(Dwarf_Die *t, Dwarf_Die *out)
-{
-	Dwarf_Die cur = *t;
-
-	for (int depth = 0; depth < 64; depth++) {
-		switch (dwarf_tag(&cur)) {
-		case DW_TAG_typedef:
-		case DW_TAG_const_type:
-		case DW_TAG_volatile_type:
-		case DW_TAG_restrict_type:
-		case DW_TAG_atomic_type:
-			if (!type_of(&cur, &cur))
-				return false;
-			continue;
-		default:
-			*out = cur;
-			return true;
-		}
-	}
-	return false;
-}
-
-static int cmp_def(const void *a, const void *b)
-{
-	return strcmp(((const struct definition *)a)->name, ((const struct definition *)b)->name);
-}
-
-/* T (stripped) as a defined struct or union: a declaration resolved in the unit. */
-static bool aggregate_of(struct analyzer *a, Dwarf_Die *t, Dwarf_Die *out)
-{
-	Dwarf_Die s;
-	int tag;
-
-	if (!strip(t, &s))
-		return false;
-	tag = dwarf_tag(&s);
-	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
-		return false;
-	if (dwarf_hasattr(&s, DW_AT_declaration)) {
-		struct definition key = { .name = dwarf_diename(&s) }, *d;
-
-		if (!key.name || !(d = ll_bsearch(&key, a->defs, a->nr_defs, sizeof(key), cmp_def)))
-			return false;
-		s = d->die;
-	}
-	*out = s;
-	return true;
-}
-
-/* A pointer type's pointee, when that is an aggregate. */
-static bool pointee(struct analyzer *a, Dwarf_Die *t, Dwarf_Die *out)
-{
-	Dwarf_Die p, q;
-
-	if (!strip(t, &p) || dwarf_tag(&p) != DW_TAG_pointer_type || !type_of(&p, &q))
-		return false;
-	return aggregate_of(a, &q, out);
-}
-
-static uint64_t byte_size(Dwarf_Die *d)
-{
-	Dwarf_Word w;
-
-	return dwarf_aggregate_size(d, &w) == 0 ? w : 0;
-}
-
-static bool member_offset(Dwarf_Die *m, uint64_t *off)
-{
-	Dwarf_Attribute at;
-	Dwarf_Word w;
-
-	*off = 0;
-	if (!dwarf_attr(m, DW_AT_data_member_location, &at))
-		return true;	/* a union's members, at 0 */
-	if (dwarf_formudata(&at, &w) == 0) {
-		*off = w;
-		return true;
-	}
-	return false;
-}
-
-static size_t target_hash(const char *name, uint64_t size, bool is_union)
-{
-	uint64_t h = ll_fnv1a_str(LL_FNV_INIT, name);
-
-	h = ll_fnv1a(h, &size, sizeof(size));
-	return (size_t)(h ^ is_union);
-}
-
-static void slot_put(struct analyzer *a, size_t index)
-{
-	const struct ll_access_target *t = &a->targets[index];
-	size_t i = target_hash(t->name, t->size, t->is_union) & a->target_mask;
-
-	while (a->target_slot[i])
-		i = (i + 1) & a->target_mask;
-	a->target_slot[i] = index + 1;
-}
-
-/* A new target (its evidence too), the table grown to stay at most half full. */
-static size_t add_target(struct analyzer *a, const char *name, uint64_t size, bool is_union)
-{
-	struct ll_access_evidence *e = xcalloc(1, sizeof(*e));
-	size_t index = a->nr_targets;
-
-	e->name = xstrdup(name);
-	e->size = size;
-	e->is_union = is_union;
-	a->out = xgrow(a->out, a->nr_targets, sizeof(*a->out));
-	a->targets = xgrow(a->targets, a->nr_targets, sizeof(*a->targets));
-	a->is_touched = xgrow(a->is_touched, a->nr_targets, sizeof(*a->is_touched));
-	a->out[index] = e;
-	a->targets[index] = (struct ll_access_target){ e->name, is_union, size };
-	a->is_touched[index] = false;
-	a->nr_targets++;
-	if (2 * a->nr_targets > a->target_mask) {
-		free(a->target_slot);
-		a->target_mask = a->target_mask ? 2 * a->target_mask + 1 : 63;
-		a->target_slot = xcalloc(a->target_mask + 1, sizeof(*a->target_slot));
-		for (size_t i = 0; i < a->nr_targets; i++)
-			slot_put(a, i);
-	} else {
-		slot_put(a, index);
-	}
-	return index;
-}
-
-/* Index of the target AGG is, or -1; with every_struct, a named definition becomes one. */
-static long target_of(struct analyzer *a, Dwarf_Die *agg)
-{
-	const char *name = dwarf_diename(agg);
-	bool is_union = dwarf_tag(agg) == DW_TAG_union_type;
-	uint64_t size;
-
-	if (!name || !a->target_mask)
-		return -1;
-	size = byte_size(agg);
-	for (size_t i = target_hash(name, size, is_union) & a->target_mask; a->target_slot[i];
-	     i = (i + 1) & a->target_mask) {
-		const struct ll_access_target *t = &a->targets[a->target_slot[i] - 1];
-
-		if (t->size == size && t->is_union == is_union && strcmp(t->name, name) == 0)
-			return (long)(a->target_slot[i] - 1);
-	}
-	if (!a->every_struct || !size || dwarf_hasattr(agg, DW_AT_declaration))
-		return -1;
-	return (long)add_target(a, name, size, is_union);
-}
-
-#define MEMO_SIZE 4096
-
-/* Calls F(member's aggregate type, its offset) for each aggregate-typed member of AGG. */
-#define FOR_EACH_AGGREGATE_MEMBER(a, agg, mt, moff, body)                                     \
-	do {                                                                                  \
-		Dwarf_Die m_;                                                                 \
-		if (dwarf_child(agg, &m_) != 0)                                               \
-			break;                                                                \
-		do {                                                                          \
-			Dwarf_Die t_;                                                         \
-			int tag_ = dwarf_tag(&m_);                                            \
-			if ((tag_ != DW_TAG_member && tag_ != DW_TAG_inheritance) ||          \
-			    !member_offset(&m_, &moff) || !type_of(&m_, &t_) ||               \
-			    !aggregate_of(a, &t_, &mt))                                       \
-				continue;                                                     \
-			body;                                                                 \
-		} while (dwarf_siblingof(&m_, &m_) == 0);                                     \
-	} while (0)
-
-/* Does AGG (or an aggregate it holds by value, at any depth) answer a target? */
-static bool contains_target(struct analyzer *a, Dwarf_Die *agg, int depth)
-{
-	Dwarf_Off off = dwarf_dieoffset(agg);
-	bool found = false;
-	Dwarf_Die mt;
-	uint64_t moff;
-	size_t i = (size_t)ll_fnv1a(LL_FNV_INIT, &off, sizeof(off)) & (MEMO_SIZE - 1);
-
-	/* A cache, not a table: a collision just computes again. */
-	if (a->memo[i].generation == a->generation && a->memo[i].off == off)
-		return a->memo[i].contains;
-	if (target_of(a, agg) >= 0)
-		found = true;
-	else if (depth < 16)
-		FOR_EACH_AGGREGATE_MEMBER(a, agg, mt, moff, {
-			if (contains_target(a, &mt, depth + 1)) {
-				found = true;
-				break;
-			}
-		});
-	a->memo[i] = (struct contains_memo){ off, a->generation, found };
-	return found;
-}
-
-/* ---- attribution ---- */
-
-static const char *die_name(Dwarf_Die *d)
-{
-	Dwarf_Attribute at;
-
-	if (dwarf_attr_integrate(d, DW_AT_name, &at))
-		return dwarf_formstring(&at);
-	return NULL;
-}
-
-/* The path of the line table's file, relative to the unit's directory when under it. */
-static const char *relative(const struct analyzer *a, const char *path)
-{
-	size_t n = a->comp_dir ? strlen(a->comp_dir) : 0;
-
-	if (path && n && strncmp(path, a->comp_dir, n) == 0 && path[n] == '/')
-		return path + n + 1;
-	return path;
-}
-
-static void record(struct analyzer *a, size_t target, uint64_t off, uint32_t width,
-		   enum ll_access_kind kind, uint64_t pc)
-{
-	struct ll_access_evidence *e = a->out[target];
-	const struct inline_range *in = NULL;
-	Dwarf_Line *line = dwarf_getsrc_die(&a->cu, pc);
-	int lineno = 0;
-	struct ll_access_record *r;
-
-	for (size_t i = 0; i < a->nr_inlines; i++) {
-		const struct inline_range *c = &a->inlines[i];
-
-		if (pc >= c->lo && pc < c->hi && (!in || c->depth > in->depth))
-			in = c;
-	}
-	if (line)
-		dwarf_lineno(line, &lineno);
-	e->v = xgrow(e->v, e->n, sizeof(*e->v));
-	r = &e->v[e->n++];
-	*r = (struct ll_access_record){
-		.offset = off,
-		.width = width,
-		.kind = kind,
-		.function = ll_access_intern(e, in && in->name ? in->name : a->func_name),
-		.inlined_into = in ? ll_access_intern(e, a->func_name) : NULL,
-		.file = line ? ll_access_intern(e, relative(a, dwarf_linesrc(line, NULL, NULL))) : NULL,
-		.line = lineno > 0 ? (unsigned)lineno : 0,
-		.init_text = a->func_init,
-	};
-	if (!a->is_touched[target]) {
-		a->is_touched[target] = true;
-		a->touched = xgrow(a->touched, a->nr_touched, sizeof(*a->touched));
-		a->touched[a->nr_touched++] = target;
-	}
-}
-
-/*
- * An access of WIDTH bytes at offset OFF of AGG: recorded for AGG if it is
- * a target, and for the target members it holds by value that contain it.
- */
-static void resolve(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint32_t width,
-		    enum ll_access_kind kind, uint64_t pc, int depth)
-{
-	long t;
-	Dwarf_Die mt;
-	uint64_t moff;
-
-	if (off < 0 || !contains_target(a, agg, 0))
-		return;
-	t = target_of(a, agg);
-	if (t >= 0 && (uint64_t)off < a->targets[t].size)
-		record(a, (size_t)t, (uint64_t)off, width, kind, pc);
-	if (depth >= 16)
-		return;
-	FOR_EACH_AGGREGATE_MEMBER(a, agg, mt, moff, {
-		uint64_t size = byte_size(&mt);
-
-		if ((uint64_t)off >= moff && (uint64_t)off < moff + size)
-			resolve(a, &mt, off - (int64_t)moff, width, kind, pc, depth + 1);
-	});
-}
-
-/*
- * The member starting at OFF of AGG, at any depth, whose type WANT accepts
- * (ARG is WANT's): true when there is one. The member walk that a load of
- * a pointer member and a lock's address share.
- */
-static bool member_at(struct analyzer *a, Dwarf_Die *agg, int64_t off,
-		      bool (*want)(struct analyzer *a, Dwarf_Die *type, void *arg), void *arg,
-		      int depth)
-{
-	Dwarf_Die m;
-
-	if (off < 0 || depth > 16 || dwarf_child(agg, &m) != 0)
-		return false;
-	do {
-		Dwarf_Die t, inner;
-		uint64_t moff;
-
-		if (dwarf_tag(&m) != DW_TAG_member || !member_offset(&m, &moff) || !type_of(&m, &t))
-			continue;
-		if ((uint64_t)off == moff && want(a, &t, arg))
-			return true;
-		if (aggregate_of(a, &t, &inner) && (uint64_t)off >= moff &&
-		    (uint64_t)off < moff + byte_size(&inner) &&
-		    member_at(a, &inner, off - (int64_t)moff, want, arg, depth + 1))
-			return true;
-	} while (dwarf_siblingof(&m, &m) == 0);
-	return false;
-}
-
-static bool pointer_to_aggregate(struct analyzer *a, Dwarf_Die *type, void *arg)
-{
-	struct reg_type *out = arg;
-
-	if (!pointee(a, type, &out->agg))
-		return false;
-	out->valid = true;
-	out->bias = 0;
-	return true;
-}
-
-/* The member of AGG exactly at OFF, WIDTH bytes wide, as a pointer to an aggregate. */
-static bool member_pointee(struct analyzer *a, Dwarf_Die *agg, int64_t off, uint32_t width,
-			   struct reg_type *out)
-{
-	return width == 8 && member_at(a, agg, off, pointer_to_aggregate, out, 0);
-}
-
-/* ---- registers ---- */
-
-/* Capstone's register to DWARF's number of its 64-bit register, or -1. */
-static int gpr(unsigned reg)
-{
-	switch (reg) {
-	case X86_REG_RAX: case X86_REG_EAX: case X86_REG_AX: case X86_REG_AL: case X86_REG_AH:
-		return 0;
-	case X86_REG_RDX: case X86_REG_EDX: case X86_REG_DX: case X86_REG_DL: case X86_REG_DH:
-		return 1;
-	case X86_REG_RCX: case X86_REG_ECX: case X86_REG_CX: case X86_REG_CL: case X86_REG_CH:
-		return 2;
-	case X86_REG_RBX: case X86_REG_EBX: case X86_REG_BX: case X86_REG_BL: case X86_REG_BH:
-		return 3;
-	case X86_REG_RSI: case X86_REG_ESI: case X86_REG_SI: case X86_REG_SIL:
-		return 4;
-	case X86_REG_RDI: case X86_REG_EDI: case X86_REG_DI: case X86_REG_DIL:
-		return 5;
-	case X86_REG_RBP: case X86_REG_EBP: case X86_REG_BP: case X86_REG_BPL:
-		return 6;
-	case X86_REG_RSP: case X86_REG_ESP: case X86_REG_SP: case X86_REG_SPL:
-		return 7;
-	case X86_REG_R8: case X86_REG_R8D: case X86_REG_R8W: case X86_REG_R8B:
-		return 8;
-	case X86_REG_R9: case X86_REG_R9D: case X86_REG_R9W: case X86_REG_R9B:
-		return 9;
-	case X86_REG_R10: case X86_REG_R10D: case X86_REG_R10W: case X86_REG_R10B:
-		return 10;
-	case X86_REG_R11: case X86_REG_R11D: case X86_REG_R11W: case X86_REG_R11B:
-		return 11;
-	case X86_REG_R12: case X86_REG_R12D: case X86_REG_R12W: case X86_REG_R12B:
-		return 12;
-	case X86_REG_R13: case X86_REG_R13D: case X86_REG_R13W: case X86_REG_R13B:
-		return 13;
-	case X86_REG_R14: case X86_REG_R14D: case X86_REG_R14W: case X86_REG_R14B:
-		return 14;
-	case X86_REG_R15: case X86_REG_R15D: case X86_REG_R15W: case X86_REG_R15B:
-		return 15;
-	default:
-		return -1;
-	}
-}
-
-static bool is_reg64(unsigned reg)
-{
-	switch (reg) {
-	case X86_REG_RAX: case X86_REG_RBX: case X86_REG_RCX: case X86_REG_RDX:
-	case X86_REG_RSI: case X86_REG_RDI: case X86_REG_RBP: case X86_REG_RSP:
-	case X86_REG_R8: case X86_REG_R9: case X86_REG_R10: case X86_REG_R11:
-	case X86_REG_R12: case X86_REG_R13: case X86_REG_R14: case X86_REG_R15:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* ---- DWARF locations ---- */
-
-/* A location expression naming a pointer held in a register, or a frame slot. */
-static bool decode_location(const Dwarf_Op *e, size_t n, struct var_loc *v)
-{
-	if (n == 1 && e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg15) {
-		v->reg = e[0].atom - DW_OP_reg0;
-		return true;
-	}
-	if (n == 1 && e[0].atom == DW_OP_regx && e[0].number < NR_GPR) {
-		v->reg = (int)e[0].number;
-		return true;
-	}
-	if (n == 1 && e[0].atom == DW_OP_fbreg) {
-		v->reg = -1;
-		v->slot = (int64_t)e[0].number;
-		return true;
-	}
-	/* reg + k as the value: the pointer is k bytes past the register (container_of). */
-	if (n == 2 && e[0].atom >= DW_OP_breg0 && e[0].atom <= DW_OP_breg15 &&
-	    e[1].atom == DW_OP_stack_value) {
-		v->reg = e[0].atom - DW_OP_breg0;
-		v->type.bias = -(int64_t)e[0].number;
-		return true;
-	}
-	return false;
-}
-
-static void add_variable(struct analyzer *a, Dwarf_Die *var)
-{
-	Dwarf_Attribute loc;
-	Dwarf_Die t, agg;
-	Dwarf_Addr base, start, end;
-	Dwarf_Op *expr;
-	size_t len;
-	ptrdiff_t off = 0;
-
-	if (!type_of(var, &t) || !pointee(a, &t, &agg) || !dwarf_attr(var, DW_AT_location, &loc))
-		return;
-	while ((off = dwarf_getlocations(&loc, off, &base, &start, &end, &expr, &len)) > 0) {
-		struct var_loc v = { .lo = start, .hi = end, .type = { .valid = true, .agg = agg } };
-
-		if (!decode_location(expr, len, &v))
-			continue;
-		a->vars = xgrow(a->vars, a->nr_vars, sizeof(*a->vars));
-		a->vars[a->nr_vars++] = v;
-	}
-}
-
-static void add_inline(struct analyzer *a, Dwarf_Die *d, unsigned depth)
-{
-	Dwarf_Addr base, lo, hi;
-	ptrdiff_t off = 0;
-	const char *name = die_name(d);
-
-	while ((off = dwarf_ranges(d, off, &base, &lo, &hi)) > 0) {
-		a->inlines = xgrow(a->inlines, a->nr_inlines, sizeof(*a->inlines));
-		a->inlines[a->nr_inlines++] = (struct inline_range){ lo, hi, depth, name };
-	}
-}
-
-/* Variables and inlined ranges below D (not nested functions). */
-static void collect_scope(struct analyzer *a, Dwarf_Die *d, unsigned depth)
-{
-	Dwarf_Die c;
-
-	if (depth > 64 || dwarf_child(d, &c) != 0)
-		return;
-	do {
-		switch (dwarf_tag(&c)) {
-		case DW_TAG_formal_parameter:
-		case DW_TAG_variable:
-			add_variable(a, &c);
-			break;
-		case DW_TAG_inlined_subroutine:
-			add_inline(a, &c, depth + 1);
-			collect_scope(a, &c, depth + 1);
-			break;
-		case DW_TAG_lexical_block:
-			collect_scope(a, &c, depth);
-			break;
-		default:
-			break;
-		}
-	} while (dwarf_siblingof(&c, &c) == 0);
-}
 
 /* ---- code ---- */
 
@@ -959,7 +369,7 @@ static bool in_bounds(const struct reg_type *t, int64_t disp)
 {
 	int64_t off = disp + t->bias;
 
-	return off >= 0 && (uint64_t)off < byte_size((Dwarf_Die *)&t->agg);
+	return off >= 0 && (uint64_t)off < ac_byte_size((Dwarf_Die *)&t->agg);
 }
 
 /*
@@ -1026,7 +436,7 @@ static const struct global *global_at(const struct analyzer *a, uint64_t addr)
 static void access_operand(struct analyzer *a, const struct walk *w, const struct insn *insn,
 			   const struct operand *op)
 {
-	int base = gpr(op->base);
+	int base = ac_gpr_index(op->base);
 	uint64_t pc = insn->addr;
 	uint32_t width = op->size ? op->size : 1;
 	const struct reg_type *t;
@@ -1068,13 +478,13 @@ static void access_operand(struct analyzer *a, const struct walk *w, const struc
 		off = op->disp + t->bias;
 	}
 	if (is_atomic(insn)) {
-		resolve(a, &agg, off, width, LL_ACCESS_KIND_ATOMIC, pc, 0);
+		ac_resolve_access(a, &agg, off, width, LL_ACCESS_KIND_ATOMIC, pc, 0);
 		return;
 	}
 	if ((op->access & CS_AC_READ) || ll_capstone_reads_only(insn->id))
-		resolve(a, &agg, off, width, LL_ACCESS_KIND_LOAD, pc, 0);
+		ac_resolve_access(a, &agg, off, width, LL_ACCESS_KIND_LOAD, pc, 0);
 	if ((op->access & CS_AC_WRITE) && !ll_capstone_reads_only(insn->id))
-		resolve(a, &agg, off, width, LL_ACCESS_KIND_STORE, pc, 0);
+		ac_resolve_access(a, &agg, off, width, LL_ACCESS_KIND_STORE, pc, 0);
 }
 
 /* What a 64-bit move, load or lea from SRC leaves in its destination. */
@@ -1083,23 +493,23 @@ static struct reg_type moved(struct analyzer *a, const struct walk *w, const str
 {
 	struct reg_type next = { 0 };
 	const struct reg_type *t;
-	int b = src->type == X86_OP_MEM ? gpr(src->base) : -1;
+	int b = src->type == X86_OP_MEM ? ac_gpr_index(src->base) : -1;
 	bool plain = src->type == X86_OP_MEM && src->segment == X86_REG_INVALID &&
 		     src->index == X86_REG_INVALID && b >= 0;
 
-	if (insn->id == X86_INS_MOV && src->type == X86_OP_REG && gpr(src->reg) >= 0 &&
-	    is_reg64(src->reg) && (t = reg_type_at(a, w, gpr(src->reg), insn->addr, 0))) {
+	if (insn->id == X86_INS_MOV && src->type == X86_OP_REG && ac_gpr_index(src->reg) >= 0 &&
+	    ac_is_reg64(src->reg) && (t = reg_type_at(a, w, ac_gpr_index(src->reg), insn->addr, 0))) {
 		next = *t;
 	} else if (insn->id == X86_INS_MOV && plain) {
 		if (b == REG_RBP && a->frame_known) {
 			if ((t = slot_type(a, src->disp)))
 				next = *t;
 		} else if (b != REG_RSP && (t = reg_type_at(a, w, b, insn->addr, src->disp))) {
-			member_pointee(a, (Dwarf_Die *)&t->agg, src->disp + t->bias, 8, &next);
+			ac_member_pointee(a, (Dwarf_Die *)&t->agg, src->disp + t->bias, 8, &next);
 		}
 	} else if ((insn->id == X86_INS_ADD || insn->id == X86_INS_SUB) &&
 		   src->type == X86_OP_IMM && insn->ops[0].type == X86_OP_REG &&
-		   (t = reg_type_at(a, w, gpr(insn->ops[0].reg), insn->addr, 0))) {
+		   (t = reg_type_at(a, w, ac_gpr_index(insn->ops[0].reg), insn->addr, 0))) {
 		/* Pointer arithmetic: gcc -O0 reaches a member by adding its offset. */
 		next = *t;
 		next.bias += insn->id == X86_INS_ADD ? insn->imm : -insn->imm;
@@ -1116,19 +526,19 @@ static void propagate(struct analyzer *a, struct walk *w, const struct insn *ins
 {
 	const struct operand *dst = insn->nr_ops ? &insn->ops[0] : NULL;
 	struct reg_type next = { 0 };
-	int d = dst && dst->type == X86_OP_REG ? gpr(dst->reg) : -1;
+	int d = dst && dst->type == X86_OP_REG ? ac_gpr_index(dst->reg) : -1;
 
-	if (d >= 0 && is_reg64(dst->reg) && insn->nr_ops == 2)
+	if (d >= 0 && ac_is_reg64(dst->reg) && insn->nr_ops == 2)
 		next = moved(a, w, insn, &insn->ops[1]);
 	for (uint8_t i = 0; i < insn->nr_ops; i++) {
 		const struct operand *op = &insn->ops[i];
 
-		if (op->type == X86_OP_REG && (op->access & CS_AC_WRITE) && gpr(op->reg) >= 0)
-			w->prop[gpr(op->reg)].valid = false;
+		if (op->type == X86_OP_REG && (op->access & CS_AC_WRITE) && ac_gpr_index(op->reg) >= 0)
+			w->prop[ac_gpr_index(op->reg)].valid = false;
 	}
 	for (uint8_t i = 0; i < insn->nr_writes; i++)
-		if (gpr(insn->writes[i]) >= 0)
-			w->prop[gpr(insn->writes[i])].valid = false;
+		if (ac_gpr_index(insn->writes[i]) >= 0)
+			w->prop[ac_gpr_index(insn->writes[i])].valid = false;
 	if (d >= 0 && next.valid)
 		w->prop[d] = next;
 	if (insn->call) {
@@ -1174,7 +584,7 @@ static bool lock_type(Dwarf_Die *t)
 		if (name && (strstr(name, "lock") || strstr(name, "mutex") || strstr(name, "semaphore")))
 			return true;
 		if ((tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
-		     tag != DW_TAG_volatile_type) || !type_of(&cur, &cur))
+		     tag != DW_TAG_volatile_type) || !ac_type_of(&cur, &cur))
 			return false;
 	}
 	return false;
@@ -1207,8 +617,9 @@ static void lock_call(struct analyzer *a, const struct walk *w, const struct ins
 	 * Only when a lock starts there: vfs_lock_file() takes a struct
 	 * file, whose first word is f_count, not a lock.
 	 */
-	if (t && member_at(a, (Dwarf_Die *)&t->agg, t->bias, is_lock, NULL, 0))
-		resolve(a, (Dwarf_Die *)&t->agg, t->bias, 1, LL_ACCESS_KIND_ATOMIC, insn->addr, 0);
+	if (t && ac_member_at(a, (Dwarf_Die *)&t->agg, t->bias, is_lock, NULL, 0))
+		ac_resolve_access(a, (Dwarf_Die *)&t->agg, t->bias, 1, LL_ACCESS_KIND_ATOMIC,
+				  insn->addr, 0);
 }
 
 /*
@@ -1359,8 +770,8 @@ static void analyze_function(struct analyzer *a, Dwarf_Die *fn)
 	bool first = true;
 
 	/* A function DWARF gives no name (damaged input): still one, never NULL. */
-	a->func_name = die_name(fn) ? die_name(fn) : "(unnamed function)";
-	collect_scope(a, fn, 0);
+	a->func_name = ac_die_name(fn) ? ac_die_name(fn) : "(unnamed function)";
+	ac_collect_scope(a, fn, 0);
 	if (!a->nr_vars && !a->nr_globals) {
 		finish_function(a);
 		return;	/* nothing in it can be typed */
@@ -1398,7 +809,7 @@ static void add_global(struct analyzer *a, Dwarf_Die *var)
 	Dwarf_Addr addr;
 
 	if (!dwarf_attr(var, DW_AT_location, &at) || dwarf_getlocation(&at, &e, &n) != 0 || n != 1 ||
-	    !type_of(var, &t) || !aggregate_of(a, &t, &agg) || !contains_target(a, &agg, 0))
+	    !ac_type_of(var, &t) || !ac_aggregate_of(a, &t, &agg) || !ac_contains_target(a, &agg, 0))
 		return;
 	if (e[0].atom == DW_OP_addr)
 		addr = e[0].number;
@@ -1409,7 +820,7 @@ static void add_global(struct analyzer *a, Dwarf_Die *var)
 	else
 		return;
 	a->globals = xgrow(a->globals, a->nr_globals, sizeof(*a->globals));
-	a->globals[a->nr_globals++] = (struct global){ addr, byte_size(&agg), agg };
+	a->globals[a->nr_globals++] = (struct global){ addr, ac_byte_size(&agg), agg };
 }
 
 /* The unit's named aggregate definitions; true when one answers a target. */
@@ -1431,9 +842,9 @@ static bool read_definitions(struct analyzer *a)
 			continue;
 		a->defs = xgrow(a->defs, a->nr_defs, sizeof(*a->defs));
 		a->defs[a->nr_defs++] = (struct definition){ name, c };
-		any |= target_of(a, &c) >= 0;
+		any |= ac_target_of(a, &c) >= 0;
 	} while (dwarf_siblingof(&c, &c) == 0);
-	ll_qsort(a->defs, a->nr_defs, sizeof(*a->defs), cmp_def);
+	ll_qsort(a->defs, a->nr_defs, sizeof(*a->defs), ac_cmp_def);
 	return any;
 }
 
@@ -1532,7 +943,7 @@ int ll_access_analyze(Dwarf *dw, const char *code_path, const struct ll_access_t
 	int rc;
 
 	for (size_t i = 0; i < n; i++)
-		add_target(&a, targets[i].name, targets[i].size, targets[i].is_union);
+		ac_add_target(&a, targets[i].name, targets[i].size, targets[i].is_union);
 	rc = analyze(&a, dw, code_path, err);
 	for (size_t i = 0; i < n; i++) {
 		out[i] = rc ? NULL : a.out[i];
@@ -1550,7 +961,7 @@ int ll_access_analyze_all(Dwarf *dw, const char *code_path, struct ll_access_ima
 	struct analyzer a = { .every_struct = true, .code.fd = -1 };
 	int rc;
 
-	/* An empty table, so that target_of() adds what it meets. */
+	/* An empty table, so that ac_target_of() adds what it meets. */
 	a.target_mask = 63;
 	a.target_slot = xcalloc(64, sizeof(*a.target_slot));
 	rc = analyze(&a, dw, code_path, err);
