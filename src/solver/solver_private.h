@@ -159,6 +159,9 @@ struct cost {
 	uint64_t span;		/* lines each hot class touches, summed over the classes */
 };
 
+/* Lines of the per-line scratch map; a unit of more lines is counted by runs. */
+#define SG_SCRATCH_LINES 4096
+
 struct lst {
 	uint64_t dom;		/* write-hot domains counted by write-domains */
 	uint8_t f;

@@ -5,6 +5,7 @@
  */
 #include "solver/solver_private.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,95 @@ static unsigned conflicts(struct lst l)
  * NULL) gets the (class, line) pairs it adds: how many more lines the hot
  * classes touch.
  */
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * apply_span() for a unit of more lines than the scratch map holds (an
+ * array of megabytes): the lines between two consecutive atom edges have
+ * one state, so each such run is counted once, times its length, and the
+ * cost follows the atoms, not the bytes. Same answer as the per-line walk.
+ */
+static unsigned apply_runs(struct ctx *x, const struct unit *u, uint64_t cursor, struct lst open,
+			   uint64_t p, struct lst *open_out, uint32_t *span)
+{
+	uint64_t cl = x->cl, o = cursor / cl, end = p + u->size;
+	uint64_t l0 = p / cl, l1 = (end - 1) / cl;
+	size_t ne = 0, ns = 0;
+	uint64_t *edge = xmalloc((2 * u->nr_atoms + 4) * sizeof(*edge));
+	uint64_t *split = xmalloc((u->nr_atoms + 1) * sizeof(*split));
+	uint64_t delta = 0, touched = 0;
+	struct lst last = { 0, 0, 0 };
+
+	edge[ne++] = l0;
+	edge[ne++] = l0 + 1;	/* line l0 also holds OPEN */
+	edge[ne++] = l1;	/* line l1 is what stays open */
+	edge[ne++] = l1 + 1;
+	for (size_t i = 0; i < u->nr_atoms; i++) {
+		const struct atom *a = &u->atoms[i];
+		uint64_t la = (p + a->b) / cl, lb = (p + a->e - 1) / cl;
+
+		edge[ne++] = la;
+		edge[ne++] = lb + 1;
+		if (a->split && la != lb)
+			split[ns++] = la;
+	}
+	qsort(edge, ne, sizeof(*edge), u64_cmp);
+	qsort(split, ns, sizeof(*split), u64_cmp);
+	/* One split-hot finding per line an atom starts on, not already open. */
+	for (size_t i = 0; i < ns; i++)
+		if ((i == 0 || split[i] != split[i - 1]) &&
+		    !(split[i] == l0 && l0 == o && (open.f & LS_SPLIT)))
+			delta++;
+	for (size_t k = 0; k + 1 < ne; k++) {
+		uint64_t from = edge[k], to = edge[k + 1];
+		struct lst st = { 0, 0, 0 };
+
+		if (from == to || from < l0 || from > l1)
+			continue;
+		if (from == l0 && l0 == o)
+			st = open;
+		for (size_t i = 0; i < u->nr_atoms; i++) {
+			const struct atom *a = &u->atoms[i];
+			uint64_t la = (p + a->b) / cl, lb = (p + a->e - 1) / cl;
+
+			if (la > from || lb < from)
+				continue;
+			if (a->cls == 0) {
+				if (!(a->allow & AL_MIXED))
+					st.f |= LS_R;
+			} else {
+				if (!(a->allow & AL_MIXED))
+					st.f |= LS_W;
+				if (!(a->allow & AL_DOM))
+					st.dom |= 1ULL << (a->cls - 1);
+			}
+			st.cls |= 1ULL << a->cls;
+		}
+		if (bsearch(&from, split, ns, sizeof(*split), u64_cmp) ||
+		    (from == l0 && l0 == o && (open.f & LS_SPLIT)))
+			st.f |= LS_SPLIT;
+		delta += (uint64_t)conflicts(st) * (to - from);
+		touched += (uint64_t)__builtin_popcountll(st.cls) * (to - from);
+		if (from == l1)
+			last = st;
+	}
+	if (l0 == o) {
+		delta -= conflicts(open);
+		touched -= (uint64_t)__builtin_popcountll(open.cls);
+	}
+	free(edge);
+	free(split);
+	if (span)
+		*span = touched > UINT32_MAX ? UINT32_MAX : (uint32_t)touched;
+	*open_out = end % cl ? last : (struct lst){ 0, 0, 0 };
+	return delta > UINT_MAX ? UINT_MAX : (unsigned)delta;
+}
+
 static unsigned apply_span(struct ctx *x, const struct unit *u, uint64_t cursor, struct lst open,
 			   uint64_t p, struct lst *open_out, uint32_t *span)
 {
@@ -57,6 +147,9 @@ static unsigned apply_span(struct ctx *x, const struct unit *u, uint64_t cursor,
 	uint64_t l0 = p / cl, l1 = (end - 1) / cl, nl = l1 - l0 + 1;
 	struct lst *sc = x->scratch;
 	unsigned delta = 0;
+
+	if (nl > x->nscratch)
+		return apply_runs(x, u, cursor, open, p, open_out, span);
 
 	memset(sc, 0, nl * sizeof(*sc));
 	if (l0 == o)

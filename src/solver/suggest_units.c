@@ -441,6 +441,9 @@ int sg_build_atoms(struct ctx *x, struct ll_error *err)
 		if (lines > x->nscratch)
 			x->nscratch = lines;
 	}
+	/* Units of more lines are counted by runs (apply_runs()). */
+	if (x->nscratch > SG_SCRATCH_LINES)
+		x->nscratch = SG_SCRATCH_LINES;
 	x->scratch = xcalloc(x->nscratch, sizeof(*x->scratch));
 	return rc;
 }

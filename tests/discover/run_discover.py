@@ -198,6 +198,21 @@ def check_huge(ok, lint, workdir):
            s["lines"][0].get("through") == 33554431 and 0 < rss < HUGE_RSS_KB,
            f"{cc}: a union of two 2 GiB arrays mixed on every line: one finding, one "
            f"object ({rss} KiB)", f"rc={rc} {found} {s.get('lines')}\n{err}")
+        # --suggest with the 2 GiB array write-hot between read-mostly scalars:
+        # the solver counts the array's lines by runs, so it costs per member
+        # too (it walked 33 million lines, 12 s and 790 MB, before).
+        with open(rules, "w") as f:
+            f.write("struct huge_arr\n\twrite-hot a tail\n\tread-mostly before after\n")
+        rc, out, err, rss = peak_rss_kb([lint.tool, *lint.args, "--format=json", "--suggest",
+                                         "--rules", rules, exe, "struct", "huge_arr"])
+        s = ((json.loads(out) if out else {}).get("structs") or [{}])[0]
+        sug = s.get("suggestion") or {}
+        order = [m.get("path") for m in sug.get("members", [])]
+        ok(rc == 1 and s.get("findings") and sorted(order) == ["a", "after", "before", "tail"]
+           and sug.get("findings", 1) < len(s["findings"]) and 0 < rss < HUGE_RSS_KB,
+           f"{cc}: --suggest on struct huge_arr: every member placed, fewer findings "
+           f"({len(s.get('findings', []))} -> {sug.get('findings')}, {rss} KiB)",
+           f"rc={rc} order {order} suggestion {str(sug)[:1500]} rss {rss}\n{err}")
         # A 256 MiB hole is one entry: laid out and drawn as the compiler says.
         want = facts["huge_hole"]
         rc, out, err, rss = peak_rss_kb([lint.tool, *lint.args, "--format=json", exe,
