@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 
-#include "../../src/input/dwarf/name_index.h"
+#include "../../src/input/dwarf/raw/name_index.h"
 #include "../../src/util/hash.h"
 
 /* name_index.c's format 6, as tests/index/run_index.py reads it too. */

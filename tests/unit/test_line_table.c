@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/input/dwarf/line_table.h"
+#include "../../src/input/dwarf/raw/line_table.h"
 #include "../../src/util/strbuf.h"
 #include "dwarf_fixture.h"
 
