@@ -769,7 +769,7 @@ void ll_finder_signature(Dwarf_Die *agg, const char *display_file, struct ll_fin
 	sig->members_hash = LL_SIG_INIT;
 	if (dwarf_child(agg, &child) != 0)
 		return;
-	/* Keep in step with hash_members() in raw/scan_members.c: both feed one table. */
+	/* Keep in step with scan_hash_members() in raw/scan_members.c: both feed one table. */
 	do {
 		const char *name;
 		uint64_t loc = 0, bits = 0;

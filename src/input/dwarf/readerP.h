@@ -395,8 +395,6 @@ char *reader_decl_file_raw(const struct ll_dwarf_input *in, Dwarf_Die *die, char
 void reader_die_decl_position(Dwarf_Die *die, struct ll_decl *d);
 void reader_die_decl(const struct ll_dwarf_input *in, Dwarf_Die *die, struct file_cache *fc,
 		     struct ll_decl *d);
-void reader_member_decl(const struct ll_dwarf_input *in, struct member_attrs *ma,
-			struct file_cache *fc, struct ll_decl *d);
 
 /* reader_types.c */
 bool reader_peel(Dwarf_Die *type, Dwarf_Die *out);
@@ -556,6 +554,17 @@ static inline int member_decl_int(struct member_attrs *ma, unsigned at, int *out
 		return -1;
 	*out = (int)v;
 	return 0;
+}
+
+/* reader_die_decl() of a member whose attributes MA holds. */
+static inline void member_decl(const struct ll_dwarf_input *in, struct member_attrs *ma,
+			       struct file_cache *fc, struct ll_decl *d)
+{
+	int v;
+
+	d->file = reader_decl_file(in, ma->die, ma, fc);
+	d->line = member_decl_int(ma, DW_AT_decl_line, &v) == 0 && v > 0 ? (unsigned)v : 0;
+	d->column = member_decl_int(ma, DW_AT_decl_column, &v) == 0 && v > 0 ? (unsigned)v : 0;
 }
 
 static inline bool die_type(Dwarf_Die *die, Dwarf_Die *out)

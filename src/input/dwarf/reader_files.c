@@ -390,14 +390,3 @@ void reader_die_decl(const struct ll_dwarf_input *in, Dwarf_Die *die, struct fil
 	d->file = reader_decl_file(in, die, NULL, fc);
 	reader_die_decl_position(die, d);
 }
-
-/* reader_die_decl() of a member whose attributes MA holds. */
-void reader_member_decl(const struct ll_dwarf_input *in, struct member_attrs *ma,
-			struct file_cache *fc, struct ll_decl *d)
-{
-	int v;
-
-	d->file = reader_decl_file(in, ma->die, ma, fc);
-	d->line = member_decl_int(ma, DW_AT_decl_line, &v) == 0 && v > 0 ? (unsigned)v : 0;
-	d->column = member_decl_int(ma, DW_AT_decl_column, &v) == 0 && v > 0 ? (unsigned)v : 0;
-}

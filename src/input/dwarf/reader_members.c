@@ -232,7 +232,7 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 	if (member_type_facts(ctx, &type, m))
 		return -1;
 	if (!ctx->shape_only)
-		reader_member_decl(ctx->in, ma, ctx->files, &m->decl);
+		member_decl(ctx->in, ma, ctx->files, &m->decl);
 	if (base + loc < base)
 		return ll_fail(ctx->err, "member %s at DIE 0x%llx: offset overflows",
 			       name ? name : "<anonymous>", die_off);

@@ -61,7 +61,7 @@ struct abbrev {
 	 */
 	bool planned;
 	/*
-	 * For hash_members(), which reads every member of every definition
+	 * For scan_hash_members(), which reads every member of every definition
 	 * (most of a --list='*' scan): a DIE of fixed size with each of what
 	 * it reads at most once and at a fixed place, read there at once.
 	 * Or the same after an inline name (Q_INLINE_NAME): gcc writes a
@@ -296,6 +296,8 @@ struct worker {
 	size_t loaded_head;
 };
 
+enum members_read { MEMBERS_BAD, MEMBERS_READ, MEMBERS_NOT_RAW };
+
 #define SPELLED_SLOTS 512
 
 /* One unit's line table, loaded for the first definition that needs it. */
@@ -345,8 +347,10 @@ bool scan_skip_children(struct worker *w, const struct ll_scan_unit *u, struct l
 bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t names_end);
 
 /* scan_members.c */
-bool scan_members_of(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
-		     struct ll_scan_hit *h);
+enum members_read scan_hash_members(struct worker *w, const struct ll_scan_unit *u,
+				    struct ll_cursor *c, struct ll_scan_hit *h, bool raw);
+void scan_members_memo_add(struct members_memo *m, uint64_t raw, uint32_t nr,
+			   uint64_t members_hash);
 
 /* scan_variables.c */
 void scan_drop_variable_strings(struct ll_scan_variable *v, size_t n);
@@ -599,6 +603,53 @@ static inline uint64_t load_fixed(const unsigned char *p, unsigned n)
 static inline uint64_t quick_const_value(const unsigned char *fixed, const struct quick_const *q)
 {
 	return q->size ? load_fixed(fixed + q->at, q->size) : (uint64_t)q->value;
+}
+
+static inline size_t members_memo_at(const struct members_memo *m, uint64_t raw, uint32_t nr)
+{
+	return hash64(raw ^ nr) & m->mask;
+}
+
+/* The members hash M remembers for the offsets' hash RAW of NR members. */
+static inline bool members_memo_find(const struct members_memo *m, uint64_t raw, uint32_t nr,
+				     uint64_t *members_hash)
+{
+	if (!m->v)
+		return false;
+	for (size_t at = members_memo_at(m, raw, nr); m->v[at].used; at = (at + 1) & m->mask)
+		if (m->v[at].raw == raw && m->v[at].nr == nr) {
+			*members_hash = m->v[at].members_hash;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * scan_hash_members() of the children at C into H, through the thread's
+ * members_memo: read by offsets first, and only a definition whose
+ * offsets the thread has not met has its names' hashes looked up (then it
+ * is remembered). The same answer either way: equal offsets are equal
+ * names, and whatever the offsets' reading cannot take (a member named
+ * another way) takes the names' reading.
+ */
+static inline bool members_of(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
+			      struct ll_scan_hit *h)
+{
+	struct ll_cursor start = *c;
+	enum members_read by_offsets = scan_hash_members(w, u, c, h, true);
+	uint64_t raw = h->members_hash;
+
+	if (by_offsets == MEMBERS_BAD)
+		return false;
+	if (by_offsets == MEMBERS_READ &&
+	    members_memo_find(&w->members_memo, raw, h->nr_members, &h->members_hash))
+		return true;
+	*c = start;
+	if (scan_hash_members(w, u, c, h, false) != MEMBERS_READ)
+		return false;
+	if (by_offsets == MEMBERS_READ)
+		scan_members_memo_add(&w->members_memo, raw, h->nr_members, h->members_hash);
+	return true;
 }
 
 #endif

@@ -153,10 +153,10 @@ static void precompute_quick_aggregate(const struct abbrev_table *t, struct abbr
 }
 
 /*
- * A's quick_child plan, for a member (what hash_members() mostly meets;
+ * A's quick_child plan, for a member (what scan_hash_members() mostly meets;
  * planning every abbreviation made each unit's table slower to load), or
  * for an aggregate its quick_aggregate plan.
- * Only where hash_members()'s attribute walk would read the same: it
+ * Only where scan_hash_members()'s attribute walk would read the same: it
  * takes the last of a repeated attribute and steps over a location of
  * another form, so a repeat or another form takes that walk.
  */

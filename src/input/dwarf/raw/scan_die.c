@@ -181,7 +181,7 @@ static void capture_aggregate(struct worker *w, const struct ll_scan_unit *u,
 	}
 	if (!have_size || !have_line || !have_file)
 		return;
-	if (a->children && !scan_members_of(w, u, &c, h))
+	if (a->children && !members_of(w, u, &c, h))
 		return;
 	if (!a->children)
 		h->members_hash = LL_SIG_INIT;

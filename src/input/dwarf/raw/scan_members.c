@@ -55,7 +55,7 @@ static bool strp_name_hash(struct worker *w, const struct ll_scan_unit *u, struc
 }
 
 /*
- * hash_members()'s reading of a quick_child DIE at C (its code read): the
+ * scan_hash_members()'s reading of a quick_child DIE at C (its code read): the
  * same values its attribute walk gives, C moved past the DIE. Its fixed
  * bytes are checked to be there once, then read in place.
  */
@@ -100,10 +100,8 @@ static bool read_quick_child(struct worker *w, const struct ll_scan_unit *u, str
 	return true;
 }
 
-enum members_read { MEMBERS_BAD, MEMBERS_READ, MEMBERS_NOT_RAW };
-
 /*
- * A member's name for hash_members() by offsets: a DW_FORM_strp as its
+ * A member's name for scan_hash_members() by offsets: a DW_FORM_strp as its
  * offset + 1; an inline name (gcc's for names of up to 3 characters) as
  * its hash, read where it is; MEMBERS_NOT_RAW for any other form.
  */
@@ -129,8 +127,8 @@ static enum members_read member_name_key(struct worker *w, const struct ll_scan_
  * RAW, each name by member_name_key() instead (members_memo), or
  * MEMBERS_NOT_RAW where a member's name is in a form that cannot say.
  */
-static enum members_read hash_members(struct worker *w, const struct ll_scan_unit *u,
-				      struct ll_cursor *c, struct ll_scan_hit *h, bool raw)
+enum members_read scan_hash_members(struct worker *w, const struct ll_scan_unit *u,
+				    struct ll_cursor *c, struct ll_scan_hit *h, bool raw)
 {
 	const struct abbrev_table *t = &w->abbrevs;
 
@@ -196,27 +194,8 @@ static enum members_read hash_members(struct worker *w, const struct ll_scan_uni
 	}
 }
 
-static size_t members_memo_at(const struct members_memo *m, uint64_t raw, uint32_t nr)
-{
-	return hash64(raw ^ nr) & m->mask;
-}
-
-/* The members hash M remembers for the offsets' hash RAW of NR members. */
-static bool members_memo_find(const struct members_memo *m, uint64_t raw, uint32_t nr,
-			      uint64_t *members_hash)
-{
-	if (!m->v)
-		return false;
-	for (size_t at = members_memo_at(m, raw, nr); m->v[at].used; at = (at + 1) & m->mask)
-		if (m->v[at].raw == raw && m->v[at].nr == nr) {
-			*members_hash = m->v[at].members_hash;
-			return true;
-		}
-	return false;
-}
-
-static void members_memo_add(struct members_memo *m, uint64_t raw, uint32_t nr,
-			     uint64_t members_hash)
+void scan_members_memo_add(struct members_memo *m, uint64_t raw, uint32_t nr,
+			   uint64_t members_hash)
 {
 	if (!m->v || (m->used + 1) * 2 > m->mask + 1) {
 		struct members_memo grown = { .mask = m->v ? m->mask * 2 + 1 : 63 };
@@ -224,7 +203,7 @@ static void members_memo_add(struct members_memo *m, uint64_t raw, uint32_t nr,
 		grown.v = xcalloc(grown.mask + 1, sizeof(*grown.v));
 		for (size_t i = 0; m->v && i <= m->mask; i++)
 			if (m->v[i].used)
-				members_memo_add(&grown, m->v[i].raw, m->v[i].nr,
+				scan_members_memo_add(&grown, m->v[i].raw, m->v[i].nr,
 						 m->v[i].members_hash);
 		free(m->v);
 		*m = grown;
@@ -235,32 +214,4 @@ static void members_memo_add(struct members_memo *m, uint64_t raw, uint32_t nr,
 		at = (at + 1) & m->mask;
 	m->v[at] = (struct members_memo_slot){ raw, members_hash, nr, true };
 	m->used++;
-}
-
-/*
- * hash_members() of the children at C into H, through the thread's
- * members_memo: read by offsets first, and only a definition whose
- * offsets the thread has not met has its names' hashes looked up (then it
- * is remembered). The same answer either way: equal offsets are equal
- * names, and whatever the offsets' reading cannot take (a member named
- * another way) takes the names' reading.
- */
-bool scan_members_of(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c,
-		     struct ll_scan_hit *h)
-{
-	struct ll_cursor start = *c;
-	enum members_read by_offsets = hash_members(w, u, c, h, true);
-	uint64_t raw = h->members_hash;
-
-	if (by_offsets == MEMBERS_BAD)
-		return false;
-	if (by_offsets == MEMBERS_READ &&
-	    members_memo_find(&w->members_memo, raw, h->nr_members, &h->members_hash))
-		return true;
-	*c = start;
-	if (hash_members(w, u, c, h, false) != MEMBERS_READ)
-		return false;
-	if (by_offsets == MEMBERS_READ)
-		members_memo_add(&w->members_memo, raw, h->nr_members, h->members_hash);
-	return true;
 }
