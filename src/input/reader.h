@@ -38,7 +38,7 @@ struct ll_input_options {
 	struct ll_progress progress;	/* long scans report here; fn NULL: silent */
 	/*
 	 * Where the DWARF reader keeps each image's name index
-	 * (input/dwarf/name_index.h); NULL: it neither reads nor writes one.
+	 * (input/dwarf/raw/name_index.h); NULL: it neither reads nor writes one.
 	 */
 	const char *cache_dir;
 	/*

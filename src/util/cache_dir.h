@@ -2,7 +2,7 @@
 /*
  * The per-user cache directory ($XDG_CACHE_HOME/layoutlint): creating it,
  * and keeping it bounded. Each binary leaves BUILD-ID.index (the name
- * index, input/dwarf/name_index.h) and BUILD-ID.names (shell completion);
+ * index, input/dwarf/raw/name_index.h) and BUILD-ID.names (shell completion);
  * a kernel engineer who looks at many builds would otherwise collect them
  * without end.
  */

@@ -187,7 +187,7 @@ def check_parallel_builds(tap, lint, workdir):
 
 # The debug sections apart: 256 KiB of something else between .debug_info
 # and the others, so that the relocated image reads .debug_info alone
-# (relocated_range() in dwarf_reader.c) and the rest from the mapping.
+# (relocated_range() in reader_open.c) and the rest from the mapping.
 APART = "gcc DWARF 5, debug sections apart"
 APART_SCRIPT = """SECTIONS {
   .debug_info 0 : { *(.debug_info) }

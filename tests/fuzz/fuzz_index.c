@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer harness for the name index loader (input/dwarf/name_index.c),
+ * libFuzzer harness for the name index loader (input/dwarf/raw/name_index.c),
  * the one parser of a file layoutlint itself wrote (issue 40: a forged
  * index with valid checksums crashed a lookup). The input is an index
  * file. Its checksums catch damage, so raw mutations would stop at them:
@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 
-#include "../../src/input/dwarf/name_index.h"
+#include "../../src/input/dwarf/raw/name_index.h"
 #include "../../src/util/hash.h"
 
 /* name_index.c's format 6, as tests/index/run_index.py reads it too. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Differential harness: the raw .debug_info scan (dwarf_scan.c) against
+ * Differential harness: the raw .debug_info scan (raw/scan*.c) against
  * the plain libdw walk (LAYOUTLINT_SCAN=libdw) on the same ELF image. When
  * both look the queries up without an error, they must give the same
  * answer for each: the same status, and for a struct found the same

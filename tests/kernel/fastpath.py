@@ -61,7 +61,7 @@ PEAK_MB = 150
 # one made-up header standing in for them (ll_finder_skip_headers()).
 # 16-22 MB since the heap takes huge pages from its first block on and
 # each scan thread's pread buffer is one (2 MB steps, cli/main.c,
-# dwarf_scan.c): the headers handed over would still add 10 MB or more.
+# raw/scan_unit_filter.c): the headers handed over would still add 10 MB or more.
 LATE_PEAK_MB = 26
 
 

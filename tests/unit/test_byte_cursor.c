@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for the bounds-checked DWARF byte reader (src/input/dwarf/byte_cursor.h):
+ * Unit tests for the bounds-checked DWARF byte reader (src/input/dwarf/raw/byte_cursor.h):
  * every helper on values whose encodings the DWARF 5 standard spells out
  * (section 7.6, figures 3 and 4), at the edges of the 64-bit range, and
  * each way of running off the end. Inputs live in heap blocks of exactly
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/input/dwarf/byte_cursor.h"
+#include "../../src/input/dwarf/raw/byte_cursor.h"
 
 /* A cursor over a private heap copy of N bytes; free(c.p - consumed) via bytes_free. */
 struct bytes {

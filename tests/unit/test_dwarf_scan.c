@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for the raw .debug_info pre-filter (src/input/dwarf/dwarf_scan.c) on real
+ * Unit tests for the raw .debug_info pre-filter (src/input/dwarf/raw/scan*.c) on real
  * compiler output: tests/unit/dwarf/fixture.c built with gcc and clang,
  * DWARF 4 and 5, as an object and (with fixture2.c, a second unit) as an
  * executable. libdw is the truth: every top-level type libdw sees under a
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "../../src/input/dwarf/ctype_name.h"
-#include "../../src/input/dwarf/dwarf_scan.h"
+#include "../../src/input/dwarf/raw/scan.h"
 #include "dwarf_fixture.h"
 
 /* Set once by main from the command line: Check's tests take no arguments. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for the raw line-table file list (src/input/dwarf/line_table.c) on real
+ * Unit tests for the raw line-table file list (src/input/dwarf/raw/line_table.c) on real
  * compiler output: tests/unit/dwarf/fixture.c (and fixture2.c, a second
  * unit of the executables) built with gcc and clang,
  * DWARF 4 and 5 (tests/meson.build passes the source directory, then the
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/input/dwarf/line_table.h"
+#include "../../src/input/dwarf/raw/line_table.h"
 #include "../../src/util/strbuf.h"
 #include "dwarf_fixture.h"
 

@@ -8,7 +8,7 @@
  * continue the vmlinux's, so it needs that base (--btf-base; for
  * /sys/kernel/btf/MODULE the base is /sys/kernel/btf/vmlinux).
  *
- * The model is filled exactly as dwarf_reader.c fills it (offsets, sizes,
+ * The model is filled exactly as the DWARF reader fills it (offsets, sizes,
  * bitfields, every nested aggregate expanded, types spelled as C does), so
  * that everything after the reader works unchanged. What BTF lacks:
  *  - declaring files and lines: every decl stays empty (file NULL);
@@ -808,7 +808,7 @@ static uint64_t aggregate_alignment(const struct ll_btf_input *in, __u32 id,
 				    const struct btf_type *agg, int depth);
 
 /*
- * Alignment by the rules dwarf_reader.c's type_alignment() applies to
+ * Alignment by the rules reader_types.c's reader_type_alignment() applies to
  * DWARF without DW_AT_alignment (the target's ABI, elf_section.h). Not btf__align_of(): that caps scalars
  * at the pointer size (x86-64 aligns long double and __int128 to 16), and
  * follows cycles of hostile BTF without a bound.

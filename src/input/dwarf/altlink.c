@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "input/dwarf/byte_cursor.h"
+#include "input/dwarf/raw/byte_cursor.h"
 #include "input/elf/elf_section.h"
 #include "util/strbuf.h"
 

@@ -1,77 +1,106 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
- * C declarator syntax is inside out: the type is read from the name
- * outwards, so the declarator string is grown around the name while
- * walking the type chain, and the base type goes in front at the end.
- */
+/* libdw's reading of a type DIE, for the spelling in raw/type_spelling.c. */
 #include "input/dwarf/ctype_name.h"
 
 #include <dwarf.h>
 #include <stdbool.h>
 #include <string.h>
 
-#include "model/layout.h"
-#include "util/strbuf.h"
-
-/* Long chains only come from corrupt DWARF; cut them instead of looping. */
-#define MAX_TYPE_DEPTH 64
-
 /* ---- libdw's reading of a type DIE ---------------------------------- */
+
+/*
+ * A struct ll_type_die keeps a Dwarf_Die as bytes (raw/type_spelling.h
+ * does not see libdw): copied out and back in, never read in place.
+ */
+_Static_assert(sizeof(Dwarf_Die) <= sizeof(((struct ll_type_die *)0)->u.dw),
+	       "a Dwarf_Die fits struct ll_type_die");
+
+static Dwarf_Die die_of(const struct ll_type_die *d)
+{
+	Dwarf_Die die;
+
+	memcpy(&die, d->u.dw, sizeof(die));
+	return die;
+}
+
+static void set_die(struct ll_type_die *d, const Dwarf_Die *die)
+{
+	memcpy(d->u.dw, die, sizeof(*die));
+}
 
 static int dw_tag(void *ctx, const struct ll_type_die *d)
 {
+	Dwarf_Die die = die_of(d);
+
 	(void)ctx;
-	return dwarf_tag((Dwarf_Die *)&d->u.dw);
+	return dwarf_tag(&die);
 }
 
 static bool dw_type(void *ctx, const struct ll_type_die *d, struct ll_type_die *out)
 {
+	Dwarf_Die die = die_of(d), type;
 	Dwarf_Attribute attr;
 
 	(void)ctx;
-	return dwarf_attr_integrate((Dwarf_Die *)&d->u.dw, DW_AT_type, &attr) &&
-	       dwarf_formref_die(&attr, &out->u.dw) != NULL;
+	if (!dwarf_attr_integrate(&die, DW_AT_type, &attr) || dwarf_formref_die(&attr, &type) == NULL)
+		return false;
+	set_die(out, &type);
+	return true;
 }
 
 static const char *dw_name(void *ctx, const struct ll_type_die *d)
 {
+	Dwarf_Die die = die_of(d);
+
 	(void)ctx;
-	return dwarf_diename((Dwarf_Die *)&d->u.dw);
+	return dwarf_diename(&die);
 }
 
 static bool dw_first_child(void *ctx, const struct ll_type_die *d, struct ll_type_die *out)
 {
+	Dwarf_Die die = die_of(d), child;
+
 	(void)ctx;
-	return dwarf_child((Dwarf_Die *)&d->u.dw, &out->u.dw) == 0;
+	if (dwarf_child(&die, &child) != 0)
+		return false;
+	set_die(out, &child);
+	return true;
 }
 
 static bool dw_next_sibling(void *ctx, struct ll_type_die *d)
 {
+	Dwarf_Die die = die_of(d);
+	int r = dwarf_siblingof(&die, &die);
+
 	(void)ctx;
-	return dwarf_siblingof(&d->u.dw, &d->u.dw) == 0;
+	set_die(d, &die);
+	return r == 0;
 }
 
 static bool dw_subrange_count(void *ctx, const struct ll_type_die *d, uint64_t *count)
 {
+	Dwarf_Die die = die_of(d);
+
 	(void)ctx;
-	return ll_subrange_count((Dwarf_Die *)&d->u.dw, count);
+	return ll_subrange_count(&die, count);
 }
 
 static bool dw_prototyped(void *ctx, const struct ll_type_die *d)
 {
+	Dwarf_Die die = die_of(d);
 	Dwarf_Attribute attr;
 
 	(void)ctx;
-	return dwarf_attr((Dwarf_Die *)&d->u.dw, DW_AT_prototyped, &attr) != NULL;
+	return dwarf_attr(&die, DW_AT_prototyped, &attr) != NULL;
 }
 
 static const char *dw_containing_name(void *ctx, const struct ll_type_die *d)
 {
+	Dwarf_Die die = die_of(d), cls;
 	Dwarf_Attribute attr;
-	Dwarf_Die cls;
 
 	(void)ctx;
-	if (!dwarf_attr_integrate((Dwarf_Die *)&d->u.dw, DW_AT_containing_type, &attr) ||
+	if (!dwarf_attr_integrate(&die, DW_AT_containing_type, &attr) ||
 	    !dwarf_formref_die(&attr, &cls))
 		return NULL;
 	return dwarf_diename(&cls);
@@ -82,235 +111,12 @@ static const struct ll_type_reader libdw_reader = {
 	dw_prototyped, NULL, dw_containing_name,
 };
 
-/* ---- spelling --------------------------------------------------------- */
-
-struct speller {
-	const struct ll_type_reader *r;
-};
-
-static int tag_of(const struct speller *sp, const struct ll_type_die *d)
-{
-	return sp->r->tag(sp->r->ctx, d);
-}
-
-static bool type_of(const struct speller *sp, const struct ll_type_die *d,
-		    struct ll_type_die *out)
-{
-	return sp->r->type(sp->r->ctx, d, out);
-}
-
-static void add_named(const struct speller *sp, struct strbuf *out, const char *kw,
-		      const struct ll_type_die *die)
-{
-	const char *name = sp->r->name(sp->r->ctx, die);
-
-	if (kw) {
-		sb_adds(out, kw);
-		sb_addc(out, ' ');
-	}
-	sb_adds(out, name ? name : (kw ? "{...}" : "<anonymous>"));
-}
-
-static void add_params(const struct speller *sp, struct strbuf *decl,
-		       const struct ll_type_die *fn, int depth);
-
-static void spell(const struct speller *sp, const struct ll_type_die *type, struct strbuf *decl,
-		  struct strbuf *out, int depth);
-
-static void finish_base(struct strbuf *out, const char *base, struct strbuf *decl)
-{
-	sb_adds(out, base);
-	if (decl->len && decl->buf[0] != '[' && decl->buf[0] != '(')
-		sb_addc(out, ' ');
-	else if (decl->len && decl->buf[0] == '(')
-		sb_addc(out, ' ');
-	sb_add(out, decl->buf ? decl->buf : "", decl->len);
-}
-
-static void add_dimensions(const struct speller *sp, struct strbuf *decl,
-			   const struct ll_type_die *array)
-{
-	struct ll_type_die sub;
-
-	if (!sp->r->first_child(sp->r->ctx, array, &sub)) {
-		sb_adds(decl, "[]");
-		return;
-	}
-	do {
-		uint64_t count;
-
-		if (tag_of(sp, &sub) != DW_TAG_subrange_type)
-			continue;
-		if (sp->r->subrange_count(sp->r->ctx, &sub, &count))
-			sb_addf(decl, "[%llu]", (unsigned long long)count);
-		else
-			sb_adds(decl, "[]");
-	} while (sp->r->next_sibling(sp->r->ctx, &sub));
-}
-
-static void spell(const struct speller *sp, const struct ll_type_die *type, struct strbuf *decl,
-		  struct strbuf *out, int depth)
-{
-	struct ll_type_die next;
-	struct strbuf base = STRBUF_INIT;
-	int tag;
-
-	if (depth > MAX_TYPE_DEPTH) {
-		finish_base(out, "<type chain too deep>", decl);
-		return;
-	}
-	if (!type) {
-		finish_base(out, "void", decl);
-		return;
-	}
-	switch ((tag = tag_of(sp, type))) {
-	case DW_TAG_pointer_type:
-	case DW_TAG_reference_type:
-		sb_insert(decl, 0, tag == DW_TAG_pointer_type ? "*" : "&");
-		if (!type_of(sp, type, &next)) {
-			spell(sp, NULL, decl, out, depth + 1);
-			return;
-		}
-		if (tag_of(sp, &next) == DW_TAG_array_type ||
-		    tag_of(sp, &next) == DW_TAG_subroutine_type) {
-			sb_insert(decl, 0, "(");
-			sb_addc(decl, ')');
-		}
-		spell(sp, &next, decl, out, depth + 1);
-		return;
-	case DW_TAG_ptr_to_member_type: {
-		/* C++: "int A::*dm", "int (A::*fm)()". */
-		const char *cls = sp->r->containing_name ?
-				  sp->r->containing_name(sp->r->ctx, type) : NULL;
-
-		sb_insert(decl, 0, "::*");
-		sb_insert(decl, 0, cls ? cls : "<class>");
-		if (!type_of(sp, type, &next)) {
-			spell(sp, NULL, decl, out, depth + 1);
-			return;
-		}
-		if (tag_of(sp, &next) == DW_TAG_array_type ||
-		    tag_of(sp, &next) == DW_TAG_subroutine_type) {
-			sb_insert(decl, 0, "(");
-			sb_addc(decl, ')');
-		}
-		spell(sp, &next, decl, out, depth + 1);
-		return;
-	}
-	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-	case DW_TAG_restrict_type:
-	case DW_TAG_atomic_type: {
-		const char *q = tag == DW_TAG_const_type ? "const" :
-				tag == DW_TAG_volatile_type ? "volatile" :
-				tag == DW_TAG_restrict_type ? "restrict" : "_Atomic";
-		bool has_next = type_of(sp, type, &next);
-
-		if (has_next && tag_of(sp, &next) == DW_TAG_pointer_type) {
-			/* Qualifies the pointer itself: "char *const p". */
-			if (decl->len)
-				sb_insert(decl, 0, " ");
-			sb_insert(decl, 0, q);
-			spell(sp, &next, decl, out, depth + 1);
-			return;
-		}
-		/*
-		 * Qualifiers collect in OUT ahead of the base type. gcc repeats
-		 * them on an array and on its elements ("const char name[16]"
-		 * is const array of const char): say each once.
-		 */
-		ll_c_qualify(out, q);
-		spell(sp, has_next ? &next : NULL, decl, out, depth + 1);
-		return;
-	}
-	case DW_TAG_array_type:
-		add_dimensions(sp, decl, type);
-		spell(sp, type_of(sp, type, &next) ? &next : NULL, decl, out, depth + 1);
-		return;
-	case DW_TAG_subroutine_type:
-		add_params(sp, decl, type, depth);
-		spell(sp, type_of(sp, type, &next) ? &next : NULL, decl, out, depth + 1);
-		return;
-	case DW_TAG_structure_type:
-		add_named(sp, &base, "struct", type);
-		break;
-	case DW_TAG_union_type:
-		add_named(sp, &base, "union", type);
-		break;
-	case DW_TAG_enumeration_type:
-		add_named(sp, &base, "enum", type);
-		break;
-	case DW_TAG_class_type:
-		add_named(sp, &base, "class", type);
-		break;
-	case DW_TAG_base_type: {
-		const char *name = ll_c_base_name(sp->r->name(sp->r->ctx, type));
-
-		sb_adds(&base, name ? name : "<anonymous>");
-		break;
-	}
-	case DW_TAG_unspecified_type:
-	case DW_TAG_typedef:
-	default:
-		add_named(sp, &base, NULL, type);
-		break;
-	}
-	finish_base(out, base.buf, decl);
-	sb_release(&base);
-}
-
-static void add_params(const struct speller *sp, struct strbuf *decl,
-		       const struct ll_type_die *fn, int depth)
-{
-	struct ll_type_die child;
-	bool first = true;
-	bool prototyped = sp->r->prototyped(sp->r->ctx, fn);
-
-	sb_addc(decl, '(');
-	if (sp->r->first_child(sp->r->ctx, fn, &child)) {
-		do {
-			int tag = tag_of(sp, &child);
-
-			if (tag == DW_TAG_formal_parameter) {
-				struct ll_type_die pt;
-				struct strbuf pd = STRBUF_INIT, ps = STRBUF_INIT;
-
-				spell(sp, type_of(sp, &child, &pt) ? &pt : NULL, &pd, &ps, depth + 1);
-				if (!first)
-					sb_adds(decl, ", ");
-				sb_add(decl, ps.buf ? ps.buf : "", ps.len);
-				sb_release(&pd);
-				sb_release(&ps);
-				first = false;
-			} else if (tag == DW_TAG_unspecified_parameters) {
-				sb_adds(decl, first ? "..." : ", ...");
-				first = false;
-			}
-		} while (sp->r->next_sibling(sp->r->ctx, &child));
-	}
-	if (first && prototyped)
-		sb_adds(decl, "void");
-	sb_addc(decl, ')');
-}
-
-char *ll_c_declaration_by(const struct ll_type_reader *reader, const struct ll_type_die *type,
-			  const char *declarator)
-{
-	struct strbuf decl = STRBUF_INIT, out = STRBUF_INIT;
-	struct speller sp = { reader };
-
-	sb_adds(&decl, declarator ? declarator : "");
-	spell(&sp, type, &decl, &out, 0);
-	sb_release(&decl);
-	return sb_detach(&out);
-}
-
 char *ll_c_declaration(Dwarf_Die *type, const char *declarator)
 {
 	struct ll_type_die d;
 
 	if (type)
-		d.u.dw = *type;
+		set_die(&d, type);
 	return ll_c_declaration_by(&libdw_reader, type ? &d : NULL, declarator);
 }
 

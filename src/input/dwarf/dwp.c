@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/dwarf/byte_cursor.h"
+#include "input/dwarf/raw/byte_cursor.h"
 #include "input/elf/elf_section.h"
 #include "util/strbuf.h"
 

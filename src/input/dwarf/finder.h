@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #include "util/diag.h"
-#include "input/dwarf/dwarf_scan.h"
-#include "input/dwarf/name_index.h"
+#include "input/dwarf/raw/scan.h"
+#include "input/dwarf/raw/name_index.h"
 #include "util/progress.h"
 #include "input/dwarf/sparse_image.h"
 

@@ -5,15 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/dwarf/byte_cursor.h"
+#include "input/dwarf/raw/byte_cursor.h"
 #include "util/strbuf.h"
 
 /* Namespaces and types nested deeper than this come only from damage. */
 #define MAX_SCOPE_DEPTH 64
-
-#ifndef DW_LANG_C17
-#define DW_LANG_C17 0x2c
-#endif
 
 bool ll_scoped_name(const char *name)
 {
@@ -86,25 +82,6 @@ int ll_die_language(Dwarf_Die *die)
 	if (!dwarf_diecu(die, &cu, NULL, NULL))
 		return -1;
 	return dwarf_srclang(&cu);
-}
-
-bool ll_language_is_c(int lang)
-{
-	return lang == DW_LANG_C89 || lang == DW_LANG_C || lang == DW_LANG_C99 ||
-	       lang == DW_LANG_C11 || lang == DW_LANG_C17;
-}
-
-bool ll_language_is_cxx(int lang)
-{
-	/* 0x2a, 0x2b: C++17 and C++20, which DWARF 6 names and producers already write. */
-	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
-	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14 ||
-	       lang == 0x2a || lang == 0x2b;
-}
-
-bool ll_language_is_rust(int lang)
-{
-	return lang == DW_LANG_Rust;
 }
 
 bool ll_static_member(Dwarf_Die *member)

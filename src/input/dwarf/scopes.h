@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "input/dwarf/raw/languages.h"
 #include "util/diag.h"
 
 /*
@@ -34,9 +35,7 @@ char *ll_scoped_die_name(Dwarf_Die *die);
 
 /* The DW_LANG_* of DIE's unit; -1 when unknown. */
 int ll_die_language(Dwarf_Die *die);
-bool ll_language_is_c(int lang);
-bool ll_language_is_rust(int lang);
-bool ll_language_is_cxx(int lang);
+/* ll_language_is_c(), _cxx(), _rust(): raw/languages.h. */
 
 /*
  * A C++ static data member: DWARF 4 writes it as a DW_TAG_member that is
@@ -66,18 +65,6 @@ typedef int (*ll_scoped_fn)(Dwarf_Die *die, const char *name, void *arg);
  */
 int ll_scoped_walk(Dwarf *dwarf, const char *path, ll_scoped_fn fn, void *arg,
 		   struct ll_error *err);
-
-/*
- * Whether TAG is one of the DIEs only C++ or Rust write (below). Inline:
- * the raw scan asks it of every abbreviation it reads.
- */
-static inline bool ll_scope_tag(uint64_t tag)
-{
-	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
-	       tag == DW_TAG_inheritance || tag == DW_TAG_template_type_parameter ||
-	       tag == DW_TAG_template_value_parameter || tag == DW_TAG_reference_type ||
-	       tag == DW_TAG_rvalue_reference_type || tag == DW_TAG_ptr_to_member_type;
-}
 
 /*
  * Whether the abbreviation tables ABBREV (SIZE bytes) declare any DIE only

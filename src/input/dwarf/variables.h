@@ -14,7 +14,7 @@
 
 #include <elfutils/libdw.h>
 
-#include "input/dwarf/dwarf_scan.h"
+#include "input/dwarf/raw/scan.h"
 #include "input/elf/globals.h"
 #include "util/diag.h"
 

@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "input/dwarf/dwarf_scan.h"
+#include "input/dwarf/raw/scan.h"
 
 /*
  * Which image an index belongs to: its build-id names the index file; the

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "input/dwarf/line_table.h"
+#include "input/dwarf/raw/line_table.h"
 #include "input/member_filter.h"
 #include "util/hash.h"
 #include "util/progress.h"

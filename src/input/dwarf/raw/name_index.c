@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The persistent name index; see name_index.h for what it promises. */
-#include "input/dwarf/name_index.h"
+#include "input/dwarf/raw/name_index.h"
 
 #include <errno.h>
 #include <fcntl.h>

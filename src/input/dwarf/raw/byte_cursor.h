@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Bounds-checked reading of little-endian DWARF bytes, for the raw readers
- * (dwarf_scan.c, line_table.c). Reading past the end sets bad and yields
+ * (raw/scan*.c, line_table.c). Reading past the end sets bad and yields
  * 0; callers check bad once after a run of reads.
  */
 #ifndef LAYOUTLINT_BYTE_CURSOR_H

@@ -10,13 +10,13 @@
  * list sits in the header, so this reads only that. Bounds-checked; any
  * surprise returns false and the caller asks libdw instead.
  */
-#include "input/dwarf/line_table.h"
+#include "input/dwarf/raw/line_table.h"
 
 #include <dwarf.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/dwarf/byte_cursor.h"
+#include "input/dwarf/raw/byte_cursor.h"
 
 #include "util/strbuf.h"
 

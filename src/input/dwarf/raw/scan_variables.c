@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* DIEs read raw at random, for --audit and globals: variables, their types and members. */
+#include "input/dwarf/raw/scanP.h"
+
+/* The strings of V[0..N), which stay: what the scan read of them is dropped. */
+void scan_drop_variable_strings(struct ll_scan_variable *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].type);
+		free(v[i].file_path);
+		free(v[i].comp_dir);
+		v[i].name = v[i].type = v[i].file_path = v[i].comp_dir = NULL;
+	}
+}
+
+void ll_scan_variables_free(struct ll_scan_variable *v, size_t n)
+{
+	if (v)
+		scan_drop_variable_strings(v, n);
+	free(v);
+}
+
+/* One attribute of a DIE as dwarf_attr() finds it: the first of its name. */
+struct raw_attr {
+	unsigned form;
+	uint32_t spec;		/* for DW_FORM_implicit_const */
+	struct ll_cursor at;	/* at the value */
+};
+
+/* How many of a DIE's attributes the last one read keeps (more: CUT). */
+#define RAW_ATTRS_KEPT 24
+
+/*
+ * A top-level variable's declaration and type, read from the unit the
+ * worker holds as libdw's walk (variables.c) reads them through
+ * dwarf_attr_integrate(), dwarf_getlocation() and ll_c_declaration(): a
+ * DIE is its offset in the unit. What this does not read as libdw would
+ * (a reference out of the unit, a name in .debug_str_offsets, a form it
+ * does not know) sets FAILED, and the variable is left to libdw.
+ */
+struct raw_unit {
+	struct worker *w;
+	const struct ll_scan_unit *u;
+	bool failed;
+	/*
+	 * The last DIE read, its attributes located once: spelling asks one
+	 * DIE for its tag, type and name, and a variable's DIE is asked for
+	 * six attributes. CUT: the reading stopped at a form it cannot step
+	 * over, or after RAW_ATTRS_KEPT; what lies beyond is unknown.
+	 */
+	struct {
+		uint64_t off;			/* UINT64_MAX: none */
+		const struct abbrev *a;		/* NULL: the null entry */
+		unsigned n;
+		bool cut;
+		unsigned names[RAW_ATTRS_KEPT];
+		struct raw_attr attrs[RAW_ATTRS_KEPT];
+		uint64_t end;			/* unit offset past the attributes, unless CUT */
+	} last;
+};
+
+/* The cursor at unit offset OFF, or false when OFF is no DIE start in the unit. */
+static bool raw_at(struct raw_unit *ru, uint64_t off, struct ll_cursor *c)
+{
+	const struct ll_scan_unit *u = ru->u;
+
+	if (off < u->first_die - u->offset || off >= u->end - u->offset) {
+		ru->failed = true;
+		return false;
+	}
+	*c = (struct ll_cursor){ ru->w->ub + (u->offset + off - ru->w->ub_off),
+				 ru->w->ub + (u->end - ru->w->ub_off), false };
+	return true;
+}
+
+/* The unit offset cursor C (made by raw_at()) has reached. */
+static uint64_t raw_offset(const struct raw_unit *ru, const struct ll_cursor *c)
+{
+	return ru->w->ub_off + (uint64_t)(c->p - ru->w->ub) - ru->u->offset;
+}
+
+/* The abbreviation of the DIE at C, C moved past its code; NULL: a null entry, or damage. */
+static const struct abbrev *raw_abbrev(struct raw_unit *ru, struct ll_cursor *c)
+{
+	const struct abbrev_table *t = &ru->w->abbrevs;
+	uint64_t code = ll_uleb(c);
+
+	if (c->bad || code >= t->nr_codes || (code && !t->by_code[code].present)) {
+		ru->failed = true;
+		return NULL;
+	}
+	return code ? planned_abbrev(t, code) : NULL;
+}
+
+/* The DIE at OFF into RU->last; false (FAILED set) when OFF is no DIE of the unit. */
+static bool raw_load(struct raw_unit *ru, uint64_t off)
+{
+	const struct abbrev_table *t = &ru->w->abbrevs;
+	struct ll_cursor c;
+	const struct abbrev *a;
+
+	if (ru->last.off == off)
+		return true;
+	ru->last.off = UINT64_MAX;
+	if (!raw_at(ru, off, &c))
+		return false;
+	a = raw_abbrev(ru, &c);
+	if (!a && ru->failed)
+		return false;
+	ru->last.a = a;
+	ru->last.n = 0;
+	ru->last.cut = false;
+	for (unsigned i = 0; a && i < a->nr_attrs; i++) {
+		unsigned form = t->form[a->first + i];
+
+		if (i == RAW_ATTRS_KEPT) {
+			ru->last.cut = true;
+			break;
+		}
+		ru->last.names[i] = t->attr[a->first + i];
+		ru->last.attrs[i] = (struct raw_attr){ form, a->first + i, c };
+		ru->last.n++;
+		if (!skip_form(&c, form, ru->u, 0) || c.bad) {
+			ru->last.cut = true;
+			break;
+		}
+	}
+	ru->last.end = raw_offset(ru, &c);
+	ru->last.off = off;
+	return true;
+}
+
+static bool raw_find(struct raw_unit *ru, uint64_t off, unsigned name, struct raw_attr *out)
+{
+	if (!raw_load(ru, off) || !ru->last.a)
+		return false;
+	for (unsigned i = 0; i < ru->last.n; i++)
+		if (ru->last.names[i] == name) {
+			*out = ru->last.attrs[i];
+			return true;
+		}
+	if (ru->last.cut)
+		ru->failed = true;	/* it may lie past what was read */
+	return false;
+}
+
+/* A unit-relative reference: false, FAILED set, for any other form. */
+static bool raw_ref(struct raw_unit *ru, struct raw_attr *a, uint64_t *off)
+{
+	if (!read_ref(&a->at, a->form, off)) {
+		ru->failed = true;
+		return false;
+	}
+	return true;
+}
+
+/* dwarf_attr_integrate(): NAME on the DIE, else on its abstract origin or specification. */
+static bool raw_find_integrate(struct raw_unit *ru, uint64_t off, unsigned name,
+			       struct raw_attr *out)
+{
+	for (int chain = 0; chain <= 16 && !ru->failed; chain++) {
+		struct raw_attr origin;
+
+		if (raw_find(ru, off, name, out))
+			return true;
+		if (!raw_find(ru, off, DW_AT_abstract_origin, &origin) &&
+		    !raw_find(ru, off, DW_AT_specification, &origin))
+			return false;
+		if (!raw_ref(ru, &origin, &off))
+			return false;
+	}
+	return false;
+}
+
+/* dwarf_formstring() of A: .debug_str, .debug_line_str or the DIE itself. */
+static const char *raw_string(struct raw_unit *ru, struct raw_attr *a)
+{
+	const char *s = NULL;
+
+	if (a->form == DW_FORM_string || a->form == DW_FORM_strp || a->form == DW_FORM_line_strp)
+		s = read_string(ru->w->in, ru->u, &a->at, a->form);
+	if (!s)
+		ru->failed = true;
+	return s;
+}
+
+/* dwarf_formudata() of a constant; false (FAILED set) for a form this does not read. */
+static bool raw_udata(struct raw_unit *ru, struct raw_attr *a, uint64_t *v)
+{
+	if (read_const_spec(&a->at, &ru->w->abbrevs, a->spec, v))
+		return true;
+	ru->failed = true;
+	return false;
+}
+
+static bool raw_is_ref_or_block(unsigned form)
+{
+	switch (form) {
+	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
+	case DW_FORM_ref_udata: case DW_FORM_ref_addr: case DW_FORM_exprloc:
+	case DW_FORM_block: case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A bound as ctype_name.c's read_bound() reads it: unsigned forms as
+ * unsigned, all ones as -1. False (without FAILED) where libdw refuses
+ * the form too: a reference or an expression (a variable-length array).
+ */
+static bool raw_bound(struct raw_unit *ru, struct raw_attr *a, int64_t *out)
+{
+	uint64_t u;
+
+	switch (a->form) {
+	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
+	case DW_FORM_udata:
+		if (!raw_udata(ru, a, &u))
+			return false;
+		*out = u == UINT64_MAX ? -1 : u > INT64_MAX ? INT64_MAX : (int64_t)u;
+		return true;
+	case DW_FORM_sdata:
+		*out = ll_sleb(&a->at);
+		if (a->at.bad)
+			ru->failed = true;
+		return !a->at.bad;
+	case DW_FORM_implicit_const:
+		*out = ru->w->abbrevs.implicit[a->spec];
+		return true;
+	default:
+		if (!raw_is_ref_or_block(a->form))
+			ru->failed = true;
+		return false;
+	}
+}
+
+static int raw_tag(void *ctx, const struct ll_type_die *d)
+{
+	struct raw_unit *ru = ctx;
+
+	if (!raw_load(ru, d->u.raw) || !ru->last.a) {
+		ru->failed = true;
+		return 0;
+	}
+	return ru->last.a->tag;
+}
+
+static bool raw_type(void *ctx, const struct ll_type_die *d, struct ll_type_die *out)
+{
+	struct raw_unit *ru = ctx;
+	struct raw_attr a;
+
+	return raw_find_integrate(ru, d->u.raw, DW_AT_type, &a) && raw_ref(ru, &a, &out->u.raw);
+}
+
+static const char *raw_name(void *ctx, const struct ll_type_die *d)
+{
+	struct raw_unit *ru = ctx;
+	struct raw_attr a;
+
+	return raw_find_integrate(ru, d->u.raw, DW_AT_name, &a) ? raw_string(ru, &a) : NULL;
+}
+
+/* Past the DIE at OFF: to its first child, or (CHILDREN_TOO) to what follows it. */
+static bool raw_past(struct raw_unit *ru, uint64_t off, bool children_too, uint64_t *next,
+		     bool *has_children)
+{
+	struct raw_attr sib;
+	uint64_t sibling = 0;
+
+	if (!raw_load(ru, off) || !ru->last.a || ru->last.cut) {
+		ru->failed = true;
+		return false;
+	}
+	if (raw_find(ru, off, DW_AT_sibling, &sib) &&
+	    (!read_ref(&sib.at, sib.form, &sibling) || !sibling)) {
+		ru->failed = true;
+		return false;
+	}
+	*has_children = ru->last.a->children;
+	/* As dwarf_siblingof(): the sibling a DIE names, else past its children. */
+	if (children_too && sibling) {
+		if (sibling <= off) {
+			ru->failed = true;
+			return false;
+		}
+		*next = sibling;
+		return true;
+	}
+	*next = ru->last.end;
+	if (ru->last.a->children && children_too) {
+		struct ll_cursor c;
+
+		if (!raw_at(ru, *next, &c) || !scan_skip_children(ru->w, ru->u, &c)) {
+			ru->failed = true;
+			return false;
+		}
+		*next = raw_offset(ru, &c);
+	}
+	return true;
+}
+
+/* Whether the entry at OFF is a DIE, not the null entry ending its siblings. */
+static bool raw_is_die(struct raw_unit *ru, uint64_t off)
+{
+	return raw_load(ru, off) && ru->last.a != NULL;
+}
+
+static bool raw_first_child(void *ctx, const struct ll_type_die *d, struct ll_type_die *out)
+{
+	struct raw_unit *ru = ctx;
+	bool children;
+	uint64_t next;
+
+	return raw_past(ru, d->u.raw, false, &next, &children) && children &&
+	       raw_is_die(ru, next) && (out->u.raw = next, true);
+}
+
+static bool raw_next_sibling(void *ctx, struct ll_type_die *d)
+{
+	struct raw_unit *ru = ctx;
+	bool children;
+	uint64_t next;
+
+	return raw_past(ru, d->u.raw, true, &next, &children) && raw_is_die(ru, next) &&
+	       (d->u.raw = next, true);
+}
+
+static bool raw_subrange_count(void *ctx, const struct ll_type_die *d, uint64_t *count)
+{
+	struct raw_unit *ru = ctx;
+	struct raw_attr a;
+	int64_t upper, lower = 0;
+
+	if (raw_find(ru, d->u.raw, DW_AT_count, &a)) {
+		if (raw_is_ref_or_block(a.form))
+			return false;
+		return raw_udata(ru, &a, count);
+	}
+	if (!raw_find(ru, d->u.raw, DW_AT_upper_bound, &a) || !raw_bound(ru, &a, &upper))
+		return false;
+	if (raw_find(ru, d->u.raw, DW_AT_lower_bound, &a) && !raw_bound(ru, &a, &lower))
+		return false;
+	*count = upper >= lower ? (uint64_t)(upper - lower) + 1 : 0;
+	return true;
+}
+
+static bool raw_prototyped(void *ctx, const struct ll_type_die *d)
+{
+	struct raw_attr a;
+
+	return raw_find(ctx, d->u.raw, DW_AT_prototyped, &a);
+}
+
+/*
+ * The one address a location expression names, as variables.c's
+ * fixed_address() reads it: 1 an address, 0 none (another expression, a
+ * location list), -1 for libdw to say (an index into .debug_addr, or a
+ * DW_OP_addr cut short).
+ */
+static int raw_fixed_address(struct raw_unit *ru, struct raw_attr *a, uint64_t *addr)
+{
+	uint64_t len;
+
+	switch (a->form) {
+	case DW_FORM_exprloc: case DW_FORM_block: len = ll_uleb(&a->at); break;
+	case DW_FORM_block1: len = ll_fixed(&a->at, 1); break;
+	case DW_FORM_block2: len = ll_fixed(&a->at, 2); break;
+	case DW_FORM_block4: len = ll_fixed(&a->at, 4); break;
+	case DW_FORM_data4: case DW_FORM_data8: case DW_FORM_sec_offset: case DW_FORM_loclistx:
+		return 0;	/* a location list: dwarf_getlocation() gives none */
+	default:
+		return -1;
+	}
+	if (a->at.bad || len > (uint64_t)(a->at.end - a->at.p))
+		return -1;
+	if (len && (a->at.p[0] == DW_OP_addrx || a->at.p[0] == DW_OP_GNU_addr_index))
+		return -1;
+	/*
+	 * A DW_OP_addr whose block is too short for its address: libdw's
+	 * dwarf_getlocation() reads the address past the block's end and
+	 * calls it fixed, where this reader would say "no address". Whatever
+	 * libdw makes of it is the answer: its walk reads the variable.
+	 */
+	if (len && a->at.p[0] == DW_OP_addr && len < 1 + (uint64_t)ru->u->addr_size)
+		return -1;
+	if (len != 1 + (uint64_t)ru->u->addr_size || a->at.p[0] != DW_OP_addr)
+		return 0;
+	a->at.p++;
+	*addr = ll_fixed(&a->at, ru->u->addr_size);
+	return 1;
+}
+
+/* dwarf_decl_line()'s reading of an integrated constant: 0 when none or beyond an int. */
+static unsigned raw_decl_int(struct raw_unit *ru, uint64_t off, unsigned name)
+{
+	struct raw_attr a;
+	uint64_t v;
+
+	if (!raw_find_integrate(ru, off, name, &a) || !raw_udata(ru, &a, &v))
+		return 0;
+	return v <= INT_MAX ? (unsigned)v : 0;
+}
+
+/*
+ * ll_c_declaration() of TYPE as READER (on unit U) reads it, remembered
+ * by DIE until another type takes its slot. A spelling READER could not
+ * finish (its FAILED) is not remembered.
+ */
+static char *spell_type(struct worker *w, const struct ll_scan_unit *u,
+			const struct ll_type_reader *reader, const struct ll_type_die *type)
+{
+	const struct raw_unit *ru = reader->ctx;
+	uint64_t die1 = u->offset + type->u.raw + 1;
+	struct spelled_type *slot;
+	char *text;
+
+	if (!w->spelled)
+		w->spelled = xcalloc(SPELLED_SLOTS, sizeof(*w->spelled));
+	slot = &w->spelled[hash64(die1) & (SPELLED_SLOTS - 1)];
+	if (slot->die1 == die1)
+		return xstrdup(slot->text);
+	text = ll_c_declaration_by(reader, type, "");
+	if (!ru->failed) {
+		free(slot->text);
+		*slot = (struct spelled_type){ die1, xstrdup(text) };
+	}
+	return text;
+}
+
+static const struct ll_type_reader raw_type_reader = {
+	raw_tag, raw_type, raw_name, raw_first_child, raw_next_sibling, raw_subrange_count,
+	raw_prototyped, NULL, NULL,
+};
+
+/* Anonymous aggregates inside anonymous aggregates, deeper than C code nests them. */
+#define NEEDED_DEPTH_MAX 8
+
+enum member_need { NEED_UNSURE = -1, NEED_NONE, NEED_SOME };
+
+/*
+ * The type an anonymous member's members come from, as reader_peel()
+ * in reader_types.c finds it: through typedefs and qualifiers. False when
+ * there is none (const void) or RU failed.
+ */
+static bool raw_peel(struct raw_unit *ru, struct ll_type_die *type, int *tag)
+{
+	for (int i = 0; i < NEEDED_DEPTH_MAX * 4; i++) {
+		*tag = raw_tag(ru, type);
+		if (ru->failed)
+			return false;
+		if (*tag != DW_TAG_typedef && *tag != DW_TAG_const_type &&
+		    *tag != DW_TAG_volatile_type && *tag != DW_TAG_restrict_type &&
+		    *tag != DW_TAG_atomic_type)
+			return true;
+		if (!raw_type(ru, type, type))
+			return false;
+	}
+	ru->failed = true;
+	return false;
+}
+
+/* What members_needed() reads of a member DIE, read at once (spelling loads other DIEs). */
+struct raw_member {
+	const char *name;	/* NULL: anonymous */
+	bool bitfield;
+	struct ll_type_die type;
+};
+
+/* The data member at unit offset OFF into *M; false for any other child, or one unsure. */
+static bool raw_member(struct raw_unit *ru, uint64_t off, struct raw_member *m)
+{
+	struct raw_attr a;
+	uint64_t bits;
+
+	/* Bases, static members, variant parts, inherited attributes: the build's. */
+	if (raw_tag(ru, &(struct ll_type_die){ .u.raw = off }) != DW_TAG_member ||
+	    raw_find(ru, off, DW_AT_declaration, &a) || raw_find(ru, off, DW_AT_external, &a) ||
+	    raw_find(ru, off, DW_AT_abstract_origin, &a) ||
+	    raw_find(ru, off, DW_AT_specification, &a) ||
+	    !raw_find(ru, off, DW_AT_type, &a) || !raw_ref(ru, &a, &m->type.u.raw))
+		return false;
+	m->name = raw_find(ru, off, DW_AT_name, &a) ? raw_string(ru, &a) : NULL;
+	m->bitfield = raw_find(ru, off, DW_AT_bit_size, &a);
+	if (m->bitfield && !raw_udata(ru, &a, &bits))
+		return false;
+	return !ru->failed;
+}
+
+/*
+ * Whether the input's member_filter says yes to a member of the
+ * aggregate at unit offset AGG, read as build_members() in reader_members.c
+ * reads the members ll_audit() looks at: a named data member by its
+ * spelled type, an anonymous one by the members of its aggregate (they
+ * are the struct's own). NEED_UNSURE for any shape this does not read,
+ * or a DIE it cannot: the lookup builds such a definition.
+ */
+static enum member_need members_needed(struct worker *w, const struct ll_scan_unit *u,
+				       struct raw_unit *ru, uint64_t agg, int depth)
+{
+	const struct ll_member_filter *f = w->in->member_filter;
+	struct ll_type_reader reader = raw_type_reader;
+	struct ll_type_die parent = { .u.raw = agg }, child;
+	bool more;
+
+	reader.ctx = ru;
+	if (depth > NEEDED_DEPTH_MAX)
+		return NEED_UNSURE;
+	if (!raw_first_child(ru, &parent, &child))
+		return ru->failed ? NEED_UNSURE : NEED_NONE;
+	do {
+		struct ll_type_die here = child;
+		int tag = raw_tag(ru, &here);
+		struct raw_member m;
+
+		if (ru->failed)
+			return NEED_UNSURE;
+		/* Types defined inside it (clang's anonymous unions) take no room. */
+		bool a_type = tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+			      tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef;
+
+		if (!a_type && !raw_member(ru, here.u.raw, &m))
+			return NEED_UNSURE;
+		/* The next child first: spelling and peeling read other DIEs. */
+		more = raw_next_sibling(ru, &child);
+		if (ru->failed)
+			return NEED_UNSURE;
+		if (a_type || (!m.name && m.bitfield))
+			continue;
+		/* Spelling is most of this reading's cost: not where no spelling can pass. */
+		if (m.name && f->pointers_only && raw_tag(ru, &m.type) != DW_TAG_pointer_type) {
+			if (ru->failed)
+				return NEED_UNSURE;
+			continue;
+		}
+		if (m.name) {
+			char *spelled = spell_type(w, u, &reader, &m.type);
+			bool needed = !ru->failed && f->needed(spelled, f->arg);
+
+			free(spelled);
+			if (ru->failed)
+				return NEED_UNSURE;
+			if (needed)
+				return NEED_SOME;
+			continue;
+		}
+		/* An anonymous member lends its aggregate's members to the struct. */
+		if (!raw_peel(ru, &m.type, &tag)) {
+			if (ru->failed)
+				return NEED_UNSURE;
+			continue;
+		}
+		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+		    tag != DW_TAG_class_type)
+			continue;
+		enum member_need inner = members_needed(w, u, ru, m.type.u.raw, depth + 1);
+
+		if (inner != NEED_NONE)
+			return inner;
+	} while (more);
+	return ru->failed ? NEED_UNSURE : NEED_NONE;
+}
+
+/* Whether the scan may mark H nothing_needed: a C definition with no member wanted. */
+bool scan_nothing_needed(struct worker *w, const struct ll_scan_unit *u,
+			 const struct ll_scan_hit *h)
+{
+	struct raw_unit ru = { .w = w, .u = u, .last.off = UINT64_MAX };
+	struct raw_attr a;
+	uint64_t lang;
+
+	if (h->declaration || h->settled || !is_aggregate(h->tag) ||
+	    !raw_find(&ru, u->first_die - u->offset, DW_AT_language, &a) ||
+	    !raw_udata(&ru, &a, &lang) || !ll_language_is_c((int)lang))
+		return false;
+	return members_needed(w, u, &ru, ll_scan_hit_aggregate(h) - u->offset, 0) == NEED_NONE;
+}
+
+/*
+ * V (its DIE read already as a located variable) read whole, as the libdw
+ * walk would: V->raw set when this read all of it.
+ */
+void scan_read_variable(struct worker *w, const struct ll_scan_unit *u,
+			struct ll_scan_variable *v)
+{
+	struct raw_unit ru = { .w = w, .u = u, .last.off = UINT64_MAX };
+	struct ll_type_reader reader = raw_type_reader;
+	uint64_t off = v->die - u->offset;
+	struct raw_attr a;
+	const char *name = NULL;
+	struct ll_type_die type;
+	bool typed;
+	int fixed;
+
+	reader.ctx = &ru;
+	if (!raw_find(&ru, off, DW_AT_location, &a) ||
+	    (fixed = raw_fixed_address(&ru, &a, &v->addr)) < 0)
+		return;
+	if (raw_find_integrate(&ru, off, DW_AT_name, &a))
+		name = raw_string(&ru, &a);
+	typed = raw_find_integrate(&ru, off, DW_AT_type, &a) && raw_ref(&ru, &a, &type.u.raw);
+	if (ru.failed)
+		return;
+	v->fixed = fixed == 1 && name && *name;
+	if (!v->fixed) {
+		v->raw = true;
+		return;
+	}
+	char *spelled = typed ? spell_type(w, u, &reader, &type) : xstrdup("");
+
+	/*
+	 * Integrated as the line is: gcc's definition after an extern
+	 * declaration names its file only through DW_AT_specification (in
+	 * this unit, or RU fails), an index into this unit's line table.
+	 */
+	v->has_file = raw_find_integrate(&ru, off, DW_AT_decl_file, &a) &&
+		      raw_udata(&ru, &a, &v->file);
+	v->line = raw_decl_int(&ru, off, DW_AT_decl_line);
+	v->column = raw_decl_int(&ru, off, DW_AT_decl_column);
+	if (ru.failed) {
+		free(spelled);
+		return;
+	}
+	v->name = xstrdup(name);
+	v->type = spelled;
+	v->raw = true;
+}

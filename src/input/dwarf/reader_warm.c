@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The warm path: a lookup answered from the name index, the index written when it was not. */
+#include "input/dwarf/readerP.h"
+
+/* MEMBERS_PER_INFO_BYTE per byte of .debug_info as libdw reads it, or MEMBERS_FLOOR. */
+size_t reader_member_budget(struct ll_dwarf_input *in)
+{
+	const unsigned char *data;
+	size_t size = 0;
+	Elf *elf = dwarf_getelf(in->dwarf);
+
+	if (elf && !ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &data, &size))
+		size = 0;
+	return size > MEMBERS_FLOOR / MEMBERS_PER_INFO_BYTE ? size * MEMBERS_PER_INFO_BYTE :
+							      MEMBERS_FLOOR;
+}
+
+/*
+ * Whether a name index can stand for IN: its DWARF is the file's own
+ * .debug_info alone. Types in .debug_types, a dwz supplementary file or
+ * split units (a DIE offset meaningful only with its part) are beyond
+ * what the index records, so such inputs neither read nor write one.
+ */
+bool reader_index_sound(const struct ll_dwarf_input *in)
+{
+	return in->own_dwarf && in->nr_parts == 1 && in->parts[0].src.dwarf == in->dwarf &&
+	       !in->parts[0].src.types && in->parts[0].src.raw_ok && !in->alt.dwarf &&
+	       !in->build_root && in->dwp.n == 0;
+}
+
+/*
+ * Whether the index may answer (and record) QUERIES: not with a selector
+ * (--cu, --size, --die pick among copies the index joins) nor a qualified
+ * name (C++, Rust: inside namespaces and types, which it does not record).
+ */
+static bool index_answers(const struct ll_query *queries, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((queries[i].select && (queries[i].select->cu_glob || queries[i].select->by_size ||
+					   queries[i].select->by_die)) ||
+		    ll_scoped_name(queries[i].name))
+			return false;
+	return true;
+}
+
+/* The name index of IN, loaded on first use (a refused one is a note); NULL: none. */
+struct ll_name_index *reader_index(struct ll_dwarf_input *in)
+{
+	struct ll_index_key key;
+	char *note = NULL;
+	const unsigned char *data;
+	size_t size;
+	Elf *elf;
+
+	if (in->index_state)
+		return in->index_state == 1 ? &in->index : NULL;
+	in->index_state = -1;
+	if (!reader_index_sound(in))
+		return NULL;
+	reader_index_key(in, &key);
+	elf = dwarf_getelf(in->dwarf);
+	if (!key.dir || !in->own_dwarf || !elf ||
+	    !ll_elf_section_bytes(elf, ".debug_info", ".zdebug_info", &data, &size))
+		return NULL;
+	key.info_size = size;
+	if (!ll_elf_section_bytes(elf, ".debug_abbrev", ".zdebug_abbrev", &data, &size))
+		return NULL;
+	key.abbrev_size = size;
+	if (ll_name_index_load(&key, &in->index, &note) == 0)
+		in->index_state = 1;
+	else if (note)
+		ll_notef("%s", note);
+	free(note);
+	return in->index_state == 1 ? &in->index : NULL;
+}
+
+static bool index_flags_declare(uint32_t flags, enum ll_query_kind kind)
+{
+	return (kind != LL_QUERY_UNION && (flags & LL_INDEX_DECLARED_STRUCT)) ||
+	       (kind != LL_QUERY_STRUCT && (flags & LL_INDEX_DECLARED_UNION));
+}
+
+/*
+ * Q's candidates from the name index, as the scan would have found them:
+ * false when the index cannot answer Q alone (its definitions were never
+ * recorded, or a miss needs a "did you mean" scan).
+ */
+static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_index *ix,
+		       const struct ll_query *q, struct query_state *qs)
+{
+	long k;
+	size_t nd;
+	const struct ll_index_def *defs;
+
+	if (q->kind != LL_QUERY_ANY && q->kind != LL_QUERY_STRUCT && q->kind != LL_QUERY_UNION)
+		return false;
+	k = ll_name_index_find(ix, q->name);
+	if (k < 0) {	/* no struct, union or typedef of that name anywhere */
+		if (q->no_suggestion)
+			return true;
+		/*
+		 * Missing, known without a scan (whose postings alone are most
+		 * of the index file). Nothing to propose either when no name
+		 * of the index is near: then not even .debug_str is read (~20
+		 * ms of the 6.12 image, against ~2 ms for a warm found name);
+		 * otherwise ll_finder_suggest() proposes, with the index.
+		 */
+		qs->nothing_near = !ll_name_index_has_near(ix, q->name,
+							   ll_suggest_limit(strlen(q->name)));
+		return true;
+	}
+	if (!(ix->flags[k] & LL_INDEX_DEFS_KNOWN))
+		return false;
+	defs = ll_name_index_defs(ix, k, &nd);
+	/* The index's distinct definitions, joined as their canonical paths join. */
+	for (size_t i = 0; i < nd; i++) {
+		const struct ll_index_def *d = &defs[i];
+		const char *raw = ll_name_index_string(ix, d->file);
+		const char *comp_dir = ll_name_index_string(ix, d->comp_dir);
+		char *file = raw ? reader_display_path(in, raw, comp_dir) : NULL;
+		struct ll_finder_sig sig = {
+			.tag = (int)d->tag, .size = d->size, .line = d->line,
+			.file_hash = file ? reader_canonical_file_hash(in, raw, comp_dir) : 0,
+			.members_hash = d->members_hash, .nr_members = d->nr_members,
+		};
+		size_t before = qs->nr_cands;
+
+		if (!kind_matches(q->kind, (int)d->tag)) {
+			free(file);
+			continue;
+		}
+		reader_add_candidate(qs, d->die, 0, q->name, &sig, file, true, false, NULL, NULL, false);
+		if (qs->nr_cands > before) {
+			qs->cands[before].holes = d->holes;
+			qs->cands[before].from_index = true;
+		}
+	}
+	qs->declared = index_flags_declare(ix->flags[k], q->kind);
+	return qs->nr_cands || qs->declared || q->no_suggestion;
+}
+
+/* The definitions QS captured, as an index entry's; false if a DIE is in no unit. */
+static bool entry_defs(const struct query_state *qs, const struct ll_scan_unit *units,
+		       size_t nr_units, struct ll_index_entry *e)
+{
+	struct ll_index_def_src *defs = xcalloc(qs->nr_raw_defs ? qs->nr_raw_defs : 1,
+						sizeof(*defs));
+
+	for (size_t i = 0; i < qs->nr_raw_defs; i++) {
+		defs[i] = qs->raw_defs[i].def;
+		size_t u = ll_scan_unit_index(units, nr_units, defs[i].d.die);
+
+		if (u >= UINT32_MAX) {
+			free(defs);
+			return false;
+		}
+		defs[i].d.unit = (uint32_t)u;
+		/* The pick's hole count, when this definition was built. */
+		for (size_t c = 0; c < qs->nr_cands; c++)
+			if (qs->cands[c].die == defs[i].d.die)
+				defs[i].d.holes = qs->cands[c].holes;
+	}
+	free(e->defs);
+	e->defs = defs;
+	e->nr_defs = qs->nr_raw_defs;
+	e->flags = LL_INDEX_DEFS_KNOWN | qs->declared_flags;
+	return true;
+}
+
+/*
+ * After a lookup that captured definitions: write the index again with
+ * them, onto the listing's seed or the loaded index. Only names asked for
+ * as any kind are recorded (a struct query sees no unions of its name).
+ */
+static void update_index(struct ll_dwarf_input *in, const struct lookup_ctx *lc)
+{
+	struct ll_index_entry *e = NULL;
+	size_t n = 0, nr_units;
+	const struct ll_scan_unit *units;
+	struct ll_index_key key;
+	char *note = NULL;
+	bool own = false, changed = false;
+
+	if (in->seed.entries) {
+		e = in->seed.entries;
+		n = in->seed.nr_entries;
+		units = in->seed.units;
+		nr_units = in->seed.nr_units;
+	} else if (in->index_state == 1) {
+		if (ll_name_index_entries_from_index(&in->index, &e, &n, &note)) {
+			if (note)
+				ll_notef("%s", note);
+			free(note);
+			return;
+		}
+		own = true;
+		units = in->index.units;
+		nr_units = in->index.nr_units;
+	} else {
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].flags & LL_INDEX_DEFS_KNOWN)
+			continue;
+		for (size_t q1 = reader_queries_named(lc, e[i].name); q1; q1 = lc->next[q1 - 1]) {
+			if (!lc->state[q1 - 1].capture)
+				continue;
+			changed |= entry_defs(&lc->state[q1 - 1], units, nr_units, &e[i]);
+			break;
+		}
+	}
+	reader_index_key(in, &key);
+	key.info_size = in->seed.entries ? in->seed.info_size : in->index.info_size;
+	if (changed || in->seed.entries)
+		ll_name_index_write(&key, units, nr_units, e, n);
+	if (own)
+		ll_name_index_entries_free(e, n);
+	else
+		ll_finder_seed_release(&in->seed);
+}
+
+/* Queries above this many (--list, --audit) build most units: no header to skip. */
+#define COLD_SKIP_MAX 64
+
+/*
+ * Whether each query has one definition to build: nothing is then read
+ * of .debug_info but the picks' units (no "did you mean", no candidates
+ * to describe), as ll_finder_skip_headers() requires.
+ */
+static bool every_query_builds(const struct ll_query *queries, struct query_state *state,
+			       size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!reader_pick_to_build(&queries[i], &state[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Many queries and few builds (--audit='*' builds ~150 of the 6.12 image's
+ * ~8,000 structs: the scan's nothing_needed): resolve_all() builds them in
+ * DIE order, behind made-up unit headers (ll_finder_skip_headers())
+ * instead of both threads' handles registering every unit header (~70 ms
+ * of CPU), while errors stay in query order. Only where nothing else is
+ * read of .debug_info: no query asks "did you mean".
+ */
+static void skip_for_few_builds(const struct ll_dwarf_input *in, const struct ll_query *queries,
+				struct query_state *state, size_t n, struct ll_finder *finder)
+{
+	uint64_t *dies = xmalloc((n ? n : 1) * sizeof(*dies));
+	size_t nr_dies = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct candidate *pick = reader_pick_to_build(&queries[i], &state[i]);
+
+		if (!queries[i].no_suggestion) {
+			nr_dies = 0;
+			break;
+		}
+		if (pick)
+			dies[nr_dies++] = pick->die;
+	}
+	if (nr_dies <= FEW_BUILDS_MAX && reader_builds_in_parallel(in, nr_dies))
+		ll_finder_skip_headers(finder, dies, nr_dies);
+	free(dies);
+}
+
+/*
+ * The order to resolve queries in: by the DIE each will build, so the
+ * finder may stand one made-up unit header in for the many before each
+ * (ll_finder_skip_headers()) instead of libdw reading them all.
+ */
+static size_t *warm_order(const struct ll_query *queries, struct query_state *state, size_t n,
+			  struct ll_finder *finder)
+{
+	struct by_die *v = xmalloc((n ? n : 1) * sizeof(*v));
+	uint64_t *dies = xmalloc((n ? n : 1) * sizeof(*dies));
+	size_t *order = xmalloc((n ? n : 1) * sizeof(*order)), nr_dies = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct candidate *pick = reader_pick_to_build(&queries[i], &state[i]);
+
+		v[i] = (struct by_die){ pick ? pick->die : 0, i };
+		if (pick)
+			dies[nr_dies++] = pick->die;
+	}
+	qsort(v, n, sizeof(*v), reader_cmp_by_die);
+	for (size_t i = 0; i < n; i++)
+		order[i] = v[i].at;
+	/*
+	 * A missing name's "did you mean" may end in libdw's walk of every
+	 * unit (ll_finder_suggest()), which made-up headers would mislead.
+	 */
+	bool suggests = false;
+
+	for (size_t i = 0; i < n; i++)
+		suggests |= !state[i].nr_cands && !state[i].declared && !state[i].nothing_near &&
+			    !queries[i].no_suggestion;
+	if (!suggests)
+		ll_finder_skip_headers(finder, dies, nr_dies);
+	free(dies);
+	free(v);
+	return order;
+}
+
+/* Whether any query's definitions would be new to the index (or its seed). */
+static bool wants_capture(struct ll_dwarf_input *in, const struct ll_name_index *ix,
+			  const struct ll_query *q)
+{
+	long k;
+
+	if (q->kind != LL_QUERY_ANY)
+		return false;
+	if (in->seed.entries)
+		return true;
+	if (!ix)
+		return false;
+	k = ll_name_index_find(ix, q->name);
+	return k >= 0 && !(ix->flags[k] & LL_INDEX_DEFS_KNOWN);
+}
+
+/* Whether a query picks among copies by their unit or DIE (--cu, --die). */
+static bool wants_every_copy(const struct ll_query *queries, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (queries[i].select && (queries[i].select->cu_glob || queries[i].select->by_die))
+			return true;
+	return false;
+}
+
+static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
+		       struct ll_lookup_result *results, struct ll_error *err)
+{
+	struct ll_dwarf_input *in = reader;
+	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
+	struct ll_finder **finders = xcalloc(in->nr_parts, sizeof(*finders));
+	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state };
+	const char **names = xcalloc(n ? n : 1, sizeof(*names));
+	bool use_index = index_answers(queries, n);
+	struct ll_name_index *ix = use_index ? reader_index(in) : NULL;
+	/*
+	 * A member filter (--audit) is the scan's to apply: the index
+	 * records no member types, and answered from it every struct was
+	 * built (~8,000 of the 6.12 image: 0.73 s warm against 0.37 s cold).
+	 * The listing that --audit runs first scanned already: its hits
+	 * answer.
+	 */
+	bool warm = ix != NULL && !in->opts.member_filter, capture = false;
+	struct interned strings = { 0 };	/* of the definitions captured */
+	size_t *order = NULL;	/* warm: queries by their pick's DIE */
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		names[i] = queries[i].name;
+		memset(&results[i], 0, sizeof(results[i]));
+	}
+	if (!in->member_budget)
+		in->member_budget = reader_member_budget(in);
+	reader_index_queries(&lc);
+	/* Every query answered by the index: no scan, only the picks' units read. */
+	for (size_t i = 0; i < n && warm; i++)
+		warm = warm_state(in, ix, &queries[i], &state[i]);
+	/* An index is read only for an input of one part (reader_index_sound()). */
+	if (warm)
+		finders[0] = ll_finder_from_index(&in->parts[0].src, ix);
+	if (warm && finders[0]) {
+		/* Only the built units (mapped from the file) and one made-up header get touched. */
+		order = warm_order(queries, state, n, finders[0]);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			reader_query_state_release(&state[i]);
+			memset(&state[i], 0, sizeof(state[i]));
+			state[i].capture = use_index && wants_capture(in, ix, &queries[i]) ?
+					   &strings : NULL;
+			capture |= state[i].capture != NULL;
+		}
+		/* The name index covers the file's own .debug_info only. */
+		for (size_t p = 0; p < in->nr_parts && !rc; p++) {
+			lc.part = p;
+			lc.finder = &finders[p];
+			in->parts[p].src.distinct = !wants_every_copy(queries, n);
+			in->parts[p].src.lines = in->parts[p].lines;
+			in->parts[p].src.prescan = &in->parts[p].prescan;
+			rc = ll_finder_scan(&in->parts[p].src, p ? NULL : ix, names, n, reader_on_named_die,
+					    &lc, &in->opts.progress, &finders[p], err);
+			in->parts[p].src.prescan = NULL;
+			if (!rc && lc.prepare_rc) {
+				*err = lc.prepare_err;
+				rc = -1;
+			}
+		}
+	}
+	/*
+	 * Cold, a few structs each found once: built in DIE order behind the
+	 * one made-up unit header, as warm. A late struct of the 6.12 image
+	 * otherwise had ~3,000 real headers written, a fresh page and a
+	 * fault each: over a third of the lookup (100 -> 63 ms).
+	 */
+	if (rc == 0 && !order && in->nr_parts == 1 && n <= COLD_SKIP_MAX &&
+	    every_query_builds(queries, state, n))
+		order = warm_order(queries, state, n, finders[0]);
+	else if (rc == 0 && !order && in->nr_parts == 1)
+		skip_for_few_builds(in, queries, state, n, finders[0]);
+	/* With thousands of queries (--list, --audit) this is the long part. */
+	if (rc == 0)
+		rc = reader_resolve_queries(in, queries, state, finders, results, n, order, err);
+	free(order);
+	/* Its type facts are by DIE address: good only while this lookup's handles live. */
+	if (in->build_memo) {
+		reader_build_memo_release(in->build_memo);
+		free(in->build_memo);
+		in->build_memo = NULL;
+	}
+	if (!rc && use_index && (capture || in->seed.entries))
+		update_index(in, &lc);
+	/* A listing's prescan serves the one lookup after it. */
+	for (size_t p = 0; p < in->nr_parts; p++)
+		ll_finder_prescan_release(&in->parts[p].prescan);
+	for (size_t i = 0; i < n; i++)
+		reader_query_state_release(&state[i]);
+	reader_interned_release(&strings);
+	for (size_t p = 0; p < in->nr_parts; p++)
+		ll_finder_free(finders[p]);
+	free(finders);
+	free(state);
+	free(names);
+	free(lc.first);
+	free(lc.next);
+	reader_unit_files_release(&lc.files);
+	return rc;
+}
+
+/*
+ * An index whose entity check failed is ignored, not obeyed and not fatal:
+ * the lookup runs again as without one, after one note.
+ */
+int reader_lookup(void *reader, const struct ll_query *queries, size_t n,
+		  struct ll_lookup_result *results, struct ll_error *err)
+{
+	struct ll_dwarf_input *in = reader;
+	int rc = lookup_once(reader, queries, n, results, err);
+
+	if (rc && atomic_load(&in->index_forged) && in->index_state == 1) {
+		ll_notef("%s; ignoring the name index (remove it, or run with --no-cache)",
+			 err->msg);
+		for (size_t i = 0; i < n; i++) {
+			ll_struct_free(results[i].layout);
+			free(results[i].detail);
+		}
+		atomic_store(&in->index_forged, false);
+		ll_name_index_release(&in->index);
+		in->index_state = -1;
+		rc = lookup_once(reader, queries, n, results, err);
+	}
+	return rc;
+}
