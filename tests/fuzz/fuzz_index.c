@@ -22,7 +22,6 @@
 #include <fcntl.h>
 
 #include "../../src/input/dwarf/raw/name_index.h"
-#include "../../src/util/hash.h"
 
 /* name_index.c's format 6, as tests/index/run_index.py reads it too. */
 struct fz_section {
@@ -46,31 +45,6 @@ static char dir[64];
 static char path[96];
 
 /* name_index.c's index_sum(). */
-static uint64_t fz_sum(const unsigned char *p, size_t n)
-{
-	uint64_t lane[4] = { LL_FNV_INIT, LL_FNV_INIT ^ 1, LL_FNV_INIT ^ 2, LL_FNV_INIT ^ 3 };
-	uint64_t h, w;
-	size_t i = 0;
-
-	for (; i + 32 <= n; i += 32)
-		for (int k = 0; k < 4; k++) {
-			memcpy(&w, p + i + 8 * (size_t)k, 8);
-			lane[k] = (lane[k] ^ w) * LL_FNV_PRIME;
-			lane[k] ^= lane[k] >> 29;
-		}
-	h = LL_FNV_INIT;
-	for (int k = 0; k < 4; k++) {
-		h = (h ^ lane[k]) * LL_FNV_PRIME;
-		h ^= h >> 29;
-	}
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * LL_FNV_PRIME;
-		h ^= h >> 29;
-	}
-	return ll_fnv1a(h, p + i, n - i);
-}
-
 static uint64_t pad8(uint64_t n)
 {
 	return (n + 7) & ~(uint64_t)7;
@@ -186,8 +160,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(file + sizeof(h), data + sizeof(h),
 	       size - sizeof(h) < total - sizeof(h) ? size - sizeof(h) : (size_t)(total - sizeof(h)));
 	for (int i = 0; i < 5; i++)
-		h.sec[i].sum = fz_sum(file + h.sec[i].off, (size_t)h.sec[i].size);
-	h.header_sum = fz_sum((const unsigned char *)&h, offsetof(struct fz_header, header_sum));
+		h.sec[i].sum = ll_name_index_sum(file + h.sec[i].off, (size_t)h.sec[i].size);
+	h.header_sum = ll_name_index_sum((const unsigned char *)&h, offsetof(struct fz_header, header_sum));
 	memcpy(file, &h, sizeof(h));
 	write_file(file, (size_t)total);
 	free(file);

@@ -34,7 +34,7 @@ QUERIES = [["struct", "idx_alpha"], ["struct", "idx_beta"], ["idx_anon_t"],
 
 
 def fnv(data):
-    """name_index.c's index_sum(): FNV-1a-like by 8-byte words in four lanes
+    """name_index.c's ll_name_index_sum(): FNV-1a-like by 8-byte words in four lanes
     (32-byte blocks), the lanes folded, then the tail words, then bytes."""
     mask = 0xffffffffffffffff
 

@@ -57,7 +57,7 @@ struct index_header {
 	uint64_t info_size, nr_units;
 	uint64_t nr_names, nr_postings, nr_defs, names_bytes, strings_bytes;
 	struct index_section sec[NR_SECS];
-	uint64_t header_sum;	/* index_sum() of every byte before it */
+	uint64_t header_sum;	/* ll_name_index_sum() of every byte before it */
 };
 
 /*
@@ -84,7 +84,7 @@ _Static_assert(sizeof(struct disk_unit) == sizeof(struct ll_scan_unit) &&
  * It catches damage, not forgery: a file is read only from a directory
  * and a file only the user can write (ll_cache_dir_distrust()).
  */
-static uint64_t index_sum(const unsigned char *p, size_t n)
+uint64_t ll_name_index_sum(const unsigned char *p, size_t n)
 {
 	uint64_t lane[4] = { LL_FNV_INIT, LL_FNV_INIT ^ 1, LL_FNV_INIT ^ 2, LL_FNV_INIT ^ 3 };
 	uint64_t h, w;
@@ -341,7 +341,7 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 
 		h->sec[i].off = sizeof(*h) + start[i];
 		h->sec[i].size = start[i + 1] - start[i];
-		h->sec[i].sum = index_sum((const unsigned char *)(at ? at : ""), h->sec[i].size);
+		h->sec[i].sum = ll_name_index_sum((const unsigned char *)(at ? at : ""), h->sec[i].size);
 	}
 	sb_release(&names);
 	sb_release(&defs);
@@ -390,7 +390,7 @@ void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_un
 	strcpy(h.build_id, key->build_id);
 	h.info_size = key->info_size;
 	build(units, nr_units, entries, n, &h, &body, &posts);
-	h.header_sum = index_sum((const unsigned char *)&h, offsetof(struct index_header, header_sum));
+	h.header_sum = ll_name_index_sum((const unsigned char *)&h, offsetof(struct index_header, header_sum));
 	index_path(key, &path);
 	/* mkstemp: O_EXCL, never a link planted at a predictable name. */
 	sb_addf(&tmp, "%s.XXXXXX", path.buf);
@@ -566,7 +566,7 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 		why = "not a layoutlint name index";
 	else if (memcmp(h.magic, INDEX_MAGIC, sizeof(h.magic)) != 0 || h.version != INDEX_VERSION)
 		rc = 1;	/* another layoutlint's format: as if absent */
-	else if (index_sum((const unsigned char *)&h, offsetof(struct index_header, header_sum)) !=
+	else if (ll_name_index_sum((const unsigned char *)&h, offsetof(struct index_header, header_sum)) !=
 		 h.header_sum)
 		why = "its checksum does not match (a damaged file)";
 	else if (memchr(h.build_id, 0, sizeof(h.build_id)) == NULL ||
@@ -602,7 +602,7 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 			ix->strings_sec = all + (h.sec[SEC_STRINGS].off - from);
 		}
 		for (int i = SEC_UNITS; i < SEC_POSTINGS && !why; i++)
-			if (index_sum(all + (h.sec[i].off - from), h.sec[i].size) != h.sec[i].sum)
+			if (ll_name_index_sum(all + (h.sec[i].off - from), h.sec[i].size) != h.sec[i].sum)
 				why = "its checksum does not match (a damaged file)";
 		if (!why)
 			why = check(ix, &h, key->abbrev_size);
@@ -717,7 +717,7 @@ static int load_postings(struct ll_name_index *ix, char **note)
 	if (ix->fd < 0 || ll_pread_all(ix->fd, ix->postings, ix->postings_size, ix->postings_off) !=
 			     ix->postings_size)
 		why = "cannot be read whole";
-	else if (index_sum((const unsigned char *)ix->postings, ix->postings_size) !=
+	else if (ll_name_index_sum((const unsigned char *)ix->postings, ix->postings_size) !=
 		 ix->postings_sum)
 		why = "its checksum does not match (a damaged file)";
 	for (uint64_t i = 0; i < ix->nr_names && !why; i++)

@@ -143,6 +143,8 @@ void ll_name_index_entries_free(struct ll_index_entry *entries, size_t n);
  */
 int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix, char **note);
 void ll_name_index_release(struct ll_name_index *ix);
+/* The checksum of the index file's header and sections (tests forge indexes with it). */
+uint64_t ll_name_index_sum(const unsigned char *p, size_t n);
 
 /* Index of NAME among the index's names, or -1. */
 long ll_name_index_find(const struct ll_name_index *ix, const char *name);
