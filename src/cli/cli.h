@@ -155,11 +155,15 @@ struct cli_format {
 	bool group_markers;	/* --group-markers writes into this format's patch */
 	bool html;		/* the cacheline map: linted structs only, no listing */
 	bool gating_summary;	/* gating's one-line summary on stderr after the report */
-	/* lint's report of ALL into OUT: 0, or -1 with ERR. */
-	int (*lint)(const struct cli_lint_output *lo, struct strbuf *out, struct ll_error *err);
+	/* lint's report: one of the two (REPORT_FIX takes --asserts) */
+	void (*report)(const struct ll_run *run, struct strbuf *out);
+	void (*report_fix)(const struct ll_run *run, bool asserts, struct strbuf *out);
 	/* --prove's measurement, or NULL: --prove does not print in this format. */
 	void (*prove)(const struct ll_prove_result *r, struct strbuf *out);
 };
+
+/* lint's report of LO in O->format into OUT: 0, or -1 with ERR. */
+int cli_format_lint(const struct cli_lint_output *lo, struct strbuf *out, struct ll_error *err);
 
 extern const struct cli_format cli_formats[];	/* ends with a NULL name; the first is the default */
 const struct cli_format *cli_format_by_name(const char *name);

@@ -21,7 +21,6 @@
 #include "lint/lint.h"
 #include "model/access.h"
 #include "report/report.h"
-#include "report/report_groups.h"
 #include "rules/rules.h"
 #include "source/asserts.h"
 #include "source/net_cachelines.h"
@@ -1038,7 +1037,7 @@ static int lint_binaries(struct options *o)
 	} else {
 		struct cli_lint_output lo = { o, &all, plans, nr_plans };
 
-		if (o->format->lint(&lo, &out, &err))
+		if (cli_format_lint(&lo, &out, &err))
 			goto fail;
 	}
 	if (cli_write_stdout(&out)) {
