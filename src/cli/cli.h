@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Inside the program: what the files of cli/ share. options.c parses argv
- * into struct options and names the command to run; main.c's cmds[]
- * selects it once; run.c (lint, gate) and discover.c (--list, --contains,
- * --audit) are the commands that read binaries; tty.c is the terminal and
- * stdout they write to.
+ * and the environment into struct options and picks the command to run,
+ * once its validator passed; main.c's cmds[] runs it; format.c is the
+ * table of output formats; run.c (lint, gate) and discover.c (--list,
+ * --contains, --audit) are the commands that read binaries; tty.c is the
+ * terminal and stdout they write to.
  */
 #ifndef LAYOUTLINT_CLI_H
 #define LAYOUTLINT_CLI_H
