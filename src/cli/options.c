@@ -390,6 +390,11 @@ static void sort_arguments(struct options *o)
 	}
 }
 
+/* --list, --contains or --audit: the discover command. */
+static bool listing(const struct options *o)
+{
+	return o->list_glob || o->contains || o->audit_glob;
+}
 
 /*
  * Which command the whole line asks for: --list-checks and
@@ -402,14 +407,7 @@ static enum cli_command pick_command(const struct options *o)
 		return CMD_LIST_CHECKS;
 	if (o->import_net)
 		return CMD_IMPORT_NET_CACHELINES;
-	if (o->list_glob || o->contains || o->audit_glob)
-		return CMD_DISCOVER;
-	return CMD_LINT;
-}
-
-static bool listing(const struct options *o)
-{
-	return o->list_glob || o->contains || o->audit_glob;
+	return listing(o) ? CMD_DISCOVER : CMD_LINT;
 }
 
 /*
