@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Inside the program: what the files of cli/ share. options.c parses argv
- * into struct options and names the command to run; main.c's cmds[]
- * selects it once; run.c (lint, gate) and discover.c (--list, --contains,
- * --audit) are the commands that read binaries; tty.c is the terminal and
- * stdout they write to.
+ * and the environment into struct options and picks the command to run,
+ * once its validator passed; main.c's cmds[] runs it; format.c is the
+ * table of output formats; run.c (lint, gate) and discover.c (--list,
+ * --contains, --audit) are the commands that read binaries; tty.c is the
+ * terminal and stdout they write to.
  */
 #ifndef LAYOUTLINT_CLI_H
 #define LAYOUTLINT_CLI_H
@@ -20,11 +21,37 @@
 #include "util/progress.h"
 #include "util/strbuf.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_HTML, FORMAT_PATCH, FORMAT_MAIL };
+struct ll_run;
+struct ll_doc_plan;
+struct ll_prove_result;
+
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
+/* The commands main.c's cmds[] runs, one per command line; options.c picks it. */
+enum cli_command {
+	CMD_LINT,			/* BINARY NAME..., --rules, gating */
+	CMD_DISCOVER,			/* --list, --contains, --audit */
+	CMD_LIST_CHECKS,		/* --list-checks */
+	CMD_IMPORT_NET_CACHELINES,	/* --import-net-cachelines */
+	CMD_COUNT
+};
+
+/*
+ * The environment cli itself uses, read once with the layers' (options.c,
+ * read_env(); util/tuning.h) and handed down as values: nothing below
+ * cli calls getenv(). The man page's ENVIRONMENT says what each means.
+ */
+struct cli_env {
+	const char *xdg_cache_home, *home;	/* where the name indexes go */
+	bool cache_off;				/* LAYOUTLINT_CACHE=off */
+	bool no_color;				/* NO_COLOR set */
+	const char *path, *tmpdir, *cc;		/* --prove: PATH, TMPDIR, CC */
+};
+
+struct cli_format;
+
 struct options {
-	enum format format;
+	const struct cli_format *format;	/* --format: a row of cli_formats[] (format.c) */
 	unsigned cacheline;		/* 0: by the binary's architecture */
 	/*
 	 * --cacheline N,M...: more line sizes, each struct linted again at
@@ -103,13 +130,52 @@ struct options {
 	const char *prove_source;	/* --prove-source FILE */
 	double prove_budget;		/* --prove-budget SECS */
 	bool prove_smt;			/* --prove-smt */
-	const char *command;		/* the cmds[] entry to run (main.c), set once parsing is done */
+	struct cli_env env;
+	enum cli_command command;	/* the cmds[] entry to run (main.c), set once parsing is done */
 };
 
 /*
+ * format.c: the output formats, one row each: --format's NAME, what the
+ * format implies for the options, and its reporter. Adding a format is a
+ * row here and its ll_report_* function in report/.
+ */
+struct cli_lint_output {
+	const struct options *o;
+	const struct ll_run *all;
+	const struct ll_doc_plan *plans;	/* --group-markers' net_cachelines tables */
+	size_t nr_plans;
+};
+
+struct cli_format {
+	const char *name;
+	/*
+	 * A fix written as a patch (patch, mail): implies --suggest, and
+	 * needs one --cacheline size.
+	 */
+	bool patch;
+	bool group_markers;	/* --group-markers writes into this format's patch */
+	bool html;		/* the cacheline map: linted structs only, no listing */
+	bool gating_summary;	/* gating's one-line summary on stderr after the report */
+	/* lint's report: one of the two (REPORT_FIX takes --asserts) */
+	void (*report)(const struct ll_run *run, struct strbuf *out);
+	void (*report_fix)(const struct ll_run *run, bool asserts, struct strbuf *out);
+	/* --prove's measurement, or NULL: --prove does not print in this format. */
+	void (*prove)(const struct ll_prove_result *r, struct strbuf *out);
+};
+
+/* lint's report of LO in O->format into OUT: 0, or -1 with ERR. */
+int cli_format_lint(const struct cli_lint_output *lo, struct strbuf *out, struct ll_error *err);
+
+extern const struct cli_format cli_formats[];	/* ends with a NULL name; the first is the default */
+const struct cli_format *cli_format_by_name(const char *name);
+/* "text, json, ... or mail", the names for a usage error. */
+void cli_format_names(struct strbuf *out);
+
+/*
  * options.c: parse ARGV into O (zeroed but for fail_level and thresholds) and set
- * O->command; a usage error exits 2 (argp prints it), --help and --version
- * exit 0. Returns 0, or 2 when argp failed without exiting.
+ * O->command once its command's validator passed; a usage error exits 2
+ * (argp prints it), --help and --version exit 0. Returns 0, or 2 when argp
+ * failed without exiting. O->env is read from the environment first.
  */
 int cli_parse_options(int argc, char **argv, struct options *o);
 void cli_options_release(struct options *o);
@@ -148,7 +214,6 @@ int cli_discover(struct options *o);	/* discover.c: --list, --contains, --audit 
  * prove.c, --prove: ALL's one struct measured against its suggestion, or
  * with --against against REFERENCE's struct of that name; the exit status.
  */
-struct ll_run;
 int cli_prove(const struct options *o, const struct ll_run *all, const struct ll_run *reference);
 
 /*

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * layoutlint: the commands, and the one place that picks one. options.c
- * turns argv into struct options and names the command; cmds[] maps that
- * name to its handler, as bpftool's cmds[] does.
+ * layoutlint: the commands, and the one place that runs one. options.c
+ * turns argv into struct options and picks the command (enum
+ * cli_command); cmds[] maps it to its handler, as bpftool's cmds[] does.
  */
 #include <malloc.h>
 #include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -50,26 +49,13 @@ static int import_net_cachelines(struct options *o)
 	return status;
 }
 
-struct cmd {
-	const char *name;
-	int (*fn)(struct options *o);
+/* Indexed by enum cli_command: options.c names one, this runs it. */
+static int (*const cmds[CMD_COUNT])(struct options *o) = {
+	[CMD_LINT] = cli_lint,
+	[CMD_DISCOVER] = cli_discover,
+	[CMD_LIST_CHECKS] = list_checks,
+	[CMD_IMPORT_NET_CACHELINES] = import_net_cachelines,
 };
-
-static const struct cmd cmds[] = {
-	{ "lint", cli_lint },				/* BINARY NAME..., --rules, gating */
-	{ "discover", cli_discover },			/* --list, --contains, --audit */
-	{ "list-checks", list_checks },			/* --list-checks */
-	{ "import-net-cachelines", import_net_cachelines },	/* --import-net-cachelines */
-	{ NULL, NULL },
-};
-
-static const struct cmd *cmd_select(const char *name)
-{
-	for (const struct cmd *c = cmds; c->name; c++)
-		if (strcmp(c->name, name) == 0)
-			return c;
-	return NULL;
-}
 
 /*
  * glibc's malloc, tuned for a short process that builds a few hundred
@@ -124,8 +110,7 @@ int main(int argc, char **argv)
 		.thresholds = { LL_MEASURED_HOT_DEFAULT, LL_MEASURED_WRITES_DEFAULT },
 		.static_thresholds = { LL_STATIC_READERS_DEFAULT, LL_STATIC_WRITERS_DEFAULT },
 	};
-	const struct cmd *cmd;
-	int status = 2;
+	int status;
 
 	void *below_huge = tune_malloc();
 
@@ -140,12 +125,7 @@ int main(int argc, char **argv)
 		free(below_huge);
 		return 2;
 	}
-	/* Parsing named one of cmds[]; no entry would be a bug here, not a usage error. */
-	cmd = cmd_select(o.command);
-	if (cmd)
-		status = cmd->fn(&o);
-	else
-		fprintf(stderr, "layoutlint: no command '%s'\n", o.command ? o.command : "(none)");
+	status = cmds[o.command](&o);
 	cli_options_release(&o);
 	free(below_huge);
 	return status;

@@ -17,7 +17,9 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "util/diag.h"
+#include "util/cache_dir.h"
 #include "util/strbuf.h"
+#include "util/tuning.h"
 
 enum {
 	OPT_FORMAT = 0x100,
@@ -388,7 +390,242 @@ static void sort_arguments(struct options *o)
 	}
 }
 
-static void refuse_output_onto_input(struct argp_state *state, const struct options *o);
+/* --list, --contains or --audit: the discover command. */
+static bool listing(const struct options *o)
+{
+	return o->list_glob || o->contains || o->audit_glob;
+}
+
+/*
+ * Which command the whole line asks for: --list-checks and
+ * --import-net-cachelines read no binary and win; a listing option makes
+ * it discover; else lint.
+ */
+static enum cli_command pick_command(const struct options *o)
+{
+	if (o->list_checks)
+		return CMD_LIST_CHECKS;
+	if (o->import_net)
+		return CMD_IMPORT_NET_CACHELINES;
+	return listing(o) ? CMD_DISCOVER : CMD_LINT;
+}
+
+/*
+ * The checks of a whole command line, once argp has read it: each
+ * validator below is a list of them, run in order, and the first that
+ * fails is the usage error (argp_error() exits 2).
+ */
+typedef void check_fn(struct argp_state *state, const struct options *o);
+
+static void binary_only_linting(struct argp_state *state, const struct options *o)
+{
+	if (o->binary_option && o->command != CMD_LINT)
+		argp_error(state, "--binary is for linting: --list-checks, "
+			   "--import-net-cachelines, --list, --contains and --audit take no "
+			   "--binary");
+}
+
+static void list_checks_no_binary(struct argp_state *state, const struct options *o)
+{
+	if (o->binary)
+		argp_error(state, "--list-checks takes no BINARY");
+}
+
+static void html_draws_linted(struct argp_state *state, const struct options *o)
+{
+	if ((o->html || o->format->html) && (o->import_net || listing(o)))
+		argp_error(state, "the HTML map draws linted structs: --html and --format=html "
+			   "do not go with --list, --contains, --audit or "
+			   "--import-net-cachelines");
+}
+
+static void import_net_no_binary(struct argp_state *state, const struct options *o)
+{
+	if (o->binary)
+		argp_error(state, "--import-net-cachelines takes no BINARY");
+}
+
+static void needs_binary(struct argp_state *state, const struct options *o)
+{
+	if (!o->binary)
+		argp_error(state, "no BINARY given");
+}
+
+static void one_cacheline_for_patch(struct argp_state *state, const struct options *o)
+{
+	if (o->nr_more_cachelines && (o->format->patch || o->write_rules))
+		argp_error(state, "--cacheline with several sizes lints each struct once per "
+			   "size: --format=patch, --format=mail and --write-rules need one");
+}
+
+static void group_markers_need_patch(struct argp_state *state, const struct options *o)
+{
+	if (o->group_markers && (!o->format->group_markers || !o->srcdir ||
+				 o->write_net_cachelines))
+		argp_error(state, "--group-markers writes the rules' groups into the tree's "
+			   "patch: it needs --format=patch and --srcdir DIR, and no "
+			   "--write-net-cachelines");
+}
+
+static void kind_has_name(struct argp_state *state, const struct options *o)
+{
+	if (o->pending_kind)
+		argp_error(state, "'%s' must be followed by a NAME", o->pending_kind);
+}
+
+static void in_one_name(struct argp_state *state, const struct options *o)
+{
+	if (o->in_outer && (o->nr_queries != 1 || o->queries[0].kind == LL_QUERY_GLOBALS))
+		argp_error(state, "--in %s.%s lints one struct where %s embeds it: give "
+			   "exactly one NAME", o->in_outer, o->in_path, o->in_outer);
+}
+
+static void one_listing(struct argp_state *state, const struct options *o)
+{
+	if (!!o->list_glob + !!o->contains + !!o->audit_glob > 1)
+		argp_error(state, "give one of --list, --contains and --audit");
+}
+
+static void listing_binary_only(struct argp_state *state, const struct options *o)
+{
+	if (o->nr_queries || o->nr_rules_paths)
+		argp_error(state, "--list, --contains and --audit take a BINARY only, "
+			   "no NAME or --rules");
+}
+
+static void something_to_lint(struct argp_state *state, const struct options *o)
+{
+	if (!o->nr_queries && !o->nr_rules_paths && !o->nr_profiles)
+		argp_error(state, "no struct NAME, no --rules and no --profile given");
+}
+
+static void one_reference(struct argp_state *state, const struct options *o)
+{
+	if (o->baseline && o->against)
+		argp_error(state, "--baseline and --against each set the reference; give one");
+}
+
+static void thresholds_need_profile(struct argp_state *state, const struct options *o)
+{
+	if (o->thresholds_given && !o->nr_profiles)
+		argp_error(state, "--measured-hot and --measured-writes need --profile FILE");
+}
+
+static void write_rules_needs_tags(struct argp_state *state, const struct options *o)
+{
+	if (o->write_rules && !o->nr_profiles && !o->access)
+		argp_error(state, "--write-rules needs --profile FILE (measured tags) or "
+			   "--access (tags from the code)");
+}
+
+static void static_needs_access(struct argp_state *state, const struct options *o)
+{
+	if (o->static_given && !o->access)
+		argp_error(state, "--static-readers and --static-writers need --access");
+}
+
+static void access_not_listing(struct argp_state *state, const struct options *o)
+{
+	if (o->access && (o->list_glob || o->contains))
+		argp_error(state, "--access is for linting and --audit: --list and --contains "
+			   "take none");
+}
+
+static void profile_not_listing(struct argp_state *state, const struct options *o)
+{
+	if (o->nr_profiles)
+		argp_error(state, "--profile is for linting: --list, --contains and --audit "
+			   "take none");
+}
+
+static void strict_needs_baseline(struct argp_state *state, const struct options *o)
+{
+	if (o->strict_baseline && !o->baseline)
+		argp_error(state, "--strict-baseline needs --baseline FILE");
+}
+
+static void prove_options_need_prove(struct argp_state *state, const struct options *o)
+{
+	if ((o->prove_source || o->prove_budget > 0 || o->prove_smt) && !o->prove)
+		argp_error(state, "--prove-source, --prove-budget and --prove-smt need --prove");
+}
+
+static void prove_one_struct(struct argp_state *state, const struct options *o)
+{
+	if (o->prove && (o->nr_queries != 1 || o->queries[0].kind == LL_QUERY_GLOBALS ||
+			 o->nr_binaries != 1 || o->in_outer))
+		argp_error(state, "--prove measures one struct of one BINARY: give exactly one "
+			   "NAME");
+}
+
+static void prove_prints_alone(struct argp_state *state, const struct options *o)
+{
+	if (o->prove && (o->baseline || o->write_baseline || o->html || o->write_rules ||
+			 o->nr_more_cachelines || o->write_net_cachelines || !o->format->prove))
+		argp_error(state, "--prove prints its measurement as text or JSON: no "
+			   "--baseline, --write-baseline, --html, --write-rules, "
+			   "--write-net-cachelines, several --cacheline sizes or other --format");
+}
+
+static void relayout_needs_reference(struct argp_state *state, const struct options *o)
+{
+	if (o->relayout && !o->baseline && !o->against)
+		argp_error(state, "--relayout needs --against or --baseline (without them "
+			   "--suggest is the whole re-layout already)");
+}
+
+static void reference_options_need_reference(struct argp_state *state, const struct options *o)
+{
+	if ((o->diff || o->reference_name || o->base_revision) && !o->baseline && !o->against)
+		argp_error(state, "--diff, --reference-name and --base-revision describe the "
+			   "reference: they need --against or --baseline");
+}
+
+static void repository_needs_revision(struct argp_state *state, const struct options *o)
+{
+	if (o->repository && !o->base_revision)
+		argp_error(state, "--repository needs --base-revision REV");
+}
+
+static check_fn refuse_output_onto_input;
+
+/*
+ * Each command's validator. lint and discover share most checks, in one
+ * order (the first failing one is the message); discover's lint options
+ * are refused where a check names them.
+ */
+static check_fn *const list_checks_validator[] = {
+	binary_only_linting, list_checks_no_binary, NULL,
+};
+
+static check_fn *const import_net_validator[] = {
+	binary_only_linting, html_draws_linted, import_net_no_binary, NULL,
+};
+
+static check_fn *const discover_validator[] = {
+	binary_only_linting, html_draws_linted, needs_binary, one_cacheline_for_patch,
+	group_markers_need_patch, kind_has_name, in_one_name, one_listing, listing_binary_only,
+	one_reference, thresholds_need_profile, write_rules_needs_tags, static_needs_access,
+	access_not_listing, profile_not_listing, strict_needs_baseline, prove_options_need_prove,
+	prove_one_struct, relayout_needs_reference, reference_options_need_reference,
+	repository_needs_revision, refuse_output_onto_input, NULL,
+};
+
+static check_fn *const lint_validator[] = {
+	needs_binary, one_cacheline_for_patch, group_markers_need_patch, kind_has_name,
+	in_one_name, something_to_lint, one_reference, thresholds_need_profile,
+	write_rules_needs_tags, static_needs_access, strict_needs_baseline,
+	prove_options_need_prove, prove_one_struct, prove_prints_alone, relayout_needs_reference,
+	reference_options_need_reference, repository_needs_revision, refuse_output_onto_input,
+	NULL,
+};
+
+static check_fn *const *const validators[CMD_COUNT] = {
+	[CMD_LINT] = lint_validator,
+	[CMD_DISCOVER] = discover_validator,
+	[CMD_LIST_CHECKS] = list_checks_validator,
+	[CMD_IMPORT_NET_CACHELINES] = import_net_validator,
+};
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -396,23 +633,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case OPT_FORMAT:
-		if (strcmp(arg, "text") == 0)
-			o->format = FORMAT_TEXT;
-		else if (strcmp(arg, "json") == 0)
-			o->format = FORMAT_JSON;
-		else if (strcmp(arg, "sarif") == 0)
-			o->format = FORMAT_SARIF;
-		else if (strcmp(arg, "html") == 0)
-			o->format = FORMAT_HTML;
-		else if (strcmp(arg, "patch") == 0) {
-			o->format = FORMAT_PATCH;
+		if (!(o->format = cli_format_by_name(arg))) {
+			struct strbuf names = STRBUF_INIT;
+
+			cli_format_names(&names);
+			argp_error(state, "unknown --format '%s' (expected %s)", arg, names.buf);
+		}
+		if (o->format->patch)
 			o->suggest = true;	/* a patch is a suggestion, written as a diff */
-		} else if (strcmp(arg, "mail") == 0) {
-			o->format = FORMAT_MAIL;
-			o->suggest = true;	/* the mail carries the fix as a patch */
-		} else
-			argp_error(state, "unknown --format '%s' (expected text, json, sarif, html, "
-				   "patch or mail)", arg);
 		break;
 	case OPT_HTML:
 		if (!*arg)
@@ -682,97 +910,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		take_list_word(o);
 		sort_arguments(o);
-		if (o->binary_option &&
-		    (o->list_checks || o->import_net || o->list_glob || o->contains || o->audit_glob))
-			argp_error(state, "--binary is for linting: --list-checks, "
-				   "--import-net-cachelines, --list, --contains and --audit take no "
-				   "--binary");
-		if (o->list_checks) {
-			if (o->binary)
-				argp_error(state, "--list-checks takes no BINARY");
-			o->command = "list-checks";
-			break;
-		}
-		if ((o->html || o->format == FORMAT_HTML) &&
-		    (o->import_net || o->list_glob || o->contains || o->audit_glob))
-			argp_error(state, "the HTML map draws linted structs: --html and --format=html "
-				   "do not go with --list, --contains, --audit or "
-				   "--import-net-cachelines");
-		if (o->import_net) {
-			if (o->binary)
-				argp_error(state, "--import-net-cachelines takes no BINARY");
-			o->command = "import-net-cachelines";
-			break;
-		}
-		if (!o->binary)
-			argp_error(state, "no BINARY given");
-		if (o->nr_more_cachelines &&
-		    (o->format == FORMAT_PATCH || o->format == FORMAT_MAIL || o->write_rules))
-			argp_error(state, "--cacheline with several sizes lints each struct once per "
-				   "size: --format=patch, --format=mail and --write-rules need one");
-		if (o->group_markers && (o->format != FORMAT_PATCH || !o->srcdir ||
-					 o->write_net_cachelines))
-			argp_error(state, "--group-markers writes the rules' groups into the tree's "
-				   "patch: it needs --format=patch and --srcdir DIR, and no "
-				   "--write-net-cachelines");
-		if (o->pending_kind)
-			argp_error(state, "'%s' must be followed by a NAME", o->pending_kind);
-		if (o->in_outer && (o->nr_queries != 1 || o->queries[0].kind == LL_QUERY_GLOBALS))
-			argp_error(state, "--in %s.%s lints one struct where %s embeds it: give "
-				   "exactly one NAME", o->in_outer, o->in_path, o->in_outer);
-		if (!!o->list_glob + !!o->contains + !!o->audit_glob > 1)
-			argp_error(state, "give one of --list, --contains and --audit");
-		if ((o->list_glob || o->contains || o->audit_glob) && (o->nr_queries || o->nr_rules_paths))
-			argp_error(state, "--list, --contains and --audit take a BINARY only, "
-				   "no NAME or --rules");
-		if (!o->nr_queries && !o->nr_rules_paths && !o->nr_profiles && !o->list_glob &&
-		    !o->contains && !o->audit_glob)
-			argp_error(state, "no struct NAME, no --rules and no --profile given");
-		if (o->baseline && o->against)
-			argp_error(state, "--baseline and --against each set the reference; give one");
-		if (o->thresholds_given && !o->nr_profiles)
-			argp_error(state, "--measured-hot and --measured-writes need --profile FILE");
-		if (o->write_rules && !o->nr_profiles && !o->access)
-			argp_error(state, "--write-rules needs --profile FILE (measured tags) or "
-				   "--access (tags from the code)");
-		if (o->static_given && !o->access)
-			argp_error(state, "--static-readers and --static-writers need --access");
-		if (o->access && (o->list_glob || o->contains))
-			argp_error(state, "--access is for linting and --audit: --list and --contains "
-				   "take none");
-		if (o->nr_profiles && (o->list_glob || o->contains || o->audit_glob))
-			argp_error(state, "--profile is for linting: --list, --contains and --audit "
-				   "take none");
-		if (o->strict_baseline && !o->baseline)
-			argp_error(state, "--strict-baseline needs --baseline FILE");
-		if ((o->prove_source || o->prove_budget > 0 || o->prove_smt) && !o->prove)
-			argp_error(state, "--prove-source, --prove-budget and --prove-smt need --prove");
-		if (o->prove && (o->nr_queries != 1 || o->queries[0].kind == LL_QUERY_GLOBALS ||
-				 o->nr_binaries != 1 || o->in_outer))
-			argp_error(state, "--prove measures one struct of one BINARY: give exactly one "
-				   "NAME");
-		if (o->prove && (o->baseline || o->write_baseline || o->html || o->write_rules ||
-				 o->nr_more_cachelines || o->write_net_cachelines ||
-				 (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)))
-			argp_error(state, "--prove prints its measurement as text or JSON: no "
-				   "--baseline, --write-baseline, --html, --write-rules, "
-				   "--write-net-cachelines, several --cacheline sizes or other --format");
+		o->command = pick_command(o);
+		for (check_fn *const *check = validators[o->command]; *check; check++)
+			(*check)(state, o);
 		if (o->prove) {
 			if (!o->against)
 				o->suggest = true;
 			if (!(o->prove_budget > 0))
 				o->prove_budget = 20;
 		}
-		if (o->relayout && !o->baseline && !o->against)
-			argp_error(state, "--relayout needs --against or --baseline (without them "
-				   "--suggest is the whole re-layout already)");
-		if ((o->diff || o->reference_name || o->base_revision) && !o->baseline && !o->against)
-			argp_error(state, "--diff, --reference-name and --base-revision describe the "
-				   "reference: they need --against or --baseline");
-		if (o->repository && !o->base_revision)
-			argp_error(state, "--repository needs --base-revision REV");
-		refuse_output_onto_input(state, o);
-		o->command = o->list_glob || o->contains || o->audit_glob ? "discover" : "lint";
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -848,17 +994,62 @@ const char *argp_program_bug_address = NULL;
  */
 static char *cache_dir(const struct options *o)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	const char *env = getenv("LAYOUTLINT_CACHE");
+	const char *xdg = o->env.xdg_cache_home, *home = o->env.home;
 	struct strbuf dir = STRBUF_INIT;
 
-	if (o->no_cache || (env && strcmp(env, "off") == 0) || ((!xdg || !*xdg) && !home))
+	if (o->no_cache || o->env.cache_off || ((!xdg || !*xdg) && !home))
 		return NULL;
 	if (xdg && *xdg)
 		sb_addf(&dir, "%s/layoutlint", xdg);
 	else
 		sb_addf(&dir, "%s/.cache/layoutlint", home);
 	return sb_detach(&dir);
+}
+
+/* LAYOUTLINT_CACHE_MAX_MB: not a number is the default, as a typo must not empty the cache. */
+static uint64_t cache_max_bytes(const char *env)
+{
+	char *end;
+	double mb;
+
+	if (!env || !*env)
+		return (uint64_t)LL_CACHE_DEFAULT_MAX_MB << 20;
+	errno = 0;
+	mb = strtod(env, &end);
+	if (errno || *end || !(mb >= 0) || mb > 1e12)
+		return (uint64_t)LL_CACHE_DEFAULT_MAX_MB << 20;
+	return (uint64_t)(mb * (1 << 20));
+}
+
+/*
+ * Every environment variable layoutlint reads, read here once: cli's own
+ * into ENV, the layers' into util/tuning.h (set before any work).
+ */
+static void read_env(struct cli_env *env)
+{
+	const char *threads = getenv("LAYOUTLINT_THREADS"), *cache = getenv("LAYOUTLINT_CACHE");
+	const char *scan = getenv("LAYOUTLINT_SCAN"), *reloc = getenv("LAYOUTLINT_RELOC");
+	const char *cc = getenv("CC");
+	long n = threads ? strtol(threads, NULL, 10) : 0;
+	struct ll_tuning t = {
+		.threads = !threads ? 0 : n < 1 ? 1 : n > 8 ? 8 : (unsigned)n,
+		.cache_max_bytes = cache_max_bytes(getenv("LAYOUTLINT_CACHE_MAX_MB")),
+		.scan_libdw = scan && strcmp(scan, "libdw") == 0,
+		.reloc = !reloc ? LL_RELOC_OWN_ELSE_LIBDWFL :
+			 strcmp(reloc, "libdwfl") == 0 ? LL_RELOC_LIBDWFL :
+			 strcmp(reloc, "own") == 0 ? LL_RELOC_OWN : LL_RELOC_OWN_ELSE_LIBDWFL,
+	};
+
+	*env = (struct cli_env){
+		.xdg_cache_home = getenv("XDG_CACHE_HOME"),
+		.home = getenv("HOME"),
+		.cache_off = cache && strcmp(cache, "off") == 0,
+		.no_color = getenv("NO_COLOR") != NULL,
+		.path = getenv("PATH"),
+		.tmpdir = getenv("TMPDIR"),
+		.cc = cc && *cc ? cc : NULL,
+	};
+	ll_tuning_set(&t);
 }
 
 int cli_parse_options(int argc, char **argv, struct options *o)
@@ -869,6 +1060,8 @@ int cli_parse_options(int argc, char **argv, struct options *o)
 			     "--import-net-cachelines FILE.rst", doc,
 			     NULL, NULL, NULL };
 
+	read_env(&o->env);
+	o->format = &cli_formats[0];
 	argp_err_exit_status = 2;
 	if (argp_parse(&argp, argc, argv, 0, NULL, o) != 0)
 		return 2;

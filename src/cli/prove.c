@@ -28,7 +28,8 @@ int cli_prove(const struct options *o, const struct ll_run *all, const struct ll
 {
 	struct ll_error err;
 	struct ll_prove_result r = { 0 };
-	struct ll_prove_opts po = { .budget = o->prove_budget, .sample_ms = 100, .tight = 0.10 };
+	struct ll_prove_opts po = { .budget = o->prove_budget, .sample_ms = 100, .tight = 0.10,
+				    .cc = o->env.cc, .path = o->env.path, .tmpdir = o->env.tmpdir };
 	struct strbuf src = STRBUF_INIT, out = STRBUF_INIT;
 	struct ll_pending_file pending = { 0 };
 	const struct ll_linted *l, *old;
@@ -73,10 +74,7 @@ int cli_prove(const struct options *o, const struct ll_run *all, const struct ll
 		goto fail;
 	if (ll_prove_run(&po, src.buf, &r, &err))
 		goto fail;
-	if (o->format == FORMAT_JSON)
-		ll_report_prove_json(&r, &out);
-	else
-		ll_report_prove_text(&r, &out);
+	o->format->prove(&r, &out);
 	status = cli_write_stdout(&out);
 	goto done;
 fail:

@@ -21,7 +21,6 @@
 #include "lint/lint.h"
 #include "model/access.h"
 #include "report/report.h"
-#include "report/report_groups.h"
 #include "rules/rules.h"
 #include "source/asserts.h"
 #include "source/net_cachelines.h"
@@ -295,7 +294,7 @@ static int lint_found(const struct options *o, struct ll_block *block,
 			.embed_type = o->in_type,
 			.embed_block = o->in_block,
 			.suggest = o->suggest,
-			.patch = o->format == FORMAT_PATCH || o->format == FORMAT_MAIL,
+			.patch = o->format->patch,
 			.srcdir = o->srcdir,
 			.profiles = (const struct ll_profile *const *)mine->v,
 			.nr_profiles = mine->n,
@@ -1012,7 +1011,7 @@ static int lint_binaries(struct options *o)
 		all.gating = &gating;
 	}
 	all.color = o->color == COLOR_ALWAYS ||
-		    (o->color == COLOR_AUTO && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+		    (o->color == COLOR_AUTO && isatty(STDOUT_FILENO) && !o->env.no_color);
 	all.quiet = o->quiet;
 	all.source_url = o->source_url;
 	all.line_pairs = o->line_pairs;
@@ -1035,29 +1034,19 @@ static int lint_binaries(struct options *o)
 		if (!nr_plans)
 			ll_notef("--write-net-cachelines: no net_cachelines table is of a struct "
 				 "linted");
-	} else if (o->format == FORMAT_HTML)
-		ll_report_html(&all, &out);
-	else if (o->format == FORMAT_JSON)
-		ll_report_json(&all, &out);
-	else if (o->format == FORMAT_SARIF)
-		ll_report_sarif(&all, &out);
-	else if (o->format == FORMAT_PATCH) {
-		ll_report_patch(&all, o->asserts, &out);
-		if (o->group_markers &&
-		    ll_report_group_patch(&all, o->srcdir, plans, nr_plans, &out, &err))
+	} else {
+		struct cli_lint_output lo = { o, &all, plans, nr_plans };
+
+		if (cli_format_lint(&lo, &out, &err))
 			goto fail;
 	}
-	else if (o->format == FORMAT_MAIL)
-		ll_report_mail(&all, o->asserts, &out);
-	else
-		ll_report_text(&all, &out);
 	if (cli_write_stdout(&out)) {
 		status = 2;
 		goto done;
 	}
 	if (ll_baseline_commit(&pending, &err) || ll_file_commit(&rules_pending, &err))
 		goto fail;
-	if (gate && o->format == FORMAT_TEXT)
+	if (gate && o->format->gating_summary)
 		gating_summary(&gating);
 	for (size_t i = 0; i < all.nr_structs; i++) {
 		bool any;

@@ -160,7 +160,10 @@ struct ll_prove_opts {
 	double budget;		/* seconds for the whole measurement */
 	unsigned sample_ms;	/* one run of one layout */
 	double tight;		/* stop once every half-interval is within this share of the ratio */
-	const char *cc;		/* the compiler; NULL: $CC, else cc, gcc, clang on PATH */
+	/* The environment's values, read by cli (NULL: unset): */
+	const char *cc;		/* $CC, the compiler; NULL or empty: cc, gcc, clang on PATH */
+	const char *path;	/* $PATH; NULL: /usr/bin:/bin */
+	const char *tmpdir;	/* $TMPDIR, where the benchmark is built; NULL or empty: /tmp */
 };
 
 struct ll_prove_result {

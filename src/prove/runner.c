@@ -31,10 +31,12 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* PROG found on $PATH (or PROG itself when it names a path), or NULL; caller frees. */
-static char *on_path(const char *prog)
+/*
+ * PROG found on PATH ($PATH's value, from cli; NULL: /usr/bin:/bin), or
+ * PROG itself when it names a path; NULL when neither; caller frees.
+ */
+static char *on_path(const char *path, const char *prog)
 {
-	const char *path = getenv("PATH");
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!prog || !*prog)
@@ -258,9 +260,10 @@ static bool perf_value(const struct strbuf *errs, const char *event, double *v)
 	return false;
 }
 
-static void perf_stat(const char *prog, const char *cpus, unsigned ms, struct ll_prove_result *r)
+static void perf_stat(const char *path, const char *prog, const char *cpus, unsigned ms,
+		      struct ll_prove_result *r)
 {
-	char *perf = on_path("perf");
+	char *perf = on_path(path, "perf");
 	char pairs[] = "3", msbuf[16];
 
 	if (!hardware_pmu(&r->pmu_note)) {
@@ -361,7 +364,7 @@ int ll_prove_run(const struct ll_prove_opts *o, const char *source, struct ll_pr
 		 struct ll_error *err)
 {
 	struct ll_prove_plan *p = &r->plan;
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = o->tmpdir;
 	char dir[4096], src[4200], prog[4200], cpus[4096], msbuf[16];
 	char *cc = NULL;
 	struct samples *s = xcalloc(p->nr_classes, sizeof(*s));
@@ -373,15 +376,12 @@ int ll_prove_run(const struct ll_prove_opts *o, const char *source, struct ll_pr
 
 	r->sample_ms = o->sample_ms;
 	if (o->cc && *o->cc)
-		cc = on_path(o->cc);
-	else if (getenv("CC") && *getenv("CC"))
-		cc = on_path(getenv("CC"));
-	else if (!(cc = on_path("cc")) && !(cc = on_path("gcc")))
-		cc = on_path("clang");
+		cc = on_path(o->path, o->cc);
+	else if (!(cc = on_path(o->path, "cc")) && !(cc = on_path(o->path, "gcc")))
+		cc = on_path(o->path, "clang");
 	if (!cc) {
 		ll_fail(err, "--prove: no C compiler ('%s'): set CC or install gcc or clang",
-			o->cc && *o->cc ? o->cc : getenv("CC") && *getenv("CC") ? getenv("CC")
-										 : "cc, gcc, clang");
+			o->cc && *o->cc ? o->cc : "cc, gcc, clang");
 		free(s);
 		return -1;
 	}
@@ -461,7 +461,7 @@ int ll_prove_run(const struct ll_prove_opts *o, const char *source, struct ll_pr
 	r->cpu_share = sh.n ? sh.sum / (double)sh.n : -1;
 	load_average(r->load_after);
 	conclude(p, s);
-	perf_stat(prog, cpus, o->sample_ms, r);
+	perf_stat(o->path, prog, cpus, o->sample_ms, r);
 	status = 0;
 out:
 	unlink(prog);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The cache directory: creation and its size bound (cache_dir.h). */
 #include "util/cache_dir.h"
+#include "util/tuning.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -60,19 +61,7 @@ const char *ll_cache_file_distrust(const struct stat *st)
 
 uint64_t ll_cache_max_bytes(void)
 {
-	const char *env = getenv("LAYOUTLINT_CACHE_MAX_MB");
-	uint64_t dflt = (uint64_t)LL_CACHE_DEFAULT_MAX_MB << 20;
-	char *end;
-	double mb;
-
-	if (!env || !*env)
-		return dflt;
-	errno = 0;
-	mb = strtod(env, &end);
-	/* Not a number: the default, as a typo must not empty the cache. */
-	if (errno || *end || !(mb >= 0) || mb > 1e12)
-		return dflt;
-	return (uint64_t)(mb * (1 << 20));
+	return ll_tuning()->cache_max_bytes;
 }
 
 struct cached_file {

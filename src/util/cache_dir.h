@@ -29,7 +29,8 @@ const char *ll_cache_file_distrust(const struct stat *st);
 
 /*
  * The bound on the files a cache directory keeps: LAYOUTLINT_CACHE_MAX_MB
- * (MiB, fractions allowed; 0 keeps nothing) or LL_CACHE_DEFAULT_MAX_MB.
+ * (MiB, fractions allowed; 0 keeps nothing; cli reads it, util/tuning.h)
+ * or LL_CACHE_DEFAULT_MAX_MB.
  */
 #define LL_CACHE_DEFAULT_MAX_MB 256
 uint64_t ll_cache_max_bytes(void);

@@ -14,7 +14,6 @@ member nothing writes; static tags without rules; the tier in JSON and
 SARIF. And refusals: another machine, BTF, a debug file without code, and
 damaged code (counted, never a crash).
 """
-import argparse
 import json
 import os
 import re
@@ -24,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Tap, compile_c, run  # noqa: E402
+from lib import Tap, compile_c, parse_args, run  # noqa: E402
 
 SRC = os.path.join(HERE, "access_fixture.c")
 
@@ -429,10 +428,7 @@ def check_perf(tap, a):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     tap = Tap()
     os.makedirs(a.workdir, exist_ok=True)
     linked_o2 = None

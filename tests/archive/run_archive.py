@@ -19,7 +19,6 @@ holding fs/sub/built-in.a, which GNU ar flattens), `ar rcsT` at the top, and
     member, or the header's offset); a regular archive is still refused in
     one line, and --list (one binary) refuses a thin one saying what to do.
 """
-import argparse
 import json
 import os
 import shutil
@@ -27,7 +26,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Tap, compile_c, have, run  # noqa: E402
+from lib import Failure, Tap, compile_c, have, parse_args, run  # noqa: E402
 
 INODE = """\
 struct inode_like {
@@ -94,10 +93,7 @@ def structs_of(doc):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     tap = Tap()
     if not have("ar") or not have("gcc"):
         tap.skip_all("ar and gcc are needed")

@@ -3,16 +3,16 @@
 .debug_info, and bench/complete.py calls an answer complete only when every
 struct asked for came back (pahole -C a,b,c without --skip_missing printed 13
 of 20 and was timed as if it had answered)."""
-import argparse
+import functools
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "tests"))
-from lib import Tap  # noqa: E402
+import lib  # noqa: E402
+from lib import Tap, git_env, parse_args  # noqa: E402
 
 COMPLETE = os.path.join(TOP, "bench", "complete.py")
 ROW = os.path.join(TOP, "bench", "row.py")
@@ -21,8 +21,8 @@ INTERLEAVE = os.path.join(TOP, "bench", "interleave.py")
 REVISION = os.path.join(TOP, "bench", "revision")
 
 
-def run(argv, stdin=""):
-    return subprocess.run(argv, input=stdin, capture_output=True, text=True)
+# lib's run with an empty stdin unless a check gives one.
+run = functools.partial(lib.run, input="")
 
 
 def debug_info_size(path):
@@ -53,19 +53,19 @@ def check_floor(tap, floor, binary, workdir):
 def check_complete(tap):
     twenty = ["s%d" % i for i in range(20)]
     whole = "".join(f"struct {n} {{\n\tint a;\n}};\n" for n in twenty)
-    p = run([sys.executable, COMPLETE, ",".join(twenty)], whole)
+    p = run([sys.executable, COMPLETE, ",".join(twenty)], input=whole)
     tap.ok(p.returncode == 0 and p.stdout == "20/20\n", "20 of 20 structs: complete", p.stdout)
     part = "".join(f"struct {n} {{\n}};\n" for n in twenty[:13])
-    p = run([sys.executable, COMPLETE, ",".join(twenty)], part)
+    p = run([sys.executable, COMPLETE, ",".join(twenty)], input=part)
     tap.ok(p.returncode == 1 and p.stdout == "13/20\n",
            "13 of 20 structs (pahole without --skip_missing): incomplete", p.stdout)
-    p = run([sys.executable, COMPLETE, "a", ""], "struct a {\n};\nstruct b {\n};\n")
+    p = run([sys.executable, COMPLETE, "a", ""], input="struct a {\n};\nstruct b {\n};\n")
     tap.ok(p.returncode == 1, "a struct nobody asked for is not a complete answer", p.stdout)
     said = "pahole: type 'no_such_x' not found\n"
-    p = run([sys.executable, COMPLETE, "", "no_such_x"], said)
+    p = run([sys.executable, COMPLETE, "", "no_such_x"], input=said)
     tap.ok(p.returncode == 0 and p.stdout == "1/1\n", "a missing name reported absent: complete",
            p.stdout)
-    p = run([sys.executable, COMPLETE, "", "no_such_x"], "")
+    p = run([sys.executable, COMPLETE, "", "no_such_x"], input="")
     tap.ok(p.returncode == 1, "a missing name nobody reported: incomplete (the tool failed)",
            p.stdout)
 
@@ -141,18 +141,14 @@ def check_revision(tap, workdir):
     for name in ("RESULTS.md", "run"):
         with open(os.path.join(repo, "bench", name), "w") as f:
             f.write("before\n")
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@t")
-    for k in ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"):
-        env.pop(k, None)
+    env = git_env(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+                  GIT_COMMITTER_EMAIL="t@t")
     for argv in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-qm", "x"]):
-        subprocess.run(argv, cwd=repo, env=env, check=True)
+        run(argv, cwd=repo, env=env, check=True)
 
     def revision():
-        return subprocess.run([os.path.join(repo, "bench", "revision")], env=env,
-                              capture_output=True, text=True).stdout.strip()
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, env=env,
-                          capture_output=True, text=True).stdout.strip()
+        return run([os.path.join(repo, "bench", "revision")], env=env).stdout.strip()
+    head = run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, env=env).stdout.strip()
     clean = revision()
     with open(os.path.join(repo, "bench", "RESULTS.md"), "w") as f:
         f.write("after\n")
@@ -166,11 +162,7 @@ def check_revision(tap, workdir):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--floor", required=True)
-    ap.add_argument("--layoutlint", required=True, help="an ELF file with .debug_info")
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", floor=dict(required=True), doc=__doc__)
     os.makedirs(a.workdir, exist_ok=True)
     tap = Tap()
     check_floor(tap, a.floor, a.layoutlint, a.workdir)

@@ -38,7 +38,6 @@ binary and carry logical locations; and malformed input is one line, exit 2.
 Output is TAP.  Exit status 1 when anything failed.
 """
 
-import argparse
 import concurrent.futures
 import json
 import os
@@ -51,7 +50,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Tap, compile_c, run  # noqa: E402
+from lib import Failure, Tap, compile_c, parse_args, run  # noqa: E402
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 LAYOUTS = os.path.join(TOP, "tests", "fixtures", "layouts.c")
 MODULE = os.path.join(HERE, "module.c")
@@ -575,12 +574,11 @@ def validate_sarif(doc):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir")
-    ap.add_argument("--quick", action="store_true", help="-O2 only")
-    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2)
-    args = ap.parse_args()
+    args = parse_args("layoutlint",
+                      workdir=dict(required=False),
+                      quick=dict(action="store_true", help="-O2 only"),
+                      jobs=dict(type=int, default=os.cpu_count() or 2, aliases=("-j",)),
+                      doc=__doc__)
     args.layoutlint = os.path.abspath(args.layoutlint)
     if not os.access(args.layoutlint, os.X_OK):
         return Tap().bail("layoutlint not found at %s" % args.layoutlint)

@@ -27,7 +27,6 @@ hold, not their order); a pair is compared as an unordered couple.
 Output is TAP.  Exit status 1 if any test point failed.
 """
 
-import argparse
 import concurrent.futures
 import json
 import os
@@ -38,7 +37,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES_DIR = os.path.join(HERE, "cases")
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Tap, compile_c, run  # noqa: E402
+from lib import Failure, Tap, compile_c, parse_args, run  # noqa: E402
 # layoutlint on a case, and each compile, must end within this many seconds
 TIMEOUT = 60
 COMPILERS = ["gcc", "clang"]
@@ -768,12 +767,11 @@ def run_case(ctx, case):
 # --------------------------------------------------------------------------
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("--compiler", action="append",
-                    help="compilers to use (default: gcc and clang)")
-    args = ap.parse_args()
+    args = parse_args("layoutlint",
+                      "workdir",
+                      compiler=dict(action="append",
+                                    help="compilers to use (default: gcc and clang)"),
+                      doc=__doc__)
     layoutlint = os.path.abspath(args.layoutlint)
     workdir = os.path.abspath(args.workdir)
     os.makedirs(workdir, exist_ok=True)

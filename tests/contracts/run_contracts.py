@@ -25,7 +25,6 @@ and the text output must show the table with differing rows marked.
 Output is TAP.
 """
 
-import argparse
 import json
 import os
 import re
@@ -36,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TREE = os.path.join(HERE, "tree")
 FIXTURE_REL = os.path.join("net", "grp_contract.c")
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Tap, compile_c, have, run  # noqa: E402
+from lib import Failure, Tap, compile_c, have, parse_args, run  # noqa: E402
 
 STRUCT = "grp_contract"
 TARGETS = [  # name, compiler, flags
@@ -382,10 +381,7 @@ def randstruct(tap, args, obj):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    args = ap.parse_args()
+    args = parse_args("layoutlint", "workdir", doc=__doc__)
     tap = Tap()
     os.makedirs(args.workdir, exist_ok=True)
     targets = [t for t in TARGETS if have(t[1])]

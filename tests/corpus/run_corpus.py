@@ -16,7 +16,6 @@ what the scan reads), that struct is not read: exit 0, nothing mixed.
 The same cases run under ASan/UBSan when meson test runs this in the
 sanitizer build: a report there fails the case (non-zero exit, stderr).
 """
-import argparse
 import glob
 import json
 import math
@@ -28,7 +27,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import make_corpus as mc  # noqa: E402
-from lib import Lint, Tap  # noqa: E402
+from lib import Lint, Tap, parse_args  # noqa: E402
 
 TIMEOUT = 60
 # A sanitizer report must fail the case: leaks checked, UBSan stops.
@@ -126,10 +125,7 @@ def check_audit_warm(tap, lint, bins):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     lint = Lint(a.layoutlint, timeout=TIMEOUT, extra_env=SANITIZER_ENV, none_on_timeout=True)
     os.makedirs(a.workdir, exist_ok=True)
     tap = Tap(diag_lines=40)

@@ -32,7 +32,6 @@ One TAP point per (target, debug format, aggregate).  A target the
 installed compiler cannot build for is skipped, with the reason.
 """
 
-import argparse
 import concurrent.futures
 import json
 import os
@@ -42,7 +41,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Tap, compile_c, have, run  # noqa: E402
+from lib import Failure, Tap, compile_c, have, parse_args, run  # noqa: E402
 
 SOURCE = os.path.join(HERE, "structs.c")
 TIMEOUT = 120
@@ -354,12 +353,11 @@ def check_variant(layoutlint, v, workdir, aggs):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", default="cross-work")
-    ap.add_argument("--target", action="append",
-                    help="only variants whose name contains this (repeatable)")
-    args = ap.parse_args()
+    args = parse_args("layoutlint",
+                      workdir=dict(default="cross-work", required=False),
+                      target=dict(action="append",
+                                  help="only variants whose name contains this (repeatable)"),
+                      doc=__doc__)
     tap = Tap()
     os.makedirs(args.workdir, exist_ok=True)
     aggs = aggregates()

@@ -29,7 +29,6 @@ missing supplementary file, a .dwo gone with no package, each one line,
 exit 2.
 """
 
-import argparse
 import os
 import re
 import shutil
@@ -38,7 +37,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "cross"))
-from lib import Failure, Tap, have, run  # noqa: E402
+from lib import Failure, Tap, have, parse_args, run  # noqa: E402
 from run_cross import struct_asserts  # noqa: E402
 
 SOURCES = ["a.c", "b.c", "c.c"]
@@ -187,10 +186,7 @@ def dwz_forms(tap, layoutlint, cc, dwarf, work, plain, check):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    args = ap.parse_args()
+    args = parse_args("layoutlint", "workdir", doc=__doc__)
     tap = Tap()
     layoutlint = os.path.abspath(args.layoutlint)
     work = os.path.abspath(args.workdir)

@@ -20,13 +20,12 @@ LAYOUTLINT_RELOC=libdwfl has libdwfl do it, and LAYOUTLINT_RELOC=own
 refuses to fall back to libdwfl, so the comparison is of the two. Both
 must answer the same bytes for every whole-image mode and every struct.
 """
-import argparse
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Lint, Tap, compile_c, run  # noqa: E402
+from lib import Lint, Tap, compile_c, parse_args, run  # noqa: E402
 FIXTURE = os.path.join(HERE, "..", "fixtures", "layouts.c")
 # Freestanding (no libc headers), so that it compiles for arm64 too.
 CROSS_FIXTURE = os.path.join(HERE, "..", "cross", "structs.c")
@@ -53,10 +52,7 @@ def cold(path):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     lint = Lint(a.layoutlint)
     os.makedirs(a.workdir, exist_ok=True)
     tap = Tap(diag_lines=40)

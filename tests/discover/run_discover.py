@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
 """--list, --contains and --audit on a fixture with known answers (TAP)."""
-import argparse
 import json
 import os
 import re
@@ -8,16 +7,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Lint, Tap, compile_c, run  # noqa: E402
+from lib import Lint, Tap, compile_c, run, tap_main  # noqa: E402
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
-    os.makedirs(a.workdir, exist_ok=True)
-    tap = Tap(diag_lines=None)
+def test(tap, a):
     ok = tap.ok
     lint = Lint(a.layoutlint)
 
@@ -110,7 +103,6 @@ def main():
     check_audit_members(ok, lint, a.workdir)
     check_unlaid_rows(ok, lint, a.workdir)
     check_huge(ok, lint, a.workdir)
-    return tap.finish()
 
 
 def peak_rss_kb(cmd):
@@ -297,4 +289,4 @@ def check_audit_members(ok, lint, workdir):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    tap_main(test, "layoutlint", "workdir", doc=__doc__, tap=Tap(diag_lines=None))

@@ -20,7 +20,6 @@ Classes declared in the library's own .cc files (compatibility copies,
 internals such as std::filesystem::_Dir) are not nameable from the headers
 and are left out of that check.
 """
-import argparse
 import collections
 import os
 import re
@@ -28,7 +27,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Lint, Tap, have, run  # noqa: E402
+from lib import Failure, Lint, have, run, tap_main  # noqa: E402
 
 LIBC = "/lib/x86_64-linux-gnu/libc.so.6"
 LIBSTDCXX = "/usr/lib/x86_64-linux-gnu/debug/libstdc++.so.6.0.30"
@@ -159,21 +158,11 @@ def libstdcxx(tap, lint, work):
            "\n".join("%s: ours %d" % (n, nameable[n]) for n in sorted(disagree)[:20]))
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", default="distro-work")
-    args = ap.parse_args()
-    os.makedirs(args.workdir, exist_ok=True)
-    tap = Tap()
-    lint = Lint(args.layoutlint)
-    try:
-        libc(tap, lint)
-        libstdcxx(tap, lint, args.workdir)
-    except Failure as e:
-        tap.ok(False, "distro", str(e))
-    return tap.finish()
+def test(tap, a):
+    lint = Lint(a.layoutlint)
+    libc(tap, lint)
+    libstdcxx(tap, lint, a.workdir)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    tap_main(test, "layoutlint", "workdir", doc=__doc__)

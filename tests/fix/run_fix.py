@@ -29,7 +29,6 @@ in struct file). Checked:
     out, put back, fail to compile with -DDEBUG_LOCKS (the control).
 Output is TAP.
 """
-import argparse
 import os
 import re
 import shutil
@@ -38,7 +37,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Lint, Tap, compile_c, run  # noqa: E402
+from lib import Failure, Lint, Tap, compile_c, parse_args, run  # noqa: E402
 
 RULES = os.path.join(HERE, "fix.rules")
 
@@ -334,10 +333,7 @@ def hook_case(t, lint, work):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     t = Tap()
     work = os.path.abspath(a.workdir)
     os.makedirs(work, exist_ok=True)

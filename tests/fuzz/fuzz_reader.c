@@ -23,6 +23,7 @@
 #include "../../src/input/elf/ikconfig.h"
 #include "../../src/input/reader.h"
 #include "../../src/model/access.h"
+#include "../../src/util/tuning.h"
 #include "fuzz_common.h"
 
 static int memfd = -1;
@@ -55,7 +56,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", memfd);
 	/* Two scan threads: the split of units between workers is fuzzed too. */
-	setenv("LAYOUTLINT_THREADS", "2", 0);
+	struct ll_tuning t = *ll_tuning();
+
+	t.threads = getenv("LAYOUTLINT_THREADS") ? (unsigned)atoi(getenv("LAYOUTLINT_THREADS")) : 2;
+	ll_tuning_set(&t);
 	return 0;
 }
 

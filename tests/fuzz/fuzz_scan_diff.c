@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../../src/input/reader.h"
+#include "../../src/util/tuning.h"
 #include "fuzz_common.h"
 #include "fuzz_memfd.h"
 
@@ -45,7 +46,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	fuzz_file_init(&input, "fuzz_scan_diff");
-	setenv("LAYOUTLINT_THREADS", "2", 0);
+	/* What cli would set from the environment (util/tuning.h): two scan threads. */
+	struct ll_tuning t = *ll_tuning();
+
+	t.threads = getenv("LAYOUTLINT_THREADS") ? (unsigned)atoi(getenv("LAYOUTLINT_THREADS")) : 2;
+	ll_tuning_set(&t);
 	return 0;
 }
 
@@ -68,11 +73,10 @@ static void look_up(bool raw_scan, bool listed, struct answer *a)
 	struct ll_input *in = NULL;
 	struct ll_error err;
 	struct ll_input_options opts = { .globals_next = listed };
+	struct ll_tuning t = *ll_tuning();
 
-	if (raw_scan)
-		unsetenv("LAYOUTLINT_SCAN");
-	else
-		setenv("LAYOUTLINT_SCAN", "libdw", 1);
+	t.scan_libdw = !raw_scan;	/* LAYOUTLINT_SCAN=libdw, as cli sets it */
+	ll_tuning_set(&t);
 	memset(a, 0, sizeof(*a));
 	a->rc = ll_input_open(input.path, &opts, &in, &err) ||
 		(listed && list_first(in, &err)) ||

@@ -28,7 +28,6 @@ checks:
 
 Output is TAP. Exit status 1 if anything failed.
 """
-import argparse
 import json
 import os
 import re
@@ -38,7 +37,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Lint, Tap, compile_c, run  # noqa: E402
+from lib import Failure, Lint, Tap, compile_c, parse_args, run  # noqa: E402
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCHEMA = os.path.join(TOP, "tests", "sarif", "sarif-schema-2.1.0.json")
 # The SARIF rule table must be the catalog, in its order (set from
@@ -962,10 +961,7 @@ def baseline_layout_tests(tap, lint, work, want):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir")
-    a = ap.parse_args()
+    a = parse_args("layoutlint", workdir=dict(required=False), doc=__doc__)
     tool = os.path.abspath(a.layoutlint)
     tap = Tap()
     _, checks, _ = run([tool, "--list-checks"], check=True)

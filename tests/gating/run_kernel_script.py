@@ -31,7 +31,6 @@ has, and checks the script:
     (the second waits, both right), --clean (only its own worktrees go).
 TAP. Exit status 1 if anything failed.
 """
-import argparse
 import json
 import os
 import re
@@ -45,7 +44,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 from run_gating import find_validator  # noqa: E402
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPT = os.path.join(TOP, "scripts", "layoutlint-kernel")
@@ -117,10 +116,7 @@ def diff_snapshots(a, b):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir")
-    a = ap.parse_args()
+    a = parse_args("layoutlint", workdir=dict(required=False), doc=__doc__)
     missing = [t for t in ("git", "make", "cc", "awk", "flock") if not shutil.which(t)]
     if missing:
         return Tap().skip_all(f"no {' '.join(missing)}")

@@ -23,7 +23,6 @@ file name (the old text, then the new), and the diff is `git diff
   - bad input: a broken hunk is exit 2 naming FILE:LINE; --diff without
     --against or --baseline is a usage error.
 """
-import argparse
 import json
 import os
 import re
@@ -34,7 +33,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Lint, Tap, compile_c  # noqa: E402
+from lib import Failure, Lint, Tap, compile_c, parse_args  # noqa: E402
 
 OLD = """\
 struct shf {
@@ -76,10 +75,7 @@ def errors(out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir")
-    a = ap.parse_args()
+    a = parse_args("layoutlint", workdir=dict(required=False), doc=__doc__)
     tap = Tap()
     if not shutil.which("gcc") or not shutil.which("git"):
         return tap.skip_all("no gcc or git")

@@ -31,7 +31,6 @@ layoutlint; the test then asserts, from --format=json:
     (an object: a link merges it into .data).
 """
 import re
-import argparse
 import json
 import os
 import shutil
@@ -40,7 +39,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Tap, compile_c, run  # noqa: E402
+from lib import Failure, Tap, compile_c, parse_args, run  # noqa: E402
 
 SRC = os.path.join(HERE, "globals.c")
 NEIGHBOUR = os.path.join(HERE, "neighbour.h")
@@ -309,10 +308,7 @@ def check_after_lookup(tap, tool, workdir):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     tap = Tap()
     os.makedirs(a.workdir, exist_ok=True)
     for cc in ("gcc", "clang"):

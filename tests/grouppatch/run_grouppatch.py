@@ -28,7 +28,6 @@ one line on stderr and exit 2.
 Output is TAP.
 """
 
-import argparse
 import json
 import os
 import re
@@ -41,7 +40,7 @@ RULES = os.path.join(HERE, "gp.rules")
 HEADER = "include/net/gp_sock.h"
 RST = "Documentation/networking/net_cachelines/gp_sock.rst"
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Tap, have, run  # noqa: E402
+from lib import Tap, have, parse_args, run  # noqa: E402
 
 TARGETS = [  # name, compiler, flags
     ("x86_64", "gcc", []),
@@ -158,10 +157,7 @@ def existing_asserts(tap, args, targets):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    args = ap.parse_args()
+    args = parse_args("layoutlint", "workdir", doc=__doc__)
     tap = Tap()
     os.makedirs(args.workdir, exist_ok=True)
     targets = [t for t in TARGETS if have(t[1])]

@@ -22,7 +22,6 @@ main.c has the option).
 Output is TAP. Exit status 1 if anything failed.
 """
 
-import argparse
 import json
 import os
 import re
@@ -34,7 +33,7 @@ FIXTURE = os.path.join(HERE, "groups.c")
 IMPORT_DIR = os.path.join(HERE, "import")
 MEMBERS_RULES = os.path.join(HERE, "members.rules")
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Tap, compile_c, run  # noqa: E402
+from lib import Failure, Tap, compile_c, parse_args, run  # noqa: E402
 
 # name -> (begin, end, [first, last] or None, nr_lines, min_lines, tag, domain,
 #          aligned, alignment or None (not checked), pad, members)
@@ -361,10 +360,7 @@ def check_import(tap, layoutlint, objs, work, has_import):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     # The importer runs from tests/groups/import/: make the paths absolute.
     a.layoutlint = os.path.abspath(a.layoutlint)
     a.workdir = os.path.abspath(a.workdir)

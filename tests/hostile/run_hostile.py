@@ -24,7 +24,7 @@ newline followed by a forged diagnostic. Then checks:
 
 Output is TAP.
 """
-import argparse
+import functools
 import os
 import shutil
 import signal
@@ -36,7 +36,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Tap  # noqa: E402
+import lib  # noqa: E402
+from lib import Tap, parse_args  # noqa: E402
 
 SOURCE = os.path.join(HERE, "hostile.c")
 RULES = os.path.join(HERE, "hostile.rules")
@@ -52,11 +53,8 @@ NAMES = {
 TIMEOUT = 60
 
 
-def run(argv, **kw):
-    kw.setdefault("stdout", subprocess.PIPE)
-    kw.setdefault("stderr", subprocess.PIPE)
-    kw.setdefault("timeout", TIMEOUT)
-    return subprocess.run(argv, **kw)
+# lib's run, its output left as bytes: the names under test are not UTF-8.
+run = functools.partial(lib.run, binary=True, timeout=TIMEOUT)
 
 
 def build(workdir):
@@ -439,10 +437,7 @@ def check_memory(tap, tool, workdir):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     tool = os.path.abspath(a.layoutlint)
     workdir = os.path.abspath(a.workdir)
     shutil.rmtree(workdir, ignore_errors=True)

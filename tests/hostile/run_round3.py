@@ -20,7 +20,7 @@
 
 usage: run_round3.py --layoutlint PATH --workdir DIR
 """
-import argparse
+import functools
 import json
 import os
 import shutil
@@ -29,14 +29,14 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Tap  # noqa: E402
+import lib  # noqa: E402
+from lib import Tap, parse_args  # noqa: E402
 
 TIMEOUT = 120
 
 
-def run(argv, env=None, **kw):
-    kw.setdefault("stdout", subprocess.PIPE)
-    return subprocess.run(argv, stderr=subprocess.PIPE, timeout=TIMEOUT, env=env, **kw)
+# lib's run, its output left as bytes: the names under test are not UTF-8.
+run = functools.partial(lib.run, binary=True, timeout=TIMEOUT)
 
 
 def gcc(workdir, name, sources, flags=()):
@@ -540,10 +540,7 @@ def check_completion_trust(tap, tool, workdir, env):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     tool = os.path.abspath(a.layoutlint)
     workdir = os.path.abspath(a.workdir)
     shutil.rmtree(workdir, ignore_errors=True)

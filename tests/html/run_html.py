@@ -7,7 +7,6 @@ network request, a screenshot that is not blank, dark mode and print.
 
 Screenshots are kept in WORKDIR/artifacts.
 """
-import argparse
 import json
 import os
 import shutil
@@ -17,7 +16,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from lib import Tap  # noqa: E402
+from lib import Tap, parse_args  # noqa: E402
 import browser  # noqa: E402
 import pagecheck  # noqa: E402
 
@@ -74,10 +73,7 @@ def lint(ll, *args, cwd=None):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     t = Tap()
     work = a.workdir
     shutil.rmtree(work, ignore_errors=True)

@@ -4,7 +4,6 @@ $XDG_CACHE_HOME/layoutlint/BUILD-ID.index; lookups with it answer byte for
 byte as without it (--no-cache, LAYOUTLINT_CACHE=off); and an index that is
 truncated, damaged, foreign, stale or a symbolic link is ignored with a
 note, never trusted and never a crash."""
-import argparse
 import os
 import shutil
 import struct
@@ -13,7 +12,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Lint, Tap, run  # noqa: E402
+from lib import Lint, Tap, parse_args, run  # noqa: E402
 
 # name_index.c's format 6: the header, then units, names, definitions,
 # strings and postings, each 8-byte aligned with its own checksum.
@@ -130,10 +129,7 @@ def build(workdir, name, extra=""):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     shutil.rmtree(a.workdir, ignore_errors=True)
     os.makedirs(a.workdir)
     tap = Tap(diag_lines=None)

@@ -10,7 +10,6 @@ on PATH and no LAYOUTLINT; the man pages layoutlint(1) and
 layoutlint.rules(5) and the bash completion are in place; the bundled
 rules are under share/layoutlint/rules. TAP.
 """
-import argparse
 import os
 import shutil
 import subprocess
@@ -18,14 +17,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--builddir", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("workdir", builddir=dict(required=True), doc=__doc__)
     t = Tap()
     work = os.path.abspath(a.workdir)
     dest = os.path.join(work, "dest")

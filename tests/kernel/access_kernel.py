@@ -16,7 +16,6 @@ What the code of a real kernel says about the structs layoutlint exists for:
 And the coverage is at least perf's published typed share for data-type
 profiles (73%), and one struct's cold run stays within a generous bound.
 """
-import argparse
 import json
 import os
 import sys
@@ -26,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 from kernel_common import fetch  # noqa: E402
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 
 
 def members(s):
@@ -98,9 +97,7 @@ def check_tcp(tap, s):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", doc=__doc__)
     tap = Tap()
     for series in ("6.1", "6.12"):
         paths = fetch(series)

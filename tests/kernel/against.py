@@ -10,7 +10,6 @@ f_count). The expectations are pahole's layouts of the two images; they are
 also cross-checked against two plain runs (member lines, pair sets).
 TAP; skips when the kernels cannot be fetched.
 """
-import argparse
 import json
 import os
 import sys
@@ -18,7 +17,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kernel_common import fetch  # noqa: E402
-from lib import Lint, Tap  # noqa: E402
+from lib import Lint, Tap, parse_args  # noqa: E402
 
 # Top-level units whose cacheline changed, 6.1 -> 6.12 (pahole -C file).
 MOVED = {
@@ -63,10 +62,7 @@ def pairs_of(doc):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--rules-dir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "rules-dir", doc=__doc__)
     tap = Tap(diag_lines=None, diag_width=None)
     lint = Lint(a.layoutlint, args=["--color=never"], timeout=600)
     old = fetch("6.1")

@@ -24,7 +24,6 @@ usage: btf_kernel.py --layoutlint PATH --rules-dir DIR [--count N] [--workdir DI
   50 ms, wall clock for the whole process (median of 11 runs; min, median
   and max are printed).
 """
-import argparse
 import json
 import os
 import re
@@ -37,7 +36,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kernel_common import fetch  # noqa: E402
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 import pahole_compare  # noqa: E402
 
 EXTRA = ["sk_buff", "inode"]
@@ -240,13 +239,13 @@ def sys_btf(tap, layoutlint, rules_dir):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--rules-dir", required=True)
-    ap.add_argument("--count", type=int, default=200)
-    ap.add_argument("--workdir", help="where the extracted .BTF goes (default: a temporary "
-                    "directory)")
-    a = ap.parse_args()
+    a = parse_args("layoutlint",
+                   "rules-dir",
+                   count=dict(type=int, default=200),
+                   workdir=dict(required=False,
+                                help="where the extracted .BTF goes (default: a temporary "
+                                     "directory)"),
+                   doc=__doc__)
     tap = Tap(diag_lines=None, diag_width=None)
     layoutlint = os.path.abspath(a.layoutlint)
     workdir = a.workdir or tempfile.mkdtemp(prefix="layoutlint-btf-kernel-")

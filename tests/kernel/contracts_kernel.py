@@ -24,7 +24,6 @@ required) and the 6.12 source tree (scripts/fetch-kernel source 6.12):
     other verdict.
 """
 
-import argparse
 import json
 import os
 import re
@@ -36,7 +35,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 import kernel_common as kc  # noqa: E402
 
 SERIES = "6.12"
@@ -115,10 +114,7 @@ def expected(struct_json, macro, group, arg):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir")
-    args = ap.parse_args()
+    args = parse_args("layoutlint", workdir=dict(required=False), doc=__doc__)
     tap = Tap()
     amd64 = kc.fetch(SERIES)
     tree = kc.fetch_source(SERIES)

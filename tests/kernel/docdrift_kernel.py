@@ -17,7 +17,6 @@ against the 6.12 cloud-amd64 image, with --srcdir on the tree:
     them), and doc-drift on the written table is silent.
 """
 
-import argparse
 import json
 import os
 import re
@@ -26,7 +25,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 import kernel_common as kc  # noqa: E402
 
 SERIES = "6.12"
@@ -85,10 +84,7 @@ def deep(members, name, ancestor=None):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    args = ap.parse_args()
+    args = parse_args("layoutlint", "workdir", doc=__doc__)
     tap = Tap()
     image = kc.fetch(SERIES)
     tree = kc.fetch_source(SERIES)

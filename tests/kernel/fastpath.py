@@ -19,7 +19,6 @@ reads only the unit it builds). And the whole-image runs themselves,
 .debug_info offset is the "origin" of each struct), the same layout.
 A miss goes through the same comparison: both paths must say the same.
 """
-import argparse
 import json
 import os
 import random
@@ -32,7 +31,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kernel_common import fetch  # noqa: E402
-from lib import Lint, Tap  # noqa: E402
+from lib import Lint, Tap, parse_args  # noqa: E402
 
 SEED = 20261202
 SAMPLE = 1000
@@ -86,9 +85,7 @@ def peak_rss_mb(tool, *args, env_extra):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", doc=__doc__)
     tap = Tap(diag_lines=None, diag_width=None)
     paths = fetch("6.12")
     if not paths:

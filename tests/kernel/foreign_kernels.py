@@ -36,7 +36,6 @@ a key (the image's build-id, size and mtime, pahole's version, the line
 size): another image, or another pahole, is dumped again.
 """
 
-import argparse
 import json
 import math
 import os
@@ -51,7 +50,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from lib import Tap  # noqa: E402
+from lib import Tap, parse_args  # noqa: E402
 import pahole_compare as pc  # noqa: E402
 
 # The kernel's own L1_CACHE_BYTES for each image: s390's is 256
@@ -559,14 +558,14 @@ def check_drgn(tap, args, arch, image, dpy, typedefs, js_pahole, bitfields):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--arch", action="append", choices=sorted(ARCHES),
-                    help="repeatable; default: all of %s" % ", ".join(sorted(ARCHES)))
-    ap.add_argument("--only", action="append", default=[], metavar="NAME",
-                    help="compare just these names (repeatable), to reproduce a failure")
-    ap.add_argument("--pahole", default=shutil.which("pahole") or "pahole")
-    args = ap.parse_args()
+    args = parse_args("layoutlint",
+                      arch=dict(action="append", choices=sorted(ARCHES),
+                                help="repeatable; default: all of %s" % ", ".join(sorted(ARCHES))),
+                      only=dict(action="append", default=[], metavar="NAME",
+                                help="compare just these names (repeatable), to reproduce a "
+                                     "failure"),
+                      pahole=dict(default=shutil.which("pahole") or "pahole"),
+                      doc=__doc__)
     tap = Tap(diag_lines=400, diag_width=None)
     if not os.access(args.layoutlint, os.X_OK):
         return tap.bail("layoutlint not executable: %s" % args.layoutlint)

@@ -15,7 +15,6 @@ usage: groups_kernel.py --layoutlint PATH --rules-dir DIR
   under #if, or gone, optional), and those load against the image with no
   stale-rule finding.
 """
-import argparse
 import functools
 import json
 import os
@@ -26,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kernel_common import fetch, fetch_source  # noqa: E402
 import lib  # noqa: E402
-from lib import Tap  # noqa: E402
+from lib import Tap, parse_args  # noqa: E402
 
 # pahole and layoutlint on a whole vmlinux, and a first fetch of the kernel
 # source, take minutes, not the two the library gives a fixture run.
@@ -124,10 +123,7 @@ def check_path_sets(tap, table, rules_path, st):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--rules-dir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "rules-dir", doc=__doc__)
     tap = Tap(diag_lines=None, diag_width=None)
     tool = a.layoutlint
     paths = fetch("6.12")

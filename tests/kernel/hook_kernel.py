@@ -38,7 +38,6 @@ The first hook run's time and the warm runs' are printed as TAP comments
 (bench/run-hook measures them properly). Skips when the source cannot be
 fetched.
 """
-import argparse
 import json
 import os
 import re
@@ -52,7 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(TOP, "tests", "gating"))
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 from kernel_common import fetch_source  # noqa: E402
 from run_gating import find_validator  # noqa: E402
 
@@ -490,14 +489,14 @@ class Suite:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--rules-dir", required=True)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--prepare-only", action="store_true",
-                    help="prepare the tree (for bench/hook), print its path, run no test")
-    a = ap.parse_args()
+    a = parse_args("layoutlint",
+                   "rules-dir",
+                   "workdir",
+                   "jobs",
+                   prepare_only=dict(action="store_true",
+                                     help="prepare the tree (for bench/hook), print its path, run no "
+                                          "test"),
+                   doc=__doc__)
     t = Tap(out=sys.stderr) if a.prepare_only else Tap()
     pristine = fetch_source("6.12")
     if not pristine:

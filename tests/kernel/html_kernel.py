@@ -7,7 +7,6 @@ under 5 MB and rendered in under 5 s.
 Screenshots go to WORKDIR/artifacts; --readme-screenshot PATH also copies
 the struct file one there (the README's image is made this way).
 """
-import argparse
 import json
 import os
 import shutil
@@ -19,7 +18,7 @@ TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "html"))
 sys.path.insert(0, HERE)
-from lib import Tap  # noqa: E402
+from lib import Tap, parse_args  # noqa: E402
 from kernel_common import fetch  # noqa: E402
 import browser  # noqa: E402
 import pagecheck  # noqa: E402
@@ -86,12 +85,7 @@ def measure_names(work, page, size):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--rules-dir", required=True)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("--readme-screenshot")
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "rules-dir", "workdir", readme_screenshot=dict(), doc=__doc__)
     t = Tap()
     vmlinux = fetch_vmlinux("6.12")
     if not vmlinux:

@@ -4,7 +4,6 @@
 6.1 and 6.12 struct file with rules/file.rules, struct optimistic_spin_node
 with rules/osq_lock.rules, and xfs.ko (ET_REL) with tests/kernel/xfs_buf.rules.
 """
-import argparse
 import json
 import re
 import os
@@ -13,7 +12,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kernel_common import fetch  # noqa: E402
-from lib import Lint, Tap  # noqa: E402
+from lib import Lint, Tap, parse_args  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -174,10 +173,7 @@ def check_running_btf(tap, lint, file_rules):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--rules-dir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "rules-dir", doc=__doc__)
     tap = Tap(diag_lines=None, diag_width=None)
     lint = Lint(a.layoutlint, timeout=1800)
     file_rules = os.path.join(a.rules_dir, "file.rules")

@@ -42,7 +42,6 @@ relocate (libdw 0.188 has no MIPS backend), those two points require
 layoutlint's own relocation alone to list and lay out the module.
 """
 
-import argparse
 import json
 import math
 import os
@@ -55,7 +54,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import Tap, Timeout, run  # noqa: E402
+from lib import Tap, Timeout, parse_args, run  # noqa: E402
 
 ALWAYS = ["file", "net_device", "task_struct", "mm_struct", "sock", "tcp_sock"]
 ALWAYS_MODULE = ["xfs_inode", "xfs_mount", "xfs_buf", "xfs_trans"]
@@ -611,22 +610,19 @@ def find_fetch_tool(explicit):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--series", required=True, help="6.12 or 6.1")
-    ap.add_argument("--module", help="module path in the tree, e.g. fs/xfs/xfs.ko")
-    ap.add_argument("--arch", help="another architecture's Debian image (fetch-kernel foreign)")
-    ap.add_argument("--count", type=int,
-                    help="structs to test (default 200; with --module %d)"
-                    % MODULE_MAX)
-    ap.add_argument("--only", action="append", default=[], metavar="NAME",
-                    help="compare just these structs (repeatable, or comma-"
-                    "separated); to reproduce a failure")
-    ap.add_argument("--pahole", default=shutil.which("pahole") or "pahole")
-    ap.add_argument("--fetch-tool", help="a script with scripts/fetch-kernel's interface")
-    ap.add_argument("--timeout", type=int, default=900,
-                    help="seconds per layoutlint run")
-    args = ap.parse_args()
+    args = parse_args("layoutlint",
+                      series=dict(required=True, help="6.12 or 6.1"),
+                      module=dict(help="module path in the tree, e.g. fs/xfs/xfs.ko"),
+                      arch=dict(help="another architecture's Debian image (fetch-kernel foreign)"),
+                      count=dict(type=int, help="structs to test (default 200; with --module %d)"
+                                                % MODULE_MAX),
+                      only=dict(action="append", default=[], metavar="NAME",
+                                help="compare just these structs (repeatable, or comma-"
+                                     "separated); to reproduce a failure"),
+                      pahole=dict(default=shutil.which("pahole") or "pahole"),
+                      fetch_tool=dict(help="a script with scripts/fetch-kernel's interface"),
+                      timeout=dict(type=int, default=900, help="seconds per layoutlint run"),
+                      doc=__doc__)
     tap = Tap(diag_lines=None, diag_width=None)
     diag = tap.comment
 

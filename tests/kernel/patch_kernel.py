@@ -28,18 +28,18 @@ keeps thread last.
 Output is TAP. Skips when the source cannot be fetched.
 """
 
-import argparse
+import functools
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Tap  # noqa: E402
+import lib  # noqa: E402
+from lib import Tap, git_env, parse_args  # noqa: E402
 
 CASES = [
     # (what, rules, struct, object, source file)
@@ -64,16 +64,8 @@ def named_members(members):
     return out
 
 
-def run(cmd, cwd=None, **kw):
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, **kw)
-
-
-def clean_env():
-    env = dict(os.environ)
-    # Hooks export these: git in the kernel tree must not use another index.
-    for k in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        env.pop(k, None)
-    return env
+# lib's run without its time limit: make and the kernel download take what they take.
+run = functools.partial(lib.run, timeout=None)
 
 
 def make(tree, jobs, *targets):
@@ -93,7 +85,7 @@ def prepare(pristine, tree, jobs, t):
         if not t.ok(r.returncode == 0, "copy the pristine tree", r.stderr):
             return False
         # git apply in a tree of its own, never the repository around WORKDIR.
-        run(["git", "init", "-q", tree], env=clean_env())
+        run(["git", "init", "-q", tree], env=git_env())
         steps = [["nice", "make", "defconfig"],
                  ["./scripts/config", "--disable", "DEBUG_INFO_NONE", "--enable", "DEBUG_KERNEL",
                   "--enable", "DEBUG_INFO", "--enable", "DEBUG_INFO_DWARF5"],
@@ -142,7 +134,7 @@ def check_case(t, ll, tree, jobs, what, rules, name, obj):
     patch = os.path.join(tree, "layoutlint.patch")
     with open(patch, "w") as f:
         f.write(p.stdout)
-    env = clean_env()
+    env = git_env()
     r = run(["git", "apply", "--check", patch], tree, env=env)
     if not t.ok(r.returncode == 0, f"{what}: git apply --check", r.stderr + p.stdout):
         return
@@ -182,13 +174,12 @@ def check_case(t, ll, tree, jobs, what, rules, name, obj):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--rules-dir", required=True)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("--fetch-kernel", default=os.path.join(TOP, "scripts", "fetch-kernel"))
-    ap.add_argument("--jobs", type=int, default=2)
-    a = ap.parse_args()
+    a = parse_args("layoutlint",
+                   "rules-dir",
+                   "workdir",
+                   "jobs",
+                   fetch_kernel=dict(default=os.path.join(TOP, "scripts", "fetch-kernel")),
+                   doc=__doc__)
     t = Tap()
     ll = os.path.abspath(a.layoutlint)
     f = run([a.fetch_kernel, "source", "6.12"]) if os.access(a.fetch_kernel, os.X_OK) else None
@@ -212,7 +203,7 @@ def main():
         patch = os.path.join(tree, "vmlinux.patch")
         with open(patch, "w") as f:
             f.write(p.stdout)
-        r = run(["git", "apply", "--check", patch], tree, env=clean_env())
+        r = run(["git", "apply", "--check", patch], tree, env=git_env())
         t.ok("diff --git" in p.stdout and r.returncode == 0,
              "Debian 6.12 vmlinux, struct file: the patch applies to the 6.12 source",
              p.stdout + p.stderr + r.stderr)

@@ -11,7 +11,6 @@ walk (LAYOUTLINT_SCAN=libdw, seconds), which must show it. The name index
 would answer a warm run in milliseconds with nothing to show, so every
 run here passes --no-cache.
 """
-import argparse
 import os
 import shutil
 import sys
@@ -21,7 +20,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kernel_common import fetch  # noqa: E402
-from lib import Lint, Tap, run  # noqa: E402
+from lib import Lint, Tap, parse_args, run  # noqa: E402
 
 
 def on_terminal(session, tmp, env, tool, vmlinux):
@@ -50,9 +49,7 @@ def on_terminal(session, tmp, env, tool, vmlinux):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", doc=__doc__)
     tap = Tap(diag_lines=None, diag_width=None)
     if not shutil.which("tmux"):
         return tap.skip_all("tmux is not installed")

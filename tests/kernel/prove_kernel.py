@@ -14,7 +14,6 @@ locked instructions get atomic RMWs, the others plain stores. The text output of
 WORKDIR/results.md for bench/RESULTS.md. TAP; skips when the kernels
 cannot be fetched.
 """
-import argparse
 import json
 import os
 import shutil
@@ -23,7 +22,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kernel_common import fetch  # noqa: E402
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "prove"))
 from run_prove import members_of as layout  # noqa: E402
 
@@ -34,10 +33,7 @@ ATTEMPTS = 3
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     tool = os.path.abspath(a.layoutlint)
     tap = Tap()
     shutil.rmtree(a.workdir, ignore_errors=True)

@@ -26,7 +26,6 @@ README's .pre-commit-config.yaml, `git add -f` and `pre-commit install`
 refuse the same move through the framework. WORKDIR's tree is deleted at
 the end (about 3 GB). Skips when the source cannot be fetched.
 """
-import argparse
 import os
 import re
 import shutil
@@ -37,7 +36,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 from kernel_common import fetch_source  # noqa: E402
 
 FS_H = "include/linux/fs.h"
@@ -76,9 +75,7 @@ def normal(line):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("workdir", doc=__doc__)
     t = Tap()
     with open(os.path.join(TOP, "README.md")) as f:
         readme = f.read()

@@ -38,7 +38,6 @@ structs).  Names layoutlint finds ambiguous are skipped.  For each struct:
 TAP output, one test point per struct; exit status 1 when any failed.
 """
 
-import argparse
 import json
 import os
 import random
@@ -51,7 +50,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kernel_common import fetch  # noqa: E402
-from lib import Tap, Timeout, run  # noqa: E402
+from lib import Tap, Timeout, parse_args, run  # noqa: E402
 import pahole_compare  # noqa: E402  (normal dump: cache + parser)
 
 SEED = 4242
@@ -276,18 +275,16 @@ def exclusion(js):
 # --------------------------------------------------------------------------
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--series", default="6.12")
-    ap.add_argument("--count", type=int, default=COUNT,
-                    help="structs to test (default %d)" % COUNT)
-    ap.add_argument("--only", action="append", default=[], metavar="NAME",
-                    help="test just these structs (repeatable or comma-"
-                    "separated); to reproduce a failure")
-    ap.add_argument("--pahole", default=shutil.which("pahole") or "pahole")
-    ap.add_argument("--timeout", type=int, default=900,
-                    help="seconds per layoutlint run")
-    args = ap.parse_args()
+    args = parse_args("layoutlint",
+                      series=dict(default="6.12"),
+                      count=dict(type=int, default=COUNT,
+                                 help="structs to test (default %d)" % COUNT),
+                      only=dict(action="append", default=[], metavar="NAME",
+                                help="test just these structs (repeatable or comma-"
+                                     "separated); to reproduce a failure"),
+                      pahole=dict(default=shutil.which("pahole") or "pahole"),
+                      timeout=dict(type=int, default=900, help="seconds per layoutlint run"),
+                      doc=__doc__)
     tap = Tap(diag_lines=None, diag_width=None)
     diag = tap.comment
 

@@ -27,7 +27,6 @@ Then:
     out are printed with their reasons.
 Output is TAP. Skips when the source cannot be fetched.
 """
-import argparse
 import json
 import os
 import re
@@ -38,7 +37,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 from kernel_common import fetch_source  # noqa: E402
 
 FS_H = "include/linux/fs.h"
@@ -215,13 +214,12 @@ def check_asserts(T, patch, what, base_text):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--rules-dir", required=True)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--prepare-only", action="store_true")
-    a = ap.parse_args()
+    a = parse_args("layoutlint",
+                   "rules-dir",
+                   "workdir",
+                   "jobs",
+                   prepare_only=dict(action="store_true"),
+                   doc=__doc__)
     t = Tap()
     ll = os.path.abspath(a.layoutlint)
     pristine = fetch_source("6.12")

@@ -26,7 +26,6 @@ shifts f_cred onto cacheline 1 beside f_pos_lock.
   - contrib/nipa/layoutlint/run.sh with the move committed as HEAD: exit 1,
     one line on DESC_FD, the mail on stdout.
 """
-import argparse
 import json
 import os
 import re
@@ -38,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 from kernel_common import fetch_source  # noqa: E402
 import hook_kernel as hk  # noqa: E402
 
@@ -240,12 +239,7 @@ class Review:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--rules-dir", required=True)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("--jobs", type=int, default=2)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "rules-dir", "workdir", "jobs", doc=__doc__)
     t = Tap()
     pristine = fetch_source("6.12")
     if not pristine:

@@ -11,7 +11,6 @@ with the plain libdw walk's (LAYOUTLINT_SCAN=libdw), byte for byte.
 Defined only in a build with -Db_sanitize=address,undefined (scripts/test
 runs it in build-asan, suite kernel-sanitized).
 """
-import argparse
 import os
 import sys
 import tempfile
@@ -19,7 +18,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kernel_common import fetch  # noqa: E402
-from lib import Lint, Tap  # noqa: E402
+from lib import Lint, Tap, parse_args  # noqa: E402
 
 TWENTY = ("file task_struct mm_struct sk_buff sock tcp_sock net_device inode dentry "
           "super_block page address_space vm_area_struct cred files_struct "
@@ -32,10 +31,7 @@ def structs(*names):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--rules-dir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "rules-dir", doc=__doc__)
     paths = fetch("6.12", "fs/xfs/xfs.ko")
     if not paths:
         return Tap().skip_all("cannot fetch the 6.12 kernel")

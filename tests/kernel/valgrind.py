@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
 """valgrind --leak-check=full on one real vmlinux struct with rules and --suggest (TAP)."""
-import argparse
 import os
 import shutil
 import sys
@@ -8,14 +7,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kernel_common import fetch  # noqa: E402
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--rules-dir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "rules-dir", doc=__doc__)
     if not shutil.which("valgrind"):
         return Tap().skip_all("valgrind is not installed")
     paths = fetch("6.12")

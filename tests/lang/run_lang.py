@@ -34,7 +34,6 @@ Selector (tests/lang/select/): one .c file included by two others with a
 program says has that size.
 """
 
-import argparse
 import json
 import os
 import re
@@ -43,7 +42,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Lint, Tap, have, run  # noqa: E402
+from lib import Failure, Lint, Tap, have, parse_args, run  # noqa: E402
 
 CLASSES = os.path.join(HERE, "classes.cc")
 SHAPES = os.path.join(HERE, "shapes.rs")
@@ -550,10 +549,7 @@ def two_paths(tap, lint, work):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", default="lang-work")
-    args = ap.parse_args()
+    args = parse_args("layoutlint", workdir=dict(default="lang-work", required=False), doc=__doc__)
     tap = Tap()
     shutil.rmtree(args.workdir, ignore_errors=True)
     os.makedirs(args.workdir)

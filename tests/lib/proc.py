@@ -43,14 +43,15 @@ def describe(cmd):
 
 
 def run(cmd, cwd=None, timeout=120, check=False, env=None, input=None,
-        extra_env=None, none_on_timeout=False, stdout=None, binary=False):
+        extra_env=None, none_on_timeout=False, stdout=None, binary=False, **popen):
     """Run CMD (a list); Result.  CHECK: a non-zero exit raises Failure with
     its stderr.  ENV replaces the environment; EXTRA_ENV adds to it.
     NONE_ON_TIMEOUT: running past TIMEOUT returns None instead of raising
     Timeout, for runners whose assertion is "finished in time".  STDOUT (an
     open file) takes the output instead of memory, for dumps of a whole
     vmlinux; Result.out is then empty.  BINARY: out and err stay bytes, for
-    a caller that must see invalid UTF-8 as an error of its own."""
+    a caller that must see invalid UTF-8 as an error of its own.  POPEN:
+    more of subprocess.run's keywords (preexec_fn, start_new_session)."""
     if extra_env:
         env = dict(os.environ if env is None else env, **extra_env)
     if isinstance(input, str):
@@ -58,7 +59,7 @@ def run(cmd, cwd=None, timeout=120, check=False, env=None, input=None,
     try:
         p = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, input=input,
                            stdout=stdout or subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout)
+                           timeout=timeout, **popen)
     except subprocess.TimeoutExpired:
         if none_on_timeout:
             return None
@@ -109,3 +110,13 @@ class Lint:
             return rc, json.loads(out), err
         except ValueError as e:
             return rc, {"error": f"not JSON: {e}: {out[:200]}"}, err
+
+
+def git_env(**more):
+    """os.environ for git on a tree of the test's own: without GIT_DIR,
+    GIT_WORK_TREE and GIT_INDEX_FILE (hooks export them, and a test
+    repository must not use another's index), with MORE added."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")}
+    env.update(more)
+    return env

@@ -1,19 +1,16 @@
 #!/usr/bin/env python3
 """--help, --version, --usage and the man pages (TAP)."""
-import argparse
 import os
 import shutil
 import sys
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "tests"))
-from lib import Lint, Tap, run  # noqa: E402
+from lib import Lint, Tap, parse_args, run  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", doc=__doc__)
     tap = Tap(diag_lines=40, diag_width=None)
     ok = tap.ok
     lint = Lint(a.layoutlint)

@@ -13,7 +13,6 @@ man pages, docs/rules.md, the shell completion and --help.
 - scripts/check-ids (run by the build) passes on src/ and fails, naming
   the file and line, on a copy with one check id misspelt.
 """
-import argparse
 import os
 import re
 import shutil
@@ -23,7 +22,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Tap, compile_c, run  # noqa: E402
+from lib import Tap, compile_c, parse_args, run  # noqa: E402
 
 
 def man_section(text, start, stop_re=r"^\.S[HS] "):
@@ -42,9 +41,7 @@ def unescape(word):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", doc=__doc__)
     tap = Tap()
     ok = tap.ok
 

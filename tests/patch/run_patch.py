@@ -25,34 +25,23 @@ line, and print no diff.
 Output is TAP. Exit status 1 if anything failed.
 """
 
-import argparse
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from lib import Tap  # noqa: E402
+from lib import Tap, git_env, parse_args, run  # noqa: E402
 
 CASES = os.path.join(HERE, "cases")
 COMPILERS = ["gcc", "clang"]
 
 
-def run(cmd, cwd, env=None):
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
-
-
-def git_env():
-    env = dict(os.environ)
-    # Hooks export these; a test repository must not inherit another's index.
-    for k in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        env.pop(k, None)
-    env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@t", GIT_CONFIG_NOSYSTEM="1", HOME="/nonexistent")
-    return env
+def fixture_git_env():
+    return git_env(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+                   GIT_COMMITTER_EMAIL="t@t", GIT_CONFIG_NOSYSTEM="1", HOME="/nonexistent")
 
 
 def source_of(tree):
@@ -92,10 +81,10 @@ def one(t, ll, work, name, case, cc):
     tree = os.path.join(work, f"{name}-{cc}")
     shutil.rmtree(tree, ignore_errors=True)
     shutil.copytree(os.path.join(CASES, name), tree)
-    env = git_env()
-    run(["git", "init", "-q"], tree, env)
-    run(["git", "add", "."], tree, env)
-    run(["git", "commit", "-qm", "fixture"], tree, env)
+    env = fixture_git_env()
+    run(["git", "init", "-q"], tree, env=env)
+    run(["git", "add", "."], tree, env=env)
+    run(["git", "commit", "-qm", "fixture"], tree, env=env)
     what = f"{name} ({cc})"
     r = build(cc, tree, case["build"], "before.o")
     if not t.ok(r.returncode == 0, f"{what}: the fixture builds", r.stderr):
@@ -129,9 +118,9 @@ def one(t, ll, work, name, case, cc):
              f"{what}: the patch adds '{line}'", p.stdout)
     with open(os.path.join(tree, "proposal.patch"), "w") as f:
         f.write(p.stdout)
-    r = run(["git", "apply", "--check", "proposal.patch"], tree, env)
+    r = run(["git", "apply", "--check", "proposal.patch"], tree, env=env)
     t.ok(r.returncode == 0, f"{what}: git apply --check", r.stderr + p.stdout)
-    r = run(["git", "apply", "proposal.patch"], tree, env)
+    r = run(["git", "apply", "proposal.patch"], tree, env=env)
     if not t.ok(r.returncode == 0, f"{what}: git apply", r.stderr):
         return
     for flags in case["configs"]:
@@ -154,10 +143,7 @@ def one(t, ll, work, name, case, cc):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     t = Tap()
     ll = os.path.abspath(a.layoutlint)
     os.makedirs(a.workdir, exist_ok=True)

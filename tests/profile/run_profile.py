@@ -24,7 +24,6 @@ And: a profile of another build is refused (one line, exit 2); truncated,
 garbled, unknown pseudo-types and offsets no member holds give notes, not
 crashes; the golden binaries rebuild to the same bytes.
 """
-import argparse
 import json
 import os
 import random
@@ -36,7 +35,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Tap, run  # noqa: E402
+from lib import Tap, parse_args, run  # noqa: E402
 
 VARIANTS = ["gcc-shared", "gcc-clean", "clang-shared", "clang-clean"]
 EXPECTED = {"hits": "write-hot", "ops": "read-mostly", "flags": "read-mostly",
@@ -405,11 +404,7 @@ def record_live(work, layoutlint, tap):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("--live", action="store_true")
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", live=dict(action="store_true"), doc=__doc__)
     tap = Tap()
     work = os.path.abspath(a.workdir)
     shutil.rmtree(work, ignore_errors=True)

@@ -16,7 +16,6 @@ Speeds are never asserted, only intervals and verdicts; the machine is
 shared, so a measurement that comes out inconclusive is taken again (at most
 ATTEMPTS times, the budget growing), as tests/profile does with recordings.
 """
-import argparse
 import json
 import os
 import shutil
@@ -24,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Tap, run, compile_c, compilers  # noqa: E402
+from lib import Tap, compile_c, compilers, parse_args, run  # noqa: E402
 
 FIXTURE = os.path.join(HERE, "fixture.c")
 RULES = os.path.join(HERE, "fixture.rules")
@@ -62,10 +61,7 @@ def prove(tool, obj, name, budget, extra=()):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--layoutlint", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args("layoutlint", "workdir", doc=__doc__)
     tool = os.path.abspath(a.layoutlint)
     tap = Tap()
     shutil.rmtree(a.workdir, ignore_errors=True)

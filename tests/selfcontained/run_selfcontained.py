@@ -12,14 +12,13 @@ prove them, are spelled in pieces so that this file does not match itself.
 
 usage: run_selfcontained.py [--source-root DIR]
 """
-import argparse
 import os
 import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from lib import Tap  # noqa: E402
+from lib import Tap, parse_args  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
@@ -67,9 +66,7 @@ def read(root, name):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--source-root", default=TOP)
-    a = ap.parse_args()
+    a = parse_args(source_root=dict(default=TOP), doc=__doc__)
     tap = Tap()
 
     # The search itself: each kind is found, and the paths the project

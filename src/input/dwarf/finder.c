@@ -378,9 +378,7 @@ static int walk_all(Dwarf *dwarf, bool types, const char *path, const struct nam
  */
 static bool raw_scan_allowed(void)
 {
-	const char *env = getenv("LAYOUTLINT_SCAN");
-
-	return !env || strcmp(env, "libdw") != 0;
+	return !ll_tuning()->scan_libdw;
 }
 
 /*

@@ -245,11 +245,10 @@ enum relocation_mode { RELOC_OWN_ELSE_LIBDWFL, RELOC_LIBDWFL, RELOC_OWN };
 
 static enum relocation_mode relocation_mode(void)
 {
-	const char *env = getenv("LAYOUTLINT_RELOC");
+	enum ll_reloc_mode m = ll_tuning()->reloc;	/* read by cli, util/tuning.h */
 
-	if (env && strcmp(env, "libdwfl") == 0)
-		return RELOC_LIBDWFL;
-	return env && strcmp(env, "own") == 0 ? RELOC_OWN : RELOC_OWN_ELSE_LIBDWFL;
+	return m == LL_RELOC_LIBDWFL ? RELOC_LIBDWFL : m == LL_RELOC_OWN ? RELOC_OWN
+									   : RELOC_OWN_ELSE_LIBDWFL;
 }
 
 /*
