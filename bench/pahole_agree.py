@@ -67,8 +67,10 @@ def main():
             agreed += 1
             print("struct %s: agree (size %d, %d members%s)" % (
                 n, ps.size, len(ps.members), ", " + "; ".join(notes) if notes else ""))
-    print("%d/%d structs agree: %s and layoutlint on %s"
-          % (agreed, len(names), args.pahole, os.path.basename(args.image)))
+    # The version, not the path: the path names this machine's cache.
+    v = subprocess.run([args.pahole, "--version"], stdout=subprocess.PIPE).stdout
+    print("%d/%d structs agree: pahole %s and layoutlint on %s"
+          % (agreed, len(names), v.decode().strip(), os.path.basename(args.image)))
     return 0 if agreed == len(names) else 1
 
 
