@@ -3,6 +3,7 @@
 """Time several commands run by run, in rotation, and print each one's medians.
 
 usage: bench/interleave.py [--runs N] [--env NAME=VALUE ...] [--ratio-to LABEL]
+                           [--no-warmup LABEL ...] [--no-rss]
                            [--tsv] LABEL[@K]='CMD' LABEL[@K]='CMD' ...
 
 Round r runs every command once, starting at command r mod N (A B C, then
@@ -17,7 +18,11 @@ in one more run of each, after the timed ones.
 LABEL@K runs that command in the first K rounds only (pahole's walk of
 every unit takes ~10 s and 3.7 GB: 3 runs, each still taken in turn with
 the others). A command that exits with a status other than --ok-exit's
-(0 by default) stops the run, named.
+(0 by default) stops the run, named. --no-warmup LABEL skips that
+command's warmup (gdb's `ptype` of a vmlinux takes 1-2 minutes; the
+others' warmups have brought the image into the page cache before its
+first turn). --no-rss skips the /usr/bin/time run: its column is then 0
+(bench/run measures peak RSS in its own run, the one whose answer it checks).
 
 Prints a table: label, median wall, median CPU, peak RSS (largest of the
 runs), and with --ratio-to the ratio LABEL's wall / this wall (above 1:
@@ -58,6 +63,8 @@ def main():
     ap.add_argument("--ok-exit", type=int, action="append", default=[0],
                     help="exit statuses that count as success (default 0)")
     ap.add_argument("--tsv", action="store_true")
+    ap.add_argument("--no-warmup", action="append", default=[], metavar="LABEL")
+    ap.add_argument("--no-rss", action="store_true")
     ap.add_argument("cmds", nargs="+", metavar="LABEL=CMD")
     args = ap.parse_args()
     env = dict(os.environ)
@@ -79,8 +86,12 @@ def main():
     cpus = [[] for _ in cmds]
     rss = [0] * n
     before = load()
+    for label in args.no_warmup:
+        if label not in labels:
+            sys.exit("interleave.py: --no-warmup %s: no such label" % label)
     for i in range(n):
-        run(cmds[i], env, devnull)
+        if labels[i] not in args.no_warmup:
+            run(cmds[i], env, devnull)
     for r in range(args.runs):
         for k in range(n):
             i = (r + k) % n
@@ -97,7 +108,7 @@ def main():
     # ru_maxrss keeps the high-water mark of the mm before exec, which a
     # posix_spawn child shares with this python (~15 MB for `true`).
     with tempfile.NamedTemporaryFile() as tmp:
-        for i in range(n):
+        for i in range(0 if args.no_rss else n):
             argv = ["/usr/bin/time", "-f", "%M", "-o", tmp.name] + cmds[i]
             run(argv, env, devnull)
             with open(tmp.name) as f:
