@@ -32,6 +32,16 @@ Selector (tests/lang/select/): one .c file included by two others with a
 #define that changes the struct's size; the ambiguity error names --cu,
 --size and --die and the DIEs, and each selector picks the definition the
 program says has that size.
+
+gcc -flto (tests/lang/ltrans/): a VLA of a file-scope struct (or of
+pointers to one) makes the ltrans unit ("<artificial>") write its own copy
+of the struct without DW_AT_decl_file, as redis-server's robj argv[argc]
+and dictEntry *des[n] do.  readelf must show that copy (gcc 12; another
+gcc that writes none is a skip with its version), and on both scan paths
+layoutlint must join it to its definition: laid out as main.c's
+offsetof says, declared in shared.h, and beside a second struct of the
+same name and size (other.h) the ambiguity names both files, never
+"<unknown file>", and --decl-file picks each.
 """
 
 import json
@@ -52,6 +62,8 @@ KEYFN = os.path.join(HERE, "keyfn.cc")
 KEYFN_KEY = os.path.join(HERE, "keyfn_key.cc")
 KEYFN_H = os.path.join(HERE, "keyfn.h")
 TWOPATHS = os.path.join(HERE, "twopaths")
+LTRANS = os.path.join(HERE, "ltrans")
+LTRANS = os.path.join(HERE, "ltrans")
 STDLIB_NAMES = ["Holder", "Owner", "TupleHolder", "NodeHolder", "Nested", "Deep", "WithUnion",
                 "KeepsByte", "MemberPointers"]
 
@@ -548,6 +560,120 @@ def two_paths(tap, lint, work):
                        out + err)
 
 
+def ltrans_copies(exe):
+    """{name: DIE offset} of the structs and unions an <artificial> (ltrans)
+    unit of EXE defines with members and a byte size but no DW_AT_decl_file."""
+    p = run(["readelf", "--debug-dump=info", exe], timeout=TIMEOUT, check=True)
+    found, die, in_ltrans, unit = {}, None, False, False
+
+    def close(d):
+        if (d and in_ltrans and d.get("name") and d.get("size") and d.get("members")
+                and not d.get("file") and not d.get("declaration")):
+            found[d["name"]] = d["offset"]
+
+    for line in p.out.splitlines():
+        m = re.match(r"\s*<(\d+)><([0-9a-f]+)>: Abbrev Number: \d+ \((\w+)\)", line)
+        if m:
+            depth, tag = int(m.group(1)), m.group(3)
+            if depth == 2 and tag == "DW_TAG_member" and die is not None:
+                die["members"] = True
+                continue
+            if depth <= 1:
+                close(die)
+                die = None
+            unit = tag == "DW_TAG_compile_unit"
+            if depth == 1 and tag in ("DW_TAG_structure_type", "DW_TAG_union_type"):
+                die = {"offset": int(m.group(2), 16)}
+            continue
+        a = re.match(r"\s*<[0-9a-f]+>\s+(DW_AT_\w+)\s*:\s*(.*)", line)
+        if not a:
+            continue
+        if unit and a.group(1) == "DW_AT_name":
+            in_ltrans = a.group(2).endswith("<artificial>")
+        elif die is not None and not die.get("members"):
+            key = {"DW_AT_name": "name", "DW_AT_byte_size": "size",
+                   "DW_AT_decl_file": "file", "DW_AT_declaration": "declaration"}.get(a.group(1))
+            if key:
+                die[key] = a.group(2).rsplit(": ", 1)[-1].strip()
+    close(die)
+    return found
+
+
+def ltrans(tap, lint, work):
+    """gcc -flto: the ltrans unit's copy of a struct without a declaring file
+    is its definition, not a second one."""
+    if not have("gcc"):
+        tap.skip("ltrans", "no gcc")
+        return
+    exe = os.path.join(work, "ltrans")
+    srcs = [os.path.join(LTRANS, f) for f in ("main.c", "user.c", "other.c")]
+    if not build(["gcc", "-g", "-O2", "-flto", *srcs, "-o", exe], tap, "ltrans: compiles"):
+        return
+    truth = {}
+    for line in run([exe], timeout=TIMEOUT, check=True).out.splitlines():
+        w = line.split()
+        truth[w[0]] = [int(x) for x in w[1:]]
+    copies = ltrans_copies(exe)
+    version = run(["gcc", "-dumpversion"], timeout=TIMEOUT).out.strip()
+    if not {"obj", "entry"} <= set(copies):
+        if version.split(".")[0] != "12":
+            tap.skip("ltrans: gcc -flto writes copies without DW_AT_decl_file",
+                     "gcc %s writes none (%s); the fixture was made for gcc 12"
+                     % (version, sorted(copies)))
+            return
+        tap.ok(False, "ltrans: gcc -flto writes copies without DW_AT_decl_file",
+               "gcc %s: copies %s" % (version, sorted(copies)))
+        return
+    tap.ok(True, "ltrans: gcc %s writes struct obj and struct entry in an <artificial> unit "
+           "without DW_AT_decl_file" % version)
+    for env in ({}, {"LAYOUTLINT_SCAN": "libdw"}):
+        path = " (libdw walk)" if env else ""
+        rc, doc, err = lint.json("--format=json", exe, "obj", extra_env=env)
+        got = [(s["size"], [m["offset"] for m in s["members"] if m["bit_size"] is None],
+                os.path.basename((s["decl"] or {}).get("file") or ""))
+               for s in doc.get("structs", [])]
+        want = [(truth["obj"][0], truth["obj"][1:], "shared.h")]
+        tap.ok(rc == 0 and got == want,
+               "ltrans%s: struct obj laid out as the compiler says, declared in shared.h" % path,
+               "exit %d, %s (want %s): %s" % (rc, got, want, err))
+        rc, out, err = lint(exe, "entry", extra_env=env)
+        tap.ok(rc == 2 and "distinct definitions" in err and "shared.h:" in err and
+               "other.h:" in err and "<unknown file>" not in err and err.count("DIE 0x") == 2,
+               "ltrans%s: struct entry is two definitions, shared.h's and other.h's, "
+               "not the ltrans copy" % path, "exit %d: %s" % (rc, err))
+        for header, name in (("shared.h", "entry"), ("other.h", "other")):
+            rc, doc, err = lint.json("--format=json", "--decl-file", header, exe, "entry",
+                                     extra_env=env)
+            got = [[s["size"]] + [m["offset"] for m in s["members"]]
+                   for s in doc.get("structs", [])]
+            tap.ok(rc == 0 and got == [truth[name]],
+                   "ltrans%s: --decl-file %s picks its struct entry" % (path, header),
+                   "exit %d, %s (want %s): %s" % (rc, got, truth[name], err))
+        rc, out, err = lint("--list", "*", exe, extra_env=env)
+        tap.ok(rc == 0 and re.search(r"^struct\s+obj\s+%d\s.*shared\.h:" % truth["obj"][0],
+                                     out, re.M)
+               and "<unknown file>" not in out,
+               "ltrans%s: --list shows struct obj once, declared in shared.h" % path, out + err)
+        # --die naming the copy itself lays that copy out.
+        rc, doc, err = lint.json("--format=json", "--die", hex(copies["obj"]), exe, "obj",
+                                 extra_env=env)
+        got = [(s["origin"], s["size"]) for s in doc.get("structs", [])]
+        tap.ok(rc == 0 and got == [(copies["obj"], truth["obj"][0])],
+               "ltrans%s: --die %#x lays out the ltrans copy itself" % (path, copies["obj"]),
+               "exit %d, %s: %s" % (rc, got, err))
+        # The name index, written by a cold run and read by a warm one.
+        cache = os.path.join(work, "ltrans-cache" + ("-libdw" if env else ""))
+        shutil.rmtree(cache, ignore_errors=True)
+        cached = Lint(lint.tool, args=["--color=never"], timeout=TIMEOUT,
+                      extra_env=dict(env, XDG_CACHE_HOME=cache, LAYOUTLINT_CACHE="on"))
+        runs = [cached("--list", "*", exe) for _ in range(2)]
+        tap.ok(all(r.rc == 0 and "<unknown file>" not in r.out and
+                   re.search(r"^struct\s+obj\s.*shared\.h:", r.out, re.M) for r in runs) and
+               os.listdir(os.path.join(cache, "layoutlint")),
+               "ltrans%s: the same through the name index, cold and warm" % path,
+               "\n".join(r.out + r.err for r in runs))
+
+
 def main():
     args = parse_args("layoutlint", workdir=dict(default="lang-work", required=False), doc=__doc__)
     tap = Tap()
@@ -567,6 +693,7 @@ def main():
         selector(tap, lint, work)
         several_names(tap, lint, work)
         two_paths(tap, lint, work)
+        ltrans(tap, lint, work)
     except Failure as e:
         tap.ok(False, "runner", str(e))
     return tap.finish()

@@ -107,8 +107,15 @@ void reader_add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, co
 		struct candidate *c = &qs->cands[i];
 
 		if (!ll_finder_sig_equal(&c->sig, sig) && same_shape_no_file(&c->sig, sig)) {
-			/* The copy with a declaring file stands for both. */
-			if (!c->sig.file_hash && !c->selected) {
+			/*
+			 * The copy with a declaring file stands for both, unless
+			 * --die named the copy without one. (selected alone is
+			 * true of every copy when no selector is given: testing
+			 * it kept the copy without a file, whose "<unknown
+			 * file>:0" then stood beside a real second definition,
+			 * as redis-server's dictEntry beside hiredis's.)
+			 */
+			if (!c->sig.file_hash && !(c->selected && by_die)) {
 				free(c->file);
 				c->sig = *sig;
 				c->file = file;
