@@ -159,6 +159,12 @@ int ll_change_load(const char *path, struct ll_change *out, struct ll_error *err
 		} else if (starts(p, len, "+++ ")) {
 			char *np = new_path(p, len);
 
+			if (np && !*np) {
+				free(np);
+				ll_change_release(out);
+				sb_release(&text);
+				return ll_fail(err, "%s:%u: '+++' names no file", path, lineno);
+			}
 			hunk = NULL;
 			file = NULL;
 			if (np) {

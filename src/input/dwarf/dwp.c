@@ -219,6 +219,11 @@ int ll_dwp_load(Elf *elf, const char *path, struct ll_dwp *dwp, struct ll_error 
 			return ll_fail(err, "%s: .debug_cu_index slot %llu names unit %llu of %llu",
 				       path, (unsigned long long)s, (unsigned long long)row,
 				       (unsigned long long)nrows);
+		/* Slots naming one unit twice would outnumber the units. */
+		if (dwp->n == nrows)
+			return ll_fail(err, "%s: .debug_cu_index slot %llu: more slots in use than "
+				       "its %llu units", path, (unsigned long long)s,
+				       (unsigned long long)nrows);
 		for (int i = 0; i < NR_OUT; i++) {
 			if (i == OUT_STR) {
 				secs[i] = pkg.whole[i];
