@@ -95,13 +95,21 @@ static bool names_nothing_wanted(const struct worker *w, const struct ll_scan_un
 	if (!is_aggregate(a->tag))
 		return true;
 	for (unsigned i = 0; i < a->nr_attrs; i++) {
-		unsigned attr = t->attr[a->first + i];
+		unsigned attr = t->attr[a->first + i], form = t->form[a->first + i];
 
 		/* A name inherited from elsewhere is for libdw to follow. */
 		if (attr == DW_AT_specification || attr == DW_AT_abstract_origin)
 			return false;
+		/*
+		 * A name libdw cannot read (a .debug_str offset past the
+		 * section) leaves the aggregate anonymous there, so the
+		 * typedef names it: let libdw settle that, as it would.
+		 */
 		if (attr == DW_AT_name)
-			return true;
+			return (form != DW_FORM_string && form != DW_FORM_strp &&
+				form != DW_FORM_line_strp) || read_string(w->in, u, &c, form);
+		if (!skip_form(&c, form, u, 0) || c.bad)
+			return false;
 	}
 	return false;
 }
