@@ -35,12 +35,18 @@ static unsigned conflicts(struct lst l)
 	return ((l.f & LS_R) && (l.f & LS_W)) + several(l.dom);
 }
 
-/*
- * Put U at P (>= CURSOR) over the open line state OPEN; return the findings
- * it adds and the state of the line holding the new cursor. SPAN (if not
- * NULL) gets the (class, line) pairs it adds: how many more lines the hot
- * classes touch.
- */
+/* What atom A puts on every line it touches. */
+static struct lst atom_state(const struct atom *a)
+{
+	struct lst st = { 0, 0, 1ULL << a->cls };
+
+	if (!(a->allow & AL_MIXED))
+		st.f = a->cls == 0 ? LS_R : LS_W;
+	if (a->cls != 0 && !(a->allow & AL_DOM))
+		st.dom = 1ULL << (a->cls - 1);
+	return st;
+}
+
 static int u64_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -99,16 +105,11 @@ static unsigned apply_runs(struct ctx *x, const struct unit *u, uint64_t cursor,
 
 			if (la > from || lb < from)
 				continue;
-			if (a->cls == 0) {
-				if (!(a->allow & AL_MIXED))
-					st.f |= LS_R;
-			} else {
-				if (!(a->allow & AL_MIXED))
-					st.f |= LS_W;
-				if (!(a->allow & AL_DOM))
-					st.dom |= 1ULL << (a->cls - 1);
-			}
-			st.cls |= 1ULL << a->cls;
+			struct lst as = atom_state(a);
+
+			st.f |= as.f;
+			st.dom |= as.dom;
+			st.cls |= as.cls;
 		}
 		if (bsearch(&from, split, ns, sizeof(*split), u64_cmp) ||
 		    (from == l0 && l0 == o && (open.f & LS_SPLIT)))
@@ -130,6 +131,12 @@ static unsigned apply_runs(struct ctx *x, const struct unit *u, uint64_t cursor,
 	return delta > UINT_MAX ? UINT_MAX : (unsigned)delta;
 }
 
+/*
+ * Put U at P (>= CURSOR) over the open line state OPEN; return the findings
+ * it adds and the state of the line holding the new cursor. SPAN (if not
+ * NULL) gets the (class, line) pairs it adds: how many more lines the hot
+ * classes touch.
+ */
 static unsigned apply_span(struct ctx *x, const struct unit *u, uint64_t cursor, struct lst open,
 			   uint64_t p, struct lst *open_out, uint32_t *span)
 {
@@ -157,22 +164,12 @@ static unsigned apply_span(struct ctx *x, const struct unit *u, uint64_t cursor,
 	for (size_t i = 0; i < u->nr_atoms; i++) {
 		const struct atom *a = &u->atoms[i];
 		uint64_t lo = p + a->b, hi = p + a->e - 1, la = lo / cl, lb = hi / cl;
-		uint8_t bits = 0;
-		uint64_t dom = 0;
+		struct lst as = atom_state(a);
 
-		if (a->cls == 0) {
-			if (!(a->allow & AL_MIXED))
-				bits = LS_R;
-		} else {
-			if (!(a->allow & AL_MIXED))
-				bits = LS_W;
-			if (!(a->allow & AL_DOM))
-				dom = 1ULL << (a->cls - 1);
-		}
 		for (uint64_t l = la; l <= lb; l++) {
-			sc[l - l0].f |= bits;
-			sc[l - l0].dom |= dom;
-			sc[l - l0].cls |= 1ULL << a->cls;
+			sc[l - l0].f |= as.f;
+			sc[l - l0].dom |= as.dom;
+			sc[l - l0].cls |= as.cls;
 		}
 		if (a->split && la != lb && !(sc[la - l0].f & LS_SPLIT)) {
 			sc[la - l0].f |= LS_SPLIT;
