@@ -170,6 +170,19 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+void sb_add_hex(struct strbuf *sb, const void *p, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *b = p;
+
+	sb_grow(sb, 2 * n);
+	for (size_t i = 0; i < n; i++) {
+		sb->buf[sb->len++] = digits[b[i] >> 4];
+		sb->buf[sb->len++] = digits[b[i] & 15];
+	}
+	sb->buf[sb->len] = '\0';
+}
+
 void sb_insert(struct strbuf *sb, size_t pos, const char *s)
 {
 	size_t n = strlen(s);

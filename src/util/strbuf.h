@@ -29,6 +29,8 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/* The N bytes at P in lower-case hex, two digits a byte (the one build-id writer). */
+void sb_add_hex(struct strbuf *sb, const void *p, size_t n);
 void sb_insert(struct strbuf *sb, size_t pos, const char *s);
 void sb_reset(struct strbuf *sb);
 /* Hand the string to the caller (never NULL) and reset the buffer. */

@@ -131,12 +131,10 @@ static const char *libbpf_detail(void)
 
 static char *hex(const unsigned char *id, size_t len)
 {
-	char *out = xmalloc(len * 2 + 1);
+	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t i = 0; i < len; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[len * 2] = '\0';
-	return out;
+	sb_add_hex(&sb, id, len);
+	return sb_detach(&sb);
 }
 
 /* The GNU build-id note in a buffer of ELF notes (4-byte aligned, as Linux writes them). */

@@ -118,12 +118,6 @@ no:
 	return false;
 }
 
-static void hex_append(struct strbuf *sb, const unsigned char *id, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		sb_addf(sb, "%02x", id[i]);
-}
-
 /* The order of the search is gdb's (dwarf2/dwz.c): the name, then the build-id. */
 int ll_alt_open(Elf *elf, const char *path, const char *named_by, struct ll_alt_file *alt,
 		struct ll_error *err)
@@ -135,7 +129,7 @@ int ll_alt_open(Elf *elf, const char *path, const char *named_by, struct ll_alt_
 
 	if (rc <= 0)
 		return rc;
-	hex_append(&id, link.id, link.id_len);
+	sb_add_hex(&id, link.id, link.id_len);
 	if (link.name[0] == '/') {
 		sb_adds(&by_name, link.name);
 	} else {
@@ -150,9 +144,9 @@ int ll_alt_open(Elf *elf, const char *path, const char *named_by, struct ll_alt_
 	found = try_alt(by_name.buf, &link, alt);
 	if (!found && link.id_len >= 2) {
 		sb_adds(&by_id, "/usr/lib/debug/.build-id/");
-		hex_append(&by_id, link.id, 1);
+		sb_add_hex(&by_id, link.id, 1);
 		sb_adds(&by_id, "/");
-		hex_append(&by_id, link.id + 1, link.id_len - 1);
+		sb_add_hex(&by_id, link.id + 1, link.id_len - 1);
 		sb_adds(&by_id, ".debug");
 		found = try_alt(by_id.buf, &link, alt);
 	}

@@ -42,11 +42,10 @@ static char *hex_build_id(Elf *elf)
 
 	if (len <= 0)
 		return NULL;
-	char *hex = xmalloc((size_t)len * 2 + 1);
+	struct strbuf hex = STRBUF_INIT;
 
-	for (ssize_t i = 0; i < len; i++)
-		sprintf(hex + 2 * i, "%02x", ((const unsigned char *)id)[i]);
-	return hex;
+	sb_add_hex(&hex, id, (size_t)len);
+	return sb_detach(&hex);
 }
 
 /* Which DWARF sections a file holds, for choosing how to read it. */
