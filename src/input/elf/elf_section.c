@@ -3,6 +3,13 @@
 
 #include <string.h>
 
+/* libdw (dwarf_begin_elf.c check_section) ignores its sections in a group. */
+static bool dwarf_in_group(const char *name, const GElf_Shdr *shdr)
+{
+	return (shdr->sh_flags & SHF_GROUP) &&
+	       (strncmp(name, ".debug_", 7) == 0 || strncmp(name, ".zdebug_", 8) == 0);
+}
+
 Elf_Scn *ll_elf_section(Elf *elf, const char *name, const char *alt, GElf_Shdr *shdr)
 {
 	size_t shstrndx;
@@ -16,7 +23,8 @@ Elf_Scn *ll_elf_section(Elf *elf, const char *name, const char *alt, GElf_Shdr *
 		if (!gelf_getshdr(scn, shdr) || shdr->sh_type == SHT_NOBITS)
 			continue;
 		s = elf_strptr(elf, shstrndx, shdr->sh_name);
-		if (s && (strcmp(s, name) == 0 || (alt && strcmp(s, alt) == 0)))
+		if (s && (strcmp(s, name) == 0 || (alt && strcmp(s, alt) == 0)) &&
+		    !dwarf_in_group(s, shdr))
 			return scn;
 	}
 	return NULL;

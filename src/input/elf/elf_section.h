@@ -15,6 +15,10 @@
  * The first section with bytes in the file (not SHT_NOBITS) named NAME,
  * or ALT when ALT is not NULL (".zdebug_info" beside ".debug_info"); its
  * header in *SHDR. NULL when there is none or the table is unreadable.
+ * A DWARF section (.debug_*, .zdebug_*) in a section group (SHF_GROUP) is
+ * passed over, as libdw passes it over: what the raw scan reads is what
+ * libdw reads (elf_reloc.c joins a COMDAT group's sections and takes the
+ * first out of its group).
  */
 Elf_Scn *ll_elf_section(Elf *elf, const char *name, const char *alt, GElf_Shdr *shdr);
 
