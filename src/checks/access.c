@@ -68,7 +68,7 @@ static size_t add_site_notes(struct ll_finding *f, const struct ll_access_view *
 }
 
 static struct ll_finding *new_finding(const struct ll_check_input *in, const struct ll_unit *u,
-				      const char *id, struct ll_findings *out)
+				      enum ll_check id, struct ll_findings *out)
 {
 	uint64_t first, last;
 	struct ll_finding *f = ll_check_finding_add(out, id,
@@ -95,7 +95,7 @@ static void check_written_read_mostly(const struct ll_check_input *in, const str
 	if (!sum.runtime_writes)
 		return;
 	nw = ll_access_writers(v, u->m, &writers);
-	f = new_finding(in, u, "written-read-mostly", out);
+	f = new_finding(in, u, LL_CHECK_WRITTEN_READ_MOSTLY, out);
 	unsigned stores = sum.runtime_writes - sum.runtime_atomics;
 
 	/* "1 store", "20 atomic updates", "20 atomic updates and 2 stores". */
@@ -129,7 +129,7 @@ static void check_unwritten_write_hot(const struct ll_check_input *in, const str
 	ll_access_member_summary(v, u->m, &sum);
 	if (sum.runtime_writes)
 		return;
-	f = new_finding(in, u, "unwritten-write-hot", out);
+	f = new_finding(in, u, LL_CHECK_UNWRITTEN_WRITE_HOT, out);
 	sb_addf(&msg, "write-hot %s is never written outside constructors by this image's code "
 		"(%u load%s in %u function%s; %.0f%% of the memory operands of the %zu functions "
 		"handling %s %s typed)", u->m->path, sum.count[LL_ACCESS_KIND_LOAD],
@@ -172,7 +172,7 @@ static void check_line_domains(const struct ll_check_input *in, const struct ll_
 	for (size_t i = 0; i < line->nr_units; i++) {
 		const struct ll_unit *a = line->units[i];
 
-		if (!a->m->path || ll_allowed(in->allows, in->nr_allows, "static-write-domains",
+		if (!a->m->path || ll_check_allowed(in->allows, in->nr_allows, LL_CHECK_STATIC_WRITE_DOMAINS,
 					      a->m->path))
 			continue;
 		n[0] = ll_access_writers(v, a->m, &w[0]);
@@ -184,7 +184,7 @@ static void check_line_domains(const struct ll_check_input *in, const struct ll_
 				continue;
 			n[1] = ll_access_writers(v, b->m, &w[1]);
 			if (n[1] && disjoint(w[0], n[0], w[1], n[1])) {
-				f = ll_check_finding_add(out, "static-write-domains", (int64_t)line->index);
+				f = ll_check_finding_add(out, LL_CHECK_STATIC_WRITE_DOMAINS, (int64_t)line->index);
 				f->tier = LL_TIER_STATIC;
 				f->location = a->m->decl;
 				f->message = NULL;
@@ -223,10 +223,10 @@ void ll_check_access(const struct ll_check_input *in, const struct ll_units *uni
 		if (!u->m->path)
 			continue;
 		if (u->tag == LL_READ_MOSTLY &&
-		    !ll_allowed(in->allows, in->nr_allows, "written-read-mostly", u->m->path))
+		    !ll_check_allowed(in->allows, in->nr_allows, LL_CHECK_WRITTEN_READ_MOSTLY, u->m->path))
 			check_written_read_mostly(in, u, out);
 		else if (u->tag == LL_WRITE_HOT &&
-			 !ll_allowed(in->allows, in->nr_allows, "unwritten-write-hot", u->m->path))
+			 !ll_check_allowed(in->allows, in->nr_allows, LL_CHECK_UNWRITTEN_WRITE_HOT, u->m->path))
 			check_unwritten_write_hot(in, u, out);
 	}
 	for (size_t i = 0; i < lines->n; i++)

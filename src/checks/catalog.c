@@ -9,11 +9,10 @@
  */
 #include "checks/catalog.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-static const struct ll_check_def catalog[] = {
-	{
+static const struct ll_check_def catalog[LL_CHECK_COUNT] = {
+	[LL_CHECK_MIXED_CACHELINE] = {
 		.id = "mixed-cacheline", .sarif_name = "MixedCacheline", .level = LL_LEVEL_ERROR,
 		.fixable_by_reorder = true, .ordered_pair = true,
 		.summary = "A cacheline holds both read-mostly and write-hot members.",
@@ -26,7 +25,7 @@ static const struct ll_check_def catalog[] = {
 			"a new line (____cacheline_aligned_in_smp, __cacheline_group_begin). To accept one "
 			"case, add 'allow mixed-cacheline MEMBER' to the rules with the reason in a comment.",
 	},
-	{
+	[LL_CHECK_WRITE_DOMAINS] = {
 		.id = "write-domains", .sarif_name = "WriteDomains", .level = LL_LEVEL_ERROR,
 		.fixable_by_reorder = true,
 		.summary = "A cacheline holds write-hot members of different write domains.",
@@ -36,7 +35,7 @@ static const struct ll_check_def catalog[] = {
 		.help = "Put each domain's write-hot members on lines of their own. To accept one case, add "
 			"'allow write-domains MEMBER' to the rules.",
 	},
-	{
+	[LL_CHECK_SPLIT_HOT] = {
 		.id = "split-hot", .sarif_name = "SplitHot", .level = LL_LEVEL_WARNING,
 		.fixable_by_reorder = true,
 		.summary = "A hot member straddles a cacheline boundary although it fits in one line.",
@@ -48,7 +47,7 @@ static const struct ll_check_def catalog[] = {
 		.help = "Align the member, or reorder so that it starts where it fits in one line. To accept "
 			"one case, add 'allow split-hot MEMBER' to the rules.",
 	},
-	{
+	[LL_CHECK_STALE_RULE] = {
 		.id = "stale-rule", .sarif_name = "StaleRule", .level = LL_LEVEL_ERROR,
 		.names_pattern = true,
 		.summary = "A rules pattern matches no member.",
@@ -57,7 +56,7 @@ static const struct ll_check_def catalog[] = {
 		.help = "Rename the pattern to follow the member, remove it, or mark a config-dependent "
 			"member optional with '?'.",
 	},
-	{
+	[LL_CHECK_PLACEMENT] = {
 		.id = "placement", .sarif_name = "PlacementDependent", .level = LL_LEVEL_WARNING,
 		.summary = "Findings depend on where an instance of the struct starts.",
 		.description = "With 'align type' or 'align N' below the cacheline size, an instance can start at "
@@ -66,7 +65,7 @@ static const struct ll_check_def catalog[] = {
 		.help = "Align the struct to the cacheline (____cacheline_aligned, SLAB_HWCACHE_ALIGN) or make "
 			"the layout clean at every start offset.",
 	},
-	{
+	[LL_CHECK_GROUP_SPAN] = {
 		.id = "group-span", .sarif_name = "GroupSpan", .level = LL_LEVEL_WARNING,
 		.summary = "A kernel cacheline group touches more cachelines than its bytes need.",
 		.description = "The members between __cacheline_group_begin__X and __cacheline_group_end__X, or "
@@ -75,7 +74,7 @@ static const struct ll_check_def catalog[] = {
 		.help = "Reorder or align the group so that it starts on a cacheline boundary, and keep "
 			"its members together.",
 	},
-	{
+	[LL_CHECK_GROUP_MEMBER] = {
 		.id = "group-member", .sarif_name = "GroupMember", .level = LL_LEVEL_WARNING,
 		.summary = "A member the rules tag sits in the wrong kernel cacheline group, or in none.",
 		.description = "A member the rules tag hot lies inside a __cacheline_group whose name says otherwise "
@@ -84,7 +83,7 @@ static const struct ll_check_def catalog[] = {
 		.help = "Move the member between the markers of the group that matches its tag, or fix the "
 			"rules (or the net_cachelines table they came from).",
 	},
-	{
+	[LL_CHECK_ARRAY_NEIGHBOURS] = {
 		.id = "array-neighbours", .sarif_name = "ArrayNeighbours", .level = LL_LEVEL_WARNING,
 		.summary = "A write-hot array puts several of its elements on one cacheline.",
 		.description = "A member (or variable) tagged write-hot is an array whose elements are "
@@ -95,7 +94,7 @@ static const struct ll_check_def catalog[] = {
 			"(____cacheline_aligned on the element struct) or make it per-CPU data. If one "
 			"writer updates them all, say so: 'allow array-neighbours MEMBER'.",
 	},
-	{
+	[LL_CHECK_ADJACENT_LINES] = {
 		.id = "adjacent-lines", .sarif_name = "AdjacentLines", .level = LL_LEVEL_WARNING,
 		.summary = "Two lines of one aligned pair hold members that would be false sharing on "
 			"one line.",
@@ -108,7 +107,7 @@ static const struct ll_check_def catalog[] = {
 			"group to twice the line size, as 'net: align sk_refcnt on 128 bytes boundary' "
 			"did). To accept one case, add 'allow adjacent-lines MEMBER' to the rules.",
 	},
-	{
+	[LL_CHECK_RULE_DRIFT] = {
 		.id = "rule-drift", .sarif_name = "RuleDrift", .level = LL_LEVEL_WARNING,
 		.summary = "A profile contradicts the rules: a read-mostly member is written, a "
 			"write-hot one never is, or a hot member is untagged.",
@@ -123,7 +122,7 @@ static const struct ll_check_def catalog[] = {
 			"(layoutlint --write-rules FILE writes the tags the profile implies). To "
 			"accept one case, add 'allow rule-drift MEMBER' to the rules.",
 	},
-	{
+	[LL_CHECK_MEASURED_MIXED] = {
 		.id = "measured-mixed", .sarif_name = "MeasuredMixed", .level = LL_LEVEL_WARNING,
 		.fixable_by_reorder = false, .ordered_pair = true,
 		.summary = "A profile shows writes to one member and reads of another on one "
@@ -138,7 +137,7 @@ static const struct ll_check_def catalog[] = {
 			"written ones to a line of their own; mixed-cacheline and --suggest then "
 			"apply. To accept one case, add 'allow measured-mixed MEMBER' to the rules.",
 	},
-	{
+	[LL_CHECK_WRITTEN_READ_MOSTLY] = {
 		.id = "written-read-mostly", .sarif_name = "WrittenReadMostly", .level = LL_LEVEL_ERROR,
 		.summary = "The code stores a member the rules or the kernel's groups tag read-mostly.",
 		.description = "With --access: the image's machine code stores the member (or updates it "
@@ -151,7 +150,7 @@ static const struct ll_check_def catalog[] = {
 			"store is initialisation, name the function with 'constructors GLOB' in the rules. "
 			"To accept one case, add 'allow written-read-mostly MEMBER' to the rules.",
 	},
-	{
+	[LL_CHECK_UNWRITTEN_WRITE_HOT] = {
 		.id = "unwritten-write-hot", .sarif_name = "UnwrittenWriteHot", .level = LL_LEVEL_WARNING,
 		.summary = "Nothing in the code writes a member the rules tag write-hot.",
 		.description = "With --access: no function of the image stores the member or updates it "
@@ -163,7 +162,7 @@ static const struct ll_check_def catalog[] = {
 			"the analyzer could not type. To accept one case, add 'allow unwritten-write-hot "
 			"MEMBER' to the rules.",
 	},
-	{
+	[LL_CHECK_STATIC_WRITE_DOMAINS] = {
 		.id = "static-write-domains", .sarif_name = "StaticWriteDomains", .level = LL_LEVEL_NOTE,
 		.summary = "Two members of one cacheline are written by disjoint sets of functions.",
 		.description = "With --access: the functions that write one member at run time and those "
@@ -173,7 +172,7 @@ static const struct ll_check_def catalog[] = {
 			"rules, and --suggest). To accept one case, add 'allow static-write-domains MEMBER' "
 			"to the rules.",
 	},
-	{
+	[LL_CHECK_LAYOUT_CHANGE] = {
 		.id = "layout-change", .sarif_name = "LayoutChange", .level = LL_LEVEL_WARNING,
 		.summary = "Under --against or --baseline, a struct's layout changed in a way a gate should show.",
 		.description = "Compared with the reference (--against's binary, or the layouts a "
@@ -188,7 +187,7 @@ static const struct ll_check_def catalog[] = {
 			"move the tagged members back to their lines or accept it. --layout-change=error "
 			"makes it fail a gate, --layout-change=off drops it.",
 	},
-	{
+	[LL_CHECK_GROUP_ASSERT] = {
 		.id = "group-assert", .sarif_name = "GroupAssert", .level = LL_LEVEL_ERROR,
 		.summary = "A kernel group assert fails on a binary, or its size constant is stale.",
 		.description = "With --srcdir: the CACHELINE_ASSERT_GROUP_SIZE(struct S, GROUP, N) and "
@@ -203,7 +202,7 @@ static const struct ll_check_def catalog[] = {
 		.help = "Lint every architecture the assert must hold on (--binary once per image), move "
 			"the member or shrink the group, or set N to the value given.",
 	},
-	{
+	[LL_CHECK_DOC_DRIFT] = {
 		.id = "doc-drift", .sarif_name = "DocDrift", .level = LL_LEVEL_WARNING,
 		.summary = "A net_cachelines table and its struct disagree on which members there are.",
 		.description = "With --net-cachelines or --srcdir: a member of the struct in this binary that "
@@ -214,7 +213,7 @@ static const struct ll_check_def catalog[] = {
 		.help = "Add or remove the rows (--write-net-cachelines prints the table updated for the "
 			"binary), or fix the name.",
 	},
-	{
+	[LL_CHECK_RANDSTRUCT] = {
 		.id = "randstruct", .sarif_name = "Randstruct", .level = LL_LEVEL_NOTE,
 		.summary = "The struct's layout may be randomized per build (randstruct).",
 		.description = "The source marks the struct __randomize_layout (or has members between "
@@ -256,13 +255,27 @@ bool ll_check_fixable_by_reorder(const char *id)
 	return d && d->fixable_by_reorder;
 }
 
-struct ll_finding *ll_check_finding_add(struct ll_findings *out, const char *id,
+/* Every check has its entry: a gap would be a zeroed entry without an id. */
+_Static_assert(sizeof(catalog) / sizeof(catalog[0]) == LL_CHECK_COUNT, "one entry a check");
+
+const char *ll_check_id(enum ll_check check)
+{
+	return catalog[check].id;
+}
+
+bool ll_check_is(const char *rule, enum ll_check check)
+{
+	return rule && strcmp(rule, catalog[check].id) == 0;
+}
+
+bool ll_check_allowed(const struct ll_allow *allows, size_t n, enum ll_check check,
+		      const char *path)
+{
+	return ll_allowed(allows, n, catalog[check].id, path);
+}
+
+struct ll_finding *ll_check_finding_add(struct ll_findings *out, enum ll_check check,
 					int64_t cacheline)
 {
-	const struct ll_check_def *d = ll_check_find(id);
-
-	/* A finding no catalog entry declares could not be allowed or reported. */
-	if (!d)
-		abort();
-	return ll_finding_add(out, id, d->level, cacheline);
+	return ll_finding_add(out, catalog[check].id, catalog[check].level, cacheline);
 }

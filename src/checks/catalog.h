@@ -11,6 +11,34 @@
 
 #include "model/finding.h"
 
+/*
+ * Every check, in catalog order: what the code producing findings names a
+ * check by, so that a check the catalog lacks does not compile. A finding
+ * carries its check's string id (ll_check_id()): rules, baselines and
+ * reports, which read ids from files, keep those.
+ */
+enum ll_check {
+	LL_CHECK_MIXED_CACHELINE,
+	LL_CHECK_WRITE_DOMAINS,
+	LL_CHECK_SPLIT_HOT,
+	LL_CHECK_STALE_RULE,
+	LL_CHECK_PLACEMENT,
+	LL_CHECK_GROUP_SPAN,
+	LL_CHECK_GROUP_MEMBER,
+	LL_CHECK_ARRAY_NEIGHBOURS,
+	LL_CHECK_ADJACENT_LINES,
+	LL_CHECK_RULE_DRIFT,
+	LL_CHECK_MEASURED_MIXED,
+	LL_CHECK_WRITTEN_READ_MOSTLY,
+	LL_CHECK_UNWRITTEN_WRITE_HOT,
+	LL_CHECK_STATIC_WRITE_DOMAINS,
+	LL_CHECK_LAYOUT_CHANGE,
+	LL_CHECK_GROUP_ASSERT,
+	LL_CHECK_DOC_DRIFT,
+	LL_CHECK_RANDSTRUCT,
+	LL_CHECK_COUNT
+};
+
 struct ll_check_def {
 	const char *id;			/* what findings, rules and baselines say */
 	const char *sarif_name;		/* SARIF reportingDescriptor name */
@@ -33,12 +61,19 @@ const struct ll_check_def *ll_check_find(const char *id);
 /* Position of ID in catalog order, or -1. */
 int ll_check_index(const char *id);
 bool ll_check_fixable_by_reorder(const char *id);
+/* CHECK's string id, the one its findings carry (the same pointer each time). */
+const char *ll_check_id(enum ll_check check);
+/* Whether RULE, a finding's or a file's id, is CHECK's. */
+bool ll_check_is(const char *rule, enum ll_check check);
+/* Whether the rules' 'allow' statements accept CHECK's findings at PATH (ll_allowed()). */
+bool ll_check_allowed(const struct ll_allow *allows, size_t n, enum ll_check check,
+		      const char *path);
 /*
- * A new finding of check ID (a catalog id) at the check's default level,
- * so that a level is declared once, here; a check that raises some of its
- * findings (split-hot) sets f->level itself.
+ * A new finding of CHECK at the check's default level, so that a level is
+ * declared once, here; a check that raises some of its findings
+ * (split-hot) sets f->level itself.
  */
-struct ll_finding *ll_check_finding_add(struct ll_findings *out, const char *id,
+struct ll_finding *ll_check_finding_add(struct ll_findings *out, enum ll_check check,
 					int64_t cacheline);
 
 #endif

@@ -16,9 +16,9 @@
 
 /* ---- the checks ---------------------------------------------------------- */
 
-static bool allowed(const struct ll_check_input *in, const char *rule, const char *path)
+static bool allowed(const struct ll_check_input *in, enum ll_check rule, const char *path)
 {
-	return ll_allowed(in->allows, in->nr_allows, rule, path);
+	return ll_check_allowed(in->allows, in->nr_allows, rule, path);
 }
 
 static void unit_bytes_on_line(const struct ll_unit *u, uint64_t line, unsigned cl,
@@ -124,7 +124,7 @@ static void check_mixed(const struct ll_check_input *in, const struct ll_line *l
 			struct ll_findings *out)
 {
 	const struct ll_struct *s = in->s;
-	const char *rule = "mixed-cacheline";
+	enum ll_check rule = LL_CHECK_MIXED_CACHELINE;
 	struct ll_finding *f = NULL;
 	const struct ll_unit *at = NULL;
 
@@ -169,7 +169,7 @@ static void check_domains(const struct ll_check_input *in, const struct ll_line 
 			  struct ll_findings *out)
 {
 	const struct ll_struct *s = in->s;
-	const char *rule = "write-domains";
+	enum ll_check rule = LL_CHECK_WRITE_DOMAINS;
 	struct ll_finding *f = NULL;
 	const struct ll_unit *at = NULL;
 
@@ -242,7 +242,7 @@ static void check_split(const struct ll_check_input *in, const struct ll_units *
 			struct ll_findings *out)
 {
 	const struct ll_struct *s = in->s;
-	const char *rule = "split-hot";
+	enum ll_check rule = LL_CHECK_SPLIT_HOT;
 
 	for (size_t i = 0; i < units->n; i++) {
 		const struct ll_unit *u = &units->v[i];
@@ -260,7 +260,7 @@ static void check_split(const struct ll_check_input *in, const struct ll_units *
 		struct ll_finding *f = NULL;
 
 		for (size_t k = 0; k < out->n; k++)
-			if (out->v[k].rule == rule && out->v[k].cacheline == (int64_t)first)
+			if (out->v[k].rule == ll_check_id(rule) && out->v[k].cacheline == (int64_t)first)
 				f = &out->v[k];
 		/* An atomic on a small write-hot member is a split lock: above the catalog's level. */
 		bool raise = u->tag == LL_WRITE_HOT && e.end - e.begin <= 16 && one_access(u->m);
@@ -295,7 +295,7 @@ static void check_split(const struct ll_check_input *in, const struct ll_units *
  * is a warning, because which one a given object gets is luck.
  */
 struct pkey {
-	const char *rule;
+	enum ll_check rule;
 	const struct ll_unit *a, *b;
 	size_t hits;
 };
@@ -305,7 +305,7 @@ struct pkeys {
 	size_t n;
 };
 
-static void pkey_hit(struct pkeys *k, const char *rule, const struct ll_unit *a,
+static void pkey_hit(struct pkeys *k, enum ll_check rule, const struct ll_unit *a,
 		     const struct ll_unit *b, size_t shift_index, size_t *last_shift)
 {
 	for (size_t i = 0; i < k->n; i++) {
@@ -367,26 +367,26 @@ static void check_placement(const struct ll_check_input *in, const struct ll_uni
 			}
 			struct ll_extent e = ll_member_extent(a->m);
 
-			if (fa != la && e.end - e.begin <= cl && !allowed(in, "split-hot", a->m->path)) {
+			if (fa != la && e.end - e.begin <= cl && !allowed(in, LL_CHECK_SPLIT_HOT, a->m->path)) {
 				size_t before = keys.n;
 
-				pkey_hit(&keys, "split-hot", a, NULL, si, last_shift);
+				pkey_hit(&keys, LL_CHECK_SPLIT_HOT, a, NULL, si, last_shift);
 				if (keys.n > before)
 					last_shift[keys.n - 1] = si;
 			}
 			for (size_t j = 0; j < units->n; j++) {
 				const struct ll_unit *b = &units->v[j];
 				uint64_t fb, lb;
-				const char *rule = NULL;
+				enum ll_check rule = LL_CHECK_COUNT;	/* none */
 
 				if (j == i || !shifted_lines(b, shift, cl, &fb, &lb) ||
 				    !lines_overlap(fa, la, fb, lb))
 					continue;
 				if (mixes(a, b))
-					rule = "mixed-cacheline";
+					rule = LL_CHECK_MIXED_CACHELINE;
 				else if (j > i && clashes(a, b))
-					rule = "write-domains";
-				if (!rule || allowed(in, rule, a->m->path) || allowed(in, rule, b->m->path))
+					rule = LL_CHECK_WRITE_DOMAINS;
+				if (rule == LL_CHECK_COUNT || allowed(in, rule, a->m->path) || allowed(in, rule, b->m->path))
 					continue;
 				size_t before = keys.n;
 
@@ -419,15 +419,15 @@ static void check_placement(const struct ll_check_input *in, const struct ll_uni
 		if (k->hits == nshifts)
 			continue;
 		if (!f) {
-			f = ll_check_finding_add(out, "placement", -1);
+			f = ll_check_finding_add(out, LL_CHECK_PLACEMENT, -1);
 			f->location = k->a->m->decl;
 		}
 		sb_reset(&one);
 		if (k->b)
-			sb_addf(&one, "%s %s/%s in %zu of %zu start offsets", k->rule, k->a->m->path,
+			sb_addf(&one, "%s %s/%s in %zu of %zu start offsets", ll_check_id(k->rule), k->a->m->path,
 				k->b->m->path, k->hits, nshifts);
 		else
-			sb_addf(&one, "%s %s in %zu of %zu start offsets", k->rule, k->a->m->path,
+			sb_addf(&one, "%s %s in %zu of %zu start offsets", ll_check_id(k->rule), k->a->m->path,
 				k->hits, nshifts);
 		if (partial > 1)
 			ll_finding_member_note(f, &k->a->m->decl, k->a->m->path, "%s", one.buf);
@@ -492,7 +492,7 @@ static void check_adjacent_pair(const struct ll_check_input *in, const struct ll
 				const struct ll_line *b, struct ll_findings *out)
 {
 	const struct ll_struct *s = in->s;
-	const char *rule = "adjacent-lines";
+	enum ll_check rule = LL_CHECK_ADJACENT_LINES;
 	unsigned cl = s->cacheline;
 	struct ll_finding *f = NULL;
 	const struct ll_unit *at = NULL;
@@ -621,7 +621,7 @@ static void check_hot_set(const struct ll_check_input *in, const struct ll_hot_s
 			  struct ll_findings *out)
 {
 	const struct ll_struct *s = in->s;
-	const char *rule = "group-span";
+	enum ll_check rule = LL_CHECK_GROUP_SPAN;
 	unsigned cl = s->cacheline;
 	struct extent_list e = { 0 };
 	const struct ll_member *first = NULL;
@@ -690,7 +690,7 @@ static void check_array(const struct ll_check_input *in, const struct ll_unit *u
 			struct ll_findings *out)
 {
 	const struct ll_struct *s = in->s;
-	const char *rule = "array-neighbours";
+	enum ll_check rule = LL_CHECK_ARRAY_NEIGHBOURS;
 	uint64_t n = array_elements(u->m->type ? u->m->type : ""), elem, per_line;
 	struct strbuf msg = STRBUF_INIT;
 	struct ll_finding *f;

@@ -198,7 +198,7 @@ static void size_failure(const struct ll_assert_result *r, const struct ll_group
 {
 	const struct ll_group_assert *a = r->a;
 	const struct ll_struct *s = l->layout;
-	struct ll_finding *f = ll_check_finding_add(&l->findings, "group-assert",
+	struct ll_finding *f = ll_check_finding_add(&l->findings, LL_CHECK_GROUP_ASSERT,
 						    (int64_t)g->first_line);
 	struct strbuf msg = STRBUF_INIT, sizes = STRBUF_INIT;
 	uint64_t bytes = g->end_offset - g->begin_offset;
@@ -228,7 +228,7 @@ static void member_failure(const struct ll_assert_result *r, const struct ll_gro
 {
 	const struct ll_group_assert *a = r->a;
 	struct ll_extent e = ll_member_extent(m);
-	struct ll_finding *f = ll_check_finding_add(&l->findings, "group-assert", -1);
+	struct ll_finding *f = ll_check_finding_add(&l->findings, LL_CHECK_GROUP_ASSERT, -1);
 	struct strbuf msg = STRBUF_INIT;
 
 	sb_addf(&msg, "%s(%s %s, %s, %s) fails on %s", assert_macro(a),
@@ -254,7 +254,7 @@ static void missing_name(const struct ll_assert_result *r, struct ll_linted *l,
 			 const struct ll_contract_image *img, const char *what)
 {
 	const struct ll_group_assert *a = r->a;
-	struct ll_finding *f = ll_check_finding_add(&l->findings, "group-assert", -1);
+	struct ll_finding *f = ll_check_finding_add(&l->findings, LL_CHECK_GROUP_ASSERT, -1);
 	struct strbuf msg = STRBUF_INIT;
 
 	f->level = LL_LEVEL_WARNING;
@@ -272,7 +272,7 @@ static void stale(const struct ll_assert_result *r, struct ll_linted *l,
 		  const struct ll_group *g, const struct ll_contract_image *images, size_t n)
 {
 	const struct ll_group_assert *a = r->a;
-	struct ll_finding *f = ll_check_finding_add(&l->findings, "group-assert",
+	struct ll_finding *f = ll_check_finding_add(&l->findings, LL_CHECK_GROUP_ASSERT,
 						    (int64_t)g->first_line);
 	struct strbuf msg = STRBUF_INIT, sizes = STRBUF_INIT;
 
@@ -301,8 +301,8 @@ static void stale(const struct ll_assert_result *r, struct ll_linted *l,
 static bool assert_allowed(const struct ll_linted *l, const struct ll_group *g,
 			   const struct ll_member *m)
 {
-	return ll_allowed(l->allows, l->nr_allows, "group-assert", g->begin->path) ||
-	       (m && ll_allowed(l->allows, l->nr_allows, "group-assert", m->path));
+	return ll_check_allowed(l->allows, l->nr_allows, LL_CHECK_GROUP_ASSERT, g->begin->path) ||
+	       (m && ll_check_allowed(l->allows, l->nr_allows, LL_CHECK_GROUP_ASSERT, m->path));
 }
 
 static void evaluate(struct ll_assert_result *r, struct ll_contract_image *images, size_t n)
@@ -467,7 +467,7 @@ static size_t image_findings(const struct ll_contracts *c, const struct ll_linte
 	size_t n = 0;
 
 	for (size_t i = 0; i < l->findings.n; i++)
-		n += strcmp(l->findings.v[i].rule, "group-assert") != 0;
+		n += !ll_check_is(l->findings.v[i].rule, LL_CHECK_GROUP_ASSERT);
 	for (size_t i = 0; i < c->nr_results; i++) {
 		const struct ll_group_assert *a = c->results[i].a;
 
@@ -598,7 +598,7 @@ void ll_note_randstruct(struct ll_linted *l, enum ll_rand_mark mark, bool mark_k
 
 	if (mark == LL_RAND_NONE && !automatic && (mark_known || !randomized))
 		return;
-	f = ll_check_finding_add(&l->findings, "randstruct", -1);
+	f = ll_check_finding_add(&l->findings, LL_CHECK_RANDSTRUCT, -1);
 	sb_addf(&msg, "%s %s ", ll_kind_name(s->kind), s->name);
 	if (mark == LL_RAND_LAYOUT)
 		sb_adds(&msg, "is __randomize_layout");

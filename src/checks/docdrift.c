@@ -164,7 +164,7 @@ static const struct ll_member *row_member(const struct ll_struct *s, const struc
 static void unlisted(struct ll_linted *l, const struct ll_doc_table *t, const struct ll_member *m)
 {
 	const struct ll_struct *s = l->layout;
-	struct ll_finding *f = ll_check_finding_add(&l->findings, "doc-drift", -1);
+	struct ll_finding *f = ll_check_finding_add(&l->findings, LL_CHECK_DOC_DRIFT, -1);
 	struct strbuf msg = STRBUF_INIT;
 
 	sb_addf(&msg, "%s of %s %s (%s) is not in %s", m->name, ll_kind_name(s->kind), s->name,
@@ -183,7 +183,7 @@ static void names_nothing(struct ll_linted *l, const struct ll_doc_table *t,
 			  const struct ll_doc_row *r)
 {
 	const struct ll_struct *s = l->layout;
-	struct ll_finding *f = ll_check_finding_add(&l->findings, "doc-drift", -1);
+	struct ll_finding *f = ll_check_finding_add(&l->findings, LL_CHECK_DOC_DRIFT, -1);
 	struct strbuf msg = STRBUF_INIT;
 
 	sb_addf(&msg, "row %s of %s names no member of %s %s", r->name, t->file,
@@ -241,7 +241,7 @@ void ll_check_doc_drift(const struct ll_doc_table *t, struct ll_linted *l,
 		if (!f.v[i]->path)
 			continue;
 		/* Accepted: no finding, and --write-net-cachelines leaves the table as it is. */
-		if (ll_allowed(l->allows, l->nr_allows, "doc-drift", f.v[i]->path))
+		if (ll_check_allowed(l->allows, l->nr_allows, LL_CHECK_DOC_DRIFT, f.v[i]->path))
 			continue;
 		unlisted(l, t, f.v[i]);
 		if (plan) {

@@ -274,9 +274,9 @@ size_t ll_groups_apply_tags(struct ll_struct *s, const struct ll_groups *g)
 
 /* ---- checks -------------------------------------------------------------- */
 
-static bool allowed(const struct ll_check_input *in, const char *rule, const char *path)
+static bool allowed(const struct ll_check_input *in, enum ll_check rule, const char *path)
 {
-	return ll_allowed(in->allows, in->nr_allows, rule, path);
+	return ll_check_allowed(in->allows, in->nr_allows, rule, path);
 }
 
 static void tag_words(enum ll_tag tag, const char *domain, char *buf, size_t n)
@@ -288,7 +288,7 @@ static void check_span(const struct ll_check_input *in, const struct ll_group *g
 		       struct ll_findings *out)
 {
 	const struct ll_struct *s = in->s;
-	const char *rule = "group-span";
+	enum ll_check rule = LL_CHECK_GROUP_SPAN;
 	uint64_t bytes = g->end_offset - g->begin_offset;
 	unsigned cl = g->cacheline;
 	struct strbuf msg = STRBUF_INIT;
@@ -425,7 +425,7 @@ static void member_finding(struct member_ctx *c, const struct ll_member *m,
 			   const struct ll_group *in_group, const char *what)
 {
 	const struct ll_struct *s = c->in->s;
-	struct ll_finding *f = ll_check_finding_add(c->out, "group-member", -1);
+	struct ll_finding *f = ll_check_finding_add(c->out, LL_CHECK_GROUP_MEMBER, -1);
 	struct ll_decl rules_at = { .file = (char *)m->tag_rule_file,
 				    .line = (unsigned)m->tag_rule_line };
 	char tag[128];
@@ -445,7 +445,7 @@ static int member_visit(struct ll_member *m, int depth, void *arg)
 {
 	struct member_ctx *c = arg;
 	const struct ll_struct *s = c->in->s;
-	const char *rule = "group-member";
+	enum ll_check rule = LL_CHECK_GROUP_MEMBER;
 	struct ll_extent e = ll_member_extent(m);
 	const struct ll_group *grp;
 	struct strbuf msg = STRBUF_INIT;

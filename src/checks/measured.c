@@ -39,7 +39,7 @@ static void add_drift(const struct ll_check_input *in, const struct ll_unit *u,
 	struct ll_finding *f;
 
 	ll_member_measure(u->m, &m);
-	f = ll_check_finding_add(out, "rule-drift",
+	f = ll_check_finding_add(out, LL_CHECK_RULE_DRIFT,
 				 ll_member_lines(u->m, s->cacheline, &first, &last) ?
 				 (int64_t)first : -1);
 	sb_addf(&msg, "%s %s (", what, u->m->path);
@@ -66,7 +66,7 @@ static void check_drift(const struct ll_check_input *in, const struct ll_units *
 		struct ll_measure m = { 0 };
 
 		/* An unnamed bitfield cannot be tagged, so it cannot drift. */
-		if (!u->m->path || ll_allowed(in->allows, in->nr_allows, "rule-drift", u->m->path))
+		if (!u->m->path || ll_check_allowed(in->allows, in->nr_allows, LL_CHECK_RULE_DRIFT, u->m->path))
 			continue;
 		ll_member_measure(u->m, &m);
 		if (u->tag == LL_READ_MOSTLY && s->measured_access && written) {
@@ -100,7 +100,7 @@ static bool writes(const struct ll_check_input *in, const struct ll_unit *u)
 
 static bool mixed_allowed(const struct ll_check_input *in, const struct ll_unit *u)
 {
-	return ll_allowed(in->allows, in->nr_allows, "measured-mixed", u->m->path);
+	return ll_check_allowed(in->allows, in->nr_allows, LL_CHECK_MEASURED_MIXED, u->m->path);
 }
 
 /*
@@ -144,7 +144,7 @@ static void check_measured_mixed(const struct ll_check_input *in, const struct l
 			if (w == r || !writes(in, w) || mixed_allowed(in, w))
 				continue;
 			if (!f) {
-				f = ll_check_finding_add(out, "measured-mixed", (int64_t)line->index);
+				f = ll_check_finding_add(out, LL_CHECK_MEASURED_MIXED, (int64_t)line->index);
 				f->location = r->m->decl;
 				at = r;
 			}

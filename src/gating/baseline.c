@@ -193,7 +193,7 @@ void ll_pairset_add_run(const struct ll_run *run, struct ll_pairset *out)
 			size_t n;
 
 			/* Gated by the recorded layouts: a moved member's name is no pair. */
-			if (strcmp(f->rule, "layout-change") == 0)
+			if (ll_check_is(f->rule, LL_CHECK_LAYOUT_CHANGE))
 				continue;
 			n = ll_finding_gate_pairs(f, 0, &a, &b);
 			for (size_t p = 0; p < n; p++) {

@@ -95,7 +95,7 @@ static void check_diff(struct ll_linted *l, const struct ll_layout_diff *d, enum
 		const struct ll_unit *u = find_unit(&l->units, m->path);
 
 		if (!u || u->tag == LL_UNTAGGED || !m->old_lines || !m->new_lines ||
-		    ll_allowed(l->allows, l->nr_allows, "layout-change", m->path))
+		    ll_check_allowed(l->allows, l->nr_allows, LL_CHECK_LAYOUT_CHANGE, m->path))
 			continue;
 		sb_addf(&msg, "%s %s line ", first ? "," : ";", m->path);
 		add_lines(&msg, m->old_first, m->old_last);
@@ -109,7 +109,7 @@ static void check_diff(struct ll_linted *l, const struct ll_layout_diff *d, enum
 		sb_release(&msg);
 		return;
 	}
-	f = ll_check_finding_add(&l->findings, "layout-change",
+	f = ll_check_finding_add(&l->findings, LL_CHECK_LAYOUT_CHANGE,
 				 first ? (int64_t)first->new_first : -1);
 	f->level = level;
 	f->message = sb_detach(&msg);
@@ -118,7 +118,7 @@ static void check_diff(struct ll_linted *l, const struct ll_layout_diff *d, enum
 		const struct ll_unit *u = find_unit(&l->units, d->moved[i].path);
 
 		if (u && u->tag != LL_UNTAGGED && d->moved[i].old_lines && d->moved[i].new_lines &&
-		    !ll_allowed(l->allows, l->nr_allows, "layout-change", d->moved[i].path))
+		    !ll_check_allowed(l->allows, l->nr_allows, LL_CHECK_LAYOUT_CHANGE, d->moved[i].path))
 			ll_finding_member(f, d->moved[i].path);
 	}
 	ll_finding_seal(f, s);

@@ -152,7 +152,7 @@ static void set_tiers(struct ll_findings *f, size_t from, bool static_tags)
 	for (size_t i = from; i < f->n; i++) {
 		struct ll_finding *x = &f->v[i];
 
-		if (strcmp(x->rule, "rule-drift") == 0 || strcmp(x->rule, "measured-mixed") == 0)
+		if (ll_check_is(x->rule, LL_CHECK_RULE_DRIFT) || ll_check_is(x->rule, LL_CHECK_MEASURED_MIXED))
 			x->tier = LL_TIER_MEASURED;
 		else if (static_tags)
 			x->tier = LL_TIER_STATIC;

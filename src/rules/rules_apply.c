@@ -182,7 +182,7 @@ static void stale_finding(const struct ll_block *b, struct ll_struct *s,
 			  const struct ll_pattern *p, struct ll_findings *out)
 {
 	struct closest c = { .text = p->text, .dist = strlen(p->text) / 3 + 2 };
-	struct ll_finding *f = ll_check_finding_add(out, "stale-rule", -1);
+	struct ll_finding *f = ll_check_finding_add(out, LL_CHECK_STALE_RULE, -1);
 	struct strbuf msg = STRBUF_INIT;
 
 	ll_visit(s->members, s->nr_members, closest_visit, &c);

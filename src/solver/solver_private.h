@@ -59,9 +59,10 @@ static inline bool exactly_one(uint64_t x)
 	return x && !several(x);
 }
 
-static inline bool allowed_path(const struct ll_suggest_opts *o, const char *rule, const char *path)
+static inline bool allowed_path(const struct ll_suggest_opts *o, enum ll_check rule,
+				const char *path)
 {
-	return ll_allowed(o->allows, o->nr_allows, rule, path);
+	return ll_check_allowed(o->allows, o->nr_allows, rule, path);
 }
 
 /* A C++ base class comes before every member: no order can move it. */

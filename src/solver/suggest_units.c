@@ -414,11 +414,11 @@ int sg_build_atoms(struct ctx *x, struct ll_error *err)
 			continue;
 		a.b = e.begin - u->orig;
 		a.e = e.end - u->orig;
-		if (allowed_path(x->opts, "mixed-cacheline", path))
+		if (allowed_path(x->opts, LL_CHECK_MIXED_CACHELINE, path))
 			a.allow |= AL_MIXED;
-		if (allowed_path(x->opts, "write-domains", path))
+		if (allowed_path(x->opts, LL_CHECK_WRITE_DOMAINS, path))
 			a.allow |= AL_DOM;
-		if (allowed_path(x->opts, "split-hot", path))
+		if (allowed_path(x->opts, LL_CHECK_SPLIT_HOT, path))
 			a.allow |= AL_SPLIT;
 		a.split = !(a.allow & AL_SPLIT) && a.e - a.b <= x->cl;
 		x->has_allows |= a.allow != 0;

@@ -11,7 +11,8 @@ man pages, docs/rules.md, the shell completion and --help.
 - every option that takes a separate argument is skipped by the
   completion's search for BINARY, and no option it skips is unknown;
 - scripts/check-ids (run by the build) passes on src/ and fails, naming
-  the file and line, on a copy with one check id misspelt.
+  the file and line, on a copy whose catalog misspells an id and on one
+  that spells an id as a string where the enum goes.
 """
 import os
 import re
@@ -122,16 +123,30 @@ def main():
            "check-ids: every check id src/ spells is in the catalog", p.err)
         copy = os.path.join(tmp, "src")
         shutil.copytree(os.path.join(TOP, "src"), copy)
+        victim = os.path.join(copy, "checks", "catalog.c")
+        with open(victim) as f:
+            text = f.read()
+        line = text[:text.index('.id = "split-hot"')].count("\n") + 1
+        with open(victim, "w") as f:
+            f.write(text.replace('.id = "split-hot"', '.id = "split-hto"', 1))
+        p = run([check_ids, copy, os.path.join(tmp, "stamp2")])
+        ok(p.rc == 1 and f"catalog.c:{line}: error: check id 'split-hto' does not match "
+           "LL_CHECK_SPLIT_HOT" in p.err and not os.path.exists(os.path.join(tmp, "stamp2")),
+           "check-ids: a catalog id that is not its enumerator's fails, at its line", p.err)
+        with open(victim, "w") as f:
+            f.write(text)
         victim = os.path.join(copy, "checks", "checks.c")
         with open(victim) as f:
             text = f.read()
-        line = text[:text.index('rule = "split-hot"')].count("\n") + 1
+        site = "ll_check_allowed(in->allows, in->nr_allows, rule, path)"
+        line = text[:text.index(site)].count("\n") + 1
         with open(victim, "w") as f:
-            f.write(text.replace('rule = "split-hot"', 'rule = "split-hto"', 1))
-        p = run([check_ids, copy, os.path.join(tmp, "stamp2")])
-        ok(p.rc == 1 and f"checks.c:{line}: error: check id 'split-hto'" in p.err and
-           not os.path.exists(os.path.join(tmp, "stamp2")),
-           "check-ids: a misspelt id fails, at its file and line", p.err)
+            f.write(text.replace(site, 'll_allowed(in->allows, in->nr_allows, "split-hot", path)', 1))
+        p = run([check_ids, copy, os.path.join(tmp, "stamp3")])
+        ok(p.rc == 1 and f"checks.c:{line}: error: check id 'split-hot' spelt as a string" in p.err
+           and not os.path.exists(os.path.join(tmp, "stamp3")),
+           "check-ids: an id spelt as a string where an id goes fails, at its file and line",
+           p.err)
     return tap.finish()
 
 
