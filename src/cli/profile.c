@@ -15,6 +15,7 @@
 #include "input/profile/perf_text.h"
 #include "util/diag.h"
 #include "util/hash.h"
+#include "util/slot_table.h"
 #include "util/strbuf.h"
 
 /* More notes than this per profile are counted, not printed. */
@@ -58,48 +59,48 @@ void cli_profiles_release(struct cli_profiles *p)
 }
 
 /*
- * The queries by kind and name: open addressing over query index + 1. A
- * scan of every query per profile row made 80,000 rows of distinct types
- * take most of 26 s.
+ * The queries by kind and name: a slot table over o->queries. A scan of
+ * every query per profile row made 80,000 rows of distinct types take
+ * most of 26 s.
  */
-struct query_set {
-	size_t *slot;
-	size_t mask;
-};
-
-static size_t query_hash(enum ll_query_kind kind, const char *name)
+static uint64_t query_hash(enum ll_query_kind kind, const char *name)
 {
-	return (size_t)ll_fnv1a_str(LL_FNV_INIT ^ (uint64_t)kind, name);
+	return ll_fnv1a_str(LL_FNV_INIT ^ (uint64_t)kind, name);
+}
+
+static uint64_t query_hash_at(const void *ctx, size_t i)
+{
+	const struct options *o = ctx;
+
+	return query_hash(o->queries[i].kind, o->queries[i].name);
 }
 
 /* Whether O has a query KIND NAME; else, with ADD, record query index ADD - 1 as it. */
-static bool queried(struct query_set *set, const struct options *o, enum ll_query_kind kind,
+static bool queried(struct ll_slots *set, const struct options *o, enum ll_query_kind kind,
 		    const char *name, size_t add)
 {
-	size_t at = query_hash(kind, name) & set->mask;
+	size_t at = ll_slots_first(set, query_hash(kind, name));
 
-	for (; set->slot[at]; at = (at + 1) & set->mask) {
-		const struct ll_query *q = &o->queries[set->slot[at] - 1];
+	for (; ll_slots_get(set, at); at = ll_slots_next(set, at)) {
+		const struct ll_query *q = &o->queries[ll_slots_get(set, at) - 1];
 
 		if (q->kind == kind && strcmp(q->name, name) == 0)
 			return true;
 	}
 	if (add)
-		set->slot[at] = add;
+		ll_slots_put(set, at, add - 1);
 	return false;
 }
 
 void cli_profiles_queries(const struct cli_profiles *all, struct options *o)
 {
-	size_t rows = o->nr_queries, cap = 16;
-	struct query_set set;
+	size_t rows = o->nr_queries;
+	struct ll_slots set = LL_SLOTS_INIT;
 
 	for (size_t i = 0; i < all->n; i++)
 		rows += all->v[i]->nr_rows;
-	while (cap < rows * 2)
-		cap *= 2;
-	set.slot = xcalloc(cap, sizeof(*set.slot));
-	set.mask = cap - 1;
+	/* Room for every row up front: no rehash while o->queries grows. */
+	ll_slots_reserve(&set, rows, query_hash_at, o);
 	for (size_t i = 0; i < o->nr_queries; i++)
 		queried(&set, o, o->queries[i].kind, o->queries[i].name, i + 1);
 	for (size_t i = 0; i < all->n; i++) {
@@ -125,7 +126,7 @@ void cli_profiles_queries(const struct cli_profiles *all, struct options *o)
 			queried(&set, o, kind, name, o->nr_queries);
 		}
 	}
-	free(set.slot);
+	ll_slots_release(&set);
 }
 
 static const char *base_name(const char *path)

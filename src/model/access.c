@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/hash.h"
+#include "util/slot_table.h"
 #include "util/sort.h"
 #include "util/strbuf.h"
 
@@ -15,8 +16,7 @@
  * empty), a power of two at least twice the strings, rebuilt as they grow.
  */
 struct ll_intern_table {
-	size_t mask;
-	size_t *slot;
+	struct ll_slots at;	/* over the evidence's strings[] */
 };
 
 void ll_access_evidence_free(struct ll_access_evidence *e)
@@ -24,7 +24,7 @@ void ll_access_evidence_free(struct ll_access_evidence *e)
 	if (!e)
 		return;
 	if (e->intern)
-		free(e->intern->slot);
+		ll_slots_release(&e->intern->at);
 	free(e->intern);
 	for (size_t i = 0; i < e->nr_strings; i++)
 		free(e->strings[i]);
@@ -87,47 +87,32 @@ const struct ll_access_evidence *ll_access_image_find(const struct ll_access_ima
 	return NULL;
 }
 
-static void table_put(struct ll_intern_table *t, char **strings, size_t index)
+static uint64_t string_hash(const void *ctx, size_t i)
 {
-	size_t i = ll_fnv1a_str(LL_FNV_INIT, strings[index]) & t->mask;
+	const struct ll_access_evidence *e = ctx;
 
-	while (t->slot[i])
-		i = (i + 1) & t->mask;
-	t->slot[i] = index + 1;
-}
-
-static void table_rebuild(struct ll_access_evidence *e)
-{
-	struct ll_intern_table *t = e->intern;
-	size_t size = t->mask ? 2 * (t->mask + 1) : 64;
-
-	free(t->slot);
-	t->mask = size - 1;
-	t->slot = xcalloc(size, sizeof(*t->slot));
-	for (size_t k = 0; k < e->nr_strings; k++)
-		table_put(t, e->strings, k);
+	return ll_fnv1a_str(LL_FNV_INIT, e->strings[i]);
 }
 
 const char *ll_access_intern(struct ll_access_evidence *e, const char *s)
 {
-	struct ll_intern_table *t;
+	struct ll_slots *t;
+	size_t at;
 
 	if (!s)
 		return NULL;
 	if (!e->intern)
 		e->intern = xcalloc(1, sizeof(*e->intern));
-	t = e->intern;
-	for (size_t i = t->slot ? ll_fnv1a_str(LL_FNV_INIT, s) & t->mask : 0; t->slot && t->slot[i];
-	     i = (i + 1) & t->mask)
-		if (strcmp(e->strings[t->slot[i] - 1], s) == 0)
-			return e->strings[t->slot[i] - 1];
+	t = &e->intern->at;
+	ll_slots_reserve(t, e->nr_strings + 1, string_hash, e);
+	for (at = ll_slots_first(t, ll_fnv1a_str(LL_FNV_INIT, s)); ll_slots_get(t, at);
+	     at = ll_slots_next(t, at))
+		if (strcmp(e->strings[ll_slots_get(t, at) - 1], s) == 0)
+			return e->strings[ll_slots_get(t, at) - 1];
 	e->strings = xgrow(e->strings, e->nr_strings, sizeof(*e->strings));
-	e->strings[e->nr_strings++] = xstrdup(s);
-	if (!t->slot || 2 * e->nr_strings > t->mask + 1)
-		table_rebuild(e);
-	else
-		table_put(t, e->strings, e->nr_strings - 1);
-	return e->strings[e->nr_strings - 1];
+	e->strings[e->nr_strings] = xstrdup(s);
+	ll_slots_put(t, at, e->nr_strings);
+	return e->strings[e->nr_strings++];
 }
 
 void ll_access_sites_release(struct ll_access_sites *s)

@@ -56,6 +56,7 @@
 #include "util/c_macro.h"
 #include "util/hash.h"
 #include "util/read_file.h"
+#include "util/slot_table.h"
 #include "rules.h"
 
 #define COLUMN_SLACK 2
@@ -102,11 +103,10 @@ struct import {
 	size_t nr_rows;
 	bool nested;		/* some Type was struct_X_T */
 	/*
-	 * The tagged rows by name: open addressing over row index + 1. A
-	 * scan of every earlier row per row made 80,000 rows take 8-21 s.
+	 * The tagged rows by name: a slot table over rows[]. A scan of every
+	 * earlier row per row made 80,000 rows take 8-21 s.
 	 */
-	size_t *by_name;
-	size_t by_name_mask, by_name_used;
+	struct ll_slots by_name;
 	const char *header;	/* the struct's header, when the source tree resolved names */
 };
 
@@ -473,44 +473,28 @@ static struct row_out *new_row(struct import *im, unsigned line, const char *nam
 	return r;
 }
 
-/* The tagged row named NAME, or NULL. */
+/* The tagged row named NAME, or NULL (the first recorded of a name). */
 static const struct row_out *find_row(const struct import *im, const char *name)
 {
-	if (!im->by_name)
-		return NULL;
-	for (size_t at = ll_fnv1a_str(LL_FNV_INIT, name) & im->by_name_mask; im->by_name[at];
-	     at = (at + 1) & im->by_name_mask)
-		if (strcmp(im->rows[im->by_name[at] - 1].name, name) == 0)
-			return &im->rows[im->by_name[at] - 1];
+	for (size_t at = ll_slots_first(&im->by_name, ll_fnv1a_str(LL_FNV_INIT, name));
+	     ll_slots_get(&im->by_name, at); at = ll_slots_next(&im->by_name, at))
+		if (strcmp(im->rows[ll_slots_get(&im->by_name, at) - 1].name, name) == 0)
+			return &im->rows[ll_slots_get(&im->by_name, at) - 1];
 	return NULL;
+}
+
+static uint64_t row_hash(const void *ctx, size_t i)
+{
+	const struct import *im = ctx;
+
+	return ll_fnv1a_str(LL_FNV_INIT, im->rows[i].name);
 }
 
 /* Record row I (tagged, named) for find_row(). */
 static void index_row(struct import *im, size_t i)
 {
-	size_t at;
-
-	if ((im->by_name_used + 1) * 2 > (im->by_name ? im->by_name_mask + 1 : 0)) {
-		size_t cap = im->by_name ? (im->by_name_mask + 1) * 2 : 64, *old = im->by_name;
-		size_t old_cap = old ? im->by_name_mask + 1 : 0;
-
-		im->by_name = xcalloc(cap, sizeof(*im->by_name));
-		im->by_name_mask = cap - 1;
-		for (size_t k = 0; k < old_cap; k++) {
-			if (!old[k])
-				continue;
-			at = ll_fnv1a_str(LL_FNV_INIT, im->rows[old[k] - 1].name) & im->by_name_mask;
-			while (im->by_name[at])
-				at = (at + 1) & im->by_name_mask;
-			im->by_name[at] = old[k];
-		}
-		free(old);
-	}
-	at = ll_fnv1a_str(LL_FNV_INIT, im->rows[i].name) & im->by_name_mask;
-	while (im->by_name[at])
-		at = (at + 1) & im->by_name_mask;
-	im->by_name[at] = i + 1;
-	im->by_name_used++;
+	ll_slots_reserve(&im->by_name, im->by_name.used + 1, row_hash, im);
+	ll_slots_add(&im->by_name, row_hash(im, i), i);
 }
 
 struct aggregate {
@@ -1155,7 +1139,7 @@ done:
 		free(im.rows[i].comment);
 	}
 	free(im.rows);
-	free(im.by_name);
+	ll_slots_release(&im.by_name);
 	for (size_t i = 0; i < n; i++)
 		free(lines[i].text);
 	free(lines);

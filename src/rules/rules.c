@@ -298,39 +298,32 @@ static size_t block_hash(enum ll_kind kind, const char *name)
 	return (size_t)ll_fnv1a_str(LL_FNV_INIT ^ (uint64_t)kind, name);
 }
 
-/* Slot of block I in the index (its blocks of the same kind and name come in order). */
-static void index_insert(struct ll_rules *rules, size_t i)
+static uint64_t block_hash_at(const void *ctx, size_t i)
 {
-	size_t at = block_hash(rules->blocks[i].kind, rules->blocks[i].name) & rules->by_name_mask;
+	const struct ll_rules *rules = ctx;
 
-	while (rules->by_name[at])
-		at = (at + 1) & rules->by_name_mask;
-	rules->by_name[at] = i + 1;
+	return block_hash(rules->blocks[i].kind, rules->blocks[i].name);
 }
 
-/* Index the newest block, growing the table to keep it at most half full. */
+/*
+ * Index the newest block. Blocks of one kind and name stay in the order
+ * they were opened along their probe (util/slot_table.h keeps it).
+ */
 static void index_add(struct ll_rules *rules)
 {
-	if (rules->nr_blocks * 2 > rules->by_name_mask) {
-		free(rules->by_name);
-		rules->by_name_mask = rules->by_name_mask ? rules->by_name_mask * 2 + 1 : 63;
-		rules->by_name = xcalloc(rules->by_name_mask + 1, sizeof(*rules->by_name));
-		for (size_t i = 0; i < rules->nr_blocks; i++)
-			index_insert(rules, i);
-		return;
-	}
-	index_insert(rules, rules->nr_blocks - 1);
+	size_t i = rules->nr_blocks - 1;
+
+	ll_slots_reserve(&rules->by_name, rules->nr_blocks, block_hash_at, rules);
+	ll_slots_add(&rules->by_name, block_hash_at(rules, i), i);
 }
 
 /* The first block opened of KIND NAME (and IN_GLOB, unless ANY_GLOB), or NULL. */
 static struct ll_block *first_block(struct ll_rules *rules, enum ll_kind kind, const char *name,
 				    const char *in_glob, bool any_glob)
 {
-	if (!rules->by_name)
-		return NULL;
-	for (size_t at = block_hash(kind, name) & rules->by_name_mask; rules->by_name[at];
-	     at = (at + 1) & rules->by_name_mask) {
-		struct ll_block *b = &rules->blocks[rules->by_name[at] - 1];
+	for (size_t at = ll_slots_first(&rules->by_name, block_hash(kind, name));
+	     ll_slots_get(&rules->by_name, at); at = ll_slots_next(&rules->by_name, at)) {
+		struct ll_block *b = &rules->blocks[ll_slots_get(&rules->by_name, at) - 1];
 
 		if (b->kind == kind && strcmp(b->name, name) == 0 &&
 		    (any_glob || (!b->in_glob && !in_glob) ||
@@ -775,7 +768,7 @@ void ll_rules_release(struct ll_rules *rules)
 		free(b->in_glob);
 	}
 	free(rules->blocks);
-	free(rules->by_name);
+	ll_slots_release(&rules->by_name);
 	for (size_t i = 0; i < rules->nr_files; i++)
 		free(rules->files[i]);
 	free(rules->files);

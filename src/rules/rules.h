@@ -14,6 +14,7 @@
 
 #include "model/finding.h"
 #include "util/diag.h"
+#include "util/slot_table.h"
 #include "model/layout.h"
 
 #define LL_ALIGN_TYPE UINT64_MAX	/* "align type" */
@@ -74,11 +75,10 @@ struct ll_rules {
 	size_t nr_files;
 	unsigned instances;	/* struct/union lines seen, for merge bookkeeping */
 	/*
-	 * Blocks by kind and name (open addressing, block index + 1; 0: empty
-	 * slot), so that 40,000 blocks are not 40,000 linear searches.
+	 * Blocks by kind and name (a slot table over blocks[]), so that 40,000
+	 * blocks are not 40,000 linear searches.
 	 */
-	size_t *by_name;
-	size_t by_name_mask;
+	struct ll_slots by_name;
 };
 
 /* Read a rules file or a directory of *.rules (recursively, in name order). */

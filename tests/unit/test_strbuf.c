@@ -8,6 +8,10 @@
  * copy) and escape every control byte and DEL wherever it sits. The
  * huge-page helpers (src/util/huge_page.c) must give aligned whole huge
  * pages that carry the kernel's advice, and refuse a size that overflows.
+ * sb_add_hex() writes what "%02x" writes. The slot table
+ * (src/util/slot_table.c) finds every entry after many rehashes, and
+ * entries of one key stay in the order they were added, also when their
+ * probe run wraps round the end of the table.
  */
 #include <check.h>	/* the Check framework */
 #ifndef CHECK_MAJOR_VERSION
@@ -22,6 +26,7 @@
 
 #include "../../src/util/c_macro.h"
 #include "../../src/util/huge_page.h"
+#include "../../src/util/slot_table.h"
 #include "../../src/util/strbuf.h"
 
 START_TEST(test_add_u64_matches_printf)
@@ -236,6 +241,109 @@ START_TEST(test_macro_not_a_path)
 }
 END_TEST
 
+START_TEST(test_add_hex_matches_printf)
+{
+	unsigned char bytes[256];
+	struct strbuf sb = STRBUF_INIT;
+	char want[3];
+
+	for (int i = 0; i < 256; i++)
+		bytes[i] = (unsigned char)(255 - i);
+	sb_adds(&sb, "id:");
+	sb_add_hex(&sb, bytes, sizeof(bytes));
+	ck_assert_uint_eq(sb.len, 3 + 2 * sizeof(bytes));
+	for (int i = 0; i < 256; i++) {
+		snprintf(want, sizeof(want), "%02x", bytes[i]);
+		ck_assert_int_eq(memcmp(sb.buf + 3 + 2 * i, want, 2), 0);
+	}
+	ck_assert_int_eq(sb.buf[sb.len], '\0');
+	sb_release(&sb);
+}
+END_TEST
+
+/* Keys are small numbers; HASH_OF gives each its own bucket or a chosen one. */
+struct keys {
+	unsigned key[4096];
+	uint64_t (*bucket)(unsigned key);
+};
+
+static uint64_t key_hash(const void *ctx, size_t i)
+{
+	const struct keys *k = ctx;
+
+	return k->bucket(k->key[i]);
+}
+
+static uint64_t spread(unsigned key)
+{
+	return (uint64_t)key * 0x9e3779b97f4a7c15ULL;
+}
+
+/* Every key lands on the table's last slots, whatever the size: runs wrap round. */
+static uint64_t at_the_end(unsigned key)
+{
+	return ~(uint64_t)0 - (key % 3);
+}
+
+/* The entries of key KEY in probe order, into OUT; how many. */
+static size_t entries_of(const struct ll_slots *t, const struct keys *k, unsigned key,
+			 size_t *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t at = ll_slots_first(t, k->bucket(key)); ll_slots_get(t, at);
+	     at = ll_slots_next(t, at))
+		if (k->key[ll_slots_get(t, at) - 1] == key && n < max)
+			out[n++] = ll_slots_get(t, at) - 1;
+	return n;
+}
+
+static void add_keys(struct keys *k, uint64_t (*bucket)(unsigned), unsigned distinct)
+{
+	struct ll_slots t = LL_SLOTS_INIT;
+	size_t seen[4096];
+
+	k->bucket = bucket;
+	for (size_t i = 0; i < 4096; i++) {
+		k->key[i] = (unsigned)(i % distinct);
+		ll_slots_reserve(&t, i + 1, key_hash, k);
+		ll_slots_add(&t, key_hash(k, i), i);
+		ck_assert_uint_le(2 * t.used, t.mask + 1);
+	}
+	ck_assert_uint_eq(t.used, 4096);
+	for (unsigned key = 0; key < distinct; key++) {
+		size_t n = entries_of(&t, k, key, seen, 4096);
+
+		ck_assert_uint_eq(n, (4096 - key + distinct - 1) / distinct);
+		for (size_t j = 0; j < n; j++)
+			ck_assert_uint_eq(seen[j], key + j * distinct);	/* added first, found first */
+	}
+	ll_slots_release(&t);
+	ck_assert_ptr_null(t.slot);
+}
+
+START_TEST(test_slots_find_all_in_order)
+{
+	static struct keys k;
+
+	add_keys(&k, spread, 4096);	/* one entry a key */
+	add_keys(&k, spread, 7);	/* long runs of one key */
+	add_keys(&k, at_the_end, 3);	/* runs that wrap */
+}
+END_TEST
+
+START_TEST(test_slots_empty_table)
+{
+	struct ll_slots t = LL_SLOTS_INIT;
+
+	ck_assert_uint_eq(ll_slots_get(&t, ll_slots_first(&t, 12345)), 0);
+	ll_slots_reserve(&t, 0, key_hash, NULL);
+	ck_assert_uint_eq(t.mask + 1, 16);
+	ck_assert_uint_eq(ll_slots_get(&t, ll_slots_first(&t, 12345)), 0);
+	ll_slots_release(&t);
+}
+END_TEST
+
 static Suite *strbuf_suite(void)
 {
 	Suite *s = suite_create("strbuf");
@@ -249,6 +357,11 @@ static Suite *strbuf_suite(void)
 	tcase_add_test(t, test_add_u64_matches_printf);
 	tcase_add_test(t, test_addf_fits_and_overflows);
 	tcase_add_test(t, test_addf_into_empty);
+	tcase_add_test(t, test_add_hex_matches_printf);
+	suite_add_tcase(s, t);
+	t = tcase_create("slot_table");
+	tcase_add_test(t, test_slots_find_all_in_order);
+	tcase_add_test(t, test_slots_empty_table);
 	suite_add_tcase(s, t);
 	t = tcase_create("escape");
 	tcase_add_test(t, test_escape_keeps_printable);

@@ -20,35 +20,40 @@ static uint64_t name_hash(const char *s)
 	return ll_fnv1a(LL_FNV_INIT, s, strlen(s));
 }
 
+static uint64_t set_hash(const void *ctx, size_t i)
+{
+	return name_hash(((const char *const *)ctx)[i]);
+}
+
+/* Where NAME is in SET, or the empty slot where it would go. */
+static size_t set_slot(const struct name_set *set, const char *name)
+{
+	size_t at = ll_slots_first(&set->at, name_hash(name));
+
+	while (ll_slots_get(&set->at, at) &&
+	       strcmp(set->names[ll_slots_get(&set->at, at) - 1], name) != 0)
+		at = ll_slots_next(&set->at, at);
+	return at;
+}
+
 static void set_init(struct name_set *set, const char *const *names, size_t n)
 {
-	size_t cap = 16;
-
-	while (cap < n * 4)
-		cap *= 2;
-	set->names = names;
-	set->slots = xcalloc(cap, sizeof(*set->slots));
-	set->mask = cap - 1;
+	*set = (struct name_set){ .names = names, .at = LL_SLOTS_INIT };
+	ll_slots_reserve(&set->at, 2 * n, set_hash, names);
 	for (size_t i = 0; i < n; i++) {
-		size_t at = name_hash(names[i]) & set->mask;
+		size_t at = set_slot(set, names[i]);
 
-		while (set->slots[at] && strcmp(names[set->slots[at] - 1], names[i]) != 0)
-			at = (at + 1) & set->mask;
-		set->slots[at] = (uint32_t)i + 1;
+		if (ll_slots_get(&set->at, at))
+			ll_slots_replace(&set->at, at, i);
+		else
+			ll_slots_put(&set->at, at, i);
 	}
 }
 
 /* The index of a name asked for that equals NAME, or -1. */
 static long set_index(const struct name_set *set, const char *name)
 {
-	size_t at = name_hash(name) & set->mask;
-
-	while (set->slots[at]) {
-		if (strcmp(set->names[set->slots[at] - 1], name) == 0)
-			return (long)set->slots[at] - 1;
-		at = (at + 1) & set->mask;
-	}
-	return -1;
+	return (long)ll_slots_get(&set->at, set_slot(set, name)) - 1;
 }
 
 /* The name asked for that equals NAME, or NULL. */
@@ -703,7 +708,7 @@ int ll_finder_scan(const struct ll_finder_source *src, struct ll_name_index *ind
 			fn(&die, NULL, name, arg);
 	}
 	free(hits.v);
-	free(set.slots);
+	ll_slots_release(&set.at);
 	free(mapped);
 	ll_finder_prescan_release(&taken);
 	ll_scan_result_release(&scan);

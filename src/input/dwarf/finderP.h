@@ -18,6 +18,7 @@
 
 #include "input/dwarf/raw/scan.h"
 #include "input/dwarf/scopes.h"
+#include "util/slot_table.h"
 #include "input/elf/elf_section.h"
 #include "model/builder.h"
 #include "util/edit_distance.h"
@@ -50,8 +51,7 @@ struct ll_finder {
 /* A tiny open-addressing set of the names asked for. */
 struct name_set {
 	const char *const *names;
-	uint32_t *slots;	/* index + 1 into names; 0: empty */
-	size_t mask;
+	struct ll_slots at;	/* over names; of a name given twice, the later */
 };
 
 /*

@@ -50,6 +50,7 @@
 #include "model/builder.h"
 #include "util/hash.h"
 #include "util/read_file.h"
+#include "util/slot_table.h"
 #include "util/strbuf.h"
 #include "util/threads.h"
 
@@ -305,8 +306,9 @@ struct raw_def {
 
 /* Strings kept once each: the raw files of --list's thousands of definitions repeat. */
 struct interned {
-	char **slots;
-	size_t mask, n;
+	char **strings;		/* each once, owned */
+	size_t n;
+	struct ll_slots at;	/* over strings[] */
 };
 
 struct query_state {
@@ -347,8 +349,7 @@ struct lookup_ctx {
 	size_t n;
 	struct query_state *state;
 	/* Queries by name: --list asks for thousands at once. */
-	size_t *first;		/* open addressing: query index + 1 */
-	size_t mask;
+	struct ll_slots first;	/* the first query of each name */
 	size_t *next;		/* next query with the same name, index + 1 */
 	struct unit_files files;	/* of the unit the last raw hit was in */
 	size_t part;			/* the part being scanned */

@@ -2,44 +2,36 @@
 /* Lookup: the DIEs of the names asked for, as candidates, and the one picked for each name. */
 #include "input/dwarf/readerP.h"
 
+static uint64_t interned_hash(const void *ctx, size_t i)
+{
+	const struct interned *t = ctx;
+
+	return ll_fnv1a_str(LL_FNV_INIT, t->strings[i]);
+}
+
 static const char *intern(struct interned *t, const char *s)
 {
 	size_t at;
 
 	if (!s)
 		return NULL;
-	if ((t->n + 1) * 2 > t->mask + 1) {
-		size_t cap = t->mask ? (t->mask + 1) * 2 : 64;
-		char **old = t->slots;
-		size_t old_cap = t->mask ? t->mask + 1 : 0;
-
-		t->slots = xcalloc(cap, sizeof(*t->slots));
-		t->mask = cap - 1;
-		for (size_t i = 0; i < old_cap; i++) {
-			if (!old[i])
-				continue;
-			at = ll_fnv1a_str(LL_FNV_INIT, old[i]) & t->mask;
-			while (t->slots[at])
-				at = (at + 1) & t->mask;
-			t->slots[at] = old[i];
-		}
-		free(old);
-	}
-	at = ll_fnv1a_str(LL_FNV_INIT, s) & t->mask;
-	while (t->slots[at]) {
-		if (strcmp(t->slots[at], s) == 0)
-			return t->slots[at];
-		at = (at + 1) & t->mask;
-	}
-	t->n++;
-	return t->slots[at] = xstrdup(s);
+	ll_slots_reserve(&t->at, t->n + 1, interned_hash, t);
+	for (at = ll_slots_first(&t->at, ll_fnv1a_str(LL_FNV_INIT, s)); ll_slots_get(&t->at, at);
+	     at = ll_slots_next(&t->at, at))
+		if (strcmp(t->strings[ll_slots_get(&t->at, at) - 1], s) == 0)
+			return t->strings[ll_slots_get(&t->at, at) - 1];
+	t->strings = xgrow(t->strings, t->n, sizeof(*t->strings));
+	t->strings[t->n] = xstrdup(s);
+	ll_slots_put(&t->at, at, t->n);
+	return t->strings[t->n++];
 }
 
 void reader_interned_release(struct interned *t)
 {
-	for (size_t i = 0; t->slots && i <= t->mask; i++)
-		free(t->slots[i]);
-	free(t->slots);
+	for (size_t i = 0; i < t->n; i++)
+		free(t->strings[i]);
+	free(t->strings);
+	ll_slots_release(&t->at);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -340,41 +332,40 @@ void reader_index_key(const struct ll_dwarf_input *in, struct ll_index_key *key)
 	key->ctime_nsec = st.st_ctim.tv_nsec;
 }
 
-static size_t str_hash(const char *s)
+static uint64_t query_name_hash(const void *ctx, size_t i)
 {
-	return (size_t)ll_fnv1a_str(LL_FNV_INIT, s);
+	const struct lookup_ctx *lc = ctx;
+
+	return ll_fnv1a_str(LL_FNV_INIT, lc->queries[i].name);
 }
 
 void reader_index_queries(struct lookup_ctx *lc)
 {
-	size_t slots = 16;
-
-	while (slots < lc->n * 4)
-		slots *= 2;
-	lc->first = xcalloc(slots, sizeof(*lc->first));
 	lc->next = xcalloc(lc->n ? lc->n : 1, sizeof(*lc->next));
-	lc->mask = slots - 1;
+	ll_slots_reserve(&lc->first, 2 * lc->n, query_name_hash, lc);
 	for (size_t i = lc->n; i-- > 0;) {
-		size_t at = str_hash(lc->queries[i].name) & lc->mask;
+		size_t at = ll_slots_first(&lc->first, query_name_hash(lc, i));
 
-		while (lc->first[at] && strcmp(lc->queries[lc->first[at] - 1].name,
-					       lc->queries[i].name) != 0)
-			at = (at + 1) & lc->mask;
-		lc->next[i] = lc->first[at];
-		lc->first[at] = i + 1;
+		while (ll_slots_get(&lc->first, at) &&
+		       strcmp(lc->queries[ll_slots_get(&lc->first, at) - 1].name,
+			      lc->queries[i].name) != 0)
+			at = ll_slots_next(&lc->first, at);
+		/* The earliest query of a name heads its chain: the walk runs backwards. */
+		lc->next[i] = ll_slots_get(&lc->first, at);
+		if (lc->next[i])
+			ll_slots_replace(&lc->first, at, i);
+		else
+			ll_slots_put(&lc->first, at, i);
 	}
 }
 
 /* First query named NAME, as index + 1 (0: none); then follow lc->next. */
 size_t reader_queries_named(const struct lookup_ctx *lc, const char *name)
 {
-	size_t at = str_hash(name) & lc->mask;
-
-	while (lc->first[at]) {
-		if (strcmp(lc->queries[lc->first[at] - 1].name, name) == 0)
-			return lc->first[at];
-		at = (at + 1) & lc->mask;
-	}
+	for (size_t at = ll_slots_first(&lc->first, ll_fnv1a_str(LL_FNV_INIT, name));
+	     ll_slots_get(&lc->first, at); at = ll_slots_next(&lc->first, at))
+		if (strcmp(lc->queries[ll_slots_get(&lc->first, at) - 1].name, name) == 0)
+			return ll_slots_get(&lc->first, at);
 	return 0;
 }
 

@@ -424,7 +424,7 @@ static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 	free(finders);
 	free(state);
 	free(names);
-	free(lc.first);
+	ll_slots_release(&lc.first);
 	free(lc.next);
 	reader_unit_files_release(&lc.files);
 	return rc;

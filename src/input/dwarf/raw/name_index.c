@@ -19,6 +19,7 @@
 #include "util/edit_distance.h"
 #include "util/hash.h"
 #include "util/read_file.h"
+#include "util/slot_table.h"
 #include "util/strbuf.h"
 #include <stddef.h>
 
@@ -201,12 +202,18 @@ void ll_name_index_entries_free(struct ll_index_entry *entries, size_t n)
 	free(entries);
 }
 
-/* Strings of the index, each once: open addressing over offsets + 1. */
+/* Strings of the index, each once: a slot table (util/slot_table.h) over byte offsets. */
 struct string_table {
 	struct strbuf bytes;
-	uint32_t *slots;
-	size_t mask, n;
+	struct ll_slots at;
 };
+
+static uint64_t string_hash(const void *ctx, size_t offset)
+{
+	const struct string_table *t = ctx;
+
+	return ll_fnv1a_str(LL_FNV_INIT, t->bytes.buf + offset);
+}
 
 static uint32_t string_add(struct string_table *t, const char *s)
 {
@@ -214,33 +221,14 @@ static uint32_t string_add(struct string_table *t, const char *s)
 
 	if (!s)
 		return LL_INDEX_NO_STRING;
-	if ((t->n + 1) * 2 > t->mask + 1) {
-		size_t cap = (t->mask + 1) * 2;
-		uint32_t *old = t->slots;
-		size_t old_cap = t->mask + 1;
-
-		t->slots = xcalloc(cap, sizeof(*t->slots));
-		t->mask = cap - 1;
-		for (size_t i = 0; i < old_cap; i++) {
-			if (!old[i])
-				continue;
-			at = ll_fnv1a_str(LL_FNV_INIT, t->bytes.buf + old[i] - 1) & t->mask;
-			while (t->slots[at])
-				at = (at + 1) & t->mask;
-			t->slots[at] = old[i];
-		}
-		free(old);
-	}
-	at = ll_fnv1a_str(LL_FNV_INIT, s) & t->mask;
-	while (t->slots[at]) {
-		if (strcmp(t->bytes.buf + t->slots[at] - 1, s) == 0)
-			return t->slots[at] - 1;
-		at = (at + 1) & t->mask;
-	}
-	t->slots[at] = (uint32_t)t->bytes.len + 1;
-	t->n++;
+	ll_slots_reserve(&t->at, t->at.used + 1, string_hash, t);
+	for (at = ll_slots_first(&t->at, ll_fnv1a_str(LL_FNV_INIT, s)); ll_slots_get(&t->at, at);
+	     at = ll_slots_next(&t->at, at))
+		if (strcmp(t->bytes.buf + ll_slots_get(&t->at, at) - 1, s) == 0)
+			return (uint32_t)ll_slots_get(&t->at, at) - 1;
+	ll_slots_put(&t->at, at, t->bytes.len);
 	sb_add(&t->bytes, s, strlen(s) + 1);
-	return t->slots[at] - 1;
+	return (uint32_t)ll_slots_get(&t->at, at) - 1;
 }
 
 static void add_u32s(struct strbuf *sb, const uint32_t *v, size_t n)
@@ -266,7 +254,7 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 		  const struct ll_index_entry *e, size_t n, struct index_header *h,
 		  struct strbuf *body, struct strbuf *posts)
 {
-	struct string_table st = { .slots = xcalloc(16, sizeof(uint32_t)), .mask = 15 };
+	struct string_table st = { .bytes = STRBUF_INIT, .at = LL_SLOTS_INIT };
 	uint32_t *name_off = xmalloc((n ? n : 1) * 4), *post_first = xmalloc((n + 1) * 4);
 	uint32_t *def_first = xmalloc((n + 1) * 4), *flags = xmalloc((n ? n : 1) * 4);
 	struct strbuf names = STRBUF_INIT, defs = STRBUF_INIT;
@@ -346,7 +334,7 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 	sb_release(&names);
 	sb_release(&defs);
 	sb_release(&st.bytes);
-	free(st.slots);
+	ll_slots_release(&st.at);
 	free(name_off);
 	free(post_first);
 	free(def_first);
