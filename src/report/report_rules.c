@@ -11,6 +11,14 @@
 #include "report/report.h"
 #include "report/describe.h"
 
+/* "# binary: PATH, build-id ID": which build the tags were read from. */
+static void binary_line(const struct ll_run *run, struct strbuf *out)
+{
+	sb_adds(out, "# binary: ");
+	sb_add_escaped(out, run->binary_path);
+	sb_addf(out, ", build-id %s\n", run->build_id ? run->build_id : "none");
+}
+
 static void header(const struct ll_run *run, const char *const *profiles, size_t n,
 		   struct strbuf *out)
 {
@@ -22,9 +30,7 @@ static void header(const struct ll_run *run, const char *const *profiles, size_t
 		sb_add_escaped(out, profiles[i]);
 		sb_addc(out, '\n');
 	}
-	sb_adds(out, "# binary: ");
-	sb_add_escaped(out, run->binary_path);
-	sb_addf(out, ", build-id %s\n", run->build_id ? run->build_id : "none");
+	binary_line(run, out);
 	sb_addf(out, "# thresholds: --measured-hot %g (percent of the struct's samples), "
 		"--measured-writes %g (percent of a member's samples)\n", t->hot_pct, t->write_pct);
 	sb_adds(out, "# write-hot: hot and written at least that often; read-mostly: hot and "
@@ -228,9 +234,7 @@ static void static_header(const struct ll_run *run, struct strbuf *out)
 
 	sb_adds(out, "# Written by layoutlint --write-rules from the binary's code (--access); "
 		"review and edit.\n");
-	sb_adds(out, "# binary: ");
-	sb_add_escaped(out, run->binary_path);
-	sb_addf(out, ", build-id %s\n", run->build_id ? run->build_id : "none");
+	binary_line(run, out);
 	sb_addf(out, "# thresholds: --static-readers %u, --static-writers %u (functions, "
 		"constructors aside)\n", t->readers, t->writers);
 	sb_adds(out, "# write-hot: updated atomically (or a lock taken there), or stored by that "

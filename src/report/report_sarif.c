@@ -125,6 +125,17 @@ static const char *binary_of(const struct ll_run *run, const struct ll_linted *l
 	return l->binary ? l->binary : run->binary_path;
 }
 
+/* One logicalLocations entry: a struct ("type") or one of its members ("member"). */
+static void logical_location(struct json_writer *w, const char *name, const char *qualified,
+			     const char *kind)
+{
+	jw_begin_object(w);
+	jw_kstring(w, "name", name);
+	jw_kstring(w, "fullyQualifiedName", qualified);
+	jw_kstring(w, "kind", kind);
+	jw_end_object(w);
+}
+
 static void physical(struct json_writer *w, const char *binary, const struct ll_decl *d)
 {
 	jw_key(w, "physicalLocation");
@@ -258,19 +269,11 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 		const char *member = f->located ? f->located : f->members[0];
 
 		sb_addf(&qname, "%s %s::%s", ll_kind_name(s->kind), s->name, member);
-		jw_begin_object(w);
-		jw_kstring(w, "name", member);
-		jw_kstring(w, "fullyQualifiedName", qname.buf);
-		jw_kstring(w, "kind", "member");
-		jw_end_object(w);
+		logical_location(w, member, qname.buf, "member");
 		sb_reset(&qname);
 	}
 	sb_addf(&qname, "%s %s", ll_kind_name(s->kind), s->name);
-	jw_begin_object(w);
-	jw_kstring(w, "name", s->name);
-	jw_kstring(w, "fullyQualifiedName", qname.buf);
-	jw_kstring(w, "kind", "type");
-	jw_end_object(w);
+	logical_location(w, s->name, qname.buf, "type");
 	jw_end_array(w);
 	jw_end_object(w);
 	jw_end_array(w);
@@ -408,11 +411,7 @@ static void absent_result(struct json_writer *w, const struct ll_run *run,
 	sb_addf(&qname, "%s %s", ll_kind_name(k->kind), k->name);
 	jw_key(w, "logicalLocations");
 	jw_begin_array(w);
-	jw_begin_object(w);
-	jw_kstring(w, "name", k->name);
-	jw_kstring(w, "fullyQualifiedName", qname.buf);
-	jw_kstring(w, "kind", "type");
-	jw_end_object(w);
+	logical_location(w, k->name, qname.buf, "type");
 	jw_end_array(w);
 	jw_end_object(w);
 	jw_end_array(w);

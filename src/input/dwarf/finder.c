@@ -349,6 +349,18 @@ static int check_unit(Dwarf *dwarf, bool types, const char *path, Dwarf_Off off,
 		       abbrev[bad], (unsigned long long)bad, (unsigned long long)off);
 }
 
+/* The unit at OFF (NEXT its end) checked, and its root DIE in *CU; -1 when it cannot be read. */
+static int open_unit(Dwarf *dwarf, bool types, const char *path, Dwarf_Off off, Dwarf_Off next,
+		     size_t hsize, Dwarf_Off abbrev_off, Dwarf_Die *cu, struct ll_error *err)
+{
+	if (check_unit(dwarf, types, path, off, next, abbrev_off, err))
+		return -1;
+	if (!unit_die(dwarf, types, off + hsize, cu))
+		return ll_fail(err, "%s: unreadable compilation unit at %s offset 0x%llx: %s", path,
+			       section_name(types), (unsigned long long)off, dwarf_errmsg(-1));
+	return 0;
+}
+
 static int walk_all(Dwarf *dwarf, bool types, const char *path, const struct name_set *set,
 		    struct offsets *hits, struct ll_error *err)
 {
@@ -359,12 +371,8 @@ static int walk_all(Dwarf *dwarf, bool types, const char *path, const struct nam
 	while ((rc = next_unit(dwarf, types, off, &next, &hsize, &abbrev_off)) == 0) {
 		Dwarf_Die cu;
 
-		if (check_unit(dwarf, types, path, off, next, abbrev_off, err))
+		if (open_unit(dwarf, types, path, off, next, hsize, abbrev_off, &cu, err))
 			return -1;
-		if (!unit_die(dwarf, types, off + hsize, &cu))
-			return ll_fail(err, "%s: unreadable compilation unit at %s offset 0x%llx: %s", path,
-				       section_name(types), (unsigned long long)off,
-				       dwarf_errmsg(-1));
 		if (walk_unit(&cu, path, set, hits, err))
 			return -1;
 		off = next;
@@ -832,12 +840,8 @@ static int list_with_libdw(Dwarf *dwarf, bool types, const char *path, char ***n
 	while ((rc = next_unit(dwarf, types, off, &next, &hsize, &abbrev_off)) == 0) {
 		Dwarf_Die cu, child;
 
-		if (check_unit(dwarf, types, path, off, next, abbrev_off, err))
+		if (open_unit(dwarf, types, path, off, next, hsize, abbrev_off, &cu, err))
 			return -1;
-		if (!unit_die(dwarf, types, off + hsize, &cu))
-			return ll_fail(err, "%s: unreadable compilation unit at %s offset 0x%llx: %s", path,
-				       section_name(types), (unsigned long long)off,
-				       dwarf_errmsg(-1));
 		/* As walk_unit(): a DIE libdw cannot read fails the run, never drops a unit. */
 		rc = dwarf_child(&cu, &child);
 		while (rc == 0) {

@@ -339,9 +339,24 @@ int ll_elf_relocate_debug(Elf *elf, int fd, unsigned char *image, size_t size)
  * them in COMDAT groups may be joined end to end. Not .debug_line or
  * .debug_str_offsets, which units address by offset.
  */
-static bool joinable(const char *name)
+/*
+ * Section I's header, when it is one of the names joined, and which (0
+ * .debug_info, 1 .debug_types) in *K.
+ */
+static bool joinable_section(Elf *elf, size_t shstrndx, size_t i, GElf_Shdr *sh, size_t *k)
 {
-	return strcmp(name, ".debug_info") == 0 || strcmp(name, ".debug_types") == 0;
+	Elf_Scn *scn = elf_getscn(elf, i);
+	const char *name;
+
+	if (!scn || !gelf_getshdr(scn, sh) || !(name = elf_strptr(elf, shstrndx, sh->sh_name)))
+		return false;
+	if (strcmp(name, ".debug_info") == 0)
+		*k = 0;
+	else if (strcmp(name, ".debug_types") == 0)
+		*k = 1;
+	else
+		return false;
+	return true;
 }
 
 int ll_elf_join_comdat_debug(Elf *elf, const unsigned char *image, size_t size,
@@ -365,17 +380,13 @@ int ll_elf_join_comdat_debug(Elf *elf, const unsigned char *image, size_t size,
 	/* For each joinable name: its first section, and the bytes of all of them. */
 	size_t first[2] = { 0, 0 }, count[2] = { 0, 0 };
 	uint64_t total[2] = { 0, 0 };
-	static const char *const names[2] = { ".debug_info", ".debug_types" };
 
 	for (size_t i = 1; i < shnum; i++) {
-		Elf_Scn *scn = elf_getscn(elf, i);
 		GElf_Shdr sh;
-		const char *name;
+		size_t k;
 
-		if (!scn || !gelf_getshdr(scn, &sh) ||
-		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || !joinable(name))
+		if (!joinable_section(elf, shstrndx, i, &sh, &k))
 			continue;
-		size_t k = strcmp(name, names[0]) == 0 ? 0 : 1;
 
 		if ((sh.sh_flags & SHF_COMPRESSED) || !in_file(&sh, size))
 			return 1;
@@ -407,14 +418,11 @@ int ll_elf_join_comdat_debug(Elf *elf, const unsigned char *image, size_t size,
 	uint64_t fill[2] = { joined_at[0], joined_at[1] };
 
 	for (size_t i = 1; i < shnum; i++) {
-		Elf_Scn *scn = elf_getscn(elf, i);
 		GElf_Shdr sh;
-		const char *name;
+		size_t k;
 
-		if (!scn || !gelf_getshdr(scn, &sh) ||
-		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || !joinable(name))
+		if (!joinable_section(elf, shstrndx, i, &sh, &k))
 			continue;
-		size_t k = strcmp(name, names[0]) == 0 ? 0 : 1;
 
 		if (count[k] < 2)
 			continue;
