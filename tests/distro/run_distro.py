@@ -27,7 +27,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Failure, Lint, have, run, tap_main  # noqa: E402
+from lib import Failure, Lint, build_id, have, run, tap_main  # noqa: E402
 
 LIBC = "/lib/x86_64-linux-gnu/libc.so.6"
 LIBSTDCXX = "/usr/lib/x86_64-linux-gnu/debug/libstdc++.so.6.0.30"
@@ -49,11 +49,9 @@ def list_rows(out):
 
 
 def debug_file(binary):
-    p = run(["readelf", "-n", binary])
-    m = re.search(r"Build ID:\s*([0-9a-f]+)", p.out)
-    if not m:
+    bid = build_id(binary)
+    if not bid:
         return None
-    bid = m.group(1)
     path = "/usr/lib/debug/.build-id/%s/%s.debug" % (bid[:2], bid[2:])
     return path if os.path.exists(path) else None
 

@@ -37,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
 import lib  # noqa: E402
-from lib import Tap, parse_args  # noqa: E402
+from lib import Tap, build_id, parse_args  # noqa: E402
 
 SOURCE = os.path.join(HERE, "hostile.c")
 RULES = os.path.join(HERE, "hostile.rules")
@@ -71,14 +71,6 @@ def build(workdir):
     with open(bad, "wb") as f:
         f.write(data)
     return exe, bad
-
-
-def build_id(path):
-    out = run(["readelf", "-n", path]).stdout.decode()
-    for line in out.splitlines():
-        if "Build ID:" in line:
-            return line.split()[-1]
-    return None
 
 
 def has_control(data):

@@ -12,7 +12,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from lib import Lint, Tap, parse_args, run  # noqa: E402
+from lib import Lint, Tap, build_id, parse_args, run  # noqa: E402
 
 # name_index.c's format 6: the header, then units, names, definitions,
 # strings and postings, each 8-byte aligned with its own checksum.
@@ -149,7 +149,7 @@ def main():
        "a binary written just now gets no index", p.stderr)
     shutil.rmtree(cache, ignore_errors=True)
     time.sleep(3)
-    bid = run(["readelf", "-n", exe]).stdout.split("Build ID:")[1].split()[0]
+    bid = build_id(exe)
     index = os.path.join(cache, "layoutlint", bid + ".index")
     check_bound(a, ok, lint, exe, other)
     check_beyond(ok, lint, beyond, os.path.join(a.workdir, "beyond-cache"))
@@ -361,7 +361,7 @@ def main():
 
     # Another binary's index under this one's name: a foreign build-id.
     p = lint.run("--list", other, extra_env=env)
-    obid = run(["readelf", "-n", other]).stdout.split("Build ID:")[1].split()[0]
+    obid = build_id(other)
     refused(open(os.path.join(cache, "layoutlint", obid + ".index"), "rb").read(),
             "another build-id", "another binary's index")
     # Writing never follows a link planted at the index's name.
@@ -424,7 +424,7 @@ def check_beyond(ok, lint, beyond, cache):
     queries = [["--list=*"], ["--list=*"], ["struct", "idx_alpha"], ["idx_dup"],
                ["--audit=*"], ["struct", "ns::idx_ns"], ["struct", "idx_top"]]
     for what, exe in beyond.items():
-        bid = run(["readelf", "-n", exe]).stdout.split("Build ID:")[1].split()[0]
+        bid = build_id(exe)
         env = {"XDG_CACHE_HOME": cache}
         warm = [lint.run(exe, *q, extra_env=env) for q in queries]
         cold = [lint.run(exe, *q, extra_env=dict(env, LAYOUTLINT_CACHE="off")) for q in queries]

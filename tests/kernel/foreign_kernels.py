@@ -50,7 +50,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from lib import Tap, parse_args  # noqa: E402
+from lib import Tap, build_id, parse_args  # noqa: E402
 import pahole_compare as pc  # noqa: E402
 
 # The kernel's own L1_CACHE_BYTES for each image: s390's is 256
@@ -133,13 +133,6 @@ def measure(argv, timeout, stdin_text=None, out_file=None):
 # --------------------------------------------------------------------------
 # the pahole dump, cached with its key
 # --------------------------------------------------------------------------
-
-def build_id(image):
-    out = subprocess.run(["readelf", "-n", "--wide", image], capture_output=True,
-                         text=True, errors="replace")
-    m = re.search(r"Build ID: ([0-9a-f]+)", out.stdout)
-    return m.group(1) if m else None
-
 
 def dump_key(image, pahole, line):
     st = os.stat(image)

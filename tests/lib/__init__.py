@@ -3,7 +3,7 @@
 tap      TAP output (meson reads it with protocol: tap)
 proc     running a program or the layoutlint binary: exit status, stdout,
          stderr, a time limit, one exception for "could not even run"; git_env()
-         for git on a test's own repository
+         for git on a test's own repository; build_id() of an ELF file
 runner   a runner's command line (--layoutlint, --workdir, --rules-dir, --jobs
          and its own) and, for a new runner, its whole skeleton: tap_main()
 fixture  compiling a C fixture with gcc or clang: DWARF version, optimisation,
@@ -14,9 +14,9 @@ A runner in tests/SUITE/ or tests/kernel/ imports it with
     from lib import Tap, run, Lint, compile_c, parse_args
 """
 from .tap import Tap
-from .proc import Failure, Timeout, Result, run, Lint, git_env
+from .proc import Failure, Timeout, Result, run, Lint, git_env, build_id
 from .fixture import compile_c, have, compilers, cflags
 from .runner import parse_args, tap_main
 
-__all__ = ["Tap", "Failure", "Timeout", "Result", "run", "Lint", "git_env",
+__all__ = ["Tap", "Failure", "Timeout", "Result", "run", "Lint", "git_env", "build_id",
            "compile_c", "have", "compilers", "cflags", "parse_args", "tap_main"]

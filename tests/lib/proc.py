@@ -10,6 +10,7 @@ failed test point naming the command.
 import collections
 import json
 import os
+import re
 import subprocess
 
 
@@ -120,3 +121,9 @@ def git_env(**more):
            if k not in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")}
     env.update(more)
     return env
+
+
+def build_id(path):
+    """The GNU build-id of the ELF file PATH in hex (readelf -n), or None."""
+    m = re.search(r"Build ID:\s*([0-9a-f]+)", run(["readelf", "-n", "--wide", path]).out)
+    return m.group(1) if m else None
