@@ -22,8 +22,9 @@ static double pct(double part, double whole)
 static void describe_measure(struct strbuf *sb, const struct ll_struct *s,
 			     const struct ll_measure *m)
 {
-	sb_addf(sb, "%.0f sample%s, %.2g%% of %s %s's", m->samples, m->samples == 1 ? "" : "s",
-		pct(m->samples, s->measured_samples), ll_kind_name(s->kind), s->name);
+	sb_addf(sb, "%.0f sample%s, ", m->samples, m->samples == 1 ? "" : "s");
+	sb_add_percent(sb, pct(m->samples, s->measured_samples));
+	sb_addf(sb, " of %s %s's", ll_kind_name(s->kind), s->name);
 	if (s->measured_access)
 		sb_addf(sb, ", %.0f%% writes", pct(m->writes, m->samples));
 }

@@ -162,49 +162,6 @@ const char *ll_diff_lines(bool has, uint64_t first, uint64_t last, char *buf, si
 /* ---- measured shares (text, HTML, rules) --------------------------------- */
 
 /* "12.50" -> "12.5", "3.00" -> "3": as %g drops them. */
-static void drop_trailing_zeros(char *num)
-{
-	char *end = num + strlen(num);
-
-	if (!strchr(num, '.'))
-		return;
-	while (end[-1] == '0')
-		*--end = '\0';
-	if (end[-1] == '.')
-		end[-1] = '\0';
-}
-
-void ll_percent_describe(double percent, struct strbuf *out)
-{
-	char num[32];
-	int decimals = 0;
-
-	if (!(percent > 0)) {
-		sb_adds(out, "0%");
-		return;
-	}
-	if (percent >= 100) {
-		sb_adds(out, "100%");
-		return;
-	}
-	if (percent < 0.0001) {
-		sb_adds(out, "<0.0001%");
-		return;
-	}
-	for (double p = percent; p < 10 && decimals < 4; p *= 10)
-		decimals++;
-	snprintf(num, sizeof(num), "%.*f", decimals, percent);
-	if (strtod(num, NULL) >= 100) {	/* 99.5 and up: one decimal, or ">99.9" */
-		if (percent >= 99.95) {
-			sb_adds(out, ">99.9%");
-			return;
-		}
-		snprintf(num, sizeof(num), "%.1f", percent);
-	}
-	drop_trailing_zeros(num);
-	sb_addf(out, "%s%%", num);
-}
-
 static void describe_class(const struct ll_suggest_class *c, struct strbuf *out)
 {
 	/* At most 95 bytes, as the solver's notes have always been cut. */

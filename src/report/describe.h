@@ -37,14 +37,6 @@ void ll_gate_describe_new(const struct ll_finding *f, const struct ll_gate_mark 
 /* "mixed-cacheline, struct file: f_op with f_lock" */
 void ll_pairkey_describe(const struct ll_pairkey *k, struct strbuf *out);
 
-/*
- * --profile: PERCENT (0-100) as "97%", "9.7%", "0.05%": two significant
- * digits, as %.2g gives them, but never in exponent form (%.2g prints 99.7
- * as "1e+02") and never rounded up to 100 unless it is all ("99.7%",
- * ">99.9%"). Below 0.0001 it is "<0.0001%".
- */
-void ll_percent_describe(double percent, struct strbuf *out);
-
 /* "line 3", "lines 1-2" or "no line" (zero-size) into BUF. */
 const char *ll_diff_lines(bool has, uint64_t first, uint64_t last, char *buf, size_t n);
 

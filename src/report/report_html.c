@@ -562,12 +562,12 @@ static void measure_text(struct strbuf *out, const struct ll_struct *s, const st
 	sb_addf(out, "%.0f samples", ms.samples);
 	if (ms.samples > 0 && s->measured_samples > 0) {
 		sb_adds(out, " (");
-		ll_percent_describe(100.0 * ms.samples / s->measured_samples, out);
+		sb_add_percent(out, 100.0 * ms.samples / s->measured_samples);
 		sb_adds(out, ")");
 	}
 	if (s->measured_access && ms.samples > 0) {
 		sb_adds(out, ", ");
-		ll_percent_describe(100.0 * ms.writes / ms.samples, out);
+		sb_add_percent(out, 100.0 * ms.writes / ms.samples);
 		sb_adds(out, " writes");
 	}
 }

@@ -160,9 +160,9 @@ static void block(const struct ll_linted *l, const struct ll_measure_thresholds 
 			continue;
 		}
 		sb_addf(out, "\t%-12s %s\t# %.0f samples, ", tag_word(tag), m->path, ms.samples);
-		ll_percent_describe(100.0 * ms.samples / s->measured_samples, out);
+		sb_add_percent(out, 100.0 * ms.samples / s->measured_samples);
 		sb_adds(out, " of the struct's, ");
-		ll_percent_describe(ms.samples > 0 ? 100.0 * ms.writes / ms.samples : 0, out);
+		sb_add_percent(out, ms.samples > 0 ? 100.0 * ms.writes / ms.samples : 0);
 		sb_adds(out, " writes\n");
 	}
 	for (size_t i = 0; i < units->n; i++) {

@@ -68,12 +68,12 @@ static void measure_column(struct text_ctx *c, const struct ll_member *m)
 	sb_addf(c->out, " measured %.0f", ms.samples);
 	if (ms.samples > 0 && s->measured_samples > 0) {
 		sb_adds(c->out, " (");
-		ll_percent_describe(100.0 * ms.samples / s->measured_samples, c->out);
+		sb_add_percent(c->out, 100.0 * ms.samples / s->measured_samples);
 		sb_adds(c->out, ")");
 	}
 	if (s->measured_access && ms.samples > 0) {
 		sb_adds(c->out, " writes ");
-		ll_percent_describe(100.0 * ms.writes / ms.samples, c->out);
+		sb_add_percent(c->out, 100.0 * ms.writes / ms.samples);
 	}
 }
 
@@ -239,8 +239,7 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 		sb_addf(out, "\t/* code: %zu function%s touch it; %" PRIu64 " of their %" PRIu64
 			" memory operands typed (", e->functions, e->functions == 1 ? "" : "s",
 			e->typed, e->operands);
-		ll_percent_describe(e->operands ? 100.0 * (double)e->typed / (double)e->operands : 0,
-				    out);
+		sb_add_percent(out, e->operands ? 100.0 * (double)e->typed / (double)e->operands : 0);
 		sb_addf(out, "); %zu constructor%s", l->access.nr_init_functions,
 			l->access.nr_init_functions == 1 ? "" : "s");
 		/* What could not be read is said, never passed over. */

@@ -183,6 +183,49 @@ void sb_add_hex(struct strbuf *sb, const void *p, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
+static void drop_trailing_zeros(char *num)
+{
+	char *end = num + strlen(num);
+
+	if (!strchr(num, '.'))
+		return;
+	while (end[-1] == '0')
+		*--end = '\0';
+	if (end[-1] == '.')
+		end[-1] = '\0';
+}
+
+void sb_add_percent(struct strbuf *out, double percent)
+{
+	char num[32];
+	int decimals = 0;
+
+	if (!(percent > 0)) {
+		sb_adds(out, "0%");
+		return;
+	}
+	if (percent >= 100) {
+		sb_adds(out, "100%");
+		return;
+	}
+	if (percent < 0.0001) {
+		sb_adds(out, "<0.0001%");
+		return;
+	}
+	for (double p = percent; p < 10 && decimals < 4; p *= 10)
+		decimals++;
+	snprintf(num, sizeof(num), "%.*f", decimals, percent);
+	if (strtod(num, NULL) >= 100) {	/* 99.5 and up: one decimal, or ">99.9" */
+		if (percent >= 99.95) {
+			sb_adds(out, ">99.9%");
+			return;
+		}
+		snprintf(num, sizeof(num), "%.1f", percent);
+	}
+	drop_trailing_zeros(num);
+	sb_addf(out, "%s%%", num);
+}
+
 void sb_insert(struct strbuf *sb, size_t pos, const char *s)
 {
 	size_t n = strlen(s);

@@ -29,6 +29,14 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/*
+ * --profile: PERCENT (0-100) as "97%", "9.7%", "0.05%": two significant
+ * digits, as %.2g gives them, but never in exponent form (%.2g prints 99.7
+ * as "1e+02") and never rounded up to 100 unless it is all ("99.7%",
+ * ">99.9%"). Below 0.0001 it is "<0.0001%". The one writer of a share,
+ * for reports and for the notes checks write.
+ */
+void sb_add_percent(struct strbuf *sb, double percent);
 /* The N bytes at P in lower-case hex, two digits a byte (the one build-id writer). */
 void sb_add_hex(struct strbuf *sb, const void *p, size_t n);
 void sb_insert(struct strbuf *sb, size_t pos, const char *s);
