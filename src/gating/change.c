@@ -159,6 +159,9 @@ int ll_change_load(const char *path, struct ll_change *out, struct ll_error *err
 		} else if (starts(p, len, "+++ ")) {
 			char *np = new_path(p, len);
 
+			/* "./x" is x, as ll_change_find() reads it: one entry for both. */
+			while (np && np[0] == '.' && np[1] == '/')
+				memmove(np, np + 2, strlen(np + 2) + 1);
 			if (np && !*np) {
 				free(np);
 				ll_change_release(out);

@@ -20,6 +20,8 @@ file name (the old text, then the new), and the diff is `git diff
     takes on the new text and that layoutlint then finds clean;
   - a git format-patch mail (headers, diffstat, signature, CRLF) as --diff
     is read like the plain diff;
+  - one file named twice in a series (b/shf.c, then ./shf.c): one file, the
+    same one error;
   - bad input: a broken hunk is exit 2 naming FILE:LINE; --diff without
     --against or --baseline is a usage error.
 """
@@ -182,6 +184,18 @@ def main():
     e = errors(out)
     tap.ok(rc == 1 and len(e) == 1 and e[0].startswith(f"shf.c:{pos}:"),
            "--diff of a git format-patch mail (CRLF, diffstat, signature): the same", out + err)
+
+    # One file named twice in a series, once as b/shf.c (no hunk: a mode
+    # change) and once as ./shf.c: one file, its hunks found (the fuzzer's
+    # find: ./ kept made a second entry, and the lookup took the empty one).
+    series = ("--- a/shf.c\n+++ b/shf.c\n" +
+              re.sub(r"^\+\+\+ b/shf\.c", "+++ ./shf.c", diff, count=1, flags=re.M))
+    with open(os.path.join(work, "series.diff"), "w") as f:
+        f.write(series)
+    rc, out, err = lint("-q", *gate, "--diff", "series.diff", "shf-new.o")
+    e = errors(out)
+    tap.ok(rc == 1 and len(e) == 1 and e[0].startswith(f"shf.c:{pos}:"),
+           "--diff naming one file as b/shf.c and ./shf.c: the same one error", out + err)
 
     broken = re.sub(r"^@@ -(\d+),(\d+) \+(\d+),(\d+) @@", r"@@ -\1,\2 +\3,99 @@", diff,
                     count=1, flags=re.M)
