@@ -271,16 +271,40 @@ static size_t count(const struct ll_findings *f, const char *rule)
 	return n;
 }
 
+/* struct stats with the events profile applied, for the checks' tests. */
+struct measured {
+	struct ll_profile_notes notes;
+	struct ll_profile *p;
+	struct ll_struct *s;
+};
+
+static void measured_stats(struct measured *m)
+{
+	const struct ll_profile *one;
+
+	*m = (struct measured){ .notes = { 0 } };
+	m->p = parse(events, &m->notes);
+	m->s = stats();
+	one = m->p;
+	ll_profile_apply(&one, 1, m->s, &m->notes);
+}
+
+static void measured_release(struct measured *m)
+{
+	ll_struct_free(m->s);
+	ll_profile_free(m->p);
+	ll_profile_notes_release(&m->notes);
+}
+
 START_TEST(test_checks)
 {
-	struct ll_profile_notes notes = { 0 };
-	struct ll_profile *p = parse(events, &notes);
-	struct ll_struct *s = stats();
-	const struct ll_profile *one = p;
+	struct measured m;
 	struct ll_findings f = { 0 };
+
+	measured_stats(&m);
+	struct ll_struct *s = m.s;
 	struct ll_check_input in = { .s = s, .thresholds = defaults };
 
-	ll_profile_apply(&one, 1, s, &notes);
 	/* No rules: measured-mixed for (ops, hits) and (u.y, hits); no drift. */
 	ll_check(&in, &f);
 	ck_assert_uint_eq(count(&f, "measured-mixed"), 1);
@@ -303,9 +327,7 @@ START_TEST(test_checks)
 	ll_check(&in, &f);
 	ck_assert_uint_eq(count(&f, "rule-drift"), 2);
 	ll_findings_release(&f);
-	ll_struct_free(s);
-	ll_profile_free(p);
-	ll_profile_notes_release(&notes);
+	measured_release(&m);
 }
 END_TEST
 
@@ -316,15 +338,14 @@ END_TEST
  */
 START_TEST(test_checks_share_words)
 {
-	struct ll_profile_notes notes = { 0 };
-	struct ll_profile *p = parse(events, &notes);
-	struct ll_struct *s = stats();
-	const struct ll_profile *one = p;
+	struct measured fx;
 	struct ll_findings f = { 0 };
-	struct ll_check_input in = { .s = s, .thresholds = defaults };
 	bool said = false;
 
-	ll_profile_apply(&one, 1, s, &notes);
+	measured_stats(&fx);
+	struct ll_struct *s = fx.s;
+	struct ll_check_input in = { .s = s, .thresholds = defaults };
+
 	s->measured_access = true;
 	s->measured_samples = 10000;
 	for (size_t i = 0; i < s->nr_members; i++)
@@ -342,9 +363,7 @@ START_TEST(test_checks_share_words)
 		}
 	ck_assert(said);
 	ll_findings_release(&f);
-	ll_struct_free(s);
-	ll_profile_free(p);
-	ll_profile_notes_release(&notes);
+	measured_release(&fx);
 }
 END_TEST
 
