@@ -448,19 +448,27 @@ bool scan_load_unit(struct worker *w, const struct ll_scan_unit *u)
 }
 
 /*
- * The header of guessed unit I, from its bytes just read: true when they
- * are exactly one unit, as its .debug_aranges range said.
+ * The header of guessed unit I, from the first AVAIL of its bytes just
+ * read: true when it spans exactly the unit's .debug_aranges range.
  */
-bool scan_settle_guessed(struct worker *w, size_t i)
+static bool settle_guessed_from(struct worker *w, size_t i, size_t avail)
 {
 	struct ll_scan_unit *u = &w->guessed[i], read;
-	size_t avail = (size_t)(u->end - u->offset);
 
 	if (!scan_read_unit(w->ub, avail, u->offset, w->in->info_size, w->in->abbrev_size, &read) ||
 	    read.end != u->end)
 		return false;
 	*u = read;
 	return true;
+}
+
+/*
+ * The header of guessed unit I, from its bytes just read: true when they
+ * are exactly one unit, as its .debug_aranges range said.
+ */
+bool scan_settle_guessed(struct worker *w, size_t i)
+{
+	return settle_guessed_from(w, i, (size_t)(w->guessed[i].end - w->guessed[i].offset));
 }
 
 /* Whether hits from FIRST on hold a struct or union definition of NAMES[0]. */
@@ -483,6 +491,13 @@ bool scan_defines_first_name(const struct worker *w, size_t first)
 #define UNIT_PREFIX ((size_t)48 << 10)
 #define UNIT_PREFIX_MIN ((size_t)64 << 10)
 
+/* Whether unit U's header and address size let its head be walked alone. */
+static bool prefix_fits(const struct ll_scan_unit *u)
+{
+	return u->first_die - u->offset < UNIT_PREFIX &&
+	       (u->addr_size == 2 || u->addr_size == 4 || u->addr_size == 8);
+}
+
 /*
  * Scan unit I (U) from its first UNIT_PREFIX bytes only: true when that
  * was enough, its walk having met a definition of every name there (then
@@ -500,14 +515,21 @@ bool scan_prefix(struct worker *w, size_t i, const struct ll_scan_unit *u)
 	bool done;
 
 	if (!t->stop_when_defined || t->collect_all || w->in->variables || !w->in->use_pread ||
-	    w->guessed || u->end - u->offset < (uint64_t)UNIT_PREFIX_MIN ||
-	    u->first_die - u->offset >= UNIT_PREFIX ||
-	    (u->addr_size != 2 && u->addr_size != 4 && u->addr_size != 8))
+	    u->end - u->offset < (uint64_t)UNIT_PREFIX_MIN || (!w->guessed && !prefix_fits(u)))
 		return false;
 	head.end = u->offset + UNIT_PREFIX;
 	if (!scan_load_unit(w, &head))
 		return false;
 	w->loaded_head = UNIT_PREFIX;
+	/*
+	 * A unit guessed from .debug_aranges has its header read here, from
+	 * the head; one that does not fit its range is the caller's to find
+	 * again (it reads the rest and settles the whole).
+	 */
+	if (w->guessed && !(settle_guessed_from(w, i, UNIT_PREFIX) && prefix_fits(u)))
+		return false;
+	head = *u;
+	head.end = u->offset + UNIT_PREFIX;
 	const unsigned char *p = w->ub + (u->first_die - w->ub_off);
 	size_t n = (size_t)(head.end - u->first_die);
 	enum filter_verdict v = scan_filter_unit(w, i, p, n, &inline_max, &end);
