@@ -253,11 +253,93 @@ void scan_abbrev_table_release(struct abbrev_table *t)
 	free(t->implicit);
 }
 
+/* T's attribute spec arrays, full, twice as long. */
+static void grow_specs(struct abbrev_table *t)
+{
+	t->cap_specs = t->cap_specs ? t->cap_specs * 2 : 1024;
+	t->attr = xrealloc(t->attr, t->cap_specs * sizeof(*t->attr));
+	t->form = xrealloc(t->form, t->cap_specs * sizeof(*t->form));
+	t->implicit = xrealloc(t->implicit, t->cap_specs * sizeof(*t->implicit));
+}
+
+/*
+ * One abbreviation's attribute specs from C into T from spec *SPECS on
+ * (which counts them), A's count of them, and the table's name flags when
+ * A is a wanted tag; false on a spec this scan refuses (C bad, an
+ * attribute or form past 16 bits, more than MAX_ATTRS, a sibling of a
+ * DIE without children).
+ * The count and the flags are locals of the caller's loop: kept in T, they
+ * were stored and loaded again around each spec's stores to the arrays,
+ * which may alias them (a quarter of loading ~1,800 tables).
+ */
+static bool read_specs(struct ll_cursor *c, struct abbrev_table *t, struct abbrev *a,
+		       size_t *nr_specs, bool *names_inline, bool *names_hidden)
+{
+	size_t specs = *nr_specs;
+	unsigned nr = 0;
+	uint16_t *attr = t->attr, *forms = t->form;
+	int64_t *implicit = t->implicit;
+
+	for (;;) {
+		uint64_t at, form;
+		int64_t value = 0;
+
+		/* Most specs are two one-byte LEBs (skip_abbrev_specs()). */
+		if (c->end - c->p >= 2 && !((c->p[0] | c->p[1]) & 0x80)) {
+			at = c->p[0];
+			form = c->p[1];
+			c->p += 2;
+		} else {
+			at = ll_uleb(c);
+			form = ll_uleb(c);
+			if (c->bad)
+				return false;
+		}
+		if (at == 0 && form == 0)
+			break;
+		if (form == DW_FORM_implicit_const)
+			value = ll_sleb(c);	/* the value lives here, not in the DIE */
+		if (at > 0xffff || form > 0xffff || nr == MAX_ATTRS)
+			return false;
+		if (specs == t->cap_specs) {
+			grow_specs(t);
+			attr = t->attr;
+			forms = t->form;
+			implicit = t->implicit;
+		}
+		attr[specs] = (uint16_t)at;
+		forms[specs] = (uint16_t)form;
+		implicit[specs] = value;
+		specs++;
+		nr++;
+		/*
+		 * libdw's dwarf_siblingof() follows DW_AT_sibling from a DIE
+		 * without children too, past whatever lies between; this scan
+		 * steps to the next DIE. No compiler writes one there (gcc only
+		 * on DIEs with children, clang none): the unit goes to the
+		 * libdw walk, so that the two never read different trees.
+		 */
+		if (at == DW_AT_sibling && !a->children)
+			return false;
+		if (at == DW_AT_name && a->wanted) {
+			if (form == DW_FORM_string)
+				*names_inline = true;
+			else if (form != DW_FORM_strp)
+				*names_hidden = true;
+		}
+	}
+	a->nr_attrs = (uint16_t)nr;
+	*nr_specs = specs;
+	return true;
+}
+
 bool scan_load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_unit *u,
 		       struct abbrev_table *t)
 {
 	uint64_t off = u->abbrev_offset;
 	struct ll_cursor c = { in->abbrev + off, in->abbrev + in->abbrev_size, false };
+	size_t specs = 0, used = 0;
+	bool names_inline = false, names_hidden = false, scopes = false;
 
 	if (t->valid && t->offset == off && t->addr_size == u->addr_size &&
 	    t->offset_size == u->offset_size && t->version == u->version)
@@ -275,11 +357,11 @@ bool scan_load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_unit
 		uint64_t code = ll_uleb(&c);
 
 		if (c.bad)
-			return false;
+			goto bad;
 		if (code == 0)
 			break;
 		if (code >= MAX_ABBREV_CODE)
-			return false;
+			goto bad;
 		if (code >= t->nr_codes) {
 			size_t n = t->nr_codes ? t->nr_codes : 256;
 
@@ -291,13 +373,13 @@ bool scan_load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_unit
 		}
 		struct abbrev *a = &t->by_code[code];
 
-		if (code >= t->codes_used)
-			t->codes_used = code + 1;
+		if (code >= used)
+			used = code + 1;
 		/* A code defined twice: libdw and this scan would each pick one. */
 		if (a->present)
-			return false;
+			goto bad;
 		a->tag = (uint16_t)ll_uleb(&c);
-		t->scopes |= ll_scope_tag(a->tag);
+		scopes |= ll_scope_tag(a->tag);
 		uint64_t children = ll_fixed(&c, 1);
 
 		/*
@@ -306,62 +388,26 @@ bool scan_load_abbrevs(const struct ll_scan_input *in, const struct ll_scan_unit
 		 * walk, which refuses the table (ll_abbrev_children_valid).
 		 */
 		if (children > DW_CHILDREN_yes)
-			return false;
+			goto bad;
 		a->children = children;
 		a->present = true;
-		a->first = (uint32_t)t->nr_specs;
-		a->nr_attrs = 0;
-		for (;;) {
-			uint64_t at = ll_uleb(&c), form = ll_uleb(&c);
-			int64_t value = 0;
-
-			if (c.bad)
-				return false;
-			if (at == 0 && form == 0)
-				break;
-			if (form == DW_FORM_implicit_const)
-				value = ll_sleb(&c);	/* the value lives here, not in the DIE */
-			if (at > 0xffff || form > 0xffff || a->nr_attrs == MAX_ATTRS)
-				return false;
-			if (t->nr_specs == t->cap_specs) {
-				t->cap_specs = t->cap_specs ? t->cap_specs * 2 : 1024;
-				t->attr = xrealloc(t->attr, t->cap_specs * sizeof(*t->attr));
-				t->form = xrealloc(t->form, t->cap_specs * sizeof(*t->form));
-				t->implicit = xrealloc(t->implicit,
-						       t->cap_specs * sizeof(*t->implicit));
-			}
-			t->attr[t->nr_specs] = (uint16_t)at;
-			t->form[t->nr_specs] = (uint16_t)form;
-			t->implicit[t->nr_specs] = value;
-			t->nr_specs++;
-			a->nr_attrs++;
-		}
-		/*
-		 * libdw's dwarf_siblingof() follows DW_AT_sibling from a DIE
-		 * without children too, past whatever lies between; this scan
-		 * steps to the next DIE. No compiler writes one there (gcc only
-		 * on DIEs with children, clang none): the unit goes to the
-		 * libdw walk, so that the two never read different trees.
-		 */
-		for (unsigned i = 0; !a->children && i < a->nr_attrs; i++)
-			if (t->attr[a->first + i] == DW_AT_sibling)
-				return false;
+		a->first = (uint32_t)specs;
 		a->wanted = wanted_tag(a->tag);
-		for (unsigned i = 0; a->wanted && i < a->nr_attrs; i++) {
-			if (t->attr[a->first + i] != DW_AT_name)
-				continue;
-			if (t->form[a->first + i] == DW_FORM_string)
-				t->names_inline = true;
-			else if (t->form[a->first + i] != DW_FORM_strp)
-				t->names_hidden = true;
-		}
+		if (!read_specs(&c, t, a, &specs, &names_inline, &names_hidden))
+			goto bad;
 	}
+	t->codes_used = used;
+	t->nr_specs = specs;
+	t->names_inline = names_inline;
+	t->names_hidden = names_hidden;
+	t->scopes = scopes;
 	t->offset = off;
-	t->addr_size = u->addr_size;
-	t->offset_size = u->offset_size;
-	t->version = u->version;
 	t->valid = true;
 	return true;
+bad:
+	/* What to clear at the next load; the table stays invalid. */
+	t->codes_used = used;
+	return false;
 }
 
 static bool wanted_tag(unsigned tag)
