@@ -93,6 +93,12 @@ struct ll_run {
 	/* Several --binary, or --srcdir asserts: the per-image table (checks/contracts.h). */
 	const struct ll_contracts *contracts;
 	const struct ll_change *change;	/* --diff: the change under review (gating/change.h) */
+	/*
+	 * Notes about the run (util/diag.h): the readers' about their inputs
+	 * and lint's own, for JSON's "notes" and SARIF's notifications; NULL
+	 * or empty: none, or printed on stderr already.
+	 */
+	const struct ll_notes *notes;
 };
 
 #endif

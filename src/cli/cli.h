@@ -156,6 +156,11 @@ struct cli_format {
 	bool group_markers;	/* --group-markers writes into this format's patch */
 	bool html;		/* the cacheline map: linted structs only, no listing */
 	bool gating_summary;	/* gating's one-line summary on stderr after the report */
+	/*
+	 * The run's notes (the readers', and lint's own about the run) go into
+	 * the document (ll_run's notes) instead of on stderr as they come.
+	 */
+	bool notes_in_report;
 	/* lint's report: one of the two (REPORT_FIX takes --asserts) */
 	void (*report)(const struct ll_run *run, struct strbuf *out);
 	void (*report_fix)(const struct ll_run *run, bool asserts, struct strbuf *out);

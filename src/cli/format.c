@@ -16,8 +16,9 @@
 const struct cli_format cli_formats[] = {
 	{ .name = "text", .gating_summary = true, .report = ll_report_text,
 	  .prove = ll_report_prove_text },
-	{ .name = "json", .report = ll_report_json, .prove = ll_report_prove_json },
-	{ .name = "sarif", .report = ll_report_sarif },
+	{ .name = "json", .notes_in_report = true, .report = ll_report_json,
+	  .prove = ll_report_prove_json },
+	{ .name = "sarif", .notes_in_report = true, .report = ll_report_sarif },
 	{ .name = "html", .html = true, .report = ll_report_html },
 	{ .name = "patch", .patch = true, .group_markers = true, .report_fix = ll_report_patch },
 	{ .name = "mail", .patch = true, .report_fix = ll_report_mail },

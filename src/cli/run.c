@@ -184,6 +184,7 @@ struct lint_pass {
 	bool last;		/* the last binary under test: missing ones are decided here */
 	const bool *found;	/* per query: some earlier binary defines it */
 	struct refusals *refused;	/* NULL: a struct that cannot be linted fails the run */
+	struct ll_notes *notes;		/* the format's (notes_in_report); NULL: printed at once */
 };
 
 /*
@@ -356,6 +357,7 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 		.btf_base = o->btf_base,
 		.progress = cli_progress_for(&line),
 		.cache_dir = o->cache_dir,
+		.notes = pass->notes,
 	};
 	struct ll_lookup_result *results;
 	int rc = -1;
@@ -388,7 +390,7 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 		}
 		if (results[i].status == LL_AMBIGUOUS && pass->from_profile) {
 			lookup_error(path, &o->queries[i], &results[i], err);
-			ll_notef("%s; skipped", err->msg);
+			ll_notes_addf(pass->notes, "%s; skipped", err->msg);
 			continue;
 		}
 		if (results[i].status == LL_AMBIGUOUS) {
@@ -886,6 +888,8 @@ static int lint_binaries(struct options *o)
 	char *srcroot = NULL;
 	bool from_rules, from_profile;
 	struct refusals refused = { 0 };
+	struct ll_notes collected = { 0 };
+	struct ll_notes *notes = o->format->notes_in_report ? &collected : NULL;
 	/* What a partial run would write (a baseline, rules, a page) it must not: all or nothing. */
 	bool partial = o->nr_queries > 1 && !o->write_baseline && !o->write_rules && !o->html &&
 		       !o->write_net_cachelines;
@@ -921,7 +925,7 @@ static int lint_binaries(struct options *o)
 	for (size_t b = 0; b < nb; b++) {
 		struct lint_pass pass = { .last = b + 1 == nb, .found = found,
 					  .from_profile = from_profile,
-					  .refused = partial ? &refused : NULL };
+					  .refused = partial ? &refused : NULL, .notes = notes };
 
 		if (lint_binary(o, o->binaries[b], blocks, from_rules, &pass, &profiles, &cur[b],
 				&err))
@@ -945,7 +949,8 @@ static int lint_binaries(struct options *o)
 	if (check_contracts(o, cur, nb, &asserts, &contracts, &err))
 		goto fail;
 	for (size_t b = 0; o->against && b < nb; b++) {
-		struct lint_pass pass = { .reference = true, .from_profile = from_profile };
+		struct lint_pass pass = { .reference = true, .from_profile = from_profile,
+					  .notes = notes };
 
 		if (lint_binary(o, refs[b], blocks, from_rules, &pass, &profiles, &old[b], &err))
 			goto fail;
@@ -990,9 +995,9 @@ static int lint_binaries(struct options *o)
 			ll_layout_change_recorded(&all.structs[i], &ref, o->baseline,
 						  o->layout_change_level);
 		if (!ref.nr_layouts && all.nr_structs)
-			ll_notef("%s records no layouts (written before layoutlint recorded them): "
-				 "no layout-change findings; --write-baseline writes them",
-				 o->baseline);
+			ll_notes_addf(notes, "%s records no layouts (written before layoutlint "
+				      "recorded them): no layout-change findings; --write-baseline "
+				      "writes them", o->baseline);
 	}
 	if (o->write_baseline) {
 		ll_pairset_from_run(&all, &mine);
@@ -1017,8 +1022,8 @@ static int lint_binaries(struct options *o)
 	all.line_pairs = o->line_pairs;
 	all.measured = o->nr_profiles > 0;
 	if (all.measured && !any_measured(&all))
-		ll_notef("no struct linted appears in the profiles (types are matched by name and, "
-			 "where the profile gives it, size)");
+		ll_notes_addf(notes, "no struct linted appears in the profiles (types are matched "
+			      "by name and, where the profile gives it, size)");
 	all.thresholds = o->thresholds;
 	all.static_thresholds = o->static_thresholds;
 	all.srcroot = srcroot = source_root(o);
@@ -1037,8 +1042,11 @@ static int lint_binaries(struct options *o)
 	} else {
 		struct cli_lint_output lo = { o, &all, plans, nr_plans };
 
+		all.notes = notes;
 		if (cli_format_lint(&lo, &out, &err))
 			goto fail;
+		/* In the document now; whatever comes after goes on stderr. */
+		ll_notes_release(&collected);
 	}
 	if (cli_write_stdout(&out)) {
 		status = 2;
@@ -1063,9 +1071,12 @@ static int lint_binaries(struct options *o)
 	}
 	goto done;
 fail:
+	ll_notes_flush(&collected);
 	ll_report_error(&err);
 	status = 2;
 done:
+	/* Notes no document carried (--prove, a failed write) go on stderr. */
+	ll_notes_flush(&collected);
 	refusals_release(&refused);
 	ll_baseline_abandon(&pending);
 	ll_file_abandon(&rules_pending);

@@ -21,9 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/diag.h"
 #include "input/member_filter.h"
 #include "model/layout.h"
+#include "util/diag.h"
 #include "util/progress.h"
 
 struct ll_input;
@@ -53,6 +53,11 @@ struct ll_input_options {
 	 * another struct.
 	 */
 	const struct ll_member_filter *member_filter;
+	/*
+	 * Where the reader's notes about the input go (util/diag.h): the
+	 * caller renders them with its report; NULL: printed at once.
+	 */
+	struct ll_notes *notes;
 };
 
 int ll_input_open(const char *path, const struct ll_input_options *opts,

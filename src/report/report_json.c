@@ -598,6 +598,13 @@ void ll_report_json(const struct ll_run *run, struct strbuf *out)
 		jw_key(&w, "gating");
 		ll_report_gating_json(&w, run->gating);
 	}
+	if (run->notes && run->notes->n) {
+		jw_key(&w, "notes");
+		jw_begin_array(&w);
+		for (size_t i = 0; i < run->notes->n; i++)
+			jw_string(&w, run->notes->v[i]);
+		jw_end_array(&w);
+	}
 	jw_end_object(&w);
 	sb_addc(&w.out, '\n');
 	sb_add(out, w.out.buf, w.out.len);

@@ -522,6 +522,28 @@ static void run_properties(struct json_writer *w, const struct ll_run *run)
 	jw_end_object(w);
 }
 
+/*
+ * The run's notes (ll_run's), as the invocation's notifications: SARIF's
+ * place for what a tool says about its run rather than about the code.
+ */
+static void notifications(struct json_writer *w, const struct ll_notes *notes)
+{
+	if (!notes || !notes->n)
+		return;
+	jw_key(w, "toolExecutionNotifications");
+	jw_begin_array(w);
+	for (size_t i = 0; i < notes->n; i++) {
+		jw_begin_object(w);
+		jw_kstring(w, "level", "note");
+		jw_key(w, "message");
+		jw_begin_object(w);
+		jw_kstring(w, "text", notes->v[i]);
+		jw_end_object(w);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
 void ll_report_sarif(const struct ll_run *run, struct strbuf *out)
 {
 	struct json_writer w;
@@ -554,6 +576,7 @@ void ll_report_sarif(const struct ll_run *run, struct strbuf *out)
 	jw_begin_array(&w);
 	jw_begin_object(&w);
 	jw_kbool(&w, "executionSuccessful", true);
+	notifications(&w, run->notes);
 	jw_end_object(&w);
 	jw_end_array(&w);
 	run_properties(&w, run);

@@ -67,3 +67,36 @@ void ll_notef(const char *fmt, ...)
 	vprint_line("layoutlint: note: ", fmt, ap);
 	va_end(ap);
 }
+
+void ll_notes_addf(struct ll_notes *notes, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (!notes) {
+		vprint_line("layoutlint: note: ", fmt, ap);
+		va_end(ap);
+		return;
+	}
+	sb_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	notes->v = xgrow(notes->v, notes->n, sizeof(*notes->v));
+	notes->v[notes->n++] = sb_detach(&msg);
+}
+
+void ll_notes_flush(struct ll_notes *notes)
+{
+	for (size_t i = 0; i < notes->n; i++)
+		print_line("layoutlint: note: ", notes->v[i]);
+	ll_notes_release(notes);
+}
+
+void ll_notes_release(struct ll_notes *notes)
+{
+	for (size_t i = 0; i < notes->n; i++)
+		free(notes->v[i]);
+	free(notes->v);
+	notes->v = NULL;
+	notes->n = 0;
+}

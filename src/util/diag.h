@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define LL_ERROR_MAX 1024
 
@@ -25,5 +26,22 @@ int ll_vfail(struct ll_error *err, const char *fmt, va_list ap);
 void ll_report_error(const struct ll_error *err);
 void ll_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ll_notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Notes a reader has about its input (a name index ignored, declaring
+ * files that live in another file), each one line of text. A format that
+ * carries them in its document (JSON, SARIF) collects them here; with no
+ * collector (NOTES NULL) each is printed at once, as ll_notef() does.
+ */
+struct ll_notes {
+	char **v;
+	size_t n;
+};
+
+void ll_notes_addf(struct ll_notes *notes, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print each collected note as ll_notef() does, and forget them. */
+void ll_notes_flush(struct ll_notes *notes);
+void ll_notes_release(struct ll_notes *notes);
 
 #endif

@@ -283,18 +283,33 @@ def split_forms(tap, layoutlint, cc, dwarf, work, split, want, check):
 
 
 def alone_point(tap, layoutlint, cc, work, tag, path, note, files=None):
-    """PATH (a .dwo or .dwp) alone: exact layouts of every struct (of FILES), and NOTE."""
+    """PATH (a .dwo or .dwp) alone: exact layouts of every struct (of FILES), and NOTE.
+
+    JSON carries the note in its "notes" (and stderr stays empty); text
+    prints it on stderr.
+    """
     import json
     names = sorted(n for n, (f, _) in truth().items() if files is None or f in files)
     p = lint(layoutlint, ["--format=json", path, *names])
-    layouts = None
+    layouts, notes = None, []
     if p.rc == 0:
-        layouts = {s["name"]: s for s in json.loads(p.out)["structs"]}
+        doc = json.loads(p.out)
+        layouts = {s["name"]: s for s in doc["structs"]}
+        notes = doc.get("notes", [])
     ok = layouts is not None and sorted(layouts) == names and \
         compiler_accepts(cc, work, tag, layouts)[0]
-    tap.ok(ok and re.search(note, p.err),
-           "%s alone: every struct exact, and a note that its files are in the binary" % tag,
-           "exit %d\n%s" % (p.rc, p.err))
+    text = lint(layoutlint, [path, *names])
+    sarif = lint(layoutlint, ["--format=sarif", path, *names])
+    told = []
+    if sarif.rc == 0:
+        told = [n["message"]["text"] for inv in json.loads(sarif.out)["runs"][0]["invocations"]
+                for n in inv.get("toolExecutionNotifications", []) if n["level"] == "note"]
+    tap.ok(ok and len(notes) == 1 and re.search(note, notes[0]) and p.err == "" and
+           told == notes and sarif.err == "" and
+           text.rc == 0 and re.search("note: .*" + note, text.err),
+           "%s alone: every struct exact, and a note that its files are in the binary "
+           "(in JSON's notes and SARIF's notifications; on stderr with text)" % tag,
+           "exit %d, notes %r, SARIF's %r\n%s\ntext: %s" % (p.rc, notes, told, p.err, text.err))
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@
 
 struct ll_btf_input {
 	char *path;
+	struct ll_notes *notes;	/* the caller's (ll_input_options) */
 	struct btf *btf;
 	struct btf *base;	/* split BTF: the base it extends */
 	char *build_id;
@@ -474,6 +475,7 @@ static int ll_btf_input_open(const char *path, bool raw, const struct ll_input_o
 	int fd = -1, why;
 
 	in->path = xstrdup(path);
+	in->notes = opts ? opts->notes : NULL;
 	*out = in;
 	libbpf_set_print(capture_libbpf);
 	libbpf_msg[0] = '\0';
@@ -1007,9 +1009,9 @@ static int build_member(struct build_ctx *ctx, const struct btf_type *agg, __u32
 			       agg_id, MAX_TYPE_DEPTH);
 	if (bm->type == 0) {
 		/* BTF has no void members: its producer dropped a type it could not encode. */
-		ll_notef("%s: %s %s: member %s has no type in the BTF (its producer dropped one it "
-			 "cannot encode, such as _Atomic); shown as void, 0 bytes", in->path,
-			 ll_kind_name(ctx->s->kind), ctx->s->name, shown);
+		ll_notes_addf(in->notes, "%s: %s %s: member %s has no type in the BTF (its producer "
+			      "dropped one it cannot encode, such as _Atomic); shown as void, 0 bytes",
+			      in->path, ll_kind_name(ctx->s->kind), ctx->s->name, shown);
 		m->size = 0;
 	} else {
 		__s64 sz = btf__resolve_size(in->btf, bm->type);
@@ -1311,9 +1313,9 @@ static void note_ignored_globs(const struct ll_btf_input *in, const struct ll_qu
 		count++;
 	}
 	if (count)
-		ll_notef("%s: BTF records no declaring files, so file globs ('in GLOB' in rules, "
-			 "--decl-file) are ignored for %zu struct%s: %s", in->path, count,
-			 count == 1 ? "" : "s", sb.buf);
+		ll_notes_addf(in->notes, "%s: BTF records no declaring files, so file globs ('in "
+			      "GLOB' in rules, --decl-file) are ignored for %zu struct%s: %s",
+			      in->path, count, count == 1 ? "" : "s", sb.buf);
 	sb_release(&sb);
 }
 

@@ -110,7 +110,7 @@ static int dwarf_access(void *state, const struct ll_struct *const *structs, siz
 						  structs[i]->size };
 	hits = ll_access_cache_load(in->opts.cache_dir, in->build_id, t, n, out, &note);
 	if (note)
-		ll_notef("%s", note);
+		ll_notes_addf(in->opts.notes, "%s", note);
 	free(note);
 	missing = xcalloc(n ? n : 1, sizeof(*missing));
 	fresh = xcalloc(n ? n : 1, sizeof(*fresh));

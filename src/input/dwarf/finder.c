@@ -76,6 +76,7 @@ static struct ll_finder *new_finder(const struct ll_finder_source *src)
 	f->dwarf = src->dwarf;
 	f->types = src->types;
 	f->image = src->image;
+	f->notes = src->notes;
 	return f;
 }
 
@@ -474,7 +475,7 @@ static bool scan_input(Dwarf *dwarf, int fd, int str_fd, const struct ll_progres
  * the scan reads every unit as without an index.
  */
 static uint32_t *index_units(struct ll_name_index *index, const char *const *names, size_t n,
-			     struct ll_scan_input *in)
+			     struct ll_scan_input *in, struct ll_notes *notes)
 {
 	char *note = NULL;
 	uint32_t *units;
@@ -486,7 +487,7 @@ static uint32_t *index_units(struct ll_name_index *index, const char *const *nam
 		in->only = units;
 		in->only_nr_units = index->nr_units;
 	} else if (note) {
-		ll_notef("%s", note);
+		ll_notes_addf(notes, "%s", note);
 	}
 	free(note);
 	return units;
@@ -508,7 +509,7 @@ static int raw_scan(const struct ll_finder_source *src, struct ll_finder *finder
 	 */
 	if (!scan_input(dwarf, fd, src->str_fd, progress, &in) || in.str_size == 0)
 		return 0;
-	only = index_units(index, names, n, &in);
+	only = index_units(index, names, n, &in, src->notes);
 	in.distinct = src->distinct;
 	in.lines = src->lines;
 	rc = ll_scan(&in, names, n, ll_threads(), r);

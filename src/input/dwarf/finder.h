@@ -64,6 +64,7 @@ typedef void (*ll_finder_fn)(Dwarf_Die *die, const struct ll_scan_hit *raw, cons
  */
 struct ll_finder_source {
 	Dwarf *dwarf;
+	struct ll_notes *notes;		/* the reader's (ll_input_options'); NULL: printed at once */
 	struct ll_sparse_image *image;
 	const char *path;
 	int fd;

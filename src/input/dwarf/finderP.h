@@ -46,6 +46,7 @@ struct ll_finder {
 	bool *faked;			/* by unit: inside a made-up one; NULL: none yet */
 	/* ll_finder_use_index(): the name index of this input, borrowed; NULL: none. */
 	struct ll_name_index *index;
+	struct ll_notes *notes;		/* ll_finder_source's */
 };
 
 /* A tiny open-addressing set of the names asked for. */

@@ -381,7 +381,7 @@ static char *suggest_indexed(struct ll_finder *finder, const char *name, size_t 
 	if (!units)
 		units = ll_name_index_units(ix, names, nr, &nr_units, &note);
 	if (note)
-		ll_notef("%s", note);
+		ll_notes_addf(finder->notes, "%s", note);
 	free(note);
 	if (!units) {
 		*fallback = true;

@@ -9,7 +9,8 @@ static struct dwarf_part *add_part(struct ll_dwarf_input *in, Dwarf *dwarf, cons
 	in->parts = xgrow(in->parts, in->nr_parts, sizeof(*in->parts));
 	p = &in->parts[in->nr_parts++];
 	memset(p, 0, sizeof(*p));
-	p->src = (struct ll_finder_source){ .dwarf = dwarf, .path = path, .fd = -1, .str_fd = -1 };
+	p->src = (struct ll_finder_source){ .dwarf = dwarf, .notes = in->opts.notes, .path = path,
+					    .fd = -1, .str_fd = -1 };
 	reader_line_sections(dwarf_getelf(dwarf), &p->lines);
 	return p;
 }
@@ -397,8 +398,9 @@ int reader_open_package(struct ll_dwarf_input *in, struct ll_error *err)
 		return -1;
 	if (!in->dwp.n)
 		return ll_fail(err, "%s: a DWARF package (.dwp) with no compilation unit", in->path);
-	ll_notef("%s: a DWARF package (.dwp): declaring files live in the binary's skeleton "
-		 "units; give the binary (with the package beside it) to see them", in->path);
+	ll_notes_addf(in->opts.notes, "%s: a DWARF package (.dwp): declaring files live in the "
+		      "binary's skeleton units; give the binary (with the package beside it) to "
+		      "see them", in->path);
 	in->dwarf = in->dwp.units[0].dwarf;
 	for (size_t i = 0; i < in->dwp.n; i++)
 		add_part(in, in->dwp.units[i].dwarf, in->path);

@@ -397,8 +397,8 @@ int ll_dwarf_input_open(const char *path, const struct ll_input_options *opts,
 
 	if (!seen.debug_info && seen.dwo_info) {
 		/* A .dwo alone: its sections need no relocation, whatever e_type says. */
-		ll_notef("%s: a split DWARF .dwo: declaring files live in the binary's skeleton "
-			 "unit; give the binary to see them", path);
+		ll_notes_addf(in->opts.notes, "%s: a split DWARF .dwo: declaring files live in the "
+			      "binary's skeleton unit; give the binary to see them", path);
 	} else if (ehdr.e_type == ET_REL || !seen.debug_info) {
 		int rc = seen.debug_info && ehdr.e_type == ET_REL ?
 			 open_relocated(in, (size_t)st.st_size, err) : 1;

@@ -69,7 +69,7 @@ struct ll_name_index *reader_index(struct ll_dwarf_input *in)
 	if (ll_name_index_load(&key, &in->index, &note) == 0)
 		in->index_state = 1;
 	else if (note)
-		ll_notef("%s", note);
+		ll_notes_addf(in->opts.notes, "%s", note);
 	free(note);
 	return in->index_state == 1 ? &in->index : NULL;
 }
@@ -189,7 +189,7 @@ static void update_index(struct ll_dwarf_input *in, const struct lookup_ctx *lc)
 	} else if (in->index_state == 1) {
 		if (ll_name_index_entries_from_index(&in->index, &e, &n, &note)) {
 			if (note)
-				ll_notef("%s", note);
+				ll_notes_addf(in->opts.notes, "%s", note);
 			free(note);
 			return;
 		}
@@ -441,8 +441,8 @@ int reader_lookup(void *reader, const struct ll_query *queries, size_t n,
 	int rc = lookup_once(reader, queries, n, results, err);
 
 	if (rc && atomic_load(&in->index_forged) && in->index_state == 1) {
-		ll_notef("%s; ignoring the name index (remove it, or run with --no-cache)",
-			 err->msg);
+		ll_notes_addf(in->opts.notes, "%s; ignoring the name index (remove it, or run with "
+			      "--no-cache)", err->msg);
 		for (size_t i = 0; i < n; i++) {
 			ll_struct_free(results[i].layout);
 			free(results[i].detail);
