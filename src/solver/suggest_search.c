@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
+
 /* ---- placement and the evaluator ----------------------------------------- */
 
 uint64_t sg_next_pos(const struct unit *u, uint64_t c)
@@ -383,18 +385,10 @@ struct layer {
 	uint64_t *sets;		/* words per node */
 };
 
-static uint64_t mix64(uint64_t z)
-{
-	z += 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static uint64_t node_key_hash(const struct node *nd)
 {
-	return mix64(nd->hash ^ mix64(nd->cursor) ^ mix64(nd->dom * 31 + nd->f * 7 + nd->last_bf) ^
-		     mix64(nd->cls));
+	return ll_hash_u64(nd->hash ^ ll_hash_u64(nd->cursor) ^ ll_hash_u64(nd->dom * 31 + nd->f * 7 + nd->last_bf) ^
+		     ll_hash_u64(nd->cls));
 }
 
 static bool node_better(const struct node *a, const struct node *b)
@@ -650,7 +644,7 @@ static void prune(struct search *S, struct layer *l, size_t width)
 
 static uint64_t zobrist(size_t i)
 {
-	return mix64(0x5eed0000ULL + i);
+	return ll_hash_u64(0x5eed0000ULL + i);
 }
 
 /* Expand every state of layer I into layer I + 1. */

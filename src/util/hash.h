@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * FNV-1a, the one hash of the project: fingerprints of findings, layout
+ * FNV-1a, the one hash of bytes: fingerprints of findings, layout
  * signatures of same-named definitions, and name-keyed tables. Cheap,
  * stable across runs and hosts (fingerprints are written to baselines and
  * SARIF, so this must never change), and good enough to tell apart what it
@@ -34,6 +34,21 @@ static inline uint64_t ll_fnv1a_str(uint64_t h, const char *s)
 		h *= LL_FNV_PRIME;
 	}
 	return h;
+}
+
+/*
+ * The one hash of an integer key (a DIE or string offset, a search
+ * state's parts): SplitMix64's finalizer, every input bit moving every
+ * output bit, so that a table's mask may take the low bits of offsets
+ * that are all multiples of small powers of two. Stable as FNV is: the
+ * suggestion search orders its ties by it.
+ */
+static inline uint64_t ll_hash_u64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
 }
 
 #endif

@@ -880,7 +880,7 @@ static void analyzer_release(struct analyzer *a)
 	free(a->defs);
 	free(a->globals);
 	free(a->memo);
-	free(a->target_slot);
+	ll_slots_release(&a->target_slots);
 	free(a->targets);
 	free(a->is_touched);
 	free(a->vars);
@@ -961,9 +961,7 @@ int ll_access_analyze_all(Dwarf *dw, const char *code_path, struct ll_access_ima
 	struct analyzer a = { .every_struct = true, .code.fd = -1 };
 	int rc;
 
-	/* An empty table, so that ac_target_of() adds what it meets. */
-	a.target_mask = 63;
-	a.target_slot = xcalloc(64, sizeof(*a.target_slot));
+	/* No target yet: ac_target_of() adds what it meets. */
 	rc = analyze(&a, dw, code_path, err);
 	out->v = a.out;
 	out->n = a.nr_targets;

@@ -101,22 +101,20 @@ static bool member_offset(Dwarf_Die *m, uint64_t *off)
 	return false;
 }
 
-static size_t target_hash(const char *name, uint64_t size, bool is_union)
+static uint64_t target_hash(const char *name, uint64_t size, bool is_union)
 {
 	uint64_t h = ll_fnv1a_str(LL_FNV_INIT, name);
 
 	h = ll_fnv1a(h, &size, sizeof(size));
-	return (size_t)(h ^ is_union);
+	return h ^ is_union;
 }
 
-static void slot_put(struct analyzer *a, size_t index)
+/* ll_slots_hash_fn over the analyzer's targets. */
+static uint64_t target_hash_of(const void *ctx, size_t index)
 {
-	const struct ll_access_target *t = &a->targets[index];
-	size_t i = target_hash(t->name, t->size, t->is_union) & a->target_mask;
+	const struct ll_access_target *t = &((const struct analyzer *)ctx)->targets[index];
 
-	while (a->target_slot[i])
-		i = (i + 1) & a->target_mask;
-	a->target_slot[i] = index + 1;
+	return target_hash(t->name, t->size, t->is_union);
 }
 
 /* A new target (its evidence too), the table grown to stay at most half full. */
@@ -134,16 +132,9 @@ size_t ac_add_target(struct analyzer *a, const char *name, uint64_t size, bool i
 	a->out[index] = e;
 	a->targets[index] = (struct ll_access_target){ e->name, is_union, size };
 	a->is_touched[index] = false;
+	ll_slots_reserve(&a->target_slots, index + 1, target_hash_of, a);
+	ll_slots_add(&a->target_slots, target_hash(name, size, is_union), index);
 	a->nr_targets++;
-	if (2 * a->nr_targets > a->target_mask) {
-		free(a->target_slot);
-		a->target_mask = a->target_mask ? 2 * a->target_mask + 1 : 63;
-		a->target_slot = xcalloc(a->target_mask + 1, sizeof(*a->target_slot));
-		for (size_t i = 0; i < a->nr_targets; i++)
-			slot_put(a, i);
-	} else {
-		slot_put(a, index);
-	}
 	return index;
 }
 
@@ -154,15 +145,16 @@ long ac_target_of(struct analyzer *a, Dwarf_Die *agg)
 	bool is_union = dwarf_tag(agg) == DW_TAG_union_type;
 	uint64_t size;
 
-	if (!name || !a->target_mask)
+	if (!name)
 		return -1;
 	size = ac_byte_size(agg);
-	for (size_t i = target_hash(name, size, is_union) & a->target_mask; a->target_slot[i];
-	     i = (i + 1) & a->target_mask) {
-		const struct ll_access_target *t = &a->targets[a->target_slot[i] - 1];
+	for (size_t at = ll_slots_first(&a->target_slots, target_hash(name, size, is_union));
+	     ll_slots_get(&a->target_slots, at); at = ll_slots_next(&a->target_slots, at)) {
+		size_t i = ll_slots_get(&a->target_slots, at) - 1;
+		const struct ll_access_target *t = &a->targets[i];
 
 		if (t->size == size && t->is_union == is_union && strcmp(t->name, name) == 0)
-			return (long)(a->target_slot[i] - 1);
+			return (long)i;
 	}
 	if (!a->every_struct || !size || dwarf_hasattr(agg, DW_AT_declaration))
 		return -1;

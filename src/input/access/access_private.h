@@ -24,6 +24,7 @@
 
 #include "input/elf/capstone_api.h"
 #include "input/elf/elf_section.h"
+#include "util/slot_table.h"
 #include "util/strbuf.h"
 
 #define MEMO_SIZE 4096
@@ -104,8 +105,7 @@ struct analyzer {
 	struct ll_access_target *targets;
 	size_t nr_targets;
 	struct ll_access_evidence **out;
-	size_t *target_slot;
-	size_t target_mask;
+	struct ll_slots target_slots;	/* over targets, by name, size and kind */
 	uint64_t skipped_functions, undecoded_bytes;	/* image-wide */
 	struct code code;
 	struct ll_capstone api;

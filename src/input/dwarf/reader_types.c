@@ -297,7 +297,7 @@ struct type_facts *reader_memo_slot(struct type_memo *memo, uint64_t die)
 		for (size_t i = 0; memo->v && i <= memo->mask; i++) {
 			if (!memo->v[i].die)
 				continue;
-			at = (size_t)(memo->v[i].die * 0x9e3779b97f4a7c15ULL >> 20) & bigger.mask;
+			at = (size_t)ll_hash_u64(memo->v[i].die) & bigger.mask;
 			while (bigger.v[at].die)
 				at = (at + 1) & bigger.mask;
 			bigger.v[at] = memo->v[i];
@@ -309,7 +309,7 @@ struct type_facts *reader_memo_slot(struct type_memo *memo, uint64_t die)
 		free(memo->v);
 		*memo = bigger;
 	}
-	at = (size_t)((die + 1) * 0x9e3779b97f4a7c15ULL >> 20) & memo->mask;
+	at = (size_t)ll_hash_u64(die + 1) & memo->mask;
 	while (memo->v[at].die && memo->v[at].die != die + 1)
 		at = (at + 1) & memo->mask;
 	if (!memo->v[at].die) {

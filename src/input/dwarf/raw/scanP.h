@@ -29,6 +29,7 @@
 #include "input/dwarf/raw/byte_cursor.h"
 #include "input/dwarf/raw/languages.h"
 #include "input/dwarf/raw/type_spelling.h"
+#include "util/hash.h"
 #include "util/huge_page.h"
 #include "util/pathglob.h"
 #include "util/read_file.h"
@@ -475,17 +476,9 @@ static inline bool skip_form(struct ll_cursor *c, unsigned form, const struct ll
 	}
 }
 
-static inline size_t hash64(uint64_t v)
-{
-	v ^= v >> 33;
-	v *= 0xff51afd7ed558ccdULL;
-	v ^= v >> 33;
-	return (size_t)v;
-}
-
 static inline bool find_offset(const struct targets *t, uint64_t off, uint32_t *name)
 {
-	size_t at = hash64(off) & t->mask;
+	size_t at = (size_t)ll_hash_u64(off) & t->mask;
 
 	while (t->offsets[at]) {
 		if (t->offsets[at] == off + 1) {
@@ -607,7 +600,7 @@ static inline uint64_t quick_const_value(const unsigned char *fixed, const struc
 
 static inline size_t members_memo_at(const struct members_memo *m, uint64_t raw, uint32_t nr)
 {
-	return hash64(raw ^ nr) & m->mask;
+	return (size_t)ll_hash_u64(raw ^ nr) & m->mask;
 }
 
 /* The members hash M remembers for the offsets' hash RAW of NR members. */

@@ -285,7 +285,7 @@ static void seen_grow(struct worker *w)
 	for (size_t i = 0; i < old_cap; i++) {
 		if (!old[i].off1)
 			continue;
-		size_t at = hash64(old[i].off1 - 1) & w->seen_mask;
+		size_t at = (size_t)ll_hash_u64(old[i].off1 - 1) & w->seen_mask;
 
 		while (w->seen[at].off1)
 			at = (at + 1) & w->seen_mask;
@@ -328,7 +328,7 @@ static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_
 		return false;
 	if (w->nr_seen * 2 >= w->seen_mask)
 		seen_grow(w);
-	size_t at = hash64(str_off) & w->seen_mask;
+	size_t at = (size_t)ll_hash_u64(str_off) & w->seen_mask;
 
 	while (w->seen[at].off1) {
 		if (w->seen[at].off1 == str_off + 1) {

@@ -38,7 +38,7 @@ static bool strp_name_hash(struct worker *w, const struct ll_scan_unit *u, struc
 		w->name_memo = xcalloc(slots, sizeof(*w->name_memo));
 		w->name_memo_mask = slots - 1;
 	}
-	struct name_memo *slot = &w->name_memo[hash64(off) & w->name_memo_mask];
+	struct name_memo *slot = &w->name_memo[(size_t)ll_hash_u64(off) & w->name_memo_mask];
 
 	if (slot->off1 == off + 1) {
 		*c = at;

@@ -4,7 +4,7 @@
 
 static void add_offset(struct targets *t, uint64_t off, uint32_t name)
 {
-	size_t at = hash64(off) & t->mask;
+	size_t at = (size_t)ll_hash_u64(off) & t->mask;
 
 	while (t->offsets[at] && t->offsets[at] != off + 1)
 		at = (at + 1) & t->mask;

@@ -420,7 +420,7 @@ static char *spell_type(struct worker *w, const struct ll_scan_unit *u,
 
 	if (!w->spelled)
 		w->spelled = xcalloc(SPELLED_SLOTS, sizeof(*w->spelled));
-	slot = &w->spelled[hash64(die1) & (SPELLED_SLOTS - 1)];
+	slot = &w->spelled[(size_t)ll_hash_u64(die1) & (SPELLED_SLOTS - 1)];
 	if (slot->die1 == die1)
 		return xstrdup(slot->text);
 	text = ll_c_declaration_by(reader, type, "");
