@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The one open-addressing table for name-keyed lookups. Its slots hold
- * positions, an index into the caller's own array plus one (0: empty),
- * never keys: the caller keeps its entries where they are and says how to
- * hash one (for a rehash) and when one matches (while probing). Capacity
- * a power of two, linear probing, at most half full.
+ * The one open-addressing table (names, distinct definitions, targets).
+ * Its slots hold positions, an index into the caller's own array plus one
+ * (0: empty), never keys: the caller keeps its entries where they are and
+ * says how to hash one (for a rehash) and when one matches (while
+ * probing). Capacity a power of two, linear probing, at most half full.
  *
  *	ll_slots_reserve(&t, n + 1, hash_of, ctx);
  *	for (at = ll_slots_first(&t, h); ll_slots_get(&t, at); at = ll_slots_next(&t, at))

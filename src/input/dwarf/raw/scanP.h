@@ -33,6 +33,7 @@
 #include "util/huge_page.h"
 #include "util/pathglob.h"
 #include "util/read_file.h"
+#include "util/slot_table.h"
 #include "util/strbuf.h"
 
 #define MAX_ABBREV_CODE (1u << 16)
@@ -154,8 +155,7 @@ struct distinct_key {
 struct distinct {
 	struct distinct_key *keys;
 	size_t nr_keys;
-	uint32_t *slots;	/* open addressing: key index + 1 */
-	size_t mask;
+	struct ll_slots at;	/* over keys, by their hash */
 };
 
 /* What every hit of one unit shares. */

@@ -22,38 +22,33 @@ static uint64_t string_hash(uint64_t h, const char *s)
 	return s ? ll_fnv1a(h, s, strlen(s) + 1) : ll_fnv1a(h, "", 1);
 }
 
+/* ll_slots_hash_fn over a thread's distinct keys. */
+static uint64_t key_hash_of(const void *ctx, size_t index)
+{
+	return ((const struct distinct *)ctx)->keys[index].hash;
+}
+
 /* Whether K was seen before by this thread; if not, it is now. */
 static bool distinct_seen(struct distinct *d, const struct distinct_key *k)
 {
-	if ((d->nr_keys + 1) * 2 > d->mask) {
-		size_t cap = d->mask ? (d->mask + 1) * 2 : 4096;
+	size_t at;
 
-		free(d->slots);
-		d->slots = xcalloc(cap, sizeof(*d->slots));
-		d->mask = cap - 1;
-		for (size_t i = 0; i < d->nr_keys; i++) {
-			size_t at = d->keys[i].hash & d->mask;
-
-			while (d->slots[at])
-				at = (at + 1) & d->mask;
-			d->slots[at] = (uint32_t)i + 1;
-		}
-	}
-	size_t at = k->hash & d->mask;
-
-	for (; d->slots[at]; at = (at + 1) & d->mask)
-		if (distinct_equal(&d->keys[d->slots[at] - 1], k))
+	/* From 2,048 keys on: most threads of a whole-image scan keep ~10^5. */
+	ll_slots_reserve(&d->at, d->nr_keys < 2048 ? 2048 : d->nr_keys + 1, key_hash_of, d);
+	for (at = ll_slots_first(&d->at, k->hash); ll_slots_get(&d->at, at);
+	     at = ll_slots_next(&d->at, at))
+		if (distinct_equal(&d->keys[ll_slots_get(&d->at, at) - 1], k))
 			return true;
 	d->keys = xgrow(d->keys, d->nr_keys, sizeof(*d->keys));
 	d->keys[d->nr_keys] = *k;
-	d->slots[at] = (uint32_t)++d->nr_keys;
+	ll_slots_put(&d->at, at, d->nr_keys++);
 	return false;
 }
 
 void scan_distinct_release(struct distinct *d)
 {
 	free(d->keys);
-	free(d->slots);
+	ll_slots_release(&d->at);
 	memset(d, 0, sizeof(*d));
 }
 
