@@ -104,7 +104,7 @@ def main():
         % (rev, args.label_new, os.path.basename(new), args.label_ref, os.path.basename(ref),
            args.runs))
     out("in rotation per row (bench/interleave.py); medians; load: the 1-minute load average")
-    out("before-after the row (other agents share the 2 cores). before/after > 1: faster now.")
+    out("before-after the row (above 2, other work shared the 2 cores). before/after > 1: faster now.")
     out()
     out("| case | before | before CPU | after | after CPU | after RSS | before/after | CPU ratio | pahole | load |")
     out("|---|---|---|---|---|---|---|---|---|---|")
