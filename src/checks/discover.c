@@ -17,15 +17,6 @@ size_t ll_struct_holes(const struct ll_struct *s)
 	return sum.holes;
 }
 
-void ll_list_row(const struct ll_struct *s, size_t holes, struct strbuf *out)
-{
-	sb_addf(out, "%-6s %-40s %7" PRIu64 " %4" PRIu64 " %5zu  ", ll_kind_name(s->kind), s->name,
-		s->size, ll_struct_lines(s), holes);
-	if (s->decl.file)
-		sb_addf(out, "%s:%u", s->decl.file, s->decl.line);
-	sb_addc(out, '\n');
-}
-
 /* "struct TYPE", "union TYPE", "TYPE", each optionally followed by "[N]..." */
 static bool is_type(const char *spelled, const char *type)
 {
@@ -44,30 +35,28 @@ static bool is_type(const char *spelled, const char *type)
 	return false;
 }
 
-static size_t contains_level(const struct ll_struct *s, const struct ll_member *members,
-			     size_t n, const char *type, struct strbuf *out)
+static void contains_level(const struct ll_member *members, size_t n, const char *type,
+			   const struct ll_member ***found, size_t *nr)
 {
-	size_t found = 0;
-
 	for (size_t i = 0; i < n; i++) {
 		const struct ll_member *m = &members[i];
 
 		if (m->name && m->type && is_type(m->type, type)) {
-			sb_addf(out, "%s %s: %s %s at offset %" PRIu64 " (line %" PRIu64 " +%" PRIu64
-				"), %" PRIu64 " bytes\n", ll_kind_name(s->kind), s->name, m->type,
-				m->path, m->offset, m->offset / s->cacheline, m->offset % s->cacheline,
-				m->size);
-			found++;
+			*found = xgrow(*found, *nr, sizeof(**found));
+			(*found)[(*nr)++] = m;
 			continue;
 		}
-		found += contains_level(s, m->children, m->nr_children, type, out);
+		contains_level(m->children, m->nr_children, type, found, nr);
 	}
-	return found;
 }
 
-size_t ll_contains(const struct ll_struct *s, const char *type, struct strbuf *out)
+size_t ll_contains(const struct ll_struct *s, const char *type, const struct ll_member ***found)
 {
-	return contains_level(s, s->members, s->nr_members, type, out);
+	size_t nr = 0;
+
+	*found = NULL;
+	contains_level(s->members, s->nr_members, type, found, &nr);
+	return nr;
 }
 
 /* Written by every CPU that takes, bumps or waits on them. */
@@ -133,45 +122,77 @@ static void audit_tag(struct ll_member *members, size_t n)
 	}
 }
 
+/* LINE's members of tag WANT, their paths appended to A's; how many. */
+static size_t audit_paths(const struct ll_line *line, enum ll_tag want, struct ll_audit_line *a)
+{
+	size_t n = 0;
+
+	for (size_t u = 0; u < line->nr_units; u++) {
+		if (line->units[u]->tag != want)
+			continue;
+		size_t at = a->nr_read_mostly + a->nr_write_hot + n;
+
+		a->paths = xgrow(a->paths, at, sizeof(*a->paths));
+		a->paths[at] = xstrdup(line->units[u]->m->path);
+		n++;
+	}
+	return n;
+}
+
 /* The lines of S (tagged) that mix read-mostly and write-hot members, into OUT. */
 static void audit_lines(const struct ll_struct *s, struct ll_audit *out)
 {
 	struct ll_units units;
 	struct ll_lines lines;
-	struct strbuf detail = STRBUF_INIT;
 
 	memset(out, 0, sizeof(*out));
 	ll_collect_units(s, &units);
 	ll_map_lines(s, &units, &lines);
 	for (size_t l = 0; l < lines.n; l++) {
 		const struct ll_line *line = &lines.v[l];
+		struct ll_audit_line *a;
 
 		if (line->verdict != LL_VERDICT_MIXED)
 			continue;
 		out->mixed_lines += (size_t)line->count;
-		if (line->count > 1)
-			sb_addf(&detail, "%slines %" PRIu64 "-%" PRIu64 ":", detail.len ? "; " : "",
-				line->index, ll_line_last(line));
-		else
-			sb_addf(&detail, "%sline %" PRIu64 ":", detail.len ? "; " : "", line->index);
-		for (int pass = 0; pass < 2; pass++) {
-			enum ll_tag want = pass ? LL_WRITE_HOT : LL_READ_MOSTLY;
-			bool first = true;
-
-			if (pass)
-				sb_adds(&detail, " with");
-			for (size_t u = 0; u < line->nr_units; u++) {
-				if (line->units[u]->tag != want)
-					continue;
-				sb_addf(&detail, "%s %s", first ? "" : ",", line->units[u]->m->path);
-				first = false;
-			}
-		}
+		out->lines = xgrow(out->lines, out->nr_lines, sizeof(*out->lines));
+		a = &out->lines[out->nr_lines++];
+		*a = (struct ll_audit_line){ .first = line->index, .last = ll_line_last(line) };
+		a->nr_read_mostly = audit_paths(line, LL_READ_MOSTLY, a);
+		a->nr_write_hot = audit_paths(line, LL_WRITE_HOT, a);
 	}
-	out->detail = detail.len ? sb_detach(&detail) : NULL;
-	sb_release(&detail);
 	ll_lines_release(&lines);
 	ll_units_release(&units);
+}
+
+static void audit_name_release(struct ll_audit_name *n)
+{
+	free(n->name);
+	free(n->file);
+}
+
+void ll_audit_release(struct ll_audit *a)
+{
+	for (size_t i = 0; i < a->nr_lines; i++) {
+		struct ll_audit_line *l = &a->lines[i];
+
+		for (size_t k = 0; k < l->nr_read_mostly + l->nr_write_hot; k++)
+			free(l->paths[k]);
+		free(l->paths);
+	}
+	free(a->lines);
+	for (size_t i = 0; i < a->nr_vars; i++) {
+		struct ll_audit_var *v = &a->vars[i];
+
+		free(v->type);
+		audit_name_release(&v->var);
+		for (size_t k = 0; k < v->nr_shown; k++)
+			audit_name_release(&v->shown[k]);
+		free(v->shown);
+		free(v->section);
+	}
+	free(a->vars);
+	memset(a, 0, sizeof(*a));
 }
 
 void ll_audit(struct ll_struct *s, struct ll_audit *out)
@@ -197,9 +218,9 @@ void ll_audit_static(struct ll_struct *s, const struct ll_access_evidence *e,
 /* How many neighbours one audit line names before it counts the rest. */
 #define AUDIT_NEIGHBOURS_SHOWN 4
 
-static void audit_name_var(const struct ll_member *m, struct strbuf *out)
+static struct ll_audit_name audit_name_of(const struct ll_member *m)
 {
-	sb_addf(out, "%s (%s)", m->name, m->decl.file ? m->decl.file : "no declaration");
+	return (struct ll_audit_name){ xstrdup(m->name), m->decl.file ? xstrdup(m->decl.file) : NULL };
 }
 
 static bool same_file(const struct ll_member *a, const struct ll_member *b)
@@ -219,11 +240,12 @@ static bool lines_meet(const struct ll_member *a, const struct ll_member *b, uns
  * LOCK's neighbours on its lines that another file declares: variables
  * that only the linker put there, whose readers and writers know nothing
  * of the lock's. Its own file's variables are most often what it guards.
+ * The first AUDIT_NEIGHBOURS_SHOWN of them into V, all counted.
  */
-static size_t audit_strangers(const struct ll_struct *s, size_t lock, struct strbuf *out)
+static void audit_strangers(const struct ll_struct *s, size_t lock, struct ll_audit_var *v)
 {
 	const struct ll_member *l = &s->members[lock];
-	size_t found = 0, lo = lock, hi = lock + 1;
+	size_t lo = lock, hi = lock + 1;
 
 	while (lo > 0 && lines_meet(&s->members[lo - 1], l, s->cacheline))
 		lo--;
@@ -234,48 +256,42 @@ static size_t audit_strangers(const struct ll_struct *s, size_t lock, struct str
 
 		if (j == lock || same_file(m, l))
 			continue;
-		if (found < AUDIT_NEIGHBOURS_SHOWN) {
-			sb_adds(out, found ? ", " : " with ");
-			audit_name_var(m, out);
+		if (v->nr_shown < AUDIT_NEIGHBOURS_SHOWN) {
+			v->shown = xgrow(v->shown, v->nr_shown, sizeof(*v->shown));
+			v->shown[v->nr_shown++] = audit_name_of(m);
 		}
-		found++;
+		v->nr_strangers++;
 	}
-	if (found > AUDIT_NEIGHBOURS_SHOWN)
-		sb_addf(out, " and %zu more", found - AUDIT_NEIGHBOURS_SHOWN);
-	return found;
 }
 
 void ll_audit_globals(const struct ll_struct *s, struct ll_audit *out)
 {
-	struct strbuf detail = STRBUF_INIT, one = STRBUF_INIT;
 	uint64_t last_counted = UINT64_MAX;
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < s->nr_members; i++) {
 		const struct ll_member *m = &s->members[i];
+		struct ll_audit_var v;
 		uint64_t first, last;
 
 		if (!m->name || !m->type || !audit_write_hot(m->type) ||
 		    !ll_member_lines(m, s->cacheline, &first, &last))
 			continue;
-		sb_reset(&one);
-		sb_addf(&one, "line %" PRIu64 " (%#" PRIx64 "): %s ", first,
-			s->origin + first * s->cacheline, m->type);
-		audit_name_var(m, &one);
-		bool strangers = audit_strangers(s, i, &one) > 0;
+		v = (struct ll_audit_var){ .line = first, .addr = s->origin + first * s->cacheline };
+		audit_strangers(s, i, &v);
 		bool read_mostly = m->section && strstr(m->section, "read_mostly");
 
-		if (read_mostly)
-			sb_addf(&one, "%s in %s, which is for data written rarely",
-				strangers ? ";" : "", m->section);
-		if (!strangers && !read_mostly)
+		if (!v.nr_strangers && !read_mostly) {
+			free(v.shown);	/* none shown: no strangers */
 			continue;
+		}
+		v.type = xstrdup(m->type);
+		v.var = audit_name_of(m);
+		v.section = read_mostly ? xstrdup(m->section) : NULL;
 		if (last_counted != first)
 			out->mixed_lines++;
 		last_counted = last;
-		sb_addf(&detail, "\n      %s", one.buf);
+		out->vars = xgrow(out->vars, out->nr_vars, sizeof(*out->vars));
+		out->vars[out->nr_vars++] = v;
 	}
-	out->detail = detail.len ? sb_detach(&detail) : NULL;
-	sb_release(&detail);
-	sb_release(&one);
 }

@@ -3,7 +3,8 @@
  * Questions about a whole binary rather than one struct: which aggregates
  * look like GLOB (--list), which embed a type by value (--contains), and
  * which mix lock-like members with ops pointers on one line (--audit, a
- * heuristic that needs no rules). Works on models the reader built.
+ * heuristic that needs no rules). Works on models the reader built; the
+ * answers are data, which report/report_discover.c writes out.
  */
 #ifndef LAYOUTLINT_DISCOVER_H
 #define LAYOUTLINT_DISCOVER_H
@@ -19,23 +20,49 @@
 size_t ll_struct_holes(const struct ll_struct *s);
 
 /*
- * One row of --list; HOLES is S's hole count (ll_struct_holes(), or a
- * reader's summary of a layout it did not build).
+ * --contains: the members of S (any depth, through named nested
+ * aggregates) whose type is TYPE by value ("struct TYPE", "union TYPE",
+ * TYPE itself for typedefs, or arrays of those), in declaration order,
+ * into *FOUND (the caller frees the array; the members are S's). Returns
+ * how many.
  */
-void ll_list_row(const struct ll_struct *s, size_t holes, struct strbuf *out);
+size_t ll_contains(const struct ll_struct *s, const char *type, const struct ll_member ***found);
+
+/* A line, or a run of lines alike, that --audit finds mixed. */
+struct ll_audit_line {
+	uint64_t first, last;
+	char **paths;		/* the read-mostly members' paths, then the write-hot ones */
+	size_t nr_read_mostly, nr_write_hot;
+};
+
+/* A global variable (a name and its declaring file, NULL: none). */
+struct ll_audit_name {
+	char *name, *file;
+};
 
 /*
- * --contains: append to OUT one line per member of S (any depth, through
- * named nested aggregates) whose type is TYPE by value ("struct TYPE",
- * "union TYPE", TYPE itself for typedefs, or arrays of those). Returns
- * how many lines were added.
+ * A lock-like global variable --audit names: on LINE (at ADDR), sharing
+ * it with NR_STRANGERS variables other files declare (the first few of
+ * them in SHOWN), or in a read-mostly SECTION (NULL: not).
  */
-size_t ll_contains(const struct ll_struct *s, const char *type, struct strbuf *out);
+struct ll_audit_var {
+	uint64_t line, addr;
+	char *type;
+	struct ll_audit_name var;
+	struct ll_audit_name *shown;
+	size_t nr_shown, nr_strangers;
+	char *section;
+};
 
 struct ll_audit {
 	size_t mixed_lines;	/* lines holding a lock-like and an ops-like member */
-	char *detail;		/* "line 0: f_op with f_lock, f_count; ..." (owned) */
+	struct ll_audit_line *lines;	/* of a struct */
+	size_t nr_lines;
+	struct ll_audit_var *vars;	/* of the global variables aggregate */
+	size_t nr_vars;
 };
+
+void ll_audit_release(struct ll_audit *a);
 
 /*
  * --audit: tag S by member types alone (locks, atomics, refcounts,
@@ -66,9 +93,8 @@ bool ll_audit_needs_member_type(const char *type, const void *arg);
  * --audit of a global variables aggregate (LL_GLOBALS), by types and
  * declarations alone: each lock-like or atomic variable (the types ll_audit
  * calls write-hot) that shares a cacheline with a variable another file
- * declares, or that lies in a read-mostly section. DETAIL holds one line per
- * such variable, each starting with a newline and indented, as
- * "line L (ADDR): TYPE NAME (FILE) with NAME (FILE), ...". S is unchanged.
+ * declares, or that lies in a read-mostly section, one VARS entry each.
+ * S is unchanged.
  */
 void ll_audit_globals(const struct ll_struct *s, struct ll_audit *out);
 

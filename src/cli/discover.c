@@ -15,6 +15,7 @@
 #include "checks/discover.h"
 #include "cli/cli.h"
 #include "input/reader.h"
+#include "report/report.h"
 #include "util/cache_dir.h"
 #include "util/diag.h"
 #include "util/edit_distance.h"
@@ -46,8 +47,7 @@ struct digest {
 static void digest_release(struct digest *d)
 {
 	sb_release(&d->lines);
-	free(d->audit.detail);
-	d->audit = (struct ll_audit){ 0 };
+	ll_audit_release(&d->audit);
 	d->found = 0;
 }
 
@@ -58,9 +58,13 @@ static void digest_layout(struct ll_struct *s, void *arg)
 	digest_release(d);	/* a build replayed after a failure digests again */
 	if (d->cacheline)
 		s->cacheline = d->cacheline;
-	if (d->contains)
-		d->found = ll_contains(s, d->contains, &d->lines);
-	else if (s->kind == LL_GLOBALS)
+	if (d->contains) {
+		const struct ll_member **found;
+
+		d->found = ll_contains(s, d->contains, &found);
+		ll_report_contains(s, found, d->found, &d->lines);
+		free(found);
+	} else if (s->kind == LL_GLOBALS)
 		ll_audit_globals(s, &d->audit);
 	else if (d->access)
 		ll_audit_static(s, ll_access_image_find(d->access, s->name, s->size,
@@ -279,40 +283,27 @@ int cli_discover(struct options *o)
 	}
 	if (o->list_glob) {
 		write_name_index(o->cache_dir, ll_input_build_id(in), names, n);
-		sb_addf(&out, "%-6s %-40s %7s %4s %5s  %s\n", "kind", "name", "size", "lines", "holes",
-			"declared at");
+		ll_report_list_header(&out);
 	}
 	for (size_t i = 0; i < nq; i++) {
 		struct ll_struct *s = results[i].layout;
 
 		/* Not "structs": the lookup's own line just counted those to 100%. */
 		ll_progress_report(&io.progress, o->audit_glob ? "audits" : "rows", i + 1, nq);
-		if (results[i].status == LL_AMBIGUOUS && o->list_glob) {
-			struct strbuf name = STRBUF_INIT;
-
-			sb_add_escaped(&name, queries[i].name);
-			sb_addf(&out, "%-6s %-40s  (distinct definitions: %s)\n", "?", name.buf,
-				results[i].detail);
-			sb_release(&name);
-			hits++;		/* a row: the glob matched */
-			continue;
-		}
-		/* A row for a shape not laid out, with why: not a silent gap. */
-		if (results[i].status == LL_UNSUPPORTED && o->list_glob) {
-			struct strbuf name = STRBUF_INIT;
-
-			sb_add_escaped(&name, queries[i].name);
-			sb_addf(&out, "%-6s %-40s  (not laid out: %s)\n", "?", name.buf,
-				results[i].detail);
-			sb_release(&name);
+		/*
+		 * A row for distinct definitions, or a shape not laid out, with
+		 * why: not a silent gap (a row: the glob matched).
+		 */
+		if ((results[i].status == LL_AMBIGUOUS || results[i].status == LL_UNSUPPORTED) &&
+		    o->list_glob) {
+			ll_report_list_unlaid(queries[i].name, results[i].status == LL_AMBIGUOUS,
+					      results[i].detail, &out);
 			hits++;
 			continue;
 		}
 		/* --audit: the same, after the audited rows (refused, below). */
 		if (results[i].status == LL_UNSUPPORTED && o->audit_glob) {
-			sb_adds(&refused, "   ?  ");
-			sb_add_escaped(&refused, queries[i].name);
-			sb_addf(&refused, ": not laid out: %s\n", results[i].detail);
+			ll_report_audit_unlaid(queries[i].name, results[i].detail, &refused);
 			hits++;
 			continue;
 		}
@@ -321,8 +312,8 @@ int cli_discover(struct options *o)
 		s->cacheline = o->cacheline ? o->cacheline : ll_input_arch_cacheline(in);
 		hits++;
 		if (o->list_glob) {
-			ll_list_row(s, results[i].summary ? results[i].holes : ll_struct_holes(s),
-				    &out);
+			ll_report_list_row(s, results[i].summary ? results[i].holes : ll_struct_holes(s),
+					   &out);
 			continue;
 		}
 		/* A reader that did not digest (BTF, the globals) left the layout whole. */
@@ -349,24 +340,11 @@ int cli_discover(struct options *o)
 
 		if (nr_audits)
 			qsort(audits, nr_audits, sizeof(*audits), cmp_audited);
-		if (by_code)
-			sb_adds(&out, "# static evidence (--access), no rules: lines mixing members the "
-				"code updates atomically\n# or stores in several functions with members "
-				"many functions load and only\n# constructors store; for global variables, "
-				"lock-like ones sharing a line\n# with another file's variables or in a "
-				"read-mostly section\n");
-		else
-			sb_adds(&out, "# heuristic, no rules: lines mixing lock-like members "
-				"(spinlock_t, atomic_t, refcount_t, struct mutex...)\n# with pointers to "
-				"const ops tables; for global variables, lock-like ones sharing a "
-				"line\n# with another file's variables or in a read-mostly section; "
-				"write rules for what matters\n");
+		ll_report_audit_header(by_code, &out);
 		for (size_t i = 0; i < nr_audits; i++) {
 			if (!audits[i].a.mixed_lines)
 				continue;
-			sb_addf(&out, "%4zu  %s %s:%s%s\n", audits[i].a.mixed_lines, audits[i].kind,
-				audits[i].name, audits[i].a.detail[0] == '\n' ? "" : " ",
-				audits[i].a.detail);
+			ll_report_audit_row(audits[i].kind, audits[i].name, &audits[i].a, &out);
 			shown++;
 		}
 		if (!shown)
@@ -392,7 +370,7 @@ int cli_discover(struct options *o)
 		status = 2;
 done:
 	for (size_t i = 0; i < nr_audits; i++)
-		free(audits[i].a.detail);
+		ll_audit_release(&audits[i].a);
 	free(audits);
 	for (size_t i = 0; digests && i < n + 2; i++)
 		digest_release(&digests[i]);

@@ -64,6 +64,25 @@ void ll_report_gating_json(struct json_writer *w, const struct ll_gating *g);
  */
 void ll_report_measured_json(struct json_writer *w, const struct ll_struct *s,
 			     const struct ll_member *m);
+/*
+ * report_discover.c, the discovery commands' text (checks/discover.h's
+ * answers): --list's header and rows (HOLES: ll_struct_holes() or a
+ * reader's summary), a row for a name not laid out (AMBIGUOUS: distinct
+ * definitions; WHY: the lookup's detail); --contains' lines for the
+ * members ll_contains() FOUND in S; --audit's header (BY_CODE: --access),
+ * one row per struct or global variables aggregate with mixed lines, and
+ * a row for a name not laid out.
+ */
+struct ll_audit;
+void ll_report_list_header(struct strbuf *out);
+void ll_report_list_row(const struct ll_struct *s, size_t holes, struct strbuf *out);
+void ll_report_list_unlaid(const char *name, bool ambiguous, const char *why, struct strbuf *out);
+void ll_report_contains(const struct ll_struct *s, const struct ll_member *const *found, size_t n,
+			struct strbuf *out);
+void ll_report_audit_header(bool by_code, struct strbuf *out);
+void ll_report_audit_row(const char *kind, const char *name, const struct ll_audit *a,
+			 struct strbuf *out);
+void ll_report_audit_unlaid(const char *name, const char *why, struct strbuf *out);
 /* --list-checks: one line per check of the catalog, in its order. */
 void ll_report_checks(struct strbuf *out);
 /*
