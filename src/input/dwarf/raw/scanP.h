@@ -399,6 +399,18 @@ static inline bool is_aggregate(unsigned tag)
 	       tag == DW_TAG_class_type;
 }
 
+/*
+ * Whether the scan reads unit U's address-sized forms itself: only the
+ * sizes libdw reads as its header says, 4 and 8. libdw 0.188 reads a
+ * DW_FORM_addr of a unit that says 2 (a size DWARF allows) as 8 bytes,
+ * so the two walks met different DIEs (fuzz_scan_diff); any other size
+ * is libdw's to read or refuse, never this scan's guess.
+ */
+static inline bool scan_address_size_ok(const struct ll_scan_unit *u)
+{
+	return u->addr_size == 4 || u->addr_size == 8;
+}
+
 /* The abbreviation CODE of table T, planned; NULL when T has none. */
 static inline const struct abbrev *planned_abbrev(const struct abbrev_table *t, uint64_t code)
 {

@@ -24,10 +24,7 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 			continue;
 		if (scan_prefix(w, i, u))
 			continue;
-		/*
-		 * An address size DWARF does not define: the forms sized by it
-		 * are libdw's to read (or to refuse), never this scan's guess.
-		 */
+		/* An address size libdw reads otherwise: its walk's unit (scan_address_size_ok()). */
 		bool loaded = scan_load_unit(w, u);
 
 		if (w->guessed && !(loaded && scan_settle_guessed(w, i))) {
@@ -35,7 +32,7 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 			atomic_store_explicit(w->stop, true, memory_order_relaxed);
 			break;
 		}
-		if (!loaded || (u->addr_size != 2 && u->addr_size != 4 && u->addr_size != 8)) {
+		if (!loaded || !scan_address_size_ok(u)) {
 			scan_push_fallback(w, u->offset);
 			continue;
 		}

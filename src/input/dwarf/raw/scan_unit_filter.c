@@ -494,8 +494,7 @@ bool scan_defines_first_name(const struct worker *w, size_t first)
 /* Whether unit U's header and address size let its head be walked alone. */
 static bool prefix_fits(const struct ll_scan_unit *u)
 {
-	return u->first_die - u->offset < UNIT_PREFIX &&
-	       (u->addr_size == 2 || u->addr_size == 4 || u->addr_size == 8);
+	return u->first_die - u->offset < UNIT_PREFIX && scan_address_size_ok(u);
 }
 
 /*
