@@ -1075,7 +1075,7 @@ fail:
 	ll_report_error(&err);
 	status = 2;
 done:
-	/* Notes no document carried (--prove, a failed write) go on stderr. */
+	/* Notes no document carried (--prove, --write-net-cachelines) go on stderr. */
 	ll_notes_flush(&collected);
 	refusals_release(&refused);
 	ll_baseline_abandon(&pending);
