@@ -230,11 +230,13 @@ static int refuse(const struct lint_pass *pass, struct ll_error *err)
 
 /*
  * A struct no binary under test defines: an error, or a note for
- * rules-named structs. With several binaries the one line says so.
+ * rules-named structs (located at its rules block, as gcc locates one;
+ * into NOTES when the format carries them). With several binaries the one
+ * line says so.
  */
 static int missing_struct(const struct options *o, const char *path, size_t i,
 			  const struct ll_lookup_result *r, struct ll_block **blocks,
-			  bool from_rules, struct ll_error *err)
+			  bool from_rules, struct ll_notes *notes, struct ll_error *err)
 {
 	lookup_error(path, &o->queries[i], r, err);
 	if (o->nr_binaries > 1) {
@@ -245,8 +247,12 @@ static int missing_struct(const struct options *o, const char *path, size_t i,
 	}
 	/* A kernel tree's rules cover vmlinux and modules: absence is news, not failure. */
 	if (from_rules && !o->require_all && r->status != LL_AMBIGUOUS) {
-		fprintf(stderr, "%s:%u: note: %s; skipped\n", blocks[i]->file, blocks[i]->line,
-			err->msg);
+		if (notes)
+			ll_notes_addf(notes, "%s:%u: %s; skipped", blocks[i]->file,
+				      blocks[i]->line, err->msg);
+		else
+			fprintf(stderr, "%s:%u: note: %s; skipped\n", blocks[i]->file,
+				blocks[i]->line, err->msg);
 		return 0;
 	}
 	return -1;
@@ -404,7 +410,7 @@ static int lint_binary(const struct options *o, const char *path, struct ll_bloc
 			continue;	/* the diff says "not defined there" */
 		if (!pass->last || pass->found[i])
 			continue;	/* another binary of the run may define it, or does */
-		if (missing_struct(o, path, i, &results[i], blocks, from_rules, err) &&
+		if (missing_struct(o, path, i, &results[i], blocks, from_rules, pass->notes, err) &&
 		    refuse(pass, err))
 			goto done;
 	}

@@ -570,6 +570,16 @@ def several_binaries_tests(tap, lint, objs, work):
     tap.ok(rc == 0 and len(notes) == 1 and "struct sess is defined by none of the 2 binaries"
            in notes[0] and notes[0].startswith("sess.rules:2: note:"),
            "rules name a struct no binary defines: one note, exit 0", f"exit {rc}\n{err}")
+    rc, out, err = lint("--format=json", "-r", "sess.rules", "--binary", objs["nosess"],
+                        "--binary", objs["nosess"])
+    try:
+        notes = json.loads(out).get("notes", [])
+    except ValueError:
+        notes = None
+    tap.ok(rc == 0 and err == "" and notes and len(notes) == 1 and
+           notes[0].startswith("sess.rules:2: struct sess is defined by none of the 2 binaries"),
+           "with JSON that note is the document's, located at the rules block, stderr quiet",
+           f"exit {rc}\nnotes {notes}\n{err}")
     rc, out, err = lint("--require-all", "-r", "sess.rules", "--binary", objs["nosess"],
                         "--binary", objs["nosess"])
     tap.ok(rc == 2 and out == "" and len(err.splitlines()) == 1 and
