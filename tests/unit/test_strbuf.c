@@ -11,7 +11,10 @@
  * sb_add_hex() writes what "%02x" writes. The slot table
  * (src/util/slot_table.c) finds every entry after many rehashes, and
  * entries of one key stay in the order they were added, also when their
- * probe run wraps round the end of the table.
+ * probe run wraps round the end of the table. A notes collector
+ * (src/util/diag.c) keeps each note formatted, in order, and prints them
+ * as ll_notef() would only when flushed; without one a note is printed
+ * at once.
  */
 #include <check.h>	/* the Check framework */
 #ifndef CHECK_MAJOR_VERSION
@@ -25,6 +28,7 @@
 #include <unistd.h>
 
 #include "../../src/util/c_macro.h"
+#include "../../src/util/diag.h"
 #include "../../src/util/huge_page.h"
 #include "../../src/util/slot_table.h"
 #include "../../src/util/strbuf.h"
@@ -88,6 +92,58 @@ START_TEST(test_addf_into_empty)
 	ck_assert_uint_eq(sb.len, 0);
 	ck_assert_str_eq(sb.buf, "");
 	sb_release(&sb);
+}
+END_TEST
+
+/* What FN(ARG) writes on stderr (fd 2 sent to a temporary file meanwhile). */
+static char *stderr_of(void (*fn)(void *), void *arg)
+{
+	char path[] = "/tmp/ll-notes-XXXXXX", *text = xcalloc(4096, 1);
+	int fd = mkstemp(path), saved = dup(2);
+
+	ck_assert(fd >= 0 && saved >= 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	fn(arg);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	ck_assert(pread(fd, text, 4095, 0) >= 0);
+	close(fd);
+	unlink(path);
+	return text;
+}
+
+static void add_two(void *arg)
+{
+	ll_notes_addf(arg, "first %d", 1);
+	ll_notes_addf(arg, "second %s", "x\ty");
+}
+
+static void flush(void *arg)
+{
+	ll_notes_flush(arg);
+}
+
+START_TEST(test_notes_collected_then_flushed)
+{
+	struct ll_notes notes = { 0 };
+	char *quiet = stderr_of(add_two, &notes), *flushed, *direct;
+
+	ck_assert_str_eq(quiet, "");
+	ck_assert_uint_eq(notes.n, 2);
+	ck_assert_str_eq(notes.v[0], "first 1");
+	ck_assert_str_eq(notes.v[1], "second x\ty");
+	flushed = stderr_of(flush, &notes);
+	/* Printed as ll_notef() prints: prefixed, one line each, control bytes escaped. */
+	ck_assert_str_eq(flushed, "layoutlint: note: first 1\nlayoutlint: note: second x\\ty\n");
+	ck_assert_uint_eq(notes.n, 0);
+	ck_assert_ptr_null(notes.v);
+	direct = stderr_of(add_two, NULL);
+	ck_assert_str_eq(direct, flushed);
+	free(quiet);
+	free(flushed);
+	free(direct);
 }
 END_TEST
 
@@ -362,6 +418,9 @@ static Suite *strbuf_suite(void)
 	t = tcase_create("slot_table");
 	tcase_add_test(t, test_slots_find_all_in_order);
 	tcase_add_test(t, test_slots_empty_table);
+	suite_add_tcase(s, t);
+	t = tcase_create("notes");
+	tcase_add_test(t, test_notes_collected_then_flushed);
 	suite_add_tcase(s, t);
 	t = tcase_create("escape");
 	tcase_add_test(t, test_escape_keeps_printable);
