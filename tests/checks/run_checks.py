@@ -751,6 +751,15 @@ def run_case(ctx, case):
     src_text = open(os.path.join(CASES_DIR, case.src + ".c")).read()
     errs, derrs = [], []
     rc, out, err = run(command(ctx, case, True), cwd=ctx.ccdir, timeout=TIMEOUT)
+    # JSON carries the run's notes in the document: they are checked as
+    # the note lines text would print, and none may be on stderr too.
+    if re.search(r"(?m)\bnote:", err):
+        errs.append("a note on stderr with --format=json: %r" % err[:600])
+    try:
+        notes = json.loads(out).get("notes", []) if rc in (0, 1) else []
+    except (ValueError, AttributeError):
+        notes = []
+    err += "".join("note: %s\n" % n for n in notes)
     check_status_and_streams(case, rc, out, err, errs)
     if case.exit != 2 and rc in (0, 1):
         check_json(ctx, case, src_text, out, errs, derrs)
