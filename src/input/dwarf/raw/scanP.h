@@ -295,6 +295,8 @@ struct worker {
 	bool defined_every_name;	/* scan_unit() stopped at the last definition */
 	/* Bytes of the unit at ub_off that buf already holds (scan_prefix()). */
 	size_t loaded_head;
+	/* scan_prefix(): heads walked, and those that were enough. */
+	size_t prefix_tries, prefix_wins;
 };
 
 enum members_read { MEMBERS_BAD, MEMBERS_READ, MEMBERS_NOT_RAW };
