@@ -60,18 +60,24 @@ void ll_report_audit_header(bool by_code, struct strbuf *out)
 			"write rules for what matters\n");
 }
 
-/* "line 3: f_op with f_lock, f_count": one mixed line of a struct, after "; " if not the first. */
+/* " a, b": member paths, each after a space, the later ones after a comma. */
+static void audit_paths(char *const *paths, size_t n, struct strbuf *out)
+{
+	for (size_t k = 0; k < n; k++)
+		sb_addf(out, "%s %s", k ? "," : "", paths[k]);
+}
+
+/* " line 3: f_op with f_lock, f_count": one mixed line of a struct, "; " before all but the first. */
 static void audit_line(const struct ll_audit_line *l, bool first, struct strbuf *out)
 {
+	sb_adds(out, first ? " " : "; ");
 	if (l->last > l->first)
-		sb_addf(out, "%slines %" PRIu64 "-%" PRIu64 ":", first ? "" : "; ", l->first, l->last);
+		sb_addf(out, "lines %" PRIu64 "-%" PRIu64 ":", l->first, l->last);
 	else
-		sb_addf(out, "%sline %" PRIu64 ":", first ? "" : "; ", l->first);
-	for (size_t k = 0; k < l->nr_read_mostly; k++)
-		sb_addf(out, "%s %s", k ? "," : "", l->paths[k]);
+		sb_addf(out, "line %" PRIu64 ":", l->first);
+	audit_paths(l->paths, l->nr_read_mostly, out);
 	sb_adds(out, " with");
-	for (size_t k = 0; k < l->nr_write_hot; k++)
-		sb_addf(out, "%s %s", k ? "," : "", l->paths[l->nr_read_mostly + k]);
+	audit_paths(l->paths + l->nr_read_mostly, l->nr_write_hot, out);
 }
 
 static void audit_name(const struct ll_audit_name *n, struct strbuf *out)
@@ -99,11 +105,8 @@ void ll_report_audit_row(const char *kind, const char *name, const struct ll_aud
 			 struct strbuf *out)
 {
 	sb_addf(out, "%4zu  %s %s:", a->mixed_lines, kind, name);
-	for (size_t i = 0; i < a->nr_lines; i++) {
-		if (i == 0)
-			sb_addc(out, ' ');
+	for (size_t i = 0; i < a->nr_lines; i++)
 		audit_line(&a->lines[i], i == 0, out);
-	}
 	for (size_t i = 0; i < a->nr_vars; i++)
 		audit_var(&a->vars[i], out);
 	sb_addc(out, '\n');
