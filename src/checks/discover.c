@@ -176,9 +176,7 @@ void ll_audit_release(struct ll_audit *a)
 	for (size_t i = 0; i < a->nr_lines; i++) {
 		struct ll_audit_line *l = &a->lines[i];
 
-		for (size_t k = 0; k < l->nr_read_mostly + l->nr_write_hot; k++)
-			free(l->paths[k]);
-		free(l->paths);
+		ll_strv_free(l->paths, l->nr_read_mostly + l->nr_write_hot);
 	}
 	free(a->lines);
 	for (size_t i = 0; i < a->nr_vars; i++) {

@@ -379,9 +379,7 @@ done:
 		ll_lookup_result_release(&results[i]);
 	free(results);
 	free(queries);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	ll_strv_free(names, n);
 	sb_release(&out);
 	sb_release(&refused);
 	ll_access_image_release(&access);

@@ -1075,9 +1075,7 @@ void cli_options_release(struct options *o)
 	free(o->queries);
 	free(o->in_outer);
 	free(o->binaries);
-	for (size_t i = 0; i < o->nr_archive_members; i++)
-		free(o->archive_members[i]);
-	free(o->archive_members);
+	ll_strv_free(o->archive_members, o->nr_archive_members);
 	free(o->args);
 	free(o->prefix_maps);
 	free(o->rules_paths);

@@ -200,9 +200,7 @@ struct refusals {
 
 static void refusals_release(struct refusals *r)
 {
-	for (size_t i = 0; i < r->n; i++)
-		free(r->lines[i]);
-	free(r->lines);
+	ll_strv_free(r->lines, r->n);
 }
 
 /* Each refusal as ll_report_error prints an error: one line. */

@@ -26,9 +26,7 @@ void ll_access_evidence_free(struct ll_access_evidence *e)
 	if (e->intern)
 		ll_slots_release(&e->intern->at);
 	free(e->intern);
-	for (size_t i = 0; i < e->nr_strings; i++)
-		free(e->strings[i]);
-	free(e->strings);
+	ll_strv_free(e->strings, e->nr_strings);
 	free(e->v);
 	free(e->name);
 	free(e);

@@ -30,9 +30,7 @@ const char *ll_level_name(enum ll_level level)
 void ll_finding_release(struct ll_finding *x)
 {
 	free(x->message);
-	for (size_t j = 0; j < x->nr_members; j++)
-		free(x->members[j]);
-	free(x->members);
+	ll_strv_free(x->members, x->nr_members);
 	for (size_t j = 0; j < x->nr_pairs; j++) {
 		free(x->pairs[j].a);
 		free(x->pairs[j].b);

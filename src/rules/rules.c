@@ -261,9 +261,7 @@ static int parse_pattern(struct parser *p, const struct word *w, struct ll_patte
 
 static void pattern_release(struct ll_pattern *pat)
 {
-	for (size_t i = 0; i < pat->nr_components; i++)
-		free(pat->components[i]);
-	free(pat->components);
+	ll_strv_free(pat->components, pat->nr_components);
 	free(pat->text);
 }
 
@@ -736,9 +734,7 @@ static int load_dir(struct ll_rules *rules, const char *dir, int depth, struct l
 			rc = load_file(rules, path.buf, err);
 		sb_release(&path);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	ll_strv_free(names, n);
 	return rc;
 }
 
@@ -761,17 +757,13 @@ void ll_rules_release(struct ll_rules *rules)
 		for (size_t j = 0; j < b->nr_stmts; j++)
 			stmt_release(&b->stmts[j]);
 		free(b->stmts);
-		for (size_t j = 0; j < b->nr_constructors; j++)
-			free(b->constructors[j]);
-		free(b->constructors);
+		ll_strv_free(b->constructors, b->nr_constructors);
 		free(b->name);
 		free(b->in_glob);
 	}
 	free(rules->blocks);
 	ll_slots_release(&rules->by_name);
-	for (size_t i = 0; i < rules->nr_files; i++)
-		free(rules->files[i]);
-	free(rules->files);
+	ll_strv_free(rules->files, rules->nr_files);
 	memset(rules, 0, sizeof(*rules));
 }
 

@@ -487,9 +487,7 @@ void ll_suggestion_free(struct ll_suggestion *sg)
 		return;
 	free(sg->members);
 	free(sg->notes);
-	for (size_t i = 0; i < sg->nr_left; i++)
-		free(sg->left[i]);
-	free(sg->left);
+	ll_strv_free(sg->left, sg->nr_left);
 	free(sg);
 }
 

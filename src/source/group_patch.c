@@ -50,9 +50,7 @@ static void lines_split(struct lines *l, const char *text, size_t len)
 
 static void lines_release(struct lines *l)
 {
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
+	ll_strv_free(l->v, l->n);
 	l->v = NULL;
 	l->n = 0;
 }
@@ -1012,9 +1010,7 @@ static bool find_function(const char *root, const char *rel, const char *name,
 		sb_release(&sub);
 		sb_release(&text);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	ll_strv_free(names, n);
 	sb_release(&dir);
 	return hit;
 }

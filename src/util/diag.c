@@ -94,9 +94,7 @@ void ll_notes_flush(struct ll_notes *notes)
 
 void ll_notes_release(struct ll_notes *notes)
 {
-	for (size_t i = 0; i < notes->n; i++)
-		free(notes->v[i]);
-	free(notes->v);
+	ll_strv_free(notes->v, notes->n);
 	notes->v = NULL;
 	notes->n = 0;
 }

@@ -78,6 +78,13 @@ char *xstrdup(const char *s)
 	return d;
 }
 
+void ll_strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 void sb_grow(struct strbuf *sb, size_t extra)
 {
 	if (sb->len + extra + 1 <= sb->alloc)

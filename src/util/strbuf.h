@@ -74,5 +74,7 @@ void *xrealloc(void *p, size_t n);
  */
 void *xgrow(void *v, size_t n, size_t elem);
 char *xstrdup(const char *s);
+/* Frees each of the N strings of V, then V (the owner of a string list). */
+void ll_strv_free(char **v, size_t n);
 
 #endif

@@ -54,9 +54,7 @@ static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_
 				   &in->parts[p].prescan, &more, &nr_more, &in->opts.progress, err)) {
 			ll_finder_seed_release(&in->seed);
 			/* What it had listed before failing is ours to free, and so is ours. */
-			for (size_t i = 0; i < nr_more; i++)
-				free(more[i]);
-			free(more);
+			ll_strv_free(more, nr_more);
 			for (size_t i = 0; i < *n; i++)
 				free((*names)[i]);
 			free(*names);

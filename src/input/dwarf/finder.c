@@ -914,9 +914,7 @@ static int list_scoped(Dwarf *dwarf, struct ll_sparse_image *image, const char *
 		*n += l.n;
 		l.n = 0;
 	}
-	for (size_t i = 0; i < l.n; i++)
-		free(l.v[i]);
-	free(l.v);
+	ll_strv_free(l.v, l.n);
 	return rc;
 }
 
@@ -961,12 +959,8 @@ void ll_finder_seed_release(struct ll_finder_seed *seed)
 
 void ll_finder_prescan_release(struct ll_finder_prescan *pre)
 {
-	for (size_t i = 0; i < pre->nr_hit_names; i++)
-		free(pre->hit_names[i]);
-	free(pre->hit_names);
-	for (size_t i = 0; i < pre->nr_comp_dirs; i++)
-		free(pre->comp_dirs[i]);
-	free(pre->comp_dirs);
+	ll_strv_free(pre->hit_names, pre->nr_hit_names);
+	ll_strv_free(pre->comp_dirs, pre->nr_comp_dirs);
 	free(pre->hits);
 	free(pre->units);
 	free(pre->verdicts);

@@ -172,9 +172,7 @@ void *reader_grow_zeroed(void *v, size_t old, size_t n, size_t elem)
 
 void reader_file_cache_reset(struct file_cache *fc)
 {
-	for (size_t i = 0; i < fc->n; i++)
-		free(fc->paths[i]);
-	free(fc->paths);
+	ll_strv_free(fc->paths, fc->n);
 	free(fc->resolved);
 	ll_line_table_release(&fc->table);
 	memset(fc, 0, sizeof(*fc));

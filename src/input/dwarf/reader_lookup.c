@@ -28,9 +28,7 @@ static const char *intern(struct interned *t, const char *s)
 
 void reader_interned_release(struct interned *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		free(t->strings[i]);
-	free(t->strings);
+	ll_strv_free(t->strings, t->n);
 	ll_slots_release(&t->at);
 	memset(t, 0, sizeof(*t));
 }

@@ -194,9 +194,7 @@ int ll_thin_archive_members(const char *path, char ***members, size_t *nr, struc
 	if (!is_thin(path))
 		return 0;
 	if (read_members(path, &m, 0, err)) {
-		for (size_t i = 0; i < m.n; i++)
-			free(m.v[i]);
-		free(m.v);
+		ll_strv_free(m.v, m.n);
 		return -1;
 	}
 	if (!m.n) {

@@ -197,13 +197,9 @@ bool ll_abbrev_children_valid(const unsigned char *abbrev, size_t size, uint64_t
 
 void ll_scan_result_release(struct ll_scan_result *r)
 {
-	for (size_t i = 0; i < r->nr_comp_dirs; i++)
-		free(r->comp_dirs[i]);
-	free(r->comp_dirs);
+	ll_strv_free(r->comp_dirs, r->nr_comp_dirs);
 	free(r->hits);
-	for (size_t i = 0; i < r->nr_names; i++)
-		free(r->names[i]);
-	free(r->names);
+	ll_strv_free(r->names, r->nr_names);
 	free(r->fallback_units);
 	free(r->units);
 	free(r->verdicts);
