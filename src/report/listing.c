@@ -2,7 +2,9 @@
 #include "report/listing.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 
+#include "model/layout.h"
 #include "model/units.h"
 
 void ll_listing_indent(struct strbuf *out, int depth)
@@ -29,6 +31,31 @@ void ll_listing_pad_to(struct strbuf *out, size_t line_start, size_t column)
 		sb_addc(out, ' ');
 		w++;
 	} while (w < column);
+}
+
+void ll_listing_summary(struct strbuf *out, const struct ll_struct *s)
+{
+	struct ll_summary sum;
+
+	ll_summarize(s, &sum);
+	sb_addf(out, "\n\t/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %zu */\n",
+		s->size, ll_struct_lines(s), s->nr_members);
+	sb_addf(out, "\t/* sum holes: %zu holes, %" PRIu64 " bytes", sum.holes, sum.hole_bytes);
+	if (sum.bit_holes)
+		sb_addf(out, ", %" PRIu64 " bits", sum.bit_holes);
+	sb_addf(out, "; padding: %" PRIu64, sum.padding);
+}
+
+void ll_listing_member_decl(struct strbuf *out, const struct ll_member *m)
+{
+	const char *type = m->type ? m->type : "?";
+	char *d = ll_c_decl_with_name(type, m->name ? m->name : "");
+
+	sb_adds(out, d ? d : type);
+	free(d);
+	if (m->is_bitfield)
+		sb_addf(out, ":%" PRIu64, m->bit_size);
+	sb_addc(out, ';');
 }
 
 static void boundary(struct strbuf *out, uint64_t *next, unsigned cl, uint64_t begin,

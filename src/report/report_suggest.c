@@ -86,13 +86,7 @@ static void list_members(struct text *t, const struct ll_member *members, size_t
 		} else if (m->is_base) {
 			sb_addf(t->out, "%s;", m->name);	/* "<base NAME>" */
 		} else {
-			char *d = ll_c_decl_with_name(m->type ? m->type : "?", m->name ? m->name : "");
-
-			sb_adds(t->out, d ? d : m->type);
-			free(d);
-			if (m->is_bitfield)
-				sb_addf(t->out, ":%" PRIu64, m->bit_size);
-			sb_addc(t->out, ';');
+			ll_listing_member_decl(t->out, m);
 		}
 		ll_listing_pad_to(t->out, line_start, DECL_COLUMN);
 		if (m->is_bitfield)
@@ -141,7 +135,6 @@ void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion 
 			  const struct ll_struct *d, struct strbuf *out)
 {
 	struct text t = { .out = out, .d = d, .s = s, .sg = sg, .next_boundary = s->cacheline };
-	struct ll_summary sum;
 	uint64_t lb = sg->lower_bound_lines;
 
 	if (sg->smallest_fix && sg->fix_found && sg->changed)
@@ -156,13 +149,8 @@ void ll_report_suggestion(const struct ll_struct *s, const struct ll_suggestion 
 		sb_adds(out, "/* suggested layout: keep the current one */\n");
 	sb_addf(out, "%s %s {\n", ll_kind_name(s->kind), s->name);
 	list_members(&t, d->members, d->nr_members, d->kind, 0, d->size, 0, true);
-	ll_summarize(d, &sum);
-	sb_addf(out, "\n\t/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %zu */\n",
-		d->size, ll_struct_lines(d), d->nr_members);
-	sb_addf(out, "\t/* sum holes: %zu holes, %" PRIu64 " bytes", sum.holes, sum.hole_bytes);
-	if (sum.bit_holes)
-		sb_addf(out, ", %" PRIu64 " bits", sum.bit_holes);
-	sb_addf(out, "; padding: %" PRIu64 " */\n};\n", sum.padding);
+	ll_listing_summary(out, d);
+	sb_adds(out, " */\n};\n");
 	sb_addf(out, "before: %" PRIu64 " bytes, %" PRIu64 " cacheline%s, %" PRIu64 " hole%s (%" PRIu64
 		" bytes), %zu finding%s\n", sg->before_size, sg->before_cachelines,
 		sg->before_cachelines == 1 ? "" : "s", sg->before_holes,

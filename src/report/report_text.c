@@ -182,13 +182,7 @@ static void list_level(struct text_ctx *c, const struct ll_member *members, size
 		} else if (m->is_base) {
 			sb_addf(c->out, "%s;", m->name);	/* "<base NAME>" says it all */
 		} else {
-			char *d = ll_c_decl_with_name(m->type, m->name ? m->name : "");
-
-			sb_adds(c->out, d ? d : m->type);
-			free(d);
-			if (m->is_bitfield)
-				sb_addf(c->out, ":%" PRIu64, m->bit_size);
-			sb_addc(c->out, ';');
+			ll_listing_member_decl(c->out, m);
 		}
 		ll_listing_pad_to(c->out, line_start, DECL_COLUMN);
 		position(c, m);
@@ -207,7 +201,6 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 	const struct ll_struct *s = l->layout;
 	struct text_ctx c = { .out = out, .s = s, .next_boundary = s->cacheline,
 			      .color = run->color };
-	struct ll_summary sum;
 
 	c.groups = &l->groups;
 	c.access = &l->access;
@@ -223,14 +216,8 @@ static void listing(const struct ll_run *run, const struct ll_linted *l, struct 
 		sb_addf(out, "\t/* %s:%u */", s->decl.file, s->decl.line);
 	sb_addc(out, '\n');
 	list_level(&c, s->members, s->nr_members, s->kind, 0, s->size, 0, true);
-	ll_summarize(s, &sum);
-	sb_addf(out, "\n\t/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %zu */\n",
-		s->size, ll_struct_lines(s), s->nr_members);
-	sb_addf(out, "\t/* sum holes: %zu holes, %" PRIu64 " bytes", sum.holes, sum.hole_bytes);
-	if (sum.bit_holes)
-		sb_addf(out, ", %" PRIu64 " bits", sum.bit_holes);
-	sb_addf(out, "; padding: %" PRIu64 "; alignment: %" PRIu64 "%s */\n", sum.padding,
-		s->alignment, s->explicit_align ? " (explicit)" :
+	ll_listing_summary(out, s);
+	sb_addf(out, "; alignment: %" PRIu64 "%s */\n", s->alignment, s->explicit_align ? " (explicit)" :
 		s->alignment_inferred ? " (inferred)" : "");
 	ll_groups_summary(&l->groups, out);
 	if (l->access.e) {

@@ -83,6 +83,31 @@ static void add_dimensions(const struct speller *sp, struct strbuf *decl,
 }
 
 static void spell(const struct speller *sp, const struct ll_type_die *type, struct strbuf *decl,
+		  struct strbuf *out, int depth);
+
+/*
+ * What a pointer, reference or pointer to member at TYPE points to; DECL
+ * already holds the declarator's "*" (or "&", "A::*"), parenthesised when
+ * the pointee is an array or a function, as C wants: "int (*a)[4]".
+ */
+static void spell_pointee(const struct speller *sp, const struct ll_type_die *type,
+			  struct strbuf *decl, struct strbuf *out, int depth)
+{
+	struct ll_type_die next;
+
+	if (!type_of(sp, type, &next)) {
+		spell(sp, NULL, decl, out, depth + 1);
+		return;
+	}
+	if (tag_of(sp, &next) == DW_TAG_array_type ||
+	    tag_of(sp, &next) == DW_TAG_subroutine_type) {
+		sb_insert(decl, 0, "(");
+		sb_addc(decl, ')');
+	}
+	spell(sp, &next, decl, out, depth + 1);
+}
+
+static void spell(const struct speller *sp, const struct ll_type_die *type, struct strbuf *decl,
 		  struct strbuf *out, int depth)
 {
 	struct ll_type_die next;
@@ -101,16 +126,7 @@ static void spell(const struct speller *sp, const struct ll_type_die *type, stru
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 		sb_insert(decl, 0, tag == DW_TAG_pointer_type ? "*" : "&");
-		if (!type_of(sp, type, &next)) {
-			spell(sp, NULL, decl, out, depth + 1);
-			return;
-		}
-		if (tag_of(sp, &next) == DW_TAG_array_type ||
-		    tag_of(sp, &next) == DW_TAG_subroutine_type) {
-			sb_insert(decl, 0, "(");
-			sb_addc(decl, ')');
-		}
-		spell(sp, &next, decl, out, depth + 1);
+		spell_pointee(sp, type, decl, out, depth);
 		return;
 	case DW_TAG_ptr_to_member_type: {
 		/* C++: "int A::*dm", "int (A::*fm)()". */
@@ -119,16 +135,7 @@ static void spell(const struct speller *sp, const struct ll_type_die *type, stru
 
 		sb_insert(decl, 0, "::*");
 		sb_insert(decl, 0, cls ? cls : "<class>");
-		if (!type_of(sp, type, &next)) {
-			spell(sp, NULL, decl, out, depth + 1);
-			return;
-		}
-		if (tag_of(sp, &next) == DW_TAG_array_type ||
-		    tag_of(sp, &next) == DW_TAG_subroutine_type) {
-			sb_insert(decl, 0, "(");
-			sb_addc(decl, ')');
-		}
-		spell(sp, &next, decl, out, depth + 1);
+		spell_pointee(sp, type, decl, out, depth);
 		return;
 	}
 	case DW_TAG_const_type:
