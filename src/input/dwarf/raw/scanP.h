@@ -113,13 +113,13 @@ struct targets {
 	uint32_t *list;		/* every candidate offset, for the byte filter */
 	uint8_t *anchor;	/* by list entry: its rarest byte in DIE bytes (0-3) */
 	size_t nr_list;
-	uint64_t *offsets;	/* open addressing, 0 = empty slot (offset+1 stored) */
-	uint32_t *offset_name;
-	size_t mask;
+	uint64_t *offsets;	/* every candidate offset once, in no order */
+	uint32_t *offset_name;	/* by offsets entry: its index in names */
+	size_t nr_offsets;
+	struct ll_slots by_offset;	/* into offsets */
 	const char *const *names;
 	size_t n;
-	uint32_t *name_slots;	/* index + 1 into names, by content */
-	size_t name_mask;
+	struct ll_slots by_name;	/* into names, by content */
 	size_t shortest;	/* length of the shortest name */
 	bool collect_all;	/* every named struct/union/typedef, not NAMES */
 	/*
@@ -492,15 +492,15 @@ static inline bool skip_form(struct ll_cursor *c, unsigned form, const struct ll
 
 static inline bool find_offset(const struct targets *t, uint64_t off, uint32_t *name)
 {
-	size_t at = (size_t)ll_hash_u64(off) & t->mask;
+	const struct ll_slots *by = &t->by_offset;
+	size_t i;
 
-	while (t->offsets[at]) {
-		if (t->offsets[at] == off + 1) {
-			*name = t->offset_name[at];
+	for (size_t at = ll_slots_first(by, ll_hash_u64(off)); (i = ll_slots_get(by, at));
+	     at = ll_slots_next(by, at))
+		if (t->offsets[i - 1] == off) {
+			*name = t->offset_name[i - 1];
 			return true;
 		}
-		at = (at + 1) & t->mask;
-	}
 	return false;
 }
 
@@ -518,14 +518,15 @@ static inline uint64_t str_hash(const char *s, size_t n)
 /* Index of the name S[0..n) among the targets, or -1. */
 static inline long name_index(const struct targets *t, const char *s, size_t n)
 {
-	size_t at = str_hash(s, n) & t->name_mask;
+	const struct ll_slots *by = &t->by_name;
+	size_t i;
 
-	while (t->name_slots[at]) {
-		const char *cand = t->names[t->name_slots[at] - 1];
+	for (size_t at = ll_slots_first(by, str_hash(s, n)); (i = ll_slots_get(by, at));
+	     at = ll_slots_next(by, at)) {
+		const char *cand = t->names[i - 1];
 
 		if (strncmp(cand, s, n) == 0 && cand[n] == '\0')
-			return (long)t->name_slots[at] - 1;
-		at = (at + 1) & t->name_mask;
+			return (long)i - 1;
 	}
 	return -1;
 }

@@ -2,31 +2,48 @@
 /* The names a scan looks for, as .debug_str offsets: found by an SSE2 search of the strings. */
 #include "input/dwarf/raw/scanP.h"
 
-static void add_offset(struct targets *t, uint64_t off, uint32_t name)
+static uint64_t offset_hash(const void *ctx, size_t i)
 {
-	size_t at = (size_t)ll_hash_u64(off) & t->mask;
-
-	while (t->offsets[at] && t->offsets[at] != off + 1)
-		at = (at + 1) & t->mask;
-	t->offsets[at] = off + 1;
-	t->offset_name[at] = name;
+	return ll_hash_u64(((const struct targets *)ctx)->offsets[i]);
 }
 
+/* OFF, one of NAME's copies; an offset found again belongs to the name found last. */
+static void add_offset(struct targets *t, uint64_t off, uint32_t name)
+{
+	size_t at = ll_slots_first(&t->by_offset, ll_hash_u64(off)), i;
+
+	for (; (i = ll_slots_get(&t->by_offset, at)); at = ll_slots_next(&t->by_offset, at))
+		if (t->offsets[i - 1] == off) {
+			t->offset_name[i - 1] = name;
+			return;
+		}
+	t->offsets[t->nr_offsets] = off;
+	t->offset_name[t->nr_offsets] = name;
+	ll_slots_put(&t->by_offset, at, t->nr_offsets++);
+}
+
+static uint64_t name_hash(const void *ctx, size_t i)
+{
+	const char *name = ((const struct targets *)ctx)->names[i];
+
+	return str_hash(name, strlen(name));
+}
+
+/* Each distinct name, the first of equal ones (a later one is a repeat). */
 static void name_index_init(struct targets *t)
 {
-	size_t slots = 16;
-
-	while (slots < t->n * 4)
-		slots *= 2;
-	t->name_slots = xcalloc(slots, sizeof(*t->name_slots));
-	t->name_mask = slots - 1;
+	/* Room for twice the names: a probe that misses ends sooner in a table a quarter full. */
+	ll_slots_reserve(&t->by_name, 2 * t->n, name_hash, t);
 	for (size_t i = 0; i < t->n; i++) {
-		size_t at = str_hash(t->names[i], strlen(t->names[i])) & t->name_mask;
+		size_t len = strlen(t->names[i]);
 
-		while (t->name_slots[at] && strcmp(t->names[t->name_slots[at] - 1], t->names[i]) != 0)
-			at = (at + 1) & t->name_mask;
-		if (!t->name_slots[at])
-			t->name_slots[at] = (uint32_t)i + 1;
+		if (name_index(t, t->names[i], len) >= 0)
+			continue;
+		size_t at = ll_slots_first(&t->by_name, str_hash(t->names[i], len));
+
+		while (ll_slots_get(&t->by_name, at))
+			at = ll_slots_next(&t->by_name, at);
+		ll_slots_put(&t->by_name, at, i);
 	}
 }
 
@@ -214,13 +231,10 @@ void scan_build_targets(const struct ll_scan_input *in, const char *const *names
 			push_copies(in->str, in->str_size, in->str_size, 0, names[i], len,
 				    (uint32_t)i, &f);
 	}
-	size_t slots = 16;
-
-	while (slots < f.n * 4)
-		slots *= 2;
-	t->offsets = xcalloc(slots, sizeof(*t->offsets));
-	t->offset_name = xcalloc(slots, sizeof(*t->offset_name));
-	t->mask = slots - 1;
+	t->offsets = xmalloc((f.n ? f.n : 1) * sizeof(*t->offsets));
+	t->offset_name = xmalloc((f.n ? f.n : 1) * sizeof(*t->offset_name));
+	/* Most probes miss (any other name): they end sooner in a table a quarter full. */
+	ll_slots_reserve(&t->by_offset, 2 * f.n, offset_hash, t);
 	t->list = xmalloc((f.n ? f.n : 1) * sizeof(*t->list));
 	t->anchor = xcalloc(f.n ? f.n : 1, sizeof(*t->anchor));
 	for (size_t i = 0; i < f.n; i++) {
@@ -238,5 +252,6 @@ void scan_release_targets(struct targets *t)
 	free(t->offset_name);
 	free(t->list);
 	free(t->anchor);
-	free(t->name_slots);
+	ll_slots_release(&t->by_offset);
+	ll_slots_release(&t->by_name);
 }
