@@ -200,7 +200,7 @@ struct members_memo {
 
 /* A .debug_str offset whose name a collect_all scan has: names[id]. */
 struct seen_name {
-	uint64_t off1;			/* offset + 1; 0: empty slot */
+	uint64_t off;
 	uint32_t id;
 	bool captured;			/* the name matches in->capture_glob */
 };
@@ -267,8 +267,9 @@ struct worker {
 	size_t nr_units;
 	bool report;			/* this worker runs in the caller's thread */
 	/* collect_all: the distinct names seen, as .debug_str offsets or copies */
-	struct seen_name *seen;		/* open addressing */
-	size_t seen_mask, nr_seen;
+	struct seen_name *seen;		/* in the order met */
+	size_t nr_seen;
+	struct ll_slots seen_at;	/* into seen, by offset */
 	char **names;
 	size_t nr_names, cap_names;
 	struct ll_scan_posting *posts;	/* in->by_unit */

@@ -274,24 +274,9 @@ static bool captured_name(const struct worker *w, const char *name)
 	return w->in->capture_glob && ll_glob_component(w->in->capture_glob, name, strlen(name));
 }
 
-static void seen_grow(struct worker *w)
+static uint64_t seen_hash(const void *ctx, size_t i)
 {
-	size_t cap = w->seen_mask ? (w->seen_mask + 1) * 2 : 4096;
-	struct seen_name *old = w->seen;
-	size_t old_cap = w->seen_mask ? w->seen_mask + 1 : 0;
-
-	w->seen = xcalloc(cap, sizeof(*w->seen));
-	w->seen_mask = cap - 1;
-	for (size_t i = 0; i < old_cap; i++) {
-		if (!old[i].off1)
-			continue;
-		size_t at = (size_t)ll_hash_u64(old[i].off1 - 1) & w->seen_mask;
-
-		while (w->seen[at].off1)
-			at = (at + 1) & w->seen_mask;
-		w->seen[at] = old[i];
-	}
-	free(old);
+	return ll_hash_u64(((const struct worker *)ctx)->seen[i].off);
 }
 
 /* A unit's DIEs of one name make one posting: a name met again in the unit adds none. */
@@ -326,27 +311,28 @@ static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_
 	/* As read_string(): a section ending in a NUL holds one after every offset. */
 	if (str_off >= size || (str[size - 1] != 0 && !memchr(str + str_off, 0, size - str_off)))
 		return false;
-	if (w->nr_seen * 2 >= w->seen_mask)
-		seen_grow(w);
-	size_t at = (size_t)ll_hash_u64(str_off) & w->seen_mask;
+	/* Room for one more before the probe (a rehash moves every slot); a listing meets ~40,000. */
+	if (2 * (w->nr_seen + 1) > w->seen_at.mask + 1)
+		ll_slots_reserve(&w->seen_at, w->nr_seen < 2048 ? 2048 : w->nr_seen + 1, seen_hash, w);
+	size_t at = ll_slots_first(&w->seen_at, ll_hash_u64(str_off)), i;
 
-	while (w->seen[at].off1) {
-		if (w->seen[at].off1 == str_off + 1) {
-			*id = w->seen[at].id;
+	for (; (i = ll_slots_get(&w->seen_at, at)); at = ll_slots_next(&w->seen_at, at))
+		if (w->seen[i - 1].off == str_off) {
+			*id = w->seen[i - 1].id;
 			add_posting(w, *id);
-			return w->seen[at].captured;
+			return w->seen[i - 1].captured;
 		}
-		at = (at + 1) & w->seen_mask;
-	}
 	const char *name = (const char *)w->in->str + str_off;
+	struct seen_name *seen;
 
 	add_name(w, name);
-	w->seen[at] = (struct seen_name){ str_off + 1, (uint32_t)(w->nr_names - 1),
-					  captured_name(w, name) };
-	w->nr_seen++;
-	*id = w->seen[at].id;
+	w->seen = xgrow(w->seen, w->nr_seen, sizeof(*w->seen));
+	seen = &w->seen[w->nr_seen];
+	*seen = (struct seen_name){ str_off, (uint32_t)(w->nr_names - 1), captured_name(w, name) };
+	ll_slots_put(&w->seen_at, at, w->nr_seen++);
+	*id = seen->id;
 	add_posting(w, *id);
-	return w->seen[at].captured;
+	return seen->captured;
 }
 
 enum die_status { DIE_OK, DIE_END, DIE_UNSURE };

@@ -454,6 +454,7 @@ static void release_worker(struct worker *w)
 	scan_abbrev_table_release(&w->abbrevs);
 	free(w->buf);
 	free(w->seen);
+	ll_slots_release(&w->seen_at);
 	free(w->name_memo);
 	free(w->members_memo.v);
 	free(w->vars);
