@@ -189,13 +189,13 @@ struct name_memo {
  * cache miss each: a tenth of a whole-image scan's CPU).
  */
 struct members_memo {
-	struct members_memo_slot {
+	struct members_memo_entry {
 		uint64_t raw;		/* hash of the offsets */
 		uint64_t members_hash;
 		uint32_t nr;		/* members */
-		bool used;
 	} *v;
-	size_t mask, used;
+	size_t n;
+	struct ll_slots at;	/* into v, by raw and nr */
 };
 
 /* A .debug_str offset whose name a collect_all scan has: names[id]. */
@@ -614,20 +614,21 @@ static inline uint64_t quick_const_value(const unsigned char *fixed, const struc
 	return q->size ? load_fixed(fixed + q->at, q->size) : (uint64_t)q->value;
 }
 
-static inline size_t members_memo_at(const struct members_memo *m, uint64_t raw, uint32_t nr)
+static inline uint64_t members_memo_hash(uint64_t raw, uint32_t nr)
 {
-	return (size_t)ll_hash_u64(raw ^ nr) & m->mask;
+	return ll_hash_u64(raw ^ nr);
 }
 
 /* The members hash M remembers for the offsets' hash RAW of NR members. */
 static inline bool members_memo_find(const struct members_memo *m, uint64_t raw, uint32_t nr,
 				     uint64_t *members_hash)
 {
-	if (!m->v)
-		return false;
-	for (size_t at = members_memo_at(m, raw, nr); m->v[at].used; at = (at + 1) & m->mask)
-		if (m->v[at].raw == raw && m->v[at].nr == nr) {
-			*members_hash = m->v[at].members_hash;
+	size_t i;
+
+	for (size_t at = ll_slots_first(&m->at, members_memo_hash(raw, nr));
+	     (i = ll_slots_get(&m->at, at)); at = ll_slots_next(&m->at, at))
+		if (m->v[i - 1].raw == raw && m->v[i - 1].nr == nr) {
+			*members_hash = m->v[i - 1].members_hash;
 			return true;
 		}
 	return false;

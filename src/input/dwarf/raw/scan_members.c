@@ -194,24 +194,20 @@ enum members_read scan_hash_members(struct worker *w, const struct ll_scan_unit 
 	}
 }
 
+static uint64_t members_memo_hash_of(const void *ctx, size_t i)
+{
+	const struct members_memo_entry *e = &((const struct members_memo *)ctx)->v[i];
+
+	return members_memo_hash(e->raw, e->nr);
+}
+
+/* After a members_memo_find() that missed: RAW and NR are not in M yet. */
 void scan_members_memo_add(struct members_memo *m, uint64_t raw, uint32_t nr,
 			   uint64_t members_hash)
 {
-	if (!m->v || (m->used + 1) * 2 > m->mask + 1) {
-		struct members_memo grown = { .mask = m->v ? m->mask * 2 + 1 : 63 };
-
-		grown.v = xcalloc(grown.mask + 1, sizeof(*grown.v));
-		for (size_t i = 0; m->v && i <= m->mask; i++)
-			if (m->v[i].used)
-				scan_members_memo_add(&grown, m->v[i].raw, m->v[i].nr,
-						 m->v[i].members_hash);
-		free(m->v);
-		*m = grown;
-	}
-	size_t at = members_memo_at(m, raw, nr);
-
-	while (m->v[at].used)
-		at = (at + 1) & m->mask;
-	m->v[at] = (struct members_memo_slot){ raw, members_hash, nr, true };
-	m->used++;
+	/* Start with room for 32, as before: most threads meet a few hundred definitions. */
+	ll_slots_reserve(&m->at, m->n < 32 ? 32 : m->n + 1, members_memo_hash_of, m);
+	m->v = xgrow(m->v, m->n, sizeof(*m->v));
+	m->v[m->n] = (struct members_memo_entry){ raw, members_hash, nr };
+	ll_slots_add(&m->at, members_memo_hash(raw, nr), m->n++);
 }

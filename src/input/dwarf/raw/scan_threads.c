@@ -457,6 +457,7 @@ static void release_worker(struct worker *w)
 	ll_slots_release(&w->seen_at);
 	free(w->name_memo);
 	free(w->members_memo.v);
+	ll_slots_release(&w->members_memo.at);
 	free(w->vars);
 	for (size_t i = 0; w->spelled && i < SPELLED_SLOTS; i++)
 		free(w->spelled[i].text);
