@@ -225,15 +225,16 @@ enum align_state { ALIGN_UNKNOWN, ALIGN_IN_PROGRESS, ALIGN_KNOWN };
 
 struct type_memo {
 	struct type_facts {
-		uint64_t die;		/* address + 1; 0: empty slot */
+		uint64_t die;		/* its address */
 		uint64_t align;
 		enum align_state align_state;
 		bool explicit_align;
 		bool sized;
 		char *spelled;		/* NULL: not yet */
 		uint64_t size;
-	} *v;
-	size_t mask, used;
+	} *v;			/* in the order met */
+	size_t n;
+	struct ll_slots at;	/* into v, by die */
 	struct ll_target target;
 	/*
 	 * Where a type only declared is looked up by name (reader_resolve_decl());

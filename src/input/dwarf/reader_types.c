@@ -286,46 +286,36 @@ bool reader_resolve_decl(const struct type_memo *memo, Dwarf_Die *decl, Dwarf_Di
 	return hit && !hit->ambiguous && dwarf_offdie(d->dwarf, hit->die, def) != NULL;
 }
 
+static uint64_t type_facts_hash(const void *ctx, size_t i)
+{
+	return ll_hash_u64(((const struct type_memo *)ctx)->v[i].die);
+}
+
 struct type_facts *reader_memo_slot(struct type_memo *memo, uint64_t die)
 {
-	size_t at;
+	uint64_t hash = ll_hash_u64(die);
+	size_t i;
 
-	if (memo->used * 2 >= memo->mask) {
-		struct type_memo bigger = { .mask = memo->mask ? memo->mask * 2 + 1 : 63 };
-
-		bigger.v = xcalloc(bigger.mask + 1, sizeof(*bigger.v));
-		for (size_t i = 0; memo->v && i <= memo->mask; i++) {
-			if (!memo->v[i].die)
-				continue;
-			at = (size_t)ll_hash_u64(memo->v[i].die) & bigger.mask;
-			while (bigger.v[at].die)
-				at = (at + 1) & bigger.mask;
-			bigger.v[at] = memo->v[i];
-		}
-		bigger.used = memo->used;
-		bigger.target = memo->target;
-		bigger.resolve_in = memo->resolve_in;
-		bigger.path_dependent = memo->path_dependent;
-		free(memo->v);
-		*memo = bigger;
-	}
-	at = (size_t)ll_hash_u64(die + 1) & memo->mask;
-	while (memo->v[at].die && memo->v[at].die != die + 1)
-		at = (at + 1) & memo->mask;
-	if (!memo->v[at].die) {
-		memo->v[at].die = die + 1;
-		memo->used++;
-	}
-	return &memo->v[at];
+	for (size_t at = ll_slots_first(&memo->at, hash); (i = ll_slots_get(&memo->at, at));
+	     at = ll_slots_next(&memo->at, at))
+		if (memo->v[i - 1].die == die)
+			return &memo->v[i - 1];
+	/* Room for 32 at first, as a unit's structs share most of their types. */
+	ll_slots_reserve(&memo->at, memo->n < 32 ? 32 : memo->n + 1, type_facts_hash, memo);
+	memo->v = xgrow(memo->v, memo->n, sizeof(*memo->v));
+	memo->v[memo->n] = (struct type_facts){ .die = die };
+	ll_slots_add(&memo->at, hash, memo->n);
+	return &memo->v[memo->n++];
 }
 
 static void type_memo_release(struct type_memo *memo)
 {
-	for (size_t i = 0; memo->v && i <= memo->mask; i++)
+	for (size_t i = 0; i < memo->n; i++)
 		free(memo->v[i].spelled);
 	free(memo->v);
 	memo->v = NULL;
-	memo->mask = memo->used = 0;
+	memo->n = 0;
+	ll_slots_release(&memo->at);
 	memo->path_dependent = false;
 }
 
