@@ -926,26 +926,22 @@ static int list_scoped(Dwarf *dwarf, struct ll_sparse_image *image, const char *
  */
 static void drop_repeats(char **v, size_t *n)
 {
-	size_t cap = 16, kept = 0;
-	uint32_t *slots;
+	struct name_set kept = { .names = (const char *const *)v, .at = LL_SLOTS_INIT };
+	size_t nr_kept = 0;
 
-	while (cap < *n * 2)
-		cap *= 2;
-	slots = xcalloc(cap, sizeof(*slots));
+	ll_slots_reserve(&kept.at, *n, set_hash, v);
 	for (size_t i = 0; i < *n; i++) {
-		size_t at = name_hash(v[i]) & (cap - 1);
+		size_t at = set_slot(&kept, v[i]);
 
-		while (slots[at] && strcmp(v[slots[at] - 1], v[i]) != 0)
-			at = (at + 1) & (cap - 1);
-		if (slots[at]) {
+		if (ll_slots_get(&kept.at, at)) {
 			free(v[i]);
 			continue;
 		}
-		v[kept] = v[i];
-		slots[at] = (uint32_t)++kept;
+		v[nr_kept] = v[i];
+		ll_slots_put(&kept.at, at, nr_kept++);
 	}
-	*n = kept;
-	free(slots);
+	*n = nr_kept;
+	ll_slots_release(&kept.at);
 }
 
 void ll_finder_seed_release(struct ll_finder_seed *seed)
