@@ -120,6 +120,24 @@ static void list_names(struct strbuf *sb, const struct ll_line *line, enum ll_ta
 	}
 }
 
+/*
+ * The pair A, B (both members too) into F, the finding of RULE at LINE
+ * opened with the first pair, whose A is *AT, where it is located.
+ */
+static struct ll_finding *add_clash(struct ll_findings *out, struct ll_finding *f,
+				    enum ll_check rule, int64_t line, const struct ll_unit *a,
+				    const struct ll_unit *b, const struct ll_unit **at)
+{
+	if (!f) {
+		f = ll_check_finding_add(out, rule, line);
+		*at = a;
+	}
+	ll_finding_pair(f, a->m->path, b->m->path);
+	ll_finding_member(f, a->m->path);
+	ll_finding_member(f, b->m->path);
+	return f;
+}
+
 static void check_mixed(const struct ll_check_input *in, const struct ll_line *line,
 			struct ll_findings *out)
 {
@@ -183,13 +201,7 @@ static void check_domains(const struct ll_check_input *in, const struct ll_line 
 
 			if (!clashes(a, b) || allowed(in, rule, b->m->path))
 				continue;
-			if (!f) {
-				f = ll_check_finding_add(out, rule, (int64_t)line->index);
-				at = a;
-			}
-			ll_finding_pair(f, a->m->path, b->m->path);
-			ll_finding_member(f, a->m->path);
-			ll_finding_member(f, b->m->path);
+			f = add_clash(out, f, rule, (int64_t)line->index, a, b, &at);
 		}
 	}
 	if (!f)
@@ -508,13 +520,7 @@ static void check_adjacent_pair(const struct ll_check_input *in, const struct ll
 			if (on_line(v, a->index, cl) || !pair_conflict(u, v) ||
 			    allowed(in, rule, v->m->path))
 				continue;
-			if (!f) {
-				f = ll_check_finding_add(out, rule, (int64_t)a->index);
-				at = u;
-			}
-			ll_finding_pair(f, u->m->path, v->m->path);
-			ll_finding_member(f, u->m->path);
-			ll_finding_member(f, v->m->path);
+			f = add_clash(out, f, rule, (int64_t)a->index, u, v, &at);
 		}
 	}
 	if (!f)
