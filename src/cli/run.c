@@ -249,8 +249,8 @@ static int missing_struct(const struct options *o, const char *path, size_t i,
 			ll_notes_addf(notes, "%s:%u: %s; skipped", blocks[i]->file,
 				      blocks[i]->line, err->msg);
 		else
-			fprintf(stderr, "%s:%u: note: %s; skipped\n", blocks[i]->file,
-				blocks[i]->line, err->msg);
+			ll_linef("%s:%u: note: %s; skipped", blocks[i]->file, blocks[i]->line,
+				 err->msg);
 		return 0;
 	}
 	return -1;
@@ -614,18 +614,21 @@ static char *source_root(const struct options *o)
 static void gating_summary(const struct ll_gating *g)
 {
 	const char *what = g->against ? "OLD-BINARY" : "the baseline";
+	struct strbuf line = STRBUF_INIT;
 
-	fprintf(stderr, "layoutlint: %s %s: %zu finding%s with new pairs (%zu new pair%s); "
+	sb_addf(&line, "layoutlint: %s %s: %zu finding%s with new pairs (%zu new pair%s); "
 		"%zu finding%s (%zu pair%s) already in %s suppressed",
 		g->against ? "against" : "baseline", g->reference, g->reported_findings,
 		g->reported_findings == 1 ? "" : "s", g->new_pairs, g->new_pairs == 1 ? "" : "s",
 		g->suppressed_findings, g->suppressed_findings == 1 ? "" : "s",
 		g->suppressed_pairs, g->suppressed_pairs == 1 ? "" : "s", what);
 	if (g->nr_vanished)
-		fprintf(stderr, "; %zu pair%s of %s no longer occur%s%s", g->nr_vanished,
+		sb_addf(&line, "; %zu pair%s of %s no longer occur%s%s", g->nr_vanished,
 			g->nr_vanished == 1 ? "" : "s", what, g->nr_vanished == 1 ? "s" : "",
 			g->strict || g->against ? "" : " (--strict-baseline would fail)");
-	fputc('\n', stderr);
+	/* The reference is a path: escaped, as every line that quotes one. */
+	ll_linef("%s", line.buf);
+	sb_release(&line);
 }
 
 static bool any_measured(const struct ll_run *run)

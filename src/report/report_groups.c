@@ -18,15 +18,16 @@
 #include "source/asserts.h"
 #include "source/group_patch.h"
 #include "source/srcpatch.h"
+#include "util/diag.h"
 
 static void note(const struct ll_struct *s, const char *group, const char *why)
 {
 	if (s->decl.file)
-		fprintf(stderr, "%s:%u: note: %s %s: group %s: not written: %s\n", s->decl.file,
-			s->decl.line, ll_kind_name(s->kind), s->name, group ? group : "*", why);
+		ll_linef("%s:%u: note: %s %s: group %s: not written: %s", s->decl.file,
+			 s->decl.line, ll_kind_name(s->kind), s->name, group ? group : "*", why);
 	else
-		fprintf(stderr, "layoutlint: note: %s %s: group %s: not written: %s\n",
-			ll_kind_name(s->kind), s->name, group ? group : "*", why);
+		ll_notef("%s %s: group %s: not written: %s", ll_kind_name(s->kind), s->name,
+			 group ? group : "*", why);
 }
 
 static bool same_struct(const struct ll_struct *a, const struct ll_struct *b)

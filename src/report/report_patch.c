@@ -15,6 +15,7 @@
 #include "report/describe.h"
 #include "solver/suggest.h"
 #include "source/srcpatch.h"
+#include "util/diag.h"
 
 /* Length of a leading "FILE:LINE: " in WHY, 0 if it has none. */
 static size_t location_prefix(const char *why)
@@ -45,14 +46,13 @@ static void no_patch(const struct ll_linted *l, const char *why)
 	if (strncmp(rest, self.buf, self.len) == 0)
 		rest += self.len;
 	if (loc)
-		fprintf(stderr, "%.*s: note: %s %s: no patch: %s\n", (int)(loc - 2), why,
-			ll_kind_name(s->kind), s->name, rest);
+		ll_linef("%.*s: note: %s %s: no patch: %s", (int)(loc - 2), why,
+			 ll_kind_name(s->kind), s->name, rest);
 	else if (s->decl.file)
-		fprintf(stderr, "%s:%u: note: %s %s: no patch: %s\n", s->decl.file, s->decl.line,
-			ll_kind_name(s->kind), s->name, rest);
+		ll_linef("%s:%u: note: %s %s: no patch: %s", s->decl.file, s->decl.line,
+			 ll_kind_name(s->kind), s->name, rest);
 	else
-		fprintf(stderr, "layoutlint: note: %s %s: no patch: %s\n", ll_kind_name(s->kind),
-			s->name, rest);
+		ll_notef("%s %s: no patch: %s", ll_kind_name(s->kind), s->name, rest);
 	sb_release(&self);
 }
 

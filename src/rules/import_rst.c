@@ -54,6 +54,7 @@
 #include <sys/stat.h>
 
 #include "util/c_macro.h"
+#include "util/diag.h"
 #include "util/hash.h"
 #include "util/read_file.h"
 #include "util/slot_table.h"
@@ -124,7 +125,7 @@ static void warn(struct import *im, unsigned line, struct row_out *skipped, cons
 	if (im->warnings)
 		sb_addf(im->warnings, "%s:%u: warning: %s\n", im->name, line, msg.buf);
 	else
-		fprintf(stderr, "%s:%u: warning: %s\n", im->name, line, msg.buf);
+		ll_linef("%s:%u: warning: %s", im->name, line, msg.buf);
 	im->nr_warnings++;
 	if (skipped) {
 		free(skipped->comment);

@@ -68,6 +68,15 @@ void ll_notef(const char *fmt, ...)
 	va_end(ap);
 }
 
+void ll_linef(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint_line("", fmt, ap);
+	va_end(ap);
+}
+
 void ll_notes_addf(struct ll_notes *notes, const char *fmt, ...)
 {
 	struct strbuf msg = STRBUF_INIT;

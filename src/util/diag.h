@@ -26,6 +26,11 @@ int ll_vfail(struct ll_error *err, const char *fmt, va_list ap);
 void ll_report_error(const struct ll_error *err);
 void ll_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ll_notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * One line on stderr as formatted, with no prefix ("FILE:LINE: note: ..."
+ * located as gcc locates one), escaped whole as every message is.
+ */
+void ll_linef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Notes a reader has about its input (a name index ignored, declaring

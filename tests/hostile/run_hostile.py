@@ -120,7 +120,14 @@ def check_escapes(tap, tool, exe, workdir):
     rules = os.path.join(workdir, "escape.rules")
     with open(rules, "w") as f:
         f.write("struct conn\n\tread-mostly ops\n\twrite-hot lock\n")
+    # A struct the rules name that the binary lacks: a note quoting the binary's name.
+    absent_rules = os.path.join(workdir, "absent.rules")
+    with open(absent_rules, "w") as f:
+        f.write("struct no_such_struct_here\n\tread-mostly ops\n")
     esc_name = NAMES[b"Q_ESCAPE_NAME_Q"].decode()
+    # The gating summary quotes the baseline's path.
+    odd_baseline = os.path.join(odd_dir, "base\x1b[2Jline\nx.c:1:1: error: forged")
+    run([tool, "-q", "-r", rules, "--write-baseline=" + odd_baseline, odd])
     cases = [
         ("listing of a struct with escapes in its name and a member's",
          [odd, "struct", esc_name], 0),
@@ -128,6 +135,9 @@ def check_escapes(tap, tool, exe, workdir):
         ("--audit", ["--audit=*", odd], 0),
         ("not found, did you mean", [odd, "struct", esc_name[:-1] + "\x1b"], 2),
         ("findings located at a file name with a newline", ["-r", rules, odd], 1),
+        ("the note for a struct the rules name and no binary defines",
+         ["-r", absent_rules, odd], 0),
+        ("the gating summary naming the baseline", ["-r", rules, "--baseline=" + odd_baseline, odd], 0),
     ]
     for desc, argv, want in cases:
         p = run([tool, "--color=never"] + argv)
