@@ -537,6 +537,7 @@ bool scan_prefix(struct worker *w, size_t i, const struct ll_scan_unit *u)
 	 */
 	if (w->guessed && !(settle_guessed_from(w, i, UNIT_PREFIX) && prefix_fits(u)))
 		return false;
+	/* Settling rewrote *U (its header, first DIE, end): the head is taken again from it. */
 	head = *u;
 	head.end = u->offset + UNIT_PREFIX;
 	w->prefix_tries++;
