@@ -98,8 +98,7 @@ struct analyzer {
 	Dwarf *dw;
 	/*
 	 * The structs asked about, each with its evidence (out[i]); with
-	 * EVERY_STRUCT, each named definition met becomes one. TARGET_SLOT:
-	 * open addressing by name, size and kind (index + 1; 0 empty).
+	 * EVERY_STRUCT, each named definition met becomes one.
 	 */
 	bool every_struct;
 	struct ll_access_target *targets;

@@ -49,7 +49,7 @@ struct ll_finder {
 	struct ll_notes *notes;		/* ll_finder_source's */
 };
 
-/* A tiny open-addressing set of the names asked for. */
+/* The names asked for, as a set: a slot table over them. */
 struct name_set {
 	const char *const *names;
 	struct ll_slots at;	/* over names; of a name given twice, the later */

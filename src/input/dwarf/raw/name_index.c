@@ -135,7 +135,6 @@ static void section_sizes(const struct index_header *h, uint64_t size[NR_SECS])
 	size[SEC_POSTINGS] = pad8(h->nr_postings * 4);
 }
 
-/* Distinct name pointers, by address: open addressing, slot = index + 1. */
 /* A name of the scan by its content, for grouping equal ones. */
 struct by_content {
 	const char *name;
