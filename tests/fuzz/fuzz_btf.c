@@ -29,7 +29,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ll_input_options opts = { .prefer_btf = true };
+	/* Notes collected, as --format=json does, and rendered with the run: not printed. */
+	struct ll_notes notes = { 0 };
+	struct ll_input_options opts = { .prefer_btf = true, .notes = &notes };
 	struct ll_input *in = NULL;
 	struct ll_error err;
 	char **names = NULL;
@@ -37,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ll_query queries[MAX_QUERIES];
 	struct ll_lookup_result results[MAX_QUERIES];
 	struct ll_linted linted[MAX_QUERIES];
-	struct ll_run run = { .binary_path = "fuzz.btf", .structs = linted };
+	struct ll_run run = { .binary_path = "fuzz.btf", .structs = linted, .notes = &notes };
 
 	fuzz_file_write(&input, data, size);
 	if (ll_input_open(input.path, &opts, &in, &err) == 0 &&
@@ -63,5 +65,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(names[i]);
 	free(names);
 	ll_input_close(in);
+	ll_notes_release(&notes);
 	return 0;
 }

@@ -83,11 +83,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ll_error err;
 	struct ll_lookup_result results[NR_QUERIES];
 	struct ll_linted linted[NR_QUERIES];
-	struct ll_run run = { .binary_path = "fuzz.elf", .structs = linted };
+	/* Notes collected, as --format=json does, and rendered with the run: not printed. */
+	struct ll_notes notes = { 0 };
+	struct ll_input_options opts = { .notes = &notes };
+	struct ll_run run = { .binary_path = "fuzz.elf", .structs = linted, .notes = &notes };
 
 	if (!write_image(data, size))
 		abort();
-	if (ll_input_open(fd_path, NULL, &in, &err) == 0 &&
+	if (ll_input_open(fd_path, &opts, &in, &err) == 0 &&
 	    ll_input_lookup(in, queries, NR_QUERIES, results, &err) == 0) {
 		const struct ll_struct *found[NR_QUERIES];
 		struct ll_access_evidence *ev[NR_QUERIES] = { 0 };
@@ -114,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ll_access_evidence_free(ev[i]);
 	}
 	ll_input_close(in);
+	ll_notes_release(&notes);
 	/* The .config a CONFIG_IKCONFIG image embeds: markers and gzip from the input. */
 	struct strbuf config = STRBUF_INIT;
 	bool found;
