@@ -430,14 +430,25 @@ static int open_named(struct parser *p, unsigned column, enum ll_kind kind, char
 	return 0;
 }
 
+/*
+ * A statement of one word and one argument had NR words: MISSING at the
+ * end of the first, or EXTRA at the third.
+ */
+static int one_argument(struct parser *p, const struct word *w, size_t nr, const char *missing,
+			const char *extra)
+{
+	if (nr < 2)
+		return fail_at(p, w[0].column + (unsigned)w[0].n, "%s", missing);
+	return fail_at(p, w[2].column, "%s", extra);
+}
+
 static int parse_cacheline(struct parser *p, const struct word *w, size_t nr)
 {
 	uint64_t v;
 
 	if (nr != 2)
-		return fail_at(p, nr < 2 ? w[0].column + (unsigned)w[0].n : w[2].column,
-			       nr < 2 ? "expected a cacheline size after 'cacheline'" :
-				        "unexpected word after the cacheline size");
+		return one_argument(p, w, nr, "expected a cacheline size after 'cacheline'",
+				    "unexpected word after the cacheline size");
 	if (parse_number(p, &w[1], &v))
 		return -1;
 	if (v < 16 || v > 4096 || (v & (v - 1)))
@@ -475,9 +486,8 @@ static int parse_align(struct parser *p, const struct word *w, size_t nr)
 	uint64_t v;
 
 	if (nr != 2)
-		return fail_at(p, nr < 2 ? w[0].column + (unsigned)w[0].n : w[2].column,
-			       nr < 2 ? "expected 'align N' or 'align type'" :
-				        "unexpected word after the alignment");
+		return one_argument(p, w, nr, "expected 'align N' or 'align type'",
+				    "unexpected word after the alignment");
 	if (word_is(&w[1], "type")) {
 		v = LL_ALIGN_TYPE;
 	} else {
