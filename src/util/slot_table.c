@@ -5,7 +5,7 @@
 
 #include "util/strbuf.h"
 
-void ll_slots_reserve(struct ll_slots *t, size_t n, ll_slots_hash_fn hash_of, const void *ctx)
+void ll_slots_grow(struct ll_slots *t, size_t n, ll_slots_hash_fn hash_of, const void *ctx)
 {
 	size_t cap = t->slot ? t->mask + 1 : 0, want = cap ? cap : 16;
 

@@ -31,11 +31,20 @@ struct ll_slots {
 /* The hash of entry INDEX of the caller's array, as it was put (for a rehash). */
 typedef uint64_t (*ll_slots_hash_fn)(const void *ctx, size_t index);
 
+/* ll_slots_reserve()'s growth: the rehash into a bigger table. */
+void ll_slots_grow(struct ll_slots *t, size_t n, ll_slots_hash_fn hash_of, const void *ctx);
+
 /*
  * Room for N entries in all at most half full, rehashing those in the
- * table with HASH_OF(CTX, index) when it grows.
+ * table with HASH_OF(CTX, index) when it grows. Inline, so that a caller
+ * may reserve before every insertion it probes for (once per DIE).
  */
-void ll_slots_reserve(struct ll_slots *t, size_t n, ll_slots_hash_fn hash_of, const void *ctx);
+static inline void ll_slots_reserve(struct ll_slots *t, size_t n, ll_slots_hash_fn hash_of,
+				    const void *ctx)
+{
+	if (!t->slot || 2 * n > t->mask + 1)
+		ll_slots_grow(t, n, hash_of, ctx);
+}
 void ll_slots_release(struct ll_slots *t);
 
 /* Where a probe for HASH starts (0 in a table without slots, where ll_slots_get() is 0). */

@@ -312,8 +312,7 @@ static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_
 	if (str_off >= size || (str[size - 1] != 0 && !memchr(str + str_off, 0, size - str_off)))
 		return false;
 	/* Room for one more before the probe (a rehash moves every slot); a listing meets ~40,000. */
-	if (2 * (w->nr_seen + 1) > w->seen_at.mask + 1)
-		ll_slots_reserve(&w->seen_at, w->nr_seen < 2048 ? 2048 : w->nr_seen + 1, seen_hash, w);
+	ll_slots_reserve(&w->seen_at, w->nr_seen < 2048 ? 2048 : w->nr_seen + 1, seen_hash, w);
 	size_t at = ll_slots_first(&w->seen_at, ll_hash_u64(str_off)), i;
 
 	for (; (i = ll_slots_get(&w->seen_at, at)); at = ll_slots_next(&w->seen_at, at))
