@@ -387,8 +387,8 @@ struct layer {
 
 static uint64_t node_key_hash(const struct node *nd)
 {
-	return ll_hash_u64(nd->hash ^ ll_hash_u64(nd->cursor) ^ ll_hash_u64(nd->dom * 31 + nd->f * 7 + nd->last_bf) ^
-		     ll_hash_u64(nd->cls));
+	return ll_hash_u64(nd->hash ^ ll_hash_u64(nd->cursor) ^
+			   ll_hash_u64(nd->dom * 31 + nd->f * 7 + nd->last_bf) ^ ll_hash_u64(nd->cls));
 }
 
 static bool node_better(const struct node *a, const struct node *b)
