@@ -257,11 +257,9 @@ void ll_prove_plan_release(struct ll_prove_plan *p)
 		free(p->classes[i].name);
 		free(p->classes[i].cpus);
 	}
-	for (size_t i = 0; i < p->nr_notes; i++)
-		free(p->notes[i]);
+	ll_strv_free(p->notes, p->nr_notes);
 	free(p->members);
 	free(p->classes);
-	free(p->notes);
 	free(p->struct_name);
 	free(p->ident);
 	free(p->label[0]);

@@ -995,12 +995,8 @@ static void body_release(struct body *b)
 	for (size_t i = 0; i < b->nr_idents; i++)
 		free(b->idents[i].name);
 	free(b->idents);
-	for (size_t i = 0; i < b->nr_nested; i++) {
-		free(b->nested_type[i]);
-		free(b->nested_member[i]);
-	}
-	free(b->nested_type);
-	free(b->nested_member);
+	ll_strv_free(b->nested_type, b->nr_nested);
+	ll_strv_free(b->nested_member, b->nr_nested);
 }
 
 static void prepend_comment(struct row_out *r, const char *fmt, ...)

@@ -55,9 +55,7 @@ static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_
 			ll_finder_seed_release(&in->seed);
 			/* What it had listed before failing is ours to free, and so is ours. */
 			ll_strv_free(more, nr_more);
-			for (size_t i = 0; i < *n; i++)
-				free((*names)[i]);
-			free(*names);
+			ll_strv_free(*names, *n);
 			*names = NULL;
 			*n = 0;
 			return -1;

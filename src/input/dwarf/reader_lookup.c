@@ -200,12 +200,8 @@ void reader_query_state_release(struct query_state *qs)
 
 void reader_unit_files_release(struct unit_files *uf)
 {
-	for (size_t i = 0; i < uf->n; i++) {
-		free(uf->display[i]);
-		free(uf->raw[i]);
-	}
-	free(uf->display);
-	free(uf->raw);
+	ll_strv_free(uf->display, uf->n);
+	ll_strv_free(uf->raw, uf->n);
 	ll_line_table_release(&uf->table);
 	memset(uf, 0, sizeof(*uf));
 }
