@@ -42,11 +42,8 @@ const char *ll_assert_verdict_name(enum ll_assert_verdict v)
 void ll_group_asserts_release(struct ll_group_asserts *a)
 {
 	for (size_t i = 0; i < a->n; i++) {
-		free(a->v[i].decl.file);
-		free(a->v[i].struct_name);
-		free(a->v[i].group);
-		free(a->v[i].member);
-		free(a->v[i].size_text);
+		ll_free_all(a->v[i].decl.file, a->v[i].struct_name, a->v[i].group, a->v[i].member,
+			    a->v[i].size_text);
 	}
 	free(a->v);
 	memset(a, 0, sizeof(*a));
@@ -521,13 +518,8 @@ void ll_contracts_release(struct ll_contracts *c)
 	for (size_t i = 0; i < c->nr_rows; i++) {
 		struct ll_image_row *r = &c->rows[i];
 
-		free(r->struct_name);
-		free(r->group);
-		free(r->present);
-		free(r->size);
-		free(r->lines);
-		free(r->findings);
-		free(r->cacheline);
+		ll_free_all(r->struct_name, r->group, r->present, r->size, r->lines, r->findings,
+			    r->cacheline);
 	}
 	free(c->rows);
 	free(c->images);

@@ -30,11 +30,7 @@ void ll_doc_tables_release(struct ll_doc_tables *t)
 			free(x->rows[r].name);
 			free(x->rows[r].macro_path);
 		}
-		free(x->rows);
-		free(x->file);
-		free(x->path);
-		free(x->struct_name);
-		free(x->text);
+		ll_free_all(x->rows, x->file, x->path, x->struct_name, x->text);
 	}
 	free(t->v);
 	memset(t, 0, sizeof(*t));

@@ -206,12 +206,8 @@ size_t ll_find_groups(const struct ll_struct *s, struct ll_groups *out)
 
 void ll_groups_release(struct ll_groups *g)
 {
-	for (size_t i = 0; i < g->n; i++) {
-		free(g->v[i].name);
-		free(g->v[i].domain);
-		free(g->v[i].tag_origin);
-		free(g->v[i].members);
-	}
+	for (size_t i = 0; i < g->n; i++)
+		ll_free_all(g->v[i].name, g->v[i].domain, g->v[i].tag_origin, g->v[i].members);
 	free(g->v);
 	g->v = NULL;
 	g->n = 0;

@@ -1071,14 +1071,7 @@ int cli_parse_options(int argc, char **argv, struct options *o)
 
 void cli_options_release(struct options *o)
 {
-	free(o->cache_dir);
-	free(o->queries);
-	free(o->in_outer);
-	free(o->binaries);
+	ll_free_all(o->cache_dir, o->queries, o->in_outer, o->binaries);
 	ll_strv_free(o->archive_members, o->nr_archive_members);
-	free(o->args);
-	free(o->prefix_maps);
-	free(o->rules_paths);
-	free(o->profiles);
-	free(o->net_cachelines);
+	ll_free_all(o->args, o->prefix_maps, o->rules_paths, o->profiles, o->net_cachelines);
 }

@@ -1097,12 +1097,7 @@ done:
 	}
 	free(ref_names);
 	ll_change_release(&change);
-	free(cur);
-	free(old);
-	free(refs);
-	free(binaries);
-	free(found);
-	free(srcroot);
+	ll_free_all(cur, old, refs, binaries, found, srcroot);
 	ll_pairset_release(&ref);
 	ll_pairset_release(&mine);
 	ll_contracts_release(&contracts);

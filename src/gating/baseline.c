@@ -129,10 +129,7 @@ static void push_key(struct ll_pairset *set, const char *rule, enum ll_kind kind
 
 static void key_release(struct ll_pairkey *k)
 {
-	free(k->rule);
-	free(k->name);
-	free(k->a);
-	free(k->b);
+	ll_free_all(k->rule, k->name, k->a, k->b);
 }
 
 /* Sort and drop duplicates (the first of equal keys stays). */

@@ -408,13 +408,7 @@ void ll_member_release(struct ll_member *m)
 {
 	for (size_t i = 0; i < m->nr_children; i++)
 		ll_member_release(&m->children[i]);
-	free(m->children);
-	free(m->name);
-	free(m->path);
-	free(m->type);
-	free(m->domain);
-	free(m->decl.file);
-	free(m->section);
+	ll_free_all(m->children, m->name, m->path, m->type, m->domain, m->decl.file, m->section);
 }
 
 void ll_struct_drop_members(struct ll_struct *s)

@@ -24,10 +24,7 @@ void ll_profile_free(struct ll_profile *p)
 		free(p->build_ids[i].id);
 		free(p->build_ids[i].path);
 	}
-	free(p->rows);
-	free(p->build_ids);
-	free(p->file);
-	free(p);
+	ll_free_all(p->rows, p->build_ids, p->file, p);
 }
 
 void ll_profile_notes_release(struct ll_profile_notes *n)

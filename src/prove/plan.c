@@ -258,11 +258,6 @@ void ll_prove_plan_release(struct ll_prove_plan *p)
 		free(p->classes[i].cpus);
 	}
 	ll_strv_free(p->notes, p->nr_notes);
-	free(p->members);
-	free(p->classes);
-	free(p->struct_name);
-	free(p->ident);
-	free(p->label[0]);
-	free(p->label[1]);
+	ll_free_all(p->members, p->classes, p->struct_name, p->ident, p->label[0], p->label[1]);
 	memset(p, 0, sizeof(*p));
 }

@@ -1407,10 +1407,7 @@ void ll_report_html(const struct ll_run *run, struct strbuf *out)
 		struct html_ctx c = { .out = out, .run = run, .l = &run->structs[i], .index = i };
 
 		one_struct(&c);
-		free(c.domains);
-		free(c.finding_paths.v);
-		free(c.sources.v);
-		free(c.origins.v);
+		ll_free_all(c.domains, c.finding_paths.v, c.sources.v, c.origins.v);
 	}
 	if (!run->nr_structs)
 		sb_adds(out, "<p>No struct was linted.</p>\n");

@@ -1218,11 +1218,7 @@ static char *kernel_release(const char *root)
 		if (x)
 			sb_adds(&rel, x);
 	}
-	free(mk);
-	free(v);
-	free(p);
-	free(s);
-	free(x);
+	ll_free_all(mk, v, p, s, x);
 	return rel.len ? sb_detach(&rel) : (sb_release(&rel), NULL);
 }
 

@@ -712,10 +712,7 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 								  .units = x.nu });
 	}
 	sg_layout_notes(&x, sg);
-	free(ord);
-	free(brk);
-	free(pos);
-	free(keep);
+	ll_free_all(ord, brk, pos, keep);
 	sg_free_units(&x);
 	*out = sg;
 	return 0;

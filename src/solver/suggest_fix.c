@@ -260,16 +260,8 @@ static size_t count_members(const struct ll_member *v, size_t n)
 /* What the smallest fix's search holds, freed on either way out. */
 static void fix_release(struct fix *F, uint32_t *ord, void *scratch, void *D)
 {
-	free(F->rank);
-	free(F->ref_off);
-	free(F->brk);
-	free(F->pos);
-	free(F->keep);
-	free(F->best);
-	free(F->involved);
-	free(ord);
-	free(scratch);
-	free(D);
+	ll_free_all(F->rank, F->ref_off, F->brk, F->pos, F->keep, F->best, F->involved, ord,
+		    scratch, D);
 	sg_free_units(F->x);
 }
 

@@ -524,9 +524,5 @@ void sg_free_units(struct ctx *x)
 		free(x->u[k].atoms);
 		free(x->u[k].cb);
 	}
-	free(x->u);
-	free(x->pins);
-	free(x->scratch);
-	free(x->lis_tail);
-	free(x->lis_prev);
+	ll_free_all(x->u, x->pins, x->scratch, x->lis_tail, x->lis_prev);
 }

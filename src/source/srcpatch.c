@@ -964,15 +964,8 @@ void ll_source_free(struct ll_source *src)
 {
 	if (!src)
 		return;
-	free(src->path);
-	free(src->text);
-	free(src->line_off);
-	free(src->toks);
-	free(src->decls);
-	free(src->pieces);
-	free(src->piece_of);
-	free(src->decl_of);
-	free(src);
+	ll_free_all(src->path, src->text, src->line_off, src->toks, src->decls, src->pieces,
+		    src->piece_of, src->decl_of, src);
 }
 
 bool ll_source_glued(const struct ll_member *m, void *arg)

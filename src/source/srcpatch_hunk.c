@@ -426,12 +426,7 @@ static int new_region(const struct ll_source *src, const struct ll_suggestion *s
 		push_asserts(out, src, sg, emit, nemit, sm_of, opts->skipped);
 	rc = 0;
 out:
-	free(seq);
-	free(emit);
-	free(sm_of);
-	free(done);
-	free(edits);
-	free(bufs);
+	ll_free_all(seq, emit, sm_of, done, edits, bufs);
 	return rc;
 }
 

@@ -85,6 +85,12 @@ void ll_strv_free(char **v, size_t n)
 	free(v);
 }
 
+void ll_free_many(void *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+}
+
 void sb_grow(struct strbuf *sb, size_t extra)
 {
 	if (sb->len + extra + 1 <= sb->alloc)

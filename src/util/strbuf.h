@@ -76,5 +76,14 @@ void *xgrow(void *v, size_t n, size_t elem);
 char *xstrdup(const char *s);
 /* Frees each of the N strings of V, then V (the owner of a string list). */
 void ll_strv_free(char **v, size_t n);
+/*
+ * Frees each of the N pointers of V, as systemd's free_many(): a release
+ * function names what it owns once, ll_free_all(x->a, x->b, x), and a
+ * member added to the struct is one word added to that list.
+ */
+void ll_free_many(void *const *v, size_t n);
+#define ll_free_all(...)                                                       \
+	ll_free_many((void *const[]){ __VA_ARGS__ },                           \
+		     sizeof((void *const[]){ __VA_ARGS__ }) / sizeof(void *))
 
 #endif

@@ -881,13 +881,7 @@ static void analyzer_release(struct analyzer *a)
 	free(a->globals);
 	free(a->memo);
 	ll_slots_release(&a->target_slots);
-	free(a->targets);
-	free(a->is_touched);
-	free(a->vars);
-	free(a->inlines);
-	free(a->insns);
-	free(a->joins);
-	free(a->touched);
+	ll_free_all(a->targets, a->is_touched, a->vars, a->inlines, a->insns, a->joins, a->touched);
 }
 
 /* The walk over every unit of the image, once the targets are set. */

@@ -545,11 +545,7 @@ static void btf_close(void *state)
 		return;
 	btf__free(in->btf);
 	btf__free(in->base);
-	free(in->containment);
-	free(in->align);
-	free(in->build_id);
-	free(in->path);
-	free(in);
+	ll_free_all(in->containment, in->align, in->build_id, in->path, in);
 }
 
 static const char *btf_build_id(const void *state)

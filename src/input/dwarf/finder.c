@@ -728,12 +728,8 @@ void ll_finder_free(struct ll_finder *finder)
 {
 	if (!finder)
 		return;
-	free(finder->own_units);
-	free(finder->verdicts);
-	free(finder->unit_filled);
-	free(finder->faked);
-	free(finder->refs_outside);
-	free(finder);
+	ll_free_all(finder->own_units, finder->verdicts, finder->unit_filled, finder->faked,
+		    finder->refs_outside, finder);
 }
 
 struct ll_finder *ll_finder_from_index(const struct ll_finder_source *src,

@@ -459,12 +459,7 @@ void reader_close(void *state)
 		close(in->dwp_fd);
 	/* The main Dwarf referred to the supplementary one: ended first, above. */
 	ll_alt_close(&in->alt);
-	free(in->debug_path);
-	free(in->build_root);
-	free(in->build_id);
-	free(in->srcdir);
-	free(in->path);
-	free(in);
+	ll_free_all(in->debug_path, in->build_root, in->build_id, in->srcdir, in->path, in);
 }
 
 const char *reader_build_id(const void *state)

@@ -334,10 +334,7 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 	sb_release(&defs);
 	sb_release(&st.bytes);
 	ll_slots_release(&st.at);
-	free(name_off);
-	free(post_first);
-	free(def_first);
-	free(flags);
+	ll_free_all(name_off, post_first, def_first, flags);
 }
 
 /* Changed within 2 s: a change in the same timestamp tick could follow. */

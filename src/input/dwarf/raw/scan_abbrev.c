@@ -247,10 +247,7 @@ void scan_plan_abbrev(const struct abbrev_table *t, struct abbrev *a,
 
 void scan_abbrev_table_release(struct abbrev_table *t)
 {
-	free(t->by_code);
-	free(t->attr);
-	free(t->form);
-	free(t->implicit);
+	ll_free_all(t->by_code, t->attr, t->form, t->implicit);
 }
 
 /* T's attribute spec arrays, full, twice as long. */

@@ -248,10 +248,7 @@ void scan_build_targets(const struct ll_scan_input *in, const char *const *names
 
 void scan_release_targets(struct targets *t)
 {
-	free(t->offsets);
-	free(t->offset_name);
-	free(t->list);
-	free(t->anchor);
+	ll_free_all(t->offsets, t->offset_name, t->list, t->anchor);
 	ll_slots_release(&t->by_offset);
 	ll_slots_release(&t->by_name);
 }

@@ -445,11 +445,7 @@ static void discard_worker(struct worker *w)
 /* A worker's buffers, once its results were merged or discarded. */
 static void release_worker(struct worker *w)
 {
-	free(w->hits);
-	free(w->posts);
-	free(w->fallback);
-	free(w->names);
-	free(w->comp_dirs);
+	ll_free_all(w->hits, w->posts, w->fallback, w->names, w->comp_dirs);
 	scan_distinct_release(&w->distinct);
 	scan_abbrev_table_release(&w->abbrevs);
 	free(w->buf);

@@ -6,10 +6,7 @@
 void scan_drop_variable_strings(struct ll_scan_variable *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		free(v[i].name);
-		free(v[i].type);
-		free(v[i].file_path);
-		free(v[i].comp_dir);
+		ll_free_all(v[i].name, v[i].type, v[i].file_path, v[i].comp_dir);
 		v[i].name = v[i].type = v[i].file_path = v[i].comp_dir = NULL;
 	}
 }
