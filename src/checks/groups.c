@@ -208,9 +208,7 @@ void ll_groups_release(struct ll_groups *g)
 {
 	for (size_t i = 0; i < g->n; i++)
 		ll_free_all(g->v[i].name, g->v[i].domain, g->v[i].tag_origin, g->v[i].members);
-	free(g->v);
-	g->v = NULL;
-	g->n = 0;
+	ll_array_free(g->v, g->n);
 }
 
 /* ---- tags ---------------------------------------------------------------- */

@@ -428,9 +428,7 @@ static void release_structs(struct ll_run *run)
 		ll_layout_diff_free(run->structs[i].diff);
 		ll_linted_release(&run->structs[i]);
 	}
-	free(run->structs);
-	run->structs = NULL;
-	run->nr_structs = 0;
+	ll_array_free(run->structs, run->nr_structs);
 }
 
 static void linted_binary_release(struct linted_binary *lb)

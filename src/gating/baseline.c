@@ -209,9 +209,7 @@ void ll_pairset_release(struct ll_pairset *set)
 	ll_layouts_release(set);
 	for (size_t i = 0; i < set->n; i++)
 		key_release(&set->v[i]);
-	free(set->v);
-	set->v = NULL;
-	set->n = 0;
+	ll_array_free(set->v, set->n);
 }
 
 /* ---- writing -------------------------------------------------------------- */
@@ -744,7 +742,5 @@ void ll_gate_release(struct ll_run *run, struct ll_gating *g)
 		l->marks = NULL;
 		ll_findings_release(&l->unchanged);
 	}
-	free(g->vanished);
-	g->vanished = NULL;
-	g->nr_vanished = 0;
+	ll_array_free(g->vanished, g->nr_vanished);
 }

@@ -246,9 +246,7 @@ void ll_change_release(struct ll_change *c)
 		free(f->added);
 		free(f->path);
 	}
-	free(c->files);
-	c->files = NULL;
-	c->nr_files = 0;
+	ll_array_free(c->files, c->nr_files);
 }
 
 /*

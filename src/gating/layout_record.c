@@ -95,9 +95,7 @@ void ll_layouts_release(struct ll_pairset *set)
 {
 	for (size_t i = 0; i < set->nr_layouts; i++)
 		record_release(&set->layouts[i]);
-	free(set->layouts);
-	set->layouts = NULL;
-	set->nr_layouts = 0;
+	ll_array_free(set->layouts, set->nr_layouts);
 }
 
 void ll_layouts_render(const struct ll_pairset *set, struct strbuf *out)

@@ -271,9 +271,7 @@ void ll_linted_release(struct ll_linted *l)
 {
 	/* l->diff belongs to gating, which frees it (ll_layout_diff_free). */
 	ll_findings_release(&l->findings);
-	free(l->allows);
-	l->allows = NULL;
-	l->nr_allows = 0;
+	ll_array_free(l->allows, l->nr_allows);
 	ll_hot_sets_release(&l->hot_sets);
 	ll_profile_notes_release(&l->profile_notes);
 	ll_access_view_release(&l->access);

@@ -115,9 +115,7 @@ const char *ll_access_intern(struct ll_access_evidence *e, const char *s)
 
 void ll_access_sites_release(struct ll_access_sites *s)
 {
-	free(s->v);
-	s->v = NULL;
-	s->n = 0;
+	ll_array_free(s->v, s->n);
 }
 
 static const char *outermost(const struct ll_access_record *r)

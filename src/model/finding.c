@@ -47,9 +47,7 @@ void ll_findings_release(struct ll_findings *f)
 {
 	for (size_t i = 0; i < f->n; i++)
 		ll_finding_release(&f->v[i]);
-	free(f->v);
-	f->v = NULL;
-	f->n = 0;
+	ll_array_free(f->v, f->n);
 }
 
 /* ---- finding builders ---------------------------------------------------- */
@@ -195,9 +193,7 @@ void ll_hot_sets_release(struct ll_hot_sets *sets)
 {
 	for (size_t i = 0; i < sets->n; i++)
 		free(sets->v[i].members);
-	free(sets->v);
-	sets->v = NULL;
-	sets->n = 0;
+	ll_array_free(sets->v, sets->n);
 }
 
 bool ll_allowed(const struct ll_allow *allows, size_t n, const char *rule, const char *path)

@@ -313,9 +313,7 @@ int ll_find_holes(const struct ll_member *members, size_t n, enum ll_kind kind,
 
 void ll_holes_free(struct ll_holes *h)
 {
-	free(h->v);
-	h->v = NULL;
-	h->n = 0;
+	ll_array_free(h->v, h->n);
 }
 
 const struct ll_hole *ll_holes_after(const struct ll_holes *h, const struct ll_member *m,
@@ -415,9 +413,7 @@ void ll_struct_drop_members(struct ll_struct *s)
 {
 	for (size_t i = 0; i < s->nr_members; i++)
 		ll_member_release(&s->members[i]);
-	free(s->members);
-	s->members = NULL;
-	s->nr_members = 0;
+	ll_array_free(s->members, s->nr_members);
 }
 
 void ll_struct_free(struct ll_struct *s)

@@ -31,9 +31,7 @@ void ll_profile_notes_release(struct ll_profile_notes *n)
 {
 	for (size_t i = 0; i < n->n; i++)
 		free(n->v[i].message);
-	free(n->v);
-	n->v = NULL;
-	n->n = 0;
+	ll_array_free(n->v, n->n);
 }
 
 static void add_note(struct ll_profile_notes *notes, char *message)

@@ -66,9 +66,7 @@ void ll_collect_units(const struct ll_struct *s, struct ll_units *out)
 
 void ll_units_release(struct ll_units *u)
 {
-	free(u->v);
-	u->v = NULL;
-	u->n = 0;
+	ll_array_free(u->v, u->n);
 }
 
 bool ll_same_domain(const char *a, const char *b)
@@ -249,8 +247,6 @@ void ll_lines_release(struct ll_lines *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i].units);
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
+	ll_array_free(l->v, l->n);
 	l->nr_lines = 0;
 }

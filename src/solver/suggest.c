@@ -683,9 +683,7 @@ int ll_suggest_opts(const struct ll_struct *s, const struct ll_suggest_opts *opt
 
 		if (sg_cost_cmp(&was, &now) <= 0) {
 			found = false;
-			free(sg->members);
-			sg->members = NULL;
-			sg->n = 0;
+			ll_array_free(sg->members, sg->n);
 		}
 	}
 	if (!found) {

@@ -73,6 +73,13 @@ void *xrealloc(void *p, size_t n);
  * ASan, whose realloc always moves.
  */
 void *xgrow(void *v, size_t n, size_t elem);
+/* Frees the array V of N elements and leaves it empty, to grow again. */
+#define ll_array_free(v, n)                                                    \
+	do {                                                                   \
+		free(v);                                                       \
+		(v) = NULL;                                                    \
+		(n) = 0;                                                       \
+	} while (0)
 char *xstrdup(const char *s);
 /* Frees each of the N strings of V, then V (the owner of a string list). */
 void ll_strv_free(char **v, size_t n);

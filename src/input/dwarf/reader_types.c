@@ -312,9 +312,7 @@ static void type_memo_release(struct type_memo *memo)
 {
 	for (size_t i = 0; i < memo->n; i++)
 		free(memo->v[i].spelled);
-	free(memo->v);
-	memo->v = NULL;
-	memo->n = 0;
+	ll_array_free(memo->v, memo->n);
 	ll_slots_release(&memo->at);
 	memo->path_dependent = false;
 }
