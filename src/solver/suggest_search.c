@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/hash.h"
+#include "util/sort.h"
 
 /* ---- placement and the evaluator ----------------------------------------- */
 
@@ -223,28 +224,17 @@ uint64_t sg_final_size(const struct ctx *x, uint64_t cursor)
 
 static int cost_cmp3(const struct cost *a, const struct cost *b)
 {
-	if (a->findings != b->findings)
-		return a->findings < b->findings ? -1 : 1;
-	if (a->lines != b->lines)
-		return a->lines < b->lines ? -1 : 1;
-	if (a->span != b->span)
-		return a->span < b->span ? -1 : 1;
-	if (a->size != b->size)
-		return a->size < b->size ? -1 : 1;
-	if (a->holes != b->holes)
-		return a->holes < b->holes ? -1 : 1;
-	return 0;
+	const uint64_t x[] = { a->findings, a->lines, a->span, a->size, a->holes };
+	const uint64_t y[] = { b->findings, b->lines, b->span, b->size, b->holes };
+
+	return ll_cmp_keys(x, y, sizeof(x) / sizeof(x[0]));
 }
 
 int sg_cost_cmp(const struct cost *a, const struct cost *b)
 {
 	int c = cost_cmp3(a, b);
 
-	if (c)
-		return c;
-	if (a->moved != b->moved)
-		return a->moved < b->moved ? -1 : 1;
-	return 0;
+	return c ? c : ll_cmp_keys(&a->moved, &b->moved, 1);
 }
 
 /*
@@ -476,22 +466,12 @@ static bool cannot_beat(const struct ctx *x, const struct node *nd, uint64_t res
 static int rank_cmp(const void *a, const void *b)
 {
 	const struct node *p = a, *q = b;
+	const uint64_t x[] = { p->flb, p->findings, p->est, p->span, p->waste, p->moved,
+			       p->cursor, p->hash };
+	const uint64_t y[] = { q->flb, q->findings, q->est, q->span, q->waste, q->moved,
+			       q->cursor, q->hash };
 
-	if (p->flb != q->flb)
-		return p->flb < q->flb ? -1 : 1;
-	if (p->findings != q->findings)
-		return p->findings < q->findings ? -1 : 1;
-	if (p->est != q->est)
-		return p->est < q->est ? -1 : 1;
-	if (p->span != q->span)
-		return p->span < q->span ? -1 : 1;
-	if (p->waste != q->waste)
-		return p->waste < q->waste ? -1 : 1;
-	if (p->moved != q->moved)
-		return p->moved < q->moved ? -1 : 1;
-	if (p->cursor != q->cursor)
-		return p->cursor < q->cursor ? -1 : 1;
-	return p->hash < q->hash ? -1 : p->hash > q->hash;
+	return ll_cmp_keys(x, y, sizeof(x) / sizeof(x[0]));
 }
 
 static void layer_push(struct layer *l, const struct node *nd, const uint64_t *set, size_t words)

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/sort.h"
+
 /* ---- the solve level ----------------------------------------------------- */
 
 /*
@@ -318,12 +320,9 @@ static void collect_ptrs(const struct ll_member *m, size_t idx, struct ptr_ent *
 static int atom_cmp(const void *a, const void *b)
 {
 	const struct atom *x = a, *y = b;
+	int c = ll_cmp_keys((const uint64_t[]){ x->b, x->e }, (const uint64_t[]){ y->b, y->e }, 2);
 
-	if (x->b != y->b)
-		return x->b < y->b ? -1 : 1;
-	if (x->e != y->e)
-		return x->e < y->e ? -1 : 1;
-	return x->cls - y->cls;
+	return c ? c : x->cls - y->cls;
 }
 
 struct iv {

@@ -7,6 +7,8 @@
 #ifndef LAYOUTLINT_SORT_H
 #define LAYOUTLINT_SORT_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static inline void ll_qsort(void *base, size_t n, size_t size,
@@ -20,6 +22,15 @@ static inline void *ll_bsearch(const void *key, const void *base, size_t n, size
 			       int (*cmp)(const void *, const void *))
 {
 	return n ? bsearch(key, base, n, size, cmp) : NULL;
+}
+
+/* Orders two keys of N unsigned fields, most significant first, as qsort() wants. */
+static inline int ll_cmp_keys(const uint64_t *a, const uint64_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
 }
 
 #endif
