@@ -43,27 +43,14 @@ void ll_doc_plan_release(struct ll_doc_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* The top-level members, anonymous aggregates flattened, in declaration order. */
-struct flat {
-	const struct ll_member **v;
-	size_t n;
-};
-
-static void flatten(const struct ll_member *v, size_t n, struct flat *out)
+/* The top-level members, anonymous aggregates flattened, markers left out. */
+static enum ll_pick documented_member(const struct ll_member *m)
 {
-	for (size_t i = 0; i < n; i++) {
-		const char *ignored;
+	const char *ignored;
 
-		if (!v[i].name) {
-			if (v[i].is_aggregate)
-				flatten(v[i].children, v[i].nr_children, out);
-			continue;
-		}
-		if (ll_group_marker(&v[i], &ignored) != LL_MARKER_NONE)
-			continue;
-		out->v = xgrow(out->v, out->n, sizeof(*out->v));
-		out->v[out->n++] = &v[i];
-	}
+	if (!m->name)
+		return m->is_aggregate ? LL_PICK_DESCEND : LL_PICK_SKIP;
+	return ll_group_marker(m, &ignored) == LL_MARKER_NONE ? LL_PICK_TAKE : LL_PICK_SKIP;
 }
 
 static const struct ll_member *by_name(const struct ll_member *v, size_t n, const char *name,
@@ -199,11 +186,11 @@ void ll_check_doc_drift(const struct ll_doc_table *t, struct ll_linted *l,
 			struct ll_doc_plan *plan)
 {
 	const struct ll_struct *s = l->layout;
-	struct flat f = { 0 };
+	struct ll_member_list f = { 0 };
 	bool *listed;
 	size_t *row_of;
 
-	flatten(s->members, s->nr_members, &f);
+	ll_members_pick(s->members, s->nr_members, documented_member, &f);
 	listed = xcalloc(f.n ? f.n : 1, sizeof(*listed));
 	/* For each member, the last row at or before it: where a new row goes. */
 	row_of = xcalloc(f.n ? f.n : 1, sizeof(*row_of));

@@ -108,24 +108,11 @@ enum ll_tag ll_group_name_tag(const char *name, char **domain)
  * whole (their markers belong to their own type), unnamed bitfields left
  * out (nothing can be tagged through them).
  */
-struct flat {
-	const struct ll_member **v;
-	size_t n;
-};
-
-static void flatten(const struct ll_member *members, size_t n, struct flat *out)
+static enum ll_pick own_member(const struct ll_member *m)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct ll_member *m = &members[i];
-
-		if (!m->name) {
-			if (m->is_aggregate)
-				flatten(m->children, m->nr_children, out);
-			continue;
-		}
-		out->v = xgrow(out->v, out->n, sizeof(*out->v));
-		out->v[out->n++] = m;
-	}
+	if (m->name)
+		return LL_PICK_TAKE;
+	return m->is_aggregate ? LL_PICK_DESCEND : LL_PICK_SKIP;
 }
 
 static void geometry(struct ll_group *g, unsigned cl)
@@ -141,12 +128,12 @@ static void geometry(struct ll_group *g, unsigned cl)
 
 size_t ll_find_groups(const struct ll_struct *s, struct ll_groups *out)
 {
-	struct flat f = { 0 };
+	struct ll_member_list f = { 0 };
 	bool *used;
 	unsigned cl = s->cacheline ? s->cacheline : 64;
 
 	memset(out, 0, sizeof(*out));
-	flatten(s->members, s->nr_members, &f);
+	ll_members_pick(s->members, s->nr_members, own_member, &f);
 	used = xcalloc(f.n ? f.n : 1, sizeof(*used));
 	for (size_t i = 0; i < f.n; i++) {
 		const char *name, *other;

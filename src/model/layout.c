@@ -402,6 +402,26 @@ int ll_visit(struct ll_member *members, size_t n, ll_visit_fn fn, void *arg)
 	return visit(members, n, 0, fn, arg);
 }
 
+void ll_members_pick(const struct ll_member *members, size_t n,
+		     enum ll_pick (*pick)(const struct ll_member *m), struct ll_member_list *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ll_member *m = &members[i];
+
+		switch (pick(m)) {
+		case LL_PICK_TAKE:
+			out->v = xgrow(out->v, out->n, sizeof(*out->v));
+			out->v[out->n++] = m;
+			break;
+		case LL_PICK_DESCEND:
+			ll_members_pick(m->children, m->nr_children, pick, out);
+			break;
+		case LL_PICK_SKIP:
+			break;
+		}
+	}
+}
+
 void ll_member_release(struct ll_member *m)
 {
 	for (size_t i = 0; i < m->nr_children; i++)

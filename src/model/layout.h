@@ -232,6 +232,20 @@ void ll_summarize(const struct ll_struct *s, struct ll_summary *out);
 typedef int (*ll_visit_fn)(struct ll_member *m, int depth, void *arg);
 int ll_visit(struct ll_member *members, size_t n, ll_visit_fn fn, void *arg);
 
+/* What ll_members_pick() does with one member. */
+enum ll_pick { LL_PICK_SKIP, LL_PICK_TAKE, LL_PICK_DESCEND };
+struct ll_member_list {
+	const struct ll_member **v;	/* owned: free(v) */
+	size_t n;
+};
+/*
+ * Appends to OUT, depth first in declaration order, the members PICK takes,
+ * descending into those it says to: one walk for every "the members that
+ * count, anonymous aggregates flattened" list.
+ */
+void ll_members_pick(const struct ll_member *members, size_t n,
+		     enum ll_pick (*pick)(const struct ll_member *m), struct ll_member_list *out);
+
 void ll_member_release(struct ll_member *m);
 /* Free S's members only: what is left says the struct's kind, name, size and place. */
 void ll_struct_drop_members(struct ll_struct *s);

@@ -22,23 +22,12 @@ static void note(struct ll_prove_plan *p, const char *fmt, const char *a, const 
  * The outermost tagged members, depth first: a tag on an aggregate
  * (f_path, atomic_long_t f_count) covers its bytes whole.
  */
-struct collect {
-	const struct ll_member **v;
-	size_t n;
-};
-
-static void collect(const struct ll_member *members, size_t n, struct collect *c)
+static enum ll_pick tagged_member(const struct ll_member *m)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct ll_member *m = &members[i];
-
-		if ((m->tag == LL_READ_MOSTLY || m->tag == LL_WRITE_HOT) && m->path &&
-		    !ll_member_is_empty(m)) {
-			c->v = xgrow(c->v, c->n, sizeof(*c->v));
-			c->v[c->n++] = m;
-		} else if (m->is_aggregate)
-			collect(m->children, m->nr_children, c);
-	}
+	if ((m->tag == LL_READ_MOSTLY || m->tag == LL_WRITE_HOT) && m->path &&
+	    !ll_member_is_empty(m))
+		return LL_PICK_TAKE;
+	return m->is_aggregate ? LL_PICK_DESCEND : LL_PICK_SKIP;
 }
 
 static const struct ll_member *find_path(const struct ll_member *members, size_t n,
@@ -129,7 +118,7 @@ int ll_prove_plan_build(const struct ll_struct *before, const char *before_label
 			const struct ll_access_view *access, struct ll_prove_plan *out,
 			struct ll_error *err)
 {
-	struct collect c = { 0 };
+	struct ll_member_list c = { 0 };
 	struct ll_prove_plan *p = out;
 	const struct ll_struct *lay[2] = { before, after };
 	size_t readers = 0, writers = 0;
@@ -151,7 +140,7 @@ int ll_prove_plan_build(const struct ll_struct *before, const char *before_label
 		return ll_fail(err, "--prove measures one struct or union, not the global "
 			       "variables");
 	}
-	collect(before->members, before->nr_members, &c);
+	ll_members_pick(before->members, before->nr_members, tagged_member, &c);
 	p->same_layout = true;
 	for (size_t i = 0; i < c.n; i++) {
 		const struct ll_member *m = c.v[i], *m2 = find_path(after->members,

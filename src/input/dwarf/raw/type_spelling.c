@@ -33,6 +33,17 @@ static bool type_of(const struct speller *sp, const struct ll_type_die *d,
 	return sp->r->type(sp->r->ctx, d, out);
 }
 
+/* The C keyword before a tagged type's name. */
+static const char *tag_keyword(int tag)
+{
+	switch (tag) {
+	case DW_TAG_union_type: return "union";
+	case DW_TAG_enumeration_type: return "enum";
+	case DW_TAG_class_type: return "class";
+	default: return "struct";
+	}
+}
+
 static void add_named(const struct speller *sp, struct strbuf *out, const char *kw,
 		      const struct ll_type_die *die)
 {
@@ -173,16 +184,10 @@ static void spell(const struct speller *sp, const struct ll_type_die *type, stru
 		spell(sp, type_of(sp, type, &next) ? &next : NULL, decl, out, depth + 1);
 		return;
 	case DW_TAG_structure_type:
-		add_named(sp, &base, "struct", type);
-		break;
 	case DW_TAG_union_type:
-		add_named(sp, &base, "union", type);
-		break;
 	case DW_TAG_enumeration_type:
-		add_named(sp, &base, "enum", type);
-		break;
 	case DW_TAG_class_type:
-		add_named(sp, &base, "class", type);
+		add_named(sp, &base, tag_keyword(tag), type);
 		break;
 	case DW_TAG_base_type: {
 		const char *name = ll_c_base_name(sp->r->name(sp->r->ctx, type));
