@@ -422,6 +422,26 @@ void ll_members_pick(const struct ll_member *members, size_t n,
 	}
 }
 
+bool ll_member_any(const struct ll_member *m, bool (*pred)(const struct ll_member *m))
+{
+	if (pred(m))
+		return true;
+	for (size_t i = 0; i < m->nr_children; i++)
+		if (ll_member_any(&m->children[i], pred))
+			return true;
+	return false;
+}
+
+const char *ll_member_first(const struct ll_member *m,
+			    const char *(*fn)(const struct ll_member *m))
+{
+	const char *s = fn(m);
+
+	for (size_t i = 0; !s && i < m->nr_children; i++)
+		s = ll_member_first(&m->children[i], fn);
+	return s;
+}
+
 void ll_member_release(struct ll_member *m)
 {
 	for (size_t i = 0; i < m->nr_children; i++)

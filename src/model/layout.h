@@ -246,6 +246,12 @@ struct ll_member_list {
 void ll_members_pick(const struct ll_member *members, size_t n,
 		     enum ll_pick (*pick)(const struct ll_member *m), struct ll_member_list *out);
 
+/* Whether PRED holds of M or of a member inside it. */
+bool ll_member_any(const struct ll_member *m, bool (*pred)(const struct ll_member *m));
+/* The first string FN gives of M or of a member inside it, depth first; NULL if none. */
+const char *ll_member_first(const struct ll_member *m,
+			    const char *(*fn)(const struct ll_member *m));
+
 void ll_member_release(struct ll_member *m);
 /* Free S's members only: what is left says the struct's kind, name, size and place. */
 void ll_struct_drop_members(struct ll_struct *s);

@@ -65,25 +65,25 @@ static inline bool allowed_path(const struct ll_suggest_opts *o, enum ll_check r
 	return ll_check_allowed(o->allows, o->nr_allows, rule, path);
 }
 
+static inline bool pinned_first(const struct ll_member *m)
+{
+	return m->pinned || m->is_base;
+}
+
+static inline bool pinned_last(const struct ll_member *m)
+{
+	return m->pin_last;
+}
+
 /* A C++ base class comes before every member: no order can move it. */
 static inline bool subtree_pinned(const struct ll_member *m)
 {
-	if (m->pinned || m->is_base)
-		return true;
-	for (size_t i = 0; i < m->nr_children; i++)
-		if (subtree_pinned(&m->children[i]))
-			return true;
-	return false;
+	return ll_member_any(m, pinned_first);
 }
 
 static inline bool subtree_last(const struct ll_member *m)
 {
-	if (m->pin_last)
-		return true;
-	for (size_t i = 0; i < m->nr_children; i++)
-		if (subtree_last(&m->children[i]))
-			return true;
-	return false;
+	return ll_member_any(m, pinned_last);
 }
 
 static inline bool member_empty(const struct ll_member *m)

@@ -9,18 +9,15 @@
 
 /* ---- the smallest fix ------------------------------------------------------ */
 
+static const char *own_path(const struct ll_member *m)
+{
+	return m->path;
+}
+
 /* What names a level member across two builds: its path, or its first named member's. */
 static const char *member_key(const struct ll_member *m)
 {
-	if (m->path)
-		return m->path;
-	for (size_t i = 0; i < m->nr_children; i++) {
-		const char *k = member_key(&m->children[i]);
-
-		if (k)
-			return k;
-	}
-	return NULL;
+	return ll_member_first(m, own_path);
 }
 
 struct fix {

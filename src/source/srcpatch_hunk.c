@@ -189,24 +189,21 @@ static bool type_is(const char *type, const char *name)
 	return strncmp(type, name, n) == 0 && (type[n] == '\0' || type[n] == '[');
 }
 
-const char *ll_config_sized_type(const struct ll_member *m)
+static const char *own_sized_type(const struct ll_member *m)
 {
 	/* A pointer's size is the pointer's. */
-	if (m->type && !strchr(m->type, '*')) {
-		for (size_t i = 0; i < sizeof(config_sized) / sizeof(config_sized[0]); i++)
-			if (type_is(m->type, config_sized[i]))
-				return config_sized[i];
-		/* seqcount_spinlock_t, seqcount_mutex_t, ...: each embeds a lockdep map. */
-		if (strncmp(m->type, "seqcount_", 9) == 0)
-			return m->type;
-	}
-	for (size_t i = 0; i < m->nr_children; i++) {
-		const char *t = ll_config_sized_type(&m->children[i]);
+	if (!m->type || strchr(m->type, '*'))
+		return NULL;
+	for (size_t i = 0; i < sizeof(config_sized) / sizeof(config_sized[0]); i++)
+		if (type_is(m->type, config_sized[i]))
+			return config_sized[i];
+	/* seqcount_spinlock_t, seqcount_mutex_t, ...: each embeds a lockdep map. */
+	return strncmp(m->type, "seqcount_", 9) == 0 ? m->type : NULL;
+}
 
-		if (t)
-			return t;
-	}
-	return NULL;
+const char *ll_config_sized_type(const struct ll_member *m)
+{
+	return ll_member_first(m, own_sized_type);
 }
 
 void ll_assert_skips_release(struct ll_assert_skips *s)
