@@ -431,6 +431,17 @@ static inline const struct abbrev *planned_abbrev(const struct abbrev_table *t, 
 	return a;
 }
 
+/*
+ * The abbreviation of the DIE at C, C moved past its code in *CODE; NULL
+ * for a null entry (*CODE 0 and C not bad), damage, or a code T lacks.
+ */
+static inline const struct abbrev *next_abbrev(const struct abbrev_table *t, struct ll_cursor *c,
+					       uint64_t *code)
+{
+	*code = ll_uleb(c);
+	return c->bad ? NULL : planned_abbrev(t, *code);
+}
+
 /* Skip one attribute value; false for a form this scanner does not know. */
 static inline bool skip_form(struct ll_cursor *c, unsigned form, const struct ll_scan_unit *u,
 			     int depth)

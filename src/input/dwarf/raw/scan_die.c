@@ -21,12 +21,12 @@ static bool read_unit_info(struct worker *w, const struct ll_scan_unit *u)
 {
 	struct ll_cursor c = { w->ub + (u->first_die - w->ub_off), w->ub + (u->end - w->ub_off), false };
 	const struct abbrev_table *t = &w->abbrevs;
-	uint64_t code = ll_uleb(&c);
+	uint64_t code;
+	const struct abbrev *a = next_abbrev(t, &c, &code);
 	bool have_stmt = false, have_dir = false;
 
-	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
+	if (!a)
 		return false;
-	const struct abbrev *a = planned_abbrev(t, code);
 
 	for (unsigned i = 0; i < a->nr_attrs; i++) {
 		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
@@ -86,11 +86,11 @@ static bool names_nothing_wanted(const struct worker *w, const struct ll_scan_un
 		return false;
 	struct ll_cursor c = { w->ub + (u->offset + ref - w->ub_off), w->ub + (u->end - w->ub_off),
 			    false };
-	uint64_t code = ll_uleb(&c);
+	uint64_t code;
+	const struct abbrev *a = next_abbrev(t, &c, &code);
 
-	if (c.bad || code == 0 || code >= t->nr_codes || !t->by_code[code].present)
+	if (!a)
 		return false;
-	const struct abbrev *a = planned_abbrev(t, code);
 
 	if (!is_aggregate(a->tag))
 		return true;
@@ -147,12 +147,12 @@ static void capture_aggregate(struct worker *w, const struct ll_scan_unit *u,
 {
 	const struct abbrev_table *t = &w->abbrevs;
 	struct ll_cursor c = { at, w->ub + (u->end - w->ub_off), false };
-	uint64_t code = ll_uleb(&c);
+	uint64_t code;
+	const struct abbrev *a = next_abbrev(t, &c, &code);
 	bool have_size = false, have_line = false, have_file = false;
 
-	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
+	if (!a)
 		return;
-	const struct abbrev *a = planned_abbrev(t, code);
 
 	if (!is_aggregate(a->tag))
 		return;
@@ -208,12 +208,12 @@ static void capture(struct worker *w, const struct ll_scan_unit *u, const unsign
 {
 	const struct abbrev_table *t = &w->abbrevs;
 	struct ll_cursor c = { at, w->ub + (u->end - w->ub_off), false };
-	uint64_t code = ll_uleb(&c), type = 0;
+	uint64_t code, type = 0;
+	const struct abbrev *a = next_abbrev(t, &c, &code);
 	bool have_type = false;
 
-	if (c.bad || code >= t->nr_codes || !t->by_code[code].present)
+	if (!a)
 		return;
-	const struct abbrev *a = planned_abbrev(t, code);
 
 	h->tag = a->tag;
 	if (a->tag != DW_TAG_typedef) {
@@ -345,17 +345,13 @@ static enum die_status read_die(struct worker *w, const struct ll_scan_unit *u, 
 				bool *match, uint32_t *index_out)
 {
 	const struct abbrev_table *t = &w->abbrevs;
-	uint64_t code = ll_uleb(c);
+	uint64_t code;
+	const struct abbrev *a = next_abbrev(t, c, &code);
 
 	*match = false;
 	*sibling = 0;
-	if (c->bad)
-		return DIE_UNSURE;
-	if (code == 0)
-		return DIE_END;
-	if (code >= t->nr_codes || !t->by_code[code].present)
-		return DIE_UNSURE;
-	const struct abbrev *a = planned_abbrev(t, code);
+	if (!a)
+		return code == 0 && !c->bad ? DIE_END : DIE_UNSURE;
 	bool check_name = want && a->wanted;
 
 	*out = a;

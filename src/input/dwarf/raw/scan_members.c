@@ -135,15 +135,11 @@ enum members_read scan_hash_members(struct worker *w, const struct ll_scan_unit 
 	h->members_hash = LL_SIG_INIT;
 	h->nr_members = 0;
 	for (;;) {
-		uint64_t code = ll_uleb(c);
+		uint64_t code;
+		const struct abbrev *a = next_abbrev(t, c, &code);
 
-		if (c->bad)
-			return MEMBERS_BAD;
-		if (code == 0)
-			return MEMBERS_READ;
-		if (code >= t->nr_codes || !t->by_code[code].present)
-			return MEMBERS_BAD;
-		const struct abbrev *a = planned_abbrev(t, code);
+		if (!a)
+			return code == 0 && !c->bad ? MEMBERS_READ : MEMBERS_BAD;
 		bool member = a->tag == DW_TAG_member;
 		uint64_t name = raw ? 0 : ll_sig_name(NULL), loc = 0, bits = 0;
 		uint64_t sibling = 0;

@@ -81,13 +81,12 @@ static uint64_t raw_offset(const struct raw_unit *ru, const struct ll_cursor *c)
 static const struct abbrev *raw_abbrev(struct raw_unit *ru, struct ll_cursor *c)
 {
 	const struct abbrev_table *t = &ru->w->abbrevs;
-	uint64_t code = ll_uleb(c);
+	uint64_t code;
+	const struct abbrev *a = next_abbrev(t, c, &code);
 
-	if (c->bad || code >= t->nr_codes || (code && !t->by_code[code].present)) {
+	if (!a && (c->bad || code))
 		ru->failed = true;
-		return NULL;
-	}
-	return code ? planned_abbrev(t, code) : NULL;
+	return a;
 }
 
 /* The DIE at OFF into RU->last; false (FAILED set) when OFF is no DIE of the unit. */
