@@ -348,6 +348,19 @@ void scan_release_targets(struct targets *t);
 bool scan_current_unit_info(struct worker *w, const struct ll_scan_unit *u);
 void scan_push_fallback(struct worker *w, uint64_t unit);
 bool scan_skip_children(struct worker *w, const struct ll_scan_unit *u, struct ll_cursor *c);
+
+/*
+ * Moves C to the DIE at SIBLING (a .debug_info offset), which must lie
+ * past C and inside unit U: a DW_AT_sibling that points back would loop.
+ */
+static inline bool jump_to_sibling(const struct worker *w, const struct ll_scan_unit *u,
+				   struct ll_cursor *c, uint64_t sibling)
+{
+	if (sibling <= w->ub_off + (uint64_t)(c->p - w->ub) || sibling > u->end)
+		return false;
+	c->p = w->ub + (sibling - w->ub_off);
+	return true;
+}
 bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t names_end);
 
 /* scan_members.c */

@@ -477,13 +477,10 @@ bool scan_skip_children(struct worker *w, const struct ll_scan_unit *u, struct l
 		}
 		if (!a->children)
 			continue;
-		if (sibling) {
-			if (sibling <= w->ub_off + (uint64_t)(c->p - w->ub) || sibling > u->end)
-				return false;
-			c->p = w->ub + (sibling - w->ub_off);
-		} else {
+		if (!sibling)
 			depth++;
-		}
+		else if (!jump_to_sibling(w, u, c, sibling))
+			return false;
 	}
 	return true;
 }
@@ -568,13 +565,8 @@ bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t names_end)
 		}
 		if (!a->children)
 			continue;
-		if (sibling) {
-			if (sibling <= w->ub_off + (uint64_t)(c.p - w->ub) || sibling > u->end)
-				goto unsure;
-			c.p = w->ub + (sibling - w->ub_off);
-		} else if (!scan_skip_children(w, u, &c)) {
+		if (sibling ? !jump_to_sibling(w, u, &c, sibling) : !scan_skip_children(w, u, &c))
 			goto unsure;
-		}
 	}
 	return true;
 unsure:

@@ -180,13 +180,8 @@ enum members_read scan_hash_members(struct worker *w, const struct ll_scan_unit 
 		if (!a->children)
 			continue;
 		/* A type defined inside the struct (clang puts anonymous unions here). */
-		if (sibling) {
-			if (sibling <= w->ub_off + (uint64_t)(c->p - w->ub) || sibling > u->end)
-				return MEMBERS_BAD;
-			c->p = w->ub + (sibling - w->ub_off);
-		} else if (!scan_skip_children(w, u, c)) {
+		if (sibling ? !jump_to_sibling(w, u, c, sibling) : !scan_skip_children(w, u, c))
 			return MEMBERS_BAD;
-		}
 	}
 }
 
