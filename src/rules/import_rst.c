@@ -50,11 +50,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <dirent.h>
 #include <sys/stat.h>
 
 #include "util/c_macro.h"
 #include "util/diag.h"
+#include "util/dir_names.h"
 #include "util/hash.h"
 #include "util/read_file.h"
 #include "util/slot_table.h"
@@ -811,46 +811,53 @@ static long find_definition_in(const char *text, const char *kind, const char *n
 	return -1;
 }
 
+static bool find_header(const char *root, const char *rel, const char *kind, const char *name,
+			struct source *src, unsigned depth);
+
+/* Entry E of directory REL: a directory to search, or a header that defines NAME. */
+static bool header_entry(const char *root, const char *rel, const char *e, const char *kind,
+			 const char *name, struct source *src, unsigned depth)
+{
+	struct strbuf path = STRBUF_INIT, sub = STRBUF_INIT, text = STRBUF_INIT;
+	size_t el = strlen(e);
+	bool found = false;
+	struct stat st;
+	int why;
+
+	sb_addf(&sub, "%s/%s", rel, e);
+	sb_addf(&path, "%s/%s", root, sub.buf);
+	if (lstat(path.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+		found = find_header(root, sub.buf, kind, name, src, depth + 1);
+	} else if (el > 2 && strcmp(e + el - 2, ".h") == 0 && S_ISREG(st.st_mode) &&
+		   ll_read_regular(path.buf, (size_t)4 << 20, &text, &why) == 0 && text.buf &&
+		   memchr(text.buf, '\0', text.len) == NULL &&
+		   find_definition_in(text.buf, kind, name) >= 0) {
+		src->header = sb_detach(&sub);
+		src->text = sb_detach(&text);
+		found = true;
+	}
+	sb_release(&path);
+	sb_release(&sub);
+	sb_release(&text);
+	return found;
+}
+
 /* Depth-first under DIR (relative REL), *.h files, in name order. */
 static bool find_header(const char *root, const char *rel, const char *kind, const char *name,
 			struct source *src, unsigned depth)
 {
 	struct strbuf dir = STRBUF_INIT;
-	struct dirent **ents = NULL;
+	char **names = NULL;
+	size_t n = 0;
 	bool found = false;
-	int n;
 
 	if (depth > 12)
 		return false;
 	sb_addf(&dir, "%s/%s", root, rel);
-	n = scandir(dir.buf, &ents, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		const char *e = ents[i]->d_name;
-		size_t el = strlen(e);
-		struct strbuf path = STRBUF_INIT, sub = STRBUF_INIT, text = STRBUF_INIT;
-		struct stat st;
-		int why;
-
-		if (!found && e[0] != '.') {
-			sb_addf(&sub, "%s/%s", rel, e);
-			sb_addf(&path, "%s/%s", root, sub.buf);
-			if (lstat(path.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
-				found = find_header(root, sub.buf, kind, name, src, depth + 1);
-			} else if (el > 2 && strcmp(e + el - 2, ".h") == 0 && S_ISREG(st.st_mode) &&
-				   ll_read_regular(path.buf, (size_t)4 << 20, &text, &why) == 0 &&
-				   text.buf && memchr(text.buf, '\0', text.len) == NULL &&
-				   find_definition_in(text.buf, kind, name) >= 0) {
-				src->header = sb_detach(&sub);
-				src->text = sb_detach(&text);
-				found = true;
-			}
-		}
-		sb_release(&path);
-		sb_release(&sub);
-		sb_release(&text);
-		free(ents[i]);
-	}
-	free(ents);
+	if (ll_dir_names(dir.buf, &names, &n) == 0)
+		for (size_t i = 0; i < n && !found; i++)
+			found = header_entry(root, rel, names[i], kind, name, src, depth);
+	ll_strv_free(names, n);
 	sb_release(&dir);
 	return found;
 }

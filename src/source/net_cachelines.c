@@ -150,19 +150,16 @@ int ll_doc_tables_find(const char *srcdir, struct ll_doc_tables *out, struct ll_
 		struct strbuf path = STRBUF_INIT, file = STRBUF_INIT;
 		size_t len = strlen(names[i]);
 
-		if (len <= 4 || strcmp(names[i] + len - 4, ".rst") != 0) {
-			free(names[i]);
+		if (len <= 4 || strcmp(names[i] + len - 4, ".rst") != 0)
 			continue;
-		}
 		sb_addf(&path, "%s/%s", dir.buf, names[i]);
 		sb_addf(&file, "%s/%s", TABLES_DIR, names[i]);
 		if (!rc)
 			rc = ll_doc_table_read(path.buf, file.buf, out, err);
 		sb_release(&path);
 		sb_release(&file);
-		free(names[i]);
 	}
-	free(names);
+	ll_strv_free(names, n);
 	sb_release(&dir);
 	return rc;
 }
