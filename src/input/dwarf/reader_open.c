@@ -195,12 +195,6 @@ static void find_line_sections(struct ll_dwarf_input *in, Elf *elf)
 }
 
 /*
- * Reopen the ELF on a sparse image (sparse_image.h) when its .debug_info
- * is stored plainly in the file: the raw scan reads the section with
- * pread, and libdw then sees only the units a lookup materialises.
- * Anything else keeps the plain mapping.
- */
-/*
  * Whether ELF's section NAME is stored plainly within the FILE_SIZE bytes
  * of the file; its header in *SHDR.
  */
@@ -211,6 +205,24 @@ static bool plain_section(Elf *elf, const char *name, size_t file_size, GElf_Shd
 	       shdr->sh_offset <= file_size && shdr->sh_size <= file_size - shdr->sh_offset;
 }
 
+/* The ELF file in memory at IMAGE, SIZE bytes; NULL if it is not one. */
+static Elf *elf_in_memory(void *image, size_t size)
+{
+	Elf *elf = elf_memory(image, size);
+
+	if (elf && elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		elf = NULL;
+	}
+	return elf;
+}
+
+/*
+ * Reopen the ELF on a sparse image (sparse_image.h) when its .debug_info
+ * is stored plainly in the file: the raw scan reads the section with
+ * pread, and libdw then sees only the units a lookup materialises.
+ * Anything else keeps the plain mapping.
+ */
 static int open_sparse(struct ll_dwarf_input *in, size_t file_size, struct ll_error *err)
 {
 	GElf_Shdr shdr;
@@ -221,10 +233,8 @@ static int open_sparse(struct ll_dwarf_input *in, size_t file_size, struct ll_er
 	if (ll_sparse_open(in->fd, in->path, file_size, shdr.sh_offset, shdr.sh_size, &in->image,
 			   err))
 		return -1;
-	image_elf = elf_memory((char *)ll_sparse_base(in->image), file_size);
-	if (!image_elf || elf_kind(image_elf) != ELF_K_ELF) {
-		if (image_elf)
-			elf_end(image_elf);
+	image_elf = elf_in_memory(ll_sparse_base(in->image), file_size);
+	if (!image_elf) {
 		ll_sparse_close(in->image);
 		in->image = NULL;
 		return 0;
@@ -312,27 +322,22 @@ static int try_relocated(struct ll_dwarf_input *in, size_t file_size, struct ll_
 	}
 	if (ll_elf_relocate_debug(in->elf, in->fd, ll_sparse_base(img), file_size) ||
 	    ll_elf_join_comdat_debug(in->elf, ll_sparse_base(img), file_size, &in->joined,
-				     &in->joined_size)) {
-		ll_sparse_close(img);
-		free(in->joined);
-		in->joined = NULL;
-		return 1;
-	}
+				     &in->joined_size))
+		goto libdwfl;
 	/* gcc -fdebug-types-section: the COMDAT copies joined, in an image of their own. */
-	image_elf = in->joined ? elf_memory((char *)in->joined, in->joined_size) :
-				 elf_memory((char *)ll_sparse_base(img), file_size);
-	if (!image_elf || elf_kind(image_elf) != ELF_K_ELF) {
-		if (image_elf)
-			elf_end(image_elf);
-		ll_sparse_close(img);
-		free(in->joined);
-		in->joined = NULL;
-		return 1;
-	}
+	image_elf = in->joined ? elf_in_memory(in->joined, in->joined_size) :
+				 elf_in_memory(ll_sparse_base(img), file_size);
+	if (!image_elf)
+		goto libdwfl;
 	elf_end(in->elf);
 	in->elf = image_elf;
 	in->relocated = img;
 	return 0;
+libdwfl:
+	ll_sparse_close(img);
+	free(in->joined);
+	in->joined = NULL;
+	return 1;
 }
 
 static int open_relocated(struct ll_dwarf_input *in, size_t file_size, struct ll_error *err)
