@@ -138,31 +138,46 @@ static struct ll_finding *add_clash(struct ll_findings *out, struct ll_finding *
 	return f;
 }
 
+/*
+ * The finding of RULE on LINE: every pair (A, B) of units, A tagged FIRST,
+ * that MEETS, neither allowed by the rules, with B after A when the
+ * relation is SYMMETRIC (each pair once); NULL if none. *AT: the first A.
+ */
+static struct ll_finding *pair_up(const struct ll_check_input *in, const struct ll_line *line,
+				  enum ll_check rule, enum ll_tag first,
+				  bool (*meets)(const struct ll_unit *a, const struct ll_unit *b),
+				  bool symmetric, const struct ll_unit **at, struct ll_findings *out)
+{
+	struct ll_finding *f = NULL;
+
+	for (size_t i = 0; i < line->nr_units; i++) {
+		const struct ll_unit *a = line->units[i];
+
+		if (a->tag != first || allowed(in, rule, a->m->path))
+			continue;
+		for (size_t j = symmetric ? i + 1 : 0; j < line->nr_units; j++) {
+			const struct ll_unit *b = line->units[j];
+
+			if (!meets(a, b) || allowed(in, rule, b->m->path))
+				continue;
+			if (!f) {
+				f = ll_check_finding_add(out, rule, (int64_t)line->index);
+				*at = a;
+			}
+			ll_finding_pair(f, a->m->path, b->m->path);
+		}
+	}
+	return f;
+}
+
 static void check_mixed(const struct ll_check_input *in, const struct ll_line *line,
 			struct ll_findings *out)
 {
 	const struct ll_struct *s = in->s;
-	enum ll_check rule = LL_CHECK_MIXED_CACHELINE;
-	struct ll_finding *f = NULL;
 	const struct ll_unit *at = NULL;
+	struct ll_finding *f = pair_up(in, line, LL_CHECK_MIXED_CACHELINE, LL_READ_MOSTLY, mixes,
+				       false, &at, out);
 
-	for (size_t i = 0; i < line->nr_units; i++) {
-		const struct ll_unit *r = line->units[i];
-
-		if (r->tag != LL_READ_MOSTLY || allowed(in, rule, r->m->path))
-			continue;
-		for (size_t j = 0; j < line->nr_units; j++) {
-			const struct ll_unit *w = line->units[j];
-
-			if (!mixes(r, w) || allowed(in, rule, w->m->path))
-				continue;
-			if (!f) {
-				f = ll_check_finding_add(out, rule, (int64_t)line->index);
-				at = r;
-			}
-			ll_finding_pair(f, r->m->path, w->m->path);
-		}
-	}
 	if (!f)
 		return;
 	for (size_t i = 0; i < f->nr_pairs; i++)
@@ -187,25 +202,16 @@ static void check_domains(const struct ll_check_input *in, const struct ll_line 
 			  struct ll_findings *out)
 {
 	const struct ll_struct *s = in->s;
-	enum ll_check rule = LL_CHECK_WRITE_DOMAINS;
-	struct ll_finding *f = NULL;
 	const struct ll_unit *at = NULL;
+	struct ll_finding *f = pair_up(in, line, LL_CHECK_WRITE_DOMAINS, LL_WRITE_HOT, clashes,
+				       true, &at, out);
 
-	for (size_t i = 0; i < line->nr_units; i++) {
-		const struct ll_unit *a = line->units[i];
-
-		if (a->tag != LL_WRITE_HOT || allowed(in, rule, a->m->path))
-			continue;
-		for (size_t j = i + 1; j < line->nr_units; j++) {
-			const struct ll_unit *b = line->units[j];
-
-			if (!clashes(a, b) || allowed(in, rule, b->m->path))
-				continue;
-			f = add_clash(out, f, rule, (int64_t)line->index, a, b, &at);
-		}
-	}
 	if (!f)
 		return;
+	for (size_t i = 0; i < f->nr_pairs; i++) {
+		ll_finding_member(f, f->pairs[i].a);
+		ll_finding_member(f, f->pairs[i].b);
+	}
 
 	struct strbuf msg = STRBUF_INIT;
 	const struct ll_unit *seen[64];

@@ -127,6 +127,28 @@ static void mixed_note(struct ll_finding *f, const struct ll_check_input *in,
 	sb_release(&sb);
 }
 
+/*
+ * Names on MSG, and adds to F, the line's members measured reading only
+ * (or writing, with WRITTEN) that no rule lets mix.
+ */
+static void name_side(struct ll_finding *f, const struct ll_check_input *in,
+		      const struct ll_line *line, const struct ll_unit *at, struct strbuf *msg,
+		      bool written)
+{
+	const char *sep = "";
+
+	for (size_t i = 0; i < line->nr_units; i++) {
+		const struct ll_unit *u = line->units[i];
+
+		if ((written ? writes(in, u) : reads_only(in, u)) && !mixed_allowed(in, u)) {
+			sb_addf(msg, "%s%s", sep, u->m->path);
+			ll_finding_member(f, u->m->path);
+			mixed_note(f, in, u, at, written ? "written" : "read");
+			sep = ", ";
+		}
+	}
+}
+
 static void check_measured_mixed(const struct ll_check_input *in, const struct ll_line *line,
 				 struct ll_findings *out)
 {
@@ -155,32 +177,12 @@ static void check_measured_mixed(const struct ll_check_input *in, const struct l
 	if (!f)
 		return;
 	struct strbuf msg = STRBUF_INIT;
-	const char *sep = "";
 
 	ll_line_words(&msg, line);
 	sb_addf(&msg, " of %s %s: measured reads of ", ll_kind_name(s->kind), s->name);
-	for (size_t i = 0; i < line->nr_units; i++) {
-		const struct ll_unit *u = line->units[i];
-
-		if (reads_only(in, u) && !mixed_allowed(in, u)) {
-			sb_addf(&msg, "%s%s", sep, u->m->path);
-			ll_finding_member(f, u->m->path);
-			mixed_note(f, in, u, at, "read");
-			sep = ", ";
-		}
-	}
+	name_side(f, in, line, at, &msg, false);
 	sb_adds(&msg, " meet measured writes of ");
-	sep = "";
-	for (size_t i = 0; i < line->nr_units; i++) {
-		const struct ll_unit *u = line->units[i];
-
-		if (writes(in, u) && !mixed_allowed(in, u)) {
-			sb_addf(&msg, "%s%s", sep, u->m->path);
-			ll_finding_member(f, u->m->path);
-			mixed_note(f, in, u, at, "written");
-			sep = ", ";
-		}
-	}
+	name_side(f, in, line, at, &msg, true);
 	f->message = sb_detach(&msg);
 	ll_finding_seal(f, s);
 }
