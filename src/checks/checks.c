@@ -139,86 +139,91 @@ static struct ll_finding *add_clash(struct ll_findings *out, struct ll_finding *
 }
 
 /*
- * The finding of RULE on LINE: every pair (A, B) of units, A tagged FIRST,
- * that MEETS, neither allowed by the rules, with B after A when the
- * relation is SYMMETRIC (each pair once); NULL if none. *AT: the first A.
+ * A check that pairs a line's units: RULE's finding holds every pair
+ * (A, B), A tagged FIRST, that MEETS, neither allowed by the rules. A
+ * SYMMETRIC relation takes B after A (each pair once) and lists the
+ * members pair by pair; an asymmetric one lists every A, then every B.
+ * DESCRIBE says, after "line N of struct S", what the line mixes.
  */
+struct pair_check {
+	enum ll_check rule;
+	enum ll_tag first;
+	bool (*meets)(const struct ll_unit *a, const struct ll_unit *b);
+	bool symmetric;
+	void (*describe)(struct strbuf *msg, const struct ll_line *line, const struct ll_finding *f);
+};
+
+/* PC's finding on LINE, pairs and members, or NULL; *AT: its first A. */
 static struct ll_finding *pair_up(const struct ll_check_input *in, const struct ll_line *line,
-				  enum ll_check rule, enum ll_tag first,
-				  bool (*meets)(const struct ll_unit *a, const struct ll_unit *b),
-				  bool symmetric, const struct ll_unit **at, struct ll_findings *out)
+				  const struct pair_check *pc, const struct ll_unit **at,
+				  struct ll_findings *out)
 {
 	struct ll_finding *f = NULL;
 
 	for (size_t i = 0; i < line->nr_units; i++) {
 		const struct ll_unit *a = line->units[i];
 
-		if (a->tag != first || allowed(in, rule, a->m->path))
+		if (a->tag != pc->first || allowed(in, pc->rule, a->m->path))
 			continue;
-		for (size_t j = symmetric ? i + 1 : 0; j < line->nr_units; j++) {
+		for (size_t j = pc->symmetric ? i + 1 : 0; j < line->nr_units; j++) {
 			const struct ll_unit *b = line->units[j];
 
-			if (!meets(a, b) || allowed(in, rule, b->m->path))
+			if (!pc->meets(a, b) || allowed(in, pc->rule, b->m->path))
 				continue;
 			if (!f) {
-				f = ll_check_finding_add(out, rule, (int64_t)line->index);
+				f = ll_check_finding_add(out, pc->rule, (int64_t)line->index);
 				*at = a;
 			}
 			ll_finding_pair(f, a->m->path, b->m->path);
 		}
 	}
+	/* Members: pair by pair, or (asymmetric) every A, then every B. */
+	for (size_t i = 0; f && i < f->nr_pairs; i++) {
+		ll_finding_member(f, f->pairs[i].a);
+		if (pc->symmetric)
+			ll_finding_member(f, f->pairs[i].b);
+	}
+	for (size_t i = 0; f && !pc->symmetric && i < f->nr_pairs; i++)
+		ll_finding_member(f, f->pairs[i].b);
 	return f;
 }
 
-static void check_mixed(const struct ll_check_input *in, const struct ll_line *line,
-			struct ll_findings *out)
+static void check_pairs(const struct ll_check_input *in, const struct ll_line *line,
+			const struct pair_check *pc, struct ll_findings *out)
 {
 	const struct ll_struct *s = in->s;
 	const struct ll_unit *at = NULL;
-	struct ll_finding *f = pair_up(in, line, LL_CHECK_MIXED_CACHELINE, LL_READ_MOSTLY, mixes,
-				       false, &at, out);
+	struct ll_finding *f = pair_up(in, line, pc, &at, out);
+	struct strbuf msg = STRBUF_INIT;
 
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->nr_pairs; i++)
-		ll_finding_member(f, f->pairs[i].a);
-	for (size_t i = 0; i < f->nr_pairs; i++)
-		ll_finding_member(f, f->pairs[i].b);
-
-	struct strbuf msg = STRBUF_INIT;
-
 	ll_line_words(&msg, line);
-	sb_addf(&msg, " of %s %s mixes read-mostly ", ll_kind_name(s->kind), s->name);
-	list_names(&msg, line, LL_READ_MOSTLY, f, NULL);
-	sb_adds(&msg, " with write-hot ");
-	list_names(&msg, line, LL_WRITE_HOT, f, NULL);
+	sb_addf(&msg, " of %s %s", ll_kind_name(s->kind), s->name);
+	pc->describe(&msg, line, f);
 	f->message = sb_detach(&msg);
 	f->location = at->m->decl;
 	add_line_notes(f, line, at, s->cacheline);
 	ll_finding_seal(f, s);
 }
 
-static void check_domains(const struct ll_check_input *in, const struct ll_line *line,
-			  struct ll_findings *out)
+static void describe_mixed(struct strbuf *msg, const struct ll_line *line,
+			   const struct ll_finding *f)
 {
-	const struct ll_struct *s = in->s;
-	const struct ll_unit *at = NULL;
-	struct ll_finding *f = pair_up(in, line, LL_CHECK_WRITE_DOMAINS, LL_WRITE_HOT, clashes,
-				       true, &at, out);
+	sb_adds(msg, " mixes read-mostly ");
+	list_names(msg, line, LL_READ_MOSTLY, f, NULL);
+	sb_adds(msg, " with write-hot ");
+	list_names(msg, line, LL_WRITE_HOT, f, NULL);
+}
 
-	if (!f)
-		return;
-	for (size_t i = 0; i < f->nr_pairs; i++) {
-		ll_finding_member(f, f->pairs[i].a);
-		ll_finding_member(f, f->pairs[i].b);
-	}
-
-	struct strbuf msg = STRBUF_INIT;
+/* Each domain once, with its members: "mixes write-hot domains rx (a, b), tx (c)". */
+static void describe_domains(struct strbuf *msg, const struct ll_line *line,
+			     const struct ll_finding *f)
+{
 	const struct ll_unit *seen[64];
 	size_t nseen = 0;
 
-	ll_line_words(&msg, line);
-	sb_addf(&msg, " of %s %s mixes write-hot domains", ll_kind_name(s->kind), s->name);
+	sb_adds(msg, " mixes write-hot domains");
 	for (size_t i = 0; i < line->nr_units; i++) {
 		const struct ll_unit *u = line->units[i];
 		bool dup = false;
@@ -230,15 +235,18 @@ static void check_domains(const struct ll_check_input *in, const struct ll_line 
 		if (dup || nseen == 64)
 			continue;
 		seen[nseen++] = u;
-		sb_addf(&msg, "%s %s (", nseen > 1 ? "," : "", u->domain ? u->domain : "default");
-		list_names(&msg, line, LL_WRITE_HOT, f, u);
-		sb_addc(&msg, ')');
+		sb_addf(msg, "%s %s (", nseen > 1 ? "," : "", u->domain ? u->domain : "default");
+		list_names(msg, line, LL_WRITE_HOT, f, u);
+		sb_addc(msg, ')');
 	}
-	f->message = sb_detach(&msg);
-	f->location = at->m->decl;
-	add_line_notes(f, line, at, s->cacheline);
-	ll_finding_seal(f, s);
 }
+
+static const struct pair_check mixed_cacheline = {
+	LL_CHECK_MIXED_CACHELINE, LL_READ_MOSTLY, mixes, false, describe_mixed,
+};
+static const struct pair_check write_domains = {
+	LL_CHECK_WRITE_DOMAINS, LL_WRITE_HOT, clashes, true, describe_domains,
+};
 
 /*
  * Whether one locked instruction can cover M: a scalar, or an aggregate
@@ -739,9 +747,9 @@ void ll_check(const struct ll_check_input *in, struct ll_findings *out)
 	ll_collect_units(in->s, &units);
 	ll_map_lines(in->s, &units, &lines);
 	for (size_t i = 0; i < lines.n; i++)
-		check_mixed(in, &lines.v[i], out);
+		check_pairs(in, &lines.v[i], &mixed_cacheline, out);
 	for (size_t i = 0; i < lines.n; i++)
-		check_domains(in, &lines.v[i], out);
+		check_pairs(in, &lines.v[i], &write_domains, out);
 	check_split(in, &units, out);
 	check_placement(in, &units, out);
 	if (in->adjacent_lines)
