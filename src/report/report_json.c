@@ -216,6 +216,39 @@ static void diff_lines(struct json_writer *w, const char *key, bool has, uint64_
 	jw_end_array(w);
 }
 
+/* {"old": OLD, "new": NOW} under KEY. */
+static void old_new(struct json_writer *w, const char *key, uint64_t old, uint64_t now)
+{
+	jw_key(w, key);
+	jw_begin_object(w);
+	jw_kuint(w, "old", old);
+	jw_kuint(w, "new", now);
+	jw_end_object(w);
+}
+
+/*
+ * One of --against's member lists under KEY: each member's path and its
+ * lines in the reference (OLD), now (NOW), or both ("from" and "to").
+ */
+static void diff_members(struct json_writer *w, const char *key, const struct ll_diff_member *v,
+			 size_t n, bool old, bool now)
+{
+	jw_key(w, key);
+	jw_begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		jw_begin_object(w);
+		jw_kstring(w, "path", v[i].path);
+		if (old)
+			diff_lines(w, now ? "from" : "lines", v[i].old_lines, v[i].old_first,
+				   v[i].old_last);
+		if (now)
+			diff_lines(w, old ? "to" : "lines", v[i].new_lines, v[i].new_first,
+				   v[i].new_last);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
 /* --against: the "against" object of one struct. */
 static void against(struct json_writer *w, const struct ll_layout_diff *d)
 {
@@ -225,49 +258,12 @@ static void against(struct json_writer *w, const struct ll_layout_diff *d)
 		jw_kstring(w, "reference", d->reference);
 	jw_kbool(w, "in_reference", d->in_reference);
 	if (d->in_reference) {
-		jw_key(w, "size");
-		jw_begin_object(w);
-		jw_kuint(w, "old", d->old_size);
-		jw_kuint(w, "new", d->new_size);
-		jw_end_object(w);
-		jw_key(w, "cachelines");
-		jw_begin_object(w);
-		jw_kuint(w, "old", d->old_cachelines);
-		jw_kuint(w, "new", d->new_cachelines);
-		jw_end_object(w);
+		old_new(w, "size", d->old_size, d->new_size);
+		old_new(w, "cachelines", d->old_cachelines, d->new_cachelines);
 	}
-	jw_key(w, "added");
-	jw_begin_array(w);
-	for (size_t i = 0; i < d->nr_added; i++) {
-		jw_begin_object(w);
-		jw_kstring(w, "path", d->added[i].path);
-		diff_lines(w, "lines", d->added[i].new_lines, d->added[i].new_first,
-			   d->added[i].new_last);
-		jw_end_object(w);
-	}
-	jw_end_array(w);
-	jw_key(w, "removed");
-	jw_begin_array(w);
-	for (size_t i = 0; i < d->nr_removed; i++) {
-		jw_begin_object(w);
-		jw_kstring(w, "path", d->removed[i].path);
-		diff_lines(w, "lines", d->removed[i].old_lines, d->removed[i].old_first,
-			   d->removed[i].old_last);
-		jw_end_object(w);
-	}
-	jw_end_array(w);
-	jw_key(w, "moved");
-	jw_begin_array(w);
-	for (size_t i = 0; i < d->nr_moved; i++) {
-		const struct ll_diff_member *m = &d->moved[i];
-
-		jw_begin_object(w);
-		jw_kstring(w, "path", m->path);
-		diff_lines(w, "from", m->old_lines, m->old_first, m->old_last);
-		diff_lines(w, "to", m->new_lines, m->new_first, m->new_last);
-		jw_end_object(w);
-	}
-	jw_end_array(w);
+	diff_members(w, "added", d->added, d->nr_added, false, true);
+	diff_members(w, "removed", d->removed, d->nr_removed, true, false);
+	diff_members(w, "moved", d->moved, d->nr_moved, true, true);
 	jw_end_object(w);
 }
 
