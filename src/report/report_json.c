@@ -20,16 +20,8 @@ static void decl(struct json_writer *w, const char *key, const struct ll_decl *d
 	}
 	jw_begin_object(w);
 	jw_kstring(w, "file", d->file);
-	jw_key(w, "line");
-	if (d->line)
-		jw_uint(w, d->line);
-	else
-		jw_null(w);
-	jw_key(w, "column");
-	if (d->column)
-		jw_uint(w, d->column);
-	else
-		jw_null(w);
+	jw_kuint_or_null(w, "line", d->line, d->line);
+	jw_kuint_or_null(w, "column", d->column, d->column);
 	jw_end_object(w);
 }
 
@@ -280,11 +272,7 @@ static void finding(struct json_writer *w, const struct ll_finding *f,
 	for (size_t i = 0; i < f->nr_members; i++)
 		jw_string(w, f->members[i]);
 	jw_end_array(w);
-	jw_key(w, "cacheline");
-	if (f->cacheline >= 0)
-		jw_uint(w, (uint64_t)f->cacheline);
-	else
-		jw_null(w);
+	jw_kuint_or_null(w, "cacheline", f->cacheline >= 0, (uint64_t)f->cacheline);
 	decl(w, "location", &f->location);
 	jw_key(w, "pairs");
 	jw_begin_array(w);
@@ -553,11 +541,7 @@ void ll_report_gating_json(struct json_writer *w, const struct ll_gating *g)
 		if (k->b)
 			jw_string(w, k->b);
 		jw_end_array(w);
-		jw_key(w, "line");
-		if (k->line)
-			jw_uint(w, k->line);
-		else
-			jw_null(w);
+		jw_kuint_or_null(w, "line", k->line, k->line);
 		jw_end_object(w);
 		sb_release(&name);
 	}

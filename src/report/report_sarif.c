@@ -312,11 +312,7 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	sb_addf(&qname, "%s %s", ll_kind_name(s->kind), s->name);
 	jw_kstring(w, "struct", qname.buf);
 	jw_kstring(w, "tier", ll_tier_name(f->tier));
-	jw_key(w, "cacheline");
-	if (f->cacheline >= 0)
-		jw_uint(w, (uint64_t)f->cacheline);
-	else
-		jw_null(w);
+	jw_kuint_or_null(w, "cacheline", f->cacheline >= 0, (uint64_t)f->cacheline);
 	jw_key(w, "members");
 	jw_begin_array(w);
 	for (size_t i = 0; i < f->nr_members; i++)

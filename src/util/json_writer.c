@@ -179,6 +179,15 @@ void jw_kuint(struct json_writer *w, const char *key, uint64_t v)
 	jw_uint(w, v);
 }
 
+void jw_kuint_or_null(struct json_writer *w, const char *key, bool has, uint64_t v)
+{
+	jw_key(w, key);
+	if (has)
+		jw_uint(w, v);
+	else
+		jw_null(w);
+}
+
 void jw_kbool(struct json_writer *w, const char *key, bool v)
 {
 	jw_key(w, key);

@@ -40,6 +40,8 @@ void jw_null(struct json_writer *w);
 void jw_kstring(struct json_writer *w, const char *key, const char *s);
 void jw_kuint(struct json_writer *w, const char *key, uint64_t v);
 void jw_kbool(struct json_writer *w, const char *key, bool v);
+/* V under KEY, or null when the value is unknown (!HAS: no line, no cacheline). */
+void jw_kuint_or_null(struct json_writer *w, const char *key, bool has, uint64_t v);
 /* A number with six significant digits; null when not finite. */
 void jw_double(struct json_writer *w, double v);
 void jw_kdouble(struct json_writer *w, const char *key, double v);
