@@ -250,8 +250,7 @@ void ll_baseline_render(const struct ll_pairset *set, struct strbuf *out)
 		sprintf(kind_name, "%s %s", ll_kind_name(k->kind), k->name);
 		jw_kstring(&w, "struct", kind_name);
 		free(kind_name);
-		jw_key(&w, "pair");
-		jw_begin_array(&w);
+		jw_kbegin_array(&w, "pair");
 		jw_string(&w, k->a);
 		if (k->b)
 			jw_string(&w, k->b);

@@ -115,8 +115,7 @@ void ll_layouts_render(const struct ll_pairset *set, struct strbuf *out)
 		jw_kuint(&w, "cacheline", r->cacheline);
 		jw_kuint(&w, "size", r->size);
 		jw_kuint(&w, "cachelines", r->cachelines);
-		jw_key(&w, "members");
-		jw_begin_array(&w);
+		jw_kbegin_array(&w, "members");
 		for (size_t k = 0; k < r->nr_members; k++) {
 			jw_begin_array(&w);
 			jw_string(&w, r->members[k].path);

@@ -186,13 +186,11 @@ void ll_report_contracts_json(struct json_writer *w, const struct ll_contracts *
 	size_t n = c->nr_images;
 
 	jw_begin_object(w);
-	jw_key(w, "binaries");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "binaries");
 	for (size_t k = 0; k < n; k++)
 		jw_string(w, c->images[k]);
 	jw_end_array(w);
-	jw_key(w, "rows");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "rows");
 	for (size_t i = 0; i < c->nr_rows; i++) {
 		const struct ll_image_row *r = &c->rows[i];
 
@@ -201,8 +199,7 @@ void ll_report_contracts_json(struct json_writer *w, const struct ll_contracts *
 		jw_kstring(w, "struct", r->struct_name);
 		jw_kstring(w, "group", r->group);
 		jw_kbool(w, "differs", r->differs);
-		jw_key(w, "per_binary");
-		jw_begin_array(w);
+		jw_kbegin_array(w, "per_binary");
 		for (size_t k = 0; k < n; k++) {
 			if (!r->present[k]) {
 				jw_null(w);
@@ -220,8 +217,7 @@ void ll_report_contracts_json(struct json_writer *w, const struct ll_contracts *
 		jw_end_object(w);
 	}
 	jw_end_array(w);
-	jw_key(w, "asserts");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "asserts");
 	for (size_t i = 0; i < c->nr_results; i++) {
 		const struct ll_assert_result *r = &c->results[i];
 		const struct ll_group_assert *a = r->a;
@@ -246,8 +242,7 @@ void ll_report_contracts_json(struct json_writer *w, const struct ll_contracts *
 		} else {
 			jw_kstring(w, "member", a->member);
 		}
-		jw_key(w, "per_binary");
-		jw_begin_array(w);
+		jw_kbegin_array(w, "per_binary");
 		for (size_t k = 0; k < n; k++) {
 			jw_begin_object(w);
 			jw_kstring(w, "verdict", ll_assert_verdict_name(r->verdict[k]));

@@ -56,8 +56,7 @@ static void access_sites(struct json_writer *w, const struct ll_access_view *v,
 	struct ll_access_sites sites;
 
 	ll_access_member_sites(v, m, kind, &sites);
-	jw_key(w, ll_access_kind_name(kind));
-	jw_begin_array(w);
+	jw_kbegin_array(w, ll_access_kind_name(kind));
 	for (size_t i = 0; i < sites.n; i++) {
 		const struct ll_access_site *x = &sites.v[i];
 
@@ -78,8 +77,7 @@ static void access_sites(struct json_writer *w, const struct ll_access_view *v,
 static void member_access(struct json_writer *w, const struct ll_access_view *v,
 			  const struct ll_member *m)
 {
-	jw_key(w, "access");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "access");
 	for (int k = 0; k < LL_NR_ACCESS_KINDS; k++)
 		access_sites(w, v, m, (enum ll_access_kind)k);
 	jw_end_object(w);
@@ -95,10 +93,8 @@ static void struct_access(struct json_writer *w, const struct ll_access_view *v)
 {
 	const struct ll_access_evidence *e = v->e;
 
-	jw_key(w, "access");
-	jw_begin_object(w);
-	jw_key(w, "coverage");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "access");
+	jw_kbegin_object(w, "coverage");
 	jw_kuint(w, "functions", e->functions);
 	jw_kuint(w, "operands", e->operands);
 	jw_kuint(w, "typed", e->typed);
@@ -106,8 +102,7 @@ static void struct_access(struct json_writer *w, const struct ll_access_view *v)
 	jw_kuint(w, "skipped_functions", e->skipped_functions);
 	jw_kuint(w, "undecoded_bytes", e->undecoded_bytes);
 	jw_end_object(w);
-	jw_key(w, "constructors");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "constructors");
 	{
 		/* The view keeps them by address; a reader wants them by name. */
 		const char **names = xcalloc(v->nr_init_functions + 1, sizeof(*names));
@@ -165,8 +160,7 @@ static void member(struct json_writer *w, const struct ll_struct *s, const struc
 	}
 	if (av->e)
 		member_access(w, av, m);
-	jw_key(w, "members");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "members");
 	for (size_t i = 0; i < m->nr_children; i++)
 		member(w, s, &m->children[i], cacheline, av);
 	jw_end_array(w);
@@ -179,8 +173,7 @@ static void new_pairs(struct json_writer *w, const struct ll_finding *f,
 {
 	const char *a = NULL, *b = NULL;
 
-	jw_key(w, "new_pairs");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "new_pairs");
 	for (size_t i = 0; i < mark->nr_pairs; i++) {
 		if (!mark->pair_new[i])
 			continue;
@@ -211,8 +204,7 @@ static void diff_lines(struct json_writer *w, const char *key, bool has, uint64_
 /* {"old": OLD, "new": NOW} under KEY. */
 static void old_new(struct json_writer *w, const char *key, uint64_t old, uint64_t now)
 {
-	jw_key(w, key);
-	jw_begin_object(w);
+	jw_kbegin_object(w, key);
 	jw_kuint(w, "old", old);
 	jw_kuint(w, "new", now);
 	jw_end_object(w);
@@ -225,8 +217,7 @@ static void old_new(struct json_writer *w, const char *key, uint64_t old, uint64
 static void diff_members(struct json_writer *w, const char *key, const struct ll_diff_member *v,
 			 size_t n, bool old, bool now)
 {
-	jw_key(w, key);
-	jw_begin_array(w);
+	jw_kbegin_array(w, key);
 	for (size_t i = 0; i < n; i++) {
 		jw_begin_object(w);
 		jw_kstring(w, "path", v[i].path);
@@ -244,8 +235,7 @@ static void diff_members(struct json_writer *w, const char *key, const struct ll
 /* --against: the "against" object of one struct. */
 static void against(struct json_writer *w, const struct ll_layout_diff *d)
 {
-	jw_key(w, "against");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "against");
 	if (d->reference)
 		jw_kstring(w, "reference", d->reference);
 	jw_kbool(w, "in_reference", d->in_reference);
@@ -267,15 +257,13 @@ static void finding(struct json_writer *w, const struct ll_finding *f,
 	jw_kstring(w, "level", ll_level_name(f->level));
 	jw_kstring(w, "tier", ll_tier_name(f->tier));
 	jw_kstring(w, "message", f->message);
-	jw_key(w, "members");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "members");
 	for (size_t i = 0; i < f->nr_members; i++)
 		jw_string(w, f->members[i]);
 	jw_end_array(w);
 	jw_kuint_or_null(w, "cacheline", f->cacheline >= 0, (uint64_t)f->cacheline);
 	decl(w, "location", &f->location);
-	jw_key(w, "pairs");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "pairs");
 	for (size_t i = 0; i < f->nr_pairs; i++) {
 		jw_begin_array(w);
 		jw_string(w, f->pairs[i].a);
@@ -294,8 +282,7 @@ static void finding(struct json_writer *w, const struct ll_finding *f,
 
 static void lines(struct json_writer *w, const struct ll_lines *map)
 {
-	jw_key(w, "lines");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "lines");
 	for (size_t i = 0; i < map->n; i++) {
 		const struct ll_line *line = &map->v[i];
 
@@ -316,8 +303,7 @@ static void lines(struct json_writer *w, const struct ll_lines *map)
 			jw_kuint(w, "index", k);
 			if (run)
 				jw_kuint(w, "through", ll_line_last(line));
-			jw_key(w, "members");
-			jw_begin_array(w);
+			jw_kbegin_array(w, "members");
 			for (size_t u = 0; u < line->nr_units; u++)
 				jw_string(w, line->units[u]->m->path);
 			jw_end_array(w);
@@ -341,8 +327,7 @@ static void suggestion(struct json_writer *w, const struct ll_linted *l)
 		return;
 	}
 	jw_begin_object(w);
-	jw_key(w, "members");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "members");
 	for (size_t i = 0; i < sg->n; i++) {
 		const struct ll_suggested_member *m = &sg->members[i];
 
@@ -364,8 +349,7 @@ static void suggestion(struct json_writer *w, const struct ll_linted *l)
 	jw_kuint(w, "findings", sg->findings);
 	jw_kuint(w, "holes", sg->holes);
 	jw_kuint(w, "hole_bytes", sg->hole_bytes);
-	jw_key(w, "before");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "before");
 	jw_kuint(w, "size", sg->before_size);
 	jw_kuint(w, "cachelines", sg->before_cachelines);
 	jw_kuint(w, "holes", sg->before_holes);
@@ -384,8 +368,7 @@ static void suggestion(struct json_writer *w, const struct ll_linted *l)
 			jw_kuint(w, "new_after", sg->new_after);
 			jw_kuint(w, "restored", sg->restored);
 		}
-		jw_key(w, "leaves");
-		jw_begin_array(w);
+		jw_kbegin_array(w, "leaves");
 		for (size_t i = 0; i < sg->nr_left; i++)
 			jw_string(w, sg->left[i]);
 		jw_end_array(w);
@@ -393,8 +376,7 @@ static void suggestion(struct json_writer *w, const struct ll_linted *l)
 	} else {
 		jw_null(w);
 	}
-	jw_key(w, "notes");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "notes");
 	for (size_t i = 0; i < sg->nr_notes; i++) {
 		struct strbuf note = STRBUF_INIT;
 
@@ -414,8 +396,7 @@ static void suggestion(struct json_writer *w, const struct ll_linted *l)
  */
 static void groups_json(struct json_writer *w, const struct ll_groups *g)
 {
-	jw_key(w, "groups");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "groups");
 	for (size_t i = 0; g && i < g->n; i++) {
 		const struct ll_group *grp = &g->v[i];
 
@@ -442,8 +423,7 @@ static void groups_json(struct json_writer *w, const struct ll_groups *g)
 		jw_kstring(w, "begin_marker", grp->begin->path);
 		jw_kstring(w, "end_marker", grp->end->path);
 		jw_kstring(w, "pad", grp->pad ? grp->pad->path : NULL);
-		jw_key(w, "members");
-		jw_begin_array(w);
+		jw_kbegin_array(w, "members");
 		for (size_t k = 0; k < grp->nr_members; k++)
 			jw_string(w, grp->members[k]->path);
 		jw_end_array(w);
@@ -480,15 +460,13 @@ static void one_struct(struct json_writer *w, const struct ll_run *run, const st
 	}
 	if (l->access.e)
 		struct_access(w, &l->access);
-	jw_key(w, "members");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "members");
 	for (size_t i = 0; i < s->nr_members; i++)
 		member(w, s, &s->members[i], s->cacheline, &l->access);
 	jw_end_array(w);
 	lines(w, &l->lines);
 	groups_json(w, &l->groups);
-	jw_key(w, "findings");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "findings");
 	for (size_t i = 0; i < l->findings.n; i++)
 		finding(w, &l->findings.v[i], l->marks ? &l->marks[i] : NULL);
 	jw_end_array(w);
@@ -525,8 +503,7 @@ void ll_report_gating_json(struct json_writer *w, const struct ll_gating *g)
 	jw_kuint(w, "suppressed_findings", g->suppressed_findings);
 	jw_kuint(w, "suppressed_pairs", g->suppressed_pairs);
 	jw_kuint(w, "vanished_pairs", g->nr_vanished);
-	jw_key(w, "vanished");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "vanished");
 	for (size_t i = 0; i < g->nr_vanished; i++) {
 		const struct ll_pairkey *k = &g->vanished[i];
 		struct strbuf name = STRBUF_INIT;
@@ -535,8 +512,7 @@ void ll_report_gating_json(struct json_writer *w, const struct ll_gating *g)
 		jw_begin_object(w);
 		jw_kstring(w, "rule", k->rule);
 		jw_kstring(w, "struct", name.buf);
-		jw_key(w, "pair");
-		jw_begin_array(w);
+		jw_kbegin_array(w, "pair");
 		jw_string(w, k->a);
 		if (k->b)
 			jw_string(w, k->b);
@@ -556,8 +532,7 @@ void ll_report_json(const struct ll_run *run, struct strbuf *out)
 	jw_init(&w, true);
 	jw_begin_object(&w);
 	jw_kuint(&w, "format", 1);
-	jw_key(&w, "binary");
-	jw_begin_object(&w);
+	jw_kbegin_object(&w, "binary");
 	jw_kstring(&w, "path", run->binary_path);
 	jw_kstring(&w, "build_id", run->build_id);
 	jw_end_object(&w);
@@ -565,8 +540,7 @@ void ll_report_json(const struct ll_run *run, struct strbuf *out)
 		jw_key(&w, "binaries");
 		ll_report_binaries_json(&w, run);
 	}
-	jw_key(&w, "structs");
-	jw_begin_array(&w);
+	jw_kbegin_array(&w, "structs");
 	for (size_t i = 0; i < run->nr_structs; i++)
 		one_struct(&w, run, &run->structs[i]);
 	jw_end_array(&w);
@@ -579,8 +553,7 @@ void ll_report_json(const struct ll_run *run, struct strbuf *out)
 		ll_report_gating_json(&w, run->gating);
 	}
 	if (run->notes && run->notes->n) {
-		jw_key(&w, "notes");
-		jw_begin_array(&w);
+		jw_kbegin_array(&w, "notes");
 		for (size_t i = 0; i < run->notes->n; i++)
 			jw_string(&w, run->notes->v[i]);
 		jw_end_array(&w);

@@ -335,8 +335,7 @@ void ll_report_prove_json(const struct ll_prove_result *r, struct strbuf *out)
 	jw_kstring(&w, "struct", p->struct_name);
 	ll_prove_verdict(r, &v);
 	jw_kstring(&w, "verdict", v.buf);
-	jw_key(&w, "classes");
-	jw_begin_array(&w);
+	jw_kbegin_array(&w, "classes");
 	for (size_t c = 0; c < p->nr_classes; c++) {
 		const struct ll_prove_class *k = &p->classes[c];
 
@@ -349,8 +348,7 @@ void ll_report_prove_json(const struct ll_prove_result *r, struct strbuf *out)
 		jw_kratio(&w, "high", k->high);
 		jw_kstring(&w, "outcome", outcome_name[k->outcome]);
 		jw_kuint(&w, "threads", k->threads);
-		jw_key(&w, "cpus");
-		jw_begin_array(&w);
+		jw_kbegin_array(&w, "cpus");
 		for (unsigned t = 0; t < k->threads; t++)
 			jw_uint(&w, k->cpus ? k->cpus[t] : 0);
 		jw_end_array(&w);
@@ -359,8 +357,7 @@ void ll_report_prove_json(const struct ll_prove_result *r, struct strbuf *out)
 		jw_end_object(&w);
 	}
 	jw_end_array(&w);
-	jw_key(&w, "layouts");
-	jw_begin_array(&w);
+	jw_kbegin_array(&w, "layouts");
 	for (int l = 0; l < 2; l++) {
 		jw_begin_object(&w);
 		jw_kstring(&w, "label", p->label[l]);
@@ -371,8 +368,7 @@ void ll_report_prove_json(const struct ll_prove_result *r, struct strbuf *out)
 	}
 	jw_end_array(&w);
 	jw_kbool(&w, "same_layout", p->same_layout);
-	jw_key(&w, "members");
-	jw_begin_array(&w);
+	jw_kbegin_array(&w, "members");
 	for (size_t i = 0; i < p->nr_members; i++) {
 		const struct ll_prove_member *m = &p->members[i];
 
@@ -387,26 +383,22 @@ void ll_report_prove_json(const struct ll_prove_result *r, struct strbuf *out)
 		jw_end_object(&w);
 	}
 	jw_end_array(&w);
-	jw_key(&w, "notes");
-	jw_begin_array(&w);
+	jw_kbegin_array(&w, "notes");
 	for (size_t i = 0; i < p->nr_notes; i++)
 		jw_string(&w, p->notes[i]);
 	jw_end_array(&w);
-	jw_key(&w, "topology");
-	jw_begin_object(&w);
+	jw_kbegin_object(&w, "topology");
 	jw_kuint(&w, "cpus_allowed", r->topology.nr_cpus);
 	jw_kuint(&w, "sockets", r->topology.packages);
 	jw_kuint(&w, "numa_nodes", r->topology.nodes);
 	jw_kuint(&w, "cores", r->topology.cores);
 	jw_kstring(&w, "placement", r->placement.how);
 	jw_end_object(&w);
-	jw_key(&w, "load_average");
-	jw_begin_array(&w);
+	jw_kbegin_array(&w, "load_average");
 	for (int i = 0; i < 3; i++)
 		jw_double(&w, r->load_before[i]);
 	jw_end_array(&w);
-	jw_key(&w, "load_average_after");
-	jw_begin_array(&w);
+	jw_kbegin_array(&w, "load_average_after");
 	for (int i = 0; i < 3; i++)
 		jw_double(&w, r->load_after[i]);
 	jw_end_array(&w);
@@ -419,8 +411,7 @@ void ll_report_prove_json(const struct ll_prove_result *r, struct strbuf *out)
 	else
 		jw_knull(&w, "cpu_share");
 	jw_kstring(&w, "compiler", r->compiler);
-	jw_key(&w, "perf_stat");
-	jw_begin_object(&w);
+	jw_kbegin_object(&w, "perf_stat");
 	jw_kbool(&w, "pmu", r->pmu);
 	if (r->have_misses) {
 		jw_kdouble(&w, "cache_misses_before", r->cache_misses[0]);
@@ -430,8 +421,7 @@ void ll_report_prove_json(const struct ll_prove_result *r, struct strbuf *out)
 	} else
 		jw_kstring(&w, "note", r->pmu_note ? r->pmu_note : "not run");
 	jw_end_object(&w);
-	jw_key(&w, "perf_c2c");
-	jw_begin_object(&w);
+	jw_kbegin_object(&w, "perf_c2c");
 	jw_kstring(&w, "record", "perf c2c record -a -- WORKLOAD");
 	jw_kstring(&w, "report", "perf c2c report --stdio --display tot --full-symbols");
 	c2c_lines(p, &c2c);

@@ -35,8 +35,7 @@
 
 static void text_object(struct json_writer *w, const char *key, const char *text)
 {
-	jw_key(w, key);
-	jw_begin_object(w);
+	jw_kbegin_object(w, key);
 	jw_kstring(w, "text", text);
 	jw_end_object(w);
 }
@@ -46,16 +45,13 @@ static void driver(struct json_writer *w)
 	size_t nr_checks;
 	const struct ll_check_def *checks = ll_catalog(&nr_checks);
 
-	jw_key(w, "tool");
-	jw_begin_object(w);
-	jw_key(w, "driver");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "tool");
+	jw_kbegin_object(w, "driver");
 	jw_kstring(w, "name", "layoutlint");
 	jw_kstring(w, "version", LAYOUTLINT_VERSION);
 	jw_kstring(w, "semanticVersion", LAYOUTLINT_VERSION);
 	jw_kstring(w, "informationUri", LAYOUTLINT_URL);
-	jw_key(w, "rules");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "rules");
 	for (size_t i = 0; i < nr_checks; i++) {
 		const struct ll_check_def *r = &checks[i];
 
@@ -64,19 +60,15 @@ static void driver(struct json_writer *w)
 		jw_kstring(w, "name", r->sarif_name);
 		text_object(w, "shortDescription", r->summary);
 		text_object(w, "fullDescription", r->description);
-		jw_key(w, "help");
-		jw_begin_object(w);
+		jw_kbegin_object(w, "help");
 		jw_kstring(w, "text", r->help);
 		jw_kstring(w, "markdown", r->help);
 		jw_end_object(w);
-		jw_key(w, "defaultConfiguration");
-		jw_begin_object(w);
+		jw_kbegin_object(w, "defaultConfiguration");
 		jw_kstring(w, "level", ll_level_name(r->level));
 		jw_end_object(w);
-		jw_key(w, "properties");
-		jw_begin_object(w);
-		jw_key(w, "tags");
-		jw_begin_array(w);
+		jw_kbegin_object(w, "properties");
+		jw_kbegin_array(w, "tags");
 		jw_string(w, "performance");
 		jw_string(w, "cacheline");
 		jw_end_array(w);
@@ -111,8 +103,7 @@ static void artifact(struct json_writer *w, const char *path)
 	if (absolute)
 		sb_adds(&uri, "file://");
 	add_uri_path(&uri, path);
-	jw_key(w, "artifactLocation");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "artifactLocation");
 	jw_kstring(w, "uri", uri.buf);
 	if (!absolute)
 		jw_kstring(w, "uriBaseId", "%SRCROOT%");
@@ -138,13 +129,11 @@ static void logical_location(struct json_writer *w, const char *name, const char
 
 static void physical(struct json_writer *w, const char *binary, const struct ll_decl *d)
 {
-	jw_key(w, "physicalLocation");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "physicalLocation");
 	if (d->file && d->file[0]) {
 		artifact(w, d->file);
 		if (d->line) {
-			jw_key(w, "region");
-			jw_begin_object(w);
+			jw_kbegin_object(w, "region");
 			jw_kuint(w, "startLine", d->line);
 			if (d->column)
 				jw_kuint(w, "startColumn", d->column);
@@ -188,8 +177,7 @@ static void suppressed(struct json_writer *w, const struct ll_run *run)
 	sb_addf(&why, "every member pair of this finding is in the reference (%s %s); layoutlint "
 		"reports only new pairs", run->gating->against ? "--against" : "--baseline",
 		run->gating->reference);
-	jw_key(w, "suppressions");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "suppressions");
 	jw_begin_object(w);
 	jw_kstring(w, "kind", "external");
 	jw_kstring(w, "justification", why.buf);
@@ -206,8 +194,7 @@ static void suppressed(struct json_writer *w, const struct ll_run *run)
 static void measured_members(struct json_writer *w, const struct ll_struct *s,
 			     const struct ll_finding *f)
 {
-	jw_key(w, "measured");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "measured");
 	for (size_t i = 0; i < f->nr_members; i++) {
 		const struct ll_member *mb = ll_member_at_path(s, f->members[i]);
 
@@ -253,8 +240,7 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 		sb_adds(&msg, ")");
 	}
 	text_object(w, "message", msg.buf);
-	jw_key(w, "locations");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "locations");
 	jw_begin_object(w);
 	physical(w, binary, &f->location);
 	/*
@@ -262,8 +248,7 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	 * (a check that names_pattern, like stale-rule, names a pattern): without source locations (BTF) this
 	 * is what says where the finding is.
 	 */
-	jw_key(w, "logicalLocations");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "logicalLocations");
 	if (f->nr_members && !(def && def->names_pattern)) {
 		/* Where gating located it, when it moved (ll_finding_relocate). */
 		const char *member = f->located ? f->located : f->members[0];
@@ -278,8 +263,7 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 	jw_end_object(w);
 	jw_end_array(w);
 	if (located_notes(f)) {
-		jw_key(w, "relatedLocations");
-		jw_begin_array(w);
+		jw_kbegin_array(w, "relatedLocations");
 		for (size_t i = 0; i < f->nr_notes; i++) {
 			/*
 			 * A note with no source line would point at the whole
@@ -296,8 +280,7 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 		}
 		jw_end_array(w);
 	}
-	jw_key(w, "partialFingerprints");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "partialFingerprints");
 	jw_kstring(w, FINGERPRINT_KEY, f->fingerprint ? f->fingerprint : "");
 	jw_end_object(w);
 	if (m)
@@ -306,15 +289,13 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 		jw_kstring(w, "baselineState", "unchanged");
 		suppressed(w, run);
 	}
-	jw_key(w, "properties");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "properties");
 	sb_reset(&qname);
 	sb_addf(&qname, "%s %s", ll_kind_name(s->kind), s->name);
 	jw_kstring(w, "struct", qname.buf);
 	jw_kstring(w, "tier", ll_tier_name(f->tier));
 	jw_kuint_or_null(w, "cacheline", f->cacheline >= 0, (uint64_t)f->cacheline);
-	jw_key(w, "members");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "members");
 	for (size_t i = 0; i < f->nr_members; i++)
 		jw_string(w, f->members[i]);
 	jw_end_array(w);
@@ -393,8 +374,7 @@ static void absent_result(struct json_writer *w, const struct ll_run *run,
 	sb_addf(&msg, "%s pair no longer occurs: ", g->against ? "reference" : "baseline");
 	ll_pairkey_describe(k, &msg);
 	text_object(w, "message", msg.buf);
-	jw_key(w, "locations");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "locations");
 	jw_begin_object(w);
 	if (k->line) {
 		struct ll_decl at = { .file = (char *)g->reference, .line = k->line };
@@ -405,23 +385,19 @@ static void absent_result(struct json_writer *w, const struct ll_run *run,
 		physical(w, NULL, &linted_of_pair(run, k)->layout->decl);
 	}
 	sb_addf(&qname, "%s %s", ll_kind_name(k->kind), k->name);
-	jw_key(w, "logicalLocations");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "logicalLocations");
 	logical_location(w, k->name, qname.buf, "type");
 	jw_end_array(w);
 	jw_end_object(w);
 	jw_end_array(w);
 	pair_fingerprint(k, fp);
-	jw_key(w, "partialFingerprints");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "partialFingerprints");
 	jw_kstring(w, FINGERPRINT_KEY, fp);
 	jw_end_object(w);
 	jw_kstring(w, "baselineState", "absent");
-	jw_key(w, "properties");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "properties");
 	jw_kstring(w, "struct", qname.buf);
-	jw_key(w, "pair");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "pair");
 	jw_string(w, k->a);
 	if (k->b)
 		jw_string(w, k->b);
@@ -445,10 +421,8 @@ static void uri_base_ids(struct json_writer *w, const struct ll_run *run)
 	len = strlen(run->srcroot);
 	if (run->srcroot[len - 1] != '/')
 		sb_addc(&uri, '/');
-	jw_key(w, "originalUriBaseIds");
-	jw_begin_object(w);
-	jw_key(w, "%SRCROOT%");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "originalUriBaseIds");
+	jw_kbegin_object(w, "%SRCROOT%");
 	jw_kstring(w, "uri", uri.buf);
 	jw_end_object(w);
 	jw_end_object(w);
@@ -475,19 +449,16 @@ static void provenance(struct json_writer *w, const struct ll_run *run)
 	} else {
 		return;	/* repositoryUri is required */
 	}
-	jw_key(w, "versionControlProvenance");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "versionControlProvenance");
 	jw_begin_object(w);
 	jw_kstring(w, "repositoryUri", uri.buf);
 	jw_kstring(w, "revisionId", g->revision);
 	if (run->srcroot && run->srcroot[0] == '/') {
-		jw_key(w, "mappedTo");
-		jw_begin_object(w);
+		jw_kbegin_object(w, "mappedTo");
 		jw_kstring(w, "uriBaseId", "%SRCROOT%");
 		jw_end_object(w);
 	}
-	jw_key(w, "properties");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "properties");
 	jw_kstring(w, "role", "reference");
 	jw_kstring(w, "reference", g->reference);
 	jw_end_object(w);
@@ -500,10 +471,8 @@ static void run_properties(struct json_writer *w, const struct ll_run *run)
 {
 	const struct ll_gating *g = run->gating;
 
-	jw_key(w, "properties");
-	jw_begin_object(w);
-	jw_key(w, "binary");
-	jw_begin_object(w);
+	jw_kbegin_object(w, "properties");
+	jw_kbegin_object(w, "binary");
 	jw_kstring(w, "path", run->binary_path);
 	jw_kstring(w, "build_id", run->build_id);
 	jw_end_object(w);
@@ -526,13 +495,11 @@ static void notifications(struct json_writer *w, const struct ll_notes *notes)
 {
 	if (!notes || !notes->n)
 		return;
-	jw_key(w, "toolExecutionNotifications");
-	jw_begin_array(w);
+	jw_kbegin_array(w, "toolExecutionNotifications");
 	for (size_t i = 0; i < notes->n; i++) {
 		jw_begin_object(w);
 		jw_kstring(w, "level", "note");
-		jw_key(w, "message");
-		jw_begin_object(w);
+		jw_kbegin_object(w, "message");
 		jw_kstring(w, "text", notes->v[i]);
 		jw_end_object(w);
 		jw_end_object(w);
@@ -548,14 +515,12 @@ void ll_report_sarif(const struct ll_run *run, struct strbuf *out)
 	jw_begin_object(&w);
 	jw_kstring(&w, "$schema", SARIF_SCHEMA);
 	jw_kstring(&w, "version", "2.1.0");
-	jw_key(&w, "runs");
-	jw_begin_array(&w);
+	jw_kbegin_array(&w, "runs");
 	jw_begin_object(&w);
 	driver(&w);
 	uri_base_ids(&w, run);
 	provenance(&w, run);
-	jw_key(&w, "results");
-	jw_begin_array(&w);
+	jw_kbegin_array(&w, "results");
 	for (size_t i = 0; i < run->nr_structs; i++) {
 		const struct ll_linted *l = &run->structs[i];
 
@@ -568,8 +533,7 @@ void ll_report_sarif(const struct ll_run *run, struct strbuf *out)
 		if (absent_located(run, &run->gating->vanished[i]))
 			absent_result(&w, run, &run->gating->vanished[i]);
 	jw_end_array(&w);
-	jw_key(&w, "invocations");
-	jw_begin_array(&w);
+	jw_kbegin_array(&w, "invocations");
 	jw_begin_object(&w);
 	jw_kbool(&w, "executionSuccessful", true);
 	notifications(&w, run->notes);

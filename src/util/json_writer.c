@@ -199,3 +199,15 @@ void jw_knull(struct json_writer *w, const char *key)
 	jw_key(w, key);
 	jw_null(w);
 }
+
+void jw_kbegin_array(struct json_writer *w, const char *key)
+{
+	jw_key(w, key);
+	jw_begin_array(w);
+}
+
+void jw_kbegin_object(struct json_writer *w, const char *key)
+{
+	jw_key(w, key);
+	jw_begin_object(w);
+}

@@ -46,5 +46,7 @@ void jw_kuint_or_null(struct json_writer *w, const char *key, bool has, uint64_t
 void jw_double(struct json_writer *w, double v);
 void jw_kdouble(struct json_writer *w, const char *key, double v);
 void jw_knull(struct json_writer *w, const char *key);
+void jw_kbegin_array(struct json_writer *w, const char *key);
+void jw_kbegin_object(struct json_writer *w, const char *key);
 
 #endif
