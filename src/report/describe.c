@@ -262,3 +262,23 @@ void ll_suggest_note_describe(const struct ll_suggest_note *n, struct strbuf *ou
 		break;
 	}
 }
+
+void ll_gate_pairs_json(struct json_writer *w, const struct ll_finding *f,
+			const struct ll_gate_mark *m)
+{
+	const char *a = NULL, *b = NULL;
+	size_t n = ll_finding_gate_pairs(f, 0, &a, &b);
+
+	jw_begin_array(w);
+	for (size_t i = 0; i < n; i++) {
+		if (m && !m->pair_new[i])
+			continue;
+		ll_finding_gate_pairs(f, i, &a, &b);
+		jw_begin_array(w);
+		jw_string(w, a);
+		if (b)
+			jw_string(w, b);
+		jw_end_array(w);
+	}
+	jw_end_array(w);
+}

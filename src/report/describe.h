@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The words reporters write about what checks/ and gating/ computed: a
- * kernel group's marker note and summary in the text listing, gating's new
- * pairs and reference pairs (text, SARIF, HTML), and which lines a member
- * of an --against diff sits on (text, HTML), and a measured share (text,
+ * kernel group's marker note and summary in the text listing, gating's
+ * new pairs and reference pairs (text, JSON, SARIF, HTML), and which lines
+ * a member of an --against diff sits on (text, HTML), and a measured share (text,
  * HTML, rules), and the solver's notes about its proposal (text, JSON,
  * HTML, patch). The layers below keep the data (struct ll_groups,
  * ll_gate_mark, ll_pairkey, ll_layout_diff, ll_suggest_note) and write
@@ -19,6 +19,7 @@
 #include "checks/groups.h"
 #include "gating/baseline.h"
 #include "solver/suggest.h"
+#include "util/json_writer.h"
 #include "util/strbuf.h"
 
 /*
@@ -42,5 +43,12 @@ const char *ll_diff_lines(bool has, uint64_t first, uint64_t last, char *buf, si
 
 /* A note of the solver's (struct ll_suggestion's notes) as one line, without a newline. */
 void ll_suggest_note_describe(const struct ll_suggest_note *n, struct strbuf *out);
+
+/*
+ * JSON and SARIF: F's gating pairs (ll_finding_gate_pairs) as an array of
+ * one- or two-string arrays; with M, only those the reference lacks.
+ */
+void ll_gate_pairs_json(struct json_writer *w, const struct ll_finding *f,
+			const struct ll_gate_mark *m);
 
 #endif

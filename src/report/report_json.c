@@ -167,26 +167,6 @@ static void member(struct json_writer *w, const struct ll_struct *s, const struc
 	jw_end_object(w);
 }
 
-/* Gating: the pairs of F the reference does not have. */
-static void new_pairs(struct json_writer *w, const struct ll_finding *f,
-		      const struct ll_gate_mark *mark)
-{
-	const char *a = NULL, *b = NULL;
-
-	jw_kbegin_array(w, "new_pairs");
-	for (size_t i = 0; i < mark->nr_pairs; i++) {
-		if (!mark->pair_new[i])
-			continue;
-		ll_finding_gate_pairs(f, i, &a, &b);
-		jw_begin_array(w);
-		jw_string(w, a);
-		if (b)
-			jw_string(w, b);
-		jw_end_array(w);
-	}
-	jw_end_array(w);
-}
-
 static void diff_lines(struct json_writer *w, const char *key, bool has, uint64_t first,
 		       uint64_t last)
 {
@@ -273,8 +253,10 @@ static void finding(struct json_writer *w, const struct ll_finding *f,
 	}
 	jw_end_array(w);
 	jw_kstring(w, "fingerprint", f->fingerprint);
-	if (mark)
-		new_pairs(w, f, mark);
+	if (mark) {
+		jw_key(w, "new_pairs");
+		ll_gate_pairs_json(w, f, mark);
+	}
 	jw_end_object(w);
 }
 

@@ -146,26 +146,6 @@ static void physical(struct json_writer *w, const char *binary, const struct ll_
 	jw_end_object(w);
 }
 
-static void string_pairs(struct json_writer *w, const struct ll_finding *f,
-			 const struct ll_gate_mark *m)
-{
-	const char *a = NULL, *b = NULL;
-	size_t n = ll_finding_gate_pairs(f, 0, &a, &b);
-
-	jw_begin_array(w);
-	for (size_t i = 0; i < n; i++) {
-		if (m && !m->pair_new[i])
-			continue;
-		ll_finding_gate_pairs(f, i, &a, &b);
-		jw_begin_array(w);
-		jw_string(w, a);
-		if (b)
-			jw_string(w, b);
-		jw_end_array(w);
-	}
-	jw_end_array(w);
-}
-
 /*
  * Gating: a suppressed result says why, so that code scanning does not
  * raise what the reference already had.
@@ -300,10 +280,10 @@ static void result(struct json_writer *w, const struct ll_run *run, const struct
 		jw_string(w, f->members[i]);
 	jw_end_array(w);
 	jw_key(w, "pairs");
-	string_pairs(w, f, NULL);
+	ll_gate_pairs_json(w, f, NULL);
 	if (m) {
 		jw_key(w, "newPairs");
-		string_pairs(w, f, m);
+		ll_gate_pairs_json(w, f, m);
 	}
 	if (s->measured)
 		measured_members(w, s, f);
