@@ -1034,11 +1034,27 @@ static void suggestion_summary(struct html_ctx *c, const struct ll_suggestion *s
 	}
 }
 
+/* --against's rows of one KIND: each member, its lines before (OLD) and now (NOW). */
+static void diff_rows(struct strbuf *out, const char *kind, const struct ll_diff_member *v,
+		      size_t n, bool old, bool now)
+{
+	char a[64], b[64];
+
+	for (size_t i = 0; i < n; i++) {
+		sb_addf(out, "<tr%s><td>%s</td><td>", old && now ? " class=\"moved\"" : "", kind);
+		esc(out, v[i].path);
+		sb_addf(out, "</td><td>%s</td><td>%s</td></tr>\n",
+			old ? ll_diff_lines(v[i].old_lines, v[i].old_first, v[i].old_last, a,
+					    sizeof(a)) : "",
+			now ? ll_diff_lines(v[i].new_lines, v[i].new_first, v[i].new_last, b,
+					    sizeof(b)) : "");
+	}
+}
+
 static void diff_table(struct html_ctx *c)
 {
 	const struct ll_layout_diff *d = c->l->diff;
 	struct strbuf *out = c->out;
-	char a[64], b[64];
 
 	sb_adds(out, "<h3>Against ");
 	esc(out, c->run->gating->reference);
@@ -1056,29 +1072,9 @@ static void diff_table(struct html_ctx *c)
 	}
 	sb_adds(out, "<table class=\"diff\"><tr><th>change</th><th>member</th><th>before</th>"
 		"<th>now</th></tr>\n");
-	for (size_t i = 0; i < d->nr_moved; i++) {
-		const struct ll_diff_member *m = &d->moved[i];
-
-		sb_adds(out, "<tr class=\"moved\"><td>moved</td><td>");
-		esc(out, m->path);
-		sb_addf(out, "</td><td>%s</td><td>%s</td></tr>\n",
-			ll_diff_lines(m->old_lines, m->old_first, m->old_last, a, sizeof(a)),
-			ll_diff_lines(m->new_lines, m->new_first, m->new_last, b, sizeof(b)));
-	}
-	for (size_t i = 0; i < d->nr_added; i++) {
-		sb_adds(out, "<tr><td>added</td><td>");
-		esc(out, d->added[i].path);
-		sb_addf(out, "</td><td></td><td>%s</td></tr>\n",
-			ll_diff_lines(d->added[i].new_lines, d->added[i].new_first,
-				      d->added[i].new_last, a, sizeof(a)));
-	}
-	for (size_t i = 0; i < d->nr_removed; i++) {
-		sb_adds(out, "<tr><td>removed</td><td>");
-		esc(out, d->removed[i].path);
-		sb_addf(out, "</td><td>%s</td><td></td></tr>\n",
-			ll_diff_lines(d->removed[i].old_lines, d->removed[i].old_first,
-				      d->removed[i].old_last, a, sizeof(a)));
-	}
+	diff_rows(out, "moved", d->moved, d->nr_moved, true, true);
+	diff_rows(out, "added", d->added, d->nr_added, false, true);
+	diff_rows(out, "removed", d->removed, d->nr_removed, true, false);
 	sb_adds(out, "</table>\n");
 }
 
