@@ -47,10 +47,7 @@ static void code_close(struct code *c)
 		dwarf_end(c->own_dwarf);
 	if (c->dwfl)
 		dwfl_end(c->dwfl);
-	if (c->elf)
-		elf_end(c->elf);
-	if (c->fd >= 0)
-		close(c->fd);
+	ll_elf_close(c->elf, c->fd);
 }
 
 /* The executable sections of ELF, at the addresses its headers give. */

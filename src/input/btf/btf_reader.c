@@ -224,9 +224,7 @@ static void elf_facts(struct ll_btf_input *in)
 			}
 		}
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	ll_elf_close(elf, fd);
 }
 
 /* "vmlinux" or "xfs" for /sys/kernel/btf/..., else NULL. */
@@ -444,9 +442,7 @@ static bool has_distilled_base(const char *path)
 				strcmp(name, ".BTF.base") == 0;
 		}
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	ll_elf_close(elf, fd);
 	return found;
 }
 

@@ -112,9 +112,7 @@ static bool try_alt(const char *path, const struct alt_link *link, struct ll_alt
 	alt->path = xstrdup(path);
 	return true;
 no:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	ll_elf_close(elf, fd);
 	return false;
 }
 
@@ -171,10 +169,7 @@ void ll_alt_close(struct ll_alt_file *alt)
 {
 	if (alt->dwarf)
 		dwarf_end(alt->dwarf);
-	if (alt->elf)
-		elf_end(alt->elf);
-	if (alt->fd >= 0)
-		close(alt->fd);
+	ll_elf_close(alt->elf, alt->fd);
 	free(alt->path);
 	memset(alt, 0, sizeof(*alt));
 	alt->fd = -1;

@@ -23,6 +23,7 @@
  * in .debug_types, in a dwz supplementary file, in split DWARF .dwo files.
  */
 #include "input/dwarf/readerP.h"
+#include "input/elf/elf_section.h"
 
 #define ELFCOMPRESS_ZSTD 2
 
@@ -458,10 +459,7 @@ void reader_close(void *state)
 	}
 	free(in->parts);
 	ll_dwp_release(&in->dwp);
-	if (in->dwp_elf)
-		elf_end(in->dwp_elf);
-	if (in->dwp_fd >= 0)
-		close(in->dwp_fd);
+	ll_elf_close(in->dwp_elf, in->dwp_fd);
 	/* The main Dwarf referred to the supplementary one: ended first, above. */
 	ll_alt_close(&in->alt);
 	ll_free_all(in->debug_path, in->build_root, in->build_id, in->srcdir, in->path, in);

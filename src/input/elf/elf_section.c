@@ -2,6 +2,7 @@
 #include "input/elf/elf_section.h"
 
 #include <string.h>
+#include <unistd.h>
 
 /* libdw (dwarf_begin_elf.c check_section) ignores its sections in a group. */
 static bool dwarf_in_group(const char *name, const GElf_Shdr *shdr)
@@ -160,4 +161,11 @@ bool ll_elf_section_relocated(Elf *elf, const char *name)
 			return true;
 	}
 	return false;
+}
+
+void ll_elf_close(Elf *elf, int fd)
+{
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
 }

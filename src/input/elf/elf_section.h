@@ -73,4 +73,7 @@ struct ll_target ll_host_target(void);
  */
 uint64_t ll_base_type_alignment(struct ll_target target, uint64_t size);
 
+/* Ends ELF (NULL is fine) and closes FD unless it is -1: an ELF opened from a file. */
+void ll_elf_close(Elf *elf, int fd);
+
 #endif

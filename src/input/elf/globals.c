@@ -492,8 +492,7 @@ int ll_globals_read(const char *path, unsigned cl, const struct ll_variables *de
 		build_both(path, vars, cl, debug, out);
 	for (int k = 0; k < NR_KINDS; k++)
 		free(vars[k].v);
-	elf_end(elf);
-	close(fd);
+	ll_elf_close(elf, fd);
 	return rc;
 }
 

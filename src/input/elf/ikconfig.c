@@ -89,7 +89,6 @@ int ll_elf_ikconfig(const char *path, struct strbuf *config, bool *found, struct
 			rc = from_section(data->d_buf, data->d_size, config, found, path, err);
 	}
 done:
-	elf_end(elf);
-	close(fd);
+	ll_elf_close(elf, fd);
 	return rc;
 }

@@ -13,6 +13,7 @@
 
 #ifdef HAVE_CAPSTONE
 #include "input/elf/capstone_api.h"
+#include "input/elf/elf_section.h"
 
 /* "writer+0x10" -> ("writer", 0x10); false when it is not SYMBOL+HEX. */
 static bool split_symoff(const char *symoff, char **sym, uint64_t *off)
@@ -205,9 +206,7 @@ int ll_profile_classify(struct ll_profile *p, const char *binary, const char **w
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || !gelf_getehdr(elf, &eh)) {
-		if (elf)
-			elf_end(elf);
-		close(fd);
+		ll_elf_close(elf, fd);
 		return ll_fail(err, "%s: not an ELF file: cannot read the sampled instructions "
 			       "of profile %s", binary, p->file);
 	}
@@ -225,8 +224,7 @@ int ll_profile_classify(struct ll_profile *p, const char *binary, const char **w
 		api.close(&cs);
 	}
 	ll_capstone_unload(&api);
-	elf_end(elf);
-	close(fd);
+	ll_elf_close(elf, fd);
 	return 0;
 #endif
 }
