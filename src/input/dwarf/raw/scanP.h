@@ -581,17 +581,19 @@ static inline bool read_const_spec(struct ll_cursor *c, const struct abbrev_tabl
 	return read_const(c, t->form[spec], v);
 }
 
-/* A unit-relative reference; false (nothing read) for other forms. */
+/*
+ * A unit-relative reference; false (nothing read) for other forms. Their
+ * codes are consecutive in every DWARF version: ref1, ref2, ref4, ref8
+ * (1 << 0 to 1 << 3 bytes), then ref_udata.
+ */
+_Static_assert(DW_FORM_ref2 == DW_FORM_ref1 + 1 && DW_FORM_ref4 == DW_FORM_ref1 + 2 &&
+	       DW_FORM_ref8 == DW_FORM_ref1 + 3 && DW_FORM_ref_udata == DW_FORM_ref1 + 4,
+	       "the reference forms are consecutive");
 static inline bool read_ref(struct ll_cursor *c, unsigned form, uint64_t *v)
 {
-	switch (form) {
-	case DW_FORM_ref1: *v = ll_fixed(c, 1); break;
-	case DW_FORM_ref2: *v = ll_fixed(c, 2); break;
-	case DW_FORM_ref4: *v = ll_fixed(c, 4); break;
-	case DW_FORM_ref8: *v = ll_fixed(c, 8); break;
-	case DW_FORM_ref_udata: *v = ll_uleb(c); break;
-	default: return false;
-	}
+	if (form < DW_FORM_ref1 || form > DW_FORM_ref_udata)
+		return false;
+	*v = form == DW_FORM_ref_udata ? ll_uleb(c) : ll_fixed(c, 1u << (form - DW_FORM_ref1));
 	return !c->bad;
 }
 
