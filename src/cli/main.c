@@ -61,21 +61,20 @@ static int (*const cmds[CMD_COUNT])(struct options *o) = {
  * glibc's malloc, tuned for a short process that builds a few hundred
  * thousand small objects: a heap that grows and shrinks in 32 MiB steps
  * rather than by what each call needs, and huge pages for that heap. A
- * 4 KiB first-touch fault costs ~8-25 us on the VMs this runs on, and 20
- * structs' members touch ~1,000 pages: with huge pages a warm 20-struct
- * lookup of the 6.12 image went from 31.3 to 23.5 ms. Only when the
- * first block lies in the brk heap just below the break (not under a
- * sanitizer's allocator, or glibc's mmap fallback).
+ * 4 KiB first-touch fault is costly on the VMs this runs on, and 20
+ * structs' members touch ~1,000 pages: huge pages make a warm 20-struct
+ * lookup of the 6.12 image faster. Only when the first block lies in the
+ * brk heap just below the break (not under a sanitizer's allocator, or
+ * glibc's mmap fallback).
  *
  * The heap's first huge page starts at its first 2 MiB boundary, and
  * every block below it was in 4 KiB pages: the first ~1 MB of a run's
  * allocations. The returned block, never touched, fills the heap up to
  * that boundary, so that every later block lies above it; the caller
- * frees it last. NULL when nothing was tuned. 20 alternating runs on the
- * 6.12 image: warm 20 structs 28.4 -> 24.1 ms of CPU, cold printf_spec
- * 106.8 -> 95.6 ms, cold --list='*' 956 -> 927 ms; peak RSS of the cold
- * printf_spec 13 -> 18 MB. (glibc.malloc.hugetlb=1 aligns the heap
- * itself, but only when set before exec: 27.8 ms for the 20 structs.)
+ * frees it last. NULL when nothing was tuned. Warm and cold runs are
+ * faster for it, at a higher peak RSS (bench/RESULTS.md, "Figures behind
+ * the code"). (glibc.malloc.hugetlb=1 aligns the heap itself, but only
+ * when set before exec.)
  */
 static void *tune_malloc(void)
 {

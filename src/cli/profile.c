@@ -60,8 +60,7 @@ void cli_profiles_release(struct cli_profiles *p)
 
 /*
  * The queries by kind and name: a slot table over o->queries. A scan of
- * every query per profile row made 80,000 rows of distinct types take
- * most of 26 s.
+ * every query per profile row made 80,000 rows of distinct types slow.
  */
 static uint64_t query_hash(enum ll_query_kind kind, const char *name)
 {

@@ -59,7 +59,7 @@ static int suggest_one(const struct ll_lint_opts *o, struct ll_linted *l,
 		/*
 		 * Each member is one unit at least until the source glues them:
 		 * more than the solver takes is refused before the source is
-		 * mapped (100,000 members: 10 s of mapping, then the refusal).
+		 * mapped (100,000 members: a long mapping, then the refusal).
 		 */
 		struct strbuf why = STRBUF_INIT;
 

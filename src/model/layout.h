@@ -211,8 +211,7 @@ void ll_holes_free(struct ll_holes *h);
  * first: the holes H has right after member M (*NR of them), *CURSOR moved
  * past them. ll_find_holes() gives the holes in member order, so the walk
  * reads each hole once: asking every hole at every member made listing
- * the 39,454 global variables of the 6.12 image quadratic (1.36 s, 1.03 s
- * without).
+ * the 39,454 global variables of the 6.12 image quadratic.
  */
 const struct ll_hole *ll_holes_after(const struct ll_holes *h, const struct ll_member *m,
 				     size_t *cursor, size_t *nr);

@@ -576,7 +576,7 @@ struct ll_suggestion *sg_setup(struct ctx *x, const struct ll_struct *s,
 	x->nlv = sg_find_levels(s, x->lv);
 	x->L = &x->lv[x->nlv - 1];
 	sg_build_units(x);
-	/* The search is quadratic in units at best: 8,000 took 14 s. */
+	/* The search is quadratic in units at best: 8,000 were slow. */
 	if (x->nu > LL_SUGGEST_MAX_UNITS) {
 		ll_fail(err, "%s %s: %zu members to place, more than the %d --suggest takes",
 			ll_kind_name(s->kind), s->name, x->nu, LL_SUGGEST_MAX_UNITS);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Transparent huge pages, where the kernel gives them (on madvise). A
- * 4 KiB first-touch fault costs ~8-25 us on the VMs this runs on; memory
+ * 4 KiB first-touch fault is slow here (bench/RESULTS.md); memory
  * that is written whole soon after (big arrays, pread buffers, the heap)
  * is cheaper in 2 MiB pages. Advice only: without THP everything still
  * works, in small pages.

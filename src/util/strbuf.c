@@ -22,10 +22,10 @@ static void out_of_memory(void)
  * (best effort; advice only, so any allocator's block will do). The big
  * arrays are written whole soon after they are made: the globals
  * aggregate's 39,454 members of the 6.12 image (8.5 MB), the scan's hits
- * and keys. Their ~1,000 faults were ~25 ms of a cold --audit='*' (12.0
- * -> 10.9 thousand faults in all). A block glibc grows in place or by
- * mremap keeps the advice for its new tail; one it copies has touched its
- * new pages first.
+ * and keys. Their ~1,000 faults were costly in a cold --audit='*'
+ * (bench/RESULTS.md). A block glibc grows in place or by mremap keeps
+ * the advice for its new tail; one it copies has touched its new pages
+ * first.
  */
 static void *prefer_huge(void *p, size_t n)
 {

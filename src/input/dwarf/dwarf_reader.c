@@ -24,8 +24,8 @@ static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_
 	 * The index holds every name a listing finds, sorted, each once. Not
 	 * the global variables the caller asks for next (--audit): the
 	 * listing's scan reads them, where libdw's walk of every unit took
-	 * longer than the scan (a warm --audit='*' of the 6.12 image was
-	 * 0.92 s, a cold one 0.74 s).
+	 * longer than the scan: a warm --audit='*' was slower than a cold one
+	 * (bench/RESULTS.md).
 	 */
 	if (ix && !in->opts.globals_next) {
 		*n = ix->nr_names;

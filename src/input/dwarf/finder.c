@@ -918,7 +918,7 @@ static int list_scoped(Dwarf *dwarf, struct ll_sparse_image *image, const char *
  * Free the names of V that repeat an earlier one, keeping the first of
  * each in order: each scan thread lists the names it met, so most names
  * come twice, and sorting them all cost twice the string compares (the
- * sort of the 6.12 image's ~80,000 was ~10 ms, in one thread).
+ * 6.12 image's ~80,000, in one thread; bench/RESULTS.md).
  */
 static void drop_repeats(char **v, size_t *n)
 {
@@ -1053,7 +1053,7 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 	/*
 	 * The scan read every unit's abbreviations and met no scope tag: no
 	 * qualified names, known without parsing .debug_abbrev again (6 MB
-	 * of the 6.12 image, ~8 ms in the listing's one thread).
+	 * of the 6.12 image, in the listing's one thread).
 	 */
 	bool no_scopes = scanned && r.nr_fallback == 0 && r.every_table_read && !r.scopes;
 

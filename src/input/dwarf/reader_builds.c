@@ -299,8 +299,8 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 	/*
 	 * With the whole file mapped, a DIE needs nothing made real before a
 	 * build: each thread finds its own, and libdw's registration of the
-	 * units before it (a page fault per header: ~35 ms of the 6.12 image)
-	 * runs on both threads instead of in this one between rounds.
+	 * units before it (a page fault per header) runs on both threads
+	 * instead of in this one between rounds.
 	 */
 	bool prepared = !in->image || ll_sparse_whole(in->image);
 
@@ -319,7 +319,7 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 		if (!stopped)
 			build_round(&pool, workers);
 		release_round(&pool, finders[0], in->image, &released);
-		/* The builds are the long part of a cold --list='*' (~0.4 s of ~1 s). */
+		/* The builds are the long part of a cold --list='*'. */
 		ll_progress_report(&in->opts.progress, "structs", k, pool.nr_jobs);
 	}
 	reader_build_memo_release(&workers[0].memo);

@@ -129,8 +129,8 @@ enum skeleton_verdict { SURELY_NONE, MAYBE_SKELETON, UNREAD };
 /*
  * Whether the SIZE bytes of .debug_abbrev at file offset OFF of FD surely
  * define no skeleton unit, read in 64 KiB windows into one buffer: the
- * first touch of each page of its mapping cost ~3.4 us here, and the
- * search over the 6 MB of the 6.12 image took ~10 ms of a cold run's
+ * first touch of each page of its mapping is costly here, and the
+ * search over the 6 MB of the 6.12 image was slow in a cold run's
  * serial start that way. Parsing it whole was a quarter of a cold
  * lookup's main thread. UNREAD when a read fails.
  */
@@ -283,7 +283,7 @@ static int find_split_units(struct ll_dwarf_input *in, struct ll_error *err)
 	 * A name index of this very file (build-id, size, mtime) was written
 	 * by a run that found no skeleton unit: one is never written for
 	 * split DWARF (reader_index_sound()). It answers without reading all of
-	 * .debug_abbrev, 14 of a warm lookup's 40 ms on the 6.12 vmlinux.
+	 * .debug_abbrev: much of a warm lookup (bench/RESULTS.md).
 	 */
 	if (reader_index_sound(in) && reader_index(in))
 		return 0;

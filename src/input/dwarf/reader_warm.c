@@ -101,8 +101,8 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 		/*
 		 * Missing, known without a scan (whose postings alone are most
 		 * of the index file). Nothing to propose either when no name
-		 * of the index is near: then not even .debug_str is read (~20
-		 * ms of the 6.12 image, against ~2 ms for a warm found name);
+		 * of the index is near: then not even .debug_str is read (far
+		 * longer than a warm found name takes; bench/RESULTS.md);
 		 * otherwise ll_finder_suggest() proposes, with the index.
 		 */
 		qs->nothing_near = !ll_name_index_has_near(ix, q->name,
@@ -240,9 +240,9 @@ static bool every_query_builds(const struct ll_query *queries, struct query_stat
  * Many queries and few builds (--audit='*' builds ~150 of the 6.12 image's
  * ~8,000 structs: the scan's nothing_needed): resolve_all() builds them in
  * DIE order, behind made-up unit headers (ll_finder_skip_headers())
- * instead of both threads' handles registering every unit header (~70 ms
- * of CPU), while errors stay in query order. Only where nothing else is
- * read of .debug_info: no query asks "did you mean".
+ * instead of both threads' handles registering every unit header, while
+ * errors stay in query order. Only where nothing else is read of
+ * .debug_info: no query asks "did you mean".
  */
 static void skip_for_few_builds(const struct ll_dwarf_input *in, const struct ll_query *queries,
 				struct query_state *state, size_t n, struct ll_finder *finder)
@@ -341,7 +341,7 @@ static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 	/*
 	 * A member filter (--audit) is the scan's to apply: the index
 	 * records no member types, and answered from it every struct was
-	 * built (~8,000 of the 6.12 image: 0.73 s warm against 0.37 s cold).
+	 * built (~8,000 of the 6.12 image: warm was slower than cold).
 	 * The listing that --audit runs first scanned already: its hits
 	 * answer.
 	 */
@@ -394,7 +394,7 @@ static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 	 * Cold, a few structs each found once: built in DIE order behind the
 	 * one made-up unit header, as warm. A late struct of the 6.12 image
 	 * otherwise had ~3,000 real headers written, a fresh page and a
-	 * fault each: over a third of the lookup (100 -> 63 ms).
+	 * fault each: over a third of the lookup.
 	 */
 	if (rc == 0 && !order && in->nr_parts == 1 && n <= COLD_SKIP_MAX &&
 	    every_query_builds(queries, state, n))

@@ -216,10 +216,10 @@ int ll_sparse_fill_all(struct ll_sparse_image *img, struct ll_error *err)
 }
 
 /*
- * Huge pages first: the hole's pages are anonymous, and here a 4 KiB
- * page fault costs ~13 us, so reading xfs.ko's 12 MB .debug_info into
- * small pages took 40 ms, into huge ones 3-25 ms (as the kernel finds
- * them). Best effort: without them it is the plain read.
+ * Huge pages first: the hole's pages are anonymous, and a 4 KiB page
+ * fault is costly here, so xfs.ko's 12 MB .debug_info reads faster into
+ * huge pages, as many as the kernel finds (bench/RESULTS.md). Best
+ * effort: without them it is the plain read.
  */
 int ll_sparse_read_hole(struct ll_sparse_image *img, struct ll_error *err)
 {

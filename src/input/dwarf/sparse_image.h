@@ -64,7 +64,7 @@ bool ll_sparse_whole(const struct ll_sparse_image *img);
  * Ask for transparent huge pages in the hole from now on (best effort):
  * where most of it will be filled (a whole-image run) or only a few
  * units and no header between them are touched (a lookup the name index
- * answers). A 4 KiB fault costs ~13 us on the VMs this runs on.
+ * answers). A 4 KiB fault is costly on the VMs this runs on.
  */
 void ll_sparse_prefer_huge(struct ll_sparse_image *img);
 

@@ -46,7 +46,7 @@ struct ll_variables_walk {
 	 * USE_ONLY: read only these DIEs (in .debug_info order), which a raw
 	 * scan found to be every top-level DW_TAG_variable with a location,
 	 * instead of walking every unit's top-level DIEs with libdw: the
-	 * answer is the same, and the walk of the 6.12 image, 0.3 s of a cold
+	 * answer is the same, and the walk of the 6.12 image, much of a cold
 	 * --audit='*', all but goes.
 	 */
 	bool use_only;

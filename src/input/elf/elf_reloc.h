@@ -6,7 +6,7 @@
  * Why not libdwfl, which does the same: it goes through libelf one record
  * at a time (gelf_getrela, gelf_update_rela) and writes into a private
  * mapping of the whole file. On the Debian 6.12 xfs.ko (812,000 records in
- * .rela.debug_info) that was 200 of the 230 ms a single lookup took.
+ * .rela.debug_info) that was most of a lookup (bench/RESULTS.md).
  *
  * Only what a struct layout can depend on is promised to equal libdwfl's:
  * offsets into the other debug sections (strings, abbreviations, line

@@ -171,9 +171,8 @@ static int collect(Elf *elf, const char *path, struct vars out[NR_KINDS], struct
  * One debug variable in the index, with the address it is sorted and
  * matched by beside it: following each entry's pointer to its variable
  * (scattered in .debug_info order) cost a cache miss per comparison, in
- * the sort and in a binary search per symbol (index and build of the 6.12
- * image's 39,454 members: 54-70 ms that way, 42-46 ms with debug_match()'s
- * cursor).
+ * the sort and in a binary search per symbol (bench/RESULTS.md, "Figures
+ * behind the code").
  */
 struct debug_entry {
 	uint64_t addr;
@@ -394,8 +393,8 @@ static struct ll_struct *build(const struct vars *vars, unsigned cl, const char 
 		end = vars->v[i].addr - first + vars->v[i].size;
 	}
 	/*
-	 * Filling them is copies and a search each, ~35 ms for the 39,454 of
-	 * the 6.12 image: the second half on a thread of its own (results do
+	 * Filling them is copies and a search each, 39,454 of them in the
+	 * 6.12 image: the second half on a thread of its own (results do
 	 * not depend on the split). A model's members are never grown after
 	 * its build.
 	 */

@@ -5,7 +5,7 @@
 /*
  * Map .debug_abbrev's pages (the file's mapping, in the page cache):
  * every unit's producer verdict walks its unit's table, and the first
- * touch of each page cost ~3.4 us on these VMs, one page per unit, in the
+ * touch of each page is costly on these VMs, one page per unit, in the
  * scan's two threads. Done on a thread of its own while this one looks
  * for the names in .debug_str. Best effort: an older kernel refuses.
  */

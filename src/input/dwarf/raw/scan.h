@@ -42,8 +42,8 @@ struct ll_scan_input {
 	 * Optional: str_fd's bytes [str_file_offset, + str_size) are
 	 * .debug_str's. A search of the whole section for a few names reads
 	 * it from there, str_chunk bytes at a time (0: 64 KiB): the first
-	 * touch of its mapping cost ~3.4 us a page on these VMs, 4-6 ms for
-	 * the 4.5-6.6 MB of a vmlinux or xfs.ko.
+	 * touch of its mapping was costly here for the 4.5-6.6 MB of a
+	 * vmlinux or xfs.ko (bench/RESULTS.md).
 	 */
 	bool str_in_file;
 	int str_fd;
@@ -140,7 +140,7 @@ struct ll_scan_input {
 /*
  * Top-level DIEs of unit UNIT named NAME, an index into the scan result's
  * names. Eight bytes: a whole-image scan makes ~1.3 M of them, and each
- * fresh page of them cost a fault (~10 us here) in the scan's threads.
+ * fresh page of them cost a fault in the scan's threads.
  */
 struct ll_scan_posting {
 	uint32_t name;

@@ -170,7 +170,7 @@ struct unit_info {
  * A member name's ll_sig_name() by its .debug_str offset, direct-mapped:
  * 2^15 slots (512 KiB) held ~all the names a thread meets again in the
  * members of the 6.12 image's ~1.3 M definitions. A lookup of a few names
- * reads far fewer members, and zeroed pages cost ~10 us each here: 2^11.
+ * reads far fewer members, and each zeroed page costs a fault: 2^11.
  */
 #define NAME_MEMO_BITS_ALL 15
 #define NAME_MEMO_BITS_FEW 11

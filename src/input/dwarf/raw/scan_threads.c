@@ -266,7 +266,7 @@ static bool guess_probes_fit(const struct ll_scan_input *in, const struct ll_sca
  * of a vmlinux, 2,401 in 6.12). Their headers are read with their bytes
  * (scan_settle_guessed(), version 0 until then); a unit it does not name makes
  * a range two units long, and the scan then walks the headers after all.
- * Saves a pread per unit: ~7 ms of a cold lookup of the 6.12 image.
+ * Saves a pread per unit of a cold lookup (bench/RESULTS.md).
  */
 bool scan_units_from_aranges(const struct ll_scan_input *in, struct unit_walk *out)
 {

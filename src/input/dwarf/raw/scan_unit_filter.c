@@ -401,8 +401,8 @@ size_t scan_may_contain(struct worker *w, const unsigned char *p, size_t n, size
 /*
  * A pread buffer of at least SIZE bytes, its capacity in *CAP, made once
  * for the work's largest unit: grown unit by unit, the buffers of a late
- * lookup in the 6.12 image faulted in ~420 fresh pages, ~15 us each on
- * these VMs (6% of its CPU). From HUGE_BUFFER on, in a huge page where
+ * lookup in the 6.12 image faulted in ~420 fresh pages, each fault slow
+ * here (bench/RESULTS.md). From HUGE_BUFFER on, in a huge page where
  * the kernel gives one: a single fault.
  */
 static unsigned char *unit_buffer(size_t size, size_t *cap)
