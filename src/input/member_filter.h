@@ -12,9 +12,9 @@
  * members, digested, instead of building it.
  *
  * Not for --contains, which would need every aggregate a struct holds by
- * value read too: measured on the 6.12 image, that reading cost more (30%
- * of a cold run's CPU) than the builds it saved, and a warm run (which
- * does not scan) would then read damage a cold one leaves unread.
+ * value read too: measured on the 6.12 image, that reading cost more of a
+ * cold run's CPU than the builds it saved (bench/RESULTS.md), and a warm
+ * run (which does not scan) would then read damage a cold one leaves unread.
  */
 struct ll_member_filter {
 	bool (*needed)(const char *type, const void *arg);

@@ -45,8 +45,8 @@ static void elf_sections(int fd, bool *has_btf, bool *has_dwarf)
 	elf_version(EV_CURRENT);
 	/*
 	 * Read, not mapped: only the headers and the section names are
-	 * needed, and mapping a 340 MB vmlinux to unmap it again cost a
-	 * warm lookup about half a millisecond.
+	 * needed, and mapping a 340 MB vmlinux to unmap it again slowed a
+	 * warm lookup (bench/RESULTS.md).
 	 */
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf)

@@ -70,9 +70,9 @@ struct ll_btf_input {
 	 * Members all lookups of this input may build together: a DAG of
 	 * structs that each hold several of the next is legal and expands
 	 * exponentially, so the model of a 1 KB input could take 1,000,000
-	 * members (340 MB). Real structs expand each member record of the
-	 * input a few times at most: MEMBERS_PER_RECORD per record, or
-	 * MEMBERS_FLOOR for small inputs.
+	 * members (hundreds of MB). Real structs expand each member record
+	 * of the input a few times at most: MEMBERS_PER_RECORD per record,
+	 * or MEMBERS_FLOOR for small inputs.
 	 */
 	size_t member_budget, members_built;
 };

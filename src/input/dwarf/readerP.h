@@ -61,7 +61,7 @@
  * What all lookups of one input build together: a named struct's members
  * are built again in every struct that embeds it, so structs embedding
  * each other twice per level turn 5 KB of valid DWARF into millions of
- * members (4.7 GB for --list). One member per .debug_info byte (a member
+ * members (gigabytes for --list). One member per .debug_info byte (a member
  * DIE takes several), or MEMBERS_FLOOR for small inputs: a vmlinux's
  * --list builds under 0.1 per byte.
  */
@@ -169,8 +169,8 @@ struct decl_defs {
  * The attributes a build asks of one child of an aggregate, read in one
  * pass. libdw's dwarf_attr() walks the abbreviation's attribute list from
  * its start on every call, and each member was asked ~15 times, most of
- * them for attributes it lacks: 27% of the instructions of a warm
- * 20-struct lookup. The first of a repeated attribute is kept, as
+ * them for attributes it lacks: a large share of the instructions of a
+ * warm 20-struct lookup. The first of a repeated attribute is kept, as
  * dwarf_attr() answers. A DIE that inherits attributes (abstract origin,
  * specification) or that libdw cannot walk is asked the old way.
  */
@@ -271,8 +271,8 @@ struct build_how {
 	 * place: those are left out, and the aggregate's declaring file is
 	 * FILE (NULL: none), as the lookup already spelled it for the
 	 * candidate (a whole-image run builds a struct or two per unit, and
-	 * reading each unit's line table again for that one path was ~6% of
-	 * its instructions).
+	 * reading each unit's line table again for that one path was a small
+	 * share of its instructions).
 	 */
 	bool shape_only;
 	const char *file;

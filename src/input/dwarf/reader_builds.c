@@ -173,7 +173,7 @@ int reader_cmp_by_die(const void *a, const void *b)
  * mapping; UINT64_MAX: no mapping to bound): libdw reads every unit
  * header up to the DIE it finds, each read mapping ~64 KiB of the file,
  * and the ~150 builds of an --audit='*' in one round of the 6.12 image
- * held 190 MB of it at once.
+ * held a large part of it at once.
  */
 static void next_round(struct build_pool *pool, struct ll_finder *finder,
 		       const struct by_die *bydie, size_t *k, size_t *round, uint64_t from)
@@ -248,7 +248,7 @@ static void build_round(struct build_pool *pool, struct build_worker workers[2])
  * go in rounds, in .debug_info order: this thread makes a round's units
  * real (the threads only read the image), both build them, and the
  * units' memory is given back before the next round. Holding every unit
- * at once, a --list='*' of the 6.12 image peaked at 148 MB of units.
+ * at once, a --list='*' of the 6.12 image peaked far higher.
  * A job no round built (a unit that could not be made real stops them)
  * keeps rc -1: finish_jobs() builds it again in query order, as the
  * serial loop would, and says why it fails.
@@ -269,9 +269,9 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 	/*
 	 * Most units will be read: from the file's own mapping, where the
 	 * page cache holds them already. Copied into zeroed anonymous pages
-	 * (huge ones) instead, the zeroing and the copy were 30% of a cold
-	 * --list='*'. Not where libdw's handle holds a made-up unit header
-	 * the file does not have (ll_finder_faked()).
+	 * (huge ones) instead, the zeroing and the copy were a large share
+	 * of a cold --list='*'. Not where libdw's handle holds a made-up
+	 * unit header the file does not have (ll_finder_faked()).
 	 */
 	bool faked = ll_finder_faked(finders[0]);
 

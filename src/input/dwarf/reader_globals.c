@@ -19,11 +19,11 @@ static void variable_decl(void *ctx, Dwarf_Die *die, struct ll_decl *out)
  * hole becomes the file's own mapping again first (ll_sparse_fill_all(),
  * no copy): the units the lookups had copied in are let go, instead of a
  * second mapping of the file beside them (--audit='*' on the 6.12 image
- * peaked at 603 MB that way). Two walkers each get a libdw handle of
+ * peaked far higher that way). Two walkers each get a libdw handle of
  * their own on that ELF when this reader opened the DWARF itself
  * (libdwfl's, for modules and separate debug files, stays one).
  */
-/* A unit the variables walk has read: its pages go back (6.12: a 301 -> 173 MB peak). */
+/* A unit the variables walk has read: its pages go back (a lower peak). */
 static void variables_unit_done(void *arg, Dwarf_Off begin, Dwarf_Off end)
 {
 	ll_sparse_release(arg, begin, end - begin);

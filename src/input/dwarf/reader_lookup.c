@@ -629,7 +629,7 @@ int reader_pick_die(struct ll_dwarf_input *in, struct ll_finder **finders,
  * LAYOUT's hole count; then Q's digest, if any, and for a --list row (Q
  * summary_only) or a digested layout, LAYOUT without its members: ~8,600
  * member trees of a --list='*' held until every build was done were
- * ~120 MB of its peak. Builds on two threads do it as soon as each is
+ * much of its peak. Builds on two threads do it as soon as each is
  * built, on the thread that built it. *DIGESTED: the digest ran.
  */
 size_t reader_settle_layout(const struct ll_query *q, struct ll_struct *layout, bool *digested)

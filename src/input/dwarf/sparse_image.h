@@ -7,7 +7,7 @@
  * Why: libdw registers every unit before the one holding a DIE it is asked
  * for, reading each unit header. On a file mapping each of those reads
  * faults in ~64 KiB around it (the kernel's fault-around), so one struct
- * from a late unit of a 200 MB .debug_info cost 145 MB of resident pages.
+ * from a late unit of a 200 MB .debug_info cost a lot of resident pages.
  * Here a header costs one anonymous page, and only the units a lookup
  * materialises are read whole. Knows nothing of DWARF: the caller says
  * which ranges libdw is about to read.

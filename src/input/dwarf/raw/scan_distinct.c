@@ -78,9 +78,9 @@ void scan_unit_lines_release(struct unit_lines *ul)
 
 /*
  * The table hash of key K from SEED, field by field: hashing its bytes
- * one at a time was ~4% of a --list='*' (a key per definition, ~10^6).
- * The strings enter through SEED (a file's hash); the hash never leaves
- * the thread's table.
+ * one at a time was a small share of a --list='*' (a key per definition,
+ * ~10^6). The strings enter through SEED (a file's hash); the hash never
+ * leaves the thread's table.
  */
 static uint64_t key_hash(uint64_t seed, const struct distinct_key *k)
 {

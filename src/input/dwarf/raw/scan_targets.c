@@ -70,8 +70,8 @@ static void found_push(struct found_offsets *f, uint64_t off, uint32_t name)
 /*
  * The first copy of NEEDLE (LEN bytes: a name and its NUL) in [P, END),
  * or NULL. 16 positions at a time, those whose first byte and whose last
- * (the NUL) are the needle's, then memcmp: glibc's memmem was 11% of a
- * cold lookup in xfs.ko (6.6 MB of .debug_str), serial before the scan's
+ * (the NUL) are the needle's, then memcmp: glibc's memmem slowed a cold
+ * lookup in xfs.ko (6.6 MB of .debug_str), serial before the scan's
  * threads start. memmem for the rest, and for an empty name (LEN 1).
  */
 const unsigned char *scan_find_string(const unsigned char *p, const unsigned char *end,

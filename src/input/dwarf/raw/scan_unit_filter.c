@@ -51,8 +51,8 @@ static bool skip_abbrev_specs(struct ll_cursor *c)
  * walking the table only as far as it. clang writes the unit DIE's first;
  * gcc orders a big table by use, so in a vmlinux the unit DIE's (used
  * once) sits near the end (code 241 of ~250 in the first 6.12 unit) and
- * this walks most of the table (~45% of the instructions of a late
- * lookup on the 6.12 image before skip_abbrev_specs() took whole entries).
+ * this walks most of the table (much of a late lookup's instructions on
+ * the 6.12 image before skip_abbrev_specs() took whole entries).
  */
 static bool find_abbrev(const struct ll_scan_input *in, uint64_t off, uint64_t code,
 			uint64_t *tag, struct ll_cursor *specs)
@@ -108,7 +108,7 @@ static bool numbered_from(struct ll_cursor c, uint64_t code)
  * DW_CHILDREN_yes) rather than by walking the table to it, then taken
  * when the entries after it are numbered CODE + 1 on, as every producer
  * seen numbers them (gcc, clang; all 2,401 tables of the 6.12 image). The
- * walk to it was 10% of a late lookup's CPU: gcc orders a big table by
+ * walk to it cost a late lookup notable CPU: gcc orders a big table by
  * use, and the unit DIE's entry (used once) sits ~2 KB into ~2.7. Where
  * those bytes start no such run of entries (a copy inside another entry's
  * specs), the search goes on; where there is none, the walk answers.
@@ -495,7 +495,7 @@ bool scan_defines_first_name(const struct worker *w, size_t first)
  * enough, it reads its units whole. A head that is not enough costs a
  * second pread and, where it holds a candidate, a walk done again: every
  * head failed for a name few units define (optimistic_spin_node, 0 of
- * ~1,380) and for 20 names at once (20 structs: +13% wall), while ~99%
+ * ~1,380) and for 20 names at once (20 structs: more wall time), while ~99%
  * were enough for struct file. 16 and 32 measured alike.
  */
 #define PREFIX_TRIAL 16
