@@ -65,35 +65,25 @@ static int (*const cmds[CMD_COUNT])(struct options *o) = {
  * structs' members touch ~1,000 pages: huge pages make a warm 20-struct
  * lookup of the 6.12 image faster. Only when the first block lies in the
  * brk heap just below the break (not under a sanitizer's allocator, or
- * glibc's mmap fallback). (glibc.malloc.hugetlb=1 aligns the heap itself,
- * but only when set before exec.)
+ * glibc's mmap fallback).
+ *
+ * The heap's first huge page starts at its first 2 MiB boundary, and
+ * every block below it was in 4 KiB pages: the first ~1 MB of a run's
+ * allocations. The returned block, never touched, fills the heap up to
+ * that boundary, so that every later block lies above it; the caller
+ * frees it last. NULL when nothing was tuned. Warm and cold runs are
+ * faster for it, at a higher peak RSS (bench/RESULTS.md, "Figures behind
+ * the code"). (glibc.malloc.hugetlb=1 aligns the heap itself, but only
+ * when set before exec.)
  */
-static void tune_malloc(void)
+static void *tune_malloc(void)
 {
+	void *below = NULL;
+
 #if defined(M_TOP_PAD) && defined(M_TRIM_THRESHOLD)
 	mallopt(M_TOP_PAD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 #endif
-}
-
-/*
- * The huge pages of tune_malloc(), asked once the options are read: the
- * heap the parse grew lies below the break with its 32 MiB of pad. Not
- * for --audit, which touches that heap thinly enough that zeroing each
- * 2 MiB page whole on its first touch costs it more than the faults saved
- * (bench/RESULTS.md).
- *
- * The heap's first huge page starts at its first 2 MiB boundary, and
- * every block below it is in 4 KiB pages. The returned block, never
- * touched, fills the heap up to that boundary, so that every later block
- * lies above it; the caller frees it last. NULL when nothing was advised.
- * Warm and cold runs are faster for it, at a higher peak RSS
- * (bench/RESULTS.md, "Figures behind the code").
- */
-static void *advise_heap(void)
-{
-	void *below = NULL;
-
 #ifdef MADV_HUGEPAGE
 	void *first = malloc(1);
 	uintptr_t at = (uintptr_t)first, brk_end = (uintptr_t)sbrk(0);
@@ -121,9 +111,7 @@ int main(int argc, char **argv)
 	};
 	int status;
 
-	void *below_huge = NULL;
-
-	tune_malloc();
+	void *below_huge = tune_malloc();
 
 	/*
 	 * A reader that went away (| head, a closed pipe) is an output error
@@ -132,10 +120,10 @@ int main(int argc, char **argv)
 	 */
 	signal(SIGPIPE, SIG_IGN);
 
-	if (cli_parse_options(argc, argv, &o) != 0)
+	if (cli_parse_options(argc, argv, &o) != 0) {
+		free(below_huge);
 		return 2;
-	if (!o.audit_glob)
-		below_huge = advise_heap();
+	}
 	status = cmds[o.command](&o);
 	cli_options_release(&o);
 	free(below_huge);
