@@ -599,6 +599,59 @@ START_TEST(test_visit_order)
 }
 END_TEST
 
+/* The named members, anonymous aggregates entered, unnamed bitfields left out. */
+static enum ll_pick pick_named(const struct ll_member *m)
+{
+	if (m->name)
+		return LL_PICK_TAKE;
+	return m->is_aggregate ? LL_PICK_DESCEND : LL_PICK_SKIP;
+}
+
+START_TEST(test_members_pick)
+{
+	struct ll_struct *s = summary_model();
+	struct ll_member_list l = { 0 };
+	char names[128] = "";
+
+	ll_members_pick(s->members, s->nr_members, pick_named, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		strcat(names, i ? " " : "");
+		strcat(names, l.v[i]->name);
+	}
+	/* n stays whole (named); the union's and both structs' members come out. */
+	ck_assert_str_eq(names, "a n u1 u2 p q r bf1 bf2 z");
+	free(l.v);
+	ll_struct_free(s);
+}
+END_TEST
+
+static bool named_q(const struct ll_member *m)
+{
+	return m->name && strcmp(m->name, "q") == 0;
+}
+
+static const char *eight_bytes_name(const struct ll_member *m)
+{
+	return m->size == 8 ? m->name : NULL;
+}
+
+START_TEST(test_member_any_first)
+{
+	struct ll_struct *s = summary_model();
+	const struct ll_member *n = &s->members[1], *un = &s->members[2], *st = &s->members[3];
+
+	ck_assert(ll_member_any(st, named_q));		/* a child */
+	ck_assert(!ll_member_any(n, named_q));
+	ck_assert(!ll_member_any(un, named_q));
+	/* The aggregate itself first, then its members in order: u1 (8), not u2. */
+	ck_assert_ptr_null(un->name);
+	ck_assert_str_eq(ll_member_first(un, eight_bytes_name), "u1");
+	ck_assert_str_eq(ll_member_first(st, eight_bytes_name), "q");
+	ck_assert_ptr_null(ll_member_first(n, eight_bytes_name));
+	ll_struct_free(s);
+}
+END_TEST
+
 START_TEST(test_names)
 {
 	ck_assert_str_eq(ll_tag_name(LL_UNTAGGED), "untagged");
@@ -808,6 +861,8 @@ static Suite *layout_suite(void)
 
 	tc = tcase_create("model");
 	tcase_add_test(tc, test_visit_order);
+	tcase_add_test(tc, test_members_pick);
+	tcase_add_test(tc, test_member_any_first);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_free_null);
 	suite_add_tcase(s, tc);

@@ -30,7 +30,9 @@
 #include "../../src/util/c_macro.h"
 #include "../../src/util/diag.h"
 #include "../../src/util/huge_page.h"
+#include "../../src/util/json_writer.h"
 #include "../../src/util/slot_table.h"
+#include "../../src/util/sort.h"
 #include "../../src/util/strbuf.h"
 
 START_TEST(test_add_u64_matches_printf)
@@ -178,6 +180,62 @@ START_TEST(test_escape_every_position)
 				ck_assert(*p >= 0x20 && *p != 0x7f);
 			free(s);
 		}
+}
+END_TEST
+
+START_TEST(test_cmp_keys)
+{
+	const uint64_t a[] = { 1, 5, UINT64_MAX }, b[] = { 1, 5, 0 }, c[] = { 2, 0, 0 };
+
+	ck_assert_int_eq(ll_cmp_keys(a, a, 3), 0);
+	ck_assert_int_eq(ll_cmp_keys(a, b, 3), 1);	/* unsigned: the max is largest */
+	ck_assert_int_eq(ll_cmp_keys(b, a, 3), -1);
+	ck_assert_int_eq(ll_cmp_keys(a, c, 3), -1);	/* the first field decides */
+	ck_assert_int_eq(ll_cmp_keys(a, b, 2), 0);	/* only N fields count */
+	ck_assert_int_eq(ll_cmp_keys(a, c, 0), 0);
+}
+END_TEST
+
+START_TEST(test_free_all_and_array_free)
+{
+	char *x = xstrdup("x"), *none = NULL;
+	int *v = NULL;
+	size_t n = 0;
+
+	/* Under ASan a pointer left out is a leak, one freed twice an error. */
+	ll_free_all(x, none, xmalloc(16));
+	for (int i = 0; i < 3; i++) {
+		v = xgrow(v, n, sizeof(*v));
+		v[n++] = i;
+	}
+	ll_array_free(v, n);
+	ck_assert_ptr_null(v);
+	ck_assert_uint_eq(n, 0);
+	v = xgrow(v, n, sizeof(*v));	/* empty again: it grows as new */
+	v[n++] = 7;
+	ck_assert_int_eq(v[0], 7);
+	ll_array_free(v, n);
+}
+END_TEST
+
+START_TEST(test_json_keyed_values)
+{
+	struct json_writer w;
+
+	jw_init(&w, false);
+	jw_begin_object(&w);
+	jw_kuint_or_null(&w, "line", true, 12);
+	jw_kuint_or_null(&w, "column", false, 3);
+	jw_kbegin_array(&w, "pairs");
+	jw_string(&w, "a");
+	jw_end_array(&w);
+	jw_kbegin_object(&w, "size");
+	jw_kuint(&w, "old", 1);
+	jw_end_object(&w);
+	jw_end_object(&w);
+	ck_assert_str_eq(w.out.buf,
+			 "{\"line\":12,\"column\":null,\"pairs\":[\"a\"],\"size\":{\"old\":1}}");
+	jw_release(&w);
 }
 END_TEST
 
@@ -425,6 +483,11 @@ static Suite *strbuf_suite(void)
 	t = tcase_create("escape");
 	tcase_add_test(t, test_escape_keeps_printable);
 	tcase_add_test(t, test_escape_every_position);
+	suite_add_tcase(s, t);
+	t = tcase_create("helpers");
+	tcase_add_test(t, test_cmp_keys);
+	tcase_add_test(t, test_free_all_and_array_free);
+	tcase_add_test(t, test_json_keyed_values);
 	suite_add_tcase(s, t);
 	t = tcase_create("huge_page");
 	tcase_add_test(t, test_huge_round_up);
