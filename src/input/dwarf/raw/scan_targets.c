@@ -35,15 +35,14 @@ static void name_index_init(struct targets *t)
 	/* Room for twice the names: a probe that misses ends sooner in a table a quarter full. */
 	ll_slots_reserve(&t->by_name, 2 * t->n, name_hash, t);
 	for (size_t i = 0; i < t->n; i++) {
-		size_t len = strlen(t->names[i]);
+		const char *name = t->names[i];
+		size_t at = ll_slots_first(&t->by_name, str_hash(name, strlen(name))), k;
 
-		if (name_index(t, t->names[i], len) >= 0)
-			continue;
-		size_t at = ll_slots_first(&t->by_name, str_hash(t->names[i], len));
-
-		while (ll_slots_get(&t->by_name, at))
+		/* One probe: it ends on an equal name, or on the empty slot to put I in. */
+		while ((k = ll_slots_get(&t->by_name, at)) && strcmp(t->names[k - 1], name) != 0)
 			at = ll_slots_next(&t->by_name, at);
-		ll_slots_put(&t->by_name, at, i);
+		if (!k)
+			ll_slots_put(&t->by_name, at, i);
 	}
 }
 
