@@ -23,7 +23,7 @@
 
 #include "../../src/input/dwarf/raw/name_index.h"
 
-/* name_index.c's format 6, as tests/index/run_index.py reads it too. */
+/* name_index.c's format 7, as tests/index/run_index.py reads it too. */
 struct fz_section {
 	uint64_t off, size, sum;
 };
@@ -37,7 +37,7 @@ struct fz_header {
 	struct fz_section sec[5];
 	uint64_t header_sum;
 };
-_Static_assert(sizeof(struct fz_header) == 384, "the index header of format 6");
+_Static_assert(sizeof(struct fz_header) == 384, "the index header of format 7");
 #define UNIT_SIZE 80	/* struct disk_unit */
 #define BUILD_ID "f022"
 
@@ -123,8 +123,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	memcpy(&h, data, sizeof(h));
-	memcpy(h.magic, "LLNIDX06", 8);
-	h.version = 6;
+	memcpy(h.magic, "LLNIDX07", 8);
+	h.version = 7;
 	memset(h.build_id, 0, sizeof(h.build_id));
 	strcpy(h.build_id, BUILD_ID);
 	/* Bounded counts, still the input's: the file stays small. */

@@ -14,13 +14,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from lib import Lint, Tap, build_id, parse_args, run  # noqa: E402
 
-# name_index.c's format 6: the header, then units, names, definitions,
+# name_index.c's format 7: the header, then units, names, definitions,
 # strings and postings, each 8-byte aligned with its own checksum.
 HEADER = struct.Struct("<8sQ7Q128s7Q15QQ")
 UNIT = struct.Struct("<4Q4I32s")
 DEF = struct.Struct("<3Q8I")
 FNV_INIT, FNV_PRIME = 0xcbf29ce484222325, 0x100000001b3
-DEFS_KNOWN = 1
+DEFS_KNOWN, IN_STR = 1, 8
+DEF_FLAGS, DEF_NAMELESS = 10, 1    # a definition's flags: its field, and the typedef's bit
 QUERIES = [["struct", "idx_alpha"], ["struct", "idx_beta"], ["idx_anon_t"],
            ["union", "idx_union"], ["struct", "idx_gamma"], ["struct", "idx_alpha", "idx_gamma"],
            ["struct", "idx_alph"], ["struct", "zq"], ["idx_dup"],
@@ -140,6 +141,9 @@ def main():
     beyond = build_beyond(a.workdir)
     exe = build(a.workdir, "idx")
     other = build(a.workdir, "idx-other", extra="1")
+    near = os.path.join(a.workdir, "near")
+    run(["gcc", "-g", "-O0", "-Wl,--build-id", "-o", near, os.path.join(HERE, "near.c")],
+        check=True)
     # A binary changed in the last 2 s gets no index (a change in the same
     # timestamp tick could follow unseen): let them age.
     p = lint.run("--list", exe, extra_env=env)
@@ -152,6 +156,7 @@ def main():
     bid = build_id(exe)
     index = os.path.join(cache, "layoutlint", bid + ".index")
     check_bound(a, ok, lint, exe, other)
+    check_near(ok, lint, near, os.path.join(a.workdir, "near-cache"))
     check_beyond(ok, lint, beyond, os.path.join(a.workdir, "beyond-cache"))
 
     def answers(binary, extra):
@@ -176,7 +181,16 @@ def main():
     ok(open(index, "rb").read() == good, "runs that find a sound index leave it as it was")
     ix = decode(good)
     ok(encode(ix) == good and all(e["flags"] & DEFS_KNOWN for e in ix["entries"]),
-       "the index holds every name's definitions (format 6, as this test reads it)")
+       "the index holds every name's definitions (format 7, as this test reads it)")
+    anon = [e for e in ix["entries"] if e["name"] == b"idx_anon_t"]
+    ok(len(anon) == 1 and anon[0]["defs"] and
+       all(d[DEF_FLAGS] == DEF_NAMELESS for d in anon[0]["defs"]) and
+       all(d[DEF_FLAGS] == 0 for e in ix["entries"] if e["name"] != b"idx_anon_t"
+           for d in e["defs"]),
+       "a typedef's anonymous struct is recorded as nameless, and only it", anon)
+    ok(all(e["flags"] & IN_STR for e in ix["entries"] if len(e["name"]) > 3),
+       "every name of 4 characters or more is in .debug_str (gcc writes shorter ones inline)",
+       [e["name"] for e in ix["entries"] if not e["flags"] & IN_STR])
     dup = [e for e in ix["entries"] if e["name"] == b"idx_dup"]
     ok(len(dup) == 1 and len(dup[0]["defs"]) == 2,
        "two distinct definitions of one name: two entries", dup)
@@ -256,7 +270,7 @@ def main():
        [g.stderr for g in got if g.stderr][:3])
     units_only = decode(good)
     for e in units_only["entries"]:
-        e["flags"], e["defs"] = 0, []
+        e["flags"], e["defs"] = e["flags"] & IN_STR, []
     flipped = bytearray(encode(units_only))
     flipped[-6] ^= 0x55
     got = []
@@ -432,6 +446,41 @@ def check_beyond(ok, lint, beyond, cache):
         ok(warm == cold and not os.path.exists(index),
            f"{what}: no index written, every answer as without one",
            [f"{q}: {w} vs {c}" for q, w, c in zip(queries, warm, cold) if w != c])
+
+
+def check_near(ok, lint, exe, cache):
+    """"Did you mean" proposes the closest struct or union the binary defines,
+    however many closer strings (variables) .debug_str holds, and never a
+    typedef's anonymous struct; with the index (every definition recorded,
+    or units only) as without it."""
+    env = {"XDG_CACHE_HOME": cache}
+    want = {"idx_near_q": "did you mean struct idx_nearby_q?",
+            "idx_near_u": "did you mean struct idx_nearby_q?",
+            "idx_nearby_qq": "did you mean struct idx_nearby_q?",
+            "idx_nezr_t": None}     # one edit from the typedef idx_near_t only
+
+    def answers(extra):
+        return {q: lint.run(exe, "struct", q, extra_env=dict(env, **extra)) for q in want}
+
+    cold = answers({"LAYOUTLINT_CACHE": "off"})
+    bad = {q: p.stderr for q, p in cold.items()
+           if p.returncode != 2 or
+           (not p.stderr.rstrip().endswith(want[q]) if want[q] else "did you mean" in p.stderr)}
+    ok(not bad, "did you mean: the closest struct, past 20 closer variables and a typedef "
+       "of an anonymous struct", bad)
+    p = lint.run("--list", exe, extra_env=env)
+    index = os.path.join(cache, "layoutlint", build_id(exe) + ".index")
+    warm = answers({})
+    ok(p.returncode == 0 and os.path.isfile(index) and warm == cold,
+       "did you mean: answered from the index as without it", {q: (warm[q].stderr, cold[q].stderr)
+                                                              for q in want if warm[q] != cold[q]})
+    units_only = decode(open(index, "rb").read())
+    for e in units_only["entries"]:
+        e["flags"], e["defs"] = e["flags"] & IN_STR, []
+    open(index, "wb").write(encode(units_only))
+    warm = answers({})
+    ok(warm == cold, "did you mean: from an index of units only (the postings) as without it",
+       {q: (warm[q].stderr, cold[q].stderr) for q in want if warm[q] != cold[q]})
 
 
 def check_bound(a, ok, lint, exe, other):

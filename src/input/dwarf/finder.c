@@ -768,6 +768,7 @@ void ll_finder_signature(Dwarf_Die *agg, const char *display_file, struct ll_fin
 
 	memset(sig, 0, sizeof(*sig));
 	sig->tag = dwarf_tag(agg);
+	sig->nameless = dwarf_diename(agg) == NULL;
 	if (dwarf_attr(agg, DW_AT_byte_size, &attr))
 		dwarf_formudata(&attr, &size);
 	sig->size = size;
@@ -806,6 +807,7 @@ void ll_finder_sig_from_scan(const struct ll_scan_hit *h, const char *display_fi
 	sig->file_hash = display_file ? name_hash(display_file) : 0;
 	sig->members_hash = h->members_hash;
 	sig->nr_members = h->nr_members;
+	sig->nameless = h->via_typedef;
 }
 
 /*
@@ -1005,14 +1007,32 @@ static void keep_prescan(struct ll_finder_prescan *pre, const struct ll_scan_inp
 	r->nr_variables = 0;
 }
 
-/* SEED from a by_unit scan R of IN: names copied, R's units taken. */
+/*
+ * Whether .debug_str holds NAME as the tail of some string: ld merges
+ * string tails, and the scan's "did you mean" meets names there.
+ */
+static bool str_has_tail(const struct ll_scan_input *in, const char *name)
+{
+	return in->str_size && memmem(in->str, in->str_size, name, strlen(name) + 1);
+}
+
+/*
+ * SEED from a by_unit scan R of IN: names copied, R's units taken. A name
+ * only ever written inline (gcc's up to 3 characters) is LL_INDEX_IN_STR
+ * when .debug_str holds it anyway; such names are few.
+ */
 static void make_seed(struct ll_finder_seed *seed, const struct ll_scan_input *in,
 		      struct ll_scan_result *r)
 {
-	ll_name_index_entries_from_postings(r->postings, r->nr_postings, r->names, r->nr_names,
-					    &seed->entries, &seed->nr_entries);
-	for (size_t i = 0; i < seed->nr_entries; i++)
-		seed->entries[i].name = xstrdup(seed->entries[i].name);
+	ll_name_index_entries_from_postings(r->postings, r->nr_postings, r->names, r->name_strp,
+					    r->nr_names, &seed->entries, &seed->nr_entries);
+	for (size_t i = 0; i < seed->nr_entries; i++) {
+		struct ll_index_entry *e = &seed->entries[i];
+
+		if (!(e->flags & LL_INDEX_IN_STR) && str_has_tail(in, e->name))
+			e->flags |= LL_INDEX_IN_STR;
+		e->name = xstrdup(e->name);
+	}
 	seed->units = r->units;
 	seed->nr_units = r->nr_units;
 	seed->info_size = in->info_size;

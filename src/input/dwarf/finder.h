@@ -207,6 +207,7 @@ struct ll_finder_sig {
 	uint64_t file_hash;
 	uint64_t members_hash;
 	uint32_t nr_members;
+	bool nameless;		/* reached through a typedef: not compared */
 };
 
 void ll_finder_signature(Dwarf_Die *agg, const char *display_file, struct ll_finder_sig *sig);

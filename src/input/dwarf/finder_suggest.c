@@ -4,9 +4,12 @@
 
 /*
  * Missing names are rare, so the suggestion costs a second walk instead of
- * making every successful lookup collect all names.
+ * making every successful lookup collect all names. The candidates,
+ * closest first, are confirmed in batches that grow by BATCH_GROWTH: each
+ * batch's scan stops once its closest candidate is found defined.
  */
-#define SUGGEST_CANDIDATES 16
+#define CONFIRM_BATCH 64
+#define BATCH_GROWTH 4
 
 struct near {
 	const char *s;
@@ -34,28 +37,38 @@ static bool more_bits_than(uint64_t x, size_t n)
 	return x != 0;
 }
 
-/* The closest strings seen so far, sorted by distance, then by name. */
+/* Strings within the limit; near_sort() orders them and drops repeats. */
 struct near_list {
-	struct near v[SUGGEST_CANDIDATES];
+	struct near *v;
 	size_t n;
 };
 
 static void near_add(struct near_list *l, const char *s, size_t d)
 {
-	size_t at = l->n;
+	l->v = xgrow(l->v, l->n, sizeof(*l->v));
+	l->v[l->n++] = (struct near){ s, d };
+}
 
+static int cmp_near(const void *a, const void *b)
+{
+	const struct near *x = a, *y = b;
+
+	if (x->dist != y->dist)
+		return x->dist < y->dist ? -1 : 1;
+	return strcmp(x->s, y->s);
+}
+
+/* Closest first, then by name, each string once (a string has one distance). */
+static void near_sort(struct near_list *l)
+{
+	size_t kept = 0;
+
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_near);
 	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i].s, s) == 0)
-			return;
-	while (at > 0 && (l->v[at - 1].dist > d ||
-			  (l->v[at - 1].dist == d && strcmp(l->v[at - 1].s, s) > 0)))
-		at--;
-	if (at >= SUGGEST_CANDIDATES)
-		return;
-	if (l->n < SUGGEST_CANDIDATES)
-		l->n++;
-	memmove(&l->v[at + 1], &l->v[at], (l->n - 1 - at) * sizeof(l->v[0]));
-	l->v[at] = (struct near){ s, d };
+		if (!kept || strcmp(l->v[kept - 1].s, l->v[i].s) != 0)
+			l->v[kept++] = l->v[i];
+	l->n = kept;
 }
 
 /* One thread's share of the .debug_str pass: the strings in [STR, END). */
@@ -144,16 +157,11 @@ static void *near_pass_run(void *arg)
 }
 
 /*
- * The raw way: every string of .debug_str is a possible name; the closest
- * few are then scanned for, so only a real struct or union is proposed.
- * Costs one filtered scan instead of a libdw walk of every unit. The
- * strings are split between two threads at a NUL; each keeps its closest
- * SUGGEST_CANDIDATES and the merge keeps the closest of both, so the
- * answer is the single-threaded one.
- */
-/*
- * *INCOMPLETE: some unit the confirming scan could not read (clang's strx
- * names) may hold a candidate: the libdw walk must answer instead.
+ * The raw way: every string of .debug_str (and every tail of one: ld
+ * merges string tails) within LIMIT of NAME is a candidate, into OUT,
+ * closest first, then by name. The strings are split between two threads
+ * at a NUL; sorting the two lists together makes the answer the
+ * single-threaded one.
  */
 static void near_strings(const struct ll_finder *finder, const char *name, size_t limit,
 			 struct near_list *out)
@@ -187,18 +195,29 @@ static void near_strings(const struct ll_finder *finder, const char *name, size_
 		pthread_join(tid, NULL);
 		for (size_t i = 0; i < pass[1].found.n; i++)
 			near_add(&pass[0].found, pass[1].found.v[i].s, pass[1].found.v[i].dist);
+		free(pass[1].found.v);
 	}
+	near_sort(&pass[0].found);
 	*out = pass[0].found;
+}
+
+static char *did_you_mean(int tag, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "did you mean %s %s?", tag == DW_TAG_union_type ? "union" : "struct", name);
+	return sb_detach(&sb);
 }
 
 /*
  * The first of NAMES (NR, closest first) that a scan finds a struct or
  * union definition of, as "did you mean" text; NULL when none. ONLY (or
- * NULL): the units to scan, NR_ONLY of them. *INCOMPLETE: the scan could
- * not read some unit.
+ * NULL): the units to scan, NR_ONLY of them. *INCOMPLETE: some unit the
+ * scan could not read (clang's strx names) may hold a candidate: the
+ * libdw walk must answer instead.
  */
 static char *confirm_near(struct ll_finder *finder, const char *const *names, size_t nr,
-			  const uint32_t *only, size_t nr_only, size_t *which, bool *incomplete)
+			  const uint32_t *only, size_t nr_only, bool *incomplete)
 {
 	struct ll_scan_result r;
 	char *answer = NULL;
@@ -227,12 +246,7 @@ static char *confirm_near(struct ll_finder *finder, const char *const *names, si
 			    hit->via_typedef ||
 			    (hit->tag != DW_TAG_structure_type && hit->tag != DW_TAG_union_type))
 				continue;
-			struct strbuf sb = STRBUF_INIT;
-
-			sb_addf(&sb, "did you mean %s %s?",
-				hit->tag == DW_TAG_union_type ? "union" : "struct", names[i]);
-			answer = sb_detach(&sb);
-			*which = i;
+			answer = did_you_mean(hit->tag, names[i]);
 			break;
 		}
 	}
@@ -246,166 +260,141 @@ static char *confirm_near(struct ll_finder *finder, const char *const *names, si
 	return answer;
 }
 
+/*
+ * Whether a batch of NEAR's candidates from AT on, of BATCH, is one
+ * more to confirm; *NR: how many it holds.
+ */
+static bool next_batch(const struct near_list *near, size_t at, size_t batch, size_t *nr)
+{
+	*nr = near->n - at < batch ? near->n - at : batch;
+	return at < near->n;
+}
+
+/*
+ * The closest name within LIMIT of a struct or union the image defines,
+ * among the names .debug_str holds: candidates from the strings, then
+ * scanned for, closest first, so only a real definition is proposed.
+ * Costs filtered scans instead of a libdw walk of every unit.
+ */
 static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limit,
 			 bool *incomplete)
 {
-	const char *names[SUGGEST_CANDIDATES];	/* point into .debug_str */
 	struct near_list near;
+	char *answer = NULL;
+	size_t nr;
 
 	near_strings(finder, name, limit, &near);
-	if (!near.n)
-		return NULL;
-	for (size_t i = 0; i < near.n; i++)
-		names[i] = near.v[i].s;
-	size_t which;
+	for (size_t at = 0, batch = CONFIRM_BATCH; !answer && !*incomplete &&
+	     next_batch(&near, at, batch, &nr); at += nr, batch *= BATCH_GROWTH) {
+		const char **names = xmalloc(nr * sizeof(*names));
 
-	return confirm_near(finder, names, near.n, NULL, 0, &which, incomplete);
-}
-
-/* An index name within the limit, and its distance. */
-struct index_near {
-	const char *s;
-	size_t dist;
-};
-
-static int cmp_index_near(const void *a, const void *b)
-{
-	const struct index_near *x = a, *y = b;
-
-	if (x->dist != y->dist)
-		return x->dist < y->dist ? -1 : 1;
-	return strcmp(x->s, y->s);
-}
-
-static int cmp_unit(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
+		for (size_t i = 0; i < nr; i++)
+			names[i] = near.v[at + i].s;
+		answer = confirm_near(finder, names, nr, NULL, 0, incomplete);
+		free(names);
+	}
+	free(near.v);
+	return answer;
 }
 
 /*
- * When the index recorded every definition of each name FOUND[0..*NR)
- * (what --list, --audit and --contains leave): the ascending units holding
- * one, and the names, in order, that have any (NAMES, FOUND and *NR
- * become those). The first copy of each distinct definition is recorded,
- * so the first definition of a name in .debug_info order is in these
- * units. NULL when some name's definitions are unknown: then its units
- * come from the postings (most of the index file, read and checked).
+ * Index entry K's answer from its recorded definitions: the first (in
+ * .debug_info order) of a struct or union by that name, as the scan would
+ * meet it; a typedef's anonymous one is not the name's.
  */
-static uint32_t *def_units(const struct ll_name_index *ix, struct index_near *found, size_t *nr,
-			   const char **names, size_t *nr_units)
+static char *recorded_definition(const struct ll_name_index *ix, long k)
 {
-	uint32_t *units = NULL;
-	size_t n = 0, kept = 0;
+	size_t nd;
+	const struct ll_index_def *defs = ll_name_index_defs(ix, k, &nd), *first = NULL;
 
-	for (size_t i = 0; i < *nr; i++) {
-		long k = ll_name_index_find(ix, found[i].s);
+	for (size_t i = 0; i < nd; i++)
+		if ((defs[i].tag == DW_TAG_structure_type || defs[i].tag == DW_TAG_union_type) &&
+		    !(defs[i].flags & LL_INDEX_DEF_NAMELESS) && (!first || defs[i].die < first->die))
+			first = &defs[i];
+	return first ? did_you_mean((int)first->tag, ix->names + ix->name_off[k]) : NULL;
+}
 
-		if (k < 0 || !(ix->flags[k] & LL_INDEX_DEFS_KNOWN)) {
-			free(units);
-			return NULL;
-		}
-	}
-	for (size_t i = 0; i < *nr; i++) {
-		size_t nd;
-		const struct ll_index_def *defs = ll_name_index_defs(ix, ll_name_index_find(ix,
-									 found[i].s), &nd);
+/* Whether the index recorded the definitions of the name NEAR names. */
+static bool defs_recorded(const struct ll_name_index *ix, const struct near *near)
+{
+	long k = ll_name_index_find(ix, near->s);
 
-		if (!nd)
-			continue;
-		for (size_t d = 0; d < nd; d++) {
-			units = xgrow(units, n, sizeof(*units));
-			units[n++] = defs[d].unit;
-		}
-		found[kept] = found[i];
-		names[kept++] = found[i].s;
-	}
-	*nr = kept;
-	if (n)
-		qsort(units, n, sizeof(*units), cmp_unit);
-	size_t u = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (!u || units[u - 1] != units[i])
-			units[u++] = units[i];
-	*nr_units = u;
-	return units ? units : xcalloc(1, sizeof(*units));
+	return k >= 0 && (ix->flags[k] & LL_INDEX_DEFS_KNOWN);
 }
 
 /*
- * suggest_raw()'s answer, with the name index's help. Its candidates are
- * the SUGGEST_CANDIDATES strings of .debug_str closest to NAME, and its
- * answer the first of them that names a struct or union definition: a
- * name of the index. So the index's names within LIMIT, closest first,
- * are scanned for in their own units only, and the first one defined, X
- * at distance D, is the answer when suggest_raw() would have counted it
- * among its candidates: when the pass over .debug_str, run with limit D
- * (far cheaper than LIMIT: most strings fail its first filter), keeps X
- * among the SUGGEST_CANDIDATES closest. No index name within LIMIT: no
- * answer, and no pass at all. *FALLBACK: the index cannot answer alone
- * (too many near names, or postings it refused): suggest_raw() must.
+ * The NR names of V, whose definitions the index did not record, scanned
+ * for in the units its postings list for them. *FALLBACK: postings refused.
+ */
+static char *confirm_from_postings(struct ll_finder *finder, const struct near *v, size_t nr,
+				   bool *incomplete, bool *fallback)
+{
+	const char **names = xmalloc(nr * sizeof(*names));
+	char *answer = NULL, *note = NULL;
+	size_t nr_units = 0;
+	uint32_t *units;
+
+	for (size_t i = 0; i < nr; i++)
+		names[i] = v[i].s;
+	units = ll_name_index_units(finder->index, names, nr, &nr_units, &note);
+	if (note)
+		ll_notes_addf(finder->notes, "%s", note);
+	free(note);
+	if (units)
+		answer = confirm_near(finder, names, nr, units, nr_units, incomplete);
+	else
+		*fallback = true;
+	free(units);
+	free(names);
+	return answer;
+}
+
+/*
+ * suggest_raw()'s answer, from the name index: its names within LIMIT
+ * that .debug_str holds (LL_INDEX_IN_STR) are the candidates
+ * suggest_raw() confirms, in the same order, and the first one defined is
+ * the answer. A name whose definitions the index recorded answers without
+ * reading anything (what --list, --audit and --contains leave); a run of
+ * names it did not record is scanned for in the units their postings
+ * list. No index name within LIMIT: no answer, nothing read. *FALLBACK:
+ * the index cannot answer (postings refused): suggest_raw() must.
  */
 static char *suggest_indexed(struct ll_finder *finder, const char *name, size_t limit,
 			     bool *incomplete, bool *fallback)
 {
 	struct ll_name_index *ix = finder->index;
-	struct index_near found[SUGGEST_CANDIDATES];
-	const char *names[SUGGEST_CANDIDATES];
-	size_t nr = 0, len = strlen(name), nr_units = 0;
-	char *answer, *note = NULL;
-	uint32_t *units;
+	struct near_list near = { 0 };
+	size_t len = strlen(name);
+	char *answer = NULL;
 
 	*fallback = true;
 	if (finder->nr_units != ix->nr_units)
 		return NULL;
+	*fallback = false;
 	for (uint64_t i = 0; i < ix->nr_names; i++) {
 		const char *s = ix->names + ix->name_off[i];
 		size_t l = strlen(s), d;
 
 		/* Each edit changes the length by one at most. */
-		if (l + limit < len || l > len + limit ||
+		if (!(ix->flags[i] & LL_INDEX_IN_STR) || l + limit < len || l > len + limit ||
 		    (d = ll_edit_distance_n(name, len, s, l, limit)) > limit)
 			continue;
-		if (nr == SUGGEST_CANDIDATES)
-			return NULL;
-		found[nr++] = (struct index_near){ s, d };
+		near_add(&near, s, d);
 	}
-	*fallback = false;
-	if (!nr)
-		return NULL;
-	qsort(found, nr, sizeof(*found), cmp_index_near);
-	for (size_t i = 0; i < nr; i++)
-		names[i] = found[i].s;
-	units = def_units(ix, found, &nr, names, &nr_units);
-	if (!units)
-		units = ll_name_index_units(ix, names, nr, &nr_units, &note);
-	if (note)
-		ll_notes_addf(finder->notes, "%s", note);
-	free(note);
-	if (!units) {
-		*fallback = true;
-		return NULL;
+	near_sort(&near);
+	for (size_t i = 0, run; i < near.n && !answer && !*incomplete && !*fallback; i += run) {
+		if (defs_recorded(ix, &near.v[i])) {
+			answer = recorded_definition(ix, ll_name_index_find(ix, near.v[i].s));
+			run = 1;
+			continue;
+		}
+		for (run = 1; run < CONFIRM_BATCH && i + run < near.n &&
+			      !defs_recorded(ix, &near.v[i + run]); run++)
+			;
+		answer = confirm_from_postings(finder, &near.v[i], run, incomplete, fallback);
 	}
-	if (!nr) {
-		free(units);
-		return NULL;
-	}
-	size_t which = 0;
-
-	answer = confirm_near(finder, names, nr, units, nr_units, &which, incomplete);
-	free(units);
-	if (!answer || *incomplete)
-		return answer;
-	const struct index_near *x = &found[which];
-	struct near_list near;
-
-	near_strings(finder, name, x->dist, &near);
-	for (size_t i = 0; i < near.n; i++)
-		if (strcmp(near.v[i].s, x->s) == 0)
-			return answer;
-	free(answer);
-	return NULL;
+	free(near.v);
+	return answer;
 }
 
 struct in_scope {

@@ -63,7 +63,8 @@ static void capture_def(struct query_state *qs, Dwarf_Off die, const struct ll_f
 	qs->raw_defs[qs->nr_raw_defs++] = (struct raw_def){
 		.def = { .d = { .die = die, .size = sig->size, .members_hash = sig->members_hash,
 				.tag = (uint32_t)sig->tag, .line = sig->line,
-				.nr_members = sig->nr_members, .holes = LL_INDEX_NO_HOLES },
+				.nr_members = sig->nr_members, .holes = LL_INDEX_NO_HOLES,
+				.flags = sig->nameless ? LL_INDEX_DEF_NAMELESS : 0 },
 			 .file = intern(qs->capture, raw_file),
 			 .comp_dir = intern(qs->capture, comp_dir) },
 		.file_hash = h,

@@ -163,7 +163,7 @@ static bool entry_defs(const struct query_state *qs, const struct ll_scan_unit *
 	free(e->defs);
 	e->defs = defs;
 	e->nr_defs = qs->nr_raw_defs;
-	e->flags = LL_INDEX_DEFS_KNOWN | qs->declared_flags;
+	e->flags = (e->flags & LL_INDEX_IN_STR) | LL_INDEX_DEFS_KNOWN | qs->declared_flags;
 	return true;
 }
 

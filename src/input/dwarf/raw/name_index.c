@@ -30,10 +30,12 @@
  * 5: the layout of 4, with the four-lane checksum below. 6: the layout of
  * 5, but members hashes mix a hash of each member's name
  * (ll_sig_member()), not its bytes: a 5's hashes would tell equal
- * definitions apart.
+ * definitions apart. 7: the layout of 6, with LL_INDEX_IN_STR on names
+ * and LL_INDEX_DEF_NAMELESS in a definition's flags (a 6's zero there
+ * would let "did you mean" propose a typedef's anonymous struct).
  */
-#define INDEX_MAGIC "LLNIDX06"
-#define INDEX_VERSION 6
+#define INDEX_MAGIC "LLNIDX07"
+#define INDEX_VERSION 7
 /* An index file larger than this is refused (6.12's is ~7 MB). */
 #define INDEX_MAX_SIZE (512u << 20)
 
@@ -153,7 +155,7 @@ static int cmp_by_content(const void *a, const void *b)
  * neighbours are dropped.
  */
 void ll_name_index_entries_from_postings(const struct ll_scan_posting *postings, size_t n,
-					 char *const *names, size_t nr_names,
+					 char *const *names, const bool *name_strp, size_t nr_names,
 					 struct ll_index_entry **entries, size_t *nr)
 {
 	uint32_t *entry_of = xmalloc((nr_names ? nr_names : 1) * sizeof(*entry_of));
@@ -175,6 +177,8 @@ void ll_name_index_entries_from_postings(const struct ll_scan_posting *postings,
 		if (!i || strcmp(bc[i].name, bc[i - 1].name) != 0)
 			e[nr_entries++].name = bc[i].name;
 		entry_of[bc[i].id] = (uint32_t)(nr_entries - 1);
+		if (name_strp && name_strp[bc[i].id])
+			e[nr_entries - 1].flags |= LL_INDEX_IN_STR;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (postings[i].name >= nr_names)
@@ -277,7 +281,7 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 
 			def.file = string_add(&st, e[i].defs[d].file);
 			def.comp_dir = string_add(&st, e[i].defs[d].comp_dir);
-			def.reserved = 0;
+			def.flags &= LL_INDEX_DEF_NAMELESS;
 			sb_add(&defs, (const char *)&def, sizeof(def));
 		}
 		nr_defs += e[i].nr_defs;
@@ -493,7 +497,7 @@ static const char *check(struct ll_name_index *ix, const struct index_header *h,
 		if (ix->post_first[i + 1] < ix->post_first[i] || ix->def_first[i + 1] < ix->def_first[i])
 			return "its postings do not add up";
 		if (ix->flags[i] & ~(uint32_t)(LL_INDEX_DEFS_KNOWN | LL_INDEX_DECLARED_STRUCT |
-					       LL_INDEX_DECLARED_UNION) ||
+					       LL_INDEX_DECLARED_UNION | LL_INDEX_IN_STR) ||
 		    (!(ix->flags[i] & LL_INDEX_DEFS_KNOWN) && ix->def_first[i + 1] != ix->def_first[i]))
 			return "a name's flags are unknown";
 		for (uint32_t k = ix->def_first[i]; k < ix->def_first[i + 1]; k++) {
@@ -501,6 +505,7 @@ static const char *check(struct ll_name_index *ix, const struct index_header *h,
 
 			if (d->unit >= h->nr_units || d->die < units[d->unit].first_die ||
 			    d->die >= units[d->unit].end || !is_def_tag(d->tag) ||
+			    (d->flags & ~(uint32_t)LL_INDEX_DEF_NAMELESS) ||
 			    (d->file != LL_INDEX_NO_STRING && d->file >= h->strings_bytes) ||
 			    (d->comp_dir != LL_INDEX_NO_STRING && d->comp_dir >= h->strings_bytes))
 				return "a definition is out of range or order";

@@ -55,6 +55,17 @@ enum {
 	LL_INDEX_DEFS_KNOWN = 1,	/* its definitions are recorded (else: units only) */
 	LL_INDEX_DECLARED_STRUCT = 2,	/* some declaration of a struct or class */
 	LL_INDEX_DECLARED_UNION = 4,	/* some declaration of a union */
+	/*
+	 * .debug_str holds the name, whole or as the tail of a longer string:
+	 * a "did you mean" candidate (finder_suggest.c), as the scan would
+	 * meet it there.
+	 */
+	LL_INDEX_IN_STR = 8,
+};
+/* What a definition's flags say (ll_index_def.flags). */
+enum {
+	/* The aggregate has no name: the entry's name is a typedef's of it. */
+	LL_INDEX_DEF_NAMELESS = 1,
 };
 #define LL_INDEX_NO_STRING UINT32_MAX
 #define LL_INDEX_NO_HOLES UINT32_MAX
@@ -77,7 +88,7 @@ struct ll_index_def {
 	uint32_t file;		/* string offset, or LL_INDEX_NO_STRING: no known file */
 	uint32_t comp_dir;	/* string offset, or LL_INDEX_NO_STRING */
 	uint32_t holes;		/* of the built struct; LL_INDEX_NO_HOLES: never built */
-	uint32_t reserved;	/* 0 */
+	uint32_t flags;		/* LL_INDEX_DEF_* */
 };
 
 /* A definition on its way into an index: strings instead of offsets. */
@@ -125,10 +136,11 @@ void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_un
 /*
  * The entries of POSTINGS (a scan with by_unit, N of them, naming NAMES),
  * units only: sorted by name, into *ENTRIES, whose names point into
- * NAMES; free with ll_name_index_entries_free().
+ * NAMES; free with ll_name_index_entries_free(). NAME_STRP (the scan's,
+ * or NULL): an entry read by .debug_str offset anywhere is LL_INDEX_IN_STR.
  */
 void ll_name_index_entries_from_postings(const struct ll_scan_posting *postings, size_t n,
-					 char *const *names, size_t nr_names,
+					 char *const *names, const bool *name_strp, size_t nr_names,
 					 struct ll_index_entry **entries, size_t *nr);
 /* The entries of a loaded index (names and strings point into IX); -1 if refused. */
 int ll_name_index_entries_from_index(struct ll_name_index *ix, struct ll_index_entry **entries,

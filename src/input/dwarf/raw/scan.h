@@ -284,6 +284,11 @@ struct ll_scan_result {
 	uint8_t *verdicts;		/* by unit, owned; NULL when the input gave them */
 	char **names;			/* NAMES NULL: every struct/union/typedef name, */
 	size_t nr_names;		/* owned, unsorted, possibly repeated */
+	/*
+	 * NAMES NULL: whether names[i] was read by its .debug_str offset (so
+	 * .debug_str holds it), not inline; owned, nr_names of them.
+	 */
+	bool *name_strp;
 	struct ll_scan_posting *postings;	/* by_unit: in unit order, owned */
 	size_t nr_postings;
 	char **comp_dirs;		/* what the hits' comp_dir point to, owned */

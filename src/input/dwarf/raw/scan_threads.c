@@ -399,6 +399,14 @@ static void merge_results(struct ll_scan_result *out, const struct worker *w, un
 		nr_fallback += w[t].nr_fallback;
 		nr_vars += w[t].nr_vars;
 	}
+	if (collect_all) {
+		out->name_strp = xcalloc(out->nr_names ? out->nr_names : 1,
+					 sizeof(*out->name_strp));
+		for (unsigned t = 0; t < threads; t++)
+			for (size_t i = 0; i < w[t].nr_seen; i++)
+				if (w[t].seen[i].id < w[t].nr_names)
+					out->name_strp[names_base[t] + w[t].seen[i].id] = true;
+	}
 	out->variables = nr_vars ? xmalloc(nr_vars * sizeof(*out->variables)) : NULL;
 	out->hits = xmalloc((nr_hits + 1) * sizeof(*out->hits));
 	out->fallback_units = xmalloc((nr_fallback + 1) * sizeof(*out->fallback_units));

@@ -1,0 +1,20 @@
+/*
+ * "Did you mean": twenty variables one edit from idx_near_q, one struct
+ * two edits from it. The struct is the answer, however many closer
+ * strings .debug_str holds; the anonymous struct of a typedef one edit
+ * away is not a struct of that name.
+ */
+struct idx_nearby_q { int a; };
+typedef struct { int x; } idx_near_t;
+
+struct idx_nearby_q g_nearby;
+idx_near_t g_near_t;
+int idx_near_0, idx_near_1, idx_near_2, idx_near_3, idx_near_4;
+int idx_near_5, idx_near_6, idx_near_7, idx_near_8, idx_near_9;
+int idx_near_a, idx_near_b, idx_near_c, idx_near_d, idx_near_e;
+int idx_near_f, idx_near_g, idx_near_h, idx_near_i, idx_near_j;
+
+int main(void)
+{
+	return 0;
+}
