@@ -194,6 +194,13 @@ static int check_contained_type(const char *binary, const char *type, char *cons
 	return -1;
 }
 
+/* Whether GLOB takes in either globals aggregate (lookup_globals()). */
+static bool globals_wanted(const char *glob)
+{
+	return ll_glob_component(glob, LL_GLOBALS_NAME, strlen(LL_GLOBALS_NAME)) ||
+	       ll_glob_component(glob, LL_PERCPU_NAME, strlen(LL_PERCPU_NAME));
+}
+
 /*
  * --audit='*' and --audit=variables take the global variables in too, looked
  * up after the structs (whose lookup reports a damaged image first), into
@@ -275,6 +282,9 @@ int cli_discover(struct options *o)
 		nq++;
 	}
 	results = xcalloc(n + 2, sizeof(*results));
+	/* The symbol table is read beside the structs' lookup, which leaves a core idle. */
+	if (o->audit_glob && globals_wanted(glob))
+		ll_input_globals_ahead(in);
 	if (ll_input_lookup(in, queries, nq, results, &err) ||
 	    (o->audit_glob && lookup_globals(in, glob, queries, results, &nq, &err))) {
 		ll_report_error(&err);

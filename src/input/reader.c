@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "input/elf/globals.h"
 #include "input/elf/thin_archive.h"
 #include "util/read_file.h"
+#include "util/threads.h"
 #include "util/strbuf.h"
 
 struct ll_input {
@@ -32,6 +34,14 @@ struct ll_input {
 	/* Both globals aggregates, read at the first globals query; each taken once. */
 	struct ll_globals globals;
 	bool have_globals, globals_taken[2];
+	/* ll_input_globals_ahead(): GLOBALS read on a thread of its own. */
+	struct {
+		pthread_t thread;
+		bool running;
+		unsigned cacheline;
+		int rc;
+		struct ll_error err;
+	} ahead;
 };
 
 /* Which of .BTF and .debug_info an ELF file carries (with bytes in it). */
@@ -139,10 +149,55 @@ int ll_input_open(const char *path, const struct ll_input_options *opts,
 	return in->ops->open(path, raw, opts, &in->state, err);
 }
 
+static void *read_globals_ahead(void *arg)
+{
+	struct ll_input *in = arg;
+
+	in->ahead.rc = ll_globals_read(in->path, in->ahead.cacheline, &in->debug_vars, &in->globals,
+				       &in->ahead.err);
+	return NULL;
+}
+
+void ll_input_globals_ahead(struct ll_input *in)
+{
+	struct ll_error err;
+
+	if (in->ahead.running || in->have_globals || ll_threads() < 2)
+		return;
+	if (!in->have_debug_vars && in->ops->variables) {
+		/* A failure is the globals query's to report, after the lookup's own. */
+		if (in->ops->variables(in->state, &in->debug_vars, &err)) {
+			ll_variables_release(&in->debug_vars);
+			return;
+		}
+		in->have_debug_vars = true;
+	}
+	in->ahead.cacheline = ll_input_arch_cacheline(in);
+	in->ahead.running = pthread_create(&in->ahead.thread, NULL, read_globals_ahead, in) == 0;
+}
+
+/* What the thread of ll_input_globals_ahead() read, as ll_globals_read() returns it. */
+static int join_globals_ahead(struct ll_input *in, struct ll_error *err)
+{
+	pthread_join(in->ahead.thread, NULL);
+	in->ahead.running = false;
+	if (in->ahead.rc) {
+		*err = in->ahead.err;
+		return -1;
+	}
+	in->have_globals = true;
+	in->globals_taken[0] = in->globals_taken[1] = false;
+	return 0;
+}
+
 void ll_input_close(struct ll_input *in)
 {
+	struct ll_error ignored;
+
 	if (!in)
 		return;
+	if (in->ahead.running)
+		(void)join_globals_ahead(in, &ignored);
 	if (in->ops)
 		in->ops->close(in->state);
 	ll_variables_release(&in->debug_vars);
@@ -208,6 +263,8 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 	 */
 	int kind = strcmp(q->name, LL_PERCPU_NAME) == 0;	/* ll_globals' index */
 
+	if (in->ahead.running && join_globals_ahead(in, err))
+		return -1;
 	if (!in->have_globals || in->globals_taken[kind]) {
 		ll_globals_release(&in->globals);
 		in->have_globals = false;

@@ -158,6 +158,16 @@ struct ll_lookup_result {
 };
 
 /*
+ * Start reading both globals aggregates (the debug format's variables
+ * first, here; then the symbol table, on a thread of its own) for the
+ * globals queries that follow the next lookup: --audit's lookup of the
+ * structs keeps one core busy, mostly. The first globals query takes what
+ * the thread read, or fails as it would have alone; nothing is reported
+ * here, and ll_input_close() waits for the thread.
+ */
+void ll_input_globals_ahead(struct ll_input *in);
+
+/*
  * Resolve every query in one pass over the binary. results[i] answers
  * queries[i]. Returns -1 only when the binary itself is unreadable; then
  * every result is released already.

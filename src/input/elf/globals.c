@@ -110,6 +110,15 @@ static struct section_info *section_infos(Elf *elf, bool relocatable, size_t nse
 	return info;
 }
 
+/* Which aggregate SYM's variable goes to, by its section; NO_KIND: not a sized, defined object. */
+static int symbol_kind(const GElf_Sym *sym, size_t nsec, const struct section_info *info)
+{
+	if (GELF_ST_TYPE(sym->st_info) != STT_OBJECT || !sym->st_size ||
+	    sym->st_shndx == SHN_UNDEF || sym->st_shndx >= nsec)
+		return NO_KIND;
+	return info[sym->st_shndx].kind;
+}
+
 /* The symbol table's variables of both kinds, in one pass: OUT[KIND_GLOBALS], OUT[KIND_PERCPU]. */
 static int collect(Elf *elf, const char *path, struct vars out[NR_KINDS], struct ll_error *err)
 {
@@ -132,22 +141,29 @@ static int collect(Elf *elf, const char *path, struct vars out[NR_KINDS], struct
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
 			continue;
 		data = elf_getdata(scn, NULL);
-		size_t nsyms = data ? data->d_size / sh.sh_entsize : 0;
+		size_t nsyms = data ? data->d_size / sh.sh_entsize : 0, room[NR_KINDS] = { 0 };
+		GElf_Sym sym;
+		int kind;
 
 		/*
-		 * Room for every symbol in each kind: a vmlinux's ~10^5 grown by
-		 * doubling were copied ~17 times; pages never written cost nothing.
+		 * Room counted first, each kind's exactly: a vmlinux's ~10^5
+		 * grown by doubling were copied ~17 times, and room for every
+		 * symbol in each kind came from the heap, whose huge pages made
+		 * the unwritten part resident too (bench/RESULTS.md). The bytes
+		 * libelf has, not what a damaged header claims.
 		 */
-		for (int k = 0; k < NR_KINDS && nsyms; k++)
-			out[k].v = xrealloc(out[k].v, (out[k].n + nsyms) * sizeof(*out[k].v));
-		/* The bytes libelf has, not what a damaged header claims. */
+		for (size_t k = 0; k < nsyms; k++)
+			if (gelf_getsym(data, (int)k, &sym) &&
+			    (kind = symbol_kind(&sym, nsec, info)) != NO_KIND)
+				room[kind]++;
+		for (int k = 0; k < NR_KINDS; k++)
+			if (room[k])
+				out[k].v = xrealloc(out[k].v, (out[k].n + room[k]) * sizeof(*out[k].v));
 		for (size_t k = 0; k < nsyms; k++) {
-			GElf_Sym sym;
 			const char *name;
 
-			if (!gelf_getsym(data, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
-			    !sym.st_size || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= nsec ||
-			    info[sym.st_shndx].kind == NO_KIND)
+			if (!gelf_getsym(data, (int)k, &sym) ||
+			    symbol_kind(&sym, nsec, info) == NO_KIND)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || !*name)
