@@ -349,6 +349,21 @@ static char *confirm_from_postings(struct ll_finder *finder, const struct near *
 	return answer;
 }
 
+struct index_near {
+	const struct ll_name_index *ix;
+	struct near_list *out;
+};
+
+/* ll_name_index_each_near(): name K, DIST edits away, is a candidate if .debug_str holds it. */
+static bool add_in_str(void *arg, uint64_t k, size_t dist)
+{
+	struct index_near *in = arg;
+
+	if (in->ix->flags[k] & LL_INDEX_IN_STR)
+		near_add(in->out, in->ix->names + in->ix->name_off[k], dist);
+	return false;
+}
+
 /*
  * suggest_raw()'s answer, from the name index: its names within LIMIT
  * that .debug_str holds (LL_INDEX_IN_STR) are the candidates
@@ -364,23 +379,14 @@ static char *suggest_indexed(struct ll_finder *finder, const char *name, size_t 
 {
 	struct ll_name_index *ix = finder->index;
 	struct near_list near = { 0 };
-	size_t len = strlen(name);
+	struct index_near in_str = { ix, &near };
 	char *answer = NULL;
 
 	*fallback = true;
 	if (finder->nr_units != ix->nr_units)
 		return NULL;
 	*fallback = false;
-	for (uint64_t i = 0; i < ix->nr_names; i++) {
-		const char *s = ix->names + ix->name_off[i];
-		size_t l = strlen(s), d;
-
-		/* Each edit changes the length by one at most. */
-		if (!(ix->flags[i] & LL_INDEX_IN_STR) || l + limit < len || l > len + limit ||
-		    (d = ll_edit_distance_n(name, len, s, l, limit)) > limit)
-			continue;
-		near_add(&near, s, d);
-	}
+	ll_name_index_each_near(ix, name, limit, add_in_str, &in_str);
 	near_sort(&near);
 	for (size_t i = 0, run; i < near.n && !answer && !*incomplete && !*fallback; i += run) {
 		if (defs_recorded(ix, &near.v[i])) {

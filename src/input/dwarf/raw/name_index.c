@@ -669,7 +669,8 @@ static bool more_bits(uint64_t x, size_t n)
 	return x != 0;
 }
 
-bool ll_name_index_has_near(const struct ll_name_index *ix, const char *name, size_t limit)
+bool ll_name_index_each_near(const struct ll_name_index *ix, const char *name, size_t limit,
+			     bool (*fn)(void *arg, uint64_t k, size_t dist), void *arg)
 {
 	size_t len = strlen(name);
 	uint64_t name_set = byte_classes(name, len);
@@ -689,10 +690,25 @@ bool ll_name_index_has_near(const struct ll_name_index *ix, const char *name, si
 
 		if (more_bits(set & ~name_set, limit) || more_bits(name_set & ~set, limit))
 			continue;
-		if (ll_edit_distance_n(name, len, s, l, limit) <= limit)
+		size_t d = ll_edit_distance_n(name, len, s, l, limit);
+
+		if (d <= limit && fn(arg, i, d))
 			return true;
 	}
 	return false;
+}
+
+static bool any_near(void *arg, uint64_t k, size_t dist)
+{
+	(void)arg;
+	(void)k;
+	(void)dist;
+	return true;
+}
+
+bool ll_name_index_has_near(const struct ll_name_index *ix, const char *name, size_t limit)
+{
+	return ll_name_index_each_near(ix, name, limit, any_near, NULL);
 }
 
 /* Read and check the postings section: 0, or -1 with *NOTE. */

@@ -170,6 +170,13 @@ long ll_name_index_find(const struct ll_name_index *ix, const char *name);
  * "ns::NAME" to propose either.)
  */
 bool ll_name_index_has_near(const struct ll_name_index *ix, const char *name, size_t limit);
+/*
+ * FN(ARG, K, DIST) for each name K of IX within LIMIT edits of NAME, DIST
+ * edits away, in the index's order, until FN returns true; returns
+ * whether it did.
+ */
+bool ll_name_index_each_near(const struct ll_name_index *ix, const char *name, size_t limit,
+			     bool (*fn)(void *arg, uint64_t k, size_t dist), void *arg);
 
 /* Name K's definitions, in the order a lookup meets them. */
 static inline const struct ll_index_def *ll_name_index_defs(const struct ll_name_index *ix,
