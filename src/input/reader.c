@@ -38,6 +38,7 @@ struct ll_input {
 	struct {
 		pthread_t thread;
 		bool running;
+		bool vars_failed;	/* the debug variables' error is ERR, to report */
 		unsigned cacheline;
 		int rc;
 		struct ll_error err;
@@ -160,14 +161,17 @@ static void *read_globals_ahead(void *arg)
 
 void ll_input_globals_ahead(struct ll_input *in)
 {
-	struct ll_error err;
-
-	if (in->ahead.running || in->have_globals || ll_threads() < 2)
+	if (in->ahead.running || in->ahead.vars_failed || in->have_globals || ll_threads() < 2)
 		return;
 	if (!in->have_debug_vars && in->ops->variables) {
-		/* A failure is the globals query's to report, after the lookup's own. */
-		if (in->ops->variables(in->state, &in->debug_vars, &err)) {
+		/*
+		 * A failure is the globals query's to report, after the
+		 * lookup's own: kept, since the reader gave up the listing's
+		 * variables in reading them.
+		 */
+		if (in->ops->variables(in->state, &in->debug_vars, &in->ahead.err)) {
 			ll_variables_release(&in->debug_vars);
+			in->ahead.vars_failed = true;
 			return;
 		}
 		in->have_debug_vars = true;
@@ -248,6 +252,11 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 		r->status = LL_MISSING;
 		r->detail = xstrdup("there are global " LL_GLOBALS_NAME " and global " LL_PERCPU_NAME);
 		return 0;
+	}
+	if (in->ahead.vars_failed) {
+		in->ahead.vars_failed = false;
+		*err = in->ahead.err;
+		return -1;
 	}
 	if (!in->have_debug_vars && in->ops->variables) {
 		if (in->ops->variables(in->state, &in->debug_vars, err)) {

@@ -142,8 +142,8 @@ def main():
     exe = build(a.workdir, "idx")
     other = build(a.workdir, "idx-other", extra="1")
     near = os.path.join(a.workdir, "near")
-    run(["gcc", "-g", "-O0", "-Wl,--build-id", "-o", near, os.path.join(HERE, "near.c")],
-        check=True)
+    run(["gcc", "-g", "-O0", "-Wl,--build-id", "-o", near, os.path.join(HERE, "near.c"),
+         os.path.join(HERE, "near2.c")], check=True)
     # A binary changed in the last 2 s gets no index (a change in the same
     # timestamp tick could follow unseen): let them age.
     p = lint.run("--list", exe, extra_env=env)
@@ -451,13 +451,20 @@ def check_beyond(ok, lint, beyond, cache):
 def check_near(ok, lint, exe, cache):
     """"Did you mean" proposes the closest struct or union the binary defines,
     however many closer strings (variables) .debug_str holds, and never a
-    typedef's anonymous struct; with the index (every definition recorded,
-    or units only) as without it."""
+    typedef's anonymous struct, a name .debug_str does not hold, or one
+    with a byte no identifier has; with the index (every definition
+    recorded, units only, or naming a DIE that is not the definition) as
+    without it."""
     env = {"XDG_CACHE_HOME": cache}
     want = {"idx_near_q": "did you mean struct idx_nearby_q?",
             "idx_near_u": "did you mean struct idx_nearby_q?",
             "idx_nearby_qq": "did you mean struct idx_nearby_q?",
-            "idx_nezr_t": None}     # one edit from the typedef idx_near_t only
+            "idx_nezr_t": None,     # one edit from the typedef idx_near_t only
+            # one line of near.h: a typedef's anonymous struct in near.c, the
+            # struct near_foox in near2.c (both recorded, one nameless)
+            "near_fooy": "did you mean struct near_foox?",
+            "near_bar": None,       # near$bar: the scan meets only its tail, bar
+            "qzz": None}            # qz: inline, and no string of .debug_str ends so
 
     def answers(extra):
         return {q: lint.run(exe, "struct", q, extra_env=dict(env, **extra)) for q in want}
@@ -474,7 +481,21 @@ def check_near(ok, lint, exe, cache):
     ok(p.returncode == 0 and os.path.isfile(index) and warm == cold,
        "did you mean: answered from the index as without it", {q: (warm[q].stderr, cold[q].stderr)
                                                               for q in want if warm[q] != cold[q]})
-    units_only = decode(open(index, "rb").read())
+    good = open(index, "rb").read()
+    # A definition recorded at another DIE (a forged or stale index): read
+    # and found wrong, with a note; the scan answers.
+    moved = decode(good)
+    for e in moved["entries"]:
+        if e["name"] == b"idx_nearby_q":
+            for d in e["defs"]:
+                d[0] = [x for x in moved["entries"] if x["name"] == b"idx_near_t"][0]["defs"][0][0]
+    open(index, "wb").write(encode(moved))
+    p = lint.run(exe, "struct", "idx_near_q", extra_env=env)
+    ok(p.returncode == 2 and p.stderr.rstrip().endswith(want["idx_near_q"]) and
+       "is not its definition" in p.stderr,
+       "did you mean: a recorded definition that is not one is noted, and the scan answers",
+       p.stderr)
+    units_only = decode(good)
     for e in units_only["entries"]:
         e["flags"], e["defs"] = e["flags"] & IN_STR, []
     open(index, "wb").write(encode(units_only))

@@ -298,12 +298,35 @@ static char *suggest_raw(struct ll_finder *finder, const char *name, size_t limi
 }
 
 /*
+ * Whether DEF, the index's record of a definition of NAME, is one: its
+ * DIE read, as a build checks what the index names (the checksums catch
+ * damage, not a stale or forged record).
+ */
+static bool recorded_is_real(struct ll_finder *finder, const struct ll_index_def *def,
+			     const char *name)
+{
+	struct ll_error err;
+	Dwarf_Die die;
+	Dwarf_Attribute attr;
+	const char *found;
+
+	if (ll_finder_prepare(finder, def->die, &err) || !dwarf_offdie(finder->dwarf, def->die, &die))
+		return false;
+	found = dwarf_diename(&die);
+	return dwarf_tag(&die) == (int)def->tag && !dwarf_attr(&die, DW_AT_declaration, &attr) &&
+	       found && strcmp(found, name) == 0;
+}
+
+/*
  * Index entry K's answer from its recorded definitions: the first (in
  * .debug_info order) of a struct or union by that name, as the scan would
- * meet it; a typedef's anonymous one is not the name's.
+ * meet it; a typedef's anonymous one is not the name's. *FORGED: the
+ * index names a DIE that is not that definition (a note says so).
  */
-static char *recorded_definition(const struct ll_name_index *ix, long k)
+static char *recorded_definition(struct ll_finder *finder, long k, bool *forged)
 {
+	const struct ll_name_index *ix = finder->index;
+	const char *name = ix->names + ix->name_off[k];
 	size_t nd;
 	const struct ll_index_def *defs = ll_name_index_defs(ix, k, &nd), *first = NULL;
 
@@ -311,7 +334,16 @@ static char *recorded_definition(const struct ll_name_index *ix, long k)
 		if ((defs[i].tag == DW_TAG_structure_type || defs[i].tag == DW_TAG_union_type) &&
 		    !(defs[i].flags & LL_INDEX_DEF_NAMELESS) && (!first || defs[i].die < first->die))
 			first = &defs[i];
-	return first ? did_you_mean((int)first->tag, ix->names + ix->name_off[k]) : NULL;
+	if (!first)
+		return NULL;
+	if (!recorded_is_real(finder, first, name)) {
+		ll_notes_addf(finder->notes, "the name index %s names DIE 0x%llx for %s, but it is "
+			      "not its definition; ignoring the index for \"did you mean\"",
+			      ix->path ? ix->path : "", (unsigned long long)first->die, name);
+		*forged = true;
+		return NULL;
+	}
+	return did_you_mean((int)first->tag, name);
 }
 
 /* Whether the index recorded the definitions of the name NEAR names. */
@@ -352,15 +384,35 @@ static char *confirm_from_postings(struct ll_finder *finder, const struct near *
 struct index_near {
 	const struct ll_name_index *ix;
 	struct near_list *out;
+	uint64_t bits[256];	/* char_bits() */
 };
 
-/* ll_name_index_each_near(): name K, DIST edits away, is a candidate if .debug_str holds it. */
+/*
+ * Whether near_pass_run() would meet NAME as a candidate: identifier
+ * characters only (it reads a string's tail up to the first other byte),
+ * not starting with a digit.
+ */
+static bool pass_would_meet(const char *name, const uint64_t bits[256])
+{
+	if (!*name || (*name >= '0' && *name <= '9'))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!bits[(unsigned char)*p])
+			return false;
+	return true;
+}
+
+/*
+ * ll_name_index_each_near(): name K, DIST edits away, is a candidate if
+ * .debug_str holds it as the pass over .debug_str would meet it.
+ */
 static bool add_in_str(void *arg, uint64_t k, size_t dist)
 {
 	struct index_near *in = arg;
+	const char *name = in->ix->names + in->ix->name_off[k];
 
-	if (in->ix->flags[k] & LL_INDEX_IN_STR)
-		near_add(in->out, in->ix->names + in->ix->name_off[k], dist);
+	if ((in->ix->flags[k] & LL_INDEX_IN_STR) && pass_would_meet(name, in->bits))
+		near_add(in->out, name, dist);
 	return false;
 }
 
@@ -368,29 +420,32 @@ static bool add_in_str(void *arg, uint64_t k, size_t dist)
  * suggest_raw()'s answer, from the name index: its names within LIMIT
  * that .debug_str holds (LL_INDEX_IN_STR) are the candidates
  * suggest_raw() confirms, in the same order, and the first one defined is
- * the answer. A name whose definitions the index recorded answers without
- * reading anything (what --list, --audit and --contains leave); a run of
+ * the answer. A name whose definitions the index recorded answers with
+ * its DIE read (what --list, --audit and --contains leave); a run of
  * names it did not record is scanned for in the units their postings
  * list. No index name within LIMIT: no answer, nothing read. *FALLBACK:
- * the index cannot answer (postings refused): suggest_raw() must.
+ * the index cannot answer (postings refused, or a recorded definition
+ * that is not one): suggest_raw() must.
  */
 static char *suggest_indexed(struct ll_finder *finder, const char *name, size_t limit,
 			     bool *incomplete, bool *fallback)
 {
 	struct ll_name_index *ix = finder->index;
 	struct near_list near = { 0 };
-	struct index_near in_str = { ix, &near };
+	struct index_near in_str = { ix, &near, { 0 } };
 	char *answer = NULL;
 
 	*fallback = true;
 	if (finder->nr_units != ix->nr_units)
 		return NULL;
 	*fallback = false;
+	char_bits(in_str.bits);
 	ll_name_index_each_near(ix, name, limit, add_in_str, &in_str);
 	near_sort(&near);
 	for (size_t i = 0, run; i < near.n && !answer && !*incomplete && !*fallback; i += run) {
 		if (defs_recorded(ix, &near.v[i])) {
-			answer = recorded_definition(ix, ll_name_index_find(ix, near.v[i].s));
+			answer = recorded_definition(finder, ll_name_index_find(ix, near.v[i].s),
+						     fallback);
 			run = 1;
 			continue;
 		}

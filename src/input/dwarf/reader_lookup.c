@@ -53,7 +53,9 @@ static void capture_def(struct query_state *qs, Dwarf_Off die, const struct ll_f
 	for (size_t i = 0; i < qs->nr_raw_defs; i++) {
 		const struct raw_def *r = &qs->raw_defs[i];
 
+		/* A typedef's anonymous copy is not a struct of the name ("did you mean"). */
 		if (r->file_hash == h && r->def.d.tag == (uint32_t)sig->tag &&
+		    r->def.d.flags == (sig->nameless ? LL_INDEX_DEF_NAMELESS : 0u) &&
 		    r->def.d.size == sig->size && r->def.d.line == sig->line &&
 		    r->def.d.members_hash == sig->members_hash &&
 		    r->def.d.nr_members == sig->nr_members)
