@@ -3,3 +3,4 @@
 #include "near.h"
 
 struct near_foox g_foox;
+struct near_su { long b; } g_su_struct;

@@ -463,8 +463,12 @@ def check_near(ok, lint, exe, cache):
             # one line of near.h: a typedef's anonymous struct in near.c, the
             # struct near_foox in near2.c (both recorded, one nameless)
             "near_fooy": "did you mean struct near_foox?",
-            "near_bar": None,       # near$bar: the scan meets only its tail, bar
-            "qzz": None}            # qz: inline, and no string of .debug_str ends so
+            # near$bar, one edit away: the scan meets only its tail, bar
+            "near_bar": "did you mean union near_su?",
+            "qzz": None,            # qz: inline, and no string of .debug_str ends so
+            # union near_su in near.c, struct near_su in near2.c: the first in
+            # .debug_info order, on any thread
+            "near_sv": "did you mean union near_su?"}
 
     def answers(extra):
         return {q: lint.run(exe, "struct", q, extra_env=dict(env, **extra)) for q in want}

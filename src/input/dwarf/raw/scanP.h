@@ -263,7 +263,13 @@ struct worker {
 	struct abbrev_table abbrevs;
 	size_t lead;			/* scan_names_end()'s first needle: the last to lead */
 	atomic_size_t *units_done;	/* shared by all workers */
-	atomic_bool *stop;		/* shared: in->stop_at_first_definition was met */
+	atomic_bool *stop;		/* shared: a wrong guess gave the scan up */
+	/*
+	 * Shared: the lowest unit where in->stop_at_first_definition was met
+	 * (SIZE_MAX: none yet). Units past it are not read; those before it
+	 * all are, so that the first definition is the same on any thread.
+	 */
+	atomic_size_t *first_defined;
 	size_t nr_units;
 	bool report;			/* this worker runs in the caller's thread */
 	/* collect_all: the distinct names seen, as .debug_str offsets or copies */
@@ -397,6 +403,8 @@ size_t scan_may_contain(struct worker *w, const unsigned char *p, size_t n, size
 bool scan_load_unit(struct worker *w, const struct ll_scan_unit *u);
 bool scan_settle_guessed(struct worker *w, size_t i);
 bool scan_defines_first_name(const struct worker *w, size_t first);
+/* The unit being read (w->unit) defines NAMES[0]: *first_defined lowered to it. */
+void scan_first_defined_here(struct worker *w);
 bool scan_prefix(struct worker *w, size_t i, const struct ll_scan_unit *u);
 
 /* scan_threads.c */

@@ -9,7 +9,9 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 		size_t i = w->only ? w->only[k] : k;
 		const struct ll_scan_unit *u = &w->units[i];
 
-		if (atomic_load_explicit(w->stop, memory_order_relaxed))
+		/* Units come in ascending order: past the first definition, so are the rest. */
+		if (atomic_load_explicit(w->stop, memory_order_relaxed) ||
+		    i > atomic_load_explicit(w->first_defined, memory_order_relaxed))
 			break;
 		w->unit = (uint32_t)i;
 
@@ -66,7 +68,7 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 			if (w->in->distinct)
 				scan_keep_distinct(w, u, &ul, before);
 			else if (w->in->stop_at_first_definition && scan_defines_first_name(w, before))
-				atomic_store_explicit(w->stop, true, memory_order_relaxed);
+				scan_first_defined_here(w);
 		}
 		scan_unit_lines_release(&ul);
 	}
@@ -495,6 +497,7 @@ int scan_walked(const struct ll_scan_input *in, struct targets *targets,
 	struct worker *w = xcalloc(threads, sizeof(*w));
 	atomic_size_t units_done = 0, next_chunk = 0;
 	atomic_bool stop = false, wrong_guess = false;
+	atomic_size_t first_defined = SIZE_MAX;
 	pthread_t *tids = xcalloc(threads, sizeof(*tids));
 	size_t nr_chunks;
 	struct chunk *chunks = make_chunks(in, units, only, nr_work, threads, &nr_chunks);
@@ -516,6 +519,7 @@ int scan_walked(const struct ll_scan_input *in, struct targets *targets,
 		w[t].next_chunk = &next_chunk;
 		w[t].units_done = &units_done;
 		w[t].stop = &stop;
+		w[t].first_defined = &first_defined;
 		w[t].nr_units = nr_units;
 		w[t].report = t == 0;
 		w[t].targets = targets;

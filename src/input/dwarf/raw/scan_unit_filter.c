@@ -484,6 +484,16 @@ bool scan_defines_first_name(const struct worker *w, size_t first)
 	return false;
 }
 
+void scan_first_defined_here(struct worker *w)
+{
+	size_t seen = atomic_load_explicit(w->first_defined, memory_order_relaxed);
+
+	while (w->unit < seen &&
+	       !atomic_compare_exchange_weak_explicit(w->first_defined, &seen, w->unit,
+						      memory_order_relaxed, memory_order_relaxed))
+		;
+}
+
 /*
  * Bytes of a unit read before the rest, when a walk may stop early
  * (targets' stop_when_defined), in units of at least UNIT_PREFIX_MIN.
@@ -564,7 +574,7 @@ bool scan_prefix(struct worker *w, size_t i, const struct ll_scan_unit *u)
 	if (w->in->distinct)
 		scan_keep_distinct(w, u, &ul, before);
 	else if (w->in->stop_at_first_definition && scan_defines_first_name(w, before))
-		atomic_store_explicit(w->stop, true, memory_order_relaxed);
+		scan_first_defined_here(w);
 	scan_unit_lines_release(&ul);
 	return true;
 }
