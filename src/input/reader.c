@@ -150,6 +150,19 @@ int ll_input_open(const char *path, const struct ll_input_options *opts,
 	return in->ops->open(path, raw, opts, &in->state, err);
 }
 
+/* The debug format's variables, once: both globals aggregates read them. */
+static int read_debug_vars(struct ll_input *in, struct ll_error *err)
+{
+	if (in->have_debug_vars || !in->ops->variables)
+		return 0;
+	if (in->ops->variables(in->state, &in->debug_vars, err)) {
+		ll_variables_release(&in->debug_vars);
+		return -1;
+	}
+	in->have_debug_vars = true;
+	return 0;
+}
+
 static void *read_globals_ahead(void *arg)
 {
 	struct ll_input *in = arg;
@@ -163,18 +176,14 @@ void ll_input_globals_ahead(struct ll_input *in)
 {
 	if (in->ahead.running || in->ahead.vars_failed || in->have_globals || ll_threads() < 2)
 		return;
-	if (!in->have_debug_vars && in->ops->variables) {
-		/*
-		 * A failure is the globals query's to report, after the
-		 * lookup's own: kept, since the reader gave up the listing's
-		 * variables in reading them.
-		 */
-		if (in->ops->variables(in->state, &in->debug_vars, &in->ahead.err)) {
-			ll_variables_release(&in->debug_vars);
-			in->ahead.vars_failed = true;
-			return;
-		}
-		in->have_debug_vars = true;
+	/*
+	 * A failure is the globals query's to report, after the lookup's
+	 * own: kept, since the reader gave up the listing's variables in
+	 * reading them.
+	 */
+	if (read_debug_vars(in, &in->ahead.err)) {
+		in->ahead.vars_failed = true;
+		return;
 	}
 	in->ahead.cacheline = ll_input_arch_cacheline(in);
 	in->ahead.running = pthread_create(&in->ahead.thread, NULL, read_globals_ahead, in) == 0;
@@ -258,13 +267,8 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 		*err = in->ahead.err;
 		return -1;
 	}
-	if (!in->have_debug_vars && in->ops->variables) {
-		if (in->ops->variables(in->state, &in->debug_vars, err)) {
-			ll_variables_release(&in->debug_vars);
-			return -1;
-		}
-		in->have_debug_vars = true;
-	}
+	if (read_debug_vars(in, err))
+		return -1;
 	/*
 	 * Both aggregates are read at the first globals query: the symbol
 	 * table once, not once each. A query of a kind taken already (asked

@@ -346,12 +346,12 @@ static char *recorded_definition(struct ll_finder *finder, long k, bool *forged)
 	return did_you_mean((int)first->tag, name);
 }
 
-/* Whether the index recorded the definitions of the name NEAR names. */
-static bool defs_recorded(const struct ll_name_index *ix, const struct near *near)
+/* The index entry of the name NEAR names, when it recorded its definitions; else -1. */
+static long recorded_entry(const struct ll_name_index *ix, const struct near *near)
 {
 	long k = ll_name_index_find(ix, near->s);
 
-	return k >= 0 && (ix->flags[k] & LL_INDEX_DEFS_KNOWN);
+	return k >= 0 && (ix->flags[k] & LL_INDEX_DEFS_KNOWN) ? k : -1;
 }
 
 /*
@@ -443,14 +443,15 @@ static char *suggest_indexed(struct ll_finder *finder, const char *name, size_t 
 	ll_name_index_each_near(ix, name, limit, add_in_str, &in_str);
 	near_sort(&near);
 	for (size_t i = 0, run; i < near.n && !answer && !*incomplete && !*fallback; i += run) {
-		if (defs_recorded(ix, &near.v[i])) {
-			answer = recorded_definition(finder, ll_name_index_find(ix, near.v[i].s),
-						     fallback);
+		long k = recorded_entry(ix, &near.v[i]);
+
+		if (k >= 0) {
+			answer = recorded_definition(finder, k, fallback);
 			run = 1;
 			continue;
 		}
 		for (run = 1; run < CONFIRM_BATCH && i + run < near.n &&
-			      !defs_recorded(ix, &near.v[i + run]); run++)
+			      recorded_entry(ix, &near.v[i + run]) < 0; run++)
 			;
 		answer = confirm_from_postings(finder, &near.v[i], run, incomplete, fallback);
 	}

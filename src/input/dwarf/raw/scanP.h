@@ -402,9 +402,11 @@ enum filter_verdict scan_filter_unit(struct worker *w, size_t i, const unsigned 
 size_t scan_may_contain(struct worker *w, const unsigned char *p, size_t n, size_t inline_max);
 bool scan_load_unit(struct worker *w, const struct ll_scan_unit *u);
 bool scan_settle_guessed(struct worker *w, size_t i);
-bool scan_defines_first_name(const struct worker *w, size_t first);
-/* The unit being read (w->unit) defines NAMES[0]: *first_defined lowered to it. */
-void scan_first_defined_here(struct worker *w);
+/*
+ * With in->stop_at_first_definition, when the unit being read (w->unit)
+ * defines NAMES[0] in its hits from FIRST on: *first_defined lowered to it.
+ */
+void scan_note_first_definition(struct worker *w, size_t first);
 bool scan_prefix(struct worker *w, size_t i, const struct ll_scan_unit *u);
 
 /* scan_threads.c */

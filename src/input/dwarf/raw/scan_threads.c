@@ -67,8 +67,8 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 			scan_variable_files(w, u, &ul, vars_before);
 			if (w->in->distinct)
 				scan_keep_distinct(w, u, &ul, before);
-			else if (w->in->stop_at_first_definition && scan_defines_first_name(w, before))
-				scan_first_defined_here(w);
+			else
+				scan_note_first_definition(w, before);
 		}
 		scan_unit_lines_release(&ul);
 	}

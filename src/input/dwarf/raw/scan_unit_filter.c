@@ -472,7 +472,7 @@ bool scan_settle_guessed(struct worker *w, size_t i)
 }
 
 /* Whether hits from FIRST on hold a struct or union definition of NAMES[0]. */
-bool scan_defines_first_name(const struct worker *w, size_t first)
+static bool scan_defines_first_name(const struct worker *w, size_t first)
 {
 	for (size_t i = first; i < w->nr_hits; i++) {
 		const struct ll_scan_hit *h = &w->hits[i];
@@ -484,8 +484,10 @@ bool scan_defines_first_name(const struct worker *w, size_t first)
 	return false;
 }
 
-void scan_first_defined_here(struct worker *w)
+void scan_note_first_definition(struct worker *w, size_t first)
 {
+	if (!w->in->stop_at_first_definition || !scan_defines_first_name(w, first))
+		return;
 	size_t seen = atomic_load_explicit(w->first_defined, memory_order_relaxed);
 
 	while (w->unit < seen &&
@@ -573,8 +575,8 @@ bool scan_prefix(struct worker *w, size_t i, const struct ll_scan_unit *u)
 	w->scopes |= w->abbrevs.scopes;
 	if (w->in->distinct)
 		scan_keep_distinct(w, u, &ul, before);
-	else if (w->in->stop_at_first_definition && scan_defines_first_name(w, before))
-		scan_first_defined_here(w);
+	else
+		scan_note_first_definition(w, before);
 	scan_unit_lines_release(&ul);
 	return true;
 }
