@@ -278,7 +278,9 @@ int cli_discover(struct options *o)
 						 .no_suggestion = true,
 						 .summary_only = o->list_glob != NULL,
 						 .digest = o->list_glob ? NULL : digest_layout,
-						 .digest_arg = &digests[nq] };
+						 .digest_arg = &digests[nq],
+						 .digest_type_word = o->contains ?
+							ll_contains_word(o->contains) : NULL };
 		nq++;
 	}
 	results = xcalloc(n + 2, sizeof(*results));

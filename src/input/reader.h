@@ -129,6 +129,14 @@ struct ll_query {
 	 */
 	void (*digest)(struct ll_struct *s, void *digest_arg);
 	void *digest_arg;
+	/*
+	 * Optional, with DIGEST: a name every member the digest reads has in
+	 * its type (ll_contains_word()). A reader that can tell that no
+	 * member's type, through its chain of types, has a DIE of this name
+	 * may digest the layout without the members' types and paths
+	 * (NULL); one it cannot tell of is built whole.
+	 */
+	const char *digest_type_word;
 };
 
 enum ll_lookup_status {

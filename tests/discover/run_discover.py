@@ -102,6 +102,7 @@ def test(tap, a):
        p.stderr + q.stdout + q.stderr)
     check_audit_members(ok, lint, a.workdir)
     check_unlaid_rows(ok, lint, a.workdir)
+    check_lean_contains(ok, lint, a.workdir)
     check_huge(ok, lint, a.workdir)
 
 
@@ -286,6 +287,31 @@ def check_audit_members(ok, lint, workdir):
                          env=dict(os.environ, LAYOUTLINT_SCAN="libdw"))
         ok(libdw == (rc, out, err), f"{cc}: --contains answers as the libdw walk does",
            libdw[1] + libdw[2])
+
+
+def check_lean_contains(ok, lint, workdir):
+    """--contains digests a struct none of whose member types ends at a DIE
+    of the asked name without spelling the types: every match below, and
+    no near miss, whichever way the build went (lean.c)."""
+    want = {
+        "long": ["struct lean_deep: long other", "struct lean_longs: long l",
+                 "struct lean_longs: long[2] arr"],
+        "unsigned long": ["struct lean_longs: unsigned long u"],
+        "lean_long": ["struct lean_longs: lean_long typedefed"],
+        "lean_t": ["struct lean_typedefs: lean_t t", "struct lean_typedefs: lean_t[3] ta"],
+        "lean_in": ["struct lean_deep: struct lean_in deep",
+                    "struct lean_deep: struct lean_in[2] wrap.named_deep",
+                    "struct lean_typedefs: struct lean_in s"],
+        "void": [],
+    }
+    want["struct lean_in"] = want["lean_in"]
+    for cc in ("gcc", "clang"):
+        obj = compile_c(cc, os.path.join(HERE, "lean.c"), f"lean-{cc}.o", workdir=workdir)
+        for typed, lines in want.items():
+            rc, out, err = lint.run("--no-cache", "--contains", typed, obj)
+            got = sorted(l.split(" at offset")[0] for l in out.splitlines())
+            ok(rc == 0 and err == "" and got == lines,
+               f"{cc}: --contains {typed!r} finds exactly its by-value members", out + err)
 
 
 if __name__ == "__main__":

@@ -230,6 +230,7 @@ struct type_memo {
 		enum align_state align_state;
 		bool explicit_align;
 		bool sized;
+		enum word_state { WORD_UNKNOWN, WORD_ABSENT, WORD_MAYBE } word;	/* build_how's */
 		char *spelled;		/* NULL: not yet */
 		uint64_t size;
 	} *v;			/* in the order met */
@@ -277,6 +278,15 @@ struct build_how {
 	bool shape_only;
 	const char *file;
 	bool list_row;		/* a --list row: only ll_summarize() reads it */
+	/*
+	 * The members need no type nor path: a --list row, or a digest of a
+	 * layout no member of whose types leads to a DIE named TYPE_WORD
+	 * (ll_query's digest_type_word). Such a build is done again whole
+	 * where it fails (a message names a member by its path) or where a
+	 * member's type does lead to one (reader_build_struct_budget()).
+	 */
+	bool lean;
+	const char *type_word;
 	bool resolve_decls;	/* types only declared may be resolved (reader_resolve_decl()) */
 };
 

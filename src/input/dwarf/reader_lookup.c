@@ -692,9 +692,11 @@ int reader_finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
 struct build_how reader_build_how_for(const struct ll_query *q, const struct candidate *pick)
 {
 	bool shape_only = q->summary_only || q->digest;
+	const char *word = q->digest ? q->digest_type_word : NULL;
 
 	return (struct build_how){ .shape_only = shape_only, .file = pick->file,
-				   .list_row = q->summary_only };
+				   .list_row = q->summary_only, .lean = q->summary_only || word,
+				   .type_word = word };
 }
 
 int reader_resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,

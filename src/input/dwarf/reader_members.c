@@ -18,6 +18,9 @@ struct build_ctx {
 	 * resolved, a seventh of the builds of a cold --list='*'.
 	 */
 	bool shape_only;
+	bool lean;		/* build_how's: no member types, no paths */
+	const char *type_word;	/* build_how's */
+	bool word_met;		/* a member's type leads to a DIE named TYPE_WORD */
 	/* Qualified names of the aggregate types met, by DIE: each costs a unit walk. */
 	struct qualified_name {
 		uint64_t die;
@@ -25,6 +28,49 @@ struct build_ctx {
 	} *qnames;
 	size_t nr_qnames;
 };
+
+/* Past this many links, a chain is taken to lead anywhere (spelling gives up at 64 too). */
+#define MAX_TYPE_CHAIN 64
+
+/*
+ * Whether the spelling of TYPE (ll_c_declaration()) may begin with WORD:
+ * the name its chain of pointers, qualifiers, arrays and function types
+ * ends at is WORD (a base type's as C spells it; no type at all is
+ * "void"), or the chain is too long to tell.
+ */
+static bool type_leads_to(Dwarf_Die *type, const char *word)
+{
+	Dwarf_Die die = *type;
+	Dwarf_Attribute attr;
+
+	for (int depth = 0; depth < MAX_TYPE_CHAIN; depth++) {
+		const char *name;
+
+		switch (dwarf_tag(&die)) {
+		case DW_TAG_pointer_type:
+		case DW_TAG_reference_type:
+		case DW_TAG_ptr_to_member_type:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+		case DW_TAG_array_type:
+		case DW_TAG_subroutine_type:
+			if (!dwarf_attr_integrate(&die, DW_AT_type, &attr) ||
+			    !dwarf_formref_die(&attr, &die))
+				return strcmp(word, "void") == 0;
+			continue;
+		case DW_TAG_base_type:
+			name = ll_c_base_name(dwarf_diename(&die));
+			break;
+		default:
+			name = dwarf_diename(&die);
+			break;
+		}
+		return name && strcmp(name, word) == 0;
+	}
+	return true;
+}
 
 /* M's type as C and its size, from the memo (struct type_memo) when met before. */
 static int member_type_facts(struct build_ctx *ctx, Dwarf_Die *type, struct ll_member *m)
@@ -45,10 +91,16 @@ static int member_type_facts(struct build_ctx *ctx, Dwarf_Die *type, struct ll_m
 		e->size = size;
 		e->sized = true;
 	}
+	m->size = e->size;
+	if (ctx->lean) {
+		if (ctx->type_word && e->word == WORD_UNKNOWN)
+			e->word = type_leads_to(type, ctx->type_word) ? WORD_MAYBE : WORD_ABSENT;
+		ctx->word_met |= ctx->type_word && e->word == WORD_MAYBE;
+		return 0;
+	}
 	if (!e->spelled)
 		e->spelled = ll_c_declaration(type, "");
 	m->type = xstrdup(e->spelled);
-	m->size = e->size;
 	return 0;
 }
 
@@ -231,6 +283,8 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 		m->name = name ? xstrdup(name) : NULL;
 	if (member_type_facts(ctx, &type, m))
 		return -1;
+	if (ctx->word_met)
+		return -1;	/* built again whole: the error is never seen */
 	if (!ctx->shape_only)
 		member_decl(ctx->in, ma, ctx->files, &m->decl);
 	if (base + loc < base)
@@ -273,7 +327,7 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 	}
 
 	/* A base's path is its name, which no rules pattern spells: it is tagged by its members. */
-	if (m->name)
+	if (m->name && !ctx->lean)
 		m->path = is_base ? xstrdup(m->name) : ll_member_path(path_prefix, m->name);
 
 	/*
@@ -296,7 +350,7 @@ static int build_member(struct build_ctx *ctx, struct member_attrs *ma, uint64_t
 
 		m->is_aggregate = true;
 		m->agg_kind = dwarf_tag(&shaped) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
-		if (ctx->cxx || ctx->rust)
+		if ((ctx->cxx || ctx->rust) && !ctx->lean)
 			qualify_type(ctx, &shaped, m);
 		if (depth + 1 > MAX_NESTING)
 			return ll_fail(ctx->err, "member %s at DIE 0x%llx: aggregates nested deeper "
@@ -482,12 +536,13 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
 			   const struct build_how *how, struct build_memo *memo,
 			   struct ll_struct **out, bool *unsupported, size_t *members,
-			   struct ll_error *err)
+			   bool *word_met, struct ll_error *err)
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	struct build_ctx ctx = { .in = in, .err = err, .budget = how->budget,
 				 .files = &memo->files, .types = &memo->types,
-				 .shape_only = how->shape_only };
+				 .shape_only = how->shape_only, .lean = how->lean,
+				 .type_word = how->type_word };
 	Dwarf_Word size;
 	bool ex = false;
 
@@ -527,6 +582,7 @@ static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, cons
 	}
 	int rc = build_members(&ctx, agg, 0, "", s->alignment, 0, &s->members, &s->nr_members);
 	*members = ctx.members;
+	*word_met = ctx.word_met;
 	*unsupported = ctx.unsupported;
 	for (size_t i = 0; i < ctx.nr_qnames; i++)
 		free(ctx.qnames[i].name);
@@ -552,10 +608,22 @@ int reader_build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
 			       struct build_memo *memo, struct ll_struct **out, bool *unsupported,
 			       size_t *members, struct ll_error *err)
 {
+	bool unsupported_before = *unsupported, word_met = false;
 	int rc;
 
 	reader_build_memo_enter(memo, in, agg);
-	rc = build_with_memo(in, agg, name, how, memo, out, unsupported, members, err);
+	rc = build_with_memo(in, agg, name, how, memo, out, unsupported, members, &word_met, err);
+	reader_build_memo_leave(memo, rc);
+	if (!how->lean || (!rc && !word_met))
+		return rc;
+	/* As if the lean build never ran (struct build_how's lean). */
+	struct build_how whole = *how;
+
+	whole.lean = false;
+	ll_struct_free(*out);
+	*unsupported = unsupported_before;
+	reader_build_memo_enter(memo, in, agg);
+	rc = build_with_memo(in, agg, name, &whole, memo, out, unsupported, members, &word_met, err);
 	reader_build_memo_leave(memo, rc);
 	return rc;
 }
