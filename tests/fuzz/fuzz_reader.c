@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../../src/checks/discover.h"
 #include "../../src/input/elf/ikconfig.h"
 #include "../../src/input/reader.h"
 #include "../../src/model/access.h"
@@ -28,6 +29,16 @@
 
 static int memfd = -1;
 static char fd_path[64];
+
+/* --contains's digest: what it finds is thrown away, the reading is what is fuzzed. */
+static void contains_digest(struct ll_struct *s, void *arg)
+{
+	const struct ll_member **found;
+
+	(void)arg;
+	ll_contains(s, "inner", &found);
+	free(found);
+}
 
 static const struct ll_query queries[] = {
 	{ .name = "bits", .kind = LL_QUERY_ANY, .decl_glob = NULL },
@@ -42,6 +53,10 @@ static const struct ll_query queries[] = {
 	{ .name = "variables", .kind = LL_QUERY_GLOBALS, .decl_glob = NULL },
 	/* Missing: exercises the suggestion. */
 	{ .name = "bitz", .kind = LL_QUERY_ANY, .decl_glob = NULL },
+	/* As --list and --contains ask: builds without member types, redone whole on failure. */
+	{ .name = "outer", .kind = LL_QUERY_ANY, .summary_only = true },
+	{ .name = "nested_anon", .kind = LL_QUERY_ANY, .digest = contains_digest,
+	  .digest_type_word = "inner" },
 };
 #define NR_QUERIES (sizeof(queries) / sizeof(queries[0]))
 

@@ -236,6 +236,7 @@ struct type_memo {
 	} *v;			/* in the order met */
 	size_t n;
 	struct ll_slots at;	/* into v, by die */
+	char *word;		/* the type_word the entries' word answer for; owned */
 	struct ll_target target;
 	/*
 	 * Where a type only declared is looked up by name (reader_resolve_decl());

@@ -547,6 +547,12 @@ static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, cons
 	bool ex = false;
 
 	memo->types.resolve_in = how->resolve_decls ? in : NULL;
+	if (how->type_word && (!memo->types.word || strcmp(memo->types.word, how->type_word))) {
+		for (size_t i = 0; i < memo->types.n; i++)
+			memo->types.v[i].word = WORD_UNKNOWN;
+		free(memo->types.word);
+		memo->types.word = xstrdup(how->type_word);
+	}
 	*out = s;
 	s->kind = dwarf_tag(agg) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
 	s->name = xstrdup(name);

@@ -314,6 +314,8 @@ static void type_memo_release(struct type_memo *memo)
 		free(memo->v[i].spelled);
 	ll_array_free(memo->v, memo->n);
 	ll_slots_release(&memo->at);
+	free(memo->word);
+	memo->word = NULL;
 	memo->path_dependent = false;
 }
 
