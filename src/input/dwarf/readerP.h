@@ -349,6 +349,16 @@ struct unit_files {
 	uint64_t stmt_list;
 	char **display;		/* by file index, resolved on first use */
 	char **raw;		/* by file index: what display[] was made of */
+	/*
+	 * By file index: reader_canonical_file_hash() of raw[] against ROOT.
+	 * A whole-image lookup meets many definitions per header in a unit:
+	 * each header is hashed once per unit, not once per definition.
+	 */
+	struct file_hash_memo {
+		bool known;
+		const char *root;
+		uint64_t hash;
+	} *hashes;
 	size_t n;
 	const char *dir0;	/* the table's directory 0, once known */
 	struct ll_line_table table;

@@ -205,6 +205,7 @@ void reader_unit_files_release(struct unit_files *uf)
 {
 	ll_strv_free(uf->display, uf->n);
 	ll_strv_free(uf->raw, uf->n);
+	free(uf->hashes);
 	ll_line_table_release(&uf->table);
 	memset(uf, 0, sizeof(*uf));
 }
@@ -269,6 +270,7 @@ static bool unit_file(const struct ll_dwarf_input *in, size_t part, struct unit_
 
 			uf->display = reader_grow_zeroed(uf->display, uf->n, n, sizeof(*uf->display));
 			uf->raw = reader_grow_zeroed(uf->raw, uf->n, n, sizeof(*uf->raw));
+			uf->hashes = reader_grow_zeroed(uf->hashes, uf->n, n, sizeof(*uf->hashes));
 			uf->n = n;
 		}
 		uf->dir0 = dir0;
@@ -298,8 +300,14 @@ static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 	    !unit_file(in, part, uf, raw, &file, &raw_path, &root))
 		return false;
 	ll_finder_sig_from_scan(raw, file, &sig);
-	if (raw_path)
-		sig.file_hash = reader_canonical_file_hash(in, raw_path, root);
+	if (raw_path) {
+		struct file_hash_memo *h = &uf->hashes[raw->decl_file];	/* unit_file() made it */
+
+		if (!h->known || h->root != root)
+			*h = (struct file_hash_memo){ true, root,
+						      reader_canonical_file_hash(in, raw_path, root) };
+		sig.file_hash = h->hash;
+	}
 	reader_add_candidate(qs, ll_scan_hit_aggregate(raw), part, q->name, &sig, file,
 		      !by_die || ll_scan_hit_aggregate(raw) == q->select->die, by_die, raw_path,
 		      root, raw->nothing_needed);
