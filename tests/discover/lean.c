@@ -39,10 +39,21 @@ struct lean_deep {
 	struct { struct lean_in named_deep[2]; } wrap;
 };
 
+/* Only a chain of arrays keeps the spelling: const, pointers and functions change it. */
+struct lean_chains {
+	struct lean_in grid[2][3];		/* "struct lean_in[2][3]": found */
+	const struct lean_in carr[2];		/* "const struct lean_in[2]" */
+	volatile lean_t vt;			/* "volatile lean_t" */
+	struct lean_in *parr[2];		/* "struct lean_in *[2]" */
+	struct lean_in (*pa)[2];		/* "struct lean_in (*)[2]" */
+	struct lean_in *const cp;		/* "struct lean_in *const" */
+};
+
 /* Nothing to find here for any of the names above but int. */
 struct lean_none { int i; char c; struct lean_none *self; };
 
 struct lean_longs g_longs;
 struct lean_typedefs g_typedefs;
 struct lean_deep g_deep;
+struct lean_chains g_chains;
 struct lean_none g_none;

@@ -33,10 +33,12 @@ struct build_ctx {
 #define MAX_TYPE_CHAIN 64
 
 /*
- * Whether the spelling of TYPE (ll_c_declaration()) may begin with WORD:
- * the name its chain of pointers, qualifiers, arrays and function types
- * ends at is WORD (a base type's as C spells it; no type at all is
- * "void"), or the chain is too long to tell.
+ * Whether the spelling of TYPE (ll_c_declaration()) may be WORD, "struct
+ * WORD" or "union WORD", bare or followed by "[": only a chain of arrays
+ * that ends at a type named WORD (a base type's name as C spells it; no
+ * type at all is "void") is spelled so. A pointer, a qualifier or a
+ * function type on the way puts a "*", a keyword or a "(" where those
+ * spellings have none. A chain too long to follow is taken to match.
  */
 static bool type_leads_to(Dwarf_Die *type, const char *word)
 {
@@ -47,6 +49,11 @@ static bool type_leads_to(Dwarf_Die *type, const char *word)
 		const char *name;
 
 		switch (dwarf_tag(&die)) {
+		case DW_TAG_array_type:
+			if (!dwarf_attr_integrate(&die, DW_AT_type, &attr) ||
+			    !dwarf_formref_die(&attr, &die))
+				return strcmp(word, "void") == 0;
+			continue;
 		case DW_TAG_pointer_type:
 		case DW_TAG_reference_type:
 		case DW_TAG_ptr_to_member_type:
@@ -54,12 +61,8 @@ static bool type_leads_to(Dwarf_Die *type, const char *word)
 		case DW_TAG_volatile_type:
 		case DW_TAG_restrict_type:
 		case DW_TAG_atomic_type:
-		case DW_TAG_array_type:
 		case DW_TAG_subroutine_type:
-			if (!dwarf_attr_integrate(&die, DW_AT_type, &attr) ||
-			    !dwarf_formref_die(&attr, &die))
-				return strcmp(word, "void") == 0;
-			continue;
+			return false;
 		case DW_TAG_base_type:
 			name = ll_c_base_name(dwarf_diename(&die));
 			break;
