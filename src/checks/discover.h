@@ -29,13 +29,12 @@ size_t ll_struct_holes(const struct ll_struct *s);
 size_t ll_contains(const struct ll_struct *s, const char *type, const struct ll_member ***found);
 
 /*
- * The name every type ll_contains() takes for TYPE is spelled with: TYPE
- * without a leading "struct " or "union ", when what is left is one C
- * identifier (a spelling that begins with it then names a type DIE of
- * that name); NULL for any other TYPE ("unsigned int", "foo *"), for
- * which no such name is known. ll_contains() skips a member without a
- * type, so a layout whose types no DIE of that name reaches can be
- * digested without them (ll_query's digest_type_word).
+ * TYPE without a leading "struct " or "union ", when what is left is one
+ * C identifier WORD: then every type ll_contains() takes for TYPE is
+ * spelled WORD, "struct WORD" or "union WORD", bare or followed by "[".
+ * NULL for any other TYPE ("unsigned int", "foo *"). ll_contains() skips
+ * a member without a type, so a layout none of whose members' types is
+ * spelled so can be digested without them (ll_query's digest_type_word).
  */
 const char *ll_contains_word(const char *type);
 

@@ -130,11 +130,11 @@ struct ll_query {
 	void (*digest)(struct ll_struct *s, void *digest_arg);
 	void *digest_arg;
 	/*
-	 * Optional, with DIGEST: a name every member the digest reads has in
-	 * its type (ll_contains_word()). A reader that can tell that no
-	 * member's type, through its chain of types, has a DIE of this name
-	 * may digest the layout without the members' types and paths
-	 * (NULL); one it cannot tell of is built whole.
+	 * Optional, with DIGEST: the digest reads only members whose type is
+	 * spelled WORD, "struct WORD" or "union WORD", bare or followed by
+	 * "[" (ll_contains_word()). A reader that can tell no member's type
+	 * is spelled so may digest the layout without the members' types
+	 * and paths (NULL); a layout it cannot tell of is built whole.
 	 */
 	const char *digest_type_word;
 };
