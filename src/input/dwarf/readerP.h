@@ -281,10 +281,11 @@ struct build_how {
 	bool list_row;		/* a --list row: only ll_summarize() reads it */
 	/*
 	 * The members need no type nor path: a --list row, or a digest of a
-	 * layout no member of whose types leads to a DIE named TYPE_WORD
-	 * (ll_query's digest_type_word). Such a build is done again whole
-	 * where it fails (a message names a member by its path) or where a
-	 * member's type does lead to one (reader_build_struct_budget()).
+	 * layout none of whose members' types can be spelled TYPE_WORD
+	 * (ll_query's digest_type_word: a chain of arrays ending at a type of
+	 * that name). Such a build is done again whole where it fails (a
+	 * message names a member by its path) or where a member's type may be
+	 * spelled so (reader_build_struct_budget()).
 	 */
 	bool lean;
 	const char *type_word;

@@ -20,7 +20,7 @@ struct build_ctx {
 	bool shape_only;
 	bool lean;		/* build_how's: no member types, no paths */
 	const char *type_word;	/* build_how's */
-	bool word_met;		/* a member's type leads to a DIE named TYPE_WORD */
+	bool word_met;		/* a member's type may be spelled TYPE_WORD (type_leads_to()) */
 	/* Qualified names of the aggregate types met, by DIE: each costs a unit walk. */
 	struct qualified_name {
 		uint64_t die;
