@@ -290,9 +290,10 @@ def check_audit_members(ok, lint, workdir):
 
 
 def check_lean_contains(ok, lint, workdir):
-    """--contains digests a struct none of whose member types ends at a DIE
-    of the asked name without spelling the types: every match below, and
-    no near miss, whichever way the build went (lean.c)."""
+    """--contains digests a struct none of whose member types can be
+    spelled as the asked type (arrays ending at a type of that name)
+    without spelling them: every match below, and no near miss, whichever
+    way each struct was built (lean.c)."""
     want = {
         "long": ["struct lean_deep: long other", "struct lean_longs: long l",
                  "struct lean_longs: long[2] arr"],
