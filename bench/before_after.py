@@ -87,6 +87,7 @@ def main():
         ("warm: 20 structs", "%s %s" % (vm, structs)),
         ("warm: --list='tcp_*'", "--list=tcp_* %s" % vm),
         ("warm: --list='*'", "--list=* %s" % vm),
+        ("warm: --contains address_space", "--contains=address_space %s" % vm),
         ("warm: --audit='*'", "--audit=* %s" % vm),
     ]
     lines = []
