@@ -120,6 +120,15 @@ char *ll_c_declaration(Dwarf_Die *type, const char *declarator)
 	return ll_c_declaration_by(&libdw_reader, type ? &d : NULL, declarator);
 }
 
+const char *ll_c_array_base_name(Dwarf_Die *type)
+{
+	struct ll_type_die d;
+
+	if (type)
+		set_die(&d, type);
+	return ll_c_array_base_name_by(&libdw_reader, type ? &d : NULL);
+}
+
 /*
  * A bound's value as the producer meant it. Only a 64-bit all-ones value
  * is -1 (older gcc's "[0]"); a data1/data2/data4 bound is unsigned.

@@ -16,6 +16,9 @@
  */
 char *ll_c_declaration(Dwarf_Die *type, const char *declarator);
 
+/* ll_c_array_base_name_by() of TYPE (NULL: void), as libdw reads it. */
+const char *ll_c_array_base_name(Dwarf_Die *type);
+
 /*
  * Number of elements of a subrange DIE: DW_AT_count, or DW_AT_upper_bound
  * - lower + 1. False when there is neither (a flexible array member).

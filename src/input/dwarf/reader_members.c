@@ -20,7 +20,7 @@ struct build_ctx {
 	bool shape_only;
 	bool lean;		/* build_how's: no member types, no paths */
 	const char *type_word;	/* build_how's */
-	bool word_met;		/* a member's type may be spelled TYPE_WORD (type_leads_to()) */
+	bool word_met;		/* a member's type may be spelled TYPE_WORD (ll_c_array_base_name()) */
 	/* Qualified names of the aggregate types met, by DIE: each costs a unit walk. */
 	struct qualified_name {
 		uint64_t die;
@@ -28,52 +28,6 @@ struct build_ctx {
 	} *qnames;
 	size_t nr_qnames;
 };
-
-/* Past this many links, a chain is taken to lead anywhere (spelling gives up at 64 too). */
-#define MAX_TYPE_CHAIN 64
-
-/*
- * Whether the spelling of TYPE (ll_c_declaration()) may be WORD, "struct
- * WORD" or "union WORD", bare or followed by "[": only a chain of arrays
- * that ends at a type named WORD (a base type's name as C spells it; no
- * type at all is "void") is spelled so. A pointer, a qualifier or a
- * function type on the way puts a "*", a keyword or a "(" where those
- * spellings have none. A chain too long to follow is taken to match.
- */
-static bool type_leads_to(Dwarf_Die *type, const char *word)
-{
-	Dwarf_Die die = *type;
-	Dwarf_Attribute attr;
-
-	for (int depth = 0; depth < MAX_TYPE_CHAIN; depth++) {
-		const char *name;
-
-		switch (dwarf_tag(&die)) {
-		case DW_TAG_array_type:
-			if (!dwarf_attr_integrate(&die, DW_AT_type, &attr) ||
-			    !dwarf_formref_die(&attr, &die))
-				return strcmp(word, "void") == 0;
-			continue;
-		case DW_TAG_pointer_type:
-		case DW_TAG_reference_type:
-		case DW_TAG_ptr_to_member_type:
-		case DW_TAG_const_type:
-		case DW_TAG_volatile_type:
-		case DW_TAG_restrict_type:
-		case DW_TAG_atomic_type:
-		case DW_TAG_subroutine_type:
-			return false;
-		case DW_TAG_base_type:
-			name = ll_c_base_name(dwarf_diename(&die));
-			break;
-		default:
-			name = dwarf_diename(&die);
-			break;
-		}
-		return name && strcmp(name, word) == 0;
-	}
-	return true;
-}
 
 /* M's type as C and its size, from the memo (struct type_memo) when met before. */
 static int member_type_facts(struct build_ctx *ctx, Dwarf_Die *type, struct ll_member *m)
@@ -96,8 +50,13 @@ static int member_type_facts(struct build_ctx *ctx, Dwarf_Die *type, struct ll_m
 	}
 	m->size = e->size;
 	if (ctx->lean) {
-		if (ctx->type_word && e->word == WORD_UNKNOWN)
-			e->word = type_leads_to(type, ctx->type_word) ? WORD_MAYBE : WORD_ABSENT;
+		/* A type spelled TYPE_WORD, struct or union TYPE_WORD, maybe with [N]. */
+		if (ctx->type_word && e->word == WORD_UNKNOWN) {
+			const char *base = ll_c_array_base_name(type);
+
+			e->word = base && strcmp(base, ctx->type_word) == 0 ? WORD_MAYBE :
+									     WORD_ABSENT;
+		}
 		ctx->word_met |= ctx->type_word && e->word == WORD_MAYBE;
 		return 0;
 	}

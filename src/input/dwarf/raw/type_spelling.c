@@ -239,6 +239,47 @@ static void add_params(const struct speller *sp, struct strbuf *decl,
 	sb_addc(decl, ')');
 }
 
+const char *ll_c_array_base_name_by(const struct ll_type_reader *reader,
+				    const struct ll_type_die *type)
+{
+	struct speller sp = { reader };
+	struct ll_type_die at;
+	const char *name;
+
+	/* spell()'s walk, its depth counted alike: arrays only, to the base. */
+	for (int depth = 0; depth <= MAX_TYPE_DEPTH; depth++) {
+		if (!type)
+			return "void";
+		switch (tag_of(&sp, type)) {
+		case DW_TAG_array_type:
+			type = type_of(&sp, type, &at) ? &at : NULL;
+			continue;
+		case DW_TAG_pointer_type:
+		case DW_TAG_reference_type:
+		case DW_TAG_ptr_to_member_type:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+		case DW_TAG_subroutine_type:
+			return NULL;
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_enumeration_type:
+		case DW_TAG_class_type:
+			name = reader->name(reader->ctx, type);
+			return name ? name : "{...}";
+		case DW_TAG_base_type:
+			name = ll_c_base_name(reader->name(reader->ctx, type));
+			return name ? name : "<anonymous>";
+		default:
+			name = reader->name(reader->ctx, type);
+			return name ? name : "<anonymous>";
+		}
+	}
+	return NULL;
+}
+
 char *ll_c_declaration_by(const struct ll_type_reader *reader, const struct ll_type_die *type,
 			  const char *declarator)
 {

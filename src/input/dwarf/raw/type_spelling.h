@@ -52,4 +52,16 @@ struct ll_type_reader {
 char *ll_c_declaration_by(const struct ll_type_reader *reader, const struct ll_type_die *type,
 			  const char *declarator);
 
+/*
+ * When the spelling of TYPE (NULL: void) as READER reads it is a base
+ * and nothing after it but array dimensions ("NAME", "struct NAME[4]"):
+ * that base's name as the spelling writes it ("long" for "long int",
+ * "void", "{...}" for an unnamed struct). NULL when a pointer, a
+ * qualifier or a function puts a "*", a keyword or a "(" into it, or the
+ * chain is too long to spell. Asks what a spelling begins with without
+ * making it.
+ */
+const char *ll_c_array_base_name_by(const struct ll_type_reader *reader,
+				    const struct ll_type_die *type);
+
 #endif
