@@ -8,6 +8,7 @@
 
 #include "model/finding.h"
 #include "model/units.h"
+#include "util/c_ident.h"
 
 size_t ll_struct_holes(const struct ll_struct *s)
 {
@@ -50,23 +51,16 @@ static void contains_level(const struct ll_member *members, size_t n, const char
 	}
 }
 
-/* An ASCII letter, digit or underscore: a byte of a C identifier, whatever the locale. */
-static bool identifier_byte(char c, bool first)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-	       (!first && c >= '0' && c <= '9');
-}
-
 const char *ll_contains_word(const char *type)
 {
 	if (strncmp(type, "struct ", 7) == 0)
 		type += 7;
 	else if (strncmp(type, "union ", 6) == 0)
 		type += 6;
-	if (!identifier_byte(*type, true))
+	if (!ll_c_ident_start(*type))
 		return NULL;
 	for (const char *p = type; *p; p++)
-		if (!identifier_byte(*p, false))
+		if (!ll_c_ident_byte(*p))
 			return NULL;
 	return type;
 }

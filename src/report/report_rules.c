@@ -10,6 +10,7 @@
 
 #include "report/report.h"
 #include "report/describe.h"
+#include "util/c_ident.h"
 
 /* "# binary: PATH, build-id ID": which build the tags were read from. */
 static void binary_line(const struct ll_run *run, struct strbuf *out)
@@ -59,8 +60,7 @@ static bool path_writable(const char *path)
 			start = true;
 			continue;
 		}
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_' ||
-		      (!start && *c >= '0' && *c <= '9')))
+		if (!(start ? ll_c_ident_start(*c) : ll_c_ident_byte(*c)))
 			return false;
 		start = false;
 	}

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "checks/catalog.h"
+#include "util/c_ident.h"
 #include "util/dir_names.h"
 #include "util/hash.h"
 #include "util/pathglob.h"
@@ -155,12 +156,6 @@ static int parse_number(struct parser *p, const struct word *w, uint64_t *out)
 	return 0;
 }
 
-static bool is_ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
 /*
  * A C name, or a C++ or Rust one: identifiers joined by "::", each maybe
  * with template arguments in balanced <> (any text but control bytes:
@@ -176,7 +171,7 @@ static bool is_name(const struct word *w)
 
 		if (i >= w->n || (w->s[i] >= '0' && w->s[i] <= '9'))
 			return false;
-		while (i < w->n && is_ident_char(w->s[i]))
+		while (i < w->n && ll_c_ident_byte(w->s[i]))
 			i++;
 		if (i == start)
 			return false;
@@ -226,7 +221,7 @@ static int parse_pattern(struct parser *p, const struct word *w, struct ll_patte
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 
-		if (!is_ident_char(c) && c != '.' && c != '*' && c != '?' && c != '[' &&
+		if (!ll_c_ident_byte(c) && c != '.' && c != '*' && c != '?' && c != '[' &&
 		    c != ']' && c != '!' && c != '-' && c != '^')
 		{
 			size_t clen = ll_utf8_len((const unsigned char *)s + i, n - i);
@@ -546,7 +541,7 @@ static int parse_tag(struct parser *p, const struct word *w, size_t nr)
 		bool ok = dom.n > 0;
 
 		for (size_t i = 0; i < dom.n; i++)
-			if (!is_ident_char(dom.s[i]) && dom.s[i] != '-')
+			if (!ll_c_ident_byte(dom.s[i]) && dom.s[i] != '-')
 				ok = false;
 		if (!ok)
 			return fail_at(p, dom.column, "expected a domain word after '%.*s:' "
@@ -585,7 +580,7 @@ static int parse_group(struct parser *p, const struct word *w, size_t nr)
 	bool ok = nr >= 2;
 
 	for (size_t i = 0; ok && i < w[1].n; i++)
-		if (!is_ident_char(w[1].s[i]) && w[1].s[i] != '-')
+		if (!ll_c_ident_byte(w[1].s[i]) && w[1].s[i] != '-')
 			ok = false;
 	if (!ok)
 		return fail_at(p, nr >= 2 ? w[1].column : w[0].column + 5,
@@ -606,7 +601,7 @@ static int parse_constructors(struct parser *p, const struct word *w, size_t nr)
 			       "'constructors'");
 	for (size_t i = 1; i < nr; i++) {
 		for (size_t k = 0; k < w[i].n; k++)
-			if (!is_ident_char(w[i].s[k]) && !strchr("*?[]!", w[i].s[k]))
+			if (!ll_c_ident_byte(w[i].s[k]) && !strchr("*?[]!", w[i].s[k]))
 				return fail_at(p, w[i].column + (unsigned)k, "expected a function "
 					       "name or a shell pattern of one, not '%.*s'",
 					       (int)w[i].n, w[i].s);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/c_ident.h"
 #include "util/dir_names.h"
 #include "util/read_file.h"
 #include "util/strbuf.h"
@@ -202,11 +203,6 @@ static bool skip_opaque(struct cursor *c)
 	return false;
 }
 
-static bool ident_char(char ch)
-{
-	return isalnum((unsigned char)ch) || ch == '_';
-}
-
 /* An argument's text, blanks collapsed to one space and trimmed. */
 static char *tidy(const char *from, const char *to)
 {
@@ -277,7 +273,7 @@ static bool is_identifier(const char *s)
 	if (!*s || isdigit((unsigned char)*s))
 		return false;
 	for (; *s; s++)
-		if (!ident_char(*s))
+		if (!ll_c_ident_byte(*s))
 			return false;
 	return true;
 }
@@ -340,14 +336,14 @@ void ll_group_asserts_parse(const char *file, const char *text, size_t len,
 	while (c.s < c.end) {
 		if (skip_opaque(&c))
 			continue;
-		if (!ident_char(*c.s)) {
+		if (!ll_c_ident_byte(*c.s)) {
 			advance(&c);
 			continue;
 		}
 		const char *id = c.s;
 		unsigned line = c.line, column = c.column;
 
-		while (c.s < c.end && ident_char(*c.s))
+		while (c.s < c.end && ll_c_ident_byte(*c.s))
 			advance(&c);
 		size_t n = (size_t)(c.s - id);
 		bool size = n == sizeof(size_macro) - 1 && memcmp(id, size_macro, n) == 0;

@@ -4,12 +4,12 @@
  */
 #include "source/group_patch.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/c_ident.h"
 #include "util/dir_names.h"
 #include "util/read_file.h"
 
@@ -447,16 +447,6 @@ static void body_release(struct body *b)
 	free(b->v);
 }
 
-static bool ident_start(char c)
-{
-	return isalpha((unsigned char)c) || c == '_';
-}
-
-static bool ident_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
 /* S's top-level member named NAME (length N), or NULL. */
 static const char *member_name(const struct ll_struct *s, const char *name, size_t n)
 {
@@ -487,13 +477,13 @@ static long find_open(const struct lines *t, const struct ll_struct *s, unsigned
 		const char *l = t->v[i];
 
 		for (const char *p = strstr(l, kw); p; p = strstr(p + 1, kw)) {
-			if ((p > l && ident_char(p[-1])) || ident_char(p[kl]))
+			if ((p > l && ll_c_ident_byte(p[-1])) || ll_c_ident_byte(p[kl]))
 				continue;
 			const char *q = p + kl;
 
 			while (*q == ' ' || *q == '\t')
 				q++;
-			if (strncmp(q, s->name, nl) != 0 || ident_char(q[nl]))
+			if (strncmp(q, s->name, nl) != 0 || ll_c_ident_byte(q[nl]))
 				continue;
 			q += nl;
 			/* The brace on this line, or alone on the next. */
@@ -622,10 +612,10 @@ static int scan_body(const struct lines *t, long open, const struct ll_struct *s
 				started = false;
 				k++;
 				continue;
-			} else if (ident_start(c)) {
+			} else if (ll_c_ident_start(c)) {
 				size_t e = k;
 
-				while (e < len && ident_char(l[e]))
+				while (e < len && ll_c_ident_byte(l[e]))
 					e++;
 				if (marker && paren == 1 && !cur.synth) {
 					struct strbuf sb = STRBUF_INIT;
@@ -910,7 +900,7 @@ static long function_close(const struct lines *t, const char *name)
 	for (size_t i = 0; i < t->n; i++) {
 		const char *p = strstr(t->v[i], name);
 
-		if (!p || (p > t->v[i] && ident_char(p[-1])) || ident_char(p[nl]))
+		if (!p || (p > t->v[i] && ll_c_ident_byte(p[-1])) || ll_c_ident_byte(p[nl]))
 			continue;
 		p += nl;
 		p += strspn(p, " \t");

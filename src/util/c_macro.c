@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "util/c_macro.h"
 
-#include <ctype.h>
 #include <stdbool.h>
 #include <string.h>
 
-static bool ident_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
+#include "util/c_ident.h"
 
 static const char *skip_blanks(const char *q)
 {
@@ -20,10 +16,10 @@ static const char *skip_blanks(const char *q)
 /* V[0..LEN) is a.b.c: identifiers joined by single dots, with at least one dot. */
 static bool member_path(const char *v, size_t len)
 {
-	if (!len || !memchr(v, '.', len) || !(isalpha((unsigned char)*v) || *v == '_'))
+	if (!len || !memchr(v, '.', len) || !ll_c_ident_start(*v))
 		return false;
 	for (size_t k = 0; k < len; k++)
-		if (!ident_char(v[k]) && !(v[k] == '.' && k + 1 < len && v[k + 1] != '.'))
+		if (!ll_c_ident_byte(v[k]) && !(v[k] == '.' && k + 1 < len && v[k + 1] != '.'))
 			return false;
 	return v[len - 1] != '.';
 }
@@ -40,7 +36,7 @@ char *ll_macro_member_path(const char *text, const char *name)
 			continue;
 		q = skip_blanks(q + 7);
 		/* NAME itself, object-like: not a longer name, not NAME(...). */
-		if (strncmp(q, name, nl) != 0 || ident_char(q[nl]) || q[nl] == '(')
+		if (strncmp(q, name, nl) != 0 || ll_c_ident_byte(q[nl]) || q[nl] == '(')
 			continue;
 		v = skip_blanks(q + nl);
 		len = strcspn(v, " \t\r\n");
