@@ -57,12 +57,7 @@ const char *ll_contains_word(const char *type)
 		type += 7;
 	else if (strncmp(type, "union ", 6) == 0)
 		type += 6;
-	if (!ll_c_ident_start(*type))
-		return NULL;
-	for (const char *p = type; *p; p++)
-		if (!ll_c_ident_byte(*p))
-			return NULL;
-	return type;
+	return ll_c_identifier(type) ? type : NULL;
 }
 
 size_t ll_contains(const struct ll_struct *s, const char *type, const struct ll_member ***found)

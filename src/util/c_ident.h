@@ -19,4 +19,15 @@ static inline bool ll_c_ident_byte(char c)
 	return ll_c_ident_start(c) || (c >= '0' && c <= '9');
 }
 
+/* Whether S is one whole C identifier. */
+static inline bool ll_c_identifier(const char *s)
+{
+	if (!ll_c_ident_start(*s))
+		return false;
+	while (*++s)
+		if (!ll_c_ident_byte(*s))
+			return false;
+	return true;
+}
+
 #endif

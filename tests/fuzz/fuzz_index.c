@@ -8,7 +8,7 @@
  * times, device, inode, .debug_info size), the section table and every
  * checksum agree with the counts the input gives (each bounded), so that
  * what is fuzzed is what a forger controls: counts, unit headers, names,
- * postings, definitions and strings. Inputs shorter than a header go to
+ * postings, definitions, words and strings. Inputs shorter than a header go to
  * the file as they are. The file is loaded from a private cache directory
  * (mode 0700, the user's) and every lookup the reader makes is made.
  */
@@ -23,7 +23,8 @@
 
 #include "../../src/input/dwarf/raw/name_index.h"
 
-/* name_index.c's format 7, as tests/index/run_index.py reads it too. */
+/* name_index.c's format 8, as tests/index/run_index.py reads it too. */
+#define NR_SECS 6
 struct fz_section {
 	uint64_t off, size, sum;
 };
@@ -33,11 +34,11 @@ struct fz_header {
 	uint64_t size, mtime_sec, mtime_nsec, ctime_sec, ctime_nsec, dev, ino;
 	char build_id[128];
 	uint64_t info_size, nr_units;
-	uint64_t nr_names, nr_postings, nr_defs, names_bytes, strings_bytes;
-	struct fz_section sec[5];
+	uint64_t nr_names, nr_postings, nr_defs, names_bytes, strings_bytes, nr_words;
+	struct fz_section sec[NR_SECS];
 	uint64_t header_sum;
 };
-_Static_assert(sizeof(struct fz_header) == 384, "the index header of format 7");
+_Static_assert(sizeof(struct fz_header) == 416, "the index header of format 8");
 #define UNIT_SIZE 80	/* struct disk_unit */
 #define BUILD_ID "f022"
 
@@ -99,6 +100,8 @@ static void exercise(const struct ll_index_key *key)
 			/* The unit each definition names, as the finder takes it. */
 			if (d[j].unit >= ix.nr_units || ix.units[d[j].unit].first_die > d[j].die)
 				abort();
+			/* Its words, as a warm --contains reads them. */
+			(void)ll_name_index_def_lacks_word(&ix, &d[j], names[i]);
 		}
 	}
 	free(ll_name_index_units(&ix, names, 3, &n, &note));
@@ -114,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz_header h;
 	struct ll_index_key key = { .dir = dir, .build_id = BUILD_ID, .abbrev_size = 4096 };
-	uint64_t sec_size[5], total;
+	uint64_t sec_size[NR_SECS], total;
 	unsigned char *file;
 
 	if (size < sizeof(h)) {
@@ -123,8 +126,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	memcpy(&h, data, sizeof(h));
-	memcpy(h.magic, "LLNIDX07", 8);
-	h.version = 7;
+	memcpy(h.magic, "LLNIDX08", 8);
+	h.version = 8;
 	memset(h.build_id, 0, sizeof(h.build_id));
 	strcpy(h.build_id, BUILD_ID);
 	/* Bounded counts, still the input's: the file stays small. */
@@ -134,6 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	h.nr_defs %= 256;
 	h.names_bytes %= 4096;
 	h.strings_bytes %= 4096;
+	h.nr_words %= 1024;
 	h.info_size %= 1u << 20;
 	key.size = h.size;
 	key.mtime_sec = (int64_t)h.mtime_sec;
@@ -146,10 +150,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sec_size[0] = h.nr_units * UNIT_SIZE;
 	sec_size[1] = pad8(h.nr_names * 8 + (h.nr_names + 1) * 8 + h.names_bytes);
 	sec_size[2] = h.nr_defs * sizeof(struct ll_index_def);
-	sec_size[3] = pad8(h.strings_bytes);
-	sec_size[4] = pad8(h.nr_postings * 4);
+	sec_size[3] = pad8(h.nr_words * 4);
+	sec_size[4] = pad8(h.strings_bytes);
+	sec_size[5] = pad8(h.nr_postings * 4);
 	total = sizeof(h);
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < NR_SECS; i++) {
 		h.sec[i].off = total;
 		h.sec[i].size = sec_size[i];
 		total += sec_size[i];
@@ -159,7 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(file + sizeof(h), data + sizeof(h),
 	       size - sizeof(h) < total - sizeof(h) ? size - sizeof(h) : (size_t)(total - sizeof(h)));
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < NR_SECS; i++)
 		h.sec[i].sum = ll_name_index_sum(file + h.sec[i].off, (size_t)h.sec[i].size);
 	h.header_sum = ll_name_index_sum((const unsigned char *)&h, offsetof(struct fz_header, header_sum));
 	memcpy(file, &h, sizeof(h));

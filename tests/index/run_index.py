@@ -14,14 +14,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from lib import Lint, Tap, build_id, parse_args, run  # noqa: E402
 
-# name_index.c's format 7: the header, then units, names, definitions,
-# strings and postings, each 8-byte aligned with its own checksum.
-HEADER = struct.Struct("<8sQ7Q128s7Q15QQ")
+# name_index.c's format 8: the header, then units, names, definitions,
+# words, strings and postings, each 8-byte aligned with its own checksum.
+HEADER = struct.Struct("<8sQ7Q128s8Q18QQ")
 UNIT = struct.Struct("<4Q4I32s")
-DEF = struct.Struct("<3Q8I")
+DEF = struct.Struct("<3Q10I")
+NR_SECS = 6
 FNV_INIT, FNV_PRIME = 0xcbf29ce484222325, 0x100000001b3
 DEFS_KNOWN, IN_STR = 1, 8
 DEF_FLAGS, DEF_NAMELESS = 10, 1    # a definition's flags: its field, and the typedef's bit
+DEF_WORDS, DEF_FIRST_WORD, DEF_NR_WORDS = 2, 11, 12   # its words: the flag, and its fields
 QUERIES = [["struct", "idx_alpha"], ["struct", "idx_beta"], ["idx_anon_t"],
            ["union", "idx_union"], ["struct", "idx_gamma"], ["struct", "idx_alpha", "idx_gamma"],
            ["struct", "idx_alph"], ["struct", "zq"], ["idx_dup"],
@@ -66,8 +68,8 @@ def decode(data):
     """The index file DATA as a dict: header fields, units, names (sorted) with
     their flags, units and definitions, strings."""
     h = list(HEADER.unpack_from(data))
-    nr_units, nr_names, nr_posts, nr_defs, names_bytes, strings_bytes = h[11:17]
-    secs = [h[17 + 3 * i:20 + 3 * i] for i in range(5)]
+    nr_units, nr_names, nr_posts, nr_defs, names_bytes, strings_bytes, nr_words = h[11:18]
+    secs = [h[18 + 3 * i:21 + 3 * i] for i in range(NR_SECS)]
     sec = [data[off:off + size] for off, size, _ in secs]
     units = [sec[0][i * UNIT.size:(i + 1) * UNIT.size] for i in range(nr_units)]
     n = nr_names
@@ -76,16 +78,18 @@ def decode(data):
     def_first = struct.unpack_from(f"<{n + 1}I", sec[1], 4 * (2 * n + 1))
     flags = struct.unpack_from(f"<{n}I", sec[1], 4 * (3 * n + 2))
     names = sec[1][4 * (4 * n + 2):4 * (4 * n + 2) + names_bytes]
-    posts = struct.unpack_from(f"<{nr_posts}I", sec[4])
+    posts = struct.unpack_from(f"<{nr_posts}I", sec[5])
     defs = [list(DEF.unpack_from(sec[2], i * DEF.size)) for i in range(nr_defs)]
-    strings = sec[3][:strings_bytes]
+    words = list(struct.unpack_from(f"<{nr_words}I", sec[3]))
+    strings = sec[4][:strings_bytes]
     entries = []
     for i in range(n):
         nm = names[name_off[i]:names.index(b"\0", name_off[i])]
         entries.append({"name": nm, "flags": flags[i],
                         "units": list(posts[post_first[i]:post_first[i + 1]]),
                         "defs": defs[def_first[i]:def_first[i + 1]]})
-    return {"header": h, "units": units, "entries": entries, "strings": strings}
+    return {"header": h, "units": units, "entries": entries, "words": words,
+            "strings": strings}
 
 
 def encode(ix):
@@ -104,14 +108,16 @@ def encode(ix):
            pad8(struct.pack(f"<{n}I", *name_off) + struct.pack(f"<{n + 1}I", *post_first) +
                 struct.pack(f"<{n + 1}I", *def_first) +
                 struct.pack(f"<{n}I", *[e["flags"] for e in ent]) + names),
-           b"".join(DEF.pack(*d) for d in defs), pad8(ix["strings"]),
+           b"".join(DEF.pack(*d) for d in defs),
+           pad8(struct.pack(f"<{len(ix['words'])}I", *ix["words"])), pad8(ix["strings"]),
            pad8(struct.pack(f"<{len(posts)}I", *posts))]
-    h[11:17] = [len(ix["units"]), n, len(posts), len(defs), len(names), len(ix["strings"])]
+    h[11:18] = [len(ix["units"]), n, len(posts), len(defs), len(names), len(ix["strings"]),
+                len(ix["words"])]
     off = HEADER.size
     for i, b in enumerate(sec):
-        h[17 + 3 * i:20 + 3 * i] = [off, len(b), fnv(b)]
+        h[18 + 3 * i:21 + 3 * i] = [off, len(b), fnv(b)]
         off += len(b)
-    h[32] = fnv(HEADER.pack(*h)[:HEADER.size - 8])
+    h[36] = fnv(HEADER.pack(*h)[:HEADER.size - 8])
     return HEADER.pack(*h) + b"".join(sec)
 
 
@@ -120,6 +126,63 @@ def forge_without(data, drop):
     ix = decode(data)
     ix["entries"] = [e for e in ix["entries"] if e["name"] != drop.encode()]
     return encode(ix)
+
+
+def def_words(ix, d):
+    """Definition D's words (DEF_WORDS), as the strings they name."""
+    first, nr = d[DEF_FIRST_WORD], d[DEF_NR_WORDS]
+    s = ix["strings"]
+    return [s[o:s.index(b"\0", o)] for o in ix["words"][first:first + nr]]
+
+
+def check_words(ok, lint, exe, env, index, good, cold):
+    """Format 8: every definition built has the words of its member types,
+    and a warm --contains builds only those that hold its word."""
+    ix = decode(good)
+    defs = {e["name"]: e["defs"] for e in ix["entries"]}
+    built = [d for e in ix["entries"] for d in e["defs"]]
+    ok(built and all(bool(d[DEF_FLAGS] & DEF_WORDS) == (d[9] != 0xffffffff) for d in built),
+       "every definition --list built has its words, and only those",
+       [(d[9], d[DEF_FLAGS]) for d in built])
+    # idx_gamma: void *p; struct idx_beta b { char c; struct idx_alpha in
+    # { int a; long b; } }: the words at every depth, sorted, each once, as
+    # C spells them ("long", not DWARF's "long int"); a pointer has none.
+    # (idx_alpha and idx_beta have two definitions each: never built.)
+    got = {n.decode(): def_words(ix, d[0]) for n, d in defs.items() if len(d) == 1 and
+           d[0][DEF_FLAGS] & DEF_WORDS}
+    want = {"idx_gamma": [b"char", b"idx_alpha", b"idx_beta", b"int", b"long"],
+            "idx_anon_t": [b"int"], "idx_union": [b"float", b"int"]}
+    ok(all(got.get(k) == v for k, v in want.items()),
+       "each definition's words: its member types' names at every depth", got)
+    q = QUERIES.index(["--contains", "idx_alpha"])
+    ok(cold[q].returncode == 0 and "idx_gamma" in cold[q].stdout,
+       "--contains idx_alpha finds idx_gamma's b.in (the case below needs it)", cold[q].stdout)
+    # The words are read: idx_gamma's without idx_alpha hide the match.
+    forged = decode(good)
+    for e in forged["entries"]:
+        for d in e["defs"]:
+            if e["name"] == b"idx_gamma":
+                first = len(forged["words"])
+                forged["words"] += [w for w in forged["words"][d[DEF_FIRST_WORD]:
+                                                               d[DEF_FIRST_WORD] + d[DEF_NR_WORDS]]
+                                    if forged["strings"].startswith(b"idx_alpha\0", w) is False]
+                d[DEF_FIRST_WORD], d[DEF_NR_WORDS] = first, len(forged["words"]) - first
+    open(index, "wb").write(encode(forged))
+    p = lint.run("--contains", "idx_alpha", exe, extra_env=env)
+    ok(p.returncode == 0 and "idx_gamma" not in p.stdout,
+       "a warm --contains builds only the definitions whose words hold its type's",
+       p.stdout + p.stderr)
+    # Without words (a definition never built), it is built.
+    for e in forged["entries"]:
+        for d in e["defs"]:
+            d[DEF_FLAGS] &= ~DEF_WORDS
+            d[DEF_FIRST_WORD] = d[DEF_NR_WORDS] = 0
+    forged["words"] = []
+    open(index, "wb").write(encode(forged))
+    p = lint.run("--contains", "idx_alpha", exe, extra_env=env)
+    ok(p.stdout == cold[q].stdout and p.returncode == 0,
+       "a definition without words is built", [p.stdout, cold[q].stdout])
+    open(index, "wb").write(good)
 
 
 def build(workdir, name, extra=""):
@@ -181,13 +244,14 @@ def main():
     ok(open(index, "rb").read() == good, "runs that find a sound index leave it as it was")
     ix = decode(good)
     ok(encode(ix) == good and all(e["flags"] & DEFS_KNOWN for e in ix["entries"]),
-       "the index holds every name's definitions (format 7, as this test reads it)")
+       "the index holds every name's definitions (format 8, as this test reads it)")
     anon = [e for e in ix["entries"] if e["name"] == b"idx_anon_t"]
     ok(len(anon) == 1 and anon[0]["defs"] and
-       all(d[DEF_FLAGS] == DEF_NAMELESS for d in anon[0]["defs"]) and
-       all(d[DEF_FLAGS] == 0 for e in ix["entries"] if e["name"] != b"idx_anon_t"
-           for d in e["defs"]),
+       all(d[DEF_FLAGS] & DEF_NAMELESS for d in anon[0]["defs"]) and
+       not any(d[DEF_FLAGS] & DEF_NAMELESS for e in ix["entries"] if e["name"] != b"idx_anon_t"
+               for d in e["defs"]),
        "a typedef's anonymous struct is recorded as nameless, and only it", anon)
+    check_words(ok, lint, exe, env, index, good, cold)
     ok(all(e["flags"] & IN_STR for e in ix["entries"] if len(e["name"]) > 3),
        "every name of 4 characters or more is in .debug_str (gcc writes shorter ones inline)",
        [e["name"] for e in ix["entries"] if not e["flags"] & IN_STR])
@@ -246,7 +310,7 @@ def main():
 
     refused(good[:100], "its size is not an index's", "a truncated header")
     refused(good[:-3], "counts do not fit", "a truncated body")
-    names_at = HEADER.unpack_from(good)[20]
+    names_at = HEADER.unpack_from(good)[21]
     flipped = bytearray(good)
     flipped[names_at + 2] ^= 0x55
     refused(bytes(flipped), "checksum", "a flipped byte")

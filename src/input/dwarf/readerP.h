@@ -230,13 +230,17 @@ struct type_memo {
 		enum align_state align_state;
 		bool explicit_align;
 		bool sized;
-		enum word_state { WORD_UNKNOWN, WORD_ABSENT, WORD_MAYBE } word;	/* build_how's */
+		bool based;		/* BASE is known */
+		/*
+		 * ll_c_array_base_name() of the type when it is one C identifier
+		 * (the word --contains compares, ll_contains_word()); NULL: none.
+		 */
+		char *base;
 		char *spelled;		/* NULL: not yet */
 		uint64_t size;
 	} *v;			/* in the order met */
 	size_t n;
 	struct ll_slots at;	/* into v, by die */
-	char *word;		/* the type_word the entries' word answer for; owned */
 	struct ll_target target;
 	/*
 	 * Where a type only declared is looked up by name (reader_resolve_decl());
@@ -263,6 +267,21 @@ struct build_memo {
 	const void *unit;	/* the Dwarf_CU the memo is of; NULL: none yet */
 	struct file_cache files;
 	struct type_memo types;
+};
+
+/*
+ * The words of a built struct's member types, at every depth: each
+ * ll_c_array_base_name() that is one C identifier, once, sorted, as
+ * NR NUL-terminated strings end to end in BLOB (owned; NULL: not known).
+ * A --contains TYPE whose ll_contains_word() is none of them matches no
+ * member of the struct (struct ll_query's digest_type_word), so the name
+ * index keeps them and a warm --contains builds only the structs that
+ * may match.
+ */
+struct member_words {
+	char *blob;
+	uint32_t nr;
+	bool known;
 };
 
 /* What one build is asked for. */
@@ -301,6 +320,14 @@ struct candidate {
 	unsigned line;
 	size_t hits;		/* CUs carrying this same definition */
 	uint32_t holes;		/* of the built struct, or LL_INDEX_NO_HOLES */
+	/*
+	 * Once built: the words of its members' types, for the name index
+	 * (struct member_words; owned). From the index: LACKS_WORD says no
+	 * member's type is spelled with the query's digest_type_word, so its
+	 * digest needs no build.
+	 */
+	struct member_words words;
+	bool lacks_word;
 	bool selected;		/* one of its copies is the query's --die or in its --cu */
 	/* The scan's nothing_needed, of the copy DIE: a digest needs no build. */
 	bool nothing_needed;
@@ -440,10 +467,10 @@ uint64_t reader_type_alignment(Dwarf_Die *type, bool *explicit_align, int depth,
 int reader_build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
 			       const char *name, const struct build_how *how,
 			       struct build_memo *memo, struct ll_struct **out, bool *unsupported,
-			       size_t *members, struct ll_error *err);
+			       size_t *members, struct member_words *words, struct ll_error *err);
 int reader_build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
 			const struct build_how *asked, struct ll_struct **out, bool *unsupported,
-			struct ll_error *err);
+			struct member_words *words, struct ll_error *err);
 
 /* reader_lookup.c */
 void reader_interned_release(struct interned *t);
@@ -467,7 +494,8 @@ size_t reader_settle_layout(const struct ll_query *q, struct ll_struct *layout, 
 int reader_finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
 			struct candidate *pick, struct ll_lookup_result *r, int build_rc,
 			struct ll_struct *layout, const size_t *holes, bool unsupported,
-			const struct ll_error *berr, struct ll_error *err);
+			struct member_words *words, const struct ll_error *berr,
+			struct ll_error *err);
 struct build_how reader_build_how_for(const struct ll_query *q, const struct candidate *pick);
 int reader_resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 			 struct query_state *qs, struct ll_finder **finders,

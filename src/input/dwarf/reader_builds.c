@@ -21,6 +21,9 @@ struct build_job {
 	struct ll_struct *layout;
 	size_t members;
 	size_t holes;			/* reader_settle_layout()'s, when the build succeeded */
+	/* The build's, for the pick, when WANT_WORDS (its query records definitions). */
+	bool want_words;
+	struct member_words words;
 };
 
 /* Keep ERR in JOB when RC says it failed. */
@@ -74,7 +77,8 @@ static void *build_worker_main(void *arg)
 
 		how.budget = pool->budget;
 		job->rc = reader_build_struct_budget(pool->in, &die, q->name, &how, &w->memo, &job->layout,
-					      &job->unsupported, &job->members, &err);
+					      &job->unsupported, &job->members,
+					      job->want_words ? &job->words : NULL, &err);
 		job_error(job, job->rc, &err);
 		if (!job->rc) {
 			bool digested;
@@ -130,6 +134,8 @@ static int finish_jobs(struct ll_dwarf_input *in, const struct ll_query *queries
 		if (rebuilt) {
 			ll_struct_free(job->layout);
 			job->layout = NULL;
+			free(job->words.blob);
+			job->words = (struct member_words){ 0 };
 			if (reader_pick_die(in, finders, job->pick, &die, err)) {
 				rc = -1;
 				break;
@@ -137,19 +143,22 @@ static int finish_jobs(struct ll_dwarf_input *in, const struct ll_query *queries
 			struct build_how how = reader_build_how_for(q, job->pick);
 
 			job->rc = reader_build_struct(in, &die, q->name, &how, &job->layout,
-					       &job->unsupported, &berr);
+					       &job->unsupported,
+					       job->want_words ? &job->words : NULL, &berr);
 		} else {
 			in->members_built += job->members;
 			if (job->rc)
 				berr = *job->err;
 		}
 		rc = reader_finish_build(in, q, job->pick, &results[job->query], job->rc, job->layout,
-				  rebuilt ? NULL : &job->holes, job->unsupported, &berr, err);
+				  rebuilt ? NULL : &job->holes, job->unsupported, &job->words,
+				  &berr, err);
 		job->layout = NULL;
 	}
 	for (size_t j = 0; j < pool->nr_jobs; j++) {
 		ll_struct_free(pool->jobs[j].layout);
 		free(pool->jobs[j].err);
+		free(pool->jobs[j].words.blob);
 	}
 	return rc;
 }
@@ -284,7 +293,8 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 
 		if (!reader_resolve_unbuilt(in, &queries[i], &state[i], finders, &results[i], &pick))
 			continue;
-		pool.jobs[pool.nr_jobs++] = (struct build_job){ .query = i, .pick = pick, .rc = -1 };
+		pool.jobs[pool.nr_jobs++] = (struct build_job){ .query = i, .pick = pick, .rc = -1,
+								.want_words = state[i].capture != NULL };
 	}
 	pool.budget = in->member_budget - in->members_built;
 	bydie = xcalloc(pool.nr_jobs ? pool.nr_jobs : 1, sizeof(*bydie));

@@ -195,8 +195,10 @@ static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 
 void reader_query_state_release(struct query_state *qs)
 {
-	for (size_t c = 0; c < qs->nr_cands; c++)
+	for (size_t c = 0; c < qs->nr_cands; c++) {
 		free(qs->cands[c].file);
+		free(qs->cands[c].words.blob);
+	}
 	free(qs->cands);
 	free(qs->raw_defs);
 }
@@ -536,7 +538,8 @@ static struct candidate *pick_of(const struct ll_query *q, struct query_state *q
  */
 static bool digest_unbuilt(const struct ll_query *q, const struct candidate *pick)
 {
-	return q->digest && pick->nothing_needed && pick->sig.size <= LL_MAX_STRUCT_SIZE;
+	return q->digest && (pick->nothing_needed || pick->lacks_word) &&
+	       pick->sig.size <= LL_MAX_STRUCT_SIZE;
 }
 
 const struct candidate *reader_pick_to_build(const struct ll_query *q, struct query_state *qs)
@@ -663,7 +666,8 @@ size_t reader_settle_layout(const struct ll_query *q, struct ll_struct *layout, 
 int reader_finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
 			struct candidate *pick, struct ll_lookup_result *r, int build_rc,
 			struct ll_struct *layout, const size_t *holes, bool unsupported,
-			const struct ll_error *berr, struct ll_error *err)
+			struct member_words *words, const struct ll_error *berr,
+			struct ll_error *err)
 {
 	size_t nr_holes;
 	bool digested = holes && q->digest;	/* with HOLES, reader_settle_layout() ran */
@@ -685,6 +689,10 @@ int reader_finish_build(struct ll_dwarf_input *in, const struct ll_query *q,
 		nr_holes = reader_settle_layout(q, layout, &digested);
 	r->digested = digested;
 	pick->holes = nr_holes < LL_INDEX_NO_HOLES ? (uint32_t)nr_holes : LL_INDEX_NO_HOLES;
+	/* Moved: the words go with the hole count into the index. */
+	free(pick->words.blob);
+	pick->words = *words;
+	*words = (struct member_words){ 0 };
 	if (q->summary_only) {
 		r->summary = true;
 		r->holes = nr_holes;
@@ -724,6 +732,11 @@ int reader_resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 		return -1;
 	struct build_how how = reader_build_how_for(q, pick);
 
-	rc = reader_build_struct(in, &die, q->name, &how, &layout, &unsupported, &berr);
-	return reader_finish_build(in, q, pick, r, rc, layout, NULL, unsupported, &berr, err);
+	struct member_words words = { 0 };
+
+	rc = reader_build_struct(in, &die, q->name, &how, &layout, &unsupported,
+				 qs->capture ? &words : NULL, &berr);
+	rc = reader_finish_build(in, q, pick, r, rc, layout, NULL, unsupported, &words, &berr, err);
+	free(words.blob);
+	return rc;
 }

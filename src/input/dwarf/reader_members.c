@@ -2,6 +2,8 @@
 /* Building a struct's layout from its DIE: members, bitfields, bases, empty members. */
 #include "input/dwarf/readerP.h"
 
+#include "util/c_ident.h"
+
 struct build_ctx {
 	const struct ll_dwarf_input *in;
 	struct ll_error *err;
@@ -21,6 +23,13 @@ struct build_ctx {
 	bool lean;		/* build_how's: no member types, no paths */
 	const char *type_word;	/* build_how's */
 	bool word_met;		/* a member's type may be spelled TYPE_WORD (ll_c_array_base_name()) */
+	/*
+	 * Collecting struct member_words (for the name index): each member's
+	 * type_facts base, as met, borrowed from the memo.
+	 */
+	bool collect_words;
+	const char **words;
+	size_t nr_words;
 	/* Qualified names of the aggregate types met, by DIE: each costs a unit walk. */
 	struct qualified_name {
 		uint64_t die;
@@ -49,15 +58,19 @@ static int member_type_facts(struct build_ctx *ctx, Dwarf_Die *type, struct ll_m
 		e->sized = true;
 	}
 	m->size = e->size;
+	if (!e->based && (ctx->collect_words || ctx->type_word)) {
+		const char *base = ll_c_array_base_name(type);
+
+		e->base = base && ll_c_identifier(base) ? xstrdup(base) : NULL;
+		e->based = true;
+	}
+	if (ctx->collect_words && e->base) {
+		ctx->words = xgrow(ctx->words, ctx->nr_words, sizeof(*ctx->words));
+		ctx->words[ctx->nr_words++] = e->base;
+	}
 	if (ctx->lean) {
 		/* A type spelled TYPE_WORD, struct or union TYPE_WORD, maybe with [N]. */
-		if (ctx->type_word && e->word == WORD_UNKNOWN) {
-			const char *base = ll_c_array_base_name(type);
-
-			e->word = base && strcmp(base, ctx->type_word) == 0 ? WORD_MAYBE :
-									     WORD_ABSENT;
-		}
-		ctx->word_met |= ctx->type_word && e->word == WORD_MAYBE;
+		ctx->word_met |= ctx->type_word && e->base && strcmp(e->base, ctx->type_word) == 0;
 		return 0;
 	}
 	if (!e->spelled)
@@ -493,28 +506,44 @@ static int build_members(struct build_ctx *ctx, Dwarf_Die *agg, uint64_t base,
 	return 0;
 }
 
+static int cmp_word(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* CTX's words, each once, into OUT (struct member_words). */
+static void pack_words(struct build_ctx *ctx, struct member_words *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t nr = 0;
+
+	if (ctx->nr_words)
+		qsort(ctx->words, ctx->nr_words, sizeof(*ctx->words), cmp_word);
+	for (size_t i = 0; i < ctx->nr_words; i++) {
+		if (i && strcmp(ctx->words[i - 1], ctx->words[i]) == 0)
+			continue;
+		sb_add(&sb, ctx->words[i], strlen(ctx->words[i]) + 1);
+		nr++;
+	}
+	*out = (struct member_words){ .blob = sb_detach(&sb), .nr = nr, .known = true };
+}
+
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */
 /* *UNSUPPORTED: the failure is a shape layoutlint does not lay out, not damage. */
 static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
 			   const struct build_how *how, struct build_memo *memo,
 			   struct ll_struct **out, bool *unsupported, size_t *members,
-			   bool *word_met, struct ll_error *err)
+			   bool *word_met, struct member_words *words, struct ll_error *err)
 {
 	struct ll_struct *s = xcalloc(1, sizeof(*s));
 	struct build_ctx ctx = { .in = in, .err = err, .budget = how->budget,
 				 .files = &memo->files, .types = &memo->types,
 				 .shape_only = how->shape_only, .lean = how->lean,
-				 .type_word = how->type_word };
+				 .type_word = how->type_word, .collect_words = words != NULL };
 	Dwarf_Word size;
 	bool ex = false;
 
 	memo->types.resolve_in = how->resolve_decls ? in : NULL;
-	if (how->type_word && (!memo->types.word || strcmp(memo->types.word, how->type_word))) {
-		for (size_t i = 0; i < memo->types.n; i++)
-			memo->types.v[i].word = WORD_UNKNOWN;
-		free(memo->types.word);
-		memo->types.word = xstrdup(how->type_word);
-	}
 	*out = s;
 	s->kind = dwarf_tag(agg) == DW_TAG_union_type ? LL_UNION : LL_STRUCT;
 	s->name = xstrdup(name);
@@ -562,6 +591,10 @@ static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, cons
 		snprintf(declarer, sizeof(declarer), "the struct %s", where);
 		rc = ll_struct_validate(s, where, declarer, err);
 	}
+	/* Before the memo that owns the words may be emptied (reader_build_memo_leave()). */
+	if (!rc && !ctx.word_met && words)
+		pack_words(&ctx, words);
+	free(ctx.words);
 	return rc;
 }
 
@@ -569,18 +602,23 @@ static int build_with_memo(const struct ll_dwarf_input *in, Dwarf_Die *agg, cons
  * Build the aggregate at AGG with BUDGET members left; *MEMBERS: how many
  * it counted, failed or not. Reads IN only, so that two threads, each
  * with a libdw handle and a MEMO of its own, may build at once
- * (build_in_parallel()).
+ * (build_in_parallel()). WORDS (NULL: not wanted, and not collected):
+ * the built struct's struct member_words, for the name index; not known
+ * when the build failed.
  */
 int reader_build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
 			       const char *name, const struct build_how *how,
 			       struct build_memo *memo, struct ll_struct **out, bool *unsupported,
-			       size_t *members, struct ll_error *err)
+			       size_t *members, struct member_words *words, struct ll_error *err)
 {
 	bool unsupported_before = *unsupported, word_met = false;
 	int rc;
 
+	if (words)
+		*words = (struct member_words){ 0 };
 	reader_build_memo_enter(memo, in, agg);
-	rc = build_with_memo(in, agg, name, how, memo, out, unsupported, members, &word_met, err);
+	rc = build_with_memo(in, agg, name, how, memo, out, unsupported, members, &word_met, words,
+			     err);
 	reader_build_memo_leave(memo, rc);
 	if (!how->lean || (!rc && !word_met))
 		return rc;
@@ -591,7 +629,8 @@ int reader_build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
 	ll_struct_free(*out);
 	*unsupported = unsupported_before;
 	reader_build_memo_enter(memo, in, agg);
-	rc = build_with_memo(in, agg, name, &whole, memo, out, unsupported, members, &word_met, err);
+	rc = build_with_memo(in, agg, name, &whole, memo, out, unsupported, members, &word_met, words,
+			     err);
 	reader_build_memo_leave(memo, rc);
 	return rc;
 }
@@ -599,7 +638,7 @@ int reader_build_struct_budget(const struct ll_dwarf_input *in, Dwarf_Die *agg,
 /* The same, counting against what the input's lookups have built so far (ASKED's budget aside). */
 int reader_build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *name,
 			const struct build_how *asked, struct ll_struct **out, bool *unsupported,
-			struct ll_error *err)
+			struct member_words *words, struct ll_error *err)
 {
 	struct build_how how = *asked;
 	size_t members;
@@ -611,7 +650,7 @@ int reader_build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 	if (!in->build_memo)
 		in->build_memo = xcalloc(1, sizeof(*in->build_memo));
 	rc = reader_build_struct_budget(in, agg, name, &how, in->build_memo, out, unsupported, &members,
-				 err);
+				 words, err);
 
 	in->members_built += members;
 	return rc;

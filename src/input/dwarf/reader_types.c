@@ -310,12 +310,12 @@ struct type_facts *reader_memo_slot(struct type_memo *memo, uint64_t die)
 
 static void type_memo_release(struct type_memo *memo)
 {
-	for (size_t i = 0; i < memo->n; i++)
+	for (size_t i = 0; i < memo->n; i++) {
 		free(memo->v[i].spelled);
+		free(memo->v[i].base);
+	}
 	ll_array_free(memo->v, memo->n);
 	ll_slots_release(&memo->at);
-	free(memo->word);
-	memo->word = NULL;
 	memo->path_dependent = false;
 }
 

@@ -133,6 +133,8 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 		if (qs->nr_cands > before) {
 			qs->cands[before].holes = d->holes;
 			qs->cands[before].from_index = true;
+			qs->cands[before].lacks_word = q->digest_type_word &&
+				ll_name_index_def_lacks_word(ix, d, q->digest_type_word);
 		}
 	}
 	qs->declared = index_flags_declare(ix->flags[k], q->kind);
@@ -155,11 +157,22 @@ static bool entry_defs(const struct query_state *qs, const struct ll_scan_unit *
 			return false;
 		}
 		defs[i].d.unit = (uint32_t)u;
-		/* The pick's hole count, when this definition was built. */
-		for (size_t c = 0; c < qs->nr_cands; c++)
-			if (qs->cands[c].die == defs[i].d.die)
-				defs[i].d.holes = qs->cands[c].holes;
+		/* The pick's hole count and words, when this definition was built. */
+		for (size_t c = 0; c < qs->nr_cands; c++) {
+			const struct candidate *cand = &qs->cands[c];
+
+			if (cand->die != defs[i].d.die)
+				continue;
+			defs[i].d.holes = cand->holes;
+			if (cand->words.known) {
+				defs[i].d.flags |= LL_INDEX_DEF_WORDS;
+				defs[i].d.nr_words = cand->words.nr;
+				defs[i].words = cand->words.blob;
+			}
+		}
 	}
+	for (size_t i = 0; i < e->nr_defs; i++)
+		free(e->defs[i].owned);
 	free(e->defs);
 	e->defs = defs;
 	e->nr_defs = qs->nr_raw_defs;

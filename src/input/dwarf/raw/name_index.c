@@ -33,9 +33,12 @@
  * definitions apart. 7: the layout of 6, with LL_INDEX_IN_STR on names
  * and LL_INDEX_DEF_NAMELESS in a definition's flags (a 6's zero there
  * would let "did you mean" propose a typedef's anonymous struct).
+ * 8: each definition built has the words of its member types
+ * (LL_INDEX_DEF_WORDS, a words section), so a warm --contains builds
+ * only the definitions it may match.
  */
-#define INDEX_MAGIC "LLNIDX07"
-#define INDEX_VERSION 7
+#define INDEX_MAGIC "LLNIDX08"
+#define INDEX_VERSION 8
 /* An index file larger than this is refused (6.12's is ~7 MB). */
 #define INDEX_MAX_SIZE (512u << 20)
 
@@ -44,7 +47,7 @@
  * but the postings (a fifth of the file); each has its own checksum, so
  * what is read is checked without reading the rest.
  */
-enum { SEC_UNITS, SEC_NAMES, SEC_DEFS, SEC_STRINGS, SEC_POSTINGS, NR_SECS };
+enum { SEC_UNITS, SEC_NAMES, SEC_DEFS, SEC_WORDS, SEC_STRINGS, SEC_POSTINGS, NR_SECS };
 
 struct index_section {
 	uint64_t off, size, sum;
@@ -58,7 +61,7 @@ struct index_header {
 	uint64_t ctime_sec, ctime_nsec, dev, ino;
 	char build_id[128];			/* hex, NUL-padded */
 	uint64_t info_size, nr_units;
-	uint64_t nr_names, nr_postings, nr_defs, names_bytes, strings_bytes;
+	uint64_t nr_names, nr_postings, nr_defs, names_bytes, strings_bytes, nr_words;
 	struct index_section sec[NR_SECS];
 	uint64_t header_sum;	/* ll_name_index_sum() of every byte before it */
 };
@@ -133,6 +136,7 @@ static void section_sizes(const struct index_header *h, uint64_t size[NR_SECS])
 	size[SEC_UNITS] = h->nr_units * sizeof(struct disk_unit);
 	size[SEC_NAMES] = pad8(h->nr_names * 4 * 2 + (h->nr_names + 1) * 4 * 2 + h->names_bytes);
 	size[SEC_DEFS] = h->nr_defs * sizeof(struct ll_index_def);
+	size[SEC_WORDS] = pad8(h->nr_words * 4);
 	size[SEC_STRINGS] = pad8(h->strings_bytes);
 	size[SEC_POSTINGS] = pad8(h->nr_postings * 4);
 }
@@ -200,6 +204,8 @@ void ll_name_index_entries_free(struct ll_index_entry *entries, size_t n)
 {
 	for (size_t i = 0; entries && i < n; i++) {
 		free(entries[i].units);
+		for (size_t d = 0; d < entries[i].nr_defs; d++)
+			free(entries[i].defs[d].owned);
 		free(entries[i].defs);
 	}
 	free(entries);
@@ -249,6 +255,29 @@ static void add_pad8(struct strbuf *sb)
 }
 
 /*
+ * DEF's words (LL_INDEX_DEF_WORDS: its nr_words strings end to end in
+ * BLOB) as string offsets onto WORDS, and where they start into DEF.
+ */
+static void add_words(struct string_table *st, struct strbuf *words, struct ll_index_def *def,
+		      const char *blob)
+{
+	uint32_t nr = def->nr_words;
+
+	def->words = (uint32_t)(words->len / 4);
+	if (!(def->flags & LL_INDEX_DEF_WORDS) || !blob) {
+		def->flags &= ~(uint32_t)LL_INDEX_DEF_WORDS;
+		def->words = def->nr_words = 0;
+		return;
+	}
+	for (uint32_t k = 0; k < nr; k++) {
+		uint32_t off = string_add(st, blob);
+
+		sb_add(words, (const char *)&off, sizeof(off));
+		blob += strlen(blob) + 1;
+	}
+}
+
+/*
  * The sections of ENTRIES into BODY, all but the postings, which go into
  * POSTS, to be written after BODY (most of the file: copied into BODY
  * they cost a second 5 MB of fresh pages); offsets and counts into H.
@@ -260,7 +289,7 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 	struct string_table st = { .bytes = STRBUF_INIT, .at = LL_SLOTS_INIT };
 	uint32_t *name_off = xmalloc((n ? n : 1) * 4), *post_first = xmalloc((n + 1) * 4);
 	uint32_t *def_first = xmalloc((n + 1) * 4), *flags = xmalloc((n ? n : 1) * 4);
-	struct strbuf names = STRBUF_INIT, defs = STRBUF_INIT;
+	struct strbuf names = STRBUF_INIT, defs = STRBUF_INIT, words = STRBUF_INIT;
 	uint64_t start[NR_SECS + 1];
 	size_t nr_posts = 0, nr_defs = 0;
 
@@ -281,7 +310,8 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 
 			def.file = string_add(&st, e[i].defs[d].file);
 			def.comp_dir = string_add(&st, e[i].defs[d].comp_dir);
-			def.flags &= LL_INDEX_DEF_NAMELESS;
+			def.flags &= LL_INDEX_DEF_NAMELESS | LL_INDEX_DEF_WORDS;
+			add_words(&st, &words, &def, e[i].defs[d].words);
 			sb_add(&defs, (const char *)&def, sizeof(def));
 		}
 		nr_defs += e[i].nr_defs;
@@ -293,6 +323,7 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 	h->nr_defs = nr_defs;
 	h->names_bytes = names.len;
 	h->strings_bytes = st.bytes.len;
+	h->nr_words = words.len / 4;
 	start[SEC_UNITS] = body->len;
 	for (size_t i = 0; i < nr_units; i++) {
 		struct disk_unit du = {
@@ -321,6 +352,9 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 	add_pad8(body);
 	start[SEC_DEFS] = body->len;
 	sb_add(body, defs.buf ? defs.buf : "", defs.len);
+	start[SEC_WORDS] = body->len;
+	sb_add(body, words.buf ? words.buf : "", words.len);
+	add_pad8(body);
 	start[SEC_STRINGS] = body->len;
 	sb_add(body, st.bytes.buf ? st.bytes.buf : "", st.bytes.len);
 	add_pad8(body);
@@ -336,6 +370,7 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 	}
 	sb_release(&names);
 	sb_release(&defs);
+	sb_release(&words);
 	sb_release(&st.bytes);
 	ll_slots_release(&st.at);
 	ll_free_all(name_off, post_first, def_first, flags);
@@ -417,6 +452,7 @@ static bool layout_ok(const struct index_header *h, uint64_t file_size)
 
 	if (h->nr_units > file_size / sizeof(struct disk_unit) || h->nr_names > file_size / 4 ||
 	    h->nr_postings > file_size / 4 || h->nr_defs > file_size / sizeof(struct ll_index_def) ||
+	    h->nr_words > file_size / 4 ||
 	    h->names_bytes > file_size || h->strings_bytes > file_size ||
 	    h->nr_units > UINT32_MAX || h->nr_defs > UINT32_MAX || h->nr_postings > UINT32_MAX ||
 	    h->strings_bytes >= LL_INDEX_NO_STRING)
@@ -475,10 +511,12 @@ static const char *check(struct ll_name_index *ix, const struct index_header *h,
 	ix->flags = ix->def_first + n + 1;
 	ix->names = (const char *)(ix->flags + n);
 	ix->defs = (const struct ll_index_def *)ix->defs_sec;
+	ix->words = (const uint32_t *)(const void *)ix->words_sec;
 	ix->strings = (const char *)ix->strings_sec;
 	ix->nr_names = n;
 	ix->nr_postings = h->nr_postings;
 	ix->nr_defs = h->nr_defs;
+	ix->nr_words = h->nr_words;
 	ix->nr_units = h->nr_units;
 	ix->info_size = h->info_size;
 	ix->strings_bytes = h->strings_bytes;
@@ -486,6 +524,9 @@ static const char *check(struct ll_name_index *ix, const struct index_header *h,
 		return "a name runs past its end";
 	if (h->strings_bytes && ix->strings[h->strings_bytes - 1] != '\0')
 		return "a string runs past its end";
+	for (uint64_t i = 0; i < h->nr_words; i++)
+		if (ix->words[i] >= h->strings_bytes)
+			return "a word lies outside its strings";
 	if (ix->post_first[0] != 0 || ix->post_first[n] != h->nr_postings ||
 	    ix->def_first[0] != 0 || ix->def_first[n] != h->nr_defs)
 		return "its postings do not add up";
@@ -505,7 +546,9 @@ static const char *check(struct ll_name_index *ix, const struct index_header *h,
 
 			if (d->unit >= h->nr_units || d->die < units[d->unit].first_die ||
 			    d->die >= units[d->unit].end || !is_def_tag(d->tag) ||
-			    (d->flags & ~(uint32_t)LL_INDEX_DEF_NAMELESS) ||
+			    (d->flags & ~(uint32_t)(LL_INDEX_DEF_NAMELESS | LL_INDEX_DEF_WORDS)) ||
+			    (!(d->flags & LL_INDEX_DEF_WORDS) && (d->words || d->nr_words)) ||
+			    (uint64_t)d->words + d->nr_words > h->nr_words ||
 			    (d->file != LL_INDEX_NO_STRING && d->file >= h->strings_bytes) ||
 			    (d->comp_dir != LL_INDEX_NO_STRING && d->comp_dir >= h->strings_bytes))
 				return "a definition is out of range or order";
@@ -588,6 +631,7 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 			ix->units_sec = all;
 			ix->names_sec = all + (h.sec[SEC_NAMES].off - from);
 			ix->defs_sec = all + (h.sec[SEC_DEFS].off - from);
+			ix->words_sec = all + (h.sec[SEC_WORDS].off - from);
 			ix->strings_sec = all + (h.sec[SEC_STRINGS].off - from);
 		}
 		for (int i = SEC_UNITS; i < SEC_POSTINGS && !why; i++)
@@ -765,6 +809,30 @@ uint32_t *ll_name_index_units(struct ll_name_index *ix, const char *const *names
 	return units ? units : xmalloc(sizeof(*units));
 }
 
+/* D's words end to end, as an index is written from (struct ll_index_def_src); owned. */
+static char *words_blob(const struct ll_name_index *ix, const struct ll_index_def *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (uint32_t k = 0; k < d->nr_words; k++) {
+		const char *w = ix->strings + ix->words[d->words + k];
+
+		sb_add(&sb, w, strlen(w) + 1);
+	}
+	return sb_detach(&sb);
+}
+
+bool ll_name_index_def_lacks_word(const struct ll_name_index *ix, const struct ll_index_def *d,
+				  const char *word)
+{
+	if (!(d->flags & LL_INDEX_DEF_WORDS))
+		return false;
+	for (uint32_t k = 0; k < d->nr_words; k++)
+		if (strcmp(ix->strings + ix->words[d->words + k], word) == 0)
+			return false;
+	return true;
+}
+
 int ll_name_index_entries_from_index(struct ll_name_index *ix, struct ll_index_entry **entries,
 				     size_t *nr, char **note)
 {
@@ -786,11 +854,14 @@ int ll_name_index_entries_from_index(struct ll_name_index *ix, struct ll_index_e
 		memcpy(e[i].units, ix->postings + ix->post_first[i], nu * sizeof(*e[i].units));
 		e[i].nr_defs = nd;
 		e[i].defs = xcalloc(nd ? nd : 1, sizeof(*e[i].defs));
-		for (size_t k = 0; k < nd; k++)
+		for (size_t k = 0; k < nd; k++) {
 			e[i].defs[k] = (struct ll_index_def_src){
 				.d = d[k], .file = ll_name_index_string(ix, d[k].file),
 				.comp_dir = ll_name_index_string(ix, d[k].comp_dir),
 			};
+			if (d[k].flags & LL_INDEX_DEF_WORDS)
+				e[i].defs[k].words = e[i].defs[k].owned = words_blob(ix, &d[k]);
+		}
 	}
 	*entries = e;
 	*nr = ix->nr_names;

@@ -66,6 +66,8 @@ enum {
 enum {
 	/* The aggregate has no name: the entry's name is a typedef's of it. */
 	LL_INDEX_DEF_NAMELESS = 1,
+	/* Its words (the words of its member types) are recorded: it was built. */
+	LL_INDEX_DEF_WORDS = 2,
 };
 #define LL_INDEX_NO_STRING UINT32_MAX
 #define LL_INDEX_NO_HOLES UINT32_MAX
@@ -89,12 +91,23 @@ struct ll_index_def {
 	uint32_t comp_dir;	/* string offset, or LL_INDEX_NO_STRING */
 	uint32_t holes;		/* of the built struct; LL_INDEX_NO_HOLES: never built */
 	uint32_t flags;		/* LL_INDEX_DEF_* */
+	/*
+	 * With LL_INDEX_DEF_WORDS: the words of its member types at every
+	 * depth (each ll_c_array_base_name() that is one C identifier), as
+	 * NR_WORDS string offsets from WORDS on in the words section, sorted
+	 * and each once. A --contains TYPE whose word is none of them
+	 * matches no member: a warm one builds only the others.
+	 */
+	uint32_t words, nr_words;
 };
 
 /* A definition on its way into an index: strings instead of offsets. */
 struct ll_index_def_src {
-	struct ll_index_def d;	/* file and comp_dir unused */
+	struct ll_index_def d;	/* file, comp_dir and words unused */
 	const char *file, *comp_dir;
+	/* With LL_INDEX_DEF_WORDS: d.nr_words NUL-terminated words end to end. */
+	const char *words;
+	char *owned;		/* WORDS, when the entry owns it (read from an index) */
 };
 
 /* One name of an index to write; sorted by name, each name once. */
@@ -113,14 +126,15 @@ struct ll_name_index {
 	struct ll_index_key key;
 	void *map;		/* the file up to the postings, read-only */
 	size_t map_size;
-	const unsigned char *names_sec, *defs_sec, *strings_sec, *units_sec;
+	const unsigned char *names_sec, *defs_sec, *words_sec, *strings_sec, *units_sec;
 	uint32_t *postings;	/* NULL until ll_name_index_units() needs them */
 	uint64_t postings_off, postings_size, postings_sum;
 	const uint32_t *name_off, *post_first, *def_first, *flags;
 	const char *names, *strings;
 	const struct ll_index_def *defs;
+	const uint32_t *words;	/* string offsets (struct ll_index_def's words) */
 	const struct ll_scan_unit *units;
-	uint64_t nr_names, nr_postings, nr_defs, nr_units, info_size, strings_bytes;
+	uint64_t nr_names, nr_postings, nr_defs, nr_words, nr_units, info_size, strings_bytes;
 };
 
 /* Whether an index for KEY would be written (a cache directory, an image at rest). */
@@ -191,6 +205,13 @@ static inline const char *ll_name_index_string(const struct ll_name_index *ix, u
 {
 	return off == LL_INDEX_NO_STRING ? NULL : ix->strings + off;
 }
+
+/*
+ * Whether D is recorded as built, with no member whose type's word
+ * (struct ll_index_def's words) is WORD.
+ */
+bool ll_name_index_def_lacks_word(const struct ll_name_index *ix, const struct ll_index_def *d,
+				  const char *word);
 
 /*
  * The ascending units that hold any of NAMES; owned by the caller. NULL
