@@ -455,6 +455,7 @@ static bool layout_ok(const struct index_header *h, uint64_t file_size)
 	    h->nr_words > file_size / 4 ||
 	    h->names_bytes > file_size || h->strings_bytes > file_size ||
 	    h->nr_units > UINT32_MAX || h->nr_defs > UINT32_MAX || h->nr_postings > UINT32_MAX ||
+	    h->nr_words > UINT32_MAX ||
 	    h->strings_bytes >= LL_INDEX_NO_STRING)
 		return false;
 	section_sizes(h, size);

@@ -3,12 +3,14 @@
  * The persistent name index of an image: every struct, union and typedef
  * name its top-level DIEs carry; for each, the units that hold one and
  * (once a lookup has seen them all) its distinct definitions, each with
- * one representative DIE and its unit; and every unit header. A listing
+ * one representative DIE and its unit (and, once built, its hole count
+ * and the words of its member types); and every unit header. A listing
  * (--list, --audit, --contains) writes it to
  * $XDG_CACHE_HOME/layoutlint/BUILD-ID.index; a later lookup of the same
  * image (same build-id, size and mtime) whose names all have definitions
- * recorded reads only the unit of each definition it builds, and --list
- * takes its rows from it; other lookups read only the units listed for
+ * recorded reads only the unit of each definition it builds, --list
+ * takes its rows from it, and --contains builds only the definitions
+ * whose words it may match; other lookups read only the units listed for
  * their names. The answer is the same either way: a unit the index leaves
  * out holds no top-level DIE of that name, and the definitions are the
  * ones the full scan groups, in the order it meets them.
