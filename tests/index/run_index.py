@@ -182,6 +182,16 @@ def check_words(ok, lint, exe, env, index, good, cold):
     p = lint.run("--contains", "idx_alpha", exe, extra_env=env)
     ok(p.stdout == cold[q].stdout and p.returncode == 0,
        "a definition without words is built", [p.stdout, cold[q].stdout])
+    # And its words recorded: the index is again the one --list wrote.
+    ok(open(index, "rb").read() == good,
+       "a warm --contains records the words of the definitions it built",
+       [(e["name"], [d[DEF_FLAGS] for d in e["defs"]])
+        for e in decode(open(index, "rb").read())["entries"]])
+    # A lookup of a few names builds its picks, and leaves the index as it was.
+    open(index, "wb").write(encode(forged))
+    p = lint.run(exe, "struct", "idx_gamma", extra_env=env)
+    ok(p.returncode == 0 and open(index, "rb").read() == encode(forged),
+       "a lookup of one name records no words", p.stderr)
     open(index, "wb").write(good)
 
 

@@ -328,6 +328,11 @@ struct candidate {
 	 */
 	struct member_words words;
 	bool lacks_word;
+	/*
+	 * From the index, which has no words for it (never built there): a
+	 * whole-image run that builds it records them (reader_warm.c).
+	 */
+	bool record_words;
 	bool selected;		/* one of its copies is the query's --die or in its --cu */
 	/* The scan's nothing_needed, of the copy DIE: a digest needs no build. */
 	bool nothing_needed;

@@ -294,7 +294,8 @@ static int resolve_all(struct ll_dwarf_input *in, const struct ll_query *queries
 		if (!reader_resolve_unbuilt(in, &queries[i], &state[i], finders, &results[i], &pick))
 			continue;
 		pool.jobs[pool.nr_jobs++] = (struct build_job){ .query = i, .pick = pick, .rc = -1,
-								.want_words = state[i].capture != NULL };
+								.want_words = state[i].capture != NULL ||
+										pick->record_words };
 	}
 	pool.budget = in->member_budget - in->members_built;
 	bydie = xcalloc(pool.nr_jobs ? pool.nr_jobs : 1, sizeof(*bydie));

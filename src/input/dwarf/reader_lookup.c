@@ -735,7 +735,7 @@ int reader_resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 	struct member_words words = { 0 };
 
 	rc = reader_build_struct(in, &die, q->name, &how, &layout, &unsupported,
-				 qs->capture ? &words : NULL, &berr);
+				 qs->capture || pick->record_words ? &words : NULL, &berr);
 	rc = reader_finish_build(in, q, pick, r, rc, layout, NULL, unsupported, &words, &berr, err);
 	free(words.blob);
 	return rc;

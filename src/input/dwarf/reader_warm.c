@@ -135,6 +135,7 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 			qs->cands[before].from_index = true;
 			qs->cands[before].lacks_word = q->digest_type_word &&
 				ll_name_index_def_lacks_word(ix, d, q->digest_type_word);
+			qs->cands[before].record_words = !(d->flags & LL_INDEX_DEF_WORDS);
 		}
 	}
 	qs->declared = index_flags_declare(ix->flags[k], q->kind);
@@ -230,6 +231,65 @@ static void update_index(struct ll_dwarf_input *in, const struct lookup_ctx *lc)
 		ll_name_index_entries_free(e, n);
 	else
 		ll_finder_seed_release(&in->seed);
+}
+
+/* Definition DIE of entry E, or NULL. */
+static struct ll_index_def_src *entry_def(struct ll_index_entry *e, uint64_t die)
+{
+	for (size_t d = 0; d < e->nr_defs; d++)
+		if (e->defs[d].d.die == die)
+			return &e->defs[d];
+	return NULL;
+}
+
+/*
+ * After a whole-image run answered from the index (--list, --contains):
+ * the definitions it built that the index had no words for (an index
+ * that an --audit wrote, which builds ~150 structs, or one of a lookup
+ * of a few names) get their hole counts and words recorded, so that the
+ * next such run does not build them again. Nothing is written when none
+ * was built.
+ */
+static void fill_index(struct ll_dwarf_input *in, const struct ll_query *queries,
+		       const struct query_state *state, size_t n)
+{
+	struct ll_name_index *ix = &in->index;
+	struct ll_index_entry *e = NULL;
+	struct ll_index_key key;
+	size_t nr = 0, gained = 0;
+	char *note = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 0; c < state[i].nr_cands; c++)
+			gained += state[i].cands[c].record_words && state[i].cands[c].words.known;
+	if (!gained || !(queries[0].summary_only || queries[0].digest))
+		return;
+	if (ll_name_index_entries_from_index(ix, &e, &nr, &note)) {
+		if (note)
+			ll_notes_addf(in->opts.notes, "%s", note);
+		free(note);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		long k = ll_name_index_find(ix, queries[i].name);
+
+		for (size_t c = 0; k >= 0 && c < state[i].nr_cands; c++) {
+			const struct candidate *cand = &state[i].cands[c];
+			struct ll_index_def_src *d = entry_def(&e[k], cand->die);
+
+			if (!cand->record_words || !cand->words.known || !d ||
+			    (d->d.flags & LL_INDEX_DEF_WORDS))
+				continue;
+			d->d.holes = cand->holes;
+			d->d.flags |= LL_INDEX_DEF_WORDS;
+			d->d.nr_words = cand->words.nr;
+			d->words = cand->words.blob;	/* borrowed until written */
+		}
+	}
+	reader_index_key(in, &key);
+	key.info_size = ix->info_size;
+	ll_name_index_write(&key, ix->units, ix->nr_units, e, nr);
+	ll_name_index_entries_free(e, nr);
 }
 
 /* Queries above this many (--list, --audit) build most units: no header to skip. */
@@ -376,7 +436,8 @@ static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 	/* An index is read only for an input of one part (reader_index_sound()). */
 	if (warm)
 		finders[0] = ll_finder_from_index(&in->parts[0].src, ix);
-	if (warm && finders[0]) {
+	warm = warm && finders[0];
+	if (warm) {
 		/* Only the built units (mapped from the file) and one made-up header get touched. */
 		order = warm_order(queries, state, n, finders[0]);
 	} else {
@@ -426,6 +487,8 @@ static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 	}
 	if (!rc && use_index && (capture || in->seed.entries))
 		update_index(in, &lc);
+	else if (!rc && warm)
+		fill_index(in, queries, state, n);
 	/* A listing's prescan serves the one lookup after it. */
 	for (size_t p = 0; p < in->nr_parts; p++)
 		ll_finder_prescan_release(&in->parts[p].prescan);
