@@ -268,16 +268,6 @@ static bool call_args(struct cursor *c, char *args[3])
 	return false;
 }
 
-static bool is_identifier(const char *s)
-{
-	if (!*s || isdigit((unsigned char)*s))
-		return false;
-	for (; *s; s++)
-		if (!ll_c_ident_byte(*s))
-			return false;
-	return true;
-}
-
 /* "struct NAME" or "union NAME": the kind and NAME; false otherwise. */
 static bool type_arg(const char *arg, enum ll_kind *kind, const char **name)
 {
@@ -290,7 +280,7 @@ static bool type_arg(const char *arg, enum ll_kind *kind, const char **name)
 	} else {
 		return false;
 	}
-	return is_identifier(*name);
+	return ll_c_identifier(*name);
 }
 
 static void add_assert(struct ll_group_asserts *out, const char *file, unsigned line,
@@ -300,7 +290,7 @@ static void add_assert(struct ll_group_asserts *out, const char *file, unsigned 
 	const char *name;
 	struct ll_group_assert *a;
 
-	if (!type_arg(args[0], &kind, &name) || !is_identifier(args[1]) || !*args[2])
+	if (!type_arg(args[0], &kind, &name) || !ll_c_identifier(args[1]) || !*args[2])
 		return;
 	out->v = xgrow(out->v, out->n, sizeof(*out->v));
 	a = &out->v[out->n++];
