@@ -281,7 +281,6 @@ struct build_memo {
 struct member_words {
 	char *blob;
 	uint32_t nr;
-	bool known;
 };
 
 /* What one build is asked for. */
@@ -329,8 +328,9 @@ struct candidate {
 	struct member_words words;
 	bool lacks_word;
 	/*
-	 * From the index, which has no words for it (never built there): a
-	 * whole-image run that builds it records them (reader_warm.c).
+	 * From the index, which has no words for it (never built there), for
+	 * a whole-image query (--list, --contains): the run that builds it
+	 * records them (reader_warm.c's fill_index()).
 	 */
 	bool record_words;
 	bool selected;		/* one of its copies is the query's --die or in its --cu */

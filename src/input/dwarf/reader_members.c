@@ -525,7 +525,7 @@ static void pack_words(struct build_ctx *ctx, struct member_words *out)
 		sb_add(&sb, ctx->words[i], strlen(ctx->words[i]) + 1);
 		nr++;
 	}
-	*out = (struct member_words){ .blob = sb_detach(&sb), .nr = nr, .known = true };
+	*out = (struct member_words){ .blob = sb_detach(&sb), .nr = nr };
 }
 
 /* Materialise the model of one aggregate DIE. NAME overrides for typedefs. */

@@ -135,11 +135,23 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 			qs->cands[before].from_index = true;
 			qs->cands[before].lacks_word = q->digest_type_word &&
 				ll_name_index_def_lacks_word(ix, d, q->digest_type_word);
-			qs->cands[before].record_words = !(d->flags & LL_INDEX_DEF_WORDS);
+			qs->cands[before].record_words = (q->summary_only || q->digest) &&
+							 !(d->flags & LL_INDEX_DEF_WORDS);
 		}
 	}
 	qs->declared = index_flags_declare(ix->flags[k], q->kind);
 	return qs->nr_cands || qs->declared || q->no_suggestion;
+}
+
+/* What the build of CAND says of its definition D: its hole count, and its words when known. */
+static void def_from_build(struct ll_index_def_src *d, const struct candidate *cand)
+{
+	d->d.holes = cand->holes;
+	if (!cand->words.blob)
+		return;
+	d->d.flags |= LL_INDEX_DEF_WORDS;
+	d->d.nr_words = cand->words.nr;
+	d->words = cand->words.blob;	/* borrowed until the index is written */
 }
 
 /* The definitions QS captured, as an index entry's; false if a DIE is in no unit. */
@@ -159,18 +171,9 @@ static bool entry_defs(const struct query_state *qs, const struct ll_scan_unit *
 		}
 		defs[i].d.unit = (uint32_t)u;
 		/* The pick's hole count and words, when this definition was built. */
-		for (size_t c = 0; c < qs->nr_cands; c++) {
-			const struct candidate *cand = &qs->cands[c];
-
-			if (cand->die != defs[i].d.die)
-				continue;
-			defs[i].d.holes = cand->holes;
-			if (cand->words.known) {
-				defs[i].d.flags |= LL_INDEX_DEF_WORDS;
-				defs[i].d.nr_words = cand->words.nr;
-				defs[i].words = cand->words.blob;
-			}
-		}
+		for (size_t c = 0; c < qs->nr_cands; c++)
+			if (qs->cands[c].die == defs[i].d.die)
+				def_from_build(&defs[i], &qs->cands[c]);
 	}
 	for (size_t i = 0; i < e->nr_defs; i++)
 		free(e->defs[i].owned);
@@ -248,7 +251,8 @@ static struct ll_index_def_src *entry_def(struct ll_index_entry *e, uint64_t die
  * that an --audit wrote, which builds ~150 structs, or one of a lookup
  * of a few names) get their hole counts and words recorded, so that the
  * next such run does not build them again. Nothing is written when none
- * was built.
+ * was built, and never for a lookup of a few names (its candidates are
+ * not record_words).
  */
 static void fill_index(struct ll_dwarf_input *in, const struct ll_query *queries,
 		       const struct query_state *state, size_t n)
@@ -261,8 +265,8 @@ static void fill_index(struct ll_dwarf_input *in, const struct ll_query *queries
 
 	for (size_t i = 0; i < n; i++)
 		for (size_t c = 0; c < state[i].nr_cands; c++)
-			gained += state[i].cands[c].record_words && state[i].cands[c].words.known;
-	if (!gained || !(queries[0].summary_only || queries[0].digest))
+			gained += state[i].cands[c].record_words && state[i].cands[c].words.blob;
+	if (!gained)
 		return;
 	if (ll_name_index_entries_from_index(ix, &e, &nr, &note)) {
 		if (note)
@@ -277,13 +281,9 @@ static void fill_index(struct ll_dwarf_input *in, const struct ll_query *queries
 			const struct candidate *cand = &state[i].cands[c];
 			struct ll_index_def_src *d = entry_def(&e[k], cand->die);
 
-			if (!cand->record_words || !cand->words.known || !d ||
-			    (d->d.flags & LL_INDEX_DEF_WORDS))
-				continue;
-			d->d.holes = cand->holes;
-			d->d.flags |= LL_INDEX_DEF_WORDS;
-			d->d.nr_words = cand->words.nr;
-			d->words = cand->words.blob;	/* borrowed until written */
+			if (cand->record_words && cand->words.blob && d &&
+			    !(d->d.flags & LL_INDEX_DEF_WORDS))
+				def_from_build(d, cand);
 		}
 	}
 	reader_index_key(in, &key);
