@@ -258,6 +258,7 @@ int cli_discover(struct options *o)
 
 	/* The evidence tags every struct: each must be built whole. */
 	io.member_filter = o->audit_glob && !by_code ? &audit_filter : NULL;
+	io.contains_word = o->contains ? ll_contains_word(o->contains) : NULL;
 	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, glob, &names, &n, &err) ||
 	    (by_code && ll_input_access_all(in, &access, &err))) {
 		ll_report_error(&err);

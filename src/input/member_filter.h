@@ -11,10 +11,11 @@
  * reader may answer a definition it can tell has none by a layout without
  * members, digested, instead of building it.
  *
- * Not for --contains, which would need every aggregate a struct holds by
- * value read too: measured on the 6.12 image, that reading cost more of a
- * cold run's CPU than the builds it saved (bench/RESULTS.md), and a warm
- * run (which does not scan) would then read damage a cold one leaves unread.
+ * Not for --contains, which needs every aggregate a struct holds by value
+ * read too: reading them all for each definition cost more of a cold
+ * run's CPU than the builds it saved (bench/RESULTS.md). It has the
+ * input's contains_word instead: each definition's member words, read
+ * once, and the rest decided over names (ll_scan_words_reach()).
  */
 struct ll_member_filter {
 	bool (*needed)(const char *type, const void *arg);

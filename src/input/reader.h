@@ -54,6 +54,13 @@ struct ll_input_options {
 	 */
 	const struct ll_member_filter *member_filter;
 	/*
+	 * Optional (--contains): the word the queries' digests look for
+	 * (ll_query's digest_type_word, the same for every query). A
+	 * reader that can tell a definition holds no member spelled so at
+	 * any depth may answer it without a build, as member_filter's.
+	 */
+	const char *contains_word;
+	/*
 	 * Where the reader's notes about the input go (util/diag.h): the
 	 * caller renders them with its report; NULL: printed at once.
 	 */

@@ -195,6 +195,55 @@ def check_words(ok, lint, exe, env, index, good, cold):
     open(index, "wb").write(good)
 
 
+# contains_words*.c: the structs that hold cw_leaf at some depth, by any path
+# the scan's words follow (and cw_level3, whose array of them the build does
+# not open: the words go through arrays), and the ones that cannot.
+# (cw_twice has two definitions: a whole-image run never builds it, only
+# what embeds each.)
+CW_HOLD = {b"cw_holder", b"cw_level1", b"cw_level2", b"cw_level3", b"cw_paths", b"cw_anon_t",
+           b"cw_embeds_twice", b"cw_embeds_there"}
+CW_CANNOT = {b"cw_leaf", b"cw_pointers", b"cw_plain"}
+CW_TYPES = ["cw_leaf", "struct cw_holder", "cw_holder_t", "cw_level1_t", "cw_twice", "cw_anon_t",
+            "cw_level2", "int", "long", "unsigned int", "cw_lea", "cw_enum"]
+
+
+def build_words(workdir):
+    exe = os.path.join(workdir, "cw")
+    run(["gcc", "-g", "-O0", "-Wl,--build-id", "-o", exe, os.path.join(HERE, "contains_words.c"),
+         os.path.join(HERE, "contains_words2.c")], check=True)
+    return exe
+
+
+def check_contains_words(ok, lint, exe, cache):
+    """A cold --contains reads each definition's member words in the scan,
+    and builds only the structs that can hold the type at some depth (the
+    index it writes shows which were built); its answers are the libdw
+    walk's, which builds them all."""
+    env = {"XDG_CACHE_HOME": cache}
+    libdw = {t: lint.run("--no-cache", "--contains", t, exe,
+                         extra_env={"LAYOUTLINT_SCAN": "libdw"}) for t in CW_TYPES}
+    raw = {t: lint.run("--no-cache", "--contains", t, exe) for t in CW_TYPES}
+    ok(all(raw[t] == libdw[t] for t in CW_TYPES) and libdw["cw_leaf"].stdout.count("\n") == 10,
+       "--contains: a struct left unbuilt by its words never hides a match (the libdw walk's "
+       "answers)", [f"{t}: {raw[t]} vs {libdw[t]}" for t in CW_TYPES if raw[t] != libdw[t]])
+    p = lint.run("--contains", "cw_leaf", exe, extra_env=env)
+    files = os.listdir(os.path.join(cache, "layoutlint")) if os.path.isdir(cache) else []
+    index = [os.path.join(cache, "layoutlint", f) for f in files if f.endswith(".index")]
+    ix = decode(open(index[0], "rb").read()) if len(index) == 1 else {"entries": []}
+    built = {e["name"] for e in ix["entries"] for d in e["defs"] if d[DEF_FLAGS] & DEF_WORDS}
+    defined = {e["name"] for e in ix["entries"] if e["defs"]}
+    ok(p.stdout == raw["cw_leaf"].stdout and built == CW_HOLD and CW_CANNOT <= defined,
+       "a cold --contains cw_leaf builds exactly the structs that can hold it",
+       sorted(built ^ CW_HOLD) + sorted(CW_CANNOT - defined))
+    warm = {t: lint.run("--contains", t, exe, extra_env=env) for t in CW_TYPES}
+    ok(all(warm[t] == raw[t] for t in CW_TYPES),
+       "a warm --contains from the index that cold run wrote answers as the cold runs",
+       [f"{t}: {warm[t]} vs {raw[t]}" for t in CW_TYPES if warm[t] != raw[t]])
+    p = lint.run("--list", exe, extra_env=env)
+    q = lint.run("--list", "--no-cache", exe)
+    ok(p == q, "a warm --list from it builds the rest and lists as a cold one", [p, q])
+
+
 def build(workdir, name, extra=""):
     exe = os.path.join(workdir, name)
     run(["gcc", "-g", "-O0", "-Wl,--build-id", "-o", exe, os.path.join(HERE, "index.c"),
@@ -212,6 +261,7 @@ def main():
     cache = os.path.join(a.workdir, "cache")
     env = {"XDG_CACHE_HOME": cache}
     beyond = build_beyond(a.workdir)
+    words = build_words(a.workdir)
     exe = build(a.workdir, "idx")
     other = build(a.workdir, "idx-other", extra="1")
     near = os.path.join(a.workdir, "near")
@@ -231,6 +281,7 @@ def main():
     check_bound(a, ok, lint, exe, other)
     check_near(ok, lint, near, os.path.join(a.workdir, "near-cache"))
     check_beyond(ok, lint, beyond, os.path.join(a.workdir, "beyond-cache"))
+    check_contains_words(ok, lint, words, os.path.join(a.workdir, "words-cache"))
 
     def answers(binary, extra):
         return [lint.run(binary, *q, extra_env=dict(env, **extra)) for q in QUERIES]

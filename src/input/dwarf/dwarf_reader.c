@@ -50,6 +50,7 @@ static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_
 		in->parts[p].src.lines = in->parts[p].lines;
 		in->parts[p].src.variables = in->opts.globals_next;
 		in->parts[p].src.member_filter = in->opts.member_filter;
+		in->parts[p].src.contains_word = in->opts.contains_word;
 		if (ll_finder_list(&in->parts[p].src, seed ? &in->seed : NULL, lookup_glob,
 				   &in->parts[p].prescan, &more, &nr_more, &in->opts.progress, err)) {
 			ll_finder_seed_release(&in->seed);

@@ -977,6 +977,7 @@ static void keep_prescan(struct ll_finder_prescan *pre, const struct ll_scan_inp
 	pre->in.capture_glob = NULL;
 	pre->in.variables = false;
 	pre->in.member_filter = NULL;
+	pre->in.member_words = false;
 	pre->in.by_unit = false;
 	pre->in.distinct = false;
 	pre->hits = r->hits;
@@ -1064,6 +1065,7 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 			in.variables = src->variables;
 			in.distinct = src->distinct;
 			in.member_filter = src->distinct ? src->member_filter : NULL;
+			in.member_words = src->distinct && src->contains_word;
 			in.lines = src->lines;
 		}
 		scanned = ll_scan(&in, NULL, 0, ll_threads(), &r) == 0;
@@ -1079,6 +1081,8 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 
 	/* A unit the scan was unsure of: its names need the libdw walk, so all do. */
 	if (scanned && r.nr_fallback == 0) {
+		if (in.member_words)
+			ll_scan_words_reach(&r, src->contains_word);
 		if (in.capture_glob)
 			keep_prescan(prescan, &in, &r);
 		if (in.by_unit && in.str_size)

@@ -87,6 +87,8 @@ struct ll_finder_source {
 	bool variables;
 	/* For ll_finder_list(): ll_scan_input's member_filter. */
 	const struct ll_member_filter *member_filter;
+	/* For ll_finder_list(): the input's contains_word (ll_scan_words_reach()). */
+	const char *contains_word;
 	/*
 	 * For ll_finder_scan(): a listing's prescan of this source, or NULL.
 	 * When it was read the way this lookup would read (raw, and as

@@ -200,7 +200,7 @@ void ll_scan_result_release(struct ll_scan_result *r)
 	ll_strv_free(r->comp_dirs, r->nr_comp_dirs);
 	free(r->hits);
 	ll_strv_free(r->names, r->nr_names);
-	ll_free_all(r->fallback_units, r->units, r->verdicts, r->postings, r->name_strp);
+	ll_free_all(r->fallback_units, r->units, r->verdicts, r->postings, r->name_strp, r->words);
 	ll_scan_variables_free(r->variables, r->nr_variables);
 	memset(r, 0, sizeof(*r));
 }

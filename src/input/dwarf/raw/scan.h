@@ -123,6 +123,13 @@ struct ll_scan_input {
 	 */
 	const struct ll_member_filter *member_filter;
 	/*
+	 * Optional, with DISTINCT (--contains): each kept definition of C
+	 * gets its member words (the hit's words_known, the result's words):
+	 * what --contains needs to tell that it holds no member of a type at
+	 * any depth without building it (ll_scan_words_reach()).
+	 */
+	bool member_words;
+	/*
 	 * Take the units from .debug_aranges without first probing a few of
 	 * their headers (guess_probes_fit()): for the tests of the scan's
 	 * own recovery from a wrong guess, which a probe would spare it.
@@ -198,7 +205,28 @@ struct ll_scan_hit {
 	 * false, and gets built).
 	 */
 	bool nothing_needed;
+	/*
+	 * With the input's member_words: the names each member's type passes
+	 * through (arrays, typedefs, qualifiers) down to a named struct or
+	 * union, with the members of the anonymous ones read in their place,
+	 * at every depth: the result's words [words_at, words_at + nr_words),
+	 * each an ll_scan_word() (LL_SCAN_WORD_AGGREGATE set where that name
+	 * is a struct's or union's, whose own members go deeper). Unknown
+	 * (false) for a definition the scan could not read so (not C, a form
+	 * or reference it does not follow).
+	 */
+	bool words_known;
+	uint32_t words_at, nr_words;
 };
+
+/* ll_scan_hit's words: a name's hash, its lowest bit the kind. */
+#define LL_SCAN_WORD_AGGREGATE 1u
+
+static inline uint64_t ll_scan_word(const char *name, bool aggregate)
+{
+	return (ll_fnv1a_str(LL_FNV_INIT, name) & ~(uint64_t)LL_SCAN_WORD_AGGREGATE) |
+	       (aggregate ? LL_SCAN_WORD_AGGREGATE : 0);
+}
 
 /* The aggregate DIE a hit stands for: its own, or its typedef's target. */
 static inline uint64_t ll_scan_hit_aggregate(const struct ll_scan_hit *h)
@@ -301,7 +329,22 @@ struct ll_scan_result {
 	bool every_table_read, scopes;
 	struct ll_scan_variable *variables;	/* in->variables: in order, owned */
 	size_t nr_variables;
+	uint64_t *words;		/* in->member_words: the hits' words, owned */
+	size_t nr_words;
 };
+
+/*
+ * Marks nothing_needed each definition of R (a scan with member_words)
+ * that holds no member spelled WORD ("WORD", "struct WORD", "union
+ * WORD", maybe with [N]) at any depth: none of its words is WORD, nor
+ * the name of a struct or union that may hold one. Over names, not
+ * DIEs: a definition whose words are not known, and a struct no
+ * definition names, may hold one, and so may all that hold them. Nothing
+ * is marked unless WORD is one of R's names (a base type, or a name
+ * the binary lacks, leaves every definition to be built). How many
+ * were marked.
+ */
+size_t ll_scan_words_reach(struct ll_scan_result *r, const char *word);
 
 /* The FNV-1a step shared by the raw and the libdw signatures. */
 #define ll_sig_mix ll_fnv1a

@@ -218,6 +218,7 @@ struct chunk {
 	size_t posts, nr_posts;
 	size_t fallback, nr_fallback;
 	size_t vars, nr_vars;
+	size_t words, nr_words;		/* the worker's words [words, words + nr_words) */
 };
 
 /* Chunks per thread: enough that the last one to finish waits little. */
@@ -233,6 +234,9 @@ struct producer_memo {
 	size_t max;
 	bool strp_names;
 };
+
+#define WORD_CHAIN_MAX 3
+#define WORD_CHAIN_SLOTS 4096
 
 struct worker {
 	const struct ll_scan_input *in;
@@ -292,6 +296,17 @@ struct worker {
 	struct producer_memo producer_memo;	/* inline_name_max()'s */
 	struct ll_scan_variable *vars;	/* in->variables */
 	size_t nr_vars;
+	uint64_t *words;		/* in->member_words: the kept hits' words */
+	size_t nr_words;
+	/*
+	 * A member type's words, by DIE (.debug_info offset + 1), where its
+	 * chain met no anonymous aggregate and gave at most WORD_CHAIN_MAX.
+	 */
+	struct word_chain {
+		uint64_t key1;
+		uint8_t n;
+		uint64_t words[WORD_CHAIN_MAX];
+	} *chains;
 	/* Types the variables' reading spelled, by DIE: a unit's variables share them. */
 	struct spelled_type {
 		uint64_t die1;		/* .debug_info offset + 1; 0: empty */
@@ -379,6 +394,7 @@ void scan_members_memo_add(struct members_memo *m, uint64_t raw, uint32_t nr,
 void scan_drop_variable_strings(struct ll_scan_variable *v, size_t n);
 bool scan_nothing_needed(struct worker *w, const struct ll_scan_unit *u,
 			 const struct ll_scan_hit *h);
+void scan_member_words(struct worker *w, const struct ll_scan_unit *u, struct ll_scan_hit *h);
 void scan_read_variable(struct worker *w, const struct ll_scan_unit *u,
 			struct ll_scan_variable *v);
 

@@ -93,8 +93,10 @@ static void *worker_main(void *arg)
 		ch->posts = w->nr_posts;
 		ch->fallback = w->nr_fallback;
 		ch->vars = w->nr_vars;
+		ch->words = w->nr_words;
 		scan_units(w, ch->first, ch->last);
 		ch->nr_vars = w->nr_vars - ch->vars;
+		ch->nr_words = w->nr_words - ch->words;
 		ch->nr_hits = w->nr_hits - ch->hits;
 		ch->nr_posts = w->nr_posts - ch->posts;
 		ch->nr_fallback = w->nr_fallback - ch->fallback;
@@ -381,10 +383,29 @@ bool scan_walk_units(const struct ll_scan_input *in, bool keep_dies, unsigned th
  * query and a posting's name (collect_all) named their thread's names:
  * renumbered into OUT's.
  */
+/*
+ * The words of chunk CH's hits (just copied to the end of OUT's) into
+ * OUT's: a hit's words are its worker's from the chunk's start on.
+ */
+static void merge_words(struct ll_scan_result *out, const struct worker *cw,
+			const struct chunk *ch)
+{
+	struct ll_scan_hit *h = out->hits + out->nr_hits;
+	size_t base = out->nr_words;
+
+	if (!ch->nr_words)
+		return;
+	memcpy(out->words + base, cw->words + ch->words, ch->nr_words * sizeof(*out->words));
+	out->nr_words += ch->nr_words;
+	for (size_t i = 0; i < ch->nr_hits; i++)
+		if (h[i].words_known)
+			h[i].words_at = (uint32_t)(h[i].words_at - ch->words + base);
+}
+
 static void merge_results(struct ll_scan_result *out, const struct worker *w, unsigned threads,
 			  const struct chunk *chunks, size_t nr_chunks, bool collect_all)
 {
-	size_t nr_hits = 0, nr_posts = 0, nr_fallback = 0, nr_vars = 0;
+	size_t nr_hits = 0, nr_posts = 0, nr_fallback = 0, nr_vars = 0, nr_words = 0;
 	size_t *names_base = xcalloc(threads, sizeof(*names_base));
 
 	for (unsigned t = 0; t < threads; t++) {
@@ -400,6 +421,7 @@ static void merge_results(struct ll_scan_result *out, const struct worker *w, un
 		nr_posts += w[t].nr_posts;
 		nr_fallback += w[t].nr_fallback;
 		nr_vars += w[t].nr_vars;
+		nr_words += w[t].nr_words;
 	}
 	if (collect_all) {
 		out->name_strp = xcalloc(out->nr_names ? out->nr_names : 1,
@@ -411,6 +433,7 @@ static void merge_results(struct ll_scan_result *out, const struct worker *w, un
 	}
 	out->variables = nr_vars ? xmalloc(nr_vars * sizeof(*out->variables)) : NULL;
 	out->hits = xmalloc((nr_hits + 1) * sizeof(*out->hits));
+	out->words = nr_words ? xmalloc(nr_words * sizeof(*out->words)) : NULL;
 	out->fallback_units = xmalloc((nr_fallback + 1) * sizeof(*out->fallback_units));
 	out->postings = nr_posts ? xmalloc(nr_posts * sizeof(*out->postings)) : NULL;
 	for (size_t c = 0; c < nr_chunks; c++) {
@@ -422,6 +445,7 @@ static void merge_results(struct ll_scan_result *out, const struct worker *w, un
 			       ch->nr_hits * sizeof(*out->hits));
 		for (size_t i = 0; collect_all && i < ch->nr_hits; i++)
 			out->hits[out->nr_hits + i].query += (uint32_t)names_base[ch->worker];
+		merge_words(out, cw, ch);
 		out->nr_hits += ch->nr_hits;
 		for (size_t i = 0; i < ch->nr_posts; i++)
 			out->postings[out->nr_postings++] = (struct ll_scan_posting){
@@ -455,7 +479,8 @@ static void discard_worker(struct worker *w)
 /* A worker's buffers, once its results were merged or discarded. */
 static void release_worker(struct worker *w)
 {
-	ll_free_all(w->hits, w->posts, w->fallback, w->names, w->comp_dirs);
+	ll_free_all(w->hits, w->posts, w->fallback, w->names, w->comp_dirs, w->words,
+		    w->chains);
 	scan_distinct_release(&w->distinct);
 	scan_abbrev_table_release(&w->abbrevs);
 	free(w->buf);

@@ -575,6 +575,171 @@ bool scan_nothing_needed(struct worker *w, const struct ll_scan_unit *u,
 	return members_needed(w, u, &ru, ll_scan_hit_aggregate(h) - u->offset, 0) == NEED_NONE;
 }
 
+static int cmp_word(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void push_word(struct worker *w, uint64_t word)
+{
+	w->words = xgrow(w->words, w->nr_words, sizeof(*w->words));
+	w->words[w->nr_words++] = word;
+}
+
+static bool aggregate_words(struct worker *w, struct raw_unit *ru, uint64_t agg, int depth);
+
+/*
+ * The words of a member's TYPE (struct ll_scan_hit's words): each name
+ * on its way through arrays, typedefs and qualifiers, down to a struct
+ * or union, whose name ends it, or whose members (anonymous) are read
+ * in its place. A pointer, a function, an enum or a base type ends it
+ * with no word: nothing is held by value past it. False when RU failed.
+ * A chain that meets no anonymous aggregate is remembered by DIE
+ * (struct word_chain): the members of a unit's structs share their types.
+ */
+static bool type_words(struct worker *w, struct raw_unit *ru, struct ll_type_die type, int depth)
+{
+	uint64_t key1 = ru->u->offset + type.u.raw + 1;
+	struct word_chain *slot;
+	size_t from = w->nr_words;
+	bool anonymous = false;
+
+	if (!w->chains)
+		w->chains = xcalloc(WORD_CHAIN_SLOTS, sizeof(*w->chains));
+	slot = &w->chains[(size_t)ll_hash_u64(key1) & (WORD_CHAIN_SLOTS - 1)];
+	if (slot->key1 == key1) {
+		for (unsigned k = 0; k < slot->n; k++)
+			push_word(w, slot->words[k]);
+		return true;
+	}
+	for (int i = 0;; i++) {
+		int tag = i < NEEDED_DEPTH_MAX * 4 ? raw_tag(ru, &type) : (ru->failed = true, 0);
+		const char *name = NULL;
+
+		if (ru->failed)
+			return false;
+		if (tag == DW_TAG_typedef || tag == DW_TAG_array_type || tag == DW_TAG_const_type ||
+		    tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
+		    tag == DW_TAG_atomic_type) {
+			if (tag == DW_TAG_typedef && (name = raw_name(ru, &type)))
+				push_word(w, ll_scan_word(name, false));
+			if (ru->failed)
+				return false;
+			if (raw_type(ru, &type, &type))
+				continue;
+			if (ru->failed)
+				return false;
+		} else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+			   tag == DW_TAG_class_type) {
+			if ((name = raw_name(ru, &type)))
+				push_word(w, ll_scan_word(name, true));
+			else if (ru->failed || !aggregate_words(w, ru, type.u.raw, depth + 1))
+				return false;
+			anonymous = !name;
+		}
+		break;
+	}
+	if (!anonymous && w->nr_words - from <= WORD_CHAIN_MAX) {
+		slot->key1 = key1;
+		slot->n = (uint8_t)(w->nr_words - from);
+		memcpy(slot->words, w->words + from, slot->n * sizeof(*slot->words));
+	}
+	return true;
+}
+
+/*
+ * The words of the members of the aggregate at unit offset AGG, read in
+ * place: each child's tag, type and sibling. A child of another kind
+ * than a data member or a type defined inside (one with an abstract
+ * origin, a specification) fails RU: the build reads those.
+ */
+static bool aggregate_words(struct worker *w, struct raw_unit *ru, uint64_t agg, int depth)
+{
+	const struct abbrev_table *t = &w->abbrevs;
+	struct ll_cursor c;
+	bool children;
+	uint64_t first;
+
+	if (depth > NEEDED_DEPTH_MAX || !raw_past(ru, agg, false, &first, &children) ||
+	    !raw_at(ru, first, &c)) {
+		ru->failed = true;
+		return false;
+	}
+	while (children) {
+		uint64_t code, type = 0, sibling = 0;
+		const struct abbrev *a = next_abbrev(t, &c, &code);
+		bool typed = false;
+
+		if (!a)
+			return !c.bad && code == 0 ? true : (ru->failed = true, false);
+		for (unsigned i = 0; i < a->nr_attrs; i++) {
+			unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
+
+			if (at == DW_AT_type && read_ref(&c, form, &type))
+				typed = true;
+			else if (at == DW_AT_sibling && read_ref(&c, form, &sibling))
+				sibling += ru->u->offset;
+			else if (at == DW_AT_abstract_origin || at == DW_AT_specification ||
+				 at == DW_AT_type || !skip_form(&c, form, ru->u, 0))
+				c.bad = true;
+			if (c.bad) {
+				ru->failed = true;
+				return false;
+			}
+		}
+		/* Types defined inside it take no room; a member of one is read through it. */
+		bool a_type = a->tag == DW_TAG_structure_type || a->tag == DW_TAG_union_type ||
+			      a->tag == DW_TAG_enumeration_type || a->tag == DW_TAG_typedef;
+
+		if (!a_type && a->tag != DW_TAG_member) {
+			ru->failed = true;	/* a shape of another language: the build's */
+			return false;
+		}
+		if (a->children && (sibling ? !jump_to_sibling(w, ru->u, &c, sibling) :
+					      !scan_skip_children(w, ru->u, &c))) {
+			ru->failed = true;
+			return false;
+		}
+		if (!a_type && typed &&
+		    !type_words(w, ru, (struct ll_type_die){ .u.raw = type }, depth))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * H's words, when the input wants member words: its member types', at
+ * every depth, each name once (words_known); nothing for a definition
+ * that is not C, or that this cannot read.
+ */
+void scan_member_words(struct worker *w, const struct ll_scan_unit *u, struct ll_scan_hit *h)
+{
+	struct raw_unit ru = { .w = w, .u = u, .last.off = UINT64_MAX };
+	size_t from = w->nr_words, kept = from;
+	struct raw_attr a;
+	uint64_t lang;
+
+	h->words_known = false;
+	if (h->declaration || h->settled || !is_aggregate(h->tag) ||
+	    !raw_find(&ru, u->first_die - u->offset, DW_AT_language, &a) ||
+	    !raw_udata(&ru, &a, &lang) || !ll_language_is_c((int)lang) ||
+	    !aggregate_words(w, &ru, ll_scan_hit_aggregate(h) - u->offset, 0) || ru.failed) {
+		w->nr_words = from;
+		return;
+	}
+	if (w->nr_words > from)
+		qsort(w->words + from, w->nr_words - from, sizeof(*w->words), cmp_word);
+	for (size_t i = from; i < w->nr_words; i++)
+		if (i == from || w->words[i] != w->words[kept - 1])
+			w->words[kept++] = w->words[i];
+	w->nr_words = kept;
+	h->words_known = true;
+	h->words_at = (uint32_t)from;
+	h->nr_words = (uint32_t)(kept - from);
+}
+
 /*
  * V (its DIE read already as a located variable) read whole, as the libdw
  * walk would: V->raw set when this read all of it.
