@@ -133,6 +133,16 @@ def main():
                                                              cold.stderr),
                f"{' '.join(args)} with the full index: byte-identical (exit {cold.returncode})",
                hot.stderr[-500:] + cold.stderr[-500:])
+    # A cold --contains builds only the structs the scan's member words say
+    # can hold TYPE; the libdw walk reads no words and builds every struct.
+    for args in (["--contains=address_space"], ["--contains=spinlock_t"],
+                 ["--contains=struct callback_head"]):
+        cold = lint.run(*args, vmlinux, extra_env={"LAYOUTLINT_CACHE": "off"})
+        every = lint.run(*args, vmlinux, extra_env={"LAYOUTLINT_CACHE": "off",
+                                                    "LAYOUTLINT_SCAN": "libdw"})
+        tap.ok(cold.returncode == 0 and cold.stdout and cold == every,
+               f"{' '.join(args)} cold: byte-identical to the libdw walk's, which builds "
+               "every struct", cold.stderr[-500:] + every.stderr[-500:])
     # An index --audit='*' wrote has hole counts and words for the ~150
     # structs it built: the first warm --list builds the rest and records
     # them (the index is then the one --list='*' writes), the next builds
