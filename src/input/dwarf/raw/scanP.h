@@ -237,6 +237,7 @@ struct producer_memo {
 
 #define WORD_CHAIN_MAX 3
 #define WORD_CHAIN_SLOTS 4096
+#define NEED_MEMO_SLOTS 4096
 
 struct worker {
 	const struct ll_scan_input *in;
@@ -307,6 +308,11 @@ struct worker {
 		uint8_t n;
 		uint64_t words[WORD_CHAIN_MAX];
 	} *chains;
+	/* The member filter's answer for a named member's type, by DIE (+ 1). */
+	struct need_memo {
+		uint64_t key1;
+		bool needed;
+	} *needs;
 	/* Types the variables' reading spelled, by DIE: a unit's variables share them. */
 	struct spelled_type {
 		uint64_t die1;		/* .debug_info offset + 1; 0: empty */

@@ -480,7 +480,7 @@ static void discard_worker(struct worker *w)
 static void release_worker(struct worker *w)
 {
 	ll_free_all(w->hits, w->posts, w->fallback, w->names, w->comp_dirs, w->words,
-		    w->chains);
+		    w->chains, w->needs);
 	scan_distinct_release(&w->distinct);
 	scan_abbrev_table_release(&w->abbrevs);
 	free(w->buf);

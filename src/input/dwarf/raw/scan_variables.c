@@ -459,31 +459,103 @@ static bool raw_peel(struct raw_unit *ru, struct ll_type_die *type, int *tag)
 	return false;
 }
 
-/* What members_needed() reads of a member DIE, read at once (spelling loads other DIEs). */
+/* What members_needed() reads of a child DIE, in place. */
 struct raw_member {
-	const char *name;	/* NULL: anonymous */
-	bool bitfield;
+	uint16_t tag;
+	bool named;		/* a DW_AT_name that reads as a string */
+	bool bitfield;		/* a DW_AT_bit_size that reads as a constant */
+	bool typed;		/* a DW_AT_type in the unit: TYPE */
+	bool plain;		/* none of what makes a member the build's to judge */
 	struct ll_type_die type;
 };
 
-/* The data member at unit offset OFF into *M; false for any other child, or one unsure. */
-static bool raw_member(struct raw_unit *ru, uint64_t off, struct raw_member *m)
+/*
+ * The child at C into *M, C moved past it and its children; false (RU
+ * failed) when it cannot be read. As raw_member() read it before: a data
+ * member without DW_AT_declaration, DW_AT_external, DW_AT_abstract_origin
+ * or DW_AT_specification is plain; its name must read as a string, its
+ * bit size as a constant, its type as a reference in the unit.
+ */
+static bool read_child(struct raw_unit *ru, struct ll_cursor *c, const struct abbrev *a,
+		       struct raw_member *m)
 {
-	struct raw_attr a;
-	uint64_t bits;
+	const struct abbrev_table *t = &ru->w->abbrevs;
+	uint64_t sibling = 0, v;
 
-	/* Bases, static members, variant parts, inherited attributes: the build's. */
-	if (raw_tag(ru, &(struct ll_type_die){ .u.raw = off }) != DW_TAG_member ||
-	    raw_find(ru, off, DW_AT_declaration, &a) || raw_find(ru, off, DW_AT_external, &a) ||
-	    raw_find(ru, off, DW_AT_abstract_origin, &a) ||
-	    raw_find(ru, off, DW_AT_specification, &a) ||
-	    !raw_find(ru, off, DW_AT_type, &a) || !raw_ref(ru, &a, &m->type.u.raw))
-		return false;
-	m->name = raw_find(ru, off, DW_AT_name, &a) ? raw_string(ru, &a) : NULL;
-	m->bitfield = raw_find(ru, off, DW_AT_bit_size, &a);
-	if (m->bitfield && !raw_udata(ru, &a, &bits))
-		return false;
-	return !ru->failed;
+	*m = (struct raw_member){ .tag = a->tag, .plain = true };
+	for (unsigned i = 0; i < a->nr_attrs && !c->bad; i++) {
+		unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
+
+		switch (at) {
+		case DW_AT_name:
+			m->named = read_string(ru->w->in, ru->u, c, form) != NULL;
+			if (!m->named)
+				c->bad = true;
+			continue;
+		case DW_AT_bit_size:
+			m->bitfield = read_const_spec(c, t, a->first + i, &v);
+			if (!m->bitfield)
+				c->bad = true;
+			continue;
+		case DW_AT_type:
+			m->typed = read_ref(c, form, &m->type.u.raw);
+			if (!m->typed)
+				c->bad = true;
+			continue;
+		case DW_AT_sibling:
+			if (read_ref(c, form, &sibling)) {
+				sibling += ru->u->offset;
+				continue;
+			}
+			break;
+		case DW_AT_declaration: case DW_AT_external: case DW_AT_abstract_origin:
+		case DW_AT_specification:
+			m->plain = false;
+			break;
+		default:
+			break;
+		}
+		if (!skip_form(c, form, ru->u, 0))
+			c->bad = true;
+	}
+	if (!c->bad && a->children &&
+	    (sibling ? !jump_to_sibling(ru->w, ru->u, c, sibling) :
+		       !scan_skip_children(ru->w, ru->u, c)))
+		c->bad = true;
+	if (c->bad)
+		ru->failed = true;
+	return !c->bad;
+}
+
+/*
+ * Whether the member filter says yes to a named member of TYPE, as the
+ * build spells it; remembered by DIE (struct need_memo): a unit's structs
+ * share their members' types.
+ */
+static enum member_need type_needed(struct worker *w, struct raw_unit *ru,
+				    const struct ll_type_reader *reader, struct ll_type_die type)
+{
+	const struct ll_member_filter *f = w->in->member_filter;
+	uint64_t key1 = ru->u->offset + type.u.raw + 1;
+	struct need_memo *slot;
+	bool needed = false;
+
+	if (!w->needs)
+		w->needs = xcalloc(NEED_MEMO_SLOTS, sizeof(*w->needs));
+	slot = &w->needs[(size_t)ll_hash_u64(key1) & (NEED_MEMO_SLOTS - 1)];
+	if (slot->key1 == key1)
+		return slot->needed ? NEED_SOME : NEED_NONE;
+	/* Spelling is most of this reading's cost: not where no spelling can pass. */
+	if (!f->pointers_only || raw_tag(ru, &type) == DW_TAG_pointer_type) {
+		char *spelled = ru->failed ? NULL : spell_type(w, ru->u, reader, &type);
+
+		needed = !ru->failed && f->needed(spelled, f->arg);
+		free(spelled);
+	}
+	if (ru->failed)
+		return NEED_UNSURE;
+	*slot = (struct need_memo){ key1, needed };
+	return needed ? NEED_SOME : NEED_NONE;
 }
 
 /*
@@ -497,50 +569,40 @@ static bool raw_member(struct raw_unit *ru, uint64_t off, struct raw_member *m)
 static enum member_need members_needed(struct worker *w, const struct ll_scan_unit *u,
 				       struct raw_unit *ru, uint64_t agg, int depth)
 {
-	const struct ll_member_filter *f = w->in->member_filter;
+	const struct abbrev_table *t = &w->abbrevs;
 	struct ll_type_reader reader = raw_type_reader;
-	struct ll_type_die parent = { .u.raw = agg }, child;
-	bool more;
+	struct ll_cursor c;
+	bool children;
+	uint64_t first;
 
 	reader.ctx = ru;
-	if (depth > NEEDED_DEPTH_MAX)
+	if (depth > NEEDED_DEPTH_MAX || !raw_past(ru, agg, false, &first, &children) ||
+	    !raw_at(ru, first, &c))
 		return NEED_UNSURE;
-	if (!raw_first_child(ru, &parent, &child))
-		return ru->failed ? NEED_UNSURE : NEED_NONE;
-	do {
-		struct ll_type_die here = child;
-		int tag = raw_tag(ru, &here);
+	while (children) {
+		uint64_t code;
+		const struct abbrev *a = next_abbrev(t, &c, &code);
 		struct raw_member m;
+		int tag;
 
-		if (ru->failed)
+		if (!a)
+			return c.bad || code ? NEED_UNSURE : NEED_NONE;
+		if (!read_child(ru, &c, a, &m))
 			return NEED_UNSURE;
 		/* Types defined inside it (clang's anonymous unions) take no room. */
-		bool a_type = tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-			      tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef;
-
-		if (!a_type && !raw_member(ru, here.u.raw, &m))
-			return NEED_UNSURE;
-		/* The next child first: spelling and peeling read other DIEs. */
-		more = raw_next_sibling(ru, &child);
-		if (ru->failed)
-			return NEED_UNSURE;
-		if (a_type || (!m.name && m.bitfield))
+		if (m.tag == DW_TAG_structure_type || m.tag == DW_TAG_union_type ||
+		    m.tag == DW_TAG_enumeration_type || m.tag == DW_TAG_typedef)
 			continue;
-		/* Spelling is most of this reading's cost: not where no spelling can pass. */
-		if (m.name && f->pointers_only && raw_tag(ru, &m.type) != DW_TAG_pointer_type) {
-			if (ru->failed)
-				return NEED_UNSURE;
+		/* Bases, static members, variant parts, inherited attributes: the build's. */
+		if (m.tag != DW_TAG_member || !m.plain || !m.typed)
+			return NEED_UNSURE;
+		if (!m.named && m.bitfield)
 			continue;
-		}
-		if (m.name) {
-			char *spelled = spell_type(w, u, &reader, &m.type);
-			bool needed = !ru->failed && f->needed(spelled, f->arg);
+		if (m.named) {
+			enum member_need need = type_needed(w, ru, &reader, m.type);
 
-			free(spelled);
-			if (ru->failed)
-				return NEED_UNSURE;
-			if (needed)
-				return NEED_SOME;
+			if (need != NEED_NONE)
+				return need;
 			continue;
 		}
 		/* An anonymous member lends its aggregate's members to the struct. */
@@ -556,8 +618,8 @@ static enum member_need members_needed(struct worker *w, const struct ll_scan_un
 
 		if (inner != NEED_NONE)
 			return inner;
-	} while (more);
-	return ru->failed ? NEED_UNSURE : NEED_NONE;
+	}
+	return NEED_NONE;
 }
 
 /* Whether the scan may mark H nothing_needed: a C definition with no member wanted. */
