@@ -507,7 +507,8 @@ int reader_resolve_query(struct ll_dwarf_input *in, const struct ll_query *q,
 			 struct ll_lookup_result *r, struct ll_error *err);
 
 /* reader_builds.c */
-bool reader_builds_in_parallel(const struct ll_dwarf_input *in, size_t nr_jobs);
+bool reader_builds_in_parallel(const struct ll_dwarf_input *in, size_t nr_queries,
+			       size_t nr_jobs);
 int reader_cmp_by_die(const void *a, const void *b);
 int reader_resolve_queries(struct ll_dwarf_input *in, const struct ll_query *queries,
 			   struct query_state *state, struct ll_finder **finders,

@@ -93,13 +93,19 @@ static void *build_worker_main(void *arg)
 /*
  * Whether IN's builds may run on two threads: its DWARF is the file's own
  * .debug_info alone, so a second libdw handle on the same ELF sees all
- * of it, and enough structs are asked for to be worth a thread.
+ * of it, and enough structs are built to be worth a thread, or the lookup
+ * is a whole-image one that builds any. Then its few builds (a cold
+ * --contains address_space builds 15 of the 6.12 image's ~8,600 names) go
+ * in .debug_info order behind made-up unit headers (skip_for_few_builds()),
+ * not in name order with every unit header before each written first.
  */
 #define PARALLEL_MIN_BUILDS 64
 
-bool reader_builds_in_parallel(const struct ll_dwarf_input *in, size_t nr_jobs)
+bool reader_builds_in_parallel(const struct ll_dwarf_input *in, size_t nr_queries,
+			       size_t nr_jobs)
 {
-	return nr_jobs >= PARALLEL_MIN_BUILDS && ll_threads() > 1 && in->own_dwarf &&
+	return (nr_jobs >= PARALLEL_MIN_BUILDS || (nr_jobs && nr_queries >= PARALLEL_MIN_BUILDS)) &&
+	       ll_threads() > 1 && in->own_dwarf &&
 	       in->nr_parts == 1 && !in->parts[0].src.types && !in->alt.dwarf &&
 	       in->dwp.n == 0 && !in->build_root;
 }
@@ -358,7 +364,7 @@ int reader_resolve_queries(struct ll_dwarf_input *in, const struct ll_query *que
 
 	for (size_t i = 0; i < n; i++)
 		builds += reader_pick_to_build(&queries[i], &state[i]) != NULL;
-	if (reader_builds_in_parallel(in, builds))
+	if (reader_builds_in_parallel(in, n, builds))
 		return resolve_all(in, queries, state, finders, results, n, order, err);
 	for (size_t k = 0; k < n && rc == 0; k++) {
 		size_t i = order ? order[k] : k;

@@ -333,7 +333,7 @@ static void skip_for_few_builds(const struct ll_dwarf_input *in, const struct ll
 		if (pick)
 			dies[nr_dies++] = pick->die;
 	}
-	if (nr_dies <= FEW_BUILDS_MAX && reader_builds_in_parallel(in, nr_dies))
+	if (nr_dies <= FEW_BUILDS_MAX && reader_builds_in_parallel(in, n, nr_dies))
 		ll_finder_skip_headers(finder, dies, nr_dies);
 	free(dies);
 }
