@@ -133,6 +133,14 @@ def check_audit_warm(tap, lint, bins):
         tap.ok(written and res is not None and res == cold and res[0] == 0,
                f"{case} --audit=* again, with the index the first one left: exit 0, "
                "as without it", res and f"index {written}; exit {res[0]}: {res[2]}{res[1][:300]}")
+        # That index has no words for victim (never built): a warm --contains
+        # builds it, meets the damage, and answers as cold instead, where the
+        # scan's member words leave victim unread.
+        cold = lint.run("--no-cache", "--contains=victim", *whole_filter(case), path)
+        res = lint.run("--contains=victim", *whole_filter(case), path, extra_env=env)
+        tap.ok(cold == (0, "", "") and res == cold,
+               f"{case} --contains=victim with that index: exit 0, nothing printed, as cold",
+               res and f"exit {res[0]}: {res[2]}{res[1][:300]}")
 
 
 def main():

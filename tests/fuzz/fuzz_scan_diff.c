@@ -8,7 +8,10 @@
  * them silently disagree. The raw scan runs twice: once for the names,
  * once after a listing whose one pass read their definitions and the
  * global variables' names, types and declarations (what --list, --audit
- * and --contains do).
+ * and --contains do), each definition's member words (--contains inner)
+ * and whether --audit's filter wants any of its members: the queries
+ * have no digest, so neither may change an answer, and both readers of
+ * member DIEs meet the damage.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -67,12 +70,26 @@ static int list_first(struct ll_input *in, struct ll_error *err)
 	return rc;
 }
 
+/* --audit's filter, spelled types alike: a pointer to const struct *_ops. */
+static bool ops_pointer(const char *type, const void *arg)
+{
+	size_t n = strlen(type);
+
+	(void)arg;
+	return n > 17 && strncmp(type, "const struct ", 13) == 0 &&
+	       strcmp(type + n - 6, "_ops *") == 0;
+}
+
+static const struct ll_member_filter audit_like = { ops_pointer, NULL, true };
+
 static void look_up(bool raw_scan, bool listed, struct answer *a)
 {
 	struct ll_lookup_result results[NR_QUERIES];
 	struct ll_input *in = NULL;
 	struct ll_error err;
-	struct ll_input_options opts = { .globals_next = listed };
+	struct ll_input_options opts = { .globals_next = listed,
+					 .member_filter = listed ? &audit_like : NULL,
+					 .contains_word = listed ? "inner" : NULL };
 	struct ll_tuning t = *ll_tuning();
 
 	t.scan_libdw = !raw_scan;	/* LAYOUTLINT_SCAN=libdw, as cli sets it */

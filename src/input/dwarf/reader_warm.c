@@ -401,6 +401,24 @@ static bool wants_every_copy(const struct ll_query *queries, size_t n)
 	return false;
 }
 
+/*
+ * Whether a warm lookup of --contains queries may answer otherwise than
+ * cold: a build failed (RC), or a struct did not lay out. Each of those
+ * was never built before (it would have its words), and a cold run
+ * builds only what the scan's member words say can hold the type.
+ */
+static bool contains_unsure(const struct ll_query *queries, const struct ll_lookup_result *results,
+			    size_t n, int rc)
+{
+	bool contains = false, unsupported = false;
+
+	for (size_t i = 0; i < n; i++) {
+		contains |= queries[i].digest_type_word != NULL;
+		unsupported |= rc == 0 && results[i].status == LL_UNSUPPORTED;
+	}
+	return contains && (rc || unsupported);
+}
+
 static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 		       struct ll_lookup_result *results, struct ll_error *err)
 {
@@ -454,6 +472,7 @@ static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 			lc.finder = &finders[p];
 			in->parts[p].src.distinct = !wants_every_copy(queries, n);
 			in->parts[p].src.lines = in->parts[p].lines;
+			in->parts[p].src.contains_word = in->opts.contains_word;
 			in->parts[p].src.prescan = &in->parts[p].prescan;
 			rc = ll_finder_scan(&in->parts[p].src, p ? NULL : ix, names, n, reader_on_named_die,
 					    &lc, &in->opts.progress, &finders[p], err);
@@ -478,6 +497,7 @@ static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 	/* With thousands of queries (--list, --audit) this is the long part. */
 	if (rc == 0)
 		rc = reader_resolve_queries(in, queries, state, finders, results, n, order, err);
+	in->warm_contains_unsure = warm && contains_unsure(queries, results, n, rc);
 	free(order);
 	/* Its type facts are by DIE address: good only while this lookup's handles live. */
 	if (in->build_memo) {
@@ -506,9 +526,26 @@ static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 	return rc;
 }
 
+/* The lookup again, without the index (RESULTS emptied first). */
+static int lookup_without_index(struct ll_dwarf_input *in, const struct ll_query *queries,
+				size_t n, struct ll_lookup_result *results, struct ll_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		ll_struct_free(results[i].layout);
+		free(results[i].detail);
+	}
+	atomic_store(&in->index_forged, false);
+	in->warm_contains_unsure = false;
+	ll_name_index_release(&in->index);
+	in->index_state = -1;
+	return lookup_once(in, queries, n, results, err);
+}
+
 /*
  * An index whose entity check failed is ignored, not obeyed and not fatal:
- * the lookup runs again as without one, after one note.
+ * the lookup runs again as without one, after one note. A warm
+ * --contains unsure of its answer (contains_unsure()) runs again cold,
+ * without a note: the index was sound.
  */
 int reader_lookup(void *reader, const struct ll_query *queries, size_t n,
 		  struct ll_lookup_result *results, struct ll_error *err)
@@ -519,14 +556,9 @@ int reader_lookup(void *reader, const struct ll_query *queries, size_t n,
 	if (rc && atomic_load(&in->index_forged) && in->index_state == 1) {
 		ll_notes_addf(in->opts.notes, "%s; ignoring the name index (remove it, or run with "
 			      "--no-cache)", err->msg);
-		for (size_t i = 0; i < n; i++) {
-			ll_struct_free(results[i].layout);
-			free(results[i].detail);
-		}
-		atomic_store(&in->index_forged, false);
-		ll_name_index_release(&in->index);
-		in->index_state = -1;
-		rc = lookup_once(reader, queries, n, results, err);
+		rc = lookup_without_index(in, queries, n, results, err);
+	} else if (in->warm_contains_unsure && in->index_state == 1) {
+		rc = lookup_without_index(in, queries, n, results, err);
 	}
 	return rc;
 }

@@ -706,7 +706,8 @@ static bool type_words(struct worker *w, struct raw_unit *ru, struct ll_type_die
 	if (!anonymous && w->nr_words - from <= WORD_CHAIN_MAX) {
 		slot->key1 = key1;
 		slot->n = (uint8_t)(w->nr_words - from);
-		memcpy(slot->words, w->words + from, slot->n * sizeof(*slot->words));
+		if (slot->n)
+			memcpy(slot->words, w->words + from, slot->n * sizeof(*slot->words));
 	}
 	return true;
 }

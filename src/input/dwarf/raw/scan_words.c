@@ -60,10 +60,10 @@ static bool is_definition(const struct ll_scan_hit *h)
 	return !h->declaration && !h->settled;
 }
 
-static bool names_have(const struct ll_scan_result *r, const char *word)
+static bool names_have(const char *const *names, size_t nr_names, const char *word)
 {
-	for (size_t i = 0; i < r->nr_names; i++)
-		if (strcmp(r->names[i], word) == 0)
+	for (size_t i = 0; i < nr_names; i++)
+		if (strcmp(names[i], word) == 0)
 			return true;
 	return false;
 }
@@ -73,7 +73,8 @@ static bool names_have(const struct ll_scan_result *r, const char *word)
  * definition of it has a word spelled TARGET or words not known; an edge
  * from each aggregate word to the definition whose words hold it.
  */
-static void make_graph(struct reach *g, const struct ll_scan_result *r, uint64_t target)
+static void make_graph(struct reach *g, const struct ll_scan_result *r,
+		       const char *const *names, uint64_t target)
 {
 	g->hit_node = xcalloc(r->nr_hits ? r->nr_hits : 1, sizeof(*g->hit_node));
 	for (size_t i = 0; i < r->nr_hits; i++) {
@@ -81,7 +82,7 @@ static void make_graph(struct reach *g, const struct ll_scan_result *r, uint64_t
 
 		if (!is_definition(h))
 			continue;
-		uint32_t n = node_of(g, ll_scan_word(r->names[h->query], false));
+		uint32_t n = node_of(g, ll_scan_word(names[h->query], false));
 
 		g->hit_node[i] = n;
 		g->nodes[n].defined = true;
@@ -111,7 +112,8 @@ static void make_graph(struct reach *g, const struct ll_scan_result *r, uint64_t
 			reach_node(g, (uint32_t)n);
 }
 
-size_t ll_scan_words_reach(struct ll_scan_result *r, const char *word)
+size_t ll_scan_words_reach(struct ll_scan_result *r, const char *const *names, size_t nr_names,
+			   const char *word)
 {
 	struct reach g = { 0 };
 	size_t marked = 0;
@@ -119,9 +121,9 @@ size_t ll_scan_words_reach(struct ll_scan_result *r, const char *word)
 
 	for (size_t i = 0; i < r->nr_hits && !any_known; i++)
 		any_known = r->hits[i].words_known;
-	if (!any_known || !word || !names_have(r, word))
+	if (!any_known || !word || !names_have(names, nr_names, word))
 		return 0;
-	make_graph(&g, r, ll_scan_word(word, false));
+	make_graph(&g, r, names, ll_scan_word(word, false));
 	while (g.nr_queue) {
 		uint32_t n = g.queue[--g.nr_queue];
 
