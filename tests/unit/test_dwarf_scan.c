@@ -982,6 +982,78 @@ START_TEST(test_empty_name)
 }
 END_TEST
 
+/*
+ * ll_scan_words_reach() on a result made by hand: which definitions can
+ * hold cw_t, over names. Each hit is a definition unless said; its
+ * words: "=NAME" a struct's or union's name (its own words go deeper),
+ * "NAME" any other name on the way (a typedef's), "?" words unknown.
+ */
+START_TEST(test_words_reach)
+{
+	static const struct {
+		const char *name;
+		const char *words[3];
+		bool declaration, marked;
+	} defs[] = {
+		{ "direct", { "cw_t" }, false, false },		/* a typedef spelled cw_t */
+		{ "as_struct", { "=cw_t" }, false, false },	/* struct cw_t */
+		{ "one_up", { "=direct" }, false, false },
+		{ "two_up", { "td", "=one_up" }, false, false },	/* through a typedef */
+		{ "unknown", { "?" }, false, false },		/* not C, or unreadable */
+		{ "holds_unknown", { "=unknown" }, false, false },
+		{ "holds_nameless", { "=no_definition" }, false, false },
+		{ "plain", { "int_t" }, false, true },
+		{ "holds_plain", { "=plain", "long_t" }, false, true },
+		{ "nothing", { NULL }, false, true },
+		{ "direct", { NULL }, true, false },		/* a declaration: untouched */
+		/* Two definitions of one name: when one may hold cw_t, both count. */
+		{ "twice", { "=direct" }, false, false },
+		{ "twice", { "int_t" }, false, false },
+		{ "holds_twice", { "=twice" }, false, false },
+	};
+	const size_t n = sizeof(defs) / sizeof(defs[0]);
+	const char *names[sizeof(defs) / sizeof(defs[0]) + 1];
+	struct ll_scan_hit hits[sizeof(defs) / sizeof(defs[0])];
+	uint64_t words[3 * sizeof(defs) / sizeof(defs[0])];
+	size_t nr_words = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		names[i] = defs[i].name;
+		hits[i] = (struct ll_scan_hit){ .query = (uint32_t)i, .tag = DW_TAG_structure_type,
+						.declaration = defs[i].declaration,
+						.settled = defs[i].declaration, .has_sig = true,
+						.words_known = true, .words_at = (uint32_t)nr_words };
+		for (size_t k = 0; k < 3 && defs[i].words[k]; k++) {
+			const char *w = defs[i].words[k];
+
+			if (strcmp(w, "?") == 0) {
+				hits[i].words_known = false;
+				continue;
+			}
+			words[nr_words++] = ll_scan_word(w + (w[0] == '='), w[0] == '=');
+			hits[i].nr_words++;
+		}
+	}
+	names[n] = "cw_t";
+	struct ll_scan_result r = { .hits = hits, .nr_hits = n, .words = words,
+				    .nr_words = nr_words };
+	size_t expected = 0;
+
+	ck_assert_uint_eq(ll_scan_words_reach(&r, names, n + 1, "cw_t"), 3);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(hits[i].nothing_needed == defs[i].marked, "%s (hit %zu): %s", defs[i].name,
+			      i, hits[i].nothing_needed ? "marked" : "not marked");
+		expected += defs[i].marked;
+	}
+	ck_assert_uint_eq(expected, 3);
+	/* A word no name has (a base type, a typo): every definition is built. */
+	for (size_t i = 0; i < n; i++)
+		hits[i].nothing_needed = false;
+	ck_assert_uint_eq(ll_scan_words_reach(&r, names, n, "cw_t"), 0);
+	ck_assert_uint_eq(ll_scan_words_reach(&r, names, n + 1, "long"), 0);
+}
+END_TEST
+
 static Suite *scan_suite(void)
 {
 	Suite *s = suite_create("dwarf_scan");
@@ -990,6 +1062,7 @@ static Suite *scan_suite(void)
 	tcase_add_loop_test(t, test_scan_matches_libdw, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_verdicts_match_producers, 0, nr_fixtures);
 	tcase_add_test(t, test_unit_abbrev_by_bytes);
+	tcase_add_test(t, test_words_reach);
 	tcase_add_loop_test(t, test_missing_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_collect_all_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_capture_matches_named, 0, nr_fixtures);
