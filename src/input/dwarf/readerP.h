@@ -404,6 +404,26 @@ struct unit_files {
 	bool table_tried, table_ok;
 };
 
+/*
+ * Across units: a raw hit's declaring file (its display path, raw path
+ * and canonical hash) by the strings the scan read it as (directory,
+ * name, the table's directory 0) and the root it is relative to. DWARF 5
+ * units share those strings in .debug_line_str: a header met in ~1,800
+ * units is resolved once, not once per unit (struct unit_files).
+ */
+struct file_memo {
+	struct file_memo_entry {
+		const char *dir, *name, *dir0, *root;
+		char *display;		/* NULL: none */
+		char *raw;
+		uint64_t hash;
+	} *v;
+	size_t n;
+	struct ll_slots at;	/* into v, by the four pointers */
+};
+
+void reader_file_memo_release(struct file_memo *m);
+
 struct lookup_ctx {
 	struct ll_dwarf_input *in;
 	const struct ll_query *queries;
@@ -413,6 +433,7 @@ struct lookup_ctx {
 	struct ll_slots first;	/* the first query of each name */
 	size_t *next;		/* next query with the same name, index + 1 */
 	struct unit_files files;	/* of the unit the last raw hit was in */
+	struct file_memo seen_files;	/* raw hits' files with has_file, any unit */
 	size_t part;			/* the part being scanned */
 	struct ll_finder **finder;	/* its finder, set before the first callback */
 	int prepare_rc;			/* a sparse image read failed */

@@ -285,24 +285,87 @@ static bool unit_file(const struct ll_dwarf_input *in, size_t part, struct unit_
 	return true;
 }
 
+static uint64_t file_key_hash(const char *dir, const char *name, const char *dir0,
+			      const char *root)
+{
+	const uintptr_t p[] = { (uintptr_t)dir, (uintptr_t)name, (uintptr_t)dir0, (uintptr_t)root };
+
+	return ll_fnv1a(LL_FNV_INIT, p, sizeof(p));
+}
+
+static uint64_t file_memo_hash_of(const void *ctx, size_t i)
+{
+	const struct file_memo_entry *e = &((const struct file_memo *)ctx)->v[i];
+
+	return file_key_hash(e->dir, e->name, e->dir0, e->root);
+}
+
+void reader_file_memo_release(struct file_memo *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		ll_free_all(m->v[i].display, m->v[i].raw);
+	free(m->v);
+	ll_slots_release(&m->at);
+	memset(m, 0, sizeof(*m));
+}
+
+/* RAW's declaring file (it has_file) as unit_file() makes it, from M or into it. */
+static const struct file_memo_entry *seen_file(const struct ll_dwarf_input *in,
+					       struct file_memo *m, const struct ll_scan_hit *raw)
+{
+	const char *root = unit_file_root(in, raw->file_dir0, raw);
+	uint64_t h = file_key_hash(raw->file_dir, raw->file_name, raw->file_dir0, root);
+	struct strbuf path = STRBUF_INIT;
+	size_t at;
+
+	ll_slots_reserve(&m->at, m->n + 1, file_memo_hash_of, m);
+	for (at = ll_slots_first(&m->at, h); ll_slots_get(&m->at, at); at = ll_slots_next(&m->at, at)) {
+		const struct file_memo_entry *e = &m->v[ll_slots_get(&m->at, at) - 1];
+
+		if (e->dir == raw->file_dir && e->name == raw->file_name &&
+		    e->dir0 == raw->file_dir0 && e->root == root)
+			return e;
+	}
+	ll_line_join(&path, raw->file_dir, raw->file_name);
+	m->v = xgrow(m->v, m->n, sizeof(*m->v));
+	m->v[m->n] = (struct file_memo_entry){
+		raw->file_dir, raw->file_name, raw->file_dir0, root,
+		reader_display_path(in, path.buf, root), sb_detach(&path), 0,
+	};
+	m->v[m->n].hash = reader_canonical_file_hash(in, m->v[m->n].raw, root);
+	ll_slots_put(&m->at, at, m->n);
+	return &m->v[m->n++];
+}
+
 /*
  * The same from what the raw scan read; false when libdw must look (also
  * for --cu, which needs the unit's name).
  */
 static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_input *in,
-			      size_t part, struct unit_files *uf, const struct ll_scan_hit *raw,
-			      const struct ll_query *q)
+			      size_t part, struct unit_files *uf, struct file_memo *seen,
+			      const struct ll_scan_hit *raw, const struct ll_query *q)
 {
 	struct ll_finder_sig sig;
 	const char *raw_path, *root;
 	char *file;
 	bool by_die = q->select && q->select->by_die;
 
-	if ((q->select && q->select->cu_glob) ||
-	    !unit_file(in, part, uf, raw, &file, &raw_path, &root))
+	if (q->select && q->select->cu_glob)
 		return false;
-	ll_finder_sig_from_scan(raw, file, &sig);
-	if (raw_path) {
+	if (raw->has_file) {
+		const struct file_memo_entry *e = seen_file(in, seen, raw);
+
+		file = e->display ? xstrdup(e->display) : NULL;
+		ll_finder_sig_from_scan(raw, file, &sig);
+		sig.file_hash = e->hash;
+		raw_path = e->raw;
+		root = e->root;
+	} else if (!unit_file(in, part, uf, raw, &file, &raw_path, &root)) {
+		return false;
+	} else {
+		ll_finder_sig_from_scan(raw, file, &sig);
+	}
+	if (raw_path && !raw->has_file) {
 		struct file_hash_memo *h = &uf->hashes[raw->decl_file];	/* unit_file() made it */
 
 		if (!h->known || h->root != root)
@@ -398,7 +461,8 @@ void reader_on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 		for (size_t q1 = reader_queries_named(lc, name); q1 && !need_libdw; q1 = lc->next[q1 - 1])
 			if (kind_matches(lc->queries[q1 - 1].kind, raw->tag))
 				need_libdw = !add_raw_candidate(&lc->state[q1 - 1], lc->in,
-								lc->part, &lc->files, raw,
+								lc->part, &lc->files,
+								&lc->seen_files, raw,
 								&lc->queries[q1 - 1]);
 		if (!need_libdw)
 			return;

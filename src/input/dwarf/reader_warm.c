@@ -523,6 +523,7 @@ static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 	ll_slots_release(&lc.first);
 	free(lc.next);
 	reader_unit_files_release(&lc.files);
+	reader_file_memo_release(&lc.seen_files);
 	return rc;
 }
 
