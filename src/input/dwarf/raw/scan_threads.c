@@ -378,12 +378,6 @@ bool scan_walk_units(const struct ll_scan_input *in, bool keep_dies, unsigned th
 }
 
 /*
- * The workers' results into OUT: names thread by thread; hits, postings
- * and fallback units chunk by chunk, so in unit order. A captured hit's
- * query and a posting's name (collect_all) named their thread's names:
- * renumbered into OUT's.
- */
-/*
  * The words of chunk CH's hits (just copied to the end of OUT's) into
  * OUT's: a hit's words are its worker's from the chunk's start on.
  */
@@ -402,6 +396,12 @@ static void merge_words(struct ll_scan_result *out, const struct worker *cw,
 			h[i].words_at = (uint32_t)(h[i].words_at - ch->words + base);
 }
 
+/*
+ * The workers' results into OUT: names thread by thread; hits, postings
+ * and fallback units chunk by chunk, so in unit order. A captured hit's
+ * query and a posting's name (collect_all) named their thread's names:
+ * renumbered into OUT's.
+ */
 static void merge_results(struct ll_scan_result *out, const struct worker *w, unsigned threads,
 			  const struct chunk *chunks, size_t nr_chunks, bool collect_all)
 {
