@@ -516,7 +516,7 @@ static int raw_scan(const struct ll_finder_source *src, struct ll_finder *finder
 	in.member_words = src->distinct && src->contains_word;
 	rc = ll_scan(&in, names, n, ll_threads(), r);
 	if (rc == 0 && in.member_words && r->nr_fallback == 0)
-		ll_scan_words_reach(r, names, n, src->contains_word);
+		ll_scan_words_reach(r, names, src->contains_word);
 	in.member_words = false;
 	free(only);
 	in.only = NULL;
@@ -1087,8 +1087,7 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 	/* A unit the scan was unsure of: its names need the libdw walk, so all do. */
 	if (scanned && r.nr_fallback == 0) {
 		if (in.member_words)
-			ll_scan_words_reach(&r, (const char *const *)r.names, r.nr_names,
-					    src->contains_word);
+			ll_scan_words_reach(&r, (const char *const *)r.names, src->contains_word);
 		if (in.capture_glob)
 			keep_prescan(prescan, &in, &r);
 		if (in.by_unit && in.str_size)

@@ -334,20 +334,16 @@ struct ll_scan_result {
 };
 
 /*
- * Marks nothing_needed each definition of R (a scan with member_words,
- * its hits' queries indexes into NAMES: the scan's names, or those it
- * was given)
- * that holds no member spelled WORD ("WORD", "struct WORD", "union
- * WORD", maybe with [N]) at any depth: none of its words is WORD, nor
- * the name of a struct or union that may hold one. Over names, not
+ * Marks nothing_needed each definition of R (a scan with member_words;
+ * its hits' queries index NAMES: the scan's names, or those it was
+ * given) that holds no member spelled WORD ("WORD", "struct WORD",
+ * "union WORD", maybe with [N]) at any depth: none of its words is WORD,
+ * nor the name of a struct or union that may hold one. Over names, not
  * DIEs: a definition whose words are not known, and a struct no
- * definition names, may hold one, and so may all that hold them. Nothing
- * is marked unless WORD is one of R's names (a base type, or a name
- * the binary lacks, leaves every definition to be built). How many
- * were marked.
+ * definition names, may hold one, and so may all that hold them. How
+ * many were marked.
  */
-size_t ll_scan_words_reach(struct ll_scan_result *r, const char *const *names, size_t nr_names,
-			   const char *word);
+size_t ll_scan_words_reach(struct ll_scan_result *r, const char *const *names, const char *word);
 
 /* The FNV-1a step shared by the raw and the libdw signatures. */
 #define ll_sig_mix ll_fnv1a

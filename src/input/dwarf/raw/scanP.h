@@ -235,7 +235,7 @@ struct producer_memo {
 	bool strp_names;
 };
 
-#define WORD_CHAIN_MAX 3
+#define WORD_CHAIN_MAX 4
 #define WORD_CHAIN_SLOTS 4096
 #define NEED_MEMO_SLOTS 4096
 

@@ -2,6 +2,8 @@
 /* DIEs read raw at random, for --audit and globals: variables, their types and members. */
 #include "input/dwarf/raw/scanP.h"
 
+#include "util/c_ident.h"
+
 /* The strings of V[0..N), which stay: what the scan read of them is dropped. */
 void scan_drop_variable_strings(struct ll_scan_variable *v, size_t n)
 {
@@ -653,11 +655,13 @@ static void push_word(struct worker *w, uint64_t word)
 static bool aggregate_words(struct worker *w, struct raw_unit *ru, uint64_t agg, int depth);
 
 /*
- * The words of a member's TYPE (struct ll_scan_hit's words): each name
+ * The words of a member's TYPE (struct ll_scan_hit's words): the name
+ * --contains compares (ll_c_array_base_name_by(), when one identifier:
+ * "long" for DWARF's "long int", as the build records it), then each name
  * on its way through arrays, typedefs and qualifiers, down to a struct
  * or union, whose name ends it, or whose members (anonymous) are read
- * in its place. A pointer, a function, an enum or a base type ends it
- * with no word: nothing is held by value past it. False when RU failed.
+ * in its place. A pointer, a function, an enum or a base type ends it:
+ * nothing is held by value past it. False when RU failed.
  * A chain that meets no anonymous aggregate is remembered by DIE
  * (struct word_chain): the members of a unit's structs share their types.
  */
@@ -676,6 +680,15 @@ static bool type_words(struct worker *w, struct raw_unit *ru, struct ll_type_die
 			push_word(w, slot->words[k]);
 		return true;
 	}
+	struct ll_type_reader reader = raw_type_reader;
+
+	reader.ctx = ru;
+	const char *base = ll_c_array_base_name_by(&reader, &type);
+
+	if (ru->failed)
+		return false;
+	if (base && ll_c_identifier(base))
+		push_word(w, ll_scan_word(base, false));
 	for (int i = 0;; i++) {
 		int tag = i < NEEDED_DEPTH_MAX * 4 ? raw_tag(ru, &type) : (ru->failed = true, 0);
 		const char *name = NULL;

@@ -60,14 +60,6 @@ static bool is_definition(const struct ll_scan_hit *h)
 	return !h->declaration && !h->settled;
 }
 
-static bool names_have(const char *const *names, size_t nr_names, const char *word)
-{
-	for (size_t i = 0; i < nr_names; i++)
-		if (strcmp(names[i], word) == 0)
-			return true;
-	return false;
-}
-
 /*
  * The graph of R's definitions: each name's node, reached at once where a
  * definition of it has a word spelled TARGET or words not known; an edge
@@ -112,8 +104,7 @@ static void make_graph(struct reach *g, const struct ll_scan_result *r,
 			reach_node(g, (uint32_t)n);
 }
 
-size_t ll_scan_words_reach(struct ll_scan_result *r, const char *const *names, size_t nr_names,
-			   const char *word)
+size_t ll_scan_words_reach(struct ll_scan_result *r, const char *const *names, const char *word)
 {
 	struct reach g = { 0 };
 	size_t marked = 0;
@@ -121,7 +112,7 @@ size_t ll_scan_words_reach(struct ll_scan_result *r, const char *const *names, s
 
 	for (size_t i = 0; i < r->nr_hits && !any_known; i++)
 		any_known = r->hits[i].words_known;
-	if (!any_known || !word || !names_have(names, nr_names, word))
+	if (!any_known || !word)
 		return 0;
 	make_graph(&g, r, names, ll_scan_word(word, false));
 	while (g.nr_queue) {
