@@ -206,10 +206,12 @@ struct ll_scan_hit {
 	 */
 	bool nothing_needed;
 	/*
-	 * With the input's member_words: the names each member's type passes
-	 * through (arrays, typedefs, qualifiers) down to a named struct or
-	 * union, with the members of the anonymous ones read in their place,
-	 * at every depth: the result's words [words_at, words_at + nr_words),
+	 * With the input's member_words: each member type's name as
+	 * --contains compares it (ll_c_array_base_name_by(), when one
+	 * identifier), and the names the type passes through (arrays,
+	 * typedefs, qualifiers) down to a named struct or union, with the
+	 * members of the anonymous ones read in their place, at every depth:
+	 * the result's words [words_at, words_at + nr_words),
 	 * each an ll_scan_word() (LL_SCAN_WORD_AGGREGATE set where that name
 	 * is a struct's or union's, whose own members go deeper). Unknown
 	 * (false) for a definition the scan could not read so (not C, a form
