@@ -27,7 +27,9 @@ from lib import Tap, compile_c, compilers, parse_args, run  # noqa: E402
 
 FIXTURE = os.path.join(HERE, "fixture.c")
 RULES = os.path.join(HERE, "fixture.rules")
-ATTEMPTS = 3
+# Five: on a noisy VM the control's intervals stayed just wider than
+# +-10% for three (0.89-1.07 and 0.97-1.12 at 18 s, load 2.2, under ASan).
+ATTEMPTS = 5
 BUDGET = 6          # seconds, times the attempt's number
 
 
