@@ -513,11 +513,9 @@ static int raw_scan(const struct ll_finder_source *src, struct ll_finder *finder
 	in.distinct = src->distinct;
 	in.lines = src->lines;
 	/* A cold --contains after a warm listing (a warm one unsure of its answer). */
-	in.member_words = src->distinct && src->contains_word;
+	in.contains_word = src->distinct ? src->contains_word : NULL;
 	rc = ll_scan(&in, names, n, ll_threads(), r);
-	if (rc == 0 && in.member_words && r->nr_fallback == 0)
-		ll_scan_words_reach(r, names, src->contains_word);
-	in.member_words = false;
+	in.contains_word = NULL;
 	free(only);
 	in.only = NULL;
 	in.nr_only = 0;
@@ -982,7 +980,7 @@ static void keep_prescan(struct ll_finder_prescan *pre, const struct ll_scan_inp
 	pre->in.capture_glob = NULL;
 	pre->in.variables = false;
 	pre->in.member_filter = NULL;
-	pre->in.member_words = false;
+	pre->in.contains_word = NULL;
 	pre->in.by_unit = false;
 	pre->in.distinct = false;
 	pre->hits = r->hits;
@@ -1070,7 +1068,7 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 			in.variables = src->variables;
 			in.distinct = src->distinct;
 			in.member_filter = src->distinct ? src->member_filter : NULL;
-			in.member_words = src->distinct && src->contains_word;
+			in.contains_word = src->distinct ? src->contains_word : NULL;
 			in.lines = src->lines;
 		}
 		scanned = ll_scan(&in, NULL, 0, ll_threads(), &r) == 0;
@@ -1086,8 +1084,6 @@ int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *se
 
 	/* A unit the scan was unsure of: its names need the libdw walk, so all do. */
 	if (scanned && r.nr_fallback == 0) {
-		if (in.member_words)
-			ll_scan_words_reach(&r, (const char *const *)r.names, src->contains_word);
 		if (in.capture_glob)
 			keep_prescan(prescan, &in, &r);
 		if (in.by_unit && in.str_size)

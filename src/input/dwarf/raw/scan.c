@@ -98,6 +98,9 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 		rc = scan_walked(in, &targets, &walk, false, threads, out);
 	scan_release_targets(&targets);
 	free(str);
+	if (rc == 0 && in->contains_word && out->nr_fallback == 0)
+		ll_scan_words_reach(out, names ? names : (const char *const *)out->names,
+				    in->contains_word);
 	return rc ? -1 : 0;
 }
 

@@ -123,12 +123,13 @@ struct ll_scan_input {
 	 */
 	const struct ll_member_filter *member_filter;
 	/*
-	 * Optional, with DISTINCT (--contains): each kept definition of C
-	 * gets its member words (the hit's words_known, the result's words):
-	 * what --contains needs to tell that it holds no member of a type at
-	 * any depth without building it (ll_scan_words_reach()).
+	 * Optional, with DISTINCT (--contains TYPE: its word): each kept
+	 * definition of C gets its member words (the hit's words_known, the
+	 * result's words), and those that hold no member of that type at
+	 * any depth are marked nothing_needed (ll_scan_words_reach()), when
+	 * the scan read every unit.
 	 */
-	bool member_words;
+	const char *contains_word;
 	/*
 	 * Take the units from .debug_aranges without first probing a few of
 	 * their headers (guess_probes_fit()): for the tests of the scan's
@@ -206,7 +207,7 @@ struct ll_scan_hit {
 	 */
 	bool nothing_needed;
 	/*
-	 * With the input's member_words: each member type's name as
+	 * With the input's contains_word: each member type's name as
 	 * --contains compares it (ll_c_array_base_name_by(), when one
 	 * identifier), and the names the type passes through (arrays,
 	 * typedefs, qualifiers) down to a named struct or union, with the
@@ -331,12 +332,12 @@ struct ll_scan_result {
 	bool every_table_read, scopes;
 	struct ll_scan_variable *variables;	/* in->variables: in order, owned */
 	size_t nr_variables;
-	uint64_t *words;		/* in->member_words: the hits' words, owned */
+	uint64_t *words;		/* in->contains_word: the hits' words, owned */
 	size_t nr_words;
 };
 
 /*
- * Marks nothing_needed each definition of R (a scan with member_words;
+ * Marks nothing_needed each definition of R (a scan with contains_word;
  * its hits' queries index NAMES: the scan's names, or those it was
  * given) that holds no member spelled WORD ("WORD", "struct WORD",
  * "union WORD", maybe with [N]) at any depth: none of its words is WORD,

@@ -297,7 +297,7 @@ struct worker {
 	struct producer_memo producer_memo;	/* inline_name_max()'s */
 	struct ll_scan_variable *vars;	/* in->variables */
 	size_t nr_vars;
-	uint64_t *words;		/* in->member_words: the kept hits' words */
+	uint64_t *words;		/* in->contains_word: the kept hits' words */
 	size_t nr_words;
 	/*
 	 * A member type's words, by DIE (.debug_info offset + 1), where its

@@ -159,7 +159,7 @@ void scan_keep_distinct(struct worker *w, const struct ll_scan_unit *u, struct u
 			continue;
 		if (w->in->member_filter)
 			h->nothing_needed = scan_nothing_needed(w, u, h);
-		if (w->in->member_words)
+		if (w->in->contains_word)
 			scan_member_words(w, u, h);
 		w->hits[kept++] = *h;
 	}
