@@ -529,6 +529,45 @@ static bool read_child(struct raw_unit *ru, struct ll_cursor *c, const struct ab
 	return !c->bad;
 }
 
+/* The children of an aggregate DIE, each read in place by read_child(). */
+struct child_walk {
+	struct ll_cursor c;
+	bool children;
+};
+
+/* A walk of AGG's children (unit offset); false when AGG cannot be read (RU failed). */
+static bool child_walk_start(struct raw_unit *ru, uint64_t agg, struct child_walk *cw)
+{
+	uint64_t first;
+
+	return raw_past(ru, agg, false, &first, &cw->children) && raw_at(ru, first, &cw->c);
+}
+
+/* The next child into *M: 1; 0 past the last; -1 (RU failed) when it cannot be read. */
+static int child_walk_next(struct raw_unit *ru, struct child_walk *cw, struct raw_member *m)
+{
+	uint64_t code;
+	const struct abbrev *a;
+
+	if (!cw->children)
+		return 0;
+	a = next_abbrev(&ru->w->abbrevs, &cw->c, &code);
+	if (!a && !cw->c.bad && code == 0)
+		return 0;
+	if (!a || !read_child(ru, &cw->c, a, m)) {
+		ru->failed = true;
+		return -1;
+	}
+	return 1;
+}
+
+/* A type defined inside an aggregate: it takes no room (clang's anonymous unions). */
+static bool defined_inside(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef;
+}
+
 /*
  * Whether the member filter says yes to a named member of TYPE, as the
  * build spells it; remembered by DIE (struct need_memo): a unit's structs
@@ -571,29 +610,18 @@ static enum member_need type_needed(struct worker *w, struct raw_unit *ru,
 static enum member_need members_needed(struct worker *w, const struct ll_scan_unit *u,
 				       struct raw_unit *ru, uint64_t agg, int depth)
 {
-	const struct abbrev_table *t = &w->abbrevs;
 	struct ll_type_reader reader = raw_type_reader;
-	struct ll_cursor c;
-	bool children;
-	uint64_t first;
+	struct child_walk cw;
+	struct raw_member m;
+	int next;
 
 	reader.ctx = ru;
-	if (depth > NEEDED_DEPTH_MAX || !raw_past(ru, agg, false, &first, &children) ||
-	    !raw_at(ru, first, &c))
+	if (depth > NEEDED_DEPTH_MAX || !child_walk_start(ru, agg, &cw))
 		return NEED_UNSURE;
-	while (children) {
-		uint64_t code;
-		const struct abbrev *a = next_abbrev(t, &c, &code);
-		struct raw_member m;
+	while ((next = child_walk_next(ru, &cw, &m)) > 0) {
 		int tag;
 
-		if (!a)
-			return c.bad || code ? NEED_UNSURE : NEED_NONE;
-		if (!read_child(ru, &c, a, &m))
-			return NEED_UNSURE;
-		/* Types defined inside it (clang's anonymous unions) take no room. */
-		if (m.tag == DW_TAG_structure_type || m.tag == DW_TAG_union_type ||
-		    m.tag == DW_TAG_enumeration_type || m.tag == DW_TAG_typedef)
+		if (defined_inside(m.tag))
 			continue;
 		/* Bases, static members, variant parts, inherited attributes: the build's. */
 		if (m.tag != DW_TAG_member || !m.plain || !m.typed)
@@ -621,7 +649,18 @@ static enum member_need members_needed(struct worker *w, const struct ll_scan_un
 		if (inner != NEED_NONE)
 			return inner;
 	}
-	return NEED_NONE;
+	return next < 0 ? NEED_UNSURE : NEED_NONE;
+}
+
+/* Whether H is a definition of a C struct or union: what the raw readings of members judge. */
+static bool c_definition(struct raw_unit *ru, const struct ll_scan_hit *h)
+{
+	struct raw_attr a;
+	uint64_t lang;
+
+	return !h->declaration && !h->settled && is_aggregate(h->tag) &&
+	       raw_find(ru, ru->u->first_die - ru->u->offset, DW_AT_language, &a) &&
+	       raw_udata(ru, &a, &lang) && ll_language_is_c((int)lang);
 }
 
 /* Whether the scan may mark H nothing_needed: a C definition with no member wanted. */
@@ -629,14 +668,9 @@ bool scan_nothing_needed(struct worker *w, const struct ll_scan_unit *u,
 			 const struct ll_scan_hit *h)
 {
 	struct raw_unit ru = { .w = w, .u = u, .last.off = UINT64_MAX };
-	struct raw_attr a;
-	uint64_t lang;
 
-	if (h->declaration || h->settled || !is_aggregate(h->tag) ||
-	    !raw_find(&ru, u->first_die - u->offset, DW_AT_language, &a) ||
-	    !raw_udata(&ru, &a, &lang) || !ll_language_is_c((int)lang))
-		return false;
-	return members_needed(w, u, &ru, ll_scan_hit_aggregate(h) - u->offset, 0) == NEED_NONE;
+	return c_definition(&ru, h) &&
+	       members_needed(w, u, &ru, ll_scan_hit_aggregate(h) - u->offset, 0) == NEED_NONE;
 }
 
 static int cmp_word(const void *a, const void *b)
@@ -727,62 +761,33 @@ static bool type_words(struct worker *w, struct raw_unit *ru, struct ll_type_die
 
 /*
  * The words of the members of the aggregate at unit offset AGG, read in
- * place: each child's tag, type and sibling. A child of another kind
- * than a data member or a type defined inside (one with an abstract
- * origin, a specification) fails RU: the build reads those.
+ * place (child_walk_next()). A child other than a plain data member or a
+ * type defined inside (a member with an abstract origin, a declaration)
+ * fails RU: the build reads those.
  */
 static bool aggregate_words(struct worker *w, struct raw_unit *ru, uint64_t agg, int depth)
 {
-	const struct abbrev_table *t = &w->abbrevs;
-	struct ll_cursor c;
-	bool children;
-	uint64_t first;
+	struct child_walk cw;
+	struct raw_member m;
+	int next;
 
-	if (depth > NEEDED_DEPTH_MAX || !raw_past(ru, agg, false, &first, &children) ||
-	    !raw_at(ru, first, &c)) {
+	if (depth > NEEDED_DEPTH_MAX) {
 		ru->failed = true;
 		return false;
 	}
-	while (children) {
-		uint64_t code, type = 0, sibling = 0;
-		const struct abbrev *a = next_abbrev(t, &c, &code);
-		bool typed = false;
-
-		if (!a)
-			return !c.bad && code == 0 ? true : (ru->failed = true, false);
-		for (unsigned i = 0; i < a->nr_attrs; i++) {
-			unsigned at = t->attr[a->first + i], form = t->form[a->first + i];
-
-			if (at == DW_AT_type && read_ref(&c, form, &type))
-				typed = true;
-			else if (at == DW_AT_sibling && read_ref(&c, form, &sibling))
-				sibling += ru->u->offset;
-			else if (at == DW_AT_abstract_origin || at == DW_AT_specification ||
-				 at == DW_AT_type || !skip_form(&c, form, ru->u, 0))
-				c.bad = true;
-			if (c.bad) {
-				ru->failed = true;
-				return false;
-			}
-		}
-		/* Types defined inside it take no room; a member of one is read through it. */
-		bool a_type = a->tag == DW_TAG_structure_type || a->tag == DW_TAG_union_type ||
-			      a->tag == DW_TAG_enumeration_type || a->tag == DW_TAG_typedef;
-
-		if (!a_type && a->tag != DW_TAG_member) {
+	if (!child_walk_start(ru, agg, &cw))
+		return false;
+	while ((next = child_walk_next(ru, &cw, &m)) > 0) {
+		if (defined_inside(m.tag))
+			continue;
+		if (m.tag != DW_TAG_member || !m.plain) {
 			ru->failed = true;	/* a shape of another language: the build's */
 			return false;
 		}
-		if (a->children && (sibling ? !jump_to_sibling(w, ru->u, &c, sibling) :
-					      !scan_skip_children(w, ru->u, &c))) {
-			ru->failed = true;
-			return false;
-		}
-		if (!a_type && typed &&
-		    !type_words(w, ru, (struct ll_type_die){ .u.raw = type }, depth))
+		if (m.typed && !type_words(w, ru, m.type, depth))
 			return false;
 	}
-	return true;
+	return next == 0;
 }
 
 /*
@@ -794,13 +799,9 @@ void scan_member_words(struct worker *w, const struct ll_scan_unit *u, struct ll
 {
 	struct raw_unit ru = { .w = w, .u = u, .last.off = UINT64_MAX };
 	size_t from = w->nr_words, kept = from;
-	struct raw_attr a;
-	uint64_t lang;
 
 	h->words_known = false;
-	if (h->declaration || h->settled || !is_aggregate(h->tag) ||
-	    !raw_find(&ru, u->first_die - u->offset, DW_AT_language, &a) ||
-	    !raw_udata(&ru, &a, &lang) || !ll_language_is_c((int)lang) ||
+	if (!c_definition(&ru, h) ||
 	    !aggregate_words(w, &ru, ll_scan_hit_aggregate(h) - u->offset, 0) || ru.failed) {
 		w->nr_words = from;
 		return;
