@@ -137,12 +137,6 @@ struct ll_dwarf_input {
 	 * the index, with one note. Set from the build threads.
 	 */
 	atomic_bool index_forged;
-	/*
-	 * A warm --contains built a definition the index holds no words for,
-	 * and it did not lay out: cold, the scan's member words may have left
-	 * it unread, so the lookup is done again without the index, quietly.
-	 */
-	bool warm_contains_unsure;
 	/* What a listing leaves for the index the lookup after it writes. */
 	struct ll_finder_seed seed;
 	char *debug_path;		/* the file libdwfl found the DWARF in, if another */

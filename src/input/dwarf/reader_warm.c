@@ -419,10 +419,10 @@ static bool contains_unsure(const struct ll_query *queries, const struct ll_look
 	return contains && (rc || unsupported);
 }
 
-static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
-		       struct ll_lookup_result *results, struct ll_error *err)
+/* *UNSURE: a warm --contains that may answer otherwise cold (contains_unsure()). */
+static int lookup_once(struct ll_dwarf_input *in, const struct ll_query *queries, size_t n,
+		       struct ll_lookup_result *results, bool *unsure, struct ll_error *err)
 {
-	struct ll_dwarf_input *in = reader;
 	struct query_state *state = xcalloc(n ? n : 1, sizeof(*state));
 	struct ll_finder **finders = xcalloc(in->nr_parts, sizeof(*finders));
 	struct lookup_ctx lc = { .in = in, .queries = queries, .n = n, .state = state };
@@ -497,7 +497,7 @@ static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 	/* With thousands of queries (--list, --audit) this is the long part. */
 	if (rc == 0)
 		rc = reader_resolve_queries(in, queries, state, finders, results, n, order, err);
-	in->warm_contains_unsure = warm && contains_unsure(queries, results, n, rc);
+	*unsure = warm && contains_unsure(queries, results, n, rc);
 	free(order);
 	/* Its type facts are by DIE address: good only while this lookup's handles live. */
 	if (in->build_memo) {
@@ -531,15 +531,16 @@ static int lookup_once(void *reader, const struct ll_query *queries, size_t n,
 static int lookup_without_index(struct ll_dwarf_input *in, const struct ll_query *queries,
 				size_t n, struct ll_lookup_result *results, struct ll_error *err)
 {
+	bool unsure;
+
 	for (size_t i = 0; i < n; i++) {
 		ll_struct_free(results[i].layout);
 		free(results[i].detail);
 	}
 	atomic_store(&in->index_forged, false);
-	in->warm_contains_unsure = false;
 	ll_name_index_release(&in->index);
 	in->index_state = -1;
-	return lookup_once(in, queries, n, results, err);
+	return lookup_once(in, queries, n, results, &unsure, err);	/* cold: never unsure */
 }
 
 /*
@@ -552,13 +553,14 @@ int reader_lookup(void *reader, const struct ll_query *queries, size_t n,
 		  struct ll_lookup_result *results, struct ll_error *err)
 {
 	struct ll_dwarf_input *in = reader;
-	int rc = lookup_once(reader, queries, n, results, err);
+	bool unsure;
+	int rc = lookup_once(in, queries, n, results, &unsure, err);
 
 	if (rc && atomic_load(&in->index_forged) && in->index_state == 1) {
 		ll_notes_addf(in->opts.notes, "%s; ignoring the name index (remove it, or run with "
 			      "--no-cache)", err->msg);
 		rc = lookup_without_index(in, queries, n, results, err);
-	} else if (in->warm_contains_unsure && in->index_state == 1) {
+	} else if (unsure && in->index_state == 1) {
 		rc = lookup_without_index(in, queries, n, results, err);
 	}
 	return rc;
