@@ -237,8 +237,7 @@ int cli_discover(struct options *o)
 	struct ll_input_options io = { .srcdir = o->srcdir, .prefix_maps = o->prefix_maps,
 				       .nr_prefix_maps = o->nr_prefix_maps, .prefer_btf = o->btf,
 				       .btf_base = o->btf_base, .progress = cli_progress_for(&line),
-				       .cache_dir = o->cache_dir,
-				       .globals_next = o->audit_glob != NULL };
+				       .cache_dir = o->cache_dir };
 	/* What the audit's digests read of each struct: the rest need not be built. */
 	const struct ll_member_filter audit_filter = { ll_audit_needs_member_type, NULL, true };
 	const char *glob = o->list_glob ? o->list_glob : o->audit_glob ? o->audit_glob : "*";
@@ -258,6 +257,8 @@ int cli_discover(struct options *o)
 
 	/* The evidence tags every struct: each must be built whole. */
 	io.member_filter = o->audit_glob && !by_code ? &audit_filter : NULL;
+	/* --audit='tcp_*' audits no variables: the listing need not read them. */
+	io.globals_next = o->audit_glob && globals_wanted(glob);
 	io.contains_word = o->contains ? ll_contains_word(o->contains) : NULL;
 	if (ll_input_open(o->binary, &io, &in, &err) || ll_input_list(in, glob, &names, &n, &err) ||
 	    (by_code && ll_input_access_all(in, &access, &err))) {

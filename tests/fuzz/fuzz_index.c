@@ -23,7 +23,7 @@
 
 #include "../../src/input/dwarf/raw/name_index.h"
 
-/* name_index.c's format 8, as tests/index/run_index.py reads it too. */
+/* name_index.c's format 9, as tests/index/run_index.py reads it too. */
 #define NR_SECS 6
 struct fz_section {
 	uint64_t off, size, sum;
@@ -38,7 +38,7 @@ struct fz_header {
 	struct fz_section sec[NR_SECS];
 	uint64_t header_sum;
 };
-_Static_assert(sizeof(struct fz_header) == 416, "the index header of format 8");
+_Static_assert(sizeof(struct fz_header) == 416, "the index header of format 9");
 #define UNIT_SIZE 80	/* struct disk_unit */
 #define BUILD_ID "f022"
 
@@ -126,8 +126,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	memcpy(&h, data, sizeof(h));
-	memcpy(h.magic, "LLNIDX08", 8);
-	h.version = 8;
+	memcpy(h.magic, "LLNIDX09", 8);
+	h.version = 9;
 	memset(h.build_id, 0, sizeof(h.build_id));
 	strcpy(h.build_id, BUILD_ID);
 	/* Bounded counts, still the input's: the file stays small. */

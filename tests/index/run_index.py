@@ -4,6 +4,7 @@ $XDG_CACHE_HOME/layoutlint/BUILD-ID.index; lookups with it answer byte for
 byte as without it (--no-cache, LAYOUTLINT_CACHE=off); and an index that is
 truncated, damaged, foreign, stale or a symbolic link is ignored with a
 note, never trusted and never a crash."""
+import glob
 import os
 import shutil
 import struct
@@ -14,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from lib import Lint, Tap, build_id, parse_args, run  # noqa: E402
 
-# name_index.c's format 8: the header, then units, names, definitions,
+# name_index.c's format 9: the header, then units, names, definitions,
 # words, strings and postings, each 8-byte aligned with its own checksum.
 HEADER = struct.Struct("<8sQ7Q128s8Q18QQ")
 UNIT = struct.Struct("<4Q4I32s")
@@ -24,6 +25,7 @@ FNV_INIT, FNV_PRIME = 0xcbf29ce484222325, 0x100000001b3
 DEFS_KNOWN, IN_STR = 1, 8
 DEF_FLAGS, DEF_NAMELESS = 10, 1    # a definition's flags: its field, and the typedef's bit
 DEF_WORDS, DEF_FIRST_WORD, DEF_NR_WORDS = 2, 11, 12   # its words: the flag, and its fields
+DEF_FILTERED, DEF_NEEDED = 4, 8   # what --audit's member filter said of it
 QUERIES = [["struct", "idx_alpha"], ["struct", "idx_beta"], ["idx_anon_t"],
            ["union", "idx_union"], ["struct", "idx_gamma"], ["struct", "idx_alpha", "idx_gamma"],
            ["struct", "idx_alph"], ["struct", "zq"], ["idx_dup"],
@@ -244,6 +246,66 @@ def check_contains_words(ok, lint, exe, cache):
     ok(p == q, "a warm --list from it builds the rest and lists as a cold one", [p, q])
 
 
+# audit_flags.c: the structs --audit's member filter needs built (an ops
+# pointer at the top level or in an anonymous member); af_plain is not.
+AF_NEEDED = {b"af_mixed", b"af_nested"}
+
+
+def check_audit_flags(ok, lint, exe, cache):
+    """Format 9: a cold --audit records what its member filter said of each
+    definition, and a warm one answers from that: it builds only the
+    definitions the filter needs, and answers as cold."""
+    env = {"XDG_CACHE_HOME": cache}
+    cold = lint.run("--no-cache", "--audit=*", exe)
+    first = lint.run("--audit=*", exe, extra_env=env)
+    index = glob.glob(os.path.join(cache, "layoutlint", "*.index"))
+    data = open(index[0], "rb").read() if len(index) == 1 else b""
+    ix = decode(data) if data else {"entries": []}
+    flags = {e["name"]: [d[DEF_FLAGS] & (DEF_FILTERED | DEF_NEEDED) for d in e["defs"]]
+             for e in ix["entries"] if e["defs"]}
+    needed = {n for n, fs in flags.items() if any(f & DEF_NEEDED for f in fs)}
+    ok(first == cold and "af_mixed" in cold.stdout and "af_nested" in cold.stdout and flags and
+       all(f & DEF_FILTERED for fs in flags.values() for f in fs) and needed == AF_NEEDED,
+       "a cold --audit records what its member filter said of every definition: needed "
+       "exactly where an ops pointer is", [cold, first, flags])
+    if not data:
+        return
+    warm = lint.run("--audit=*", exe, extra_env=env)
+    ok(warm == cold and open(index[0], "rb").read() == data,
+       "a warm --audit answers as the cold one, and leaves the index as it was", [warm, cold])
+    # The flags are what it reads: af_mixed's without NEEDED is not built.
+    forged = decode(data)
+    for e in forged["entries"]:
+        for d in e["defs"]:
+            if e["name"] == b"af_mixed":
+                d[DEF_FLAGS] &= ~DEF_NEEDED
+    open(index[0], "wb").write(encode(forged))
+    p = lint.run("--audit=*", exe, extra_env=env)
+    ok(p.returncode == 0 and "af_nested" in p.stdout and "af_mixed" not in p.stdout,
+       "a warm --audit builds only the definitions the index says its filter needs",
+       p.stdout + p.stderr)
+    # Without them (an index --list wrote), --audit is cold, and records them.
+    for e in forged["entries"]:
+        for d in e["defs"]:
+            d[DEF_FLAGS] &= ~(DEF_FILTERED | DEF_NEEDED)
+    open(index[0], "wb").write(encode(forged))
+    p = lint.run("--audit=*", exe, extra_env=env)
+    ok(p == cold and open(index[0], "rb").read() == data,
+       "without them, --audit answers as cold and records them", p.stdout + p.stderr)
+    # The filter's word is --audit's alone: a warm --contains builds af_plain.
+    want = lint.run("--no-cache", "--contains", "atomic_t", exe)
+    p = lint.run("--contains", "atomic_t", exe, extra_env=env)
+    ok(p == want and "af_plain" in p.stdout,
+       "a warm --contains builds what --audit's filter left unbuilt", [p, want])
+
+
+def build_audit(workdir):
+    exe = os.path.join(workdir, "af")
+    run(["gcc", "-g", "-O0", "-Wl,--build-id", "-o", exe, os.path.join(HERE, "audit_flags.c")],
+        check=True)
+    return exe
+
+
 def build(workdir, name, extra=""):
     exe = os.path.join(workdir, name)
     run(["gcc", "-g", "-O0", "-Wl,--build-id", "-o", exe, os.path.join(HERE, "index.c"),
@@ -262,6 +324,7 @@ def main():
     env = {"XDG_CACHE_HOME": cache}
     beyond = build_beyond(a.workdir)
     words = build_words(a.workdir)
+    audit = build_audit(a.workdir)
     exe = build(a.workdir, "idx")
     other = build(a.workdir, "idx-other", extra="1")
     near = os.path.join(a.workdir, "near")
@@ -282,6 +345,7 @@ def main():
     check_near(ok, lint, near, os.path.join(a.workdir, "near-cache"))
     check_beyond(ok, lint, beyond, os.path.join(a.workdir, "beyond-cache"))
     check_contains_words(ok, lint, words, os.path.join(a.workdir, "words-cache"))
+    check_audit_flags(ok, lint, audit, os.path.join(a.workdir, "audit-cache"))
 
     def answers(binary, extra):
         return [lint.run(binary, *q, extra_env=dict(env, **extra)) for q in QUERIES]
@@ -302,10 +366,19 @@ def main():
     ok(warm == cold, "every lookup, --list, --audit and --contains answers with the index as "
        "without it, byte for byte",
        [f"{q}: {w} vs {c}" for q, w, c in zip(QUERIES, warm, cold) if w != c])
-    ok(open(index, "rb").read() == good, "runs that find a sound index leave it as it was")
+    # The --audit among them records, once, what its member filter said of
+    # each definition (format 9's filtered flags): the index --list wrote
+    # has none. Every run after finds the index sound and leaves it.
+    filled = open(index, "rb").read()
+    ok(filled != good and len(filled) == len(good),
+       "the first --audit with --list's index adds what its member filter said, in place")
+    again = answers(exe, {})
+    ok(again == cold, "with that index, every lookup answers as without one, byte for byte",
+       [f"{q}: {w} vs {c}" for q, w, c in zip(QUERIES, again, cold) if w != c])
+    ok(open(index, "rb").read() == filled, "runs that find a sound index leave it as it was")
     ix = decode(good)
     ok(encode(ix) == good and all(e["flags"] & DEFS_KNOWN for e in ix["entries"]),
-       "the index holds every name's definitions (format 8, as this test reads it)")
+       "the index holds every name's definitions (format 9, as this test reads it)")
     anon = [e for e in ix["entries"] if e["name"] == b"idx_anon_t"]
     ok(len(anon) == 1 and anon[0]["defs"] and
        all(d[DEF_FLAGS] & DEF_NAMELESS for d in anon[0]["defs"]) and

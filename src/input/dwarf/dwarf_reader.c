@@ -13,6 +13,40 @@ static void keep_variables(struct dwarf_part *part)
 	part->prescan.nr_variables = 0;
 }
 
+/*
+ * Whether a warm --audit of LOOKUP_GLOB can take its names and
+ * definitions from IX: it records what the member filter said of every
+ * definition of every name the glob matches.
+ */
+static bool index_audits(const struct ll_name_index *ix, const char *lookup_glob)
+{
+	for (uint64_t k = 0; k < ix->nr_names; k++) {
+		const char *name = ix->names + ix->name_off[k];
+
+		if ((!lookup_glob || ll_glob_component(lookup_glob, name, strlen(name))) &&
+		    !reader_index_name_filtered(ix, (long)k))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The global variables the caller asks for next (--audit), for a listing
+ * the index answers: read by a scan of the variables alone (ll_finder_variables()),
+ * where libdw's walk of every unit took longer than the full scan. Without
+ * it, the globals' lookup walks with libdw.
+ */
+static void index_variables(struct ll_dwarf_input *in, const struct ll_name_index *ix)
+{
+	struct dwarf_part *part = &in->parts[0];
+
+	ll_scan_variables_free(part->variables, part->nr_variables);
+	part->src.lines = part->lines;
+	part->variables_known = ll_finder_variables(&part->src, ix->units, ix->nr_units,
+						    &in->opts.progress, &part->variables,
+						    &part->nr_variables);
+}
+
 static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_t *n,
 		      struct ll_error *err)
 {
@@ -21,13 +55,16 @@ static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_
 	struct ll_index_key key;
 
 	/*
-	 * The index holds every name a listing finds, sorted, each once. Not
-	 * the global variables the caller asks for next (--audit): the
-	 * listing's scan reads them, where libdw's walk of every unit took
-	 * longer than the scan: a warm --audit='*' was slower than a cold one
-	 * (bench/RESULTS.md).
+	 * The index holds every name a listing finds, sorted, each once. With
+	 * the global variables the caller asks for next (--audit), only when
+	 * it records what --audit's member filter said of each definition
+	 * the lookup after will ask about: then its definitions are the
+	 * index's, and only the variables need a scan (one of them alone).
+	 * Otherwise the listing's scan reads them with the definitions.
 	 */
-	if (ix && !in->opts.globals_next) {
+	if (ix && in->opts.globals_next && in->opts.member_filter && index_audits(ix, lookup_glob))
+		index_variables(in, ix);
+	if (ix && (!in->opts.globals_next || in->parts[0].variables_known)) {
 		*n = ix->nr_names;
 		*names = xcalloc(*n ? *n : 1, sizeof(**names));
 		for (size_t i = 0; i < *n; i++)

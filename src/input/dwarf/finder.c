@@ -512,10 +512,16 @@ static int raw_scan(const struct ll_finder_source *src, struct ll_finder *finder
 	only = index_units(index, names, n, &in, src->notes);
 	in.distinct = src->distinct;
 	in.lines = src->lines;
-	/* A cold --contains after a warm listing (a warm one unsure of its answer). */
+	/*
+	 * A cold --contains after a warm listing (a warm one unsure of its
+	 * answer); a cold --audit after one (whose index lacked what the
+	 * member filter says of each definition).
+	 */
 	in.contains_word = src->distinct ? src->contains_word : NULL;
+	in.member_filter = src->distinct ? src->member_filter : NULL;
 	rc = ll_scan(&in, names, n, ll_threads(), r);
 	in.contains_word = NULL;
+	in.member_filter = NULL;
 	free(only);
 	in.only = NULL;
 	in.nr_only = 0;
@@ -1041,6 +1047,36 @@ static void make_seed(struct ll_finder_seed *seed, const struct ll_scan_input *i
 	seed->nr_units = r->nr_units;
 	seed->info_size = in->info_size;
 	r->units = NULL;
+}
+
+bool ll_finder_variables(const struct ll_finder_source *src, const struct ll_scan_unit *units,
+			 size_t nr_units, const struct ll_progress *progress,
+			 struct ll_scan_variable **vars, size_t *nr_vars)
+{
+	/* No names: no unit is skipped for lack of one, no definition captured. */
+	static const char *const no_names[1] = { NULL };
+	struct ll_scan_input in;
+	struct ll_scan_result r = { 0 };
+	bool read;
+
+	*vars = NULL;
+	*nr_vars = 0;
+	if (!src->raw_ok || src->types || !raw_scan_allowed() ||
+	    !scan_input(src->dwarf, src->fd, src->str_fd, progress, &in))
+		return false;
+	in.variables = true;
+	in.lines = src->lines;
+	in.units = units;
+	in.nr_units = units ? nr_units : 0;
+	read = ll_scan(&in, no_names, 0, ll_threads(), &r) == 0 && r.nr_fallback == 0;
+	if (read) {
+		*vars = r.variables;
+		*nr_vars = r.nr_variables;
+		r.variables = NULL;
+		r.nr_variables = 0;
+	}
+	ll_scan_result_release(&r);
+	return read;
 }
 
 int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *seed,

@@ -85,7 +85,10 @@ struct ll_finder_source {
 	struct ll_line_sections lines;
 	/* For ll_finder_list(): also read the top-level variables (ll_scan_input's). */
 	bool variables;
-	/* For ll_finder_list(): ll_scan_input's member_filter. */
+	/*
+	 * For ll_finder_list() and ll_finder_scan()'s raw scan (with
+	 * DISTINCT): ll_scan_input's member_filter.
+	 */
 	const struct ll_member_filter *member_filter;
 	/* For ll_finder_list(): the input's contains_word (ll_scan_words_reach()). */
 	const char *contains_word;
@@ -186,6 +189,18 @@ void ll_finder_seed_release(struct ll_finder_seed *seed);
 int ll_finder_list(const struct ll_finder_source *src, struct ll_finder_seed *seed,
 		   const char *lookup_glob, struct ll_finder_prescan *prescan, char ***names,
 		   size_t *n, const struct ll_progress *progress, struct ll_error *err);
+
+/*
+ * The top-level variables of SRC's .debug_info alone, read by the raw
+ * scan as ll_finder_list() reads them (ll_scan_input's variables), into
+ * *VARS (owned by the caller): a warm --audit takes its names from the
+ * name index and still needs them. UNITS (NR_UNITS, or NULL): the unit
+ * headers the index holds. False, nothing kept, when the raw scan cannot
+ * read them all: the globals' lookup then walks with libdw.
+ */
+bool ll_finder_variables(const struct ll_finder_source *src, const struct ll_scan_unit *units,
+			 size_t nr_units, const struct ll_progress *progress,
+			 struct ll_scan_variable **vars, size_t *nr_vars);
 
 /* "did you mean struct X?" text for a missing NAME, or NULL. */
 char *ll_finder_suggest(struct ll_finder *finder, const char *name);

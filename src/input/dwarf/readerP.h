@@ -347,6 +347,7 @@ struct candidate {
 struct raw_def {
 	struct ll_index_def_src def;	/* die, size, tag, line, members; strings owned */
 	uint64_t file_hash;		/* of the raw file and comp_dir */
+	uint32_t filtered;		/* reader_add_candidate()'s FILTERED, of this DIE */
 };
 
 /* Strings kept once each: the raw files of --list's thousands of definitions repeat. */
@@ -502,7 +503,8 @@ int reader_build_struct(struct ll_dwarf_input *in, Dwarf_Die *agg, const char *n
 void reader_interned_release(struct interned *t);
 void reader_add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, const char *name,
 			  const struct ll_finder_sig *sig, char *file, bool selected, bool by_die,
-			  const char *raw_file, const char *comp_dir, bool nothing_needed);
+			  const char *raw_file, const char *comp_dir, bool nothing_needed,
+			  uint32_t filtered);
 void reader_query_state_release(struct query_state *qs);
 void reader_unit_files_release(struct unit_files *uf);
 void reader_index_key(const struct ll_dwarf_input *in, struct ll_index_key *key);
@@ -540,6 +542,7 @@ int reader_resolve_queries(struct ll_dwarf_input *in, const struct ll_query *que
 size_t reader_member_budget(struct ll_dwarf_input *in);
 bool reader_index_sound(const struct ll_dwarf_input *in);
 struct ll_name_index *reader_index(struct ll_dwarf_input *in);
+bool reader_index_name_filtered(const struct ll_name_index *ix, long k);
 int reader_lookup(void *reader, const struct ll_query *queries, size_t n,
 		  struct ll_lookup_result *results, struct ll_error *err);
 

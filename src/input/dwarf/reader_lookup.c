@@ -41,7 +41,7 @@ static void mark_declared(struct query_state *qs, int tag)
 }
 
 static void capture_def(struct query_state *qs, Dwarf_Off die, const struct ll_finder_sig *sig,
-			const char *raw_file, const char *comp_dir)
+			const char *raw_file, const char *comp_dir, uint32_t filtered)
 {
 	uint64_t h = LL_FNV_INIT;
 
@@ -70,6 +70,7 @@ static void capture_def(struct query_state *qs, Dwarf_Off die, const struct ll_f
 			 .file = intern(qs->capture, raw_file),
 			 .comp_dir = intern(qs->capture, comp_dir) },
 		.file_hash = h,
+		.filtered = filtered,
 	};
 }
 
@@ -78,6 +79,11 @@ static void capture_def(struct query_state *qs, Dwarf_Off die, const struct ll_f
  * the one --die names, or in a unit --cu matches. A copy --die names is
  * the one kept, so that the layout read is the DIE asked for. RAW_FILE
  * and COMP_DIR (borrowed) are what FILE was made of, for the name index.
+ * NOTHING_NEEDED: the digest takes this copy unbuilt (the scan's
+ * nothing_needed). FILTERED: what the input's member filter (--audit)
+ * said of it, for the name index: LL_INDEX_DEF_FILTERED, with
+ * LL_INDEX_DEF_NEEDED unless no member is one the audit's digest reads;
+ * 0 when no filter read it.
  */
 /*
  * gcc -flto's ltrans units carry copies of a struct without
@@ -92,10 +98,11 @@ static bool same_shape_no_file(const struct ll_finder_sig *a, const struct ll_fi
 
 void reader_add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, const char *name,
 			  const struct ll_finder_sig *sig, char *file, bool selected, bool by_die,
-			  const char *raw_file, const char *comp_dir, bool nothing_needed)
+			  const char *raw_file, const char *comp_dir, bool nothing_needed,
+			  uint32_t filtered)
 {
 	if (qs->capture)
-		capture_def(qs, die, sig, raw_file, comp_dir);
+		capture_def(qs, die, sig, raw_file, comp_dir, filtered);
 	for (size_t i = 0; i < qs->nr_cands; i++) {
 		struct candidate *c = &qs->cands[i];
 
@@ -145,6 +152,18 @@ void reader_add_candidate(struct query_state *qs, Dwarf_Off die, size_t part, co
 	};
 }
 
+/*
+ * reader_add_candidate()'s FILTERED of scan hit RAW: only what the member
+ * filter said (a --contains scan's nothing_needed says that the hit
+ * cannot hold its TYPE, which the index does not record).
+ */
+static uint32_t hit_filtered(const struct ll_scan_hit *raw)
+{
+	if (!raw->needs_read)
+		return 0;
+	return LL_INDEX_DEF_FILTERED | (raw->nothing_needed ? 0 : LL_INDEX_DEF_NEEDED);
+}
+
 /* The display path of the file of the unit DIE is in (its DW_AT_name). */
 static char *unit_file_name(const struct ll_dwarf_input *in, Dwarf_Die *die)
 {
@@ -188,7 +207,7 @@ static void add_die_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 		sig.file_hash = reader_canonical_file_hash(in, raw, comp_dir);
 	reader_add_candidate(qs, dwarf_dieoffset(agg), reader_part_of(in, agg), q->name, &sig, file,
 		      die_selected(in, q, agg), q->select && q->select->by_die, raw, comp_dir,
-		      false);
+		      false, in->opts.member_filter ? LL_INDEX_DEF_FILTERED | LL_INDEX_DEF_NEEDED : 0);
 	free(raw);
 	free(comp_dir);
 }
@@ -375,7 +394,7 @@ static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 	}
 	reader_add_candidate(qs, ll_scan_hit_aggregate(raw), part, q->name, &sig, file,
 		      !by_die || ll_scan_hit_aggregate(raw) == q->select->die, by_die, raw_path,
-		      root, raw->nothing_needed);
+		      root, raw->nothing_needed, hit_filtered(raw));
 	return true;
 }
 

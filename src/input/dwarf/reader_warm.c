@@ -74,6 +74,24 @@ struct ll_name_index *reader_index(struct ll_dwarf_input *in)
 	return in->index_state == 1 ? &in->index : NULL;
 }
 
+/*
+ * Whether the index records what --audit's member filter says of every
+ * definition of name K (none unknown): a warm --audit needs that.
+ */
+bool reader_index_name_filtered(const struct ll_name_index *ix, long k)
+{
+	size_t nd;
+	const struct ll_index_def *defs;
+
+	if (!(ix->flags[k] & LL_INDEX_DEFS_KNOWN))
+		return false;
+	defs = ll_name_index_defs(ix, k, &nd);
+	for (size_t i = 0; i < nd; i++)
+		if (!(defs[i].flags & LL_INDEX_DEF_FILTERED))
+			return false;
+	return true;
+}
+
 static bool index_flags_declare(uint32_t flags, enum ll_query_kind kind)
 {
 	return (kind != LL_QUERY_UNION && (flags & LL_INDEX_DECLARED_STRUCT)) ||
@@ -109,7 +127,8 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 							   ll_suggest_limit(strlen(q->name)));
 		return true;
 	}
-	if (!(ix->flags[k] & LL_INDEX_DEFS_KNOWN))
+	if (!(ix->flags[k] & LL_INDEX_DEFS_KNOWN) ||
+	    (in->opts.member_filter && !reader_index_name_filtered(ix, k)))
 		return false;
 	defs = ll_name_index_defs(ix, k, &nd);
 	/* The index's distinct definitions, joined as their canonical paths join. */
@@ -129,7 +148,12 @@ static bool warm_state(const struct ll_dwarf_input *in, const struct ll_name_ind
 			free(file);
 			continue;
 		}
-		reader_add_candidate(qs, d->die, 0, q->name, &sig, file, true, false, NULL, NULL, false);
+		/* What the filter said counts only for the filter's own digest (--audit). */
+		uint32_t filtered = in->opts.member_filter ?
+				    d->flags & (LL_INDEX_DEF_FILTERED | LL_INDEX_DEF_NEEDED) : 0;
+
+		reader_add_candidate(qs, d->die, 0, q->name, &sig, file, true, false, NULL, NULL,
+				     filtered == LL_INDEX_DEF_FILTERED, filtered);
 		if (qs->nr_cands > before) {
 			qs->cands[before].holes = d->holes;
 			qs->cands[before].from_index = true;
@@ -163,6 +187,7 @@ static bool entry_defs(const struct query_state *qs, const struct ll_scan_unit *
 
 	for (size_t i = 0; i < qs->nr_raw_defs; i++) {
 		defs[i] = qs->raw_defs[i].def;
+		defs[i].d.flags |= qs->raw_defs[i].filtered;
 		size_t u = ll_scan_unit_index(units, nr_units, defs[i].d.die);
 
 		if (u >= UINT32_MAX) {
@@ -184,10 +209,41 @@ static bool entry_defs(const struct query_state *qs, const struct ll_scan_unit *
 	return true;
 }
 
+/* Definition DIE of entry E, or NULL. */
+static struct ll_index_def_src *entry_def(struct ll_index_entry *e, uint64_t die)
+{
+	for (size_t d = 0; d < e->nr_defs; d++)
+		if (e->defs[d].d.die == die)
+			return &e->defs[d];
+	return NULL;
+}
+
+/*
+ * What the member filter said of QS's captured definitions, onto entry E
+ * that records them already (an index a --list wrote, read by a cold
+ * --audit): whether any flag was new. A definition E does not hold stays
+ * unfiltered there, and the next --audit is cold again.
+ */
+static bool entry_filtered(const struct query_state *qs, struct ll_index_entry *e)
+{
+	bool changed = false;
+
+	for (size_t i = 0; i < qs->nr_raw_defs; i++) {
+		struct ll_index_def_src *d = entry_def(e, qs->raw_defs[i].def.d.die);
+
+		if (d && qs->raw_defs[i].filtered && !(d->d.flags & LL_INDEX_DEF_FILTERED)) {
+			d->d.flags |= qs->raw_defs[i].filtered;
+			changed = true;
+		}
+	}
+	return changed;
+}
+
 /*
  * After a lookup that captured definitions: write the index again with
  * them, onto the listing's seed or the loaded index. Only names asked for
  * as any kind are recorded (a struct query sees no unions of its name).
+ * A name recorded already gains what the member filter said.
  */
 static void update_index(struct ll_dwarf_input *in, const struct lookup_ctx *lc)
 {
@@ -217,12 +273,12 @@ static void update_index(struct ll_dwarf_input *in, const struct lookup_ctx *lc)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (e[i].flags & LL_INDEX_DEFS_KNOWN)
-			continue;
 		for (size_t q1 = reader_queries_named(lc, e[i].name); q1; q1 = lc->next[q1 - 1]) {
 			if (!lc->state[q1 - 1].capture)
 				continue;
-			changed |= entry_defs(&lc->state[q1 - 1], units, nr_units, &e[i]);
+			changed |= e[i].flags & LL_INDEX_DEFS_KNOWN ?
+				   entry_filtered(&lc->state[q1 - 1], &e[i]) :
+				   entry_defs(&lc->state[q1 - 1], units, nr_units, &e[i]);
 			break;
 		}
 	}
@@ -234,15 +290,6 @@ static void update_index(struct ll_dwarf_input *in, const struct lookup_ctx *lc)
 		ll_name_index_entries_free(e, n);
 	else
 		ll_finder_seed_release(&in->seed);
-}
-
-/* Definition DIE of entry E, or NULL. */
-static struct ll_index_def_src *entry_def(struct ll_index_entry *e, uint64_t die)
-{
-	for (size_t d = 0; d < e->nr_defs; d++)
-		if (e->defs[d].d.die == die)
-			return &e->defs[d];
-	return NULL;
 }
 
 /*
@@ -376,7 +423,10 @@ static size_t *warm_order(const struct ll_query *queries, struct query_state *st
 	return order;
 }
 
-/* Whether any query's definitions would be new to the index (or its seed). */
+/*
+ * Whether any query's definitions (or what the member filter says of
+ * them) would be new to the index (or its seed).
+ */
 static bool wants_capture(struct ll_dwarf_input *in, const struct ll_name_index *ix,
 			  const struct ll_query *q)
 {
@@ -389,7 +439,8 @@ static bool wants_capture(struct ll_dwarf_input *in, const struct ll_name_index 
 	if (!ix)
 		return false;
 	k = ll_name_index_find(ix, q->name);
-	return k >= 0 && !(ix->flags[k] & LL_INDEX_DEFS_KNOWN);
+	return k >= 0 && (!(ix->flags[k] & LL_INDEX_DEFS_KNOWN) ||
+			  (in->opts.member_filter && !reader_index_name_filtered(ix, k)));
 }
 
 /* Whether a query picks among copies by their unit or DIE (--cu, --die). */
@@ -430,13 +481,12 @@ static int lookup_once(struct ll_dwarf_input *in, const struct ll_query *queries
 	bool use_index = index_answers(queries, n);
 	struct ll_name_index *ix = use_index ? reader_index(in) : NULL;
 	/*
-	 * A member filter (--audit) is the scan's to apply: the index
-	 * records no member types, and answered from it every struct was
-	 * built (~8,000 of the 6.12 image: warm was slower than cold).
-	 * The listing that --audit runs first scanned already: its hits
-	 * answer.
+	 * With a member filter (--audit), warm only where the index records
+	 * what the filter said of every definition (warm_state()): answered
+	 * from it otherwise, every struct was built (~8,000 of the 6.12
+	 * image: warm was slower than cold).
 	 */
-	bool warm = ix != NULL && !in->opts.member_filter, capture = false;
+	bool warm = ix != NULL, capture = false;
 	struct interned strings = { 0 };	/* of the definitions captured */
 	size_t *order = NULL;	/* warm: queries by their pick's DIE */
 	int rc = 0;
@@ -473,6 +523,7 @@ static int lookup_once(struct ll_dwarf_input *in, const struct ll_query *queries
 			in->parts[p].src.distinct = !wants_every_copy(queries, n);
 			in->parts[p].src.lines = in->parts[p].lines;
 			in->parts[p].src.contains_word = in->opts.contains_word;
+			in->parts[p].src.member_filter = in->opts.member_filter;
 			in->parts[p].src.prescan = &in->parts[p].prescan;
 			rc = ll_finder_scan(&in->parts[p].src, p ? NULL : ix, names, n, reader_on_named_die,
 					    &lc, &in->opts.progress, &finders[p], err);

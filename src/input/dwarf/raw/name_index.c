@@ -35,10 +35,15 @@
  * would let "did you mean" propose a typedef's anonymous struct).
  * 8: each definition built has the words of its member types
  * (LL_INDEX_DEF_WORDS, a words section), so a warm --contains builds
- * only the definitions it may match.
+ * only the definitions it may match. 9: the layout of 8, with what
+ * --audit's member filter said of each definition
+ * (LL_INDEX_DEF_FILTERED, LL_INDEX_DEF_NEEDED), so a warm --audit builds
+ * only the definitions its digest reads. (A layoutlint of format 8
+ * would refuse those flags with a note; as another format, it ignores
+ * the index quietly.)
  */
-#define INDEX_MAGIC "LLNIDX08"
-#define INDEX_VERSION 8
+#define INDEX_MAGIC "LLNIDX09"
+#define INDEX_VERSION 9
 /* An index file larger than this is refused (6.12's is ~7 MB). */
 #define INDEX_MAX_SIZE (512u << 20)
 
@@ -310,7 +315,9 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 
 			def.file = string_add(&st, e[i].defs[d].file);
 			def.comp_dir = string_add(&st, e[i].defs[d].comp_dir);
-			def.flags &= LL_INDEX_DEF_NAMELESS | LL_INDEX_DEF_WORDS;
+			def.flags &= LL_INDEX_DEF_KNOWN_FLAGS;
+			if (!(def.flags & LL_INDEX_DEF_FILTERED))
+				def.flags &= ~(uint32_t)LL_INDEX_DEF_NEEDED;
 			add_words(&st, &words, &def, e[i].defs[d].words);
 			sb_add(&defs, (const char *)&def, sizeof(def));
 		}
@@ -547,7 +554,8 @@ static const char *check(struct ll_name_index *ix, const struct index_header *h,
 
 			if (d->unit >= h->nr_units || d->die < units[d->unit].first_die ||
 			    d->die >= units[d->unit].end || !is_def_tag(d->tag) ||
-			    (d->flags & ~(uint32_t)(LL_INDEX_DEF_NAMELESS | LL_INDEX_DEF_WORDS)) ||
+			    (d->flags & ~(uint32_t)LL_INDEX_DEF_KNOWN_FLAGS) ||
+			    ((d->flags & LL_INDEX_DEF_NEEDED) && !(d->flags & LL_INDEX_DEF_FILTERED)) ||
 			    (!(d->flags & LL_INDEX_DEF_WORDS) && (d->words || d->nr_words)) ||
 			    (uint64_t)d->words + d->nr_words > h->nr_words ||
 			    (d->file != LL_INDEX_NO_STRING && d->file >= h->strings_bytes) ||

@@ -9,8 +9,9 @@
  * $XDG_CACHE_HOME/layoutlint/BUILD-ID.index; a later lookup of the same
  * image (same build-id, size and mtime) whose names all have definitions
  * recorded reads only the unit of each definition it builds, --list
- * takes its rows from it, and --contains builds only the definitions
- * whose words it may match; other lookups read only the units listed for
+ * takes its rows from it, --contains builds only the definitions whose
+ * words it may match, and --audit only those its member filter needs
+ * (once one recorded what the filter said of each); other lookups read only the units listed for
  * their names. The answer is the same either way: a unit the index leaves
  * out holds no top-level DIE of that name, and the definitions are the
  * ones the full scan groups, in the order it meets them.
@@ -70,6 +71,16 @@ enum {
 	LL_INDEX_DEF_NAMELESS = 1,
 	/* Its words (the words of its member types) are recorded: it was built. */
 	LL_INDEX_DEF_WORDS = 2,
+	/*
+	 * --audit's member filter (ll_member_filter) read its members; with
+	 * LL_INDEX_DEF_NEEDED, one of them is a member the audit's digest
+	 * reads (the audit builds it), else none is (the audit's answer
+	 * needs no build: it mixes nothing). A warm --audit answers from
+	 * these when every definition it asks about has them.
+	 */
+	LL_INDEX_DEF_FILTERED = 4,
+	LL_INDEX_DEF_NEEDED = 8,
+	LL_INDEX_DEF_KNOWN_FLAGS = 15,
 };
 #define LL_INDEX_NO_STRING UINT32_MAX
 #define LL_INDEX_NO_HOLES UINT32_MAX

@@ -79,7 +79,8 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	 * producer: read the unit DIE's first bytes with its header, one
 	 * pread per unit instead of two.
 	 */
-	bool keep_dies = in->use_pread && !targets.collect_all && targets.nr_list == 0;
+	bool keep_dies = in->use_pread && !targets.collect_all && targets.nr_list == 0 &&
+			 !in->variables;
 	struct unit_walk walk;
 	/*
 	 * Guess the units where every one is read whole with its header

@@ -98,9 +98,11 @@ struct ll_scan_input {
 	 */
 	const char *capture_glob;
 	/*
-	 * With NAMES NULL: also list every top-level DW_TAG_variable whose
-	 * abbreviation has a DW_AT_location (the result's variables), all
-	 * the global variables walk (variables.h) can use.
+	 * With NAMES NULL, or no names at all (N 0: then the variables
+	 * alone, every unit read whole): also list every top-level
+	 * DW_TAG_variable whose abbreviation has a DW_AT_location (the
+	 * result's variables), all the global variables walk (variables.h)
+	 * can use.
 	 */
 	bool variables;
 	/*
@@ -201,11 +203,11 @@ struct ll_scan_hit {
 	bool has_file;
 	const char *file_dir, *file_name, *file_dir0;
 	/*
-	 * With the input's member_filter: no member of this definition
-	 * is one the caller reads (a definition the scan was unsure of is
-	 * false, and gets built).
+	 * With the input's member_filter (NEEDS_READ: it was applied): no
+	 * member of this definition is one the caller reads (a definition
+	 * the scan was unsure of is false, and gets built).
 	 */
-	bool nothing_needed;
+	bool needs_read, nothing_needed;
 	/*
 	 * With the input's contains_word: each member type's name as
 	 * --contains compares it (ll_c_array_base_name_by(), when one

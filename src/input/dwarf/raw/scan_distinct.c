@@ -157,8 +157,10 @@ void scan_keep_distinct(struct worker *w, const struct ll_scan_unit *u, struct u
 		}
 		if (drop)
 			continue;
-		if (w->in->member_filter)
+		if (w->in->member_filter) {
+			h->needs_read = true;
 			h->nothing_needed = scan_nothing_needed(w, u, h);
+		}
 		if (w->in->contains_word)
 			scan_member_words(w, u, h);
 		w->hits[kept++] = *h;
