@@ -690,6 +690,45 @@ START_TEST(test_variables_read_as_libdw)
 }
 END_TEST
 
+/*
+ * No names at all, with variables (a warm --audit's variables, whose
+ * names come from the name index): the same variables, read the same,
+ * as the listing's scan that reads every name, and no hit.
+ */
+START_TEST(test_variables_alone)
+{
+	static const char *const no_names[1] = { NULL };
+	struct opened o;
+	struct ll_scan_result want, got;
+
+	open_fixture_with_lines(_i, &o);
+	o.in.variables = true;
+	ck_assert_int_eq(ll_scan(&o.in, NULL, 0, 2, &want), 0);
+	ck_assert_int_eq(ll_scan(&o.in, no_names, 0, 2, &got), 0);
+	ck_assert_uint_eq(got.nr_hits, 0);
+	ck_assert_uint_eq(got.nr_fallback, want.nr_fallback);
+	ck_assert_uint_eq(got.nr_variables, want.nr_variables);
+	ck_assert_msg(got.nr_variables >= 2 || got.nr_fallback, "%s: %zu variables",
+		      o.fx.path, got.nr_variables);
+	for (size_t i = 0; i < got.nr_variables; i++) {
+		const struct ll_scan_variable *g = &got.variables[i], *w = &want.variables[i];
+
+		ck_assert_uint_eq(g->die, w->die);
+		ck_assert_uint_eq(g->unit, w->unit);
+		ck_assert_int_eq(g->raw, w->raw);
+		ck_assert_int_eq(g->fixed, w->fixed);
+		ck_assert_uint_eq(g->addr, w->addr);
+		ck_assert_uint_eq(g->line, w->line);
+		ck_assert_str_eq(g->name ? g->name : "", w->name ? w->name : "");
+		ck_assert_str_eq(g->type ? g->type : "", w->type ? w->type : "");
+		ck_assert_str_eq(g->file_path ? g->file_path : "", w->file_path ? w->file_path : "");
+	}
+	ll_scan_result_release(&want);
+	ll_scan_result_release(&got);
+	fixture_close(&o.fx);
+}
+END_TEST
+
 /* Whether TYPE is one of ARG's spellings (NULL-terminated; gcc's, then clang's). */
 static bool is_one_of(const char *type, const void *arg)
 {
@@ -1071,6 +1110,7 @@ static Suite *scan_suite(void)
 	tcase_add_loop_test(t, test_collect_all_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_capture_matches_named, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_variables_read_as_libdw, 0, nr_fixtures);
+	tcase_add_loop_test(t, test_variables_alone, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_nothing_needed, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_cut_sections, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_str_from_file, 0, nr_fixtures);
