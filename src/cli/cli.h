@@ -237,5 +237,12 @@ struct ll_progress cli_progress_for(struct progress_line *p);
 void cli_progress_done(struct progress_line *p);
 /* Write OUT to stdout whole, or say why not: 0, or exit status 2. */
 int cli_write_stdout(const struct strbuf *out);
+/*
+ * End the process with STATUS, its output written, without freeing what
+ * the run built; returns only in a build for the sanitizers
+ * (LL_FREE_AT_EXIT), which frees it all, so that LeakSanitizer still
+ * checks that every owner releases what it holds.
+ */
+void cli_exit_unfreed(int status);
 
 #endif

@@ -49,6 +49,16 @@ void cli_progress_done(struct progress_line *p)
 	p->shown = false;
 }
 
+void cli_exit_unfreed(int status)
+{
+#ifndef LL_FREE_AT_EXIT
+	fflush(NULL);
+	_exit(status);
+#else
+	(void)status;
+#endif
+}
+
 /* Write OUT to stdout whole, or say why not. */
 int cli_write_stdout(const struct strbuf *out)
 {
