@@ -11,10 +11,11 @@
  * recorded reads only the unit of each definition it builds, --list
  * takes its rows from it, --contains builds only the definitions whose
  * words it may match, and --audit only those its member filter needs
- * (once one recorded what the filter said of each); other lookups read only the units listed for
- * their names. The answer is the same either way: a unit the index leaves
- * out holds no top-level DIE of that name, and the definitions are the
- * ones the full scan groups, in the order it meets them.
+ * (once an --audit recorded what the filter said of each); other
+ * lookups read only the units listed for their names. The answer is the
+ * same either way: a unit the index leaves out holds no top-level DIE of
+ * that name, and the definitions are the ones the full scan groups, in
+ * the order it meets them.
  *
  * The file is untrusted: it is read only if it is a regular file (never
  * through a symbolic link), of bounded size, with the right magic,
