@@ -73,14 +73,14 @@ int ll_scan(const struct ll_scan_input *in, const char *const *names, size_t n,
 	if (populate)
 		pthread_join(populating, NULL);
 	targets.collect_all = names == NULL;
+	targets.whole_units = targets.collect_all || in->variables;
 	scan_choose_anchors(in, &targets);
 	/*
 	 * A name with no .debug_str offset is looked for by each unit's
 	 * producer: read the unit DIE's first bytes with its header, one
 	 * pread per unit instead of two.
 	 */
-	bool keep_dies = in->use_pread && !targets.collect_all && targets.nr_list == 0 &&
-			 !in->variables;
+	bool keep_dies = in->use_pread && !targets.whole_units && targets.nr_list == 0;
 	struct unit_walk walk;
 	/*
 	 * Guess the units where every one is read whole with its header

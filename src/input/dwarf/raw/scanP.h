@@ -123,6 +123,12 @@ struct targets {
 	size_t shortest;	/* length of the shortest name */
 	bool collect_all;	/* every named struct/union/typedef, not NAMES */
 	/*
+	 * Every unit read whole, none skipped or cut short by the names'
+	 * bytes: collect_all, or the input's variables (which any unit may
+	 * hold, with no names at all).
+	 */
+	bool whole_units;
+	/*
 	 * NAMES are distinct and at most 64: a unit's walk may stop once it
 	 * has met a definition of each (scan_unit()).
 	 */

@@ -517,7 +517,7 @@ bool scan_unit(struct worker *w, const struct ll_scan_unit *u, size_t names_end)
 
 	w->defined_every_name = false;
 
-	if (t->stop_when_defined && !t->collect_all && !variables)
+	if (t->stop_when_defined && !t->whole_units)
 		defined_all = t->n == 64 ? UINT64_MAX : ((uint64_t)1 << t->n) - 1;
 
 	for (;;) {

@@ -21,7 +21,7 @@ static void scan_units(struct worker *w, size_t first, size_t last)
 		if (w->report)
 			ll_progress_report(w->in->progress, "units", done, w->nr_units);
 
-		if (!w->targets->collect_all && w->targets->nr_list == 0 && !w->in->variables &&
+		if (!w->targets->whole_units && w->targets->nr_list == 0 &&
 		    !scan_unit_may_hold_inline(w, i))
 			continue;
 		if (scan_prefix(w, i, u))

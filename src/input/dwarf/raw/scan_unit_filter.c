@@ -374,7 +374,7 @@ enum filter_verdict scan_filter_unit(struct worker *w, size_t i, const unsigned 
 	bool strp_names;
 
 	*end = SIZE_MAX;
-	if (t->collect_all || w->in->variables || t->nr_list > FILTER_MAX_OFFSETS)
+	if (t->whole_units || t->nr_list > FILTER_MAX_OFFSETS)
 		return UNIT_SCAN;
 	*inline_max = unit_inline_max(w, i, p, p + n, &strp_names);
 	if (!strp_names)
@@ -535,11 +535,11 @@ bool scan_prefix(struct worker *w, size_t i, const struct ll_scan_unit *u)
 	bool done;
 
 	/*
-	 * Not with a member filter or a contains word either: both read
+	 * Nor with a member filter or a contains word: both read
 	 * member types, anywhere in the unit, and the head alone is in the
 	 * buffer.
 	 */
-	if (!t->stop_when_defined || t->collect_all || w->in->variables || !w->in->use_pread ||
+	if (!t->stop_when_defined || t->whole_units || !w->in->use_pread ||
 	    w->in->member_filter || w->in->contains_word ||
 	    u->end - u->offset < (uint64_t)UNIT_PREFIX_MIN || (!w->guessed && !prefix_fits(u)) ||
 	    (w->prefix_tries >= PREFIX_TRIAL && w->prefix_wins * 2 < w->prefix_tries))
