@@ -383,14 +383,15 @@ static bool add_raw_candidate(struct query_state *qs, const struct ll_dwarf_inpu
 		return false;
 	} else {
 		ll_finder_sig_from_scan(raw, file, &sig);
-	}
-	if (raw_path && !raw->has_file) {
-		struct file_hash_memo *h = &uf->hashes[raw->decl_file];	/* unit_file() made it */
+		if (raw_path) {
+			/* unit_file() made it */
+			struct file_hash_memo *h = &uf->hashes[raw->decl_file];
 
-		if (!h->known || h->root != root)
-			*h = (struct file_hash_memo){ true, root,
-						      reader_canonical_file_hash(in, raw_path, root) };
-		sig.file_hash = h->hash;
+			if (!h->known || h->root != root)
+				*h = (struct file_hash_memo){
+					true, root, reader_canonical_file_hash(in, raw_path, root) };
+			sig.file_hash = h->hash;
+		}
 	}
 	reader_add_candidate(qs, ll_scan_hit_aggregate(raw), part, q->name, &sig, file,
 		      !by_die || ll_scan_hit_aggregate(raw) == q->select->die, by_die, raw_path,
