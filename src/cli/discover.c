@@ -239,7 +239,7 @@ int cli_discover(struct options *o)
 				       .btf_base = o->btf_base, .progress = cli_progress_for(&line),
 				       .cache_dir = o->cache_dir };
 	/* What the audit's digests read of each struct: the rest need not be built. */
-	const struct ll_member_filter audit_filter = { ll_audit_needs_member_type, NULL, true };
+	const struct ll_member_filter audit_filter = { ll_audit_needs_member_type, NULL, true, true };
 	const char *glob = o->list_glob ? o->list_glob : o->audit_glob ? o->audit_glob : "*";
 	struct ll_input *in = NULL;
 	struct ll_error err;

@@ -25,6 +25,12 @@ struct ll_member_filter {
 	 * pointer type has: a member of another type need not be spelled.
 	 */
 	bool pointers_only;
+	/*
+	 * With pointers_only: NEEDED says yes only to a pointer to a qualified
+	 * type ("const struct x *"), so a pointer to anything else (void, a
+	 * typedef, a struct, a base type) need not be spelled either.
+	 */
+	bool qualified_pointee_only;
 };
 
 #endif

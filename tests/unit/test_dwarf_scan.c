@@ -32,11 +32,12 @@ static int nr_fixtures;
 static const char *const names[] = {
 	"ut_main", "ut_union", "ut_anon_t", "ut_main_t", "ut_declared", "ut_header",
 	"ut_sub", "ut_second", "ut_twin_long", "ut_twin_long2", "ut_twin_short", "ut_twin_short2",
+	"ut_ops_user",
 	/* no type has these names: a member, a variable, nothing */
 	"port", "ut_main_var", "ut_no_such_name",
 };
 #define NR_NAMES (sizeof(names) / sizeof(names[0]))
-#define FIRST_NON_TYPE 12
+#define FIRST_NON_TYPE 13
 
 struct opened {
 	struct fixture fx;
@@ -779,6 +780,7 @@ static bool libdw_has(Dwarf_Die *agg, const struct ll_member_filter *f)
 static const char *const longs[] = { "long int", "long", NULL };
 static const char *const shorts[] = { "short unsigned int", "unsigned short", NULL };
 static const char *const void_ptrs[] = { "void *", NULL };
+static const char *const const_ptrs[] = { "const struct ut_header *", NULL };
 
 /*
  * The input's member_filter (--audit): a definition the scan marks
@@ -786,13 +788,15 @@ static const char *const void_ptrs[] = { "void *", NULL };
  * kinds occur. A long is in struct ut_main itself, not in union ut_union;
  * an unsigned short in struct ut_header, and in ut_main only inside its
  * named member h, which is not ut_main's own; a void * (a filter that
- * spells only pointers) in struct ut_header too.
+ * spells only pointers) in struct ut_header too; a const struct ut_header *
+ * (a filter that spells only pointers to qualified types) in struct
+ * ut_ops_user only, beside a bare struct ut_header * and a const char *.
  */
 START_TEST(test_nothing_needed)
 {
 	const struct ll_member_filter filters[] = {
-		{ is_one_of, longs, false }, { is_one_of, shorts, false },
-		{ is_one_of, void_ptrs, true },
+		{ is_one_of, longs, false, false }, { is_one_of, shorts, false, false },
+		{ is_one_of, void_ptrs, true, false }, { is_one_of, const_ptrs, true, true },
 	};
 
 	for (size_t k = 0; k < sizeof(filters) / sizeof(filters[0]); k++) {

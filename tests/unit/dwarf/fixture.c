@@ -53,11 +53,19 @@ struct ut_twin_short2 {
 	long q;
 };
 
+/* A pointer to a const struct beside bare ones: what --audit's filter reads. */
+struct ut_ops_user {
+	const struct ut_header *ops;
+	struct ut_header *plain;
+	const char *name;
+};
+
 struct ut_declared;
 
 struct ut_main ut_main_var;
 union ut_union ut_union_var;
 ut_anon_t ut_anon_var;
+struct ut_ops_user ut_ops_user_var;
 ut_main_t *ut_main_ptr;
 struct ut_declared *ut_declared_ptr;
 struct ut_sub ut_sub_var;

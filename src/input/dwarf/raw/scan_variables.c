@@ -568,6 +568,33 @@ static bool defined_inside(int tag)
 	       tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef;
 }
 
+/* A qualifier DIE: what a spelling's leading "const" comes from. */
+static bool is_qualifier(int tag)
+{
+	return tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+	       tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type;
+}
+
+/*
+ * Whether F's hints leave TYPE's spelling anything to say: a pointer for
+ * pointers_only; a pointer to a qualifier DIE for qualified_pointee_only
+ * (a pointer to void, a typedef, a struct or a base type spells its
+ * pointee bare). RU fails where the DIEs cannot be read.
+ */
+static bool spelling_can_pass(const struct ll_member_filter *f, struct raw_unit *ru,
+			      const struct ll_type_die *type)
+{
+	struct ll_type_die pointee;
+
+	if (!f->pointers_only)
+		return true;
+	if (raw_tag(ru, type) != DW_TAG_pointer_type || ru->failed)
+		return false;
+	if (!f->qualified_pointee_only)
+		return true;
+	return raw_type(ru, type, &pointee) && is_qualifier(raw_tag(ru, &pointee));
+}
+
 /*
  * Whether the member filter says yes to a named member of TYPE, as the
  * build spells it; remembered by DIE (struct need_memo): a unit's structs
@@ -587,7 +614,7 @@ static enum member_need type_needed(struct worker *w, struct raw_unit *ru,
 	if (slot->key1 == key1)
 		return slot->needed ? NEED_SOME : NEED_NONE;
 	/* Spelling is most of this reading's cost: not where no spelling can pass. */
-	if (!f->pointers_only || raw_tag(ru, &type) == DW_TAG_pointer_type) {
+	if (spelling_can_pass(f, ru, &type)) {
 		char *spelled = ru->failed ? NULL : spell_type(w, ru->u, reader, &type);
 
 		needed = !ru->failed && f->needed(spelled, f->arg);
