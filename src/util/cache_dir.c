@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,7 @@ static bool cache_file_name(const char *name)
 
 	return (n > 6 && strcmp(name + n - 6, ".index") == 0) ||
 	       (n > 6 && strcmp(name + n - 6, ".names") == 0) ||
+	       (n > 5 && strcmp(name + n - 5, ".vars") == 0) ||
 	       (n > 7 && strcmp(name + n - 7, ".access") == 0);
 }
 
@@ -133,4 +135,49 @@ void ll_cache_trim(const char *dir, uint64_t max_bytes, const char *keep)
 		free(files[i].name);
 	free(files);
 	closedir(d);
+}
+
+int ll_cache_open(const char *dir, const char *path, int *fd, struct stat *st, const char **why)
+{
+	*why = NULL;
+	*fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (*fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		*why = errno == ELOOP ? "it is a symbolic link" : strerror(errno);
+		return -1;
+	}
+	if (fstat(*fd, st) != 0 || !S_ISREG(st->st_mode))
+		*why = "not a regular file";
+	/* Another user's, or one another user could have written: a forgery passes its checksums. */
+	else if (!(*why = ll_cache_dir_distrust(dir)))
+		*why = ll_cache_file_distrust(st);
+	if (!*why)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return -1;
+}
+
+bool ll_cache_replace(const char *dir, const char *path, const struct ll_cache_part *parts,
+		      size_t n)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	bool written = false, ok = true;
+	int fd;
+
+	sb_addf(&tmp, "%s.XXXXXX", path);
+	if ((fd = mkstemp(tmp.buf)) >= 0) {
+		for (size_t i = 0; i < n && ok; i++)
+			ok = !parts[i].len || write(fd, parts[i].data, parts[i].len) ==
+					      (ssize_t)parts[i].len;
+		if (close(fd) != 0 || !ok || rename(tmp.buf, path) != 0)
+			unlink(tmp.buf);
+		else
+			written = true;
+	}
+	if (written)
+		ll_cache_trim(dir, ll_cache_max_bytes(), path);
+	sb_release(&tmp);
+	return written;
 }

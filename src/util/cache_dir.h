@@ -2,13 +2,16 @@
 /*
  * The per-user cache directory ($XDG_CACHE_HOME/layoutlint): creating it,
  * and keeping it bounded. Each binary leaves BUILD-ID.index (the name
- * index, input/dwarf/raw/name_index.h) and BUILD-ID.names (shell completion);
+ * index, input/dwarf/raw/name_index.h), BUILD-ID.vars (its global
+ * variables, vars_cache.h) and BUILD-ID.names (shell completion);
  * a kernel engineer who looks at many builds would otherwise collect them
  * without end.
  */
 #ifndef LAYOUTLINT_CACHE_DIR_H
 #define LAYOUTLINT_CACHE_DIR_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* mkdir -p DIR (mode 0755 for what it creates): 0, or -1. */
@@ -28,6 +31,29 @@ const char *ll_cache_dir_distrust(const char *dir);
 const char *ll_cache_file_distrust(const struct stat *st);
 
 /*
+ * Open the cache file PATH of DIR to read: 0 (*FD open, *ST its fstat()),
+ * 1 when there is none, -1 when it may not be believed (*WHY: a phrase,
+ * as ll_cache_dir_distrust()'s): a symbolic link (never followed), not a
+ * regular file, or one another user could have written.
+ */
+int ll_cache_open(const char *dir, const char *path, int *fd, struct stat *st, const char **why);
+
+/* One piece of a cache file to write. */
+struct ll_cache_part {
+	const void *data;
+	size_t len;
+};
+
+/*
+ * PARTS (N of them) end to end into a new file beside PATH (mkstemp:
+ * O_EXCL, mode 0600), renamed over PATH, which replaces a link there,
+ * never follows it; then DIR trimmed to its bound, PATH kept. Best
+ * effort: false when nothing was written.
+ */
+bool ll_cache_replace(const char *dir, const char *path, const struct ll_cache_part *parts,
+		      size_t n);
+
+/*
  * The bound on the files a cache directory keeps: LAYOUTLINT_CACHE_MAX_MB
  * (MiB, fractions allowed; 0 keeps nothing; cli reads it, util/tuning.h)
  * or LL_CACHE_DEFAULT_MAX_MB.
@@ -36,7 +62,7 @@ const char *ll_cache_file_distrust(const struct stat *st);
 uint64_t ll_cache_max_bytes(void);
 
 /*
- * Remove the least recently used *.index, *.names and *.access files of DIR (by
+ * Remove the least recently used *.index, *.vars, *.names and *.access files of DIR (by
  * modification time: a loaded index is touched) until the rest fit in
  * MAX_BYTES; the file KEEP (a path, or NULL), just written, goes last.
  * Best effort: nothing else in DIR is touched, links are not followed.

@@ -299,6 +299,104 @@ def check_audit_flags(ok, lint, exe, cache):
        "a warm --contains builds what --audit's filter left unbuilt", [p, want])
 
 
+# vars_cache.c's format 1: the header, the variables, their strings.
+VARS_HEADER = struct.Struct("<8sQ7Q128s6QQ")
+VAR = struct.Struct("<5Q8I")
+VAR_DIE, VAR_TYPE, VAR_FILE = 0, 10, 11
+NO_STRING = 0xffffffff
+
+
+def decode_vars(data):
+    """A kept variables file: [header fields, variables (fields), strings]."""
+    h = list(VARS_HEADER.unpack_from(data))
+    nr, strings_bytes = h[12], h[13]
+    vs = [list(VAR.unpack_from(data, VARS_HEADER.size + i * VAR.size)) for i in range(nr)]
+    at = VARS_HEADER.size + nr * VAR.size
+    return [h, vs, data[at:at + strings_bytes]]
+
+
+def encode_vars(h, vs, strings):
+    """decode_vars()'s parts back to a file, counts and checksums redone."""
+    body = b"".join(VAR.pack(*v) for v in vs)
+    h = list(h)
+    h[12:16] = [len(vs), len(strings), fnv(body), fnv(strings)]
+    h[16] = fnv(VARS_HEADER.pack(*h)[:VARS_HEADER.size - 8])
+    return VARS_HEADER.pack(*h) + body + strings
+
+
+def string_at(strings, off):
+    return None if off == NO_STRING else strings[off:strings.index(b"\0", off)]
+
+
+def check_kept_variables(ok, lint, exe, cache):
+    """A warm --audit keeps the global variables it scanned beside the index
+    (BUILD-ID.vars), and the ones after read them instead of scanning: the
+    same answers; the file is what they read; a damaged, forged, foreign or
+    linked one is ignored (with a note where it is not another format's)."""
+    env = {"XDG_CACHE_HOME": cache}
+    d = os.path.join(cache, "layoutlint")
+    cold = lint.run("--no-cache", "--audit=*", exe)
+    first = lint.run("--audit=*", exe, extra_env=env)
+    kept = glob.glob(os.path.join(d, "*.vars"))
+    ok(first == cold and not kept, "a cold --audit keeps no variables (its scan read them "
+       "with the structs)", [first, cold, kept])
+    second = lint.run("--audit=*", exe, extra_env=env)
+    kept = glob.glob(os.path.join(d, "*.vars"))
+    ok(second == cold and len(kept) == 1 and oct(os.stat(kept[0]).st_mode & 0o777) == "0o600",
+       "the first warm --audit keeps the variables it scanned, the user's alone",
+       [second, cold, kept])
+    if len(kept) != 1:
+        return
+    good = open(kept[0], "rb").read()
+    h, vs, strings = decode_vars(good)
+    names = {string_at(strings, v[9]): string_at(strings, v[VAR_TYPE]) for v in vs}
+    ok(encode_vars(h, vs, strings) == good and h[0] == b"LLVARS01" and
+       names == {b"g_mixed": b"struct af_mixed", b"g_nested": b"struct af_nested",
+                 b"g_plain": b"struct af_plain"} and
+       [v[VAR_DIE] for v in vs] == sorted(v[VAR_DIE] for v in vs),
+       "it holds each global with its spelled type, in .debug_info order (format 1, as this "
+       "test reads it)", names)
+    third = lint.run("--audit=*", exe, extra_env=env)
+    ok(third == cold and open(kept[0], "rb").read() == good,
+       "a warm --audit with them answers as cold and leaves them as they were", [third, cold])
+    # They are what it reads: g_plain an atomic_t of another file shows up.
+    plain = [v for v in vs if string_at(strings, v[9]) == b"g_plain"][0]
+    plain[VAR_TYPE], plain[VAR_FILE] = len(strings), len(strings) + 9
+    open(kept[0], "wb").write(encode_vars(h, vs, strings + b"atomic_t\0/elsewhere/other.c\0"))
+    p = lint.run("--audit=*", exe, extra_env=env)
+    ok(p.returncode == 0 and "atomic_t g_plain (/elsewhere/other.c)" in p.stdout,
+       "a warm --audit reads the kept variables, not the image's", p.stdout + p.stderr)
+    h, vs, strings = decode_vars(good)
+    disorder = [list(v) for v in vs]
+    disorder[0][VAR_DIE], disorder[1][VAR_DIE] = vs[1][VAR_DIE], vs[0][VAR_DIE]
+    beyond = [list(v) for v in vs]
+    beyond[0][VAR_TYPE] = len(strings) + 100
+    damaged = bytearray(good)
+    damaged[VARS_HEADER.size + 3] ^= 0x40
+    foreign = b"LLVARS02" + good[8:]
+    for what, data, note in (("damaged", bytes(damaged), "its checksum does not match"),
+                             ("out of order", encode_vars(h, disorder, strings),
+                              "out of range or out of order"),
+                             ("a string beyond the strings", encode_vars(h, beyond, strings),
+                              "strings are out of range"),
+                             ("cut short", good[:-5], "do not fit its size"),
+                             ("of another format", foreign, None)):
+        open(kept[0], "wb").write(data)
+        p = lint.run("--audit=*", exe, extra_env=env)
+        said = "ignoring the kept variables" in p.stderr
+        ok(p.stdout == cold.stdout and p.returncode == 0 and
+           (said and note in p.stderr if note else not said) and
+           open(kept[0], "rb").read() == good,
+           f"kept variables {what}: ignored{' with a note' if note else ' quietly'}, answered "
+           "as cold and kept again", p.stderr)
+    os.unlink(kept[0])
+    os.symlink(os.path.join(d, "elsewhere"), kept[0])
+    p = lint.run("--audit=*", exe, extra_env=env)
+    ok(p.stdout == cold.stdout and "symbolic link" in p.stderr and os.path.islink(kept[0]) is False,
+       "kept variables behind a symbolic link: refused with a note, replaced by a file",
+       p.stderr)
+
+
 def build_audit(workdir):
     exe = os.path.join(workdir, "af")
     run(["gcc", "-g", "-O0", "-Wl,--build-id", "-o", exe, os.path.join(HERE, "audit_flags.c")],
@@ -346,6 +444,7 @@ def main():
     check_beyond(ok, lint, beyond, os.path.join(a.workdir, "beyond-cache"))
     check_contains_words(ok, lint, words, os.path.join(a.workdir, "words-cache"))
     check_audit_flags(ok, lint, audit, os.path.join(a.workdir, "audit-cache"))
+    check_kept_variables(ok, lint, audit, os.path.join(a.workdir, "vars-cache"))
 
     def answers(binary, extra):
         return [lint.run(binary, *q, extra_env=dict(env, **extra)) for q in QUERIES]

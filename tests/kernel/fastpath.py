@@ -19,6 +19,7 @@ reads only the unit it builds). And the whole-image runs themselves,
 .debug_info offset is the "origin" of each struct), the same layout.
 A miss goes through the same comparison: both paths must say the same.
 """
+import glob
 import json
 import os
 import random
@@ -126,18 +127,23 @@ def main():
     # --audit is cold and records what its member filter said of each
     # definition (format 9); the ones after it answer from the index,
     # building only what the filter needs (and scanning for the variables
-    # alone when the glob takes them in).
+    # alone when the glob takes them in, the first time: that scan keeps
+    # them in BUILD-ID.vars, which the --audit runs after it read).
     for args in (["--audit=*"], ["--contains=address_space"], ["--contains=list_head"],
                  ["--contains=spinlock_t"], ["--contains=struct page"], ["--contains=long"],
                  ["--list=tcp_*"], ["--list=*", "--cacheline=128"],
                  ["--contains=addres_space"], ["--audit=*"], ["--audit=tcp_*"],
-                 ["--audit=variables"], ["--audit=*sock*", "--cacheline=128"]):
+                 ["--audit=variables"], ["--audit=*sock*", "--cacheline=128"],
+                 ["--audit=*"]):
         cold = lint.run(*args, vmlinux, extra_env={"LAYOUTLINT_CACHE": "off"})
         hot = lint.run(*args, vmlinux, extra_env={"XDG_CACHE_HOME": full})
         tap.ok((hot.returncode, hot.stdout, hot.stderr) == (cold.returncode, cold.stdout,
                                                              cold.stderr),
                f"{' '.join(args)} with the full index: byte-identical (exit {cold.returncode})",
                hot.stderr[-500:] + cold.stderr[-500:])
+    kept = glob.glob(os.path.join(full, "layoutlint", "*.vars"))
+    tap.ok(len(kept) == 1 and os.path.getsize(kept[0]) > 1 << 20,
+           "the warm --audit kept the image's global variables beside the index", kept)
     # A cold --contains builds only the structs the scan's member words say
     # can hold TYPE; the libdw walk reads no words and builds every struct.
     for args in (["--contains=address_space"], ["--contains=spinlock_t"],

@@ -32,19 +32,37 @@ static bool index_audits(const struct ll_name_index *ix, const char *lookup_glob
 
 /*
  * The global variables the caller asks for next (--audit), for a listing
- * the index answers: read by a scan of the variables alone (ll_finder_variables()),
- * where libdw's walk of every unit took longer than the full scan. Without
- * it, the globals' lookup walks with libdw.
+ * the index answers: the ones kept beside the index (vars_cache.h), or
+ * read by a scan of the variables alone (ll_finder_variables()), where
+ * libdw's walk of every unit took longer than the full scan, and then
+ * kept. Without either, the globals' lookup walks with libdw.
  */
 static void index_variables(struct ll_dwarf_input *in, const struct ll_name_index *ix)
 {
 	struct dwarf_part *part = &in->parts[0];
+	struct ll_index_key key;
+	char *note = NULL;
 
 	ll_scan_variables_free(part->variables, part->nr_variables);
+	part->variables = NULL;
+	part->nr_variables = 0;
+	reader_index_key(in, &key);
+	key.info_size = ix->info_size;
+	key.nr_units = ix->nr_units;
+	int kept = ll_vars_cache_load(&key, &part->variables, &part->nr_variables, &note);
+
+	if (note)
+		ll_notes_addf(in->opts.notes, "%s", note);
+	free(note);
+	part->variables_known = kept == 0;
+	if (part->variables_known)
+		return;
 	part->src.lines = part->lines;
 	part->variables_known = ll_finder_variables(&part->src, ix->units, ix->nr_units,
 						    &in->opts.progress, &part->variables,
 						    &part->nr_variables);
+	if (part->variables_known)
+		ll_vars_cache_write(&key, part->variables, part->nr_variables);
 }
 
 static int dwarf_list(void *state, const char *lookup_glob, char ***names, size_t *n,

@@ -46,6 +46,7 @@
 #include "util/edit_distance.h"
 #include "util/pathglob.h"
 #include "input/dwarf/sparse_image.h"
+#include "input/dwarf/raw/vars_cache.h"
 #include "input/dwarf/variables.h"
 #include "model/builder.h"
 #include "util/hash.h"

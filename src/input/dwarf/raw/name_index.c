@@ -62,10 +62,8 @@ struct index_section {
 struct index_header {
 	char magic[8];
 	uint64_t version;
-	uint64_t size, mtime_sec, mtime_nsec;	/* of the image */
-	uint64_t ctime_sec, ctime_nsec, dev, ino;
-	char build_id[128];			/* hex, NUL-padded */
-	uint64_t info_size, nr_units;
+	struct ll_index_disk_key key;
+	uint64_t nr_units;
 	uint64_t nr_names, nr_postings, nr_defs, names_bytes, strings_bytes, nr_words;
 	struct index_section sec[NR_SECS];
 	uint64_t header_sum;	/* ll_name_index_sum() of every byte before it */
@@ -120,7 +118,7 @@ uint64_t ll_name_index_sum(const unsigned char *p, size_t n)
 	return ll_fnv1a(h, p + i, n - i);
 }
 
-static bool key_ok(const struct ll_index_key *key)
+bool ll_index_key_ok(const struct ll_index_key *key)
 {
 	return key && key->dir && key->build_id && strlen(key->build_id) < 128;
 }
@@ -128,6 +126,34 @@ static bool key_ok(const struct ll_index_key *key)
 static void index_path(const struct ll_index_key *key, struct strbuf *out)
 {
 	sb_addf(out, "%s/%s.index", key->dir, key->build_id);
+}
+
+void ll_index_key_store(const struct ll_index_key *key, struct ll_index_disk_key *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->size = key->size;
+	d->mtime_sec = (uint64_t)key->mtime_sec;
+	d->mtime_nsec = (uint64_t)key->mtime_nsec;
+	d->ctime_sec = (uint64_t)key->ctime_sec;
+	d->ctime_nsec = (uint64_t)key->ctime_nsec;
+	d->dev = key->dev;
+	d->ino = key->ino;
+	strcpy(d->build_id, key->build_id);
+	d->info_size = key->info_size;
+}
+
+const char *ll_index_key_differs(const struct ll_index_disk_key *d,
+				 const struct ll_index_key *key)
+{
+	if (memchr(d->build_id, 0, sizeof(d->build_id)) == NULL ||
+	    strcmp(d->build_id, key->build_id) != 0)
+		return "it belongs to another build-id";
+	if (d->size != key->size || d->mtime_sec != (uint64_t)key->mtime_sec ||
+	    d->mtime_nsec != (uint64_t)key->mtime_nsec || d->ctime_sec != (uint64_t)key->ctime_sec ||
+	    d->ctime_nsec != (uint64_t)key->ctime_nsec || d->dev != key->dev || d->ino != key->ino ||
+	    d->info_size != key->info_size)
+		return "";
+	return NULL;
 }
 
 static uint64_t pad8(uint64_t n)
@@ -217,19 +243,14 @@ void ll_name_index_entries_free(struct ll_index_entry *entries, size_t n)
 }
 
 /* Strings of the index, each once: a slot table (util/slot_table.h) over byte offsets. */
-struct string_table {
-	struct strbuf bytes;
-	struct ll_slots at;
-};
-
 static uint64_t string_hash(const void *ctx, size_t offset)
 {
-	const struct string_table *t = ctx;
+	const struct ll_index_strings *t = ctx;
 
 	return ll_fnv1a_str(LL_FNV_INIT, t->bytes.buf + offset);
 }
 
-static uint32_t string_add(struct string_table *t, const char *s)
+uint32_t ll_index_strings_add(struct ll_index_strings *t, const char *s)
 {
 	size_t at;
 
@@ -243,6 +264,12 @@ static uint32_t string_add(struct string_table *t, const char *s)
 	ll_slots_put(&t->at, at, t->bytes.len);
 	sb_add(&t->bytes, s, strlen(s) + 1);
 	return (uint32_t)ll_slots_get(&t->at, at) - 1;
+}
+
+void ll_index_strings_release(struct ll_index_strings *t)
+{
+	sb_release(&t->bytes);
+	ll_slots_release(&t->at);
 }
 
 static void add_u32s(struct strbuf *sb, const uint32_t *v, size_t n)
@@ -263,7 +290,7 @@ static void add_pad8(struct strbuf *sb)
  * DEF's words (LL_INDEX_DEF_WORDS: its nr_words strings end to end in
  * BLOB) as string offsets onto WORDS, and where they start into DEF.
  */
-static void add_words(struct string_table *st, struct strbuf *words, struct ll_index_def *def,
+static void add_words(struct ll_index_strings *st, struct strbuf *words, struct ll_index_def *def,
 		      const char *blob)
 {
 	uint32_t nr = def->nr_words;
@@ -275,7 +302,7 @@ static void add_words(struct string_table *st, struct strbuf *words, struct ll_i
 		return;
 	}
 	for (uint32_t k = 0; k < nr; k++) {
-		uint32_t off = string_add(st, blob);
+		uint32_t off = ll_index_strings_add(st, blob);
 
 		sb_add(words, (const char *)&off, sizeof(off));
 		blob += strlen(blob) + 1;
@@ -291,7 +318,7 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 		  const struct ll_index_entry *e, size_t n, struct index_header *h,
 		  struct strbuf *body, struct strbuf *posts)
 {
-	struct string_table st = { .bytes = STRBUF_INIT, .at = LL_SLOTS_INIT };
+	struct ll_index_strings st = LL_INDEX_STRINGS_INIT;
 	uint32_t *name_off = xmalloc((n ? n : 1) * 4), *post_first = xmalloc((n + 1) * 4);
 	uint32_t *def_first = xmalloc((n + 1) * 4), *flags = xmalloc((n ? n : 1) * 4);
 	struct strbuf names = STRBUF_INIT, defs = STRBUF_INIT, words = STRBUF_INIT;
@@ -313,8 +340,8 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 		for (size_t d = 0; d < e[i].nr_defs; d++) {
 			struct ll_index_def def = e[i].defs[d].d;
 
-			def.file = string_add(&st, e[i].defs[d].file);
-			def.comp_dir = string_add(&st, e[i].defs[d].comp_dir);
+			def.file = ll_index_strings_add(&st, e[i].defs[d].file);
+			def.comp_dir = ll_index_strings_add(&st, e[i].defs[d].comp_dir);
 			def.flags &= LL_INDEX_DEF_KNOWN_FLAGS;
 			if (!(def.flags & LL_INDEX_DEF_FILTERED))
 				def.flags &= ~(uint32_t)LL_INDEX_DEF_NEEDED;
@@ -378,8 +405,7 @@ static void build(const struct ll_scan_unit *units, size_t nr_units,
 	sb_release(&names);
 	sb_release(&defs);
 	sb_release(&words);
-	sb_release(&st.bytes);
-	ll_slots_release(&st.at);
+	ll_index_strings_release(&st);
 	ll_free_all(name_off, post_first, def_first, flags);
 }
 
@@ -395,52 +421,31 @@ static bool racy(const struct ll_index_key *key)
 
 bool ll_name_index_writable(const struct ll_index_key *key)
 {
-	return key_ok(key) && !racy(key);
+	return ll_index_key_ok(key) && !racy(key);
 }
 
 void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_unit *units,
 			 size_t nr_units, const struct ll_index_entry *entries, size_t n)
 {
 	struct index_header h = { .version = INDEX_VERSION };
-	struct strbuf body = STRBUF_INIT, posts = STRBUF_INIT, path = STRBUF_INIT, tmp = STRBUF_INIT;
-	bool written = false;
-	int fd;
+	struct strbuf body = STRBUF_INIT, posts = STRBUF_INIT, path = STRBUF_INIT;
 
 	/* Never into a directory a later run would not trust (ll_cache_dir_distrust()). */
-	if (!key_ok(key) || racy(key) || ll_mkdir_p(key->dir) != 0 || ll_cache_dir_distrust(key->dir))
+	if (!ll_index_key_ok(key) || racy(key) || ll_mkdir_p(key->dir) != 0 ||
+	    ll_cache_dir_distrust(key->dir))
 		return;
 	memcpy(h.magic, INDEX_MAGIC, sizeof(h.magic));
-	h.size = key->size;
-	h.mtime_sec = (uint64_t)key->mtime_sec;
-	h.mtime_nsec = (uint64_t)key->mtime_nsec;
-	h.ctime_sec = (uint64_t)key->ctime_sec;
-	h.ctime_nsec = (uint64_t)key->ctime_nsec;
-	h.dev = key->dev;
-	h.ino = key->ino;
-	strcpy(h.build_id, key->build_id);
-	h.info_size = key->info_size;
+	ll_index_key_store(key, &h.key);
 	build(units, nr_units, entries, n, &h, &body, &posts);
 	h.header_sum = ll_name_index_sum((const unsigned char *)&h, offsetof(struct index_header, header_sum));
 	index_path(key, &path);
-	/* mkstemp: O_EXCL, never a link planted at a predictable name. */
-	sb_addf(&tmp, "%s.XXXXXX", path.buf);
-	if ((fd = mkstemp(tmp.buf)) >= 0) {
-		bool ok = write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
-			  (!body.len || write(fd, body.buf, body.len) == (ssize_t)body.len) &&
-			  (!posts.len || write(fd, posts.buf, posts.len) == (ssize_t)posts.len);
+	const struct ll_cache_part parts[] = { { &h, sizeof(h) }, { body.buf, body.len },
+					       { posts.buf, posts.len } };
 
-		/* rename() replaces a link at PATH itself, never what it points to. */
-		if (close(fd) != 0 || !ok || rename(tmp.buf, path.buf) != 0)
-			unlink(tmp.buf);
-		else
-			written = true;
-	}
-	if (written)
-		ll_cache_trim(key->dir, ll_cache_max_bytes(), path.buf);
+	ll_cache_replace(key->dir, path.buf, parts, 3);
 	sb_release(&body);
 	sb_release(&posts);
 	sb_release(&path);
-	sb_release(&tmp);
 }
 
 static int refuse(char **note, const char *path, const char *why)
@@ -500,13 +505,13 @@ static const char *check(struct ll_name_index *ix, const struct index_header *h,
 		const struct ll_scan_unit *u = &units[i];
 		struct ll_scan_unit read;
 
-		if (u->offset >= u->end || u->end > h->info_size || u->first_die <= u->offset ||
+		if (u->offset >= u->end || u->end > h->key.info_size || u->first_die <= u->offset ||
 		    u->first_die > u->end || u->first_die - u->offset > sizeof(u->head) ||
 		    u->offset != (i ? units[i - 1].end : 0) ||
-		    (i + 1 == h->nr_units && u->end != h->info_size))
+		    (i + 1 == h->nr_units && u->end != h->key.info_size))
 			return "a unit is out of range or order";
 		if (!ll_scan_read_unit(u->head, (size_t)(u->first_die - u->offset), u->offset,
-				       h->info_size, abbrev_size, &read) ||
+				       h->key.info_size, abbrev_size, &read) ||
 		    read.end != u->end || read.first_die != u->first_die ||
 		    read.abbrev_offset != u->abbrev_offset || read.version != u->version ||
 		    read.addr_size != u->addr_size || read.offset_size != u->offset_size ||
@@ -526,7 +531,7 @@ static const char *check(struct ll_name_index *ix, const struct index_header *h,
 	ix->nr_defs = h->nr_defs;
 	ix->nr_words = h->nr_words;
 	ix->nr_units = h->nr_units;
-	ix->info_size = h->info_size;
+	ix->info_size = h->key.info_size;
 	ix->strings_bytes = h->strings_bytes;
 	if (h->names_bytes && ix->names[h->names_bytes - 1] != '\0')
 		return "a name runs past its end";
@@ -577,27 +582,22 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 	memset(ix, 0, sizeof(*ix));
 	ix->fd = -1;
 	*note = NULL;
-	if (!key_ok(key))
+	if (!ll_index_key_ok(key))
 		return 1;
 	index_path(key, &path);
-	fd = open(path.buf, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		rc = errno == ENOENT ? 1 :
-		     refuse(note, path.buf, errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+	rc = ll_cache_open(key->dir, path.buf, &fd, &st, &why);
+	if (rc) {
+		if (why)
+			refuse(note, path.buf, why);
 		sb_release(&path);
 		return rc;
 	}
 	char magic[sizeof(h.magic)];
 
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		why = "not a regular file";
-	/* Another user's, or one another user could have written: a forgery passes its checksums. */
-	else if ((why = ll_cache_dir_distrust(key->dir)) || (why = ll_cache_file_distrust(&st)))
-		;
 	/* Another layoutlint's format, whatever its size: as if absent, quietly. */
-	else if ((size_t)st.st_size >= sizeof(magic) &&
-		 ll_pread_all(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
-		 memcmp(magic, INDEX_MAGIC, 6) == 0 && memcmp(magic, INDEX_MAGIC, sizeof(magic)) != 0)
+	if ((size_t)st.st_size >= sizeof(magic) &&
+	    ll_pread_all(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
+	    memcmp(magic, INDEX_MAGIC, 6) == 0 && memcmp(magic, INDEX_MAGIC, sizeof(magic)) != 0)
 		rc = 1;
 	else if ((uint64_t)st.st_size > INDEX_MAX_SIZE || (size_t)st.st_size < sizeof(h))
 		why = "its size is not an index's";
@@ -610,16 +610,14 @@ int ll_name_index_load(const struct ll_index_key *key, struct ll_name_index *ix,
 	else if (ll_name_index_sum((const unsigned char *)&h, offsetof(struct index_header, header_sum)) !=
 		 h.header_sum)
 		why = "its checksum does not match (a damaged file)";
-	else if (memchr(h.build_id, 0, sizeof(h.build_id)) == NULL ||
-		 strcmp(h.build_id, key->build_id) != 0)
-		why = "it belongs to another build-id";
-	else if (h.size != key->size || h.mtime_sec != (uint64_t)key->mtime_sec ||
-		 h.mtime_nsec != (uint64_t)key->mtime_nsec || h.ctime_sec != (uint64_t)key->ctime_sec ||
-		 h.ctime_nsec != (uint64_t)key->ctime_nsec || h.dev != key->dev ||
-		 h.ino != key->ino || h.info_size != key->info_size)
-		rc = 1;	/* another copy's: as if absent */
+	else if ((why = ll_index_key_differs(&h.key, key)) != NULL)
+		;
 	else if (!layout_ok(&h, (uint64_t)st.st_size))
 		why = "its counts do not fit its size";
+	if (why && !*why) {
+		why = NULL;
+		rc = 1;	/* another copy's: as if absent */
+	}
 	if (!why && !rc) {
 		/*
 		 * Units, names, definitions and strings lie end to end: mapped,

@@ -39,6 +39,8 @@
 #include <stdint.h>
 
 #include "input/dwarf/raw/scan.h"
+#include "util/slot_table.h"
+#include "util/strbuf.h"
 
 /*
  * Which image an index belongs to: its build-id names the index file; the
@@ -150,6 +152,35 @@ struct ll_name_index {
 	const struct ll_scan_unit *units;
 	uint64_t nr_names, nr_postings, nr_defs, nr_words, nr_units, info_size, strings_bytes;
 };
+
+/* Whether KEY names a file: a cache directory, a build-id that fits the header. */
+bool ll_index_key_ok(const struct ll_index_key *key);
+
+/* KEY as a cache file's header stores it (the index's, vars_cache.c's). */
+struct ll_index_disk_key {
+	uint64_t size, mtime_sec, mtime_nsec;	/* of the image */
+	uint64_t ctime_sec, ctime_nsec, dev, ino;
+	char build_id[128];			/* hex, NUL-padded */
+	uint64_t info_size;
+};
+void ll_index_key_store(const struct ll_index_key *key, struct ll_index_disk_key *d);
+/*
+ * Whether D was written for KEY: NULL when it was; else why not, a phrase
+ * for a note, or "" for a file of another copy of the build (as if absent:
+ * copies share a build-id).
+ */
+const char *ll_index_key_differs(const struct ll_index_disk_key *d,
+				 const struct ll_index_key *key);
+
+/* Strings stored once each, end to end (the index's, vars_cache.c's). */
+struct ll_index_strings {
+	struct strbuf bytes;
+	struct ll_slots at;	/* offset + 1 of each string, by content */
+};
+#define LL_INDEX_STRINGS_INIT { .bytes = STRBUF_INIT, .at = LL_SLOTS_INIT }
+/* S's offset in T, added once; LL_INDEX_NO_STRING for NULL. */
+uint32_t ll_index_strings_add(struct ll_index_strings *t, const char *s);
+void ll_index_strings_release(struct ll_index_strings *t);
 
 /* Whether an index for KEY would be written (a cache directory, an image at rest). */
 bool ll_name_index_writable(const struct ll_index_key *key);
