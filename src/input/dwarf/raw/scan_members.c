@@ -123,9 +123,28 @@ static enum members_read member_name_key(struct worker *w, const struct ll_scan_
 }
 
 /*
+ * One member's step of the members_memo key (scan_hash_members() with
+ * RAW). The key is compared, never stored or matched against libdw's
+ * hash, so any strong 64-bit mix will do: the member's own fields are
+ * mixed beside the chain (independent multiplies) and the chain takes
+ * one multiply a member, where ll_sig_member_hashed() takes three in a
+ * row. ~800,000 definitions, 6.7 million members, go through it in a
+ * listing of the 6.12 image, ~99% of them answered by the memo.
+ */
+static inline uint64_t memo_key_step(uint64_t h, uint64_t name, uint64_t loc, uint64_t bits)
+{
+	uint64_t m = name * 0x9e3779b97f4a7c15u ^ loc * 0xc2b2ae3d27d4eb4fu ^
+		     bits * 0x165667b19e3779f9u;
+
+	h = (h ^ m) * 0xbf58476d1ce4e5b9u;
+	return h ^ (h >> 31);
+}
+
+/*
  * The members hash of ll_finder_signature(), from the raw children; with
- * RAW, each name by member_name_key() instead (members_memo), or
- * MEMBERS_NOT_RAW where a member's name is in a form that cannot say.
+ * RAW, the members_memo key instead (memo_key_step(), each name by
+ * member_name_key()), or MEMBERS_NOT_RAW where a member's name is in a
+ * form that cannot say.
  */
 enum members_read scan_hash_members(struct worker *w, const struct ll_scan_unit *u,
 				    struct ll_cursor *c, struct ll_scan_hit *h, bool raw)
@@ -174,7 +193,8 @@ enum members_read scan_hash_members(struct worker *w, const struct ll_scan_unit 
 		if (c->bad)
 			return MEMBERS_BAD;
 		if (member) {
-			h->members_hash = ll_sig_member_hashed(h->members_hash, name, loc, bits);
+			h->members_hash = raw ? memo_key_step(h->members_hash, name, loc, bits) :
+						ll_sig_member_hashed(h->members_hash, name, loc, bits);
 			h->nr_members++;
 		}
 		if (!a->children)
