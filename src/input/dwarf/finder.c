@@ -589,10 +589,19 @@ static void take_prescan(const struct ll_finder_source *src, struct ll_finder *f
 	struct ll_finder_prescan *pre = src->prescan;
 	size_t n = 0;
 
+	/* Each name's index once, not once a hit: ~25,000 hits of ~8,600 names (--audit='*'). */
+	long *index = xmalloc((pre->nr_hit_names ? pre->nr_hit_names : 1) * sizeof(*index));
+
+	for (size_t i = 0; i < pre->nr_hit_names; i++)
+		index[i] = LONG_MIN;
 	*mapped = xmalloc((pre->nr_hits ? pre->nr_hits : 1) * sizeof(**mapped));
 	for (size_t i = 0; i < pre->nr_hits; i++) {
-		long k = set_index(set, pre->hit_names[pre->hits[i].query]);
+		uint32_t q = pre->hits[i].query;
+		long k = q < pre->nr_hit_names && index[q] != LONG_MIN ? index[q] :
+			 set_index(set, pre->hit_names[q]);
 
+		if (q < pre->nr_hit_names)
+			index[q] = k;
 		if (k < 0)
 			continue;
 		(*mapped)[n] = pre->hits[i];
@@ -600,6 +609,7 @@ static void take_prescan(const struct ll_finder_source *src, struct ll_finder *f
 		push_offset(hits, (*mapped)[n].die, &(*mapped)[n]);
 		n++;
 	}
+	free(index);
 	finder->raw = true;
 	finder->in = pre->in;
 	finder->units = finder->own_units = pre->units;

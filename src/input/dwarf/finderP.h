@@ -10,6 +10,7 @@
 
 #include <dwarf.h>
 #include <gelf.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>

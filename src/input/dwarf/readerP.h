@@ -428,6 +428,12 @@ struct lookup_ctx {
 	/* Queries by name: --list asks for thousands at once. */
 	struct ll_slots first;	/* the first query of each name */
 	size_t *next;		/* next query with the same name, index + 1 */
+	/*
+	 * By a raw hit's query (the finder's index of its name): the first
+	 * query of that name + 1, 0 until asked. ~25,000 hits of ~8,600
+	 * names (--audit='*'): each name hashed once, not once a hit.
+	 */
+	size_t *named;
 	struct unit_files files;	/* of the unit the last raw hit was in */
 	struct file_memo seen_files;	/* raw hits' files with has_file, any unit */
 	size_t part;			/* the part being scanned */

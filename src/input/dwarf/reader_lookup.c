@@ -432,6 +432,7 @@ static uint64_t query_name_hash(const void *ctx, size_t i)
 void reader_index_queries(struct lookup_ctx *lc)
 {
 	lc->next = xcalloc(lc->n ? lc->n : 1, sizeof(*lc->next));
+	lc->named = xcalloc(lc->n ? lc->n : 1, sizeof(*lc->named));
 	ll_slots_reserve(&lc->first, 2 * lc->n, query_name_hash, lc);
 	for (size_t i = lc->n; i-- > 0;) {
 		size_t at = ll_slots_first(&lc->first, query_name_hash(lc, i));
@@ -459,6 +460,17 @@ size_t reader_queries_named(const struct lookup_ctx *lc, const char *name)
 	return 0;
 }
 
+/* reader_queries_named() of RAW's NAME, once per name (lookup_ctx's named). */
+static size_t queries_named_hit(struct lookup_ctx *lc, const struct ll_scan_hit *raw,
+				const char *name)
+{
+	if (raw->query >= lc->n)
+		return reader_queries_named(lc, name);
+	if (!lc->named[raw->query])
+		lc->named[raw->query] = reader_queries_named(lc, name) + 1;
+	return lc->named[raw->query] - 1;
+}
+
 /* Called by the finder for each top-level DIE whose name some query wants. */
 void reader_on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const char *name,
 			 void *arg)
@@ -469,7 +481,7 @@ void reader_on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 
 	if (raw && raw->settled) {
 		/* A declaration only, or a typedef of a named type. */
-		for (size_t q1 = reader_queries_named(lc, name); q1; q1 = lc->next[q1 - 1])
+		for (size_t q1 = queries_named_hit(lc, raw, name); q1; q1 = lc->next[q1 - 1])
 			if (raw->declaration && kind_matches(lc->queries[q1 - 1].kind, raw->tag))
 				mark_declared(&lc->state[q1 - 1], raw->tag);
 		return;
@@ -478,7 +490,8 @@ void reader_on_named_die(Dwarf_Die *die, const struct ll_scan_hit *raw, const ch
 		/* A definition of an aggregate, read whole by the scan. */
 		bool need_libdw = false;
 
-		for (size_t q1 = reader_queries_named(lc, name); q1 && !need_libdw; q1 = lc->next[q1 - 1])
+		for (size_t q1 = queries_named_hit(lc, raw, name); q1 && !need_libdw;
+		     q1 = lc->next[q1 - 1])
 			if (kind_matches(lc->queries[q1 - 1].kind, raw->tag))
 				need_libdw = !add_raw_candidate(&lc->state[q1 - 1], lc->in,
 								lc->part, &lc->files,

@@ -573,6 +573,7 @@ static int lookup_once(struct ll_dwarf_input *in, const struct ll_query *queries
 	free(names);
 	ll_slots_release(&lc.first);
 	free(lc.next);
+	free(lc.named);
 	reader_unit_files_release(&lc.files);
 	reader_file_memo_release(&lc.seen_files);
 	return rc;

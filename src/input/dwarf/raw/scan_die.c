@@ -44,8 +44,15 @@ static bool read_unit_info(struct worker *w, const struct ll_scan_unit *u)
 			if (!dir)
 				return false;
 			have_dir = true;
-			w->comp_dirs = xgrow(w->comp_dirs, w->nr_comp_dirs, sizeof(*w->comp_dirs));
-			w->comp_dirs[w->nr_comp_dirs++] = xstrdup(dir);
+			/*
+			 * One copy while units share it (a kernel's all do): the
+			 * lookup remembers declaring files by their strings' addresses.
+			 */
+			if (!w->nr_comp_dirs || strcmp(w->comp_dirs[w->nr_comp_dirs - 1], dir) != 0) {
+				w->comp_dirs = xgrow(w->comp_dirs, w->nr_comp_dirs,
+						     sizeof(*w->comp_dirs));
+				w->comp_dirs[w->nr_comp_dirs++] = xstrdup(dir);
+			}
 			w->info.comp_dir = w->comp_dirs[w->nr_comp_dirs - 1];
 		} else if (!skip_form(&c, form, u, 0)) {
 			return false;
