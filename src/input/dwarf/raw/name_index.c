@@ -437,7 +437,8 @@ void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_un
 	memcpy(h.magic, INDEX_MAGIC, sizeof(h.magic));
 	ll_index_key_store(key, &h.key);
 	build(units, nr_units, entries, n, &h, &body, &posts);
-	h.header_sum = ll_name_index_sum((const unsigned char *)&h, offsetof(struct index_header, header_sum));
+	h.header_sum = ll_name_index_sum((const unsigned char *)&h,
+					 offsetof(struct index_header, header_sum));
 	index_path(key, &path);
 	const struct ll_cache_part parts[] = { { &h, sizeof(h) }, { body.buf, body.len },
 					       { posts.buf, posts.len } };

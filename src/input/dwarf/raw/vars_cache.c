@@ -36,6 +36,7 @@ struct disk_var {
 	uint32_t name, type, file_path, comp_dir;	/* string offsets, or LL_INDEX_NO_STRING */
 };
 
+/* Whether V goes into the file: what reader_variables() takes of a raw variable. */
 static bool kept(const struct ll_scan_variable *v)
 {
 	return v->fixed && v->name && v->type && (!v->has_file || (v->file_path && v->comp_dir));
@@ -66,9 +67,11 @@ static void build(const struct ll_scan_variable *v, size_t n, struct vars_header
 			.die = v[i].die, .unit = v[i].unit, .unit_end = v[i].unit_end,
 			.addr = v[i].addr, .file = v[i].file, .line = v[i].line,
 			.column = v[i].column, .has_file = v[i].has_file,
-			.name = ll_index_strings_add(st, v[i].name), .type = ll_index_strings_add(st, v[i].type),
-			.file_path = v[i].has_file ? ll_index_strings_add(st, v[i].file_path) : LL_INDEX_NO_STRING,
-			.comp_dir = v[i].has_file ? ll_index_strings_add(st, v[i].comp_dir) : LL_INDEX_NO_STRING,
+			.name = ll_index_strings_add(st, v[i].name),
+			.type = ll_index_strings_add(st, v[i].type),
+			/* NULL without a file: LL_INDEX_NO_STRING. */
+			.file_path = ll_index_strings_add(st, v[i].has_file ? v[i].file_path : NULL),
+			.comp_dir = ll_index_strings_add(st, v[i].has_file ? v[i].comp_dir : NULL),
 		};
 
 		sb_add(vars, (const char *)&d, sizeof(d));
