@@ -91,35 +91,20 @@ static int cmp_audited(const void *x, const void *y)
 static void write_name_index(const char *cache_dir, const char *build_id, char *const *names,
 			     size_t n)
 {
-	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT, path = STRBUF_INIT;
-	FILE *f = NULL;
-	int fd;
+	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
 
 	if (!build_id || !cache_dir)
 		return;
-	sb_adds(&dir, cache_dir);
-	sb_addf(&path, "%s/%s.names", dir.buf, build_id);
-	/*
-	 * mkstemp, not a predictable name: O_EXCL never follows a symbolic
-	 * link planted there, and the rename replaces a link at PATH itself.
-	 */
-	sb_addf(&tmp, "%s.XXXXXX", path.buf);
-	/* Never into a directory completion would not trust (ll_cache_dir_distrust()). */
-	if (ll_mkdir_p(dir.buf) == 0 && !ll_cache_dir_distrust(dir.buf) &&
-	    (fd = mkstemp(tmp.buf)) >= 0) {
-		bool ok = (f = fdopen(fd, "w")) != NULL;
-
-		if (!f)
-			close(fd);
-		for (size_t i = 0; i < n && ok; i++)
-			ok = fprintf(f, "%s\n", names[i]) > 0;
-		if ((f && fclose(f) != 0) || !ok || rename(tmp.buf, path.buf) != 0)
-			unlink(tmp.buf);
-		else
-			ll_cache_trim(dir.buf, ll_cache_max_bytes(), path.buf);
+	for (size_t i = 0; i < n; i++) {
+		sb_adds(&text, names[i]);
+		sb_addc(&text, '\n');
 	}
-	sb_release(&dir);
-	sb_release(&tmp);
+	sb_addf(&path, "%s/%s.names", cache_dir, build_id);
+	/* mkstemp and rename, never into a directory completion would not trust. */
+	const struct ll_cache_part part = { text.buf, text.len };
+
+	ll_cache_replace(cache_dir, path.buf, &part, 1);
+	sb_release(&text);
 	sb_release(&path);
 }
 

@@ -159,6 +159,15 @@ int ll_cache_open(const char *dir, const char *path, int *fd, struct stat *st, c
 	return -1;
 }
 
+int ll_cache_refusal(char **note, const char *what, const char *path, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "ignoring %s %s: %s", what, path, why);
+	*note = sb_detach(&sb);
+	return -1;
+}
+
 bool ll_cache_replace(const char *dir, const char *path, const struct ll_cache_part *parts,
 		      size_t n)
 {
@@ -166,6 +175,8 @@ bool ll_cache_replace(const char *dir, const char *path, const struct ll_cache_p
 	bool written = false, ok = true;
 	int fd;
 
+	if (ll_mkdir_p(dir) != 0 || ll_cache_dir_distrust(dir))
+		return false;
 	sb_addf(&tmp, "%s.XXXXXX", path);
 	if ((fd = mkstemp(tmp.buf)) >= 0) {
 		for (size_t i = 0; i < n && ok; i++)

@@ -38,6 +38,9 @@ const char *ll_cache_file_distrust(const struct stat *st);
  */
 int ll_cache_open(const char *dir, const char *path, int *fd, struct stat *st, const char **why);
 
+/* "ignoring WHAT PATH: WHY" into *NOTE (the caller's to free); -1, for a refusing return. */
+int ll_cache_refusal(char **note, const char *what, const char *path, const char *why);
+
 /* One piece of a cache file to write. */
 struct ll_cache_part {
 	const void *data;
@@ -47,8 +50,10 @@ struct ll_cache_part {
 /*
  * PARTS (N of them) end to end into a new file beside PATH (mkstemp:
  * O_EXCL, mode 0600), renamed over PATH, which replaces a link there,
- * never follows it; then DIR trimmed to its bound, PATH kept. Best
- * effort: false when nothing was written.
+ * never follows it; then DIR trimmed to its bound, PATH kept. DIR is
+ * made first, and nothing is written into one a later run would not
+ * trust (ll_cache_dir_distrust()). Best effort: false when nothing was
+ * written.
  */
 bool ll_cache_replace(const char *dir, const char *path, const struct ll_cache_part *parts,
 		      size_t n);

@@ -287,12 +287,8 @@ size_t ll_access_cache_load(const char *dir, const char *build_id,
 		return 0;
 	cache_path(dir, build_id, &path);
 	why = load_kept(dir, path.buf, &k, &missing);
-	if (why && !missing) {
-		struct strbuf sb = STRBUF_INIT;
-
-		sb_addf(&sb, "ignoring the access cache %s: %s", path.buf, why);
-		*note = sb_detach(&sb);
-	}
+	if (why && !missing)
+		ll_cache_refusal(note, "the access cache", path.buf, why);
 	for (size_t i = 0; !why && i < n; i++) {
 		for (size_t j = 0; j < k.n; j++) {
 			if (!k.v[j] || !same_struct(k.v[j], targets[i].name, targets[i].size,

@@ -430,9 +430,7 @@ void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_un
 	struct index_header h = { .version = INDEX_VERSION };
 	struct strbuf body = STRBUF_INIT, posts = STRBUF_INIT, path = STRBUF_INIT;
 
-	/* Never into a directory a later run would not trust (ll_cache_dir_distrust()). */
-	if (!ll_index_key_ok(key) || racy(key) || ll_mkdir_p(key->dir) != 0 ||
-	    ll_cache_dir_distrust(key->dir))
+	if (!ll_name_index_writable(key))
 		return;
 	memcpy(h.magic, INDEX_MAGIC, sizeof(h.magic));
 	ll_index_key_store(key, &h.key);
@@ -451,11 +449,7 @@ void ll_name_index_write(const struct ll_index_key *key, const struct ll_scan_un
 
 static int refuse(char **note, const char *path, const char *why)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	sb_addf(&sb, "ignoring the name index %s: %s", path, why);
-	*note = sb_detach(&sb);
-	return -1;
+	return ll_cache_refusal(note, "the name index", path, why);
 }
 
 /* Whether the sections H describes lie end to end and fill FILE_SIZE bytes. */

@@ -92,9 +92,8 @@ void ll_vars_cache_write(const struct ll_index_key *key, const struct ll_scan_va
 	struct ll_index_strings st = LL_INDEX_STRINGS_INIT;
 	struct strbuf vars = STRBUF_INIT, path = STRBUF_INIT;
 
-	/* As the index: never into a directory a later run would not trust. */
-	if (!ll_index_key_ok(key) || !ll_vars_cache_keepable(v, n) || !ll_name_index_writable(key) ||
-	    ll_mkdir_p(key->dir) != 0 || ll_cache_dir_distrust(key->dir))
+	/* As the index: an image at rest, into a directory a later run trusts (ll_cache_replace()). */
+	if (!ll_name_index_writable(key) || !ll_vars_cache_keepable(v, n))
 		return;
 	memcpy(h.magic, VARS_MAGIC, sizeof(h.magic));
 	ll_index_key_store(key, &h.key);
@@ -116,11 +115,7 @@ void ll_vars_cache_write(const struct ll_index_key *key, const struct ll_scan_va
 
 static int refuse(char **note, const char *path, const char *why)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	sb_addf(&sb, "ignoring the kept variables %s: %s", path, why);
-	*note = sb_detach(&sb);
-	return -1;
+	return ll_cache_refusal(note, "the kept variables", path, why);
 }
 
 /* The string at OFF of STRINGS (BYTES long, ending in a NUL), or NULL. */
