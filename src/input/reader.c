@@ -291,6 +291,7 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 	if (ll_globals_take(&in->globals, q->name, &r->layout, err))
 		return -1;
 	r->status = r->layout ? LL_FOUND : LL_MISSING;
+	r->escaped = true;	/* ll_globals_read() escapes as it copies */
 	if (!r->layout)
 		r->detail = xstrdup(strcmp(q->name, LL_PERCPU_NAME) == 0 ?
 				    "no .data..percpu variables" :
@@ -374,7 +375,7 @@ int ll_input_lookup(struct ll_input *in, const struct ll_query *queries, size_t 
 			ll_lookup_result_release(&results[i]);
 	for (size_t i = 0; i < n && !rc; i++) {
 		ll_escape_in_place(&results[i].detail);
-		if (results[i].layout && !results[i].digested)
+		if (results[i].layout && !results[i].digested && !results[i].escaped)
 			escape_model(results[i].layout);
 	}
 	return rc;

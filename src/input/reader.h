@@ -170,6 +170,7 @@ struct ll_lookup_result {
 	bool summary;
 	size_t holes;
 	bool digested;			/* the query's digest ran; the layout has no members */
+	bool escaped;			/* the reader escaped the layout's strings itself */
 };
 
 /*

@@ -41,6 +41,8 @@ struct plain_struct g_plain;
 struct Q_PWNED1_Q g_pwned1;
 struct Q_BACKTICK_PWNED2_Q g_pwned2;
 struct Q_ESCAPE_NAME_Q g_escape;
+/* A symbol named apart from its DWARF name: becomes ESC ] 2 ; ... BEL in the symbol table. */
+int g_asm_named __asm__("Q_ESCVAR_NAME_Q");
 
 int main(void)
 {

@@ -51,8 +51,9 @@ struct ll_globals {
 
 /*
  * Read PATH's variables of both kinds at line size CL into *OUT, with the
- * types and declarations DEBUG (NULL: none) gives. Returns 0, or -1 with
- * ERR set when PATH is no readable ELF file.
+ * types and declarations DEBUG (NULL: none) gives, every string escaped
+ * already (ll_escape_in_place()). Returns 0, or -1 with ERR set when PATH
+ * is no readable ELF file.
  */
 int ll_globals_read(const char *path, unsigned cl, const struct ll_variables *debug,
 		    struct ll_globals *out, struct ll_error *err);
