@@ -34,13 +34,23 @@ struct ll_input {
 	/* Both globals aggregates, read at the first globals query; each taken once. */
 	struct ll_globals globals;
 	bool have_globals, globals_taken[2];
-	/* ll_input_globals_ahead(): GLOBALS read on a thread of its own. */
+	/*
+	 * ll_input_globals_ahead(): GLOBALS read on a thread of its own, the
+	 * symbol table while this thread reads the debug variables, the
+	 * aggregates once it has them (VARS_READY under LOCK).
+	 */
 	struct {
 		pthread_t thread;
 		bool running;
-		bool vars_failed;	/* the debug variables' error is ERR, to report */
+		bool vars_failed;	/* the debug variables' error is VARS_ERR, to report */
+		struct ll_error vars_err;
 		unsigned cacheline;
+		pthread_mutex_t lock;
+		pthread_cond_t ready;
+		bool vars_ready, vars_ok;
+		/* the thread's: its result, and whether it built GLOBALS */
 		int rc;
+		bool built;
 		struct ll_error err;
 	} ahead;
 };
@@ -166,27 +176,55 @@ static int read_debug_vars(struct ll_input *in, struct ll_error *err)
 static void *read_globals_ahead(void *arg)
 {
 	struct ll_input *in = arg;
+	struct ll_globals_symbols *syms;
+	bool vars_ok;
 
-	in->ahead.rc = ll_globals_read(in->path, in->ahead.cacheline, &in->debug_vars, &in->globals,
-				       &in->ahead.err);
+	in->ahead.rc = ll_globals_symbols_read(in->path, &syms, &in->ahead.err);
+	pthread_mutex_lock(&in->ahead.lock);
+	while (!in->ahead.vars_ready)
+		pthread_cond_wait(&in->ahead.ready, &in->ahead.lock);
+	vars_ok = in->ahead.vars_ok;
+	pthread_mutex_unlock(&in->ahead.lock);
+	if (!in->ahead.rc && vars_ok) {
+		ll_globals_symbols_build(syms, in->ahead.cacheline, &in->debug_vars, &in->globals);
+		in->ahead.built = true;
+	}
+	ll_globals_symbols_release(syms);
 	return NULL;
+}
+
+/* The debug variables are read (or failed, OK false): the thread may build. */
+static void debug_vars_ready(struct ll_input *in, bool ok)
+{
+	pthread_mutex_lock(&in->ahead.lock);
+	in->ahead.vars_ready = true;
+	in->ahead.vars_ok = ok;
+	pthread_cond_signal(&in->ahead.ready);
+	pthread_mutex_unlock(&in->ahead.lock);
 }
 
 void ll_input_globals_ahead(struct ll_input *in)
 {
 	if (in->ahead.running || in->ahead.vars_failed || in->have_globals || ll_threads() < 2)
 		return;
+	in->ahead.cacheline = ll_input_arch_cacheline(in);
+	in->ahead.vars_ready = in->ahead.built = false;
+	pthread_mutex_init(&in->ahead.lock, NULL);
+	pthread_cond_init(&in->ahead.ready, NULL);
+	/* The symbol table needs nothing of the debug format: read while it is. */
+	in->ahead.running = pthread_create(&in->ahead.thread, NULL, read_globals_ahead, in) == 0;
 	/*
 	 * A failure is the globals query's to report, after the lookup's
 	 * own: kept, since the reader gave up the listing's variables in
 	 * reading them.
 	 */
-	if (read_debug_vars(in, &in->ahead.err)) {
-		in->ahead.vars_failed = true;
+	in->ahead.vars_failed = read_debug_vars(in, &in->ahead.vars_err) != 0;
+	if (in->ahead.running) {
+		debug_vars_ready(in, !in->ahead.vars_failed);
 		return;
 	}
-	in->ahead.cacheline = ll_input_arch_cacheline(in);
-	in->ahead.running = pthread_create(&in->ahead.thread, NULL, read_globals_ahead, in) == 0;
+	pthread_mutex_destroy(&in->ahead.lock);
+	pthread_cond_destroy(&in->ahead.ready);
 }
 
 /* What the thread of ll_input_globals_ahead() read, as ll_globals_read() returns it. */
@@ -194,10 +232,14 @@ static int join_globals_ahead(struct ll_input *in, struct ll_error *err)
 {
 	pthread_join(in->ahead.thread, NULL);
 	in->ahead.running = false;
+	pthread_mutex_destroy(&in->ahead.lock);
+	pthread_cond_destroy(&in->ahead.ready);
 	if (in->ahead.rc) {
 		*err = in->ahead.err;
 		return -1;
 	}
+	if (!in->ahead.built)
+		return 0;	/* the debug variables failed: that is the error to report */
 	in->have_globals = true;
 	in->globals_taken[0] = in->globals_taken[1] = false;
 	return 0;
@@ -264,7 +306,7 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 	}
 	if (in->ahead.vars_failed) {
 		in->ahead.vars_failed = false;
-		*err = in->ahead.err;
+		*err = in->ahead.vars_err;
 		return -1;
 	}
 	if (read_debug_vars(in, err))

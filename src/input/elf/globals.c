@@ -480,7 +480,10 @@ static int check_span(const char *path, const struct vars *vars, struct ll_error
 	return 0;
 }
 
-/* Both aggregates from the variables collect() found (the symbol table's strings live on in ELF). */
+/*
+ * Both aggregates from the variables collect() found and sorted (the
+ * symbol table's strings live on in ELF).
+ */
 static void build_both(const char *path, struct vars vars[NR_KINDS], unsigned cl,
 		       const struct ll_variables *debug, struct ll_globals *out)
 {
@@ -492,7 +495,6 @@ static void build_both(const char *path, struct vars vars[NR_KINDS], unsigned cl
 	for (int k = 0; k < NR_KINDS; k++) {
 		if (!vars[k].n)
 			continue;
-		qsort(vars[k].v, vars[k].n, sizeof(*vars[k].v), var_cmp);
 		out->rc[k] = check_span(path, &vars[k], &out->err[k]);
 		if (!out->rc[k])
 			out->layout[k] = build(&vars[k], cl, names[k], &ix);
@@ -500,28 +502,64 @@ static void build_both(const char *path, struct vars vars[NR_KINDS], unsigned cl
 	free(ix.v);
 }
 
+struct ll_globals_symbols {
+	const char *path;		/* the caller's */
+	int fd;
+	Elf *elf;			/* holds the symbol names VARS point to */
+	struct vars vars[NR_KINDS];	/* each in address order */
+};
+
+int ll_globals_symbols_read(const char *path, struct ll_globals_symbols **out,
+			    struct ll_error *err)
+{
+	struct ll_globals_symbols *syms = xcalloc(1, sizeof(*syms));
+	int rc;
+
+	*out = syms;
+	syms->path = path;
+	elf_version(EV_CURRENT);
+	syms->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (syms->fd < 0)
+		return ll_fail(err, "%s: %s", path, strerror(errno));
+	syms->elf = elf_begin(syms->fd, ELF_C_READ_MMAP, NULL);
+	if (!syms->elf || elf_kind(syms->elf) != ELF_K_ELF)
+		return ll_fail(err, "%s: global variables need an ELF file with a symbol table",
+			       path);
+	rc = collect(syms->elf, path, syms->vars, err);
+	for (int k = 0; k < NR_KINDS && !rc; k++)
+		if (syms->vars[k].n)
+			qsort(syms->vars[k].v, syms->vars[k].n, sizeof(*syms->vars[k].v), var_cmp);
+	return rc;
+}
+
+void ll_globals_symbols_build(struct ll_globals_symbols *syms, unsigned cl,
+			      const struct ll_variables *debug, struct ll_globals *out)
+{
+	memset(out, 0, sizeof(*out));
+	build_both(syms->path, syms->vars, cl, debug, out);
+}
+
+void ll_globals_symbols_release(struct ll_globals_symbols *syms)
+{
+	if (!syms)
+		return;
+	for (int k = 0; k < NR_KINDS; k++)
+		free(syms->vars[k].v);
+	if (syms->fd >= 0)
+		ll_elf_close(syms->elf, syms->fd);
+	free(syms);
+}
+
 int ll_globals_read(const char *path, unsigned cl, const struct ll_variables *debug,
 		    struct ll_globals *out, struct ll_error *err)
 {
-	struct vars vars[NR_KINDS] = { { 0 } };
-	Elf *elf;
-	int fd, rc;
+	struct ll_globals_symbols *syms;
+	int rc = ll_globals_symbols_read(path, &syms, err);
 
 	memset(out, 0, sizeof(*out));
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ll_fail(err, "%s: %s", path, strerror(errno));
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF)
-		rc = ll_fail(err, "%s: global variables need an ELF file with a symbol table", path);
-	else
-		rc = collect(elf, path, vars, err);
 	if (!rc)
-		build_both(path, vars, cl, debug, out);
-	for (int k = 0; k < NR_KINDS; k++)
-		free(vars[k].v);
-	ll_elf_close(elf, fd);
+		ll_globals_symbols_build(syms, cl, debug, out);
+	ll_globals_symbols_release(syms);
 	return rc;
 }
 

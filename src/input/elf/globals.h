@@ -59,6 +59,20 @@ int ll_globals_read(const char *path, unsigned cl, const struct ll_variables *de
 		    struct ll_globals *out, struct ll_error *err);
 
 /*
+ * ll_globals_read() in two steps, so that the symbol table can be read
+ * (and sorted) before the debug variables are known: read PATH's symbols
+ * into *OUT (always set: release it, whatever is returned; PATH must
+ * outlive it), then build both aggregates from them with DEBUG. Returns
+ * 0, or -1 with ERR set as ll_globals_read() does.
+ */
+struct ll_globals_symbols;
+int ll_globals_symbols_read(const char *path, struct ll_globals_symbols **out,
+			    struct ll_error *err);
+void ll_globals_symbols_build(struct ll_globals_symbols *syms, unsigned cl,
+			      const struct ll_variables *debug, struct ll_globals *out);
+void ll_globals_symbols_release(struct ll_globals_symbols *syms);
+
+/*
  * The aggregate WHICH (LL_GLOBALS_NAME or LL_PERCPU_NAME) of G into *OUT,
  * the caller's now (NULL: no such variables; G no longer holds it), or -1
  * with ERR set when it cannot be made.
