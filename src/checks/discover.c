@@ -85,8 +85,9 @@ static const struct hot_type {
 
 static bool audit_write_hot(const char *type)
 {
-	/* "volatile atomic_t" and the like: look past qualifiers. */
-	while (strncmp(type, "volatile ", 9) == 0 || strncmp(type, "_Atomic ", 8) == 0)
+	/* "volatile atomic_t" and the like: look past qualifiers (the first byte first). */
+	while ((type[0] == 'v' && strncmp(type, "volatile ", 9) == 0) ||
+	       (type[0] == '_' && strncmp(type, "_Atomic ", 8) == 0))
 		type += type[0] == 'v' ? 9 : 8;
 	/*
 	 * The length and first byte before the bytes: --audit='*' asks this
