@@ -228,7 +228,7 @@ struct chunk {
 };
 
 /* Chunks per thread: enough that the last one to finish waits little. */
-#define CHUNKS_PER_THREAD 32
+#define CHUNKS_PER_THREAD 128
 
 /*
  * The last producer string inline_name_max() judged, and its verdict: a
