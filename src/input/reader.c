@@ -36,18 +36,20 @@ struct ll_input {
 	bool have_globals, globals_taken[2];
 	/*
 	 * ll_input_globals_ahead(): GLOBALS read on a thread of its own, the
-	 * symbol table while this thread reads the debug variables, the
-	 * aggregates once it has them (VARS_READY under LOCK).
+	 * symbol table first. The debug variables next, by that thread too
+	 * where the format says they share nothing with a lookup (VARS_HERE);
+	 * else this thread reads them and says so (VARS_READY under LOCK).
 	 */
 	struct {
 		pthread_t thread;
 		bool running;
+		bool vars_here;
 		bool vars_failed;	/* the debug variables' error is VARS_ERR, to report */
 		struct ll_error vars_err;
 		unsigned cacheline;
 		pthread_mutex_t lock;
 		pthread_cond_t ready;
-		bool vars_ready, vars_ok;
+		bool vars_ready;
 		/* the thread's: its result, and whether it built GLOBALS */
 		int rc;
 		bool built;
@@ -173,34 +175,31 @@ static int read_debug_vars(struct ll_input *in, struct ll_error *err)
 	return 0;
 }
 
+/* Wait until the main thread has read the debug variables (or failed to). */
+static void wait_for_debug_vars(struct ll_input *in)
+{
+	pthread_mutex_lock(&in->ahead.lock);
+	while (!in->ahead.vars_ready)
+		pthread_cond_wait(&in->ahead.ready, &in->ahead.lock);
+	pthread_mutex_unlock(&in->ahead.lock);
+}
+
 static void *read_globals_ahead(void *arg)
 {
 	struct ll_input *in = arg;
 	struct ll_globals_symbols *syms;
-	bool vars_ok;
 
 	in->ahead.rc = ll_globals_symbols_read(in->path, &syms, &in->ahead.err);
-	pthread_mutex_lock(&in->ahead.lock);
-	while (!in->ahead.vars_ready)
-		pthread_cond_wait(&in->ahead.ready, &in->ahead.lock);
-	vars_ok = in->ahead.vars_ok;
-	pthread_mutex_unlock(&in->ahead.lock);
-	if (!in->ahead.rc && vars_ok) {
+	if (in->ahead.vars_here)
+		in->ahead.vars_failed = read_debug_vars(in, &in->ahead.vars_err) != 0;
+	else
+		wait_for_debug_vars(in);
+	if (!in->ahead.rc && !in->ahead.vars_failed) {
 		ll_globals_symbols_build(syms, in->ahead.cacheline, &in->debug_vars, &in->globals);
 		in->ahead.built = true;
 	}
 	ll_globals_symbols_release(syms);
 	return NULL;
-}
-
-/* The debug variables are read (or failed, OK false): the thread may build. */
-static void debug_vars_ready(struct ll_input *in, bool ok)
-{
-	pthread_mutex_lock(&in->ahead.lock);
-	in->ahead.vars_ready = true;
-	in->ahead.vars_ok = ok;
-	pthread_cond_signal(&in->ahead.ready);
-	pthread_mutex_unlock(&in->ahead.lock);
 }
 
 void ll_input_globals_ahead(struct ll_input *in)
@@ -209,50 +208,51 @@ void ll_input_globals_ahead(struct ll_input *in)
 		return;
 	in->ahead.cacheline = ll_input_arch_cacheline(in);
 	in->ahead.vars_ready = in->ahead.built = false;
+	/* Converting the listing's ~48,000 variables took ~6 ms of this thread, beside an idle core. */
+	in->ahead.vars_here = !in->have_debug_vars && in->ops->variables_alone &&
+			      in->ops->variables_alone(in->state);
 	pthread_mutex_init(&in->ahead.lock, NULL);
 	pthread_cond_init(&in->ahead.ready, NULL);
 	/* The symbol table needs nothing of the debug format: read while it is. */
 	in->ahead.running = pthread_create(&in->ahead.thread, NULL, read_globals_ahead, in) == 0;
+	if (!in->ahead.running) {
+		pthread_mutex_destroy(&in->ahead.lock);
+		pthread_cond_destroy(&in->ahead.ready);
+		return;	/* the globals query reads them all */
+	}
+	if (in->ahead.vars_here)
+		return;
 	/*
 	 * A failure is the globals query's to report, after the lookup's
 	 * own: kept, since the reader gave up the listing's variables in
 	 * reading them.
 	 */
 	in->ahead.vars_failed = read_debug_vars(in, &in->ahead.vars_err) != 0;
-	if (in->ahead.running) {
-		debug_vars_ready(in, !in->ahead.vars_failed);
-		return;
-	}
-	pthread_mutex_destroy(&in->ahead.lock);
-	pthread_cond_destroy(&in->ahead.ready);
+	pthread_mutex_lock(&in->ahead.lock);
+	in->ahead.vars_ready = true;
+	pthread_cond_signal(&in->ahead.ready);
+	pthread_mutex_unlock(&in->ahead.lock);
 }
 
-/* What the thread of ll_input_globals_ahead() read, as ll_globals_read() returns it. */
-static int join_globals_ahead(struct ll_input *in, struct ll_error *err)
+/* The thread of ll_input_globals_ahead() done: GLOBALS are read, or RC and ERR say why not. */
+static void join_globals_ahead(struct ll_input *in)
 {
 	pthread_join(in->ahead.thread, NULL);
 	in->ahead.running = false;
 	pthread_mutex_destroy(&in->ahead.lock);
 	pthread_cond_destroy(&in->ahead.ready);
-	if (in->ahead.rc) {
-		*err = in->ahead.err;
-		return -1;
-	}
 	if (!in->ahead.built)
-		return 0;	/* the debug variables failed: that is the error to report */
+		return;
 	in->have_globals = true;
 	in->globals_taken[0] = in->globals_taken[1] = false;
-	return 0;
 }
 
 void ll_input_close(struct ll_input *in)
 {
-	struct ll_error ignored;
-
 	if (!in)
 		return;
 	if (in->ahead.running)
-		(void)join_globals_ahead(in, &ignored);
+		join_globals_ahead(in);
 	if (in->ops)
 		in->ops->close(in->state);
 	ll_variables_release(&in->debug_vars);
@@ -304,9 +304,17 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 		r->detail = xstrdup("there are global " LL_GLOBALS_NAME " and global " LL_PERCPU_NAME);
 		return 0;
 	}
+	if (in->ahead.running)
+		join_globals_ahead(in);
+	/* The variables' error first, as when they were read before the symbol table. */
 	if (in->ahead.vars_failed) {
 		in->ahead.vars_failed = false;
 		*err = in->ahead.vars_err;
+		return -1;
+	}
+	if (in->ahead.rc) {
+		in->ahead.rc = 0;
+		*err = in->ahead.err;
 		return -1;
 	}
 	if (read_debug_vars(in, err))
@@ -318,8 +326,6 @@ static int lookup_globals(struct ll_input *in, const struct ll_query *q,
 	 */
 	int kind = strcmp(q->name, LL_PERCPU_NAME) == 0;	/* ll_globals' index */
 
-	if (in->ahead.running && join_globals_ahead(in, err))
-		return -1;
 	if (!in->have_globals || in->globals_taken[kind]) {
 		ll_globals_release(&in->globals);
 		in->have_globals = false;

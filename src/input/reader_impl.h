@@ -44,6 +44,12 @@ struct ll_input_ops {
 	 */
 	int (*variables)(void *state, struct ll_variables *out, struct ll_error *err);
 	/*
+	 * Optional (NULL: never): whether variables() may run now on another
+	 * thread, beside lookup(): it would read and write nothing a lookup
+	 * does (the listing read every variable, and left libdw none).
+	 */
+	bool (*variables_alone)(void *state);
+	/*
 	 * Optional (NULL: the format has no code to read): the static access
 	 * evidence of each of STRUCTS (N of them) from the image's machine
 	 * code, into OUT[i] (input/access/access.h).

@@ -207,6 +207,7 @@ const struct ll_input_ops ll_dwarf_input_ops = {
 	.lookup = reader_lookup,
 	.list = dwarf_list,
 	.variables = reader_variables,
+	.variables_alone = reader_variables_alone,
 	.access = dwarf_access,
 	.access_all = dwarf_access_all,
 };

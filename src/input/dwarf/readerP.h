@@ -555,6 +555,7 @@ int reader_lookup(void *reader, const struct ll_query *queries, size_t n,
 
 /* reader_globals.c */
 int reader_variables(void *state, struct ll_variables *out, struct ll_error *err);
+bool reader_variables_alone(void *state);
 
 /* ---- read per member by several parts: inline, as in one file --------- */
 

@@ -106,6 +106,28 @@ static void merge_variables(struct ll_variables *a, struct ll_variables *b,
 	memset(b, 0, sizeof(*b));
 }
 
+/* Whether the listing's variables are all there is to read (reader_variables()'s first branch). */
+static bool listed_variables_only(const struct ll_dwarf_input *in)
+{
+	if (in->nr_parts != 1 || !in->parts[0].variables_known ||
+	    in->parts[0].src.dwarf != in->dwarf)
+		return false;
+	for (size_t i = 0; i < in->parts[0].nr_variables; i++)
+		if (!in->parts[0].variables[i].raw)
+			return false;
+	return true;
+}
+
+/*
+ * reader_variables() then only converts the listing's variables (the
+ * part's, which no lookup reads): no libdw, no sparse image, nothing a
+ * lookup shares.
+ */
+bool reader_variables_alone(void *state)
+{
+	return listed_variables_only(state);
+}
+
 int reader_variables(void *state, struct ll_variables *out, struct ll_error *err)
 {
 	struct ll_dwarf_input *in = state;
