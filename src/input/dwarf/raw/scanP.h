@@ -162,6 +162,10 @@ struct distinct {
 	struct distinct_key *keys;
 	size_t nr_keys;
 	struct ll_slots at;	/* over keys, by their hash */
+	/* scan_keep_distinct()'s: one unit's hits' keys, before they are probed */
+	struct distinct_key *pending;
+	bool *pending_keyed;
+	size_t cap_pending;
 };
 
 /* What every hit of one unit shares. */
