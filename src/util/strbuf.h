@@ -50,10 +50,13 @@ void sb_release(struct strbuf *sb);
  * UTF-8 spelt as C does (\n, \t, \r, else \xNN), so no escape sequence,
  * bell or carriage return reaches a terminal, no newline forges a
  * diagnostic line, and a name survives JSON (a baseline). sb_add_escaped appends
- * S so; ll_escape_in_place replaces *S by its escaped copy when it needs one.
+ * S so; ll_escape_in_place replaces *S by its escaped copy when it needs one;
+ * ll_escaped_dup returns a copy of S, escaped (one pass over S where it
+ * needs nothing).
  */
 void sb_add_escaped(struct strbuf *sb, const char *s);
 void ll_escape_in_place(char **s);
+char *ll_escaped_dup(const char *s);
 /*
  * The one UTF-8 validator: bytes of the well-formed character at S (AVAIL
  * bytes there; 1 for ASCII), 0 if none (RFC 3629: no overlong form, no

@@ -5,7 +5,8 @@
  * sb_vaddf(), which now formats into the room already there, must give
  * what vsnprintf() gives whether or not the text fits that room.
  * ll_escape_in_place() must keep printable ASCII (the same pointer: no
- * copy) and escape every control byte and DEL wherever it sits. The
+ * copy) and escape every control byte and DEL wherever it sits;
+ * ll_escaped_dup() must give what a copy escaped in place gives. The
  * huge-page helpers (src/util/huge_page.c) must give aligned whole huge
  * pages that carry the kernel's advice, and refuse a size that overflows.
  * sb_add_hex() writes what "%02x" writes. The slot table
@@ -157,6 +158,15 @@ START_TEST(test_escape_keeps_printable)
 	ll_escape_in_place(&s);
 	ck_assert_ptr_eq(s, before);
 	ck_assert_str_eq(s, "struct list_head next; /* fs/file_table.c */ ~!@#$%^&*()");
+	char *dup = ll_escaped_dup(s);
+
+	ck_assert_ptr_ne(dup, s);
+	ck_assert_str_eq(dup, s);
+	free(dup);
+	/* Valid UTF-8 is kept; an invalid byte is spelt \xNN, as in place. */
+	dup = ll_escaped_dup("caf\xc3\xa9 \xff");
+	ck_assert_str_eq(dup, "caf\xc3\xa9 \\xff");
+	free(dup);
 	free(s);
 }
 END_TEST
@@ -178,6 +188,10 @@ START_TEST(test_escape_every_position)
 			ck_assert_str_ne(s, raw);
 			for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 				ck_assert(*p >= 0x20 && *p != 0x7f);
+			char *dup = ll_escaped_dup(raw);
+
+			ck_assert_str_eq(dup, s);
+			free(dup);
 			free(s);
 		}
 }

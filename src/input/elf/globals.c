@@ -336,23 +336,15 @@ static bool symbol_name_unique(const struct symbol_names *sn, const char *name)
 }
 
 /*
- * A copy of S escaped as ll_input_lookup() escapes every model's strings
- * (ll_escape_in_place()): done here, on the threads that fill the members
- * and while each copy is still in cache, not afterwards on the main
- * thread over ~40,000 members (struct ll_lookup_result's ESCAPED).
+ * Every string is escaped as ll_input_lookup() escapes every model's
+ * (ll_escaped_dup()), here on the threads that fill the members, not
+ * afterwards on the main thread over ~40,000 members (struct
+ * ll_lookup_result's ESCAPED).
  */
-static char *escaped_dup(const char *s)
-{
-	char *copy = xstrdup(s);
-
-	ll_escape_in_place(&copy);
-	return copy;
-}
-
 static void annotate(struct ll_member *m, const struct ll_variable *d)
 {
-	m->type = escaped_dup(d->type ? d->type : "");
-	m->decl.file = d->decl.file ? escaped_dup(d->decl.file) : NULL;
+	m->type = ll_escaped_dup(d->type ? d->type : "");
+	m->decl.file = d->decl.file ? ll_escaped_dup(d->decl.file) : NULL;
 	m->decl.line = d->decl.line;
 	m->decl.column = d->decl.column;
 }
@@ -381,7 +373,7 @@ static void *fill_members(void *arg)
 		struct ll_member *m = &f->members[i];
 
 		memset(m, 0, sizeof(*m));
-		m->name = escaped_dup(v->name);
+		m->name = ll_escaped_dup(v->name);
 		m->path = xstrdup(m->name);
 		m->section = v->section ? xstrdup(v->section) : NULL;
 		m->offset = v->addr - f->first;
@@ -409,7 +401,7 @@ static struct ll_struct *build(const struct vars *vars, unsigned cl, const char 
 	size_t *keep = xmalloc((vars->n ? vars->n : 1) * sizeof(*keep)), nr = 0;
 
 	s->kind = LL_GLOBALS;
-	s->name = escaped_dup(name);
+	s->name = ll_escaped_dup(name);
 	s->alignment = PAGE;
 	s->cacheline = cl;
 	s->origin = first;	/* the address offset 0 stands for */
