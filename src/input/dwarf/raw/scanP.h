@@ -297,6 +297,7 @@ struct worker {
 	struct seen_name *seen;		/* in the order met */
 	size_t nr_seen;
 	struct ll_slots seen_at;	/* into seen, by offset */
+	size_t seen_last;		/* the seen name met last: its successor is the guess */
 	char **names;
 	size_t nr_names, cap_names;
 	struct ll_scan_posting *posts;	/* in->by_unit */

@@ -318,12 +318,27 @@ static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_
 	/* As read_string(): a section ending in a NUL holds one after every offset. */
 	if (str_off >= size || (str[size - 1] != 0 && !memchr(str + str_off, 0, size - str_off)))
 		return false;
+	/*
+	 * Units include the same headers in the same order: the name met
+	 * after the last one is, ~85% of the time (6.12 image), the one met
+	 * after it the first time, the next in SEEN. Checked before the
+	 * probe, whose slot and entry are out of cache (~10^6 names met).
+	 */
+	size_t i = w->seen_last + 1;
+
+	if (i < w->nr_seen && w->seen[i].off == str_off) {
+		w->seen_last = i;
+		*id = w->seen[i].id;
+		add_posting(w, *id);
+		return w->seen[i].captured;
+	}
 	/* Room for one more before the probe (a rehash moves every slot); a listing meets ~40,000. */
 	ll_slots_reserve(&w->seen_at, w->nr_seen < 2048 ? 2048 : w->nr_seen + 1, seen_hash, w);
-	size_t at = ll_slots_first(&w->seen_at, ll_hash_u64(str_off)), i;
+	size_t at = ll_slots_first(&w->seen_at, ll_hash_u64(str_off));
 
 	for (; (i = ll_slots_get(&w->seen_at, at)); at = ll_slots_next(&w->seen_at, at))
 		if (w->seen[i - 1].off == str_off) {
+			w->seen_last = i - 1;
 			*id = w->seen[i - 1].id;
 			add_posting(w, *id);
 			return w->seen[i - 1].captured;
@@ -335,6 +350,7 @@ static bool collect_name(struct worker *w, uint64_t str_off, const char *inline_
 	w->seen = xgrow(w->seen, w->nr_seen, sizeof(*w->seen));
 	seen = &w->seen[w->nr_seen];
 	*seen = (struct seen_name){ str_off, (uint32_t)(w->nr_names - 1), captured_name(w, name) };
+	w->seen_last = w->nr_seen;
 	ll_slots_put(&w->seen_at, at, w->nr_seen++);
 	*id = seen->id;
 	add_posting(w, *id);
