@@ -206,6 +206,7 @@ struct members_memo {
 	} *v;
 	size_t n;
 	struct ll_slots at;	/* into v, by raw and nr */
+	size_t last;		/* the entry met last: its successor is the guess */
 };
 
 /* A .debug_str offset whose name a collect_all scan has: names[id]. */
@@ -694,15 +695,25 @@ static inline uint64_t members_memo_hash(uint64_t raw, uint32_t nr)
 	return ll_hash_u64(raw ^ nr);
 }
 
-/* The members hash M remembers for the offsets' hash RAW of NR members. */
-static inline bool members_memo_find(const struct members_memo *m, uint64_t raw, uint32_t nr,
+/*
+ * The members hash M remembers for the offsets' hash RAW of NR members.
+ * Units define their headers' structs in the same order: the entry after
+ * the one met last is tried first, as collect_name() does for names.
+ */
+static inline bool members_memo_find(struct members_memo *m, uint64_t raw, uint32_t nr,
 				     uint64_t *members_hash)
 {
-	size_t i;
+	size_t i = m->last + 1;
 
+	if (i < m->n && m->v[i].raw == raw && m->v[i].nr == nr) {
+		m->last = i;
+		*members_hash = m->v[i].members_hash;
+		return true;
+	}
 	for (size_t at = ll_slots_first(&m->at, members_memo_hash(raw, nr));
 	     (i = ll_slots_get(&m->at, at)); at = ll_slots_next(&m->at, at))
 		if (m->v[i - 1].raw == raw && m->v[i - 1].nr == nr) {
+			m->last = i - 1;
 			*members_hash = m->v[i - 1].members_hash;
 			return true;
 		}

@@ -220,5 +220,6 @@ void scan_members_memo_add(struct members_memo *m, uint64_t raw, uint32_t nr,
 	ll_slots_reserve(&m->at, m->n < 32 ? 32 : m->n + 1, members_memo_hash_of, m);
 	m->v = xgrow(m->v, m->n, sizeof(*m->v));
 	m->v[m->n] = (struct members_memo_entry){ raw, members_hash, nr };
+	m->last = m->n;
 	ll_slots_add(&m->at, members_memo_hash(raw, nr), m->n++);
 }
