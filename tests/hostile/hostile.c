@@ -44,6 +44,12 @@ struct Q_ESCAPE_NAME_Q g_escape;
 /* A symbol named apart from its DWARF name: becomes ESC ] 2 ; ... BEL in the symbol table. */
 int g_asm_named __asm__("Q_ESCVAR_NAME_Q");
 
+/* A lock-like variable in a read-mostly section whose name carries ESC ] 0 ; ... BEL. */
+typedef struct {
+	int counter;
+} atomic_t;
+atomic_t g_rm_count __attribute__((section(".Q_READ_MOSTLY_SECTION_Q"))) = { 1 };
+
 int main(void)
 {
 	return 0;

@@ -50,6 +50,7 @@ NAMES = {
     b"Q_NEWLINE_MEMBER_Q": b"m\nf.c:9:9: error:x",
     b"Q_UTF8_Q": b"\xffbad\xc3(\xe0z",
     b"Q_ESCVAR_NAME_Q": b"g\x1b]2;VAR\x07abcdef",
+    b".Q_READ_MOSTLY_SECTION_Q": b".read_mostly\x1b]0;PWN\x07xxxx",
 }
 # placeholders in the binary more than once: a symbol's name is also its DW_AT_linkage_name
 COPIES = {b"Q_ESCVAR_NAME_Q": 2}
@@ -95,7 +96,8 @@ def check_completion(tap, tool, exe, workdir):
     victim = os.path.join(workdir, "completion-cwd")
     shutil.rmtree(victim, ignore_errors=True)
     os.makedirs(victim)
-    for cur, want in (("", ["conn", "plain_struct", "utf8_conn"]), ("pl", ["plain_struct"]),
+    for cur, want in (("", ["atomic_t", "conn", "plain_struct", "utf8_conn"]),
+                      ("pl", ["plain_struct"]),
                       ("$(", []), ("a`", [])):
         script = (
             'source "$1"\n'
@@ -156,6 +158,10 @@ def check_escapes(tap, tool, exe, workdir):
     p = run([tool, odd, "struct", esc_name])
     tap.ok(b"struct \\x1b]0;OWNED\\x07abcde {" in p.stdout and b"int m\\nf.c:9:9" in p.stdout,
            "escaped names are spelt \\x1b, \\x07, \\n", p.stdout[:300])
+    p = run([tool, "--audit=variables", odd])
+    tap.ok(p.returncode == 0 and b"g_rm_count" in p.stdout and
+           b".read_mostly\\x1b]0;PWN\\x07xxxx" in p.stdout and not has_control(p.stdout),
+           "--audit names a read-mostly section by its escaped name", p.stdout[:600])
     p = run([tool, odd, "global", "variables"])
     tap.ok(b"g\\x1b]2;VAR\\x07abcdef" in p.stdout and
            b"struct \\x1b]0;OWNED\\x07abcde g_escape" in p.stdout,

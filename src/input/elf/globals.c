@@ -375,7 +375,7 @@ static void *fill_members(void *arg)
 		memset(m, 0, sizeof(*m));
 		m->name = ll_escaped_dup(v->name);
 		m->path = xstrdup(m->name);
-		m->section = v->section ? xstrdup(v->section) : NULL;
+		m->section = v->section ? ll_escaped_dup(v->section) : NULL;
 		m->offset = v->addr - f->first;
 		m->size = v->size;
 		m->alignment = 1;
