@@ -208,7 +208,7 @@ void ll_input_globals_ahead(struct ll_input *in)
 		return;
 	in->ahead.cacheline = ll_input_arch_cacheline(in);
 	in->ahead.vars_ready = in->ahead.built = false;
-	/* Converting the listing's ~48,000 variables held this thread's lookup back ~6-10 ms. */
+	/* Converting the listing's ~48,000 variables held this lookup back (bench/RESULTS.md). */
 	in->ahead.vars_here = !in->have_debug_vars && in->ops->variables_alone &&
 			      in->ops->variables_alone(in->state);
 	pthread_mutex_init(&in->ahead.lock, NULL);

@@ -249,9 +249,9 @@ struct producer_memo {
 #define WORD_CHAIN_MAX 4
 /*
  * Both memos below are keyed by DIE, so they only ever hit within one
- * unit: small enough to stay in cache beside the unit's bytes. At 4096
- * slots their probes missed the cache so often that they were a sixth of
- * --contains' member reading and most of --audit's (bench/RESULTS.md).
+ * unit: small enough to stay in cache beside the unit's bytes. Larger,
+ * their probes missed it, most of the member filter's time
+ * (bench/RESULTS.md).
  */
 #define WORD_CHAIN_SLOTS 512
 #define NEED_MEMO_SLOTS 256
