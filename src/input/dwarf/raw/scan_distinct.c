@@ -136,11 +136,6 @@ static bool distinct_key_of(struct worker *w, struct unit_lines *ul, const struc
 }
 
 /*
- * in->distinct, once a unit's walk succeeded: drop its hits [FROM, end)
- * that this thread has seen the like of, and typedefs of named types
- * (settled, no declaration: they name nothing a lookup wants).
- */
-/*
  * The keys of hits [FROM, end) into D's pending ones, each one's slot
  * asked for ahead of the probes: a thread's table (~13,000 keys on the
  * 6.12 image) is out of cache by the next unit, and a probe per hit
@@ -175,6 +170,11 @@ static void pending_keys(struct worker *w, struct unit_lines *ul, size_t from)
 	}
 }
 
+/*
+ * in->distinct, once a unit's walk succeeded: drop its hits [FROM, end)
+ * that this thread has seen the like of, and typedefs of named types
+ * (settled, no declaration: they name nothing a lookup wants).
+ */
 void scan_keep_distinct(struct worker *w, const struct ll_scan_unit *u, struct unit_lines *ul,
 			size_t from)
 {
