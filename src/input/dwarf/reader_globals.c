@@ -106,26 +106,28 @@ static void merge_variables(struct ll_variables *a, struct ll_variables *b,
 	memset(b, 0, sizeof(*b));
 }
 
-/* Whether the listing's variables are all there is to read (reader_variables()'s first branch). */
-static bool listed_variables_only(const struct ll_dwarf_input *in)
+/* Whether a listing found the candidates: reader_variables() reads only those. */
+static bool variables_listed(const struct ll_dwarf_input *in)
 {
-	if (in->nr_parts != 1 || !in->parts[0].variables_known ||
-	    in->parts[0].src.dwarf != in->dwarf)
+	return in->nr_parts == 1 && in->parts[0].variables_known &&
+	       in->parts[0].src.dwarf == in->dwarf;
+}
+
+/*
+ * With every listed variable read whole by the scan, reader_variables()
+ * only converts them (the part's, which no lookup reads): no libdw, no
+ * sparse image, nothing a lookup shares.
+ */
+bool reader_variables_alone(void *state)
+{
+	const struct ll_dwarf_input *in = state;
+
+	if (!variables_listed(in))
 		return false;
 	for (size_t i = 0; i < in->parts[0].nr_variables; i++)
 		if (!in->parts[0].variables[i].raw)
 			return false;
 	return true;
-}
-
-/*
- * reader_variables() then only converts the listing's variables (the
- * part's, which no lookup reads): no libdw, no sparse image, nothing a
- * lookup shares.
- */
-bool reader_variables_alone(void *state)
-{
-	return listed_variables_only(state);
 }
 
 int reader_variables(void *state, struct ll_variables *out, struct ll_error *err)
@@ -145,8 +147,7 @@ int reader_variables(void *state, struct ll_variables *out, struct ll_error *err
 
 	memset(out, 0, sizeof(*out));
 	/* A listing found the candidates: only those are read, not every DIE. */
-	if (in->nr_parts == 1 && in->parts[0].variables_known &&
-	    in->parts[0].src.dwarf == in->dwarf) {
+	if (variables_listed(in)) {
 		raw_variables(in, in->parts[0].variables, in->parts[0].nr_variables, &raw, &rest,
 			      &nr_rest);
 		drop_listed_variables(&in->parts[0]);
