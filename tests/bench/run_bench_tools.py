@@ -25,26 +25,59 @@ REVISION = os.path.join(TOP, "bench", "revision")
 run = functools.partial(lib.run, input="")
 
 
-def debug_info_size(path):
-    """.debug_info's size as readelf reports it, or None."""
+def debug_info_span(path):
+    """.debug_info's file offset and size as readelf reports them, or (None, None)."""
     p = run(["readelf", "-SW", path])
-    m = re.search(r"\] \.debug_info\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)", p.stdout)
-    return int(m.group(1), 16) if m else None
+    m = re.search(r"\] \.debug_info\s+\S+\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+)", p.stdout)
+    return (int(m.group(1), 16), int(m.group(2), 16)) if m else (None, None)
+
+
+def grow_debug_info(elf, path):
+    """ELF64 little-endian ELF's .debug_info header edited to end a page past the file."""
+    p = run(["readelf", "-SW", path])
+    m = re.search(r"\[\s*(\d+)\] \.debug_info\s", p.stdout)
+    shoff = int.from_bytes(elf[0x28:0x30], "little")
+    shentsize = int.from_bytes(elf[0x3a:0x3c], "little")
+    at = shoff + int(m.group(1)) * shentsize
+    off = int.from_bytes(elf[at + 0x18:at + 0x20], "little")
+    elf[at + 0x20:at + 0x28] = (len(elf) - off + 4096).to_bytes(8, "little")
 
 
 def check_floor(tap, floor, binary, workdir):
-    want = debug_info_size(binary)
+    off, want = debug_info_span(binary)
+    page = os.sysconf("SC_PAGE_SIZE")
+    pages = (off % page + want + page - 1) // page if want else None
     for j in ("1", "2", "3"):
         p = run([floor, "-j", j, binary])
         tap.ok(p.returncode == 0 and want and
                p.stdout == f"{want} bytes of .debug_info read on {j} threads\n",
                f"floor -j {j} reads all {want} bytes of .debug_info", p.stdout + p.stderr)
+        # The page floor: every page the section spans, each touched once.
+        p = run([floor, "-j", j, "--map", binary])
+        tap.ok(p.returncode == 0 and want and p.stdout ==
+               f"{want} bytes of .debug_info mapped, {pages} pages touched on {j} threads\n",
+               f"floor -j {j} --map touches each of the {pages} pages once", p.stdout + p.stderr)
+    # .debug_info said to run past the end of the file: a short read, and no
+    # mapping past the end (its touch would be a SIGBUS).
+    cut = os.path.join(workdir, "cut")
+    with open(binary, "rb") as f:
+        elf = bytearray(f.read())
+    grow_debug_info(elf, binary)
+    with open(cut, "wb") as g:
+        g.write(elf)
+    for argv in ([floor, cut], [floor, "--map", cut]):
+        p = run(argv)
+        tap.ok(p.returncode == 2 and p.stdout == "" and
+               p.stderr == f"floor: {cut}: .debug_info runs past the end of the file\n",
+               f"{' '.join(argv[1:-1]) or 'pread'} on a .debug_info past the end of the file: one line, exit 2",
+               p.stderr)
     text = os.path.join(workdir, "not-elf")
     with open(text, "w") as f:
         f.write("not an ELF file\n")
     for argv, what in (([floor, text], "a file that is not ELF"),
                        ([floor, os.path.join(workdir, "absent")], "a missing file"),
-                       ([floor, "-j", "0", binary], "-j 0")):
+                       ([floor, "-j", "0", binary], "-j 0"),
+                       ([floor, "--map"], "--map and no file")):
         p = run(argv)
         tap.ok(p.returncode == 2 and p.stdout == "" and p.stderr.count("\n") == 1,
                f"floor on {what}: one line, exit 2", p.stderr)
