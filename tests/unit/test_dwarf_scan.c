@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../../src/input/dwarf/ctype_name.h"
+#include "../../src/input/dwarf/raw/name_index.h"
 #include "../../src/input/dwarf/raw/scan.h"
 #include "dwarf_fixture.h"
 
@@ -1101,6 +1102,88 @@ START_TEST(test_words_reach)
 }
 END_TEST
 
+/* What ll_name_index_mark_str_tails() must say of NAME: memmem() over STR, name and NUL. */
+static bool tail_by_memmem(const char *str, size_t size, const char *name)
+{
+	return size && memmem(str, size, name, strlen(name) + 1) != NULL;
+}
+
+/*
+ * ENTRIES' flags after the marking, against memmem() on each name; an
+ * entry marked before stays marked. Returns how many were marked.
+ */
+static size_t check_tails(struct ll_index_entry *entries, size_t n, const char *str, size_t size,
+			  const bool *before)
+{
+	size_t marked = 0;
+
+	ll_name_index_mark_str_tails(entries, n, str, size);
+	for (size_t i = 0; i < n; i++) {
+		bool want = before[i] || tail_by_memmem(str, size, entries[i].name);
+		bool got = (entries[i].flags & LL_INDEX_IN_STR) != 0;
+
+		ck_assert_msg(got == want, "'%s': marked %d, memmem says %d", entries[i].name, got,
+			      want);
+		marked += got;
+	}
+	return marked;
+}
+
+/*
+ * Names .debug_str holds as a string or its tail, as ld merges them:
+ * whole, as a tail, not followed by the NUL (no tail), at the very start,
+ * the empty name; then random sections and names, with names of few
+ * lengths (the one pass) and of more than STR_TAIL_LENGTHS (one search each).
+ */
+START_TEST(test_str_tails)
+{
+	static const char str[] = "abc\0xyzfoo\0bar\0zfo!";
+	const char *const names[] = { "abc", "foo", "zfo", "ar", "q", "xyzfoo", "bar", "zfo!",
+				      "", "bc", "c", "yzfoo!" };
+	enum { N = sizeof(names) / sizeof(names[0]) };
+	struct ll_index_entry e[N];
+	bool before[N] = { false };
+
+	memset(e, 0, sizeof(e));
+	for (size_t i = 0; i < N; i++)
+		e[i].name = names[i];
+	e[4].flags = LL_INDEX_IN_STR;	/* "q": marked by the scan, stays */
+	before[4] = true;
+	/* abc foo ar q xyzfoo bar "" bc c: "zfo!" has no NUL after it (the section ends). */
+	ck_assert_uint_eq(check_tails(e, N, str, sizeof(str) - 1, before), 9);
+
+	/* The same with no section: nothing more is marked. */
+	memset(e, 0, sizeof(e));
+	for (size_t i = 0; i < N; i++)
+		e[i].name = names[i];
+	ck_assert_uint_eq(check_tails(e, N, str, 0, (bool[N]){ false }), 0);
+
+	unsigned seed = 12345;
+	char buf[4096], name_bytes[64][32];
+	struct ll_index_entry r[64];
+	bool none[64] = { false };
+
+	for (int round = 0; round < 200; round++) {
+		size_t size = 1 + (size_t)(rand_r(&seed) % sizeof(buf));
+		/* Few lengths (up to 5) in most rounds, up to 31 in every fourth. */
+		unsigned longest = round % 4 == 3 ? 31 : 5;
+
+		for (size_t i = 0; i < size; i++)
+			buf[i] = "ab\0"[rand_r(&seed) % 3];
+		memset(r, 0, sizeof(r));
+		for (size_t i = 0; i < 64; i++) {
+			size_t len = (size_t)(rand_r(&seed) % (longest + 1));
+
+			for (size_t k = 0; k < len; k++)
+				name_bytes[i][k] = "ab"[rand_r(&seed) % 2];
+			name_bytes[i][len] = 0;
+			r[i].name = name_bytes[i];
+		}
+		check_tails(r, 64, buf, size, none);
+	}
+}
+END_TEST
+
 static Suite *scan_suite(void)
 {
 	Suite *s = suite_create("dwarf_scan");
@@ -1110,6 +1193,7 @@ static Suite *scan_suite(void)
 	tcase_add_loop_test(t, test_verdicts_match_producers, 0, nr_fixtures);
 	tcase_add_test(t, test_unit_abbrev_by_bytes);
 	tcase_add_test(t, test_words_reach);
+	tcase_add_test(t, test_str_tails);
 	tcase_add_loop_test(t, test_missing_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_collect_all_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_capture_matches_named, 0, nr_fixtures);

@@ -1028,15 +1028,6 @@ static void keep_prescan(struct ll_finder_prescan *pre, const struct ll_scan_inp
 }
 
 /*
- * Whether .debug_str holds NAME as the tail of some string: ld merges
- * string tails, and the scan's "did you mean" meets names there.
- */
-static bool str_has_tail(const struct ll_scan_input *in, const char *name)
-{
-	return in->str_size && memmem(in->str, in->str_size, name, strlen(name) + 1);
-}
-
-/*
  * SEED from a by_unit scan R of IN: names copied, R's units taken. A name
  * only ever written inline (gcc's up to 3 characters) is LL_INDEX_IN_STR
  * when .debug_str holds it anyway; such names are few.
@@ -1046,13 +1037,11 @@ static void make_seed(struct ll_finder_seed *seed, const struct ll_scan_input *i
 {
 	ll_name_index_entries_from_postings(r->postings, r->nr_postings, r->names, r->name_strp,
 					    r->nr_names, &seed->entries, &seed->nr_entries);
-	for (size_t i = 0; i < seed->nr_entries; i++) {
-		struct ll_index_entry *e = &seed->entries[i];
-
-		if (!(e->flags & LL_INDEX_IN_STR) && str_has_tail(in, e->name))
-			e->flags |= LL_INDEX_IN_STR;
-		e->name = xstrdup(e->name);
-	}
+	/* ld merges string tails, and the scan's "did you mean" meets names there. */
+	ll_name_index_mark_str_tails(seed->entries, seed->nr_entries, (const char *)in->str,
+				     in->str_size);
+	for (size_t i = 0; i < seed->nr_entries; i++)
+		seed->entries[i].name = xstrdup(seed->entries[i].name);
 	seed->units = r->units;
 	seed->nr_units = r->nr_units;
 	seed->info_size = in->info_size;

@@ -242,6 +242,106 @@ void ll_name_index_entries_free(struct ll_index_entry *entries, size_t n)
 	free(entries);
 }
 
+/*
+ * ll_name_index_mark_str_tails()'s search: the entries looked for (by
+ * index, with their names' lengths), found by the hash of the name.
+ */
+struct str_tails {
+	struct ll_index_entry *entries;
+	size_t *which, *len;
+	size_t n, left;
+	size_t lengths[STR_TAIL_LENGTHS];	/* the distinct lengths of the names */
+	size_t nr_lengths;
+	struct ll_slots at;
+};
+
+static uint64_t str_tail_hash(const void *ctx, size_t i)
+{
+	const struct str_tails *t = ctx;
+
+	return ll_fnv1a(LL_FNV_INIT, t->entries[t->which[i]].name, t->len[i]);
+}
+
+/* The entries without LL_INDEX_IN_STR into T; false past STR_TAIL_LENGTHS lengths. */
+static bool str_tails_init(struct str_tails *t, struct ll_index_entry *entries, size_t n)
+{
+	memset(t, 0, sizeof(*t));
+	t->entries = entries;
+	t->which = xmalloc((n ? n : 1) * sizeof(*t->which));
+	t->len = xmalloc((n ? n : 1) * sizeof(*t->len));
+	for (size_t i = 0; i < n; i++) {
+		if (entries[i].flags & LL_INDEX_IN_STR)
+			continue;
+		size_t len = strlen(entries[i].name), k = 0;
+
+		while (k < t->nr_lengths && t->lengths[k] != len)
+			k++;
+		if (k == t->nr_lengths) {
+			if (k == STR_TAIL_LENGTHS)
+				return false;
+			t->lengths[t->nr_lengths++] = len;
+		}
+		t->which[t->n] = i;
+		t->len[t->n++] = len;
+	}
+	t->left = t->n;
+	ll_slots_reserve(&t->at, t->n + 1, str_tail_hash, t);
+	for (size_t i = 0; i < t->n; i++)
+		ll_slots_add(&t->at, str_tail_hash(t, i), i);
+	return true;
+}
+
+/* Each entry T looks for whose name is the LEN bytes at S: marked, and no longer looked for. */
+static void str_tail_at(struct str_tails *t, const char *s, size_t len)
+{
+	size_t i;
+
+	for (size_t at = ll_slots_first(&t->at, ll_fnv1a(LL_FNV_INIT, s, len));
+	     (i = ll_slots_get(&t->at, at)); at = ll_slots_next(&t->at, at)) {
+		struct ll_index_entry *e = &t->entries[t->which[i - 1]];
+
+		if (t->len[i - 1] == len && !(e->flags & LL_INDEX_IN_STR) &&
+		    memcmp(e->name, s, len) == 0) {
+			e->flags |= LL_INDEX_IN_STR;
+			t->left--;
+		}
+	}
+}
+
+static void str_tails_release(struct str_tails *t)
+{
+	ll_free_all(t->which, t->len);
+	ll_slots_release(&t->at);
+}
+
+void ll_name_index_mark_str_tails(struct ll_index_entry *entries, size_t n, const char *str,
+				  size_t size)
+{
+	struct str_tails t;
+
+	if (!size)
+		return;
+	if (!str_tails_init(&t, entries, n)) {
+		/* Names of many lengths (-fno-merge-debug-strings): one search each. */
+		for (size_t i = 0; i < n; i++)
+			if (!(entries[i].flags & LL_INDEX_IN_STR) &&
+			    memmem(str, size, entries[i].name, strlen(entries[i].name) + 1))
+				entries[i].flags |= LL_INDEX_IN_STR;
+		str_tails_release(&t);
+		return;
+	}
+	/* Every NUL ends a string, and the bytes before it are its tails. */
+	for (const char *nul = memchr(str, 0, size); nul && t.left;
+	     nul = memchr(nul + 1, 0, size - (size_t)(nul + 1 - str))) {
+		size_t before = (size_t)(nul - str);
+
+		for (size_t k = 0; k < t.nr_lengths; k++)
+			if (t.lengths[k] <= before)
+				str_tail_at(&t, nul - t.lengths[k], t.lengths[k]);
+	}
+	str_tails_release(&t);
+}
+
 /* Strings of the index, each once: a slot table (util/slot_table.h) over byte offsets. */
 static uint64_t string_hash(const void *ctx, size_t offset)
 {
