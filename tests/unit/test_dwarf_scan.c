@@ -1102,6 +1102,46 @@ START_TEST(test_words_reach)
 }
 END_TEST
 
+/*
+ * The index's entries from a whole-image scan's postings: names equal in
+ * content (two threads', an inline copy) are one entry, whatever their
+ * ids; its units are every copy's, in order, each once; IN_STR when any
+ * copy was read by .debug_str offset; names no posting uses are no entry.
+ */
+START_TEST(test_entries_from_postings)
+{
+	char a1[] = "task", b1[] = "file", a2[] = "task", c1[] = "zz", b2[] = "file", d1[] = "unused";
+	char *const names[] = { a1, b1, a2, c1, b2, d1 };
+	const bool strp[] = { false, false, true, false, false, true };
+	const struct ll_scan_posting postings[] = {
+		{ 0, 1 }, { 1, 1 }, { 3, 2 }, { 2, 4 }, { 4, 4 }, { 1, 5 }, { 2, 7 }, { 4, 9 },
+	};
+	struct ll_index_entry *e;
+	size_t n;
+
+	ll_name_index_entries_from_postings(postings, sizeof(postings) / sizeof(postings[0]), names,
+					    strp, 6, &e, &n);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(e[0].name, "file");
+	ck_assert_str_eq(e[1].name, "task");
+	ck_assert_str_eq(e[2].name, "zz");
+	ck_assert_uint_eq(e[0].flags & LL_INDEX_IN_STR, 0);
+	ck_assert_uint_eq(e[1].flags & LL_INDEX_IN_STR, LL_INDEX_IN_STR);	/* a2's */
+	ck_assert_uint_eq(e[2].flags & LL_INDEX_IN_STR, 0);
+	const uint32_t file_units[] = { 1, 4, 5, 9 }, task_units[] = { 1, 4, 7 };
+
+	ck_assert_uint_eq(e[0].nr_units, 4);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_uint_eq(e[0].units[i], file_units[i]);
+	ck_assert_uint_eq(e[1].nr_units, 3);
+	for (size_t i = 0; i < 3; i++)
+		ck_assert_uint_eq(e[1].units[i], task_units[i]);
+	ck_assert_uint_eq(e[2].nr_units, 1);
+	ck_assert_uint_eq(e[2].units[0], 2);
+	ll_name_index_entries_free(e, n);
+}
+END_TEST
+
 /* What ll_name_index_mark_str_tails() must say of NAME: memmem() over STR, name and NUL. */
 static bool tail_by_memmem(const char *str, size_t size, const char *name)
 {
@@ -1194,6 +1234,7 @@ static Suite *scan_suite(void)
 	tcase_add_test(t, test_unit_abbrev_by_bytes);
 	tcase_add_test(t, test_words_reach);
 	tcase_add_test(t, test_str_tails);
+	tcase_add_test(t, test_entries_from_postings);
 	tcase_add_loop_test(t, test_missing_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_collect_all_names, 0, nr_fixtures);
 	tcase_add_loop_test(t, test_capture_matches_named, 0, nr_fixtures);
