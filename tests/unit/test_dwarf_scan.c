@@ -1173,7 +1173,7 @@ static size_t check_tails(struct ll_index_entry *entries, size_t n, const char *
  * Names .debug_str holds as a string or its tail, as ld merges them:
  * whole, as a tail, not followed by the NUL (no tail), at the very start,
  * the empty name; then random sections and names, with names of few
- * lengths (the one pass) and of more than STR_TAIL_LENGTHS (one search each).
+ * lengths (the one pass) and of more than LL_STR_TAIL_LENGTHS (one search each).
  */
 START_TEST(test_str_tails)
 {

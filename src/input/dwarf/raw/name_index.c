@@ -245,14 +245,12 @@ void ll_name_index_entries_from_postings(const struct ll_scan_posting *postings,
 	for (size_t i = 0; i < nr_names; i++)
 		if (entry_of[i] == 0)
 			bc[used++] = (struct by_content){ names[i], (uint32_t)i };
-	/* An entry in IN_STR when any copy of its name was read by .debug_str offset. */
+	nr_entries = first_of_each(bc, used, first_of);
+	/* An entry is IN_STR when any copy of its name was read by .debug_str offset. */
 	bool *in_str = xcalloc(nr_names ? nr_names : 1, sizeof(*in_str));
 
-	for (size_t i = 0; name_strp && i < used; i++)
-		in_str[bc[i].id] = name_strp[bc[i].id];
-	nr_entries = first_of_each(bc, used, first_of);
 	for (size_t i = 0; name_strp && i < nr_names; i++)
-		if (entry_of[i] == 0 && in_str[i])
+		if (entry_of[i] == 0 && name_strp[i])
 			in_str[first_of[i]] = true;
 	qsort(bc, nr_entries, sizeof(*bc), cmp_by_content);
 	e = xcalloc(nr_entries ? nr_entries : 1, sizeof(*e));
@@ -299,7 +297,7 @@ struct str_tails {
 	struct ll_index_entry *entries;
 	size_t *which, *len;
 	size_t n, left;
-	size_t lengths[STR_TAIL_LENGTHS];	/* the distinct lengths of the names */
+	size_t lengths[LL_STR_TAIL_LENGTHS];	/* the distinct lengths of the names */
 	size_t nr_lengths;
 	struct ll_slots at;
 };
@@ -311,7 +309,7 @@ static uint64_t str_tail_hash(const void *ctx, size_t i)
 	return ll_fnv1a(LL_FNV_INIT, t->entries[t->which[i]].name, t->len[i]);
 }
 
-/* The entries without LL_INDEX_IN_STR into T; false past STR_TAIL_LENGTHS lengths. */
+/* The entries without LL_INDEX_IN_STR into T; false past LL_STR_TAIL_LENGTHS lengths. */
 static bool str_tails_init(struct str_tails *t, struct ll_index_entry *entries, size_t n)
 {
 	memset(t, 0, sizeof(*t));
@@ -326,7 +324,7 @@ static bool str_tails_init(struct str_tails *t, struct ll_index_entry *entries, 
 		while (k < t->nr_lengths && t->lengths[k] != len)
 			k++;
 		if (k == t->nr_lengths) {
-			if (k == STR_TAIL_LENGTHS)
+			if (k == LL_STR_TAIL_LENGTHS)
 				return false;
 			t->lengths[t->nr_lengths++] = len;
 		}

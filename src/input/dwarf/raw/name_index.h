@@ -208,11 +208,12 @@ void ll_name_index_entries_from_postings(const struct ll_scan_posting *postings,
  * LL_INDEX_IN_STR: a name written inline (gcc's of up to 3 characters)
  * that a "did you mean" over .debug_str would meet anyway. One pass over
  * STR for every name, not a search of it per name; names of more than
- * STR_TAIL_LENGTHS different lengths are searched for one by one.
+ * LL_STR_TAIL_LENGTHS different lengths are searched for one by one.
  */
-#define STR_TAIL_LENGTHS 16
+#define LL_STR_TAIL_LENGTHS 16
 void ll_name_index_mark_str_tails(struct ll_index_entry *entries, size_t n, const char *str,
 				  size_t size);
+
 /* The entries of a loaded index (names and strings point into IX); -1 if refused. */
 int ll_name_index_entries_from_index(struct ll_name_index *ix, struct ll_index_entry **entries,
 				     size_t *nr, char **note);
