@@ -185,9 +185,7 @@ static int cmp_by_content(const void *a, const void *b)
 
 static uint64_t content_hash(const void *ctx, size_t i)
 {
-	const char *name = ((const struct by_content *)ctx)[i].name;
-
-	return ll_fnv1a(LL_FNV_INIT, name, strlen(name));
+	return ll_fnv1a_str(LL_FNV_INIT, ((const struct by_content *)ctx)[i].name);
 }
 
 /*
@@ -204,8 +202,7 @@ static size_t first_of_each(struct by_content *bc, size_t used, uint32_t *first_
 
 	ll_slots_reserve(&at, used + 1, content_hash, bc);
 	for (size_t i = 0; i < used; i++) {
-		uint64_t h = ll_fnv1a(LL_FNV_INIT, bc[i].name, strlen(bc[i].name));
-		size_t slot = ll_slots_first(&at, h);
+		size_t slot = ll_slots_first(&at, content_hash(bc, i));
 
 		while ((k = ll_slots_get(&at, slot)) && strcmp(bc[k - 1].name, bc[i].name) != 0)
 			slot = ll_slots_next(&at, slot);
